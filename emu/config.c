@@ -1,0 +1,249 @@
+/* config.c — GKeyFile configuration with table-driven keys. */
+#include "config.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+G_DEFINE_QUARK(nocprof-error-quark, nocprof_error)
+
+typedef enum { K_UINT, K_U64, K_PERIODS } KeyType;
+
+typedef struct KeyDef {
+    const char *group, *key;
+    KeyType type;
+    size_t offset;
+    uint64_t min, max;
+} KeyDef;
+
+#define U(g, k, f, lo, hi) { g, k, K_UINT, offsetof(Config, f), lo, hi }
+#define U64(g, k, f, lo, hi) { g, k, K_U64, offsetof(Config, f), lo, hi }
+
+static const KeyDef keys[] = {
+    U("mesh", "width", mesh_width, 1, 16),
+    U("mesh", "height", mesh_height, 1, 16),
+    U64("memory", "ram_size", ram_size, 65536, 256u << 20),
+    U64("clock", "hz", clock_hz, 1, UINT64_C(1000000000000)),
+    U("timing", "load", timing.load, 0, 1000),
+    U("timing", "store", timing.store, 0, 1000),
+    U("timing", "mul", timing.mul, 0, 1000),
+    U("timing", "div", timing.div, 0, 1000),
+    U("timing", "branch_taken", timing.branch_taken, 0, 1000),
+    U("timing", "mmio", timing.mmio, 0, 1000),
+    U("noc", "router_latency", router_latency, 1, 1000),
+    U("noc", "link_latency", link_latency, 1, 1000),
+    U("noc", "buffer_depth", buffer_depth, 1, 1024),
+    U("noc", "max_payload", max_payload, 1, 1024),
+    U("noc", "tx_queue_flits", tx_queue_flits, 2, 65536),
+    U("noc", "rx_queue_flits", rx_queue_flits, 2, 65536),
+    U64("sched", "quantum", quantum, 1, 100000000),
+    U64("run", "max_cycles", max_cycles, 1, UINT64_C(1) << 62),
+    { "profiler", "sample_period", K_PERIODS, 0, 1, UINT32_MAX },
+};
+
+void config_defaults(Config *c)
+{
+    *c = (Config){
+        .mesh_width = 2, .mesh_height = 2,
+        .ram_size = 1u << 20,
+        .clock_hz = 100000000,
+        .timing = { .load = 1, .store = 0, .mul = 2, .div = 17,
+                    .branch_taken = 1, .mmio = 4 },
+        .router_latency = 2, .link_latency = 1, .buffer_depth = 4,
+        .max_payload = 16, .tx_queue_flits = 34, .rx_queue_flits = 68,
+        .quantum = 1000,
+        .max_cycles = UINT64_C(10000000000),
+        .nperiods = 1, .periods = { 10007 },
+    };
+}
+
+unsigned config_cores(const Config *c)
+{
+    return c->mesh_width * c->mesh_height;
+}
+
+static const KeyDef *find_key(const char *group, const char *key)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
+        if (strcmp(keys[i].group, group) == 0 && strcmp(keys[i].key, key) == 0)
+            return &keys[i];
+    return NULL;
+}
+
+static bool group_exists(const char *group)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
+        if (strcmp(keys[i].group, group) == 0)
+            return true;
+    return false;
+}
+
+static bool parse_u64(const char *text, uint64_t *out)
+{
+    char *end;
+    while (g_ascii_isspace(*text))
+        text++;
+    if (!g_ascii_isdigit(*text))
+        return false;
+    errno = 0;
+    guint64 v = g_ascii_strtoull(text, &end, 0);
+    while (g_ascii_isspace(*end))
+        end++;
+    if (errno != 0 || *end != '\0')
+        return false;
+    *out = v;
+    return true;
+}
+
+bool config_add_period(Config *c, uint32_t period, GError **error)
+{
+    for (unsigned i = 0; i < c->nperiods; i++)
+        if (c->periods[i] == period)
+            return true;
+    if (c->nperiods == CONFIG_MAX_PERIODS) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,
+                    "at most %d sampling periods", CONFIG_MAX_PERIODS);
+        return false;
+    }
+    c->periods[c->nperiods++] = period;
+    return true;
+}
+
+bool config_set_periods(Config *c, const char *list, const char *where, GError **error)
+{
+    g_auto(GStrv) parts = g_strsplit(list, ",", -1);
+    unsigned saved = c->nperiods;
+    c->nperiods = 0;
+    for (char **p = parts; *p; p++) {
+        uint64_t v;
+        if (!parse_u64(*p, &v) || v < 1 || v > UINT32_MAX) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,
+                        "%s: [profiler] sample_period: '%s' is not a period in cycles (1 .. %u)",
+                        where, g_strstrip(*p), UINT32_MAX);
+            c->nperiods = saved;
+            return false;
+        }
+        if (!config_add_period(c, (uint32_t)v, error))
+            return false;
+    }
+    if (c->nperiods == 0) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,
+                    "%s: [profiler] sample_period: empty list", where);
+        c->nperiods = saved;
+        return false;
+    }
+    return true;
+}
+
+static bool apply(Config *c, const KeyDef *k, const char *value, const char *where, GError **error)
+{
+    if (k->type == K_PERIODS)
+        return config_set_periods(c, value, where, error);
+    uint64_t v;
+    if (!parse_u64(value, &v) || v < k->min || v > k->max) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,
+                    "%s: [%s] %s: '%s' is not an integer in %" G_GUINT64_FORMAT " .. %" G_GUINT64_FORMAT,
+                    where, k->group, k->key, value, k->min, k->max);
+        return false;
+    }
+    char *field = (char *)c + k->offset;
+    if (k->type == K_UINT)
+        *(unsigned *)field = (unsigned)v;
+    else
+        *(uint64_t *)field = v;
+    return true;
+}
+
+bool config_load_file(Config *c, const char *path, GError **error)
+{
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    GError *err = NULL;
+    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG, "%s: %s", path, err->message);
+        g_error_free(err);
+        return false;
+    }
+    g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
+    for (char **g = groups; *g; g++) {
+        if (!group_exists(*g)) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,
+                        "%s: unknown group [%s]", path, *g);
+            return false;
+        }
+        g_auto(GStrv) names = g_key_file_get_keys(kf, *g, NULL, NULL);
+        for (char **k = names; *k; k++) {
+            const KeyDef *def = find_key(*g, *k);
+            if (!def) {
+                g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,
+                            "%s: [%s] unknown key '%s'", path, *g, *k);
+                return false;
+            }
+            g_autofree char *value = g_key_file_get_value(kf, *g, *k, NULL);
+            if (!apply(c, def, value, path, error))
+                return false;
+        }
+    }
+    return true;
+}
+
+bool config_set(Config *c, const char *assignment, GError **error)
+{
+    const char *eq = strchr(assignment, '=');
+    const char *dot = strchr(assignment, '.');
+    if (!eq || !dot || dot > eq) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
+                    "--set %s: expected SECTION.KEY=VALUE", assignment);
+        return false;
+    }
+    g_autofree char *group = g_strndup(assignment, (gsize)(dot - assignment));
+    g_autofree char *key = g_strndup(dot + 1, (gsize)(eq - dot - 1));
+    const KeyDef *def = find_key(group, key);
+    if (!def) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,
+                    "--set: unknown key %s.%s (%s)", group, key,
+                    group_exists(group) ? "no such key in that group" : "no such group");
+        return false;
+    }
+    return apply(c, def, eq + 1, "--set", error);
+}
+
+bool config_validate(const Config *c, GError **error)
+{
+#define FAIL(...) do { g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG, __VA_ARGS__); return false; } while (0)
+    if (c->ram_size % 4096 != 0)
+        FAIL("[memory] ram_size: %" G_GUINT64_FORMAT " is not a multiple of 4096", c->ram_size);
+    if (c->tx_queue_flits < c->max_payload + 1)
+        FAIL("[noc] tx_queue_flits: %u cannot hold a maximal packet (max_payload %u + 1 head flit)",
+             c->tx_queue_flits, c->max_payload);
+    if (c->rx_queue_flits < c->max_payload + 1)
+        FAIL("[noc] rx_queue_flits: %u cannot hold a maximal packet (max_payload %u + 1 head flit)",
+             c->rx_queue_flits, c->max_payload);
+    if (c->nperiods == 0)
+        FAIL("[profiler] sample_period: no period");
+    return true;
+#undef FAIL
+}
+
+bool config_key(unsigned index, const char **group, const char **key)
+{
+    if (index >= G_N_ELEMENTS(keys))
+        return false;
+    *group = keys[index].group;
+    *key = keys[index].key;
+    return true;
+}
+
+char *config_value_string(const Config *c, const char *group, const char *key)
+{
+    const KeyDef *k = find_key(group, key);
+    g_assert(k);
+    if (k->type == K_PERIODS) {
+        GString *s = g_string_new(NULL);
+        for (unsigned i = 0; i < c->nperiods; i++)
+            g_string_append_printf(s, "%s%u", i ? "," : "", c->periods[i]);
+        return g_string_free(s, FALSE);
+    }
+    const char *field = (const char *)c + k->offset;
+    uint64_t v = k->type == K_UINT ? *(const unsigned *)field : *(const uint64_t *)field;
+    return g_strdup_printf("%" G_GUINT64_FORMAT, v);
+}

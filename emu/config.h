@@ -1,0 +1,62 @@
+/* config.h — the platform configuration (SPEC section 5).
+ *
+ * A plain struct with the defaults of configs/default.ini set first; a
+ * GKeyFile and then --set overrides change it; config_validate checks the
+ * combination. Errors name the file, group and key.
+ */
+#ifndef NOCPROF_CONFIG_H
+#define NOCPROF_CONFIG_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CONFIG_MAX_PERIODS 64
+
+typedef struct Timing {
+    unsigned load, store, mul, div, branch_taken, mmio; /* extra cycles */
+} Timing;
+
+typedef struct Config {
+    unsigned mesh_width, mesh_height;
+    uint64_t ram_size;
+    uint64_t clock_hz;
+    Timing timing;
+    unsigned router_latency, link_latency, buffer_depth, max_payload;
+    unsigned tx_queue_flits, rx_queue_flits;
+    uint64_t quantum;
+    uint64_t max_cycles;
+    unsigned nperiods;
+    uint32_t periods[CONFIG_MAX_PERIODS];
+} Config;
+
+#define NOCPROF_ERROR (nocprof_error_quark())
+GQuark nocprof_error_quark(void);
+typedef enum {
+    NOCPROF_ERROR_USAGE,   /* exit status 2 */
+    NOCPROF_ERROR_CONFIG,  /* exit status 2 */
+    NOCPROF_ERROR_ELF,     /* exit status 2 */
+    NOCPROF_ERROR_IO,      /* writing reports */
+    NOCPROF_ERROR_EMU,     /* the emulator engine failed */
+} NocprofError;
+
+void config_defaults(Config *c);
+/* Apply every key of an INI file; unknown groups or keys are errors. */
+bool config_load_file(Config *c, const char *path, GError **error);
+/* Apply one "group.key=value" override. */
+bool config_set(Config *c, const char *assignment, GError **error);
+/* Parse "P1,P2,..." into the sampling periods (replacing them). */
+bool config_set_periods(Config *c, const char *list, const char *where, GError **error);
+/* Add periods without duplicates. */
+bool config_add_period(Config *c, uint32_t period, GError **error);
+/* Check ranges and combinations; `where` names the source in messages. */
+bool config_validate(const Config *c, GError **error);
+
+unsigned config_cores(const Config *c);
+
+/* Iterate the keys for printing: returns false past the end. */
+bool config_key(unsigned index, const char **group, const char **key);
+/* The value of group.key as text (periods as a comma list). */
+char *config_value_string(const Config *c, const char *group, const char *key);
+
+#endif

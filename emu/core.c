@@ -1,0 +1,889 @@
+/* core.c — one MIPS32 core on Unicorn: block hook, devices, interrupts,
+ * faults. See core.h for the time model. */
+#include "core.h"
+#include "mips.h"
+
+#include <string.h>
+
+#define STATUS_IE 0x1u
+#define STATUS_EXL 0x2u
+#define STATUS_ERL 0x4u
+#define STATUS_IM2 0x400u
+
+#define IRQ_TIMER 0x1u
+#define IRQ_RX 0x2u
+#define IRQ_TX 0x4u
+
+#define TIMER_EN 0x1u
+#define TIMER_IRQ 0x2u
+#define TIMER_PERIODIC 0x4u
+
+enum { DEV_SYS, DEV_TIMER, DEV_IRQC, DEV_NI, DEV_COUNT };
+static const char *const dev_names[DEV_COUNT] = { "SYS", "TIMER", "IRQC", "NI" };
+
+const char *core_state_name(CoreState s)
+{
+    static const char *const names[] = {
+        [CORE_RUNNING] = "running", [CORE_IDLE] = "idle", [CORE_EXITED] = "exited",
+        [CORE_FAULT] = "fault", [CORE_LIMIT] = "limit", [CORE_DEADLOCK] = "deadlock",
+        [CORE_INTERRUPTED] = "interrupted",
+    };
+    return names[s];
+}
+
+bool core_live(const Core *c)
+{
+    return c->state == CORE_RUNNING || c->state == CORE_IDLE;
+}
+
+uint32_t core_read_reg(Core *c, int reg)
+{
+    uint32_t v = 0;
+    uc_reg_read(c->uc, reg, &v);
+    return v;
+}
+
+static void write_reg(Core *c, int reg, uint32_t v)
+{
+    uc_reg_write(c->uc, reg, &v);
+}
+
+static uint32_t guest_word(const Core *c, const uint8_t *p)
+{
+    return c->img->big_endian
+        ? ((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3])
+        : ((uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0]);
+}
+
+static void put_guest_word(const Core *c, uint8_t *p, uint32_t w)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(c->img->big_endian ? w >> (24 - 8 * i) : w >> (8 * i));
+}
+
+/* ---- faults ---------------------------------------------------------- */
+
+static void stop_core(Core *c, CoreState state)
+{
+    c->state = state;
+    c->stopping = true;
+    uc_emu_stop(c->uc);
+}
+
+static void fault(Core *c, const char *kind, uint32_t pc, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+static void fault(Core *c, const char *kind, uint32_t pc, const char *fmt, ...)
+{
+    if (c->state == CORE_FAULT)
+        return; /* keep the first */
+    va_list ap;
+    va_start(ap, fmt);
+    c->fault.kind = g_strdup(kind);
+    c->fault.pc = pc;
+    c->fault.message = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    stop_core(c, CORE_FAULT);
+}
+
+/* ---- blocks ---------------------------------------------------------- */
+
+static Block *block_new(Core *c, uint32_t addr, uint32_t size)
+{
+    Block *b = g_new0(Block, 1);
+    b->addr = addr;
+    b->size = size;
+    b->ninsns = size / 4;
+    b->icost = g_new(uint8_t, b->ninsns ? b->ninsns : 1);
+    b->func = -1;
+    g_autofree uint8_t *bytes = g_malloc(size ? size : 4);
+    bool readable = size && uc_mem_read(c->uc, mips_phys(addr), bytes, size) == UC_ERR_OK;
+    const Timing *t = &c->cfg->timing;
+    for (uint32_t i = 0; i < b->ninsns; i++) {
+        unsigned cls = readable ? mips_classify(guest_word(c, bytes + 4 * i)) : 0;
+        unsigned cost = 1;
+        if (cls & MIPS_LOAD) cost += t->load;
+        if (cls & MIPS_STORE) cost += t->store;
+        if (cls & MIPS_MUL) cost += t->mul;
+        if (cls & MIPS_DIV) cost += t->div;
+        b->icost[i] = (uint8_t)MIN(cost, 255u);
+        b->cost += b->icost[i];
+        if (!b->flags && (cls & (MIPS_BRANCH | MIPS_ERET))) {
+            b->flags = cls;
+            b->branch_pc = addr + 4 * i;
+        }
+    }
+    if (c->hooks.block_func)
+        b->func = c->hooks.block_func(c->hooks.opaque, addr, &b->entry);
+    g_ptr_array_add(c->blocks, b);
+    return b;
+}
+
+static void block_free(gpointer p)
+{
+    Block *b = p;
+    g_free(b->icost);
+    g_free(b);
+}
+
+static inline Block *block_lookup(Core *c, uint32_t addr, uint32_t size)
+{
+    uint32_t phys = mips_phys(addr);
+    if (G_UNLIKELY(phys >= c->cfg->ram_size))
+        return NULL;
+    Block **slot = &c->btab[phys >> 2];
+    Block *b = *slot;
+    if (G_LIKELY(b && b->size == size && b->addr == addr))
+        return b;
+    return *slot = block_new(c, addr, size);
+}
+
+/* Instruction word i of b, host order. */
+static uint32_t block_word(Core *c, const Block *b, uint32_t i)
+{
+    uint8_t w[4];
+    if (uc_mem_read(c->uc, mips_phys(b->addr + 4 * i), w, 4) != UC_ERR_OK)
+        return 0;
+    return guest_word(c, w);
+}
+
+/* ---- sampling -------------------------------------------------------- */
+
+static void hist_add(Core *c, Histogram *h, uint32_t pc)
+{
+    h->total++;
+    if (pc == 0)
+        h->idle++;
+    else if (pc >= c->hist_lo && pc < c->hist_hi)
+        h->bins[(pc - c->hist_lo) >> 2]++;
+    else
+        h->outside++;
+}
+
+static void update_next_sample(Core *c)
+{
+    uint64_t next = UINT64_MAX;
+    for (unsigned i = 0; i < c->nhists; i++)
+        next = MIN(next, c->hists[i].next);
+    c->next_sample = next;
+}
+
+/* Samples in [from, to) all land on pc (0 = idle). */
+static void sample_range(Core *c, uint64_t to, uint32_t pc)
+{
+    for (unsigned i = 0; i < c->nhists; i++) {
+        Histogram *h = &c->hists[i];
+        if (pc == 0 && h->next < to) {
+            uint64_t n = (to - 1 - h->next) / h->period + 1;
+            h->idle += n;
+            h->total += n;
+            h->next += n * h->period;
+        }
+        while (h->next < to) {
+            hist_add(c, h, pc);
+            h->next += h->period;
+        }
+    }
+    update_next_sample(c);
+}
+
+/* Samples inside block b that started at `start`: each lands on the
+ * instruction occupying that cycle. */
+static void sample_block(Core *c, const Block *b, uint64_t start, uint64_t end)
+{
+    for (unsigned i = 0; i < c->nhists; i++) {
+        Histogram *h = &c->hists[i];
+        while (h->next < start) { /* cycles charged outside blocks */
+            hist_add(c, h, b->addr);
+            h->next += h->period;
+        }
+        while (h->next < end) {
+            uint64_t off = h->next - start, acc = 0;
+            uint32_t k = 0;
+            while (k + 1 < b->ninsns && acc + b->icost[k] <= off)
+                acc += b->icost[k++];
+            hist_add(c, h, b->addr + 4 * k);
+            h->next += h->period;
+        }
+    }
+    update_next_sample(c);
+}
+
+/* ---- interrupts ------------------------------------------------------ */
+
+static bool tx_ready(const Core *c)
+{
+    return noc_tx_free_flits(c->noc, c->id) >= c->cfg->max_payload + 1;
+}
+
+static uint32_t irq_pending(const Core *c)
+{
+    uint32_t p = 0;
+    if (c->timer_pending) p |= IRQ_TIMER;
+    if (noc_rx_packets(c->noc, c->id)) p |= IRQ_RX;
+    if (tx_ready(c)) p |= IRQ_TX;
+    return p;
+}
+
+bool core_irq_wanted(const Core *c)
+{
+    return c->irq_enable && (irq_pending(c) & c->irq_enable);
+}
+
+static bool status_allows(uint32_t st)
+{
+    return (st & (STATUS_IE | STATUS_EXL | STATUS_ERL | STATUS_IM2)) == (STATUS_IE | STATUS_IM2);
+}
+
+static void update_next_event(Core *c)
+{
+    uint64_t e = MIN(c->slice_end, c->timer_expiry);
+    e = MIN(e, c->cfg->max_cycles);
+    if (core_irq_wanted(c))
+        e = 0;
+    c->next_event = e;
+}
+
+/* Take the interrupt: EPC (via $k0 and the stub) = epc, EXL = 1. */
+static void deliver(Core *c, uint32_t epc, uint32_t status, bool in_hook)
+{
+    write_reg(c, UC_MIPS_REG_K0, epc);
+    status |= STATUS_EXL;
+    uc_reg_write(c->uc, UC_MIPS_REG_CP0_STATUS, &status);
+    if (in_hook)
+        write_reg(c, UC_MIPS_REG_PC, CORE_STUB_VADDR);
+    c->pc = CORE_STUB_VADDR;
+    c->interrupts++;
+    c->in_irq = true;
+    c->irq_start = c->cycles;
+    c->irq_entry = true;
+    if (c->hooks.interrupt)
+        c->hooks.interrupt(c->hooks.opaque, epc, c->cycles);
+}
+
+static void timer_fire(Core *c)
+{
+    if (c->timer_ctrl & TIMER_IRQ)
+        c->timer_pending = true;
+    if ((c->timer_ctrl & TIMER_PERIODIC) && c->timer_period) {
+        do
+            c->timer_expiry += c->timer_period;
+        while (c->timer_expiry <= c->cycles);
+    } else {
+        c->timer_ctrl &= ~TIMER_EN;
+        c->timer_expiry = UINT64_MAX;
+    }
+}
+
+static void timer_start(Core *c, uint64_t now)
+{
+    c->timer_expiry = (c->timer_ctrl & TIMER_EN) && c->timer_period
+        ? now + c->timer_period : UINT64_MAX;
+}
+
+/* Slow path of the block hook: timer, limit, interrupt, slice end.
+ * Returns true when the block at addr must not run now. */
+static bool events(Core *c, uint32_t addr)
+{
+    if (c->cycles >= c->timer_expiry)
+        timer_fire(c);
+    if (c->cycles >= c->cfg->max_cycles) {
+        c->pc = addr;
+        stop_core(c, CORE_LIMIT);
+        return true;
+    }
+    if (core_irq_wanted(c)) {
+        uint32_t st = core_read_reg(c, UC_MIPS_REG_CP0_STATUS);
+        if (status_allows(st)) {
+            deliver(c, addr, st, true);
+            update_next_event(c);
+            return true;
+        }
+    }
+    if (c->cycles >= c->slice_end) {
+        c->pc = addr;
+        c->stopping = true;
+        uc_emu_stop(c->uc);
+        return true;
+    }
+    update_next_event(c);
+    return false;
+}
+
+/* ---- the block hook -------------------------------------------------- */
+
+static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    Core *c = opaque;
+    uint32_t addr = (uint32_t)address;
+    if (G_UNLIKELY(c->stopping))
+        return;
+    if (G_UNLIKELY(addr == CORE_STUB_VADDR))
+        return; /* platform code: free, invisible */
+    Block *b = block_lookup(c, addr, size);
+    if (G_UNLIKELY(!b)) {
+        fault(c, "fetch-outside-ram", addr, "instruction fetch at 0x%08x outside RAM", addr);
+        return;
+    }
+
+    /* 1. arrival: the previous block's control transfer */
+    Block *prev = c->prev;
+    if (prev) {
+        c->prev = NULL;
+        if ((prev->flags & MIPS_BRANCH) && addr != prev->addr + prev->size
+            && c->cfg->timing.branch_taken) {
+            c->cycles += c->cfg->timing.branch_taken;
+            if (c->profiling)
+                prev->cycles += c->cfg->timing.branch_taken;
+            if (G_UNLIKELY(c->next_sample < c->cycles))
+                sample_range(c, c->cycles, prev->branch_pc);
+        }
+        if (prev->flags & MIPS_ERET) {
+            if (c->in_irq) {
+                c->in_irq = false;
+                c->irq_cycles += c->cycles - c->irq_start;
+            }
+            if (c->hooks.arrive)
+                c->hooks.arrive(c->hooks.opaque, c, prev, b, c->cycles);
+            update_next_event(c);
+        } else if (c->hooks.arrive && (prev->flags & MIPS_BRANCH)) {
+            c->hooks.arrive(c->hooks.opaque, c, prev, b, c->cycles);
+        }
+    } else if (c->irq_entry) {
+        c->irq_entry = false;
+        if (c->hooks.arrive)
+            c->hooks.arrive(c->hooks.opaque, c, NULL, b, c->cycles);
+    }
+
+    /* 2. events due at this block boundary */
+    if (G_UNLIKELY(c->cycles >= c->next_event) && events(c, addr))
+        return;
+
+    /* 3. charge the block */
+    uint64_t start = c->cycles;
+    c->cur = b;
+    c->blk_start = start;
+    c->blk_extra = 0;
+    c->blk_scan = 0;
+    c->cycles = start + b->cost;
+    c->instructions += b->ninsns;
+    if (G_UNLIKELY(c->next_sample < c->cycles))
+        sample_block(c, b, start, c->cycles);
+    if (c->profiling) {
+        b->count++;
+        b->cycles += b->cost;
+    }
+    c->prev = b;
+}
+
+/* ---- locating the instruction behind an access or exception --------- */
+
+/* Index in the current block of the next load/store whose effective
+ * address (with the registers as they are now) is `phys`; -1 if none. */
+static int locate_access(Core *c, uint32_t phys, unsigned *size_out)
+{
+    Block *b = c->cur;
+    if (!b)
+        return -1;
+    for (uint32_t i = c->blk_scan; i < b->ninsns; i++) {
+        unsigned size, base;
+        int32_t off;
+        if (!mips_mem_operand(block_word(c, b, i), &size, &base, &off))
+            continue;
+        uint32_t ea = core_read_reg(c, UC_MIPS_REG_0 + (int)base) + (uint32_t)off;
+        if ((mips_phys(ea) & ~3u) == (phys & ~3u)) {
+            c->blk_scan = i + 1;
+            if (size_out)
+                *size_out = size;
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+static uint32_t insn_pc(const Core *c, int i)
+{
+    return c->cur ? c->cur->addr + 4u * (uint32_t)(i < 0 ? 0 : i) : c->pc;
+}
+
+/* Cycle at which instruction i of the current block runs. */
+static uint64_t insn_cycle(const Core *c, int i)
+{
+    if (!c->cur || i < 0)
+        return c->cycles;
+    uint64_t t = c->blk_start + (uint64_t)c->blk_extra;
+    for (int k = 0; k < i; k++)
+        t += c->cur->icost[k];
+    return t;
+}
+
+/* ---- devices --------------------------------------------------------- */
+
+typedef struct Access {
+    unsigned dev;
+    uint32_t reg;
+    uint32_t pc;
+    uint64_t now;
+} Access;
+
+/* Find the instruction, charge the MMIO cost, check size. */
+static bool access_begin(Core *c, uint64_t offset, unsigned size, bool write, Access *a)
+{
+    uint32_t phys = CORE_MMIO_PHYS + (uint32_t)offset;
+    int i = locate_access(c, phys, NULL);
+    a->dev = (unsigned)(offset >> 12);
+    a->reg = (uint32_t)(offset & 0xfff);
+    a->pc = insn_pc(c, i);
+    a->now = insn_cycle(c, i);
+    const Timing *t = &c->cfg->timing;
+    int64_t delta = (int64_t)t->mmio - (int64_t)(write ? t->store : t->load);
+    c->cycles = (uint64_t)((int64_t)c->cycles + delta);
+    c->blk_extra += delta;
+    if (c->profiling && c->cur)
+        c->cur->cycles = (uint64_t)((int64_t)c->cur->cycles + delta);
+    if (c->next_sample < c->cycles)
+        sample_range(c, c->cycles, a->pc);
+    if (size != 4) {
+        fault(c, "bus-error", a->pc, "%u-byte %s of %s register at offset 0x%03x (pc 0x%08x): "
+              "device registers are 32-bit, word access only",
+              size, write ? "write" : "read", dev_names[a->dev], a->reg, a->pc);
+        return false;
+    }
+    return true;
+}
+
+static void bad_offset(Core *c, const Access *a, bool write)
+{
+    fault(c, "bus-error", a->pc, "%s of undefined %s offset 0x%03x (pc 0x%08x)",
+          write ? "write" : "read", dev_names[a->dev], a->reg, a->pc);
+}
+
+static void ni_misuse(Core *c, const Access *a, const char *rule)
+{
+    fault(c, "ni-misuse", a->pc, "NI misuse at pc 0x%08x: %s", a->pc, rule);
+}
+
+static uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque)
+{
+    Core *c = opaque;
+    Access a;
+    if (c->state != CORE_RUNNING || !access_begin(c, offset, size, false, &a))
+        return 0;
+    unsigned src, len, rem;
+    uint32_t word;
+    switch (a.dev << 12 | a.reg) {
+    case DEV_SYS << 12 | 0x00: return c->id;
+    case DEV_SYS << 12 | 0x04: return c->ncores;
+    case DEV_SYS << 12 | 0x08: return c->cfg->mesh_width;
+    case DEV_SYS << 12 | 0x0C: return c->cfg->mesh_height;
+    case DEV_SYS << 12 | 0x10:
+        c->cycle_hi_latch = (uint32_t)(a.now >> 32);
+        return (uint32_t)a.now;
+    case DEV_SYS << 12 | 0x14: return c->cycle_hi_latch;
+    case DEV_TIMER << 12 | 0x00: return c->timer_ctrl;
+    case DEV_TIMER << 12 | 0x04: return c->timer_period;
+    case DEV_TIMER << 12 | 0x08:
+        return c->timer_expiry == UINT64_MAX || c->timer_expiry <= a.now
+            ? 0 : (uint32_t)MIN(c->timer_expiry - a.now, (uint64_t)UINT32_MAX);
+    case DEV_IRQC << 12 | 0x00:
+        if (c->cycles >= c->timer_expiry && c->timer_expiry <= a.now)
+            timer_fire(c);
+        return irq_pending(c);
+    case DEV_IRQC << 12 | 0x04: return c->irq_enable;
+    case DEV_NI << 12 | 0x0C: return tx_ready(c) ? 1 : 0;
+    case DEV_NI << 12 | 0x10: return noc_rx_packets(c->noc, c->id);
+    case DEV_NI << 12 | 0x14:
+        return noc_rx_head(c->noc, c->id, &src, &len, &rem) ? src : 0;
+    case DEV_NI << 12 | 0x18:
+        return noc_rx_head(c->noc, c->id, &src, &len, &rem) ? len : 0;
+    case DEV_NI << 12 | 0x1C:
+        if (!noc_rx_pop(c->noc, c->id, &word)) {
+            ni_misuse(c, &a, "RX_DATA read with no packet waiting");
+            return 0;
+        }
+        update_next_event(c);
+        return word;
+    default:
+        bad_offset(c, &a, false);
+        return 0;
+    }
+}
+
+static void console_byte(Core *c, char ch)
+{
+    g_string_append_c(c->console, ch);
+    if (ch == '\n') {
+        if (c->console_fn)
+            c->console_fn(c->console_opaque, c->id, c->line->str);
+        g_string_truncate(c->line, 0);
+    } else {
+        g_string_append_c(c->line, ch);
+    }
+}
+
+static void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque)
+{
+    Core *c = opaque;
+    Access a;
+    if (c->state != CORE_RUNNING || !access_begin(c, offset, size, true, &a))
+        return;
+    uint32_t v = (uint32_t)value;
+    switch (a.dev << 12 | a.reg) {
+    case DEV_SYS << 12 | 0x18:
+        console_byte(c, (char)(v & 0xff));
+        break;
+    case DEV_SYS << 12 | 0x1C:
+        c->exit_code = (int32_t)v;
+        stop_core(c, CORE_EXITED);
+        break;
+    case DEV_TIMER << 12 | 0x00:
+        c->timer_ctrl = v & 7u;
+        timer_start(c, a.now);
+        break;
+    case DEV_TIMER << 12 | 0x04:
+        c->timer_period = v;
+        if (c->timer_ctrl & TIMER_EN)
+            timer_start(c, a.now);
+        break;
+    case DEV_TIMER << 12 | 0x0C:
+        c->timer_pending = false;
+        break;
+    case DEV_IRQC << 12 | 0x04:
+        c->irq_enable = v & 7u;
+        break;
+    case DEV_NI << 12 | 0x00:
+        if (v >= c->ncores) {
+            g_autofree char *m = g_strdup_printf("TX_DEST %u out of range (cores 0 .. %u)", v, c->ncores - 1);
+            ni_misuse(c, &a, m);
+            return;
+        }
+        c->tx_dest = v;
+        break;
+    case DEV_NI << 12 | 0x04:
+        if (c->nstaged >= c->cfg->max_payload) {
+            g_autofree char *m = g_strdup_printf("TX_DATA staging more than max_payload (%u) words",
+                                                 c->cfg->max_payload);
+            ni_misuse(c, &a, m);
+            return;
+        }
+        c->staged[c->nstaged++] = v;
+        break;
+    case DEV_NI << 12 | 0x08:
+        if (c->nstaged == 0) {
+            ni_misuse(c, &a, "TX_SEND with nothing staged");
+            return;
+        }
+        if (!noc_send(c->noc, c->id, c->tx_dest, c->staged, c->nstaged, MAX(a.now, noc_now(c->noc)))) {
+            ni_misuse(c, &a, "TX_SEND with a full injection queue (poll TX_STATUS first)");
+            return;
+        }
+        c->nstaged = 0;
+        break;
+    case DEV_NI << 12 | 0x20:
+        if (!noc_rx_drop(c->noc, c->id)) {
+            ni_misuse(c, &a, "RX_DROP with no packet waiting");
+            return;
+        }
+        break;
+    default:
+        bad_offset(c, &a, true);
+        return;
+    }
+    update_next_event(c);
+}
+
+/* ---- exceptions ------------------------------------------------------ */
+
+/* First instruction of the current block with one of `cls`; else the last. */
+static uint32_t locate_class(Core *c, unsigned cls)
+{
+    Block *b = c->cur;
+    if (!b)
+        return core_read_reg(c, UC_MIPS_REG_PC);
+    for (uint32_t i = 0; i < b->ninsns; i++)
+        if (mips_classify(block_word(c, b, i)) & cls)
+            return b->addr + 4 * i;
+    return b->addr + b->size - 4;
+}
+
+/* First load/store of the current block whose address is misaligned. */
+static uint32_t locate_misaligned(Core *c, uint32_t *addr_out)
+{
+    Block *b = c->cur;
+    if (!b)
+        return core_read_reg(c, UC_MIPS_REG_PC);
+    for (uint32_t i = 0; i < b->ninsns; i++) {
+        unsigned size, base;
+        int32_t off;
+        if (!mips_mem_operand(block_word(c, b, i), &size, &base, &off))
+            continue;
+        uint32_t ea = core_read_reg(c, UC_MIPS_REG_0 + (int)base) + (uint32_t)off;
+        if (ea % size) {
+            *addr_out = ea;
+            return b->addr + 4 * i;
+        }
+    }
+    return b->addr + b->size - 4;
+}
+
+static void hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
+{
+    Core *c = opaque;
+    uint32_t addr = 0, pc;
+    switch (intno) {
+    case 12: case 13:
+        pc = locate_misaligned(c, &addr);
+        fault(c, intno == 12 ? "unaligned-load" : "unaligned-store", pc,
+              "unaligned %s at address 0x%08x (pc 0x%08x)", intno == 12 ? "load" : "store", addr, pc);
+        break;
+    case 17:
+        pc = locate_class(c, MIPS_SYSCALL);
+        fault(c, "syscall", pc, "syscall at pc 0x%08x (the platform has no system calls)", pc);
+        break;
+    case 16: case 18:
+        pc = locate_class(c, MIPS_BREAK);
+        fault(c, "break", pc, "break instruction at pc 0x%08x", pc);
+        break;
+    case 20:
+        pc = c->cur ? c->cur->addr + c->cur->size - 4 : core_read_reg(c, UC_MIPS_REG_PC);
+        fault(c, "reserved-instruction", pc, "reserved instruction 0x%08x at pc 0x%08x",
+              c->cur ? block_word(c, c->cur, c->cur->ninsns - 1) : 0, pc);
+        break;
+    case 21:
+        pc = locate_class(c, MIPS_OVERFLOW);
+        fault(c, "overflow", pc, "integer overflow trap at pc 0x%08x", pc);
+        break;
+    case 22:
+        pc = locate_class(c, MIPS_TRAP);
+        fault(c, "trap", pc, "trap instruction at pc 0x%08x", pc);
+        break;
+    case 11: case 19:
+        pc = c->cur ? c->cur->addr + c->cur->size - 4 : 0;
+        fault(c, "coprocessor-unusable", pc, "coprocessor instruction at pc 0x%08x (no FPU)", pc);
+        break;
+    default:
+        pc = c->cur ? c->cur->addr + c->cur->size - 4 : 0;
+        fault(c, "exception", pc, "CPU exception %u near pc 0x%08x", intno, pc);
+        break;
+    }
+}
+
+static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
+                          int64_t value, void *opaque)
+{
+    Core *c = opaque;
+    uint32_t phys = (uint32_t)address;
+    if (type == UC_MEM_FETCH_UNMAPPED) {
+        uint32_t pc = core_read_reg(c, UC_MIPS_REG_PC);
+        fault(c, "unmapped-fetch", pc, "instruction fetch from unmapped address 0x%08x", pc);
+        return false;
+    }
+    bool write = type == UC_MEM_WRITE_UNMAPPED;
+    int i = locate_access(c, phys, NULL);
+    uint32_t pc = insn_pc(c, i);
+    fault(c, write ? "unmapped-write" : "unmapped-read", pc,
+          "%s of unmapped physical address 0x%08x (pc 0x%08x)", write ? "write" : "read", phys, pc);
+    return false;
+}
+
+static bool hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
+                          uc_tlb_entry *result, void *opaque)
+{
+    result->paddr = mips_phys((uint32_t)vaddr);
+    result->perms = UC_PROT_ALL;
+    return true;
+}
+
+/* ---- life cycle ------------------------------------------------------ */
+
+#define UC_TRY(call, what) do { uc_err e_ = (call); if (e_ != UC_ERR_OK) { \
+    g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_EMU, "core %u: %s: %s", id, what, uc_strerror(e_)); \
+    goto fail; } } while (0)
+
+Core *core_new(unsigned id, const Config *cfg, const ElfImage *img, Noc *noc,
+               ConsoleFn console_fn, void *console_opaque, GError **error)
+{
+    Core *c = g_new0(Core, 1);
+    c->id = id;
+    c->ncores = config_cores(cfg);
+    c->cfg = cfg;
+    c->img = img;
+    c->noc = noc;
+    c->state = CORE_RUNNING;
+    c->timer_expiry = UINT64_MAX;
+    c->console = g_string_new(NULL);
+    c->line = g_string_new(NULL);
+    c->console_fn = console_fn;
+    c->console_opaque = console_opaque;
+    c->staged = g_new0(uint32_t, cfg->max_payload);
+    c->blocks = g_ptr_array_new_with_free_func(block_free);
+    c->btab = g_new0(Block *, cfg->ram_size / 4);
+    c->pc = img->entry;
+
+    uc_mode mode = UC_MODE_MIPS32 | (img->big_endian ? UC_MODE_BIG_ENDIAN : UC_MODE_LITTLE_ENDIAN);
+    UC_TRY(uc_open(UC_ARCH_MIPS, mode, &c->uc), "uc_open");
+    UC_TRY(uc_ctl_set_cpu_model(c->uc, UC_CPU_MIPS32_24KF), "cpu model");
+    UC_TRY(uc_ctl_set_tcg_buffer_size(c->uc, 32u << 20), "tcg buffer");
+    UC_TRY(uc_ctl_tlb_mode(c->uc, UC_TLB_VIRTUAL), "tlb mode");
+    uc_hook h;
+    UC_TRY(uc_hook_add(c->uc, &h, UC_HOOK_TLB_FILL, (void *)hook_tlb_fill, c, 1, 0), "tlb hook");
+    UC_TRY(uc_mem_map(c->uc, 0, cfg->ram_size, UC_PROT_ALL), "map RAM");
+    UC_TRY(uc_mem_map(c->uc, CORE_STUB_PHYS, 4096, UC_PROT_ALL), "map stub");
+    UC_TRY(uc_mmio_map(c->uc, CORE_MMIO_PHYS, DEV_COUNT * 4096, mmio_read, c, mmio_write, c), "map devices");
+    UC_TRY(uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)hook_block, c, 1, 0), "block hook");
+    UC_TRY(uc_hook_add(c->uc, &h, UC_HOOK_INTR, (void *)hook_intr, c, 1, 0), "interrupt hook");
+    UC_TRY(uc_hook_add(c->uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)hook_unmapped, c, 1, 0), "unmapped hook");
+
+    for (unsigned i = 0; i < img->nsegs; i++)
+        UC_TRY(uc_mem_write(c->uc, img->segs[i].paddr, img->segs[i].data, img->segs[i].filesz),
+               "load segment");
+    /* $k0 -> EPC; jump to EBase + 0x180 */
+    static const uint32_t stub[] = { 0x409A7000, 0x3C1A8000, 0x375A0180, 0x03400008, 0 };
+    uint8_t code[sizeof stub];
+    for (unsigned i = 0; i < G_N_ELEMENTS(stub); i++)
+        put_guest_word(c, code + 4 * i, stub[i]);
+    UC_TRY(uc_mem_write(c->uc, CORE_STUB_PHYS, code, sizeof code), "write stub");
+
+    write_reg(c, UC_MIPS_REG_PC, img->entry);
+    write_reg(c, UC_MIPS_REG_A0, id);
+    write_reg(c, UC_MIPS_REG_A1, c->ncores);
+    write_reg(c, UC_MIPS_REG_SP, (uint32_t)(0x80000000u + cfg->ram_size - 16));
+
+    c->hist_lo = img->text_lo & ~3u;
+    c->hist_hi = (img->text_hi + 3) & ~3u;
+    c->nhists = cfg->nperiods;
+    c->hists = g_new0(Histogram, c->nhists);
+    for (unsigned i = 0; i < c->nhists; i++) {
+        c->hists[i].period = cfg->periods[i];
+        c->hists[i].next = cfg->periods[i] - 1;
+        c->hists[i].bins = g_new0(uint32_t, (c->hist_hi - c->hist_lo) / 4 + 1);
+    }
+    update_next_sample(c);
+    return c;
+fail:
+    core_free(c);
+    return NULL;
+}
+
+void core_free(Core *c)
+{
+    if (!c)
+        return;
+    if (c->uc)
+        uc_close(c->uc);
+    for (unsigned i = 0; i < c->nhists; i++)
+        g_free(c->hists[i].bins);
+    g_free(c->hists);
+    g_ptr_array_free(c->blocks, TRUE);
+    g_free(c->btab);
+    g_free(c->staged);
+    g_string_free(c->console, TRUE);
+    g_string_free(c->line, TRUE);
+    g_free(c->fault.kind);
+    g_free(c->fault.message);
+    g_free(c);
+}
+
+void core_set_hooks(Core *c, const CoreHooks *hooks)
+{
+    c->hooks = *hooks;
+    c->profiling = true;
+}
+
+void core_halt(Core *c, CoreState state)
+{
+    if (c->state == CORE_IDLE && c->hooks.idle && c->cycles > c->idle_from)
+        c->hooks.idle(c->hooks.opaque, c->idle_from, c->cycles);
+    if (core_live(c))
+        c->state = state;
+}
+
+static bool after_wait(Core *c, uint32_t pc)
+{
+    uint8_t w[4];
+    if (uc_mem_read(c->uc, mips_phys(pc - 4), w, 4) != UC_ERR_OK)
+        return false;
+    return (guest_word(c, w) & MIPS_WAIT_MASK) == MIPS_WAIT_BITS;
+}
+
+void core_run(Core *c, uint64_t until)
+{
+    unsigned spurious = 0;
+    while (c->state == CORE_RUNNING && c->cycles < until) {
+        c->slice_end = until;
+        c->stopping = false;
+        update_next_event(c);
+        uint64_t before = c->cycles;
+        uc_err err = uc_emu_start(c->uc, c->pc, 0xFFFFFFFFu, 0, 0);
+        if (c->state != CORE_RUNNING)
+            break;
+        if (err != UC_ERR_OK) {
+            uint32_t pc = core_read_reg(c, UC_MIPS_REG_PC);
+            fault(c, "emulator", pc, "Unicorn stopped with '%s' near pc 0x%08x", uc_strerror(err), pc);
+            break;
+        }
+        if (c->stopping)
+            continue; /* slice end or interrupt: c->pc is set */
+        uint32_t pc = core_read_reg(c, UC_MIPS_REG_PC);
+        c->prev = NULL;
+        if (after_wait(c, pc)) {
+            c->pc = pc;
+            c->state = CORE_IDLE;
+            c->waits++;
+            c->idle_from = c->cycles;
+            break;
+        }
+        c->pc = pc;
+        if (c->cycles == before && ++spurious > 1000) {
+            fault(c, "emulator", pc, "emulation makes no progress at pc 0x%08x", pc);
+            break;
+        }
+    }
+    c->cur = NULL;
+}
+
+uint64_t core_wake_cycle(const Core *c)
+{
+    if ((c->irq_enable & IRQ_TIMER) && (c->timer_ctrl & TIMER_IRQ))
+        return c->timer_expiry;
+    return UINT64_MAX;
+}
+
+static void idle_to(Core *c, uint64_t to)
+{
+    if (to <= c->cycles)
+        return;
+    c->idle_cycles += to - c->cycles;
+    c->cycles = to;
+    if (c->next_sample < to)
+        sample_range(c, to, 0);
+}
+
+void core_idle(Core *c, uint64_t until)
+{
+    if (c->state != CORE_IDLE)
+        return;
+    uint64_t idle_from = c->idle_from;
+    uint64_t limit = c->cfg->max_cycles;
+    while (!core_irq_wanted(c)) {
+        uint64_t w = MIN(c->timer_expiry, MIN(until, limit));
+        idle_to(c, w);
+        if (c->cycles >= c->timer_expiry)
+            timer_fire(c);
+        else
+            break;
+    }
+    if (c->cycles >= limit && !core_irq_wanted(c)) {
+        if (c->hooks.idle)
+            c->hooks.idle(c->hooks.opaque, idle_from, c->cycles);
+        c->idle_from = c->cycles;
+        c->state = CORE_LIMIT;
+        return;
+    }
+    if (!core_irq_wanted(c))
+        return; /* still idle */
+    if (c->hooks.idle)
+        c->hooks.idle(c->hooks.opaque, idle_from, c->cycles);
+    c->state = CORE_RUNNING;
+    uint32_t st = core_read_reg(c, UC_MIPS_REG_CP0_STATUS);
+    if (status_allows(st))
+        deliver(c, c->pc, st, false);
+}

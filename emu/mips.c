@@ -1,0 +1,83 @@
+/* mips.c — instruction classes for the cycle model (see mips.h). */
+#include "mips.h"
+
+#define OP(i) ((i) >> 26)
+#define RS(i) (((i) >> 21) & 31)
+#define RT(i) (((i) >> 16) & 31)
+#define FUNCT(i) ((i) & 63)
+
+static unsigned classify_special(uint32_t i)
+{
+    switch (FUNCT(i)) {
+    case 0x08: return MIPS_BRANCH | MIPS_JREG | (RS(i) == 31 ? MIPS_RETURN : 0); /* jr */
+    case 0x09: return MIPS_BRANCH | MIPS_JREG | MIPS_LINK;           /* jalr */
+    case 0x0c: return MIPS_SYSCALL;
+    case 0x0d: return MIPS_BREAK;
+    case 0x18: case 0x19: return MIPS_MUL;                            /* mult[u] */
+    case 0x1a: case 0x1b: return MIPS_DIV;                            /* div[u] */
+    case 0x20: case 0x22: return MIPS_OVERFLOW;                       /* add, sub */
+    case 0x30: case 0x31: case 0x32: case 0x33: case 0x34: case 0x36:
+        return MIPS_TRAP;                                             /* tge .. tne */
+    default: return 0;
+    }
+}
+
+static unsigned classify_regimm(uint32_t i)
+{
+    switch (RT(i)) {
+    case 0x00: case 0x01: return MIPS_BRANCH;                  /* bltz, bgez */
+    case 0x02: case 0x03: return MIPS_BRANCH | MIPS_LIKELY;
+    case 0x10: case 0x11: return MIPS_BRANCH | MIPS_LINK;      /* bltzal, bgezal (bal) */
+    case 0x12: case 0x13: return MIPS_BRANCH | MIPS_LINK | MIPS_LIKELY;
+    case 0x08: case 0x09: case 0x0a: case 0x0b: case 0x0c: case 0x0e:
+        return MIPS_TRAP;                                      /* tgei .. tnei */
+    default: return 0;
+    }
+}
+
+unsigned mips_classify(uint32_t i)
+{
+    switch (OP(i)) {
+    case 0x00: return classify_special(i);
+    case 0x01: return classify_regimm(i);
+    case 0x02: return MIPS_BRANCH;                             /* j */
+    case 0x03: return MIPS_BRANCH | MIPS_LINK;                 /* jal */
+    case 0x04: case 0x05: case 0x06: case 0x07: return MIPS_BRANCH;
+    case 0x08: return MIPS_OVERFLOW;                           /* addi */
+    case 0x10:                                                 /* COP0 */
+        if (i == 0x42000018u) return MIPS_ERET;
+        if ((i & MIPS_WAIT_MASK) == MIPS_WAIT_BITS) return MIPS_WAIT;
+        return 0;
+    case 0x14: case 0x15: case 0x16: case 0x17: return MIPS_BRANCH | MIPS_LIKELY;
+    case 0x1c:                                                 /* SPECIAL2 */
+        switch (FUNCT(i)) {
+        case 0x00: case 0x01: case 0x02: case 0x04: case 0x05: return MIPS_MUL;
+        case 0x3f: return MIPS_BREAK;                          /* sdbbp */
+        default: return 0;
+        }
+    case 0x20: case 0x21: case 0x22: case 0x23: case 0x24: case 0x25: case 0x26:
+    case 0x30: case 0x31: case 0x35:
+        return MIPS_LOAD;
+    case 0x28: case 0x29: case 0x2a: case 0x2b: case 0x2e:
+    case 0x38: case 0x39: case 0x3d:
+        return MIPS_STORE;
+    default: return 0;
+    }
+}
+
+bool mips_mem_operand(uint32_t i, unsigned *size, unsigned *base, int32_t *offset)
+{
+    unsigned sz;
+    switch (OP(i)) {
+    case 0x20: case 0x24: case 0x28: sz = 1; break;           /* lb lbu sb */
+    case 0x21: case 0x25: case 0x29: sz = 2; break;           /* lh lhu sh */
+    case 0x22: case 0x26: case 0x2a: case 0x2e: sz = 1; break; /* lwl lwr swl swr */
+    case 0x23: case 0x2b: case 0x30: case 0x38: case 0x31: case 0x39: sz = 4; break;
+    case 0x35: case 0x3d: sz = 8; break;                      /* ldc1 sdc1 */
+    default: return false;
+    }
+    *size = sz;
+    *base = RS(i);
+    *offset = (int16_t)(i & 0xffff);
+    return true;
+}

@@ -1,0 +1,41 @@
+/* mips.h — the little a cycle model needs to know about a MIPS32 word.
+ *
+ * Classifies instructions for timing (load, store, mul, div), control
+ * transfer (branch, jump, call, return, eret) and device/fault location
+ * (effective address of loads and stores). Not a disassembler: listings
+ * use capstone (profiler/symbols.c).
+ */
+#ifndef NOCPROF_MIPS_H
+#define NOCPROF_MIPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum {
+    MIPS_LOAD = 1u << 0,
+    MIPS_STORE = 1u << 1,
+    MIPS_MUL = 1u << 2,
+    MIPS_DIV = 1u << 3,
+    MIPS_BRANCH = 1u << 4,  /* any control transfer with a delay slot */
+    MIPS_LINK = 1u << 5,    /* writes a return address: a call */
+    MIPS_RETURN = 1u << 6,  /* jr $ra */
+    MIPS_ERET = 1u << 7,
+    MIPS_WAIT = 1u << 8,
+    MIPS_TRAP = 1u << 9,    /* conditional trap (teq, tgei, ...) */
+    MIPS_BREAK = 1u << 10,  /* break, sdbbp */
+    MIPS_SYSCALL = 1u << 11,
+    MIPS_OVERFLOW = 1u << 12, /* add, addi, sub: trap on overflow */
+    MIPS_LIKELY = 1u << 13, /* branch-likely: delay slot annulled if not taken */
+    MIPS_JREG = 1u << 14,   /* jr, jalr: target from a register */
+};
+
+unsigned mips_classify(uint32_t insn);
+
+/* For a load or store: access size in bytes (lwl/lwr/swl/swr report 1:
+ * they never fault on alignment), base register and signed offset. */
+bool mips_mem_operand(uint32_t insn, unsigned *size, unsigned *base, int32_t *offset);
+
+#define MIPS_WAIT_MASK 0xFE00003Fu
+#define MIPS_WAIT_BITS 0x42000020u
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * start.S - reset entry and the general exception/interrupt vector.
+ *
+ * Reset (SPEC 1, "Reset state"): PC = _start, $a0 = core id, $a1 = number of
+ * cores, $sp = top of private RAM - 16 (already a valid o32 frame: the 16
+ * bytes are main's argument save area), Status.ERL = Status.BEV = 1.
+ *
+ * _start clears ERL, BEV, EXL and IE (interrupts stay off until the firmware
+ * calls rt_interrupts_on), zeroes .bss, calls main(core, ncores) and writes
+ * its return value to SYS EXIT, which stops the core.  It must fit below the
+ * vector at 0x80000180 (the linker script fails the link otherwise).
+ *
+ * _irq_vector (EBase + 0x180): the platform raises only the IRQC interrupt
+ * here (synchronous exceptions stop the core in the emulator).  On entry
+ * EPC = next instruction, Status.EXL = 1 (no nesting), $k0 may be clobbered.
+ * The handler runs on the interrupted stack: it saves every register the
+ * o32 ABI lets a C function clobber (at, v0-v1, a0-a3, t0-t9, ra, hi, lo),
+ * keeps a 16-byte argument area below them, calls rt_irq_dispatch() and
+ * returns with eret.  $k0/$k1 are not used.  Cause is not read (the
+ * platform does not update it).
+ */
+
+#define CP0_STATUS $12
+#define ST_IE   0x00000001
+#define ST_EXL  0x00000002
+#define ST_ERL  0x00000004
+#define ST_BEV  0x00400000
+#define SYS_EXIT 0xBF00001C
+
+        .set    noreorder
+        .set    noat
+
+        .section .text.start, "ax", @progbits
+        .globl  _start
+        .type   _start, @function
+        .ent    _start
+_start:
+        mfc0    $t0, CP0_STATUS
+        li      $t1, ~(ST_IE | ST_EXL | ST_ERL | ST_BEV)
+        and     $t0, $t0, $t1
+        mtc0    $t0, CP0_STATUS
+        ehb
+        la      $gp, _gp
+        /* zero .bss (word aligned, both ends 16-byte aligned by link.ld) */
+        la      $t0, __bss_start
+        la      $t1, __bss_end
+        beq     $t0, $t1, 2f
+        nop
+1:      sw      $zero, 0($t0)
+        addiu   $t0, $t0, 4
+        bne     $t0, $t1, 1b
+        nop
+2:      /* $a0, $a1 and $sp are still as the emulator set them */
+        jal     main
+        nop
+        li      $t0, SYS_EXIT
+        sw      $v0, 0($t0)
+3:      b       3b              /* not reached: EXIT stops the core */
+        nop
+        .end    _start
+        .size   _start, . - _start
+
+/* Frame of the interrupt vector: 16-byte argument area + 20 saved words. */
+#define IRQ_FRAME 96
+#define SAVE(reg, slot)    sw reg, (16 + 4 * (slot))($sp)
+#define RESTORE(reg, slot) lw reg, (16 + 4 * (slot))($sp)
+
+        .section .text.vector, "ax", @progbits
+        .globl  _irq_vector
+        .type   _irq_vector, @function
+        .ent    _irq_vector
+_irq_vector:
+        addiu   $sp, $sp, -IRQ_FRAME
+        SAVE($at, 0)
+        SAVE($v0, 1)
+        SAVE($v1, 2)
+        SAVE($a0, 3)
+        SAVE($a1, 4)
+        SAVE($a2, 5)
+        SAVE($a3, 6)
+        SAVE($t0, 7)
+        SAVE($t1, 8)
+        SAVE($t2, 9)
+        SAVE($t3, 10)
+        SAVE($t4, 11)
+        SAVE($t5, 12)
+        SAVE($t6, 13)
+        SAVE($t7, 14)
+        SAVE($t8, 15)
+        SAVE($t9, 16)
+        SAVE($ra, 17)
+        mfhi    $t0
+        mflo    $t1
+        SAVE($t0, 18)
+        SAVE($t1, 19)
+
+        jal     rt_irq_dispatch
+        nop
+
+        RESTORE($t0, 18)
+        RESTORE($t1, 19)
+        mthi    $t0
+        mtlo    $t1
+        RESTORE($at, 0)
+        RESTORE($v0, 1)
+        RESTORE($v1, 2)
+        RESTORE($a0, 3)
+        RESTORE($a1, 4)
+        RESTORE($a2, 5)
+        RESTORE($a3, 6)
+        RESTORE($t0, 7)
+        RESTORE($t1, 8)
+        RESTORE($t2, 9)
+        RESTORE($t3, 10)
+        RESTORE($t4, 11)
+        RESTORE($t5, 12)
+        RESTORE($t6, 13)
+        RESTORE($t7, 14)
+        RESTORE($t8, 15)
+        RESTORE($t9, 16)
+        RESTORE($ra, 17)
+        addiu   $sp, $sp, IRQ_FRAME
+        eret
+        .end    _irq_vector
+        .size   _irq_vector, . - _irq_vector

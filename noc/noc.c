@@ -1,0 +1,727 @@
+/* noc.c — cycle-level W x H mesh network on chip (see noc.h, docs/noc.md).
+ *
+ * Timeline of one flit without contention. A flit enters its source
+ * router's local input buffer in the cycle it is injected (cycle a); it may
+ * leave a router router_latency cycles after it arrived (cycle a + R); a
+ * flit leaving on a link in cycle d arrives in the next router's input
+ * buffer in cycle d + link_latency; a flit leaving through the local output
+ * in cycle d is in the receive queue in cycle d. Hence the head of a packet
+ * injected at t0 over h hops is delivered at t0 + (h+1)R + h*Lk, and the
+ * other flits follow one per cycle.
+ *
+ * A cycle is two phases over the whole mesh: decide() looks only at the
+ * state at the start of the cycle and picks, for every output port, the
+ * input port (if any) that sends a flit through it; apply() then moves the
+ * chosen flits. Because every decision reads start-of-cycle state, the
+ * order in which routers are visited never matters.
+ *
+ * Credits. The credit counter an upstream output holds for a downstream
+ * input buffer equals buffer_depth minus the flits that buffer holds or has
+ * reserved (flits still on the link count) at the start of the cycle. A
+ * slot freed in cycle c is therefore usable upstream from cycle c + 1: a
+ * one-cycle credit return, so a link streams one flit per cycle when
+ * buffer_depth >= router_latency + link_latency + 1 (and the local input
+ * when buffer_depth >= router_latency + 1). The counter is derived from the
+ * downstream occupancy rather than stored, which is the same number.
+ * The local output's credit is the receive queue's free space; it grows
+ * only when the NI consumes or drops a whole packet.
+ *
+ * Idle time. When a cycle moves nothing, the state stays frozen until the
+ * next "event": a buffer head finishing its router latency, a flit
+ * arriving off a link, or a queued packet's stamp coming due (a blocked
+ * flit unblocks only after some other flit moves, or after the receive
+ * side frees space, which happens between noc_run_until calls). Such a
+ * span is accounted in one step with the frozen cycle's statistics
+ * weighted by its length, which is exactly what cycle-by-cycle simulation
+ * would add.
+ */
+#include "noc.h"
+
+#include <glib.h>
+#include <string.h>
+
+enum { PORT_LOCAL, PORT_N, PORT_E, PORT_S, PORT_W, NPORTS };
+
+/* Latencies below this are counted in a dense histogram, larger ones kept
+ * raw (they only occur under long back-pressure). */
+#define LAT_DENSE 4096u
+
+typedef struct Packet {
+    uint64_t stamp;
+    unsigned src, dst, nwords;
+    uint32_t words[];
+} Packet;
+
+/* A flit is (packet, index): index 0 is the head, nwords the tail. */
+typedef struct BufEntry {
+    Packet *pkt;
+    unsigned idx;
+    uint64_t arrive;             /* cycle it is (or will be) in the buffer */
+} BufEntry;
+
+/* Input buffer: a ring of buffer_depth slots holding arrived flits and
+ * flits still on the link towards it, in arrival order. */
+typedef struct InPort {
+    BufEntry *slot;
+    unsigned head, count;
+} InPort;
+
+typedef struct OutPort {
+    int owner;                   /* input holding it (wormhole), or -1 */
+    unsigned rr;                 /* input with first priority next time */
+    int grant;                   /* this cycle's decision, or -1 */
+    uint64_t flits;              /* flits sent over the link */
+} OutPort;
+
+typedef struct Router {
+    InPort in[NPORTS];
+    OutPort out[NPORTS];
+    bool stalled;                /* this cycle's decision */
+    uint64_t occ_sum;            /* sum over cycles of buffered flits */
+    unsigned occ_max;
+    uint64_t stall_cycles;
+} Router;
+
+/* Network interface. tx holds packets not yet fully injected (tx_sent
+ * flits of the head one are in the network); rx holds delivered packets
+ * in arrival order, the last one possibly still arriving. */
+typedef struct Ni {
+    GQueue tx;
+    unsigned tx_flits, tx_sent;
+    uint64_t last_stamp;
+    bool inject;                 /* this cycle's decision */
+    uint64_t inject_stall;
+    GQueue rx;
+    unsigned rx_flits, rx_complete, rx_popped;
+} Ni;
+
+struct Noc {
+    NocConfig cfg;
+    unsigned nodes;
+    uint64_t now;
+    uint64_t busy_flits;         /* flits in injection queues or routers */
+    BufEntry *slots;
+    Router *routers;
+    Ni *ni;
+    uint64_t *pair_packets, *pair_flits;
+    uint64_t packets, flits, lat_sum, lat_min, lat_max;
+    uint64_t lat_dense[LAT_DENSE];
+    GArray *lat_big;             /* uint64_t latencies >= LAT_DENSE */
+};
+
+/* g_queue_peek_head for const queues. */
+static Packet *queue_front(const GQueue *q)
+{
+    return q->head ? q->head->data : NULL;
+}
+
+/* --- topology --- */
+
+static unsigned opposite(unsigned port)
+{
+    return port == PORT_LOCAL ? PORT_LOCAL : (port + 1) % 4 + 1;
+}
+
+/* Node behind port of node r (north is y - 1), or -1 at the mesh edge. */
+static int neighbour(const Noc *noc, unsigned r, unsigned port)
+{
+    unsigned w = noc->cfg.width, x = r % w, y = r / w;
+
+    switch (port) {
+    case PORT_N: return y > 0 ? (int)(r - w) : -1;
+    case PORT_S: return y + 1 < noc->cfg.height ? (int)(r + w) : -1;
+    case PORT_E: return x + 1 < w ? (int)(r + 1) : -1;
+    case PORT_W: return x > 0 ? (int)(r - 1) : -1;
+    default: return (int)r;
+    }
+}
+
+/* Dimension-order routing: correct x first, then y. */
+static unsigned route(const Noc *noc, unsigned r, unsigned dst)
+{
+    unsigned w = noc->cfg.width;
+    unsigned x = r % w, y = r / w, dx = dst % w, dy = dst / w;
+
+    if (dx != x)
+        return dx > x ? PORT_E : PORT_W;
+    if (dy != y)
+        return dy > y ? PORT_S : PORT_N;
+    return PORT_LOCAL;
+}
+
+/* --- input buffers --- */
+
+static const BufEntry *in_front(const InPort *in)
+{
+    return &in->slot[in->head];
+}
+
+static void in_push(InPort *in, unsigned depth, Packet *pkt, unsigned idx,
+                    uint64_t arrive)
+{
+    g_assert(in->count < depth);
+    in->slot[(in->head + in->count++) % depth] =
+        (BufEntry){ .pkt = pkt, .idx = idx, .arrive = arrive };
+}
+
+static BufEntry in_pop(InPort *in, unsigned depth)
+{
+    BufEntry e = in->slot[in->head];
+
+    in->head = (in->head + 1) % depth;
+    in->count--;
+    return e;
+}
+
+/* Flits that have arrived by cycle c (the rest are still on the link). */
+static unsigned in_arrived(const InPort *in, unsigned depth, uint64_t c)
+{
+    unsigned n = in->count;
+
+    while (n > 0 && in->slot[(in->head + n - 1) % depth].arrive > c)
+        n--;
+    return n;
+}
+
+/* --- per-cycle decisions --- */
+
+/* Output port wanted in cycle c by the flit at the head of input i of
+ * router r, or -1 if the buffer is empty or its head is still inside the
+ * router pipeline. */
+static int request(const Noc *noc, unsigned r, unsigned i, uint64_t c)
+{
+    const InPort *in = &noc->routers[r].in[i];
+    const BufEntry *e;
+
+    if (in->count == 0)
+        return -1;
+    e = in_front(in);
+    if (e->arrive + noc->cfg.router_latency > c)
+        return -1;
+    return (int)route(noc, r, e->pkt->dst);
+}
+
+static unsigned credits(const Noc *noc, unsigned r, unsigned o)
+{
+    if (o == PORT_LOCAL)
+        return noc->cfg.rx_queue_flits - noc->ni[r].rx_flits;
+    return noc->cfg.buffer_depth -
+           noc->routers[neighbour(noc, r, o)].in[opposite(o)].count;
+}
+
+/* Output o of router r can take a flit from input i this cycle: it has a
+ * credit and is free or already held by i's packet. */
+static bool output_accepts(const Noc *noc, unsigned r, unsigned o, unsigned i)
+{
+    int owner = noc->routers[r].out[o].owner;
+
+    return credits(noc, r, o) > 0 && (owner < 0 || owner == (int)i);
+}
+
+static bool tx_due(const Ni *ni, uint64_t c)
+{
+    const Packet *p = queue_front(&ni->tx);
+
+    return p && p->stamp <= c;
+}
+
+static bool inject_possible(const Noc *noc, unsigned n, uint64_t c)
+{
+    return tx_due(&noc->ni[n], c) &&
+           noc->routers[n].in[PORT_LOCAL].count < noc->cfg.buffer_depth;
+}
+
+/* Phase 1: grants for every output, injections, and which routers stall.
+ * Returns the number of flits that will move. */
+static unsigned decide(Noc *noc, uint64_t c)
+{
+    unsigned moves = 0;
+
+    for (unsigned r = 0; r < noc->nodes; r++) {
+        Router *rt = &noc->routers[r];
+        int req[NPORTS], cand[NPORTS];
+
+        for (unsigned i = 0; i < NPORTS; i++) {
+            req[i] = request(noc, r, i, c);
+            cand[i] = req[i] >= 0 && output_accepts(noc, r, req[i], i)
+                      ? req[i] : -1;
+        }
+        /* Round robin: a held output has its owner as only candidate. */
+        for (unsigned o = 0; o < NPORTS; o++) {
+            OutPort *op = &rt->out[o];
+
+            op->grant = -1;
+            for (unsigned k = 0; k < NPORTS && op->grant < 0; k++) {
+                unsigned i = (op->rr + k) % NPORTS;
+                if (cand[i] == (int)o)
+                    op->grant = (int)i;
+            }
+            moves += op->grant >= 0;
+        }
+        rt->stalled = false;
+        for (unsigned i = 0; i < NPORTS; i++)
+            if (req[i] >= 0 && rt->out[req[i]].grant != (int)i)
+                rt->stalled = true;
+
+        noc->ni[r].inject = inject_possible(noc, r, c);
+        moves += noc->ni[r].inject;
+    }
+    return moves;
+}
+
+/* Statistics of a packet whose tail reached the receive queue in cycle c. */
+static void record_delivery(Noc *noc, const Packet *p, uint64_t c)
+{
+    unsigned pair = p->src * noc->nodes + p->dst;
+    uint64_t lat = c - p->stamp;
+
+    noc->pair_packets[pair]++;
+    noc->pair_flits[pair] += p->nwords + 1;
+    noc->flits += p->nwords + 1;
+    if (noc->packets++ == 0 || lat < noc->lat_min)
+        noc->lat_min = lat;
+    noc->lat_max = MAX(noc->lat_max, lat);
+    noc->lat_sum += lat;
+    if (lat < LAT_DENSE)
+        noc->lat_dense[lat]++;
+    else
+        g_array_append_val(noc->lat_big, lat);
+}
+
+/* A flit leaves router r through the local output into the receive queue. */
+static void eject(Noc *noc, unsigned r, BufEntry e, uint64_t c)
+{
+    Ni *ni = &noc->ni[r];
+
+    if (e.idx == 0)
+        g_queue_push_tail(&ni->rx, e.pkt);
+    ni->rx_flits++;
+    noc->busy_flits--;
+    if (e.idx == e.pkt->nwords) {
+        ni->rx_complete++;
+        record_delivery(noc, e.pkt, c);
+    }
+}
+
+/* Phase 2: move the flits chosen by decide(). */
+static void apply(Noc *noc, uint64_t c)
+{
+    unsigned depth = noc->cfg.buffer_depth;
+
+    for (unsigned r = 0; r < noc->nodes; r++) {
+        Router *rt = &noc->routers[r];
+
+        for (unsigned o = 0; o < NPORTS; o++) {
+            OutPort *op = &rt->out[o];
+            BufEntry e;
+
+            if (op->grant < 0)
+                continue;
+            e = in_pop(&rt->in[op->grant], depth);
+            if (e.idx == 0) {
+                op->owner = op->grant;
+                op->rr = (unsigned)(op->grant + 1) % NPORTS;
+            }
+            if (e.idx == e.pkt->nwords)
+                op->owner = -1;
+            if (o == PORT_LOCAL) {
+                eject(noc, r, e, c);
+            } else {
+                in_push(&noc->routers[neighbour(noc, r, o)].in[opposite(o)],
+                        depth, e.pkt, e.idx, c + noc->cfg.link_latency);
+                op->flits++;
+            }
+        }
+
+        Ni *ni = &noc->ni[r];
+        if (ni->inject) {
+            Packet *p = queue_front(&ni->tx);
+
+            in_push(&rt->in[PORT_LOCAL], depth, p, ni->tx_sent++, c);
+            ni->tx_flits--;
+            if (ni->tx_sent == p->nwords + 1) {
+                g_queue_pop_head(&ni->tx);
+                ni->tx_sent = 0;
+            }
+        }
+    }
+}
+
+/* Statistics of cycle c (state after its moves), counted span times. */
+static void account(Noc *noc, uint64_t c, uint64_t span)
+{
+    for (unsigned r = 0; r < noc->nodes; r++) {
+        Router *rt = &noc->routers[r];
+        Ni *ni = &noc->ni[r];
+        unsigned occ = 0;
+
+        for (unsigned i = 0; i < NPORTS; i++)
+            occ += in_arrived(&rt->in[i], noc->cfg.buffer_depth, c);
+        rt->occ_sum += (uint64_t)occ * span;
+        if (occ > rt->occ_max)
+            rt->occ_max = occ;
+        if (rt->stalled)
+            rt->stall_cycles += span;
+        if (tx_due(ni, c) && !ni->inject)
+            ni->inject_stall += span;
+    }
+}
+
+/* First cycle after c at which a frozen network changes by itself: a
+ * buffer head leaves the router pipeline, a flit comes off a link, or a
+ * queued packet's stamp comes due. */
+static uint64_t next_event(const Noc *noc, uint64_t c)
+{
+    uint64_t e = UINT64_MAX;
+    unsigned depth = noc->cfg.buffer_depth;
+
+    for (unsigned r = 0; r < noc->nodes; r++) {
+        const Packet *p = queue_front(&noc->ni[r].tx);
+
+        if (p && p->stamp > c)
+            e = MIN(e, p->stamp);
+        for (unsigned i = 0; i < NPORTS; i++) {
+            const InPort *in = &noc->routers[r].in[i];
+            uint64_t ready;
+            unsigned n;
+
+            if (in->count == 0)
+                continue;
+            ready = in_front(in)->arrive + noc->cfg.router_latency;
+            if (ready > c)
+                e = MIN(e, ready);
+            n = in_arrived(in, depth, c);
+            if (n < in->count)
+                e = MIN(e, in->slot[(in->head + n) % depth].arrive);
+        }
+    }
+    return e;
+}
+
+/* --- public API --- */
+
+Noc *noc_new(const NocConfig *cfg)
+{
+    Noc *noc;
+    unsigned nodes;
+
+    g_assert(cfg->width >= 1 && cfg->width <= 16);
+    g_assert(cfg->height >= 1 && cfg->height <= 16);
+    g_assert(cfg->router_latency >= 1 && cfg->link_latency >= 1);
+    g_assert(cfg->buffer_depth >= 1 && cfg->max_payload >= 1);
+    g_assert(cfg->tx_queue_flits >= cfg->max_payload + 1);
+    g_assert(cfg->rx_queue_flits >= cfg->max_payload + 1);
+
+    nodes = cfg->width * cfg->height;
+    noc = g_new0(Noc, 1);
+    noc->cfg = *cfg;
+    noc->nodes = nodes;
+    noc->slots = g_new0(BufEntry, (gsize)nodes * NPORTS * cfg->buffer_depth);
+    noc->routers = g_new0(Router, nodes);
+    noc->ni = g_new0(Ni, nodes);
+    noc->pair_packets = g_new0(uint64_t, (gsize)nodes * nodes);
+    noc->pair_flits = g_new0(uint64_t, (gsize)nodes * nodes);
+    noc->lat_big = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    for (unsigned r = 0; r < nodes; r++) {
+        Router *rt = &noc->routers[r];
+
+        for (unsigned p = 0; p < NPORTS; p++) {
+            rt->in[p].slot =
+                &noc->slots[((gsize)r * NPORTS + p) * cfg->buffer_depth];
+            rt->out[p].owner = -1;
+            rt->out[p].grant = -1;
+        }
+        g_queue_init(&noc->ni[r].tx);
+        g_queue_init(&noc->ni[r].rx);
+    }
+    return noc;
+}
+
+/* Every live packet is freed exactly once: through the queue that holds it
+ * if it is waiting to be injected or has reached its receive queue, else
+ * through the buffer entry holding its head flit. */
+void noc_free(Noc *noc)
+{
+    if (!noc)
+        return;
+    for (unsigned r = 0; r < noc->nodes; r++) {
+        Ni *ni = &noc->ni[r];
+
+        if (ni->tx_sent > 0)
+            g_queue_pop_head(&ni->tx);
+        g_queue_clear_full(&ni->tx, g_free);
+        g_queue_clear_full(&ni->rx, g_free);
+        for (unsigned i = 0; i < NPORTS; i++) {
+            InPort *in = &noc->routers[r].in[i];
+
+            while (in->count > 0) {
+                BufEntry e = in_pop(in, noc->cfg.buffer_depth);
+                if (e.idx == 0)
+                    g_free(e.pkt);
+            }
+        }
+    }
+    g_array_free(noc->lat_big, TRUE);
+    g_free(noc->pair_packets);
+    g_free(noc->pair_flits);
+    g_free(noc->ni);
+    g_free(noc->routers);
+    g_free(noc->slots);
+    g_free(noc);
+}
+
+const NocConfig *noc_config(const Noc *noc)
+{
+    return &noc->cfg;
+}
+
+unsigned noc_nodes(const Noc *noc)
+{
+    return noc->nodes;
+}
+
+uint64_t noc_now(const Noc *noc)
+{
+    return noc->now;
+}
+
+void noc_run_until(Noc *noc, uint64_t until)
+{
+    while (noc->now < until) {
+        uint64_t span = 1;
+
+        /* Empty network: statistics only grow by the cycle count. */
+        if (noc->busy_flits == 0) {
+            noc->now = until;
+            return;
+        }
+        if (decide(noc, noc->now) > 0)
+            apply(noc, noc->now);
+        else
+            span = MIN(next_event(noc, noc->now), until) - noc->now;
+        g_assert(span > 0);
+        account(noc, noc->now, span);
+        noc->now += span;
+    }
+}
+
+uint64_t noc_next_activity(const Noc *noc)
+{
+    uint64_t c = noc->now;
+
+    if (noc->busy_flits == 0)
+        return UINT64_MAX;
+    for (unsigned r = 0; r < noc->nodes; r++) {
+        if (inject_possible(noc, r, c))
+            return c;
+        for (unsigned i = 0; i < NPORTS; i++) {
+            int o = request(noc, r, i, c);
+            if (o >= 0 && output_accepts(noc, r, o, i))
+                return c;
+        }
+    }
+    return next_event(noc, c);
+}
+
+unsigned noc_tx_free_flits(const Noc *noc, unsigned node)
+{
+    g_assert(node < noc->nodes);
+    return noc->cfg.tx_queue_flits - noc->ni[node].tx_flits;
+}
+
+bool noc_send(Noc *noc, unsigned src, unsigned dst, const uint32_t *words,
+              unsigned nwords, uint64_t at)
+{
+    Ni *ni;
+    Packet *p;
+
+    g_assert(src < noc->nodes && dst < noc->nodes);
+    g_assert(nwords >= 1 && nwords <= noc->cfg.max_payload);
+    g_assert(at >= noc->now);
+    ni = &noc->ni[src];
+    g_assert(at >= ni->last_stamp);
+
+    if (noc_tx_free_flits(noc, src) < nwords + 1)
+        return false;
+    p = g_malloc(sizeof(*p) + nwords * sizeof(uint32_t));
+    p->stamp = at;
+    p->src = src;
+    p->dst = dst;
+    p->nwords = nwords;
+    memcpy(p->words, words, nwords * sizeof(uint32_t));
+    g_queue_push_tail(&ni->tx, p);
+    ni->tx_flits += nwords + 1;
+    ni->last_stamp = at;
+    noc->busy_flits += nwords + 1;
+    return true;
+}
+
+unsigned noc_rx_packets(const Noc *noc, unsigned node)
+{
+    g_assert(node < noc->nodes);
+    return noc->ni[node].rx_complete;
+}
+
+bool noc_rx_head(const Noc *noc, unsigned node, unsigned *src,
+                 unsigned *len, unsigned *remaining)
+{
+    const Ni *ni;
+    const Packet *p;
+
+    g_assert(node < noc->nodes);
+    ni = &noc->ni[node];
+    if (ni->rx_complete == 0)
+        return false;
+    p = queue_front(&ni->rx);
+    if (src)
+        *src = p->src;
+    if (len)
+        *len = p->nwords;
+    if (remaining)
+        *remaining = p->nwords - ni->rx_popped;
+    return true;
+}
+
+/* Free the head packet's receive-queue slots: its flits become credits of
+ * the local output port. */
+static void rx_consume(Ni *ni)
+{
+    Packet *p = g_queue_pop_head(&ni->rx);
+
+    ni->rx_flits -= p->nwords + 1;
+    ni->rx_complete--;
+    ni->rx_popped = 0;
+    g_free(p);
+}
+
+bool noc_rx_pop(Noc *noc, unsigned node, uint32_t *word)
+{
+    Ni *ni;
+    const Packet *p;
+
+    g_assert(node < noc->nodes);
+    ni = &noc->ni[node];
+    if (ni->rx_complete == 0)
+        return false;
+    p = queue_front(&ni->rx);
+    *word = p->words[ni->rx_popped++];
+    if (ni->rx_popped == p->nwords)
+        rx_consume(ni);
+    return true;
+}
+
+bool noc_rx_drop(Noc *noc, unsigned node)
+{
+    g_assert(node < noc->nodes);
+    if (noc->ni[node].rx_complete == 0)
+        return false;
+    rx_consume(&noc->ni[node]);
+    return true;
+}
+
+bool noc_quiescent(const Noc *noc)
+{
+    return noc->busy_flits == 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile: the smallest latency such that at least
+ * ceil(pct * packets / 100) latencies are <= it. big is lat_big sorted. */
+static uint64_t lat_percentile(const Noc *noc, const uint64_t *big,
+                               unsigned pct)
+{
+    uint64_t rank = (pct * noc->packets + 99) / 100, seen = 0;
+
+    for (uint64_t lat = 0; lat < LAT_DENSE; lat++) {
+        seen += noc->lat_dense[lat];
+        if (seen >= rank)
+            return lat;
+    }
+    return big[rank - seen - 1];
+}
+
+NocStats *noc_stats(const Noc *noc)
+{
+    NocStats *st = g_new0(NocStats, 1);
+    unsigned n = noc->nodes;
+    double cycles = (double)noc->now;
+
+    st->cycles = noc->now;
+    st->nodes = n;
+
+    /* Directed links sorted by (from, to): neighbours N, W, E, S have
+     * increasing ids. */
+    static const unsigned by_id[] = { PORT_N, PORT_W, PORT_E, PORT_S };
+    st->links = g_new0(NocLinkStat, 4 * n);
+    for (unsigned r = 0; r < n; r++) {
+        for (unsigned k = 0; k < G_N_ELEMENTS(by_id); k++) {
+            int to = neighbour(noc, r, by_id[k]);
+            NocLinkStat *l;
+
+            if (to < 0)
+                continue;
+            l = &st->links[st->nlinks++];
+            l->from = r;
+            l->to = (unsigned)to;
+            l->flits = noc->routers[r].out[by_id[k]].flits;
+            l->utilization = cycles > 0 ? (double)l->flits / cycles : 0.0;
+        }
+    }
+
+    st->pair_packets = g_memdup2(noc->pair_packets,
+                                 (gsize)n * n * sizeof(uint64_t));
+    st->pair_flits = g_memdup2(noc->pair_flits,
+                               (gsize)n * n * sizeof(uint64_t));
+    st->packets = noc->packets;
+    st->flits = noc->flits;
+    if (noc->packets > 0) {
+        GArray *big = g_array_copy(noc->lat_big);
+        const uint64_t *v = (const uint64_t *)(void *)big->data;
+
+        g_array_sort(big, cmp_u64);
+        st->lat_min = noc->lat_min;
+        st->lat_max = noc->lat_max;
+        st->lat_mean = (double)noc->lat_sum / (double)noc->packets;
+        st->lat_p50 = lat_percentile(noc, v, 50);
+        st->lat_p95 = lat_percentile(noc, v, 95);
+        st->lat_p99 = lat_percentile(noc, v, 99);
+        g_array_free(big, TRUE);
+    }
+
+    st->router_occupancy_mean = g_new0(double, n);
+    st->router_occupancy_max = g_new0(unsigned, n);
+    st->router_stall_cycles = g_new0(uint64_t, n);
+    st->inject_stall_cycles = g_new0(uint64_t, n);
+    for (unsigned r = 0; r < n; r++) {
+        const Router *rt = &noc->routers[r];
+
+        st->router_occupancy_mean[r] =
+            cycles > 0 ? (double)rt->occ_sum / cycles : 0.0;
+        st->router_occupancy_max[r] = rt->occ_max;
+        st->router_stall_cycles[r] = rt->stall_cycles;
+        st->stall_cycles += rt->stall_cycles;
+        st->inject_stall_cycles[r] = noc->ni[r].inject_stall;
+        st->inject_stall_total += noc->ni[r].inject_stall;
+    }
+    return st;
+}
+
+void noc_stats_free(NocStats *st)
+{
+    if (!st)
+        return;
+    g_free(st->links);
+    g_free(st->pair_packets);
+    g_free(st->pair_flits);
+    g_free(st->router_occupancy_mean);
+    g_free(st->router_occupancy_max);
+    g_free(st->router_stall_cycles);
+    g_free(st->inject_stall_cycles);
+    g_free(st);
+}

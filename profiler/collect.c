@@ -1,0 +1,376 @@
+/* collect.c — shadow call stack, arcs, and the Profile they make. */
+#include "collect.h"
+#include "mips.h"
+
+#include <string.h>
+
+typedef struct Arc {
+    unsigned caller, callee;
+    uint32_t site;
+    uint64_t count, incl;
+} Arc;
+
+typedef struct Frame {
+    unsigned func;
+    Arc *arc;
+    uint32_t ret, sp;
+    uint64_t entry, excluded;
+    bool outermost, irq;
+} Frame;
+
+struct Collector {
+    const Symbols *syms;
+    unsigned nsyms, nfuncs;
+    uint64_t *calls, *rcalls, *incl;
+    unsigned *active;
+    GArray *stack;             /* Frame */
+    GHashTable *arcs;          /* Arc* -> Arc* (keyed by caller, callee, site) */
+    uint64_t excluded;         /* idle + interrupt cycles so far (outside irq) */
+    uint64_t irq_incl;
+    uint32_t epc;
+};
+
+static guint arc_hash(gconstpointer p)
+{
+    const Arc *a = p;
+    return (a->caller * 2654435761u) ^ (a->callee * 40503u) ^ a->site;
+}
+
+static gboolean arc_equal(gconstpointer x, gconstpointer y)
+{
+    const Arc *a = x, *b = y;
+    return a->caller == b->caller && a->callee == b->callee && a->site == b->site;
+}
+
+Collector *collector_new(const Symbols *syms)
+{
+    Collector *col = g_new0(Collector, 1);
+    col->syms = syms;
+    col->nsyms = syms ? symbols_count(syms) : 0;
+    col->nfuncs = col->nsyms + PROF_NPSEUDO;
+    col->calls = g_new0(uint64_t, col->nfuncs);
+    col->rcalls = g_new0(uint64_t, col->nfuncs);
+    col->incl = g_new0(uint64_t, col->nfuncs);
+    col->active = g_new0(unsigned, col->nfuncs);
+    col->stack = g_array_new(FALSE, FALSE, sizeof(Frame));
+    col->arcs = g_hash_table_new_full(arc_hash, arc_equal, g_free, NULL);
+    return col;
+}
+
+void collector_free(Collector *col)
+{
+    if (!col)
+        return;
+    g_free(col->calls);
+    g_free(col->rcalls);
+    g_free(col->incl);
+    g_free(col->active);
+    g_array_free(col->stack, TRUE);
+    g_hash_table_destroy(col->arcs);
+    g_free(col);
+}
+
+static unsigned pseudo(const Collector *col, ProfPseudo which)
+{
+    return col->nsyms + (unsigned)which;
+}
+
+static Arc *arc_get(Collector *col, unsigned caller, unsigned callee, uint32_t site)
+{
+    Arc key = { .caller = caller, .callee = callee, .site = site };
+    Arc *a = g_hash_table_lookup(col->arcs, &key);
+    if (!a) {
+        a = g_memdup2(&key, sizeof key);
+        g_hash_table_add(col->arcs, a);
+    }
+    return a;
+}
+
+static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t sp,
+                 uint64_t now, bool irq)
+{
+    Frame f = {
+        .func = func, .arc = arc, .ret = ret, .sp = sp, .entry = now,
+        .excluded = col->excluded, .irq = irq,
+    };
+    f.outermost = col->active[func]++ == 0;
+    if (!f.outermost)
+        col->rcalls[func]++;
+    col->calls[func]++;
+    arc->count++;
+    g_array_append_val(col->stack, f);
+}
+
+static Frame *top(Collector *col)
+{
+    return col->stack->len ? &g_array_index(col->stack, Frame, col->stack->len - 1) : NULL;
+}
+
+static void pop(Collector *col, uint64_t now)
+{
+    Frame *f = top(col);
+    uint64_t incl = (now - f->entry) - (col->excluded - f->excluded);
+    if (f->outermost) {
+        col->incl[f->func] += incl;
+        f->arc->incl += incl;
+    }
+    col->active[f->func]--;
+    if (f->irq) {
+        col->irq_incl += now - f->entry;
+        col->excluded += now - f->entry;
+    }
+    g_array_set_size(col->stack, col->stack->len - 1);
+}
+
+static uint32_t read_sp(Core *core)
+{
+    return core_read_reg(core, UC_MIPS_REG_SP);
+}
+
+/* A jr landed with $sp = sp: frames entered below sp are dead. */
+static void unwind_below(Collector *col, uint32_t sp, uint64_t now)
+{
+    Frame *f;
+    while ((f = top(col)) && !f->irq && f->sp < sp)
+        pop(col, now);
+}
+
+/* jr $ra landed at addr with $sp = sp: pop the frame that returns there,
+ * with the frames above it and the tail-call frames below that share it. */
+static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
+{
+    unsigned n = col->stack->len, j = n;
+    while (j-- > 0) {
+        Frame *f = &g_array_index(col->stack, Frame, j);
+        if (f->irq)
+            return;
+        if (f->ret == addr && f->sp == sp)
+            break;
+    }
+    if (j == (unsigned)-1 || j >= n)
+        return;
+    while (col->stack->len > j)
+        pop(col, now);
+    Frame *f;
+    while ((f = top(col)) && !f->irq && f->ret == addr && f->sp == sp)
+        pop(col, now);
+}
+
+static void do_call(Collector *col, Core *core, const Block *from, Block *to, uint64_t now)
+{
+    uint32_t sp = read_sp(core);
+    unsigned caller = from->func >= 0 ? (unsigned)from->func : pseudo(col, PROF_UNKNOWN);
+    Arc *arc = from->arc_cache;
+    if (!arc || arc->callee != (unsigned)to->func || arc->caller != caller) {
+        arc = arc_get(col, caller, (unsigned)to->func, from->branch_pc);
+        ((Block *)from)->arc_cache = arc;
+    }
+    uint32_t ret;
+    if (from->flags & MIPS_LINK) {
+        ret = from->branch_pc + 8;
+    } else {
+        Frame *t = top(col);
+        ret = t && !t->irq ? t->ret : 0;
+    }
+    push(col, (unsigned)to->func, arc, ret, sp, now, false);
+}
+
+static void on_arrive(void *opaque, Core *core, const Block *from, Block *to, uint64_t now)
+{
+    Collector *col = opaque;
+    if (!from) { /* interrupt vector entered */
+        unsigned f = to->func >= 0 ? (unsigned)to->func : pseudo(col, PROF_UNKNOWN);
+        Arc *arc = arc_get(col, pseudo(col, PROF_INTERRUPT), f, 0);
+        col->calls[pseudo(col, PROF_INTERRUPT)]++;
+        push(col, f, arc, col->epc, 0, now, true);
+        return;
+    }
+    unsigned fl = from->flags;
+    if (fl & MIPS_ERET) {
+        Frame *f;
+        while ((f = top(col)) && !f->irq)
+            pop(col, now);
+        if (f)
+            pop(col, now);
+        return;
+    }
+    if ((fl & MIPS_JREG) && !(fl & MIPS_LINK)) {
+        uint32_t sp = read_sp(core);
+        unwind_below(col, sp, now);
+        if (fl & MIPS_RETURN)
+            do_return(col, to->addr, sp, now);
+        if (!to->entry || to->func == from->func)
+            return;
+    }
+    if (!to->entry || to->func < 0)
+        return;
+    if ((fl & MIPS_LINK) || to->func != from->func)
+        do_call(col, core, from, to, now);
+}
+
+static void on_interrupt(void *opaque, uint32_t epc, uint64_t now)
+{
+    Collector *col = opaque;
+    col->epc = epc;
+}
+
+static void on_idle(void *opaque, uint64_t from, uint64_t to)
+{
+    Collector *col = opaque;
+    unsigned idle = pseudo(col, PROF_IDLE);
+    col->calls[idle]++;
+    col->incl[idle] += to - from;
+    col->excluded += to - from;
+}
+
+static int on_block_func(void *opaque, uint32_t addr, bool *entry)
+{
+    Collector *col = opaque;
+    int i = col->syms ? symbols_lookup(col->syms, addr) : -1;
+    *entry = i >= 0 && symbols_func(col->syms, (unsigned)i)->addr == addr;
+    return i >= 0 ? i : (int)pseudo(col, PROF_UNKNOWN);
+}
+
+CoreHooks collector_hooks(Collector *col)
+{
+    return (CoreHooks){
+        .opaque = col,
+        .block_func = on_block_func,
+        .arrive = on_arrive,
+        .interrupt = on_interrupt,
+        .idle = on_idle,
+    };
+}
+
+void collector_finish(Collector *col, uint64_t now)
+{
+    while (col->stack->len)
+        pop(col, now);
+}
+
+unsigned *collector_stack(const Collector *col, unsigned *n)
+{
+    *n = col->stack->len;
+    unsigned *out = g_new(unsigned, *n ? *n : 1);
+    for (unsigned i = 0; i < *n; i++)
+        out[i] = g_array_index(col->stack, Frame, *n - 1 - i).func;
+    return out;
+}
+
+static int cmp_arc(const void *x, const void *y)
+{
+    const ProfArc *a = x, *b = y;
+    if (a->callee != b->callee) return a->callee < b->callee ? -1 : 1;
+    if (a->caller != b->caller) return a->caller < b->caller ? -1 : 1;
+    return a->call_site < b->call_site ? -1 : a->call_site > b->call_site;
+}
+
+static int cmp_block(const void *x, const void *y)
+{
+    const ProfBlock *a = x, *b = y;
+    return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static const char *const pseudo_names[PROF_NPSEUDO] = { "<idle>", "<interrupt>", "<unknown>" };
+
+Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz)
+{
+    Profile *p = g_new0(Profile, 1);
+    p->core = core->id;
+    p->elf_path = g_strdup(elf_path);
+    p->syms = col->syms;
+    p->clock_hz = clock_hz;
+    p->cycles = core->cycles;
+    p->instructions = core->instructions;
+    p->idle_cycles = core->idle_cycles;
+    p->irq_cycles = core->irq_cycles;
+    p->busy_cycles = core->cycles - core->idle_cycles;
+    p->nfuncs = col->nfuncs;
+    p->nperiods = core->nhists;
+    p->funcs = g_new0(ProfFunc, p->nfuncs);
+    for (unsigned i = 0; i < p->nfuncs; i++) {
+        ProfFunc *f = &p->funcs[i];
+        if (i < col->nsyms) {
+            const SymFunc *s = symbols_func(col->syms, i);
+            f->name = s->name;
+            f->addr = s->addr;
+            f->size = s->size;
+        } else {
+            f->name = pseudo_names[i - col->nsyms];
+            f->pseudo = true;
+        }
+        f->calls = col->calls[i];
+        f->recursive_calls = col->rcalls[i];
+        f->inclusive_cycles = col->incl[i];
+        f->samples = g_new0(uint64_t, p->nperiods ? p->nperiods : 1);
+    }
+    unsigned idle = pseudo(col, PROF_IDLE), intr = pseudo(col, PROF_INTERRUPT),
+             unknown = pseudo(col, PROF_UNKNOWN);
+    p->funcs[idle].self_cycles = core->idle_cycles;
+    p->funcs[idle].inclusive_cycles = core->idle_cycles;
+    p->funcs[intr].inclusive_cycles = col->irq_incl;
+
+    /* blocks -> self cycles and instructions */
+    p->nblocks = core->blocks->len;
+    p->blocks = g_new0(ProfBlock, p->nblocks ? p->nblocks : 1);
+    unsigned nb = 0;
+    for (unsigned i = 0; i < core->blocks->len; i++) {
+        const Block *b = g_ptr_array_index(core->blocks, i);
+        if (!b->count && !b->cycles)
+            continue;
+        unsigned fi = b->func >= 0 ? (unsigned)b->func : unknown;
+        p->blocks[nb++] = (ProfBlock){ .addr = b->addr, .ninsns = b->ninsns, .func = fi,
+                                       .count = b->count, .cycles = b->cycles };
+        p->funcs[fi].self_cycles += b->cycles;
+        p->funcs[fi].instructions += b->count * b->ninsns;
+    }
+    p->nblocks = nb;
+    qsort(p->blocks, nb, sizeof *p->blocks, cmp_block);
+    /* functions never called but executed (entry code, vectors): their
+     * inclusive time is their own */
+    for (unsigned i = 0; i < col->nsyms; i++)
+        if (!p->funcs[i].calls && p->funcs[i].inclusive_cycles < p->funcs[i].self_cycles)
+            p->funcs[i].inclusive_cycles = p->funcs[i].self_cycles;
+    p->funcs[unknown].inclusive_cycles = p->funcs[unknown].self_cycles;
+
+    /* arcs */
+    p->narcs = g_hash_table_size(col->arcs);
+    p->arcs = g_new0(ProfArc, p->narcs ? p->narcs : 1);
+    GHashTableIter it;
+    gpointer key;
+    unsigned na = 0;
+    g_hash_table_iter_init(&it, col->arcs);
+    while (g_hash_table_iter_next(&it, &key, NULL)) {
+        const Arc *a = key;
+        p->arcs[na++] = (ProfArc){ .caller = a->caller, .callee = a->callee, .call_site = a->site,
+                                   .count = a->count, .inclusive_cycles = a->incl };
+    }
+    qsort(p->arcs, na, sizeof *p->arcs, cmp_arc);
+
+    /* histograms and samples per function */
+    p->hists = g_new0(ProfHist, p->nperiods ? p->nperiods : 1);
+    uint32_t nbins = (core->hist_hi - core->hist_lo) / 4;
+    for (unsigned h = 0; h < p->nperiods; h++) {
+        const Histogram *src = &core->hists[h];
+        ProfHist *d = &p->hists[h];
+        d->period = src->period;
+        d->low_pc = core->hist_lo;
+        d->high_pc = core->hist_hi;
+        d->bins = g_memdup2(src->bins, sizeof(uint32_t) * (nbins ? nbins : 1));
+        d->idle = src->idle;
+        d->outside = src->outside;
+        d->total = src->total;
+        p->funcs[idle].samples[h] = src->idle;
+        p->funcs[unknown].samples[h] = src->outside;
+    }
+    int last = -1;
+    for (uint32_t k = 0; k < nbins; k++) {
+        uint32_t pc = core->hist_lo + 4 * k;
+        if (last < 0 || pc < p->funcs[last].addr || pc >= p->funcs[last].addr + p->funcs[last].size)
+            last = col->syms ? symbols_lookup(col->syms, pc) : -1;
+        unsigned fi = last >= 0 ? (unsigned)last : unknown;
+        for (unsigned h = 0; h < p->nperiods; h++)
+            p->funcs[fi].samples[h] += core->hists[h].bins[k];
+    }
+    return p;
+}

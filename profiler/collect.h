@@ -1,0 +1,44 @@
+/* collect.h — exact call-graph collection for one core.
+ *
+ * Plugs into the core as CoreHooks. Every arrival of control at a block
+ * is classified from the previous block's control instruction:
+ *   - a call (jal, jalr, bal) or any jump/branch from another function to
+ *     a function's first instruction is a CALL (so a tail call `j f` is
+ *     credited to the function that jumped); a branch back to a function's
+ *     own entry from inside it is a loop;
+ *   - `jr $ra` landing where a shadow frame expects to return (same return
+ *     address, same $sp as at that frame's entry) is a RETURN: that frame
+ *     and the tail-call frames that share its return pops;
+ *   - any `jr` that lands with $sp above a frame's entry $sp unwinds that
+ *     frame (longjmp-like exits, returns not seen);
+ *   - entering the interrupt vector pushes an arc from <interrupt>; `eret`
+ *     pops back to it.
+ * Inclusive cycles of a frame = cycles between entry and exit minus the
+ * idle and interrupt cycles that passed meanwhile, so interrupt handlers
+ * are charged only to themselves (via <interrupt>) and wait cycles only to
+ * <idle>. A function's inclusive total counts its outermost activations
+ * only (recursion is not double counted); an arc's inclusive cycles count
+ * only calls that entered the callee's outermost activation.
+ */
+#ifndef NOCPROF_COLLECT_H
+#define NOCPROF_COLLECT_H
+
+#include "core.h"
+#include "profile.h"
+#include "symbols.h"
+
+typedef struct Collector Collector;
+
+Collector *collector_new(const Symbols *syms);
+void collector_free(Collector *col);
+/* Hooks to pass to core_set_hooks. */
+CoreHooks collector_hooks(Collector *col);
+/* Close every open frame at the core's final cycle. */
+void collector_finish(Collector *col, uint64_t now);
+/* Function indices of the shadow stack, innermost first (for fault
+ * reports); *n set to their number. Caller frees. */
+unsigned *collector_stack(const Collector *col, unsigned *n);
+/* Build the core's Profile (after collector_finish). */
+Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz);
+
+#endif

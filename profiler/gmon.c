@@ -1,0 +1,148 @@
+/* gmon.c — gmon.out writer; the record layout is documented in gmon.h. */
+#include "gmon.h"
+
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK(nocprof-gmon-error-quark, gmon_error)
+
+enum { TAG_HIST = 0, TAG_ARC = 1, TAG_BB = 2 };
+#define BIN_MAX 65535u
+
+static void put8(GByteArray *out, guint8 v)
+{
+    g_byte_array_append(out, &v, 1);
+}
+
+static void put16(GByteArray *out, uint16_t v, bool big)
+{
+    guint8 b[2] = { big ? v >> 8 : v & 0xff, big ? v & 0xff : v >> 8 };
+    g_byte_array_append(out, b, 2);
+}
+
+static void put32(GByteArray *out, uint32_t v, bool big)
+{
+    guint8 b[4];
+    for (int i = 0; i < 4; i++)
+        b[big ? 3 - i : i] = (guint8)(v >> (8 * i));
+    g_byte_array_append(out, b, 4);
+}
+
+static void write_hist(GByteArray *out, const Profile *p, const ProfHist *h, bool big)
+{
+    uint32_t nbins = (h->high_pc - h->low_pc) / 4;
+    if (nbins == 0)
+        return;
+    uint32_t maxbin = 0;
+    for (uint32_t i = 0; i < nbins; i++)
+        maxbin = MAX(maxbin, h->bins[i]);
+    uint32_t nrec = maxbin ? (maxbin + BIN_MAX - 1) / BIN_MAX : 1;
+    double rate = h->period ? round(p->clock_hz / h->period) : 0;
+    uint32_t prof_rate = rate < 1 ? 1 : rate > UINT32_MAX ? UINT32_MAX : (uint32_t)rate;
+    char dimen[15] = "seconds";
+
+    for (uint32_t r = 0; r < nrec; r++) {
+        put8(out, TAG_HIST);
+        put32(out, h->low_pc, big);
+        put32(out, h->high_pc, big);
+        put32(out, nbins, big);
+        put32(out, prof_rate, big);
+        g_byte_array_append(out, (const guint8 *)dimen, sizeof dimen);
+        put8(out, 's');
+        uint64_t base = (uint64_t)r * BIN_MAX;
+        for (uint32_t i = 0; i < nbins; i++) {
+            uint64_t v = h->bins[i] > base ? h->bins[i] - base : 0;
+            put16(out, (uint16_t)MIN(v, BIN_MAX), big);
+        }
+    }
+}
+
+static void write_arcs(GByteArray *out, const Profile *p, bool big)
+{
+    for (unsigned i = 0; i < p->narcs; i++) {
+        const ProfArc *a = &p->arcs[i];
+        if (a->caller >= p->nfuncs || a->callee >= p->nfuncs)
+            continue;
+        const ProfFunc *from = &p->funcs[a->caller], *to = &p->funcs[a->callee];
+        if (from->pseudo || to->pseudo || a->count == 0)
+            continue;
+        uint32_t from_pc = from->addr;
+        if (a->call_site && a->call_site - from->addr < MAX(from->size, 1u))
+            from_pc = a->call_site;
+        for (uint64_t left = a->count; left;) {
+            uint32_t c = left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+            put8(out, TAG_ARC);
+            put32(out, from_pc, big);
+            put32(out, to->addr, big);
+            put32(out, c, big);
+            left -= c;
+        }
+    }
+}
+
+static void write_blocks(GByteArray *out, const Profile *p, bool big)
+{
+    uint64_t npairs = 0;
+    for (unsigned i = 0; i < p->nblocks; i++)
+        npairs += (p->blocks[i].count + UINT32_MAX - 1) / UINT32_MAX;
+    if (npairs == 0 || npairs > UINT32_MAX)
+        return;
+    put8(out, TAG_BB);
+    /* binutils 2.40 reads nblocks in target order and then swaps it again
+     * as if it were still raw bytes, which on a little-endian host (where
+     * gprof runs) cancels out only when the value is stored little-endian:
+     * target order for mipsel, the reverse for mips (see gmon.h). */
+    put32(out, (uint32_t)npairs, false);
+    for (unsigned i = 0; i < p->nblocks; i++) {
+        for (uint64_t left = p->blocks[i].count; left;) {
+            uint32_t c = left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+            put32(out, p->blocks[i].addr, big);
+            put32(out, c, big);
+            left -= c;
+        }
+    }
+}
+
+GByteArray *gmon_build(const Profile *p, unsigned hist_index, GError **error)
+{
+    return gmon_build_flags(p, hist_index, GMON_DEFAULT, error);
+}
+
+GByteArray *gmon_build_flags(const Profile *p, unsigned hist_index, GmonFlags flags,
+                             GError **error)
+{
+    if (!p->syms) {
+        g_set_error(error, GMON_ERROR, GMON_ERROR_INVALID,
+                    "core %u: no symbols, byte order of the gmon.out unknown", p->core);
+        return NULL;
+    }
+    const ProfHist *h = NULL;
+    if (p->nperiods) {
+        if (hist_index >= p->nperiods) {
+            g_set_error(error, GMON_ERROR, GMON_ERROR_INVALID,
+                        "core %u: no histogram %u (%u sampling periods)", p->core,
+                        hist_index, p->nperiods);
+            return NULL;
+        }
+        h = &p->hists[hist_index];
+        if (h->high_pc < h->low_pc || ((h->high_pc - h->low_pc) & 3) ||
+            (h->high_pc != h->low_pc && !h->bins)) {
+            g_set_error(error, GMON_ERROR, GMON_ERROR_INVALID,
+                        "core %u: malformed histogram range 0x%08x..0x%08x", p->core,
+                        h->low_pc, h->high_pc);
+            return NULL;
+        }
+    }
+    bool big = symbols_big_endian(p->syms);
+    GByteArray *out = g_byte_array_new();
+    g_byte_array_append(out, (const guint8 *)"gmon", 4);
+    put32(out, 1, big);
+    for (int i = 0; i < 3; i++)
+        put32(out, 0, big);
+    if (h)
+        write_hist(out, p, h, big);
+    write_arcs(out, p, big);
+    if (!(flags & GMON_NO_BLOCKS))
+        write_blocks(out, p, big);
+    return out;
+}

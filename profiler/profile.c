@@ -1,0 +1,63 @@
+/* profile.c — lifetime and small queries of a Profile (see profile.h). */
+#include "profile.h"
+#include "report.h"
+
+#include <string.h>
+
+void profile_free(Profile *p)
+{
+    if (!p)
+        return;
+    for (unsigned i = 0; i < p->nfuncs; i++)
+        g_free(p->funcs[i].samples);
+    for (unsigned i = 0; i < p->nperiods; i++)
+        g_free(p->hists[i].bins);
+    g_free(p->funcs);
+    g_free(p->arcs);
+    g_free(p->blocks);
+    g_free(p->hists);
+    g_free(p->elf_path);
+    g_free(p);
+}
+
+/* Blocks are sorted by start address. Every block that can contain addr
+ * starts at or below it, so binary-search the last such block and walk down;
+ * overlapping blocks (a branch into the middle of an earlier block starts a
+ * new one) are all summed. The walk is linear in the worst case, which is
+ * fine for a query; reports that need every instruction use
+ * profile_insn_counts() instead. */
+uint64_t profile_insn_count(const Profile *p, uint32_t addr)
+{
+    unsigned lo = 0, hi = p->nblocks;   /* first block with start > addr */
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (p->blocks[mid].addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    uint64_t n = 0;
+    for (unsigned i = lo; i-- > 0;) {
+        const ProfBlock *b = &p->blocks[i];
+        if ((uint64_t)addr - b->addr < (uint64_t)b->ninsns * 4)
+            n += b->count;
+    }
+    return n;
+}
+
+void profile_insn_counts(const Profile *p, uint32_t start, unsigned n, uint64_t *counts)
+{
+    memset(counts, 0, sizeof *counts * n);
+    uint64_t end = (uint64_t)start + (uint64_t)n * 4;
+    for (unsigned i = 0; i < p->nblocks; i++) {
+        const ProfBlock *b = &p->blocks[i];
+        uint64_t bend = (uint64_t)b->addr + (uint64_t)b->ninsns * 4;
+        if (b->addr >= end)
+            break;
+        if (bend <= start)
+            continue;
+        uint64_t a = b->addr < start ? start : b->addr;
+        for (; a < bend && a < end; a += 4)
+            counts[(a - start) / 4] += b->count;
+    }
+}

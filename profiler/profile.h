@@ -1,0 +1,93 @@
+/* profile.h — one core's profile: what collection produces, what every
+ * report (flat, call graph, annotated listing, gmon.out, summary.json,
+ * aliasing) consumes. Plain data; built once at the end of a run.
+ *
+ * Functions are indexed 0 .. nfuncs-1. The first symbols_count() entries
+ * are the ELF's functions in symbols order; then come the pseudo-functions
+ * PROF_IDLE ("<idle>": cycles spent in `wait`), PROF_INTERRUPT
+ * ("<interrupt>": the caller of interrupt vectors) and PROF_UNKNOWN
+ * ("<unknown>": code outside every symbol). Their indices are
+ * profile_pseudo(p, PROF_IDLE) etc.
+ *
+ * Cycles are exact (counted by the emulator). Samples are the timer-tick
+ * histogram: for each sampling period P the instruction running at cycle
+ * k*P - 1 (k = 1, 2, ...) is counted, so a core that ran C cycles has
+ * exactly floor(C / P) samples, idle samples included.
+ */
+#ifndef NOCPROF_PROFILE_H
+#define NOCPROF_PROFILE_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "symbols.h"
+
+typedef enum { PROF_IDLE, PROF_INTERRUPT, PROF_UNKNOWN, PROF_NPSEUDO } ProfPseudo;
+
+typedef struct ProfFunc {
+    const char *name;          /* symbol name or "<idle>" etc. */
+    uint32_t addr, size;       /* 0 for pseudo-functions */
+    bool pseudo;
+    uint64_t calls;            /* entries, recursive ones included */
+    uint64_t recursive_calls;  /* entries while already active on the stack */
+    uint64_t self_cycles;      /* cycles of its own instructions (or idle) */
+    uint64_t inclusive_cycles; /* self + callees, outermost activations only;
+                                  idle and interrupt time excluded */
+    uint64_t instructions;     /* instructions executed in its body */
+    uint64_t *samples;         /* [nperiods] samples that hit it */
+} ProfFunc;
+
+typedef struct ProfArc {
+    unsigned caller, callee;   /* function indices */
+    uint32_t call_site;        /* address of the call/jump/branch; 0 for an
+                                  interrupt entry (caller <interrupt>) */
+    uint64_t count;
+    uint64_t inclusive_cycles; /* callee's inclusive cycles under this arc */
+} ProfArc;
+
+typedef struct ProfBlock {
+    uint32_t addr;             /* first instruction */
+    uint32_t ninsns;
+    unsigned func;             /* function index */
+    uint64_t count;            /* executions */
+    uint64_t cycles;           /* all cycles charged to it */
+} ProfBlock;
+
+typedef struct ProfHist {
+    uint32_t period;           /* cycles between samples */
+    uint32_t low_pc, high_pc;  /* bins cover [low_pc, high_pc), 4 bytes each */
+    uint32_t *bins;            /* (high_pc - low_pc) / 4 */
+    uint64_t idle;             /* samples taken while the core was in wait */
+    uint64_t outside;          /* samples at a PC outside [low_pc, high_pc) */
+    uint64_t total;            /* all samples = floor(cycles / period) */
+} ProfHist;
+
+typedef struct Profile {
+    unsigned core;
+    char *elf_path;
+    const Symbols *syms;       /* not owned */
+    double clock_hz;           /* for cycles -> seconds */
+    uint64_t cycles, instructions, idle_cycles, irq_cycles, busy_cycles;
+    unsigned nfuncs;
+    ProfFunc *funcs;
+    unsigned narcs;
+    ProfArc *arcs;             /* sorted by (callee, caller, call_site) */
+    unsigned nblocks;
+    ProfBlock *blocks;         /* sorted by addr */
+    unsigned nperiods;
+    ProfHist *hists;           /* [nperiods], in the order given by the user */
+} Profile;
+
+static inline unsigned profile_pseudo(const Profile *p, ProfPseudo which)
+{
+    return p->nfuncs - PROF_NPSEUDO + (unsigned)which;
+}
+
+void profile_free(Profile *p);
+
+/* Per-instruction execution count at addr, summed over the blocks that
+ * contain it (an instruction can be in several overlapping blocks). */
+uint64_t profile_insn_count(const Profile *p, uint32_t addr);
+
+#endif

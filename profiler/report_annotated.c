@@ -1,0 +1,338 @@
+/* report_annotated.c — gprof -A -l -x style annotated source listing.
+ *
+ * For every function that ran (calls, cycles or an executed block), in
+ * address order: a header with its calls and self/inclusive cycles, then
+ * every source line of its line range (per source file its instructions
+ * map to, DWARF) prefixed with
+ *   count    execution counts of the basic blocks that have an instruction
+ *            on that line, comma-separated when several blocks share the
+ *            line (gprof -A -x); "#####" for a line with code that never ran;
+ *   cycles   the line's cycles: each block's cycles spread evenly over its
+ *            instructions (exact per block; per-instruction extra costs
+ *            are not recorded), summed over the line's instructions;
+ *   samples  timer-tick samples of the first sampling period on its
+ *            instructions.
+ * When the function has no line information or a source file cannot be
+ * read, its disassembly is listed instead, one instruction per line with
+ * the same columns (count = executions of that instruction).
+ */
+#include "report.h"
+#include "report_util.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+typedef struct LineInfo {
+    GArray *blocks;     /* indices into p->blocks, distinct */
+    uint64_t cycles, samples;
+    bool code;
+} LineInfo;
+
+typedef struct FileSpan {
+    const char *file;
+    unsigned lo, hi;    /* line range */
+    LineInfo *lines;    /* [hi - lo + 1] */
+} FileSpan;
+
+typedef struct Source {
+    char **lines;       /* NULL when unreadable */
+    unsigned n;
+} Source;
+
+static void source_free(gpointer data)
+{
+    Source *s = data;
+    g_strfreev(s->lines);
+    g_free(s);
+}
+
+static const Source *source_get(GHashTable *cache, const char *file)
+{
+    Source *s = g_hash_table_lookup(cache, file);
+    if (s)
+        return s;
+    s = g_new0(Source, 1);
+    char *text = NULL;
+    gsize len = 0;
+    if (g_file_get_contents(file, &text, &len, NULL)) {
+        s->lines = g_strsplit(text, "\n", -1);
+        s->n = g_strv_length(s->lines);
+        if (s->n && len && text[len - 1] == '\n')
+            s->n--;   /* the empty string after the last newline */
+        for (unsigned i = 0; i < s->n; i++)
+            g_strchomp(s->lines[i]);   /* CR and trailing blanks */
+    }
+    g_free(text);
+    g_hash_table_insert(cache, (gpointer)file, s);
+    return s;
+}
+
+/* Blocks overlapping [lo, hi): first index (blocks are sorted by addr;
+ * a block starting below lo may still reach into the range). */
+static bool block_overlaps(const ProfBlock *b, uint32_t lo, uint32_t hi)
+{
+    uint64_t end = (uint64_t)b->addr + (uint64_t)b->ninsns * 4;
+    return b->addr < hi && end > lo;
+}
+
+typedef struct FuncData {
+    uint32_t lo;
+    unsigned n;            /* instructions */
+    uint64_t *count, *cycles, *samples;
+    SymLine *where;
+} FuncData;
+
+static void func_data(const Profile *p, const ProfFunc *f, FuncData *d)
+{
+    d->lo = f->addr;
+    d->n = f->size / 4;
+    d->count = g_new0(uint64_t, d->n ? d->n : 1);
+    d->cycles = g_new0(uint64_t, d->n ? d->n : 1);
+    d->samples = g_new0(uint64_t, d->n ? d->n : 1);
+    d->where = g_new0(SymLine, d->n ? d->n : 1);
+    uint32_t hi = d->lo + d->n * 4;
+    profile_insn_counts(p, d->lo, d->n, d->count);
+    for (unsigned i = 0; i < p->nblocks; i++) {
+        const ProfBlock *b = &p->blocks[i];
+        if (!b->ninsns || !block_overlaps(b, d->lo, hi))
+            continue;
+        for (uint32_t k = 0; k < b->ninsns; k++) {
+            uint64_t a = (uint64_t)b->addr + 4 * (uint64_t)k;
+            if (a < d->lo || a >= hi)
+                continue;
+            d->cycles[(a - d->lo) / 4] += b->cycles / b->ninsns + (k < b->cycles % b->ninsns);
+        }
+    }
+    if (p->nperiods) {
+        const ProfHist *h = &p->hists[0];
+        for (unsigned i = 0; i < d->n; i++) {
+            uint32_t a = d->lo + 4 * i;
+            if (a >= h->low_pc && a < h->high_pc && h->bins)
+                d->samples[i] = h->bins[(a - h->low_pc) / 4];
+        }
+    }
+    for (unsigned i = 0; i < d->n; i++)
+        d->where[i] = p->syms ? symbols_line(p->syms, d->lo + 4 * i) : (SymLine){ NULL, 0 };
+}
+
+static void func_data_free(FuncData *d)
+{
+    g_free(d->count);
+    g_free(d->cycles);
+    g_free(d->samples);
+    g_free(d->where);
+}
+
+static char *u64s(uint64_t v)
+{
+    return g_strdup_printf("%" PRIu64, v);
+}
+
+static void print_disasm(GString *o, const Profile *p, const FuncData *d)
+{
+    for (unsigned i = 0; i < d->n; i++) {
+        uint32_t a = d->lo + 4 * i;
+        char *dis = p->syms ? symbols_disasm(p->syms, a) : g_strdup("<unreadable>");
+        char *c = u64s(d->count[i]);
+        g_string_append_printf(o, "%15s %10" PRIu64 " %8" PRIu64 "  0x%08" PRIx32 ": %s\n",
+                               d->count[i] ? c : "#####", d->cycles[i], d->samples[i], a, dis);
+        g_free(c);
+        g_free(dis);
+    }
+}
+
+/* Group the function's instructions by source file and line. */
+static GArray *build_spans(const Profile *p, const FuncData *d)
+{
+    GArray *spans = g_array_new(FALSE, TRUE, sizeof(FileSpan));
+    for (unsigned i = 0; i < d->n; i++) {
+        const SymLine *w = &d->where[i];
+        if (!w->file || !w->line)
+            continue;
+        FileSpan *s = NULL;
+        for (guint j = 0; j < spans->len; j++)
+            if (g_array_index(spans, FileSpan, j).file == w->file)
+                s = &g_array_index(spans, FileSpan, j);
+        if (!s) {
+            FileSpan n = { w->file, w->line, w->line, NULL };
+            g_array_append_val(spans, n);
+        } else {
+            s->lo = MIN(s->lo, w->line);
+            s->hi = MAX(s->hi, w->line);
+        }
+    }
+    for (guint j = 0; j < spans->len; j++) {
+        FileSpan *s = &g_array_index(spans, FileSpan, j);
+        s->lines = g_new0(LineInfo, s->hi - s->lo + 1);
+    }
+    uint32_t hi = d->lo + d->n * 4;
+    for (unsigned bi = 0; bi < p->nblocks; bi++) {
+        const ProfBlock *b = &p->blocks[bi];
+        if (!block_overlaps(b, d->lo, hi))
+            continue;
+        for (uint32_t k = 0; k < b->ninsns; k++) {
+            uint64_t a = (uint64_t)b->addr + 4 * (uint64_t)k;
+            if (a < d->lo || a >= hi)
+                continue;
+            const SymLine *w = &d->where[(a - d->lo) / 4];
+            for (guint j = 0; j < spans->len && w->file; j++) {
+                FileSpan *s = &g_array_index(spans, FileSpan, j);
+                if (s->file != w->file)
+                    continue;
+                LineInfo *li = &s->lines[w->line - s->lo];
+                if (!li->blocks)
+                    li->blocks = g_array_new(FALSE, FALSE, sizeof(unsigned));
+                bool seen = false;
+                for (guint m = 0; m < li->blocks->len; m++)
+                    seen |= g_array_index(li->blocks, unsigned, m) == bi;
+                if (!seen)
+                    g_array_append_val(li->blocks, bi);
+            }
+        }
+    }
+    for (unsigned i = 0; i < d->n; i++) {
+        const SymLine *w = &d->where[i];
+        for (guint j = 0; j < spans->len && w->file; j++) {
+            FileSpan *s = &g_array_index(spans, FileSpan, j);
+            if (s->file != w->file)
+                continue;
+            LineInfo *li = &s->lines[w->line - s->lo];
+            li->code = true;
+            li->cycles += d->cycles[i];
+            li->samples += d->samples[i];
+        }
+    }
+    return spans;
+}
+
+static void spans_free(GArray *spans)
+{
+    for (guint j = 0; j < spans->len; j++) {
+        FileSpan *s = &g_array_index(spans, FileSpan, j);
+        for (unsigned l = 0; l <= s->hi - s->lo; l++)
+            if (s->lines[l].blocks)
+                g_array_free(s->lines[l].blocks, TRUE);
+        g_free(s->lines);
+    }
+    g_array_free(spans, TRUE);
+}
+
+typedef struct Totals {
+    unsigned functions, lines, executed;
+} Totals;
+
+static void print_function(GString *o, const Profile *p, unsigned fi, GHashTable *cache,
+                           Totals *t)
+{
+    const ProfFunc *f = &p->funcs[fi];
+    FuncData d;
+    func_data(p, f, &d);
+    GArray *spans = build_spans(p, &d);
+    bool source = spans->len > 0;
+    for (guint j = 0; j < spans->len; j++) {
+        const FileSpan *s = &g_array_index(spans, FileSpan, j);
+        const Source *src = source_get(cache, s->file);
+        if (!src->lines || s->hi > src->n)
+            source = false;
+    }
+
+    g_string_append_printf(o,
+        "\n*** %s  [0x%08" PRIx32 ", 0x%08" PRIx32 ")  called %" PRIu64,
+        f->name, f->addr, f->addr + f->size, f->calls);
+    if (f->recursive_calls)
+        g_string_append_printf(o, " (%" PRIu64 "+%" PRIu64 ")",
+                               f->calls - MIN(f->calls, f->recursive_calls), f->recursive_calls);
+    g_string_append_printf(o, ", self %" PRIu64 " cycles, inclusive %" PRIu64 " cycles\n",
+                           f->self_cycles, f->inclusive_cycles);
+    t->functions++;
+
+    if (!source) {
+        const char *why = spans->len ? "source file not readable" : "no line information";
+        g_string_append_printf(o, "    (%s: disassembly)\n", why);
+        g_string_append_printf(o, "%15s %10s %8s  %s\n", "count", "cycles", "samples",
+                               "address: instruction");
+        print_disasm(o, p, &d);
+    } else {
+        for (guint j = 0; j < spans->len; j++) {
+            const FileSpan *s = &g_array_index(spans, FileSpan, j);
+            const Source *src = source_get(cache, s->file);
+            g_string_append_printf(o, "    %s:%u-%u\n", s->file, s->lo, s->hi);
+            g_string_append_printf(o, "%15s %10s %8s %6s  %s\n", "count", "cycles", "samples",
+                                   "line", "source");
+            for (unsigned l = s->lo; l <= s->hi; l++) {
+                const LineInfo *li = &s->lines[l - s->lo];
+                const char *text = src->lines[l - 1];
+                if (!li->code) {
+                    g_string_append_printf(o, "%15s %10s %8s %6u: %s\n", "", "", "", l, text);
+                    continue;
+                }
+                GString *cs = g_string_new(NULL);
+                for (guint m = 0; li->blocks && m < li->blocks->len; m++)
+                    g_string_append_printf(cs, "%s%" PRIu64, m ? "," : "",
+                                           p->blocks[g_array_index(li->blocks, unsigned, m)].count);
+                t->lines++;
+                if (cs->len)
+                    t->executed++;
+                else
+                    g_string_assign(cs, "#####");
+                g_string_append_printf(o, "%15s %10" PRIu64 " %8" PRIu64 " %6u: %s\n", cs->str,
+                                       li->cycles, li->samples, l, text);
+                g_string_free(cs, TRUE);
+            }
+        }
+    }
+    spans_free(spans);
+    func_data_free(&d);
+}
+
+static bool func_ran(const Profile *p, unsigned fi)
+{
+    const ProfFunc *f = &p->funcs[fi];
+    if (f->calls || f->self_cycles)
+        return true;
+    for (unsigned i = 0; i < p->nblocks; i++)
+        if (p->blocks[i].func == fi && p->blocks[i].count)
+            return true;
+    return false;
+}
+
+static int addr_cmp(const void *a, const void *b, void *data)
+{
+    const Profile *p = data;
+    const ProfFunc *x = &p->funcs[*(const unsigned *)a], *y = &p->funcs[*(const unsigned *)b];
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+GString *report_annotated(const Profile *p)
+{
+    GString *o = g_string_new(NULL);
+    char *title = report_title(p);
+    g_string_append_printf(o, "Annotated source, %s\n\n", title);
+    g_free(title);
+    g_string_append(o,
+        "count: executions of the basic blocks on the line (comma-separated when several\n"
+        "blocks share it; ##### = code never executed); cycles: the blocks' cycles spread\n"
+        "over their instructions; samples: timer ticks of the first sampling period");
+    if (p->nperiods)
+        g_string_append_printf(o, " (%" PRIu32 " cycles)", p->hists[0].period);
+    g_string_append(o, ".\n");
+
+    GArray *funcs = g_array_new(FALSE, FALSE, sizeof(unsigned));
+    for (unsigned i = 0; i < p->nfuncs; i++)
+        if (!p->funcs[i].pseudo && p->funcs[i].size && func_ran(p, i))
+            g_array_append_val(funcs, i);
+    g_qsort_with_data(funcs->data, (gint)funcs->len, sizeof(unsigned), addr_cmp, (void *)p);
+
+    GHashTable *cache = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, source_free);
+    Totals t = { 0 };
+    for (guint i = 0; i < funcs->len; i++)
+        print_function(o, p, g_array_index(funcs, unsigned, i), cache, &t);
+    g_hash_table_unref(cache);
+    g_array_free(funcs, TRUE);
+
+    g_string_append_printf(o,
+        "\nExecution summary: %u functions listed, %u source lines with code, %u executed"
+        " (%.1f%%).\n",
+        t.functions, t.lines, t.executed, t.lines ? 100.0 * t.executed / t.lines : 0.0);
+    return o;
+}

@@ -1,0 +1,41 @@
+/* report_util.c — helpers shared by the printers. */
+#include "report_util.h"
+
+double report_seconds(const Profile *p, uint64_t cycles)
+{
+    return p->clock_hz > 0 ? (double)cycles / p->clock_hz : 0.0;
+}
+
+uint64_t report_total_cycles(const Profile *p)
+{
+    uint64_t t = 0;
+    for (unsigned i = 0; i < p->nfuncs; i++)
+        t += p->funcs[i].self_cycles;
+    return t ? t : p->cycles;
+}
+
+uint64_t report_total_samples(const Profile *p, unsigned k)
+{
+    uint64_t t = 0;
+    for (unsigned i = 0; i < p->nfuncs; i++)
+        t += p->funcs[i].samples ? p->funcs[i].samples[k] : 0;
+    return t ? t : p->hists[k].total;
+}
+
+char *report_title(const Profile *p)
+{
+    if (p->core == G_MAXUINT)
+        return g_strdup_printf("chip (all cores): %s", p->elf_path ? p->elf_path : "?");
+    return g_strdup_printf("core %u: %s", p->core, p->elf_path ? p->elf_path : "?");
+}
+
+bool report_func_active(const Profile *p, unsigned f)
+{
+    const ProfFunc *x = &p->funcs[f];
+    if (x->calls || x->self_cycles || x->inclusive_cycles)
+        return true;
+    for (unsigned k = 0; k < p->nperiods; k++)
+        if (x->samples && x->samples[k])
+            return true;
+    return false;
+}

@@ -1,0 +1,28 @@
+/* report_util.h — helpers shared by the report_*.c printers (private). */
+#ifndef NOCPROF_REPORT_UTIL_H
+#define NOCPROF_REPORT_UTIL_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+#include "profile.h"
+
+/* cycles -> seconds at p->clock_hz (0 when the clock is unknown). */
+double report_seconds(const Profile *p, uint64_t cycles);
+
+/* Sum of self cycles over all functions, pseudo ones included: the 100%
+ * of every percentage (equals p->cycles when collection is consistent;
+ * falls back to p->cycles when no function has any). */
+uint64_t report_total_cycles(const Profile *p);
+
+/* Sum of samples of period k over all functions (falls back to
+ * hists[k].total). */
+uint64_t report_total_samples(const Profile *p, unsigned k);
+
+/* "core N" or "chip" (merged profile) plus the ELF, for titles. */
+char *report_title(const Profile *p);
+
+/* Whether a function has anything worth printing. */
+bool report_func_active(const Profile *p, unsigned f);
+
+#endif

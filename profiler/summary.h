@@ -1,0 +1,45 @@
+/* summary.h — the run's summary.txt / summary.json and the network report
+ * noc.txt (SPEC sections 4 and 6). Pure text builders; the CLI writes. */
+#ifndef NOCPROF_SUMMARY_H
+#define NOCPROF_SUMMARY_H
+
+#include <glib.h>
+
+#include "config.h"
+#include "noc.h"
+#include "profile.h"
+
+typedef struct CoreResult {
+    unsigned id;
+    const char *elf;
+    const char *status;        /* exited, fault, limit, deadlock, interrupted */
+    int exit_code;
+    bool faulted;
+    const char *fault_kind, *fault_message, *fault_function, *fault_file;
+    uint32_t fault_pc;
+    unsigned fault_line;
+    char **fault_stack;        /* NULL-terminated, innermost first */
+    uint64_t instructions, cycles, busy_cycles, idle_cycles, irq_cycles;
+    uint64_t interrupts, waits;
+    const Profile *prof;       /* NULL when profiling was off */
+} CoreResult;
+
+typedef struct RunInfo {
+    const Config *cfg;
+    const char *config_path;   /* NULL: built-in defaults */
+    unsigned ncores;
+    CoreResult *cores;
+    const NocStats *noc;
+    bool deadlock;
+    int exit_status;
+    const char *aliasing_json; /* JSON value or NULL */
+} RunInfo;
+
+GString *summary_text(const RunInfo *run);
+GString *summary_json(const RunInfo *run);
+GString *noc_report(const NocStats *st, const Config *cfg);
+
+/* JSON string literal of s (quoted, escaped), appended to out. */
+void json_append_string(GString *out, const char *s);
+
+#endif

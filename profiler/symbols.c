@@ -1,0 +1,471 @@
+/* symbols.c — functions, source lines and disassembly of one firmware ELF.
+ *
+ * Everything is read once in symbols_load() and kept in plain sorted arrays
+ * so that the per-block and per-instruction lookups the reports make are
+ * binary searches:
+ *
+ *   funcs  .symtab functions sorted by address (gprof sym_lookup). STT_FUNC
+ *          symbols, plus STT_NOTYPE symbols that look like assembly entry
+ *          labels (`_start`): in an executable section, 4-byte aligned, not
+ *          `$`-mapping symbols or `.L` local labels, and not strictly inside
+ *          an STT_FUNC. A zero size extends to the next function or the end
+ *          of the section. One function per address (STT_FUNC wins, then a
+ *          global binding, then the first seen).
+ *   lines  every row of every CU's .debug_line, sorted by address; a lookup
+ *          takes the last row at or below the address, so several rows at
+ *          one address resolve to the last one (as gdb does) and an
+ *          end_sequence row ends a range ("??:0" after it).
+ *   segs   copies of the PT_LOAD file bytes, so the ELF can be closed.
+ *
+ * Missing symbols or DWARF degrade to empty tables, never to errors.
+ */
+#include "symbols.h"
+
+#include <capstone/capstone.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct LineRow {
+    uint32_t addr;
+    unsigned line;
+    const char *file;   /* interned in Symbols.strings; NULL ends a range */
+    unsigned order;     /* position in DWARF, to keep the sort stable */
+} LineRow;
+
+typedef struct Segment {
+    uint32_t vaddr, filesz;
+    bool exec;
+    guint8 *bytes;      /* filesz bytes, ELF byte order */
+} Segment;
+
+struct Symbols {
+    char *path;
+    bool big_endian;
+    GArray *funcs;      /* SymFunc, sorted by addr */
+    GArray *lines;      /* LineRow, sorted by (addr, end rows first, order) */
+    GArray *segs;       /* Segment */
+    GStringChunk *strings;
+    csh cs;
+    bool cs_ok;
+};
+
+G_DEFINE_QUARK(nocprof-symbols-error-quark, symbols_error)
+
+/* ---- functions ------------------------------------------------------ */
+
+typedef struct Cand {
+    SymFunc f;
+    bool is_func;       /* STT_FUNC */
+    bool global;
+    uint32_t sec_end;   /* end of the section holding it */
+    unsigned order;
+} Cand;
+
+static gint cand_cmp(gconstpointer a, gconstpointer b)
+{
+    const Cand *x = a, *y = b;
+    if (x->f.addr != y->f.addr)
+        return x->f.addr < y->f.addr ? -1 : 1;
+    /* preferred first: STT_FUNC, then global, then symtab order */
+    if (x->is_func != y->is_func)
+        return x->is_func ? -1 : 1;
+    if (x->global != y->global)
+        return x->global ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Linker-defined boundary symbols that share an address with real code. */
+static const char *const linker_names[] = {
+    "_ftext", "_etext", "__etext", "_fdata", "_edata", "_fbss", "_end", "__bss_start",
+    "_gp", "__gnu_local_gp", NULL,
+};
+
+static bool label_name_ok(const char *name)
+{
+    if (!name || !name[0] || name[0] == '$' || g_str_has_prefix(name, ".L"))
+        return false;
+    return !g_strv_contains(linker_names, name);
+}
+
+static void read_functions(Symbols *s, Elf *elf)
+{
+    size_t shnum = 0;
+    if (elf_getshdrnum(elf, &shnum) != 0)
+        return;
+    GArray *cands = g_array_new(FALSE, FALSE, sizeof(Cand));
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
+            continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        if (!data)
+            continue;
+        size_t n = sh.sh_size / sh.sh_entsize;
+        for (size_t i = 0; i < n; i++) {
+            GElf_Sym sym;
+            if (!gelf_getsym(data, (int)i, &sym))
+                continue;
+            int type = GELF_ST_TYPE(sym.st_info);
+            int bind = GELF_ST_BIND(sym.st_info);
+            if (type != STT_FUNC && type != STT_NOTYPE)
+                continue;
+            if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
+                sym.st_shndx >= shnum)
+                continue;
+            if (bind != STB_GLOBAL && bind != STB_LOCAL && bind != STB_WEAK)
+                continue;
+            const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
+            if (!label_name_ok(name))
+                continue;
+            GElf_Shdr tsh;
+            Elf_Scn *tscn = elf_getscn(elf, sym.st_shndx);
+            if (!tscn || !gelf_getshdr(tscn, &tsh) || !(tsh.sh_flags & SHF_EXECINSTR))
+                continue;
+            uint32_t addr = (uint32_t)sym.st_value & ~1u; /* ISA-mode bit */
+            uint32_t sec_end = (uint32_t)(tsh.sh_addr + tsh.sh_size);
+            if (addr < tsh.sh_addr || addr >= sec_end)
+                continue;   /* e.g. _etext at the end of .text */
+            if (type == STT_NOTYPE && (addr & 3))
+                continue;
+            Cand c = {
+                .f = { .name = (char *)name, .addr = addr, .size = (uint32_t)sym.st_size },
+                .is_func = type == STT_FUNC,
+                .global = bind != STB_LOCAL,
+                .sec_end = sec_end,
+                .order = cands->len,
+            };
+            if (!c.is_func)
+                c.f.size = 0;   /* labels are sized up to the next symbol */
+            g_array_append_val(cands, c);
+        }
+    }
+    g_array_sort(cands, cand_cmp);
+
+    /* Drop labels strictly inside a sized STT_FUNC, and duplicates. */
+    GArray *kept = g_array_new(FALSE, FALSE, sizeof(Cand));
+    uint32_t func_end = 0;
+    bool have_func = false;
+    for (guint i = 0; i < cands->len; i++) {
+        Cand *c = &g_array_index(cands, Cand, i);
+        if (kept->len && g_array_index(kept, Cand, kept->len - 1).f.addr == c->f.addr)
+            continue;
+        if (!c->is_func && have_func && c->f.addr < func_end)
+            continue;
+        if (c->is_func && c->f.size) {
+            uint32_t end = c->f.addr + c->f.size;
+            if (!have_func || c->f.addr >= func_end || end > func_end)
+                func_end = end;
+            have_func = true;
+        }
+        g_array_append_val(kept, *c);
+    }
+
+    for (guint i = 0; i < kept->len; i++) {
+        Cand *c = &g_array_index(kept, Cand, i);
+        SymFunc f = c->f;
+        if (f.size == 0) {
+            uint32_t end = c->sec_end;
+            if (i + 1 < kept->len) {
+                uint32_t next = g_array_index(kept, Cand, i + 1).f.addr;
+                if (next < end)
+                    end = next;
+            }
+            f.size = end - f.addr;
+        }
+        f.name = g_strdup(f.name);
+        g_array_append_val(s->funcs, f);
+    }
+    g_array_free(kept, TRUE);
+    g_array_free(cands, TRUE);
+}
+
+/* ---- lines ---------------------------------------------------------- */
+
+static gint line_cmp(gconstpointer a, gconstpointer b)
+{
+    const LineRow *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    /* an end_sequence row sorts before a new sequence at the same address */
+    if ((x->file == NULL) != (y->file == NULL))
+        return x->file == NULL ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void read_lines(Symbols *s, Elf *elf)
+{
+    Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+    if (!dw)
+        return;
+    Dwarf_Off off = 0, next;
+    size_t hsize;
+    while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+        Dwarf_Die cudie;
+        Dwarf_Lines *lines;
+        size_t nlines;
+        if (dwarf_offdie(dw, off + hsize, &cudie) &&
+            dwarf_getsrclines(&cudie, &lines, &nlines) == 0) {
+            for (size_t i = 0; i < nlines; i++) {
+                Dwarf_Line *l = dwarf_onesrcline(lines, i);
+                Dwarf_Addr addr;
+                int lineno = 0;
+                bool end = false;
+                if (!l || dwarf_lineaddr(l, &addr) != 0)
+                    continue;
+                dwarf_lineno(l, &lineno);
+                dwarf_lineendsequence(l, &end);
+                const char *file = end ? NULL : dwarf_linesrc(l, NULL, NULL);
+                LineRow r = {
+                    .addr = (uint32_t)addr,
+                    .line = end || lineno < 0 ? 0 : (unsigned)lineno,
+                    .file = file ? g_string_chunk_insert_const(s->strings, file) : NULL,
+                    .order = s->lines->len,
+                };
+                if (!end && !file)
+                    r.file = g_string_chunk_insert_const(s->strings, "??");
+                g_array_append_val(s->lines, r);
+            }
+        }
+        off = next;
+    }
+    dwarf_end(dw);
+    g_array_sort(s->lines, line_cmp);
+}
+
+/* ---- image ---------------------------------------------------------- */
+
+static void read_segments(Symbols *s, Elf *elf)
+{
+    size_t n = 0, size = 0;
+    if (elf_getphdrnum(elf, &n) != 0)
+        return;
+    const char *raw = elf_rawfile(elf, &size);
+    for (size_t i = 0; i < n; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || ph.p_filesz == 0)
+            continue;
+        if (!raw || ph.p_offset > size || ph.p_filesz > size - ph.p_offset)
+            continue;
+        Segment seg = {
+            .vaddr = (uint32_t)ph.p_vaddr,
+            .filesz = (uint32_t)ph.p_filesz,
+            .exec = (ph.p_flags & PF_X) != 0,
+            .bytes = g_memdup2(raw + ph.p_offset, ph.p_filesz),
+        };
+        g_array_append_val(s->segs, seg);
+    }
+}
+
+/* Pointer to the 4 ELF-order bytes at addr in an executable segment. kseg1
+ * addresses alias the kseg0 image. */
+static const guint8 *image_at(const Symbols *s, uint32_t addr)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        for (guint i = 0; i < s->segs->len; i++) {
+            const Segment *seg = &g_array_index(s->segs, Segment, i);
+            if (seg->exec && addr >= seg->vaddr && seg->filesz >= 4 &&
+                addr - seg->vaddr <= seg->filesz - 4)
+                return seg->bytes + (addr - seg->vaddr);
+        }
+        if (addr >= 0xA0000000u && addr < 0xC0000000u)
+            addr -= 0x20000000u;
+        else
+            break;
+    }
+    return NULL;
+}
+
+/* ---- load / free ---------------------------------------------------- */
+
+Symbols *symbols_load(const char *elf_path, GError **error)
+{
+    g_return_val_if_fail(elf_path != NULL, NULL);
+    int fd = open(elf_path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        g_set_error(error, SYMBOLS_ERROR, SYMBOLS_ERROR_OPEN, "cannot open %s: %s",
+                    elf_path, g_strerror(e));
+        return NULL;
+    }
+    elf_version(EV_CURRENT);
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    if (!elf) {
+        g_set_error(error, SYMBOLS_ERROR, SYMBOLS_ERROR_OPEN, "cannot read %s: %s",
+                    elf_path, elf_errmsg(-1));
+        close(fd);
+        return NULL;
+    }
+    GElf_Ehdr eh;
+    const char *bad = NULL;
+    char buf[64];
+    if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
+        bad = "not an ELF file";
+    else if (gelf_getclass(elf) != ELFCLASS32)
+        bad = "not a 32-bit ELF file";
+    else if (eh.e_machine != EM_MIPS) {
+        g_snprintf(buf, sizeof buf, "not a MIPS ELF file (e_machine %u)", eh.e_machine);
+        bad = buf;
+    }
+    if (bad) {
+        g_set_error(error, SYMBOLS_ERROR, SYMBOLS_ERROR_FORMAT, "%s: %s", elf_path, bad);
+        elf_end(elf);
+        close(fd);
+        return NULL;
+    }
+
+    Symbols *s = g_new0(Symbols, 1);
+    s->path = g_strdup(elf_path);
+    s->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+    s->funcs = g_array_new(FALSE, FALSE, sizeof(SymFunc));
+    s->lines = g_array_new(FALSE, FALSE, sizeof(LineRow));
+    s->segs = g_array_new(FALSE, FALSE, sizeof(Segment));
+    s->strings = g_string_chunk_new(1024);
+    read_functions(s, elf);
+    read_lines(s, elf);
+    read_segments(s, elf);
+    elf_end(elf);
+    close(fd);
+
+    cs_mode mode = CS_MODE_MIPS32 | (s->big_endian ? CS_MODE_BIG_ENDIAN : CS_MODE_LITTLE_ENDIAN);
+    s->cs_ok = cs_open(CS_ARCH_MIPS, mode, &s->cs) == CS_ERR_OK;
+    return s;
+}
+
+void symbols_free(Symbols *s)
+{
+    if (!s)
+        return;
+    for (guint i = 0; i < s->funcs->len; i++)
+        g_free(g_array_index(s->funcs, SymFunc, i).name);
+    for (guint i = 0; i < s->segs->len; i++)
+        g_free(g_array_index(s->segs, Segment, i).bytes);
+    g_array_free(s->funcs, TRUE);
+    g_array_free(s->lines, TRUE);
+    g_array_free(s->segs, TRUE);
+    g_string_chunk_free(s->strings);
+    if (s->cs_ok)
+        cs_close(&s->cs);
+    g_free(s->path);
+    g_free(s);
+}
+
+/* ---- queries -------------------------------------------------------- */
+
+bool symbols_big_endian(const Symbols *s)
+{
+    return s->big_endian;
+}
+
+unsigned symbols_count(const Symbols *s)
+{
+    return s ? s->funcs->len : 0;
+}
+
+const SymFunc *symbols_func(const Symbols *s, unsigned index)
+{
+    g_return_val_if_fail(index < s->funcs->len, NULL);
+    return &g_array_index(s->funcs, SymFunc, index);
+}
+
+/* Index of the last function with addr <= a, or -1. */
+static int func_floor(const Symbols *s, uint32_t a)
+{
+    int lo = 0, hi = (int)s->funcs->len - 1, best = -1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (g_array_index(s->funcs, SymFunc, mid).addr <= a) {
+            best = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return best;
+}
+
+int symbols_lookup(const Symbols *s, uint32_t addr)
+{
+    int i = func_floor(s, addr);
+    /* An earlier function may be sized over a later one's start (nested
+     * labels); step back over functions that do not cover addr. */
+    for (int j = i; j >= 0 && j > i - 4; j--) {
+        const SymFunc *f = &g_array_index(s->funcs, SymFunc, j);
+        if (addr - f->addr < f->size)
+            return j;
+    }
+    return -1;
+}
+
+int symbols_at(const Symbols *s, uint32_t addr)
+{
+    int i = func_floor(s, addr);
+    return i >= 0 && g_array_index(s->funcs, SymFunc, i).addr == addr ? i : -1;
+}
+
+SymLine symbols_line(const Symbols *s, uint32_t addr)
+{
+    SymLine none = { NULL, 0 };
+    int lo = 0, hi = (int)s->lines->len - 1, best = -1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (g_array_index(s->lines, LineRow, mid).addr <= addr) {
+            best = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    if (best < 0)
+        return none;
+    const LineRow *r = &g_array_index(s->lines, LineRow, best);
+    if (!r->file)
+        return none;
+    return (SymLine){ r->file, r->line };
+}
+
+bool symbols_read_word(const Symbols *s, uint32_t addr, uint32_t *word)
+{
+    const guint8 *b = image_at(s, addr);
+    if (!b)
+        return false;
+    if (s->big_endian)
+        *word = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+    else
+        *word = (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+    return true;
+}
+
+char *symbols_disasm(const Symbols *s, uint32_t addr)
+{
+    const guint8 *b = image_at(s, addr);
+    if (!b)
+        return g_strdup("<unreadable>");
+    uint32_t w = 0;
+    symbols_read_word(s, addr, &w);
+    if (!s->cs_ok)
+        return g_strdup_printf(".word 0x%08x", w);
+    cs_insn *insn = NULL;
+    size_t n = cs_disasm(s->cs, b, 4, addr, 1, &insn);
+    char *out;
+    if (n == 1)
+        out = insn[0].op_str[0] ? g_strdup_printf("%s %s", insn[0].mnemonic, insn[0].op_str)
+                                : g_strdup(insn[0].mnemonic);
+    else
+        out = g_strdup_printf(".word 0x%08x", w);
+    if (n)
+        cs_free(insn, n);
+    return out;
+}
+
+char *symbols_where(const Symbols *s, uint32_t addr)
+{
+    SymLine l = symbols_line(s, addr);
+    if (!l.file)
+        return g_strdup("??:0");
+    return g_strdup_printf("%s:%u", l.file, l.line);
+}

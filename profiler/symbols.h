@@ -1,0 +1,63 @@
+/* symbols.h — functions, source lines and disassembly of one firmware ELF.
+ *
+ * libelf/libdw/capstone live in symbols.c only. Functions come from
+ * .symtab (STT_FUNC, plus STT_NOTYPE symbols in executable sections that
+ * look like code labels such as assembly entry points), sorted by address
+ * for binary-search lookup (gprof sym_lookup). Source lines come from DWARF
+ * .debug_line. Missing information degrades to addresses and "??:0", never
+ * to an error: only an unreadable or non-MIPS ELF is an error.
+ *
+ * Addresses are 32-bit guest virtual addresses (kseg0, e.g. 0x80000180).
+ */
+#ifndef NOCPROF_SYMBOLS_H
+#define NOCPROF_SYMBOLS_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SYMBOLS_ERROR (symbols_error_quark())
+GQuark symbols_error_quark(void);
+typedef enum { SYMBOLS_ERROR_OPEN, SYMBOLS_ERROR_FORMAT } SymbolsError;
+
+typedef struct SymFunc {
+    char *name;
+    uint32_t addr;
+    uint32_t size;      /* bytes; when the symbol says 0, up to the next
+                           function or the end of its section */
+} SymFunc;
+
+typedef struct SymLine {
+    const char *file;   /* owned by the Symbols; NULL when unknown */
+    unsigned line;      /* 0 when unknown */
+} SymLine;
+
+typedef struct Symbols Symbols;
+
+Symbols *symbols_load(const char *elf_path, GError **error);
+void symbols_free(Symbols *s);
+
+bool symbols_big_endian(const Symbols *s);
+unsigned symbols_count(const Symbols *s);
+const SymFunc *symbols_func(const Symbols *s, unsigned index); /* sorted */
+/* Index of the function containing addr, or -1. */
+int symbols_lookup(const Symbols *s, uint32_t addr);
+/* Index of the function starting exactly at addr, or -1. */
+int symbols_at(const Symbols *s, uint32_t addr);
+
+/* Source position of the instruction at addr (DWARF line table). */
+SymLine symbols_line(const Symbols *s, uint32_t addr);
+
+/* Read instruction words from the ELF's loaded image (PT_LOAD file bytes),
+ * in host order. False if addr is not inside a loaded executable segment. */
+bool symbols_read_word(const Symbols *s, uint32_t addr, uint32_t *word);
+
+/* Disassemble the instruction at addr as "mnemonic operands" (capstone,
+ * MIPS32, the ELF's byte order). Returns a newly allocated string;
+ * "<unreadable>" if addr is outside the image. */
+char *symbols_disasm(const Symbols *s, uint32_t addr);
+
+/* "file:line" or "??:0" for addr, newly allocated. */
+char *symbols_where(const Symbols *s, uint32_t addr);
+
+#endif

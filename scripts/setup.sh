@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Install what nocprof needs on Debian 12 (bookworm) or later, as root.
+# Unicorn >= 2.1 comes from Debian 13 (trixie) with apt pinning at priority
+# 100 so that nothing else is upgraded from trixie.
+set -euo pipefail
+
+need_root() {
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup.sh: must run as root (apt-get install)" >&2
+    exit 2
+  fi
+}
+
+PKGS="build-essential cmake pkg-config libglib2.0-dev libelf-dev libdw-dev \
+libcapstone-dev gcc-mipsel-linux-gnu gcc-mips-linux-gnu \
+binutils-mipsel-linux-gnu binutils-mips-linux-gnu valgrind time python3"
+
+have_all() {
+  for p in $PKGS libunicorn-dev; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || return 1
+  done
+  pkg-config --atleast-version=2.1 unicorn 2>/dev/null || return 1
+}
+
+if have_all; then
+  echo "setup.sh: all dependencies present"
+  exit 0
+fi
+need_root
+
+# The mirror the existing Debian sources already name.
+mirror=$( { grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{print $2}';
+            grep -hE '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null \
+              | sed -E 's/\[[^]]*\]//' | awk '{print $2}'; } \
+          | grep -E '/debian/?$' | grep -v nocprof | head -n 1 || true)
+mirror=${mirror:-http://deb.debian.org/debian}
+mirror=${mirror%/}
+
+codename=$(. /etc/os-release; echo "${VERSION_CODENAME:-}")
+if [ "$codename" != "trixie" ] && ! pkg-config --atleast-version=2.1 unicorn 2>/dev/null; then
+  echo "deb $mirror trixie main" > /etc/apt/sources.list.d/nocprof-trixie.list
+  cat > /etc/apt/preferences.d/nocprof-trixie <<PIN
+Package: *
+Pin: release n=trixie
+Pin-Priority: 100
+PIN
+fi
+
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $PKGS
+if [ "$codename" = "trixie" ]; then
+  apt-get install -y -q --no-install-recommends libunicorn-dev
+else
+  apt-get install -y -q --no-install-recommends -t trixie libunicorn-dev
+fi
+pkg-config --atleast-version=2.1 unicorn || {
+  echo "setup.sh: unicorn >= 2.1 not available after install" >&2
+  exit 1
+}
+echo "setup.sh: unicorn $(pkg-config --modversion unicorn) installed"
