@@ -67,6 +67,7 @@ static void stop_core(Core *c, CoreState state)
 {
     c->state = state;
     c->stopping = true;
+    c->next_event = 0;
     uc_emu_stop(c->uc);
 }
 
@@ -92,6 +93,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     b->addr = addr;
     b->size = size;
     b->ninsns = size / 4;
+    b->fallthrough = addr + size;
     b->icost = g_new(uint8_t, b->ninsns ? b->ninsns : 1);
     b->func = -1;
     g_autofree uint8_t *bytes = g_malloc(size ? size : 4);
@@ -111,8 +113,11 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
             b->branch_pc = addr + 4 * i;
         }
     }
+    if (b->flags & MIPS_BRANCH)
+        b->bt = t->branch_taken;
     if (c->hooks.block_func)
         b->func = c->hooks.block_func(c->hooks.opaque, addr, &b->entry);
+    b->attn = b->entry;
     g_ptr_array_add(c->blocks, b);
     return b;
 }
@@ -124,16 +129,23 @@ static void block_free(gpointer p)
     g_free(b);
 }
 
-static inline Block *block_lookup(Core *c, uint32_t addr, uint32_t size)
+G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_t size)
 {
-    uint32_t phys = mips_phys(addr);
-    if (G_UNLIKELY(phys >= c->cfg->ram_size))
+    if (addr == CORE_STUB_VADDR || c->stopping)
         return NULL;
-    Block **slot = &c->btab[phys >> 2];
-    Block *b = *slot;
-    if (G_LIKELY(b && b->size == size && b->addr == addr))
-        return b;
-    return *slot = block_new(c, addr, size);
+    uint32_t idx = mips_phys(addr) >> 2;
+    if (idx >= c->nslots) {
+        fault(c, "fetch-outside-ram", addr, "instruction fetch at 0x%08x outside RAM", addr);
+        return NULL;
+    }
+    return c->btab[idx] = block_new(c, addr, size);
+}
+
+/* The block executing now (the hook sets prev to it before it runs). */
+static Block *current_block(const Core *c)
+{
+    Block *b = c->prev;
+    return b == &c->none || b == &c->irq_marker ? NULL : b;
 }
 
 /* Instruction word i of b, host order. */
@@ -186,13 +198,14 @@ static void sample_range(Core *c, uint64_t to, uint32_t pc)
 }
 
 /* Samples inside block b that started at `start`: each lands on the
- * instruction occupying that cycle. */
-static void sample_block(Core *c, const Block *b, uint64_t start, uint64_t end)
+ * instruction occupying that cycle; cycles before `start` (a taken branch
+ * charged at this boundary) land on `before_pc`. */
+G_GNUC_NO_INLINE static void sample_block(Core *c, const Block *b, uint32_t before_pc, uint64_t start, uint64_t end)
 {
     for (unsigned i = 0; i < c->nhists; i++) {
         Histogram *h = &c->hists[i];
-        while (h->next < start) { /* cycles charged outside blocks */
-            hist_add(c, h, b->addr);
+        while (h->next < start) {
+            hist_add(c, h, before_pc ? before_pc : b->addr);
             h->next += h->period;
         }
         while (h->next < end) {
@@ -223,6 +236,11 @@ static uint32_t irq_pending(const Core *c)
     return p;
 }
 
+bool core_irq_network(const Core *c)
+{
+    return (c->irq_enable & (IRQ_RX | IRQ_TX)) != 0;
+}
+
 bool core_irq_wanted(const Core *c)
 {
     return c->irq_enable && (irq_pending(c) & c->irq_enable);
@@ -235,6 +253,10 @@ static bool status_allows(uint32_t st)
 
 static void update_next_event(Core *c)
 {
+    if (c->stopping) {
+        c->next_event = 0;
+        return;
+    }
     uint64_t e = MIN(c->slice_end, c->timer_expiry);
     e = MIN(e, c->cfg->max_cycles);
     if (core_irq_wanted(c))
@@ -254,7 +276,7 @@ static void deliver(Core *c, uint32_t epc, uint32_t status, bool in_hook)
     c->interrupts++;
     c->in_irq = true;
     c->irq_start = c->cycles;
-    c->irq_entry = true;
+    c->prev = &c->irq_marker;
     if (c->hooks.interrupt)
         c->hooks.interrupt(c->hooks.opaque, epc, c->cycles);
 }
@@ -281,8 +303,10 @@ static void timer_start(Core *c, uint64_t now)
 
 /* Slow path of the block hook: timer, limit, interrupt, slice end.
  * Returns true when the block at addr must not run now. */
-static bool events(Core *c, uint32_t addr)
+G_GNUC_NO_INLINE static bool events(Core *c, uint32_t addr)
 {
+    if (c->stopping)
+        return true;
     if (c->cycles >= c->timer_expiry)
         timer_fire(c);
     if (c->cycles >= c->cfg->max_cycles) {
@@ -310,68 +334,86 @@ static bool events(Core *c, uint32_t addr)
 
 /* ---- the block hook -------------------------------------------------- */
 
+/* Control left `from` for `to`: eret bookkeeping, the profiler's view. */
+G_GNUC_NO_INLINE static void arrival(Core *c, const Block *from, Block *to, uint64_t now)
+{
+    if (from->flags & BLOCK_IRQ_ENTRY) {
+        if (c->hooks.arrive)
+            c->hooks.arrive(c->hooks.opaque, c, NULL, to, now);
+        return;
+    }
+    if (from->flags & MIPS_ERET) {
+        if (c->in_irq) {
+            c->in_irq = false;
+            c->irq_cycles += now - c->irq_start;
+        }
+        update_next_event(c);
+    }
+    if (c->hooks.arrive)
+        c->hooks.arrive(c->hooks.opaque, c, from, to, now);
+}
+
+/* Slow part of the boundary at `start`: the profiler's view of the
+ * transfer from p, then due events. True when b must not run now. */
+G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t start)
+{
+    c->cycles = start;
+    c->prev = &c->none;
+    if ((p->flags & c->arrive_mask) || b->entry)
+        arrival(c, p, b, start);
+    if (b->sync && start >= c->sync_end) {
+        c->pc = b->addr;
+        c->stopping = true;
+        c->next_event = 0;
+        uc_emu_stop(c->uc);
+        return true;
+    }
+    return start >= c->next_event && events(c, b->addr);
+}
+
+/* Runs before every translated block. The fast path is a table lookup,
+ * a taken-branch charge, three compares, and three stores: the hook sits
+ * between every two guest blocks, so it avoids stores that the next call
+ * would have to reload (store-forwarding chains dominate its cost). */
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
 {
     Core *c = opaque;
     uint32_t addr = (uint32_t)address;
-    if (G_UNLIKELY(c->stopping))
-        return;
-    if (G_UNLIKELY(addr == CORE_STUB_VADDR))
-        return; /* platform code: free, invisible */
-    Block *b = block_lookup(c, addr, size);
-    if (G_UNLIKELY(!b)) {
-        fault(c, "fetch-outside-ram", addr, "instruction fetch at 0x%08x outside RAM", addr);
-        return;
+    uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
+    Block *b = G_LIKELY(idx < c->nslots) ? c->btab[idx] : NULL;
+    if (G_UNLIKELY(!b || b->size != size || b->addr != addr)) {
+        b = block_lookup_slow(c, addr, size);
+        if (!b)
+            return; /* the stub (free, invisible) or a fault */
     }
 
-    /* 1. arrival: the previous block's control transfer */
-    Block *prev = c->prev;
-    if (prev) {
-        c->prev = NULL;
-        if ((prev->flags & MIPS_BRANCH) && addr != prev->addr + prev->size
-            && c->cfg->timing.branch_taken) {
-            c->cycles += c->cfg->timing.branch_taken;
-            if (c->profiling)
-                prev->cycles += c->cfg->timing.branch_taken;
-            if (G_UNLIKELY(c->next_sample < c->cycles))
-                sample_range(c, c->cycles, prev->branch_pc);
-        }
-        if (prev->flags & MIPS_ERET) {
-            if (c->in_irq) {
-                c->in_irq = false;
-                c->irq_cycles += c->cycles - c->irq_start;
-            }
-            if (c->hooks.arrive)
-                c->hooks.arrive(c->hooks.opaque, c, prev, b, c->cycles);
-            update_next_event(c);
-        } else if (c->hooks.arrive && (prev->flags & MIPS_BRANCH)) {
-            c->hooks.arrive(c->hooks.opaque, c, prev, b, c->cycles);
-        }
-    } else if (c->irq_entry) {
-        c->irq_entry = false;
-        if (c->hooks.arrive)
-            c->hooks.arrive(c->hooks.opaque, c, NULL, b, c->cycles);
-    }
-
-    /* 2. events due at this block boundary */
-    if (G_UNLIKELY(c->cycles >= c->next_event) && events(c, addr))
-        return;
-
-    /* 3. charge the block */
+    Block *p = c->prev;
     uint64_t start = c->cycles;
-    c->cur = b;
-    c->blk_start = start;
-    c->blk_extra = 0;
-    c->blk_scan = 0;
-    c->cycles = start + b->cost;
-    c->instructions += b->ninsns;
-    if (G_UNLIKELY(c->next_sample < c->cycles))
-        sample_block(c, b, start, c->cycles);
-    if (c->profiling) {
-        b->count++;
-        b->cycles += b->cost;
+    if (addr != p->fallthrough && p->bt) {
+        start += p->bt;
+        if (c->profiling)
+            p->extra += p->bt;
     }
+    if (G_UNLIKELY((p->flags & c->arrive_mask) || b->attn || start >= c->next_event)
+        && boundary_slow(c, p, b, start))
+        return;
+
+    uint64_t end = start + b->cost;
+    if (G_UNLIKELY(c->next_sample < end))
+        sample_block(c, b, p->branch_pc, start, end);
+    c->cycles = end;
+    b->count++;
     c->prev = b;
+}
+
+uint64_t core_instructions(const Core *c)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < c->blocks->len; i++) {
+        const Block *b = g_ptr_array_index(c->blocks, i);
+        n += b->count * b->ninsns;
+    }
+    return n;
 }
 
 /* ---- locating the instruction behind an access or exception --------- */
@@ -380,9 +422,15 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *opa
  * address (with the registers as they are now) is `phys`; -1 if none. */
 static int locate_access(Core *c, uint32_t phys, unsigned *size_out)
 {
-    Block *b = c->cur;
+    Block *b = current_block(c);
     if (!b)
         return -1;
+    if (c->scan_count != b->count || c->scan_block != b) {
+        c->scan_count = b->count;
+        c->scan_block = b;
+        c->blk_scan = 0;
+        c->blk_extra = 0;
+    }
     for (uint32_t i = c->blk_scan; i < b->ninsns; i++) {
         unsigned size, base;
         int32_t off;
@@ -401,17 +449,20 @@ static int locate_access(Core *c, uint32_t phys, unsigned *size_out)
 
 static uint32_t insn_pc(const Core *c, int i)
 {
-    return c->cur ? c->cur->addr + 4u * (uint32_t)(i < 0 ? 0 : i) : c->pc;
+    const Block *b = current_block(c);
+    return b ? b->addr + 4u * (uint32_t)(i < 0 ? 0 : i) : c->pc;
 }
 
-/* Cycle at which instruction i of the current block runs. */
+/* Cycle at which instruction i of the current block runs: the block
+ * started at cycles - extras so far - its cost. */
 static uint64_t insn_cycle(const Core *c, int i)
 {
-    if (!c->cur || i < 0)
+    const Block *b = current_block(c);
+    if (!b || i < 0)
         return c->cycles;
-    uint64_t t = c->blk_start + (uint64_t)c->blk_extra;
+    uint64_t t = c->cycles - b->cost;
     for (int k = 0; k < i; k++)
-        t += c->cur->icost[k];
+        t += b->icost[k];
     return t;
 }
 
@@ -431,14 +482,17 @@ static bool access_begin(Core *c, uint64_t offset, unsigned size, bool write, Ac
     int i = locate_access(c, phys, NULL);
     a->dev = (unsigned)(offset >> 12);
     a->reg = (uint32_t)(offset & 0xfff);
+    Block *cb = current_block(c);
+    if (cb && (a->dev == DEV_NI || a->dev == DEV_IRQC))
+        cb->sync = cb->attn = true;
     a->pc = insn_pc(c, i);
     a->now = insn_cycle(c, i);
     const Timing *t = &c->cfg->timing;
     int64_t delta = (int64_t)t->mmio - (int64_t)(write ? t->store : t->load);
     c->cycles = (uint64_t)((int64_t)c->cycles + delta);
     c->blk_extra += delta;
-    if (c->profiling && c->cur)
-        c->cur->cycles = (uint64_t)((int64_t)c->cur->cycles + delta);
+    if (current_block(c))
+        current_block(c)->extra += delta;
     if (c->next_sample < c->cycles)
         sample_range(c, c->cycles, a->pc);
     if (size != 4) {
@@ -595,7 +649,7 @@ static void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t v
 /* First instruction of the current block with one of `cls`; else the last. */
 static uint32_t locate_class(Core *c, unsigned cls)
 {
-    Block *b = c->cur;
+    Block *b = current_block(c);
     if (!b)
         return core_read_reg(c, UC_MIPS_REG_PC);
     for (uint32_t i = 0; i < b->ninsns; i++)
@@ -607,7 +661,7 @@ static uint32_t locate_class(Core *c, unsigned cls)
 /* First load/store of the current block whose address is misaligned. */
 static uint32_t locate_misaligned(Core *c, uint32_t *addr_out)
 {
-    Block *b = c->cur;
+    Block *b = current_block(c);
     if (!b)
         return core_read_reg(c, UC_MIPS_REG_PC);
     for (uint32_t i = 0; i < b->ninsns; i++) {
@@ -643,9 +697,9 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
         fault(c, "break", pc, "break instruction at pc 0x%08x", pc);
         break;
     case 20:
-        pc = c->cur ? c->cur->addr + c->cur->size - 4 : core_read_reg(c, UC_MIPS_REG_PC);
+        pc = current_block(c) ? current_block(c)->addr + current_block(c)->size - 4 : core_read_reg(c, UC_MIPS_REG_PC);
         fault(c, "reserved-instruction", pc, "reserved instruction 0x%08x at pc 0x%08x",
-              c->cur ? block_word(c, c->cur, c->cur->ninsns - 1) : 0, pc);
+              current_block(c) ? block_word(c, current_block(c), current_block(c)->ninsns - 1) : 0, pc);
         break;
     case 21:
         pc = locate_class(c, MIPS_OVERFLOW);
@@ -656,11 +710,11 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
         fault(c, "trap", pc, "trap instruction at pc 0x%08x", pc);
         break;
     case 11: case 19:
-        pc = c->cur ? c->cur->addr + c->cur->size - 4 : 0;
+        pc = current_block(c) ? current_block(c)->addr + current_block(c)->size - 4 : 0;
         fault(c, "coprocessor-unusable", pc, "coprocessor instruction at pc 0x%08x (no FPU)", pc);
         break;
     default:
-        pc = c->cur ? c->cur->addr + c->cur->size - 4 : 0;
+        pc = current_block(c) ? current_block(c)->addr + current_block(c)->size - 4 : 0;
         fault(c, "exception", pc, "CPU exception %u near pc 0x%08x", intno, pc);
         break;
     }
@@ -715,7 +769,11 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img, Noc *noc,
     c->console_opaque = console_opaque;
     c->staged = g_new0(uint32_t, cfg->max_payload);
     c->blocks = g_ptr_array_new_with_free_func(block_free);
-    c->btab = g_new0(Block *, cfg->ram_size / 4);
+    c->nslots = (uint32_t)(cfg->ram_size / 4);
+    c->btab = g_new0(Block *, c->nslots);
+    c->prev = &c->none;
+    c->irq_marker.flags = BLOCK_IRQ_ENTRY;
+    c->arrive_mask = MIPS_ERET | BLOCK_IRQ_ENTRY;
     c->pc = img->entry;
 
     uc_mode mode = UC_MODE_MIPS32 | (img->big_endian ? UC_MODE_BIG_ENDIAN : UC_MODE_LITTLE_ENDIAN);
@@ -786,6 +844,7 @@ void core_set_hooks(Core *c, const CoreHooks *hooks)
 {
     c->hooks = *hooks;
     c->profiling = true;
+    c->arrive_mask |= MIPS_JREG;
 }
 
 void core_halt(Core *c, CoreState state)
@@ -804,11 +863,12 @@ static bool after_wait(Core *c, uint32_t pc)
     return (guest_word(c, w) & MIPS_WAIT_MASK) == MIPS_WAIT_BITS;
 }
 
-void core_run(Core *c, uint64_t until)
+void core_run(Core *c, uint64_t sync_end, uint64_t horizon)
 {
     unsigned spurious = 0;
-    while (c->state == CORE_RUNNING && c->cycles < until) {
-        c->slice_end = until;
+    c->sync_end = sync_end;
+    while (c->state == CORE_RUNNING && c->cycles < horizon) {
+        c->slice_end = horizon;
         c->stopping = false;
         update_next_event(c);
         uint64_t before = c->cycles;
@@ -820,10 +880,13 @@ void core_run(Core *c, uint64_t until)
             fault(c, "emulator", pc, "Unicorn stopped with '%s' near pc 0x%08x", uc_strerror(err), pc);
             break;
         }
-        if (c->stopping)
-            continue; /* slice end or interrupt: c->pc is set */
+        if (c->stopping) {
+            if (c->cycles >= sync_end)
+                break; /* at a sync point or the horizon: c->pc is set */
+            continue;
+        }
         uint32_t pc = core_read_reg(c, UC_MIPS_REG_PC);
-        c->prev = NULL;
+        c->prev = &c->none;
         if (after_wait(c, pc)) {
             c->pc = pc;
             c->state = CORE_IDLE;
@@ -837,7 +900,6 @@ void core_run(Core *c, uint64_t until)
             break;
         }
     }
-    c->cur = NULL;
 }
 
 uint64_t core_wake_cycle(const Core *c)

@@ -53,17 +53,31 @@ const char *core_state_name(CoreState s);
 /* A basic block as Unicorn translated it, keyed by its first address. */
 typedef struct Block {
     uint32_t addr, size;       /* bytes */
+    uint32_t fallthrough;      /* addr + size */
+    uint32_t bt;               /* extra cycles when its branch is taken */
     uint32_t ninsns;
     uint32_t cost;             /* static cycles */
-    unsigned flags;            /* mips_classify() of its control instruction */
+    unsigned flags;            /* mips_classify() of its control instruction,
+                                  or BLOCK_IRQ_ENTRY for the marker */
     uint32_t branch_pc;        /* address of that instruction (0 if none) */
+    uint64_t count;            /* executions */
+    int64_t extra;             /* cycles charged besides count * cost
+                                  (taken branches, device accesses) */
     int func;                  /* profiler function index, -1 without hooks */
     bool entry;                /* addr is a function's first instruction */
-    uint64_t count;            /* executions (profiling only) */
-    uint64_t cycles;           /* cycles charged (profiling only) */
+    bool sync;                 /* has accessed the NI or IRQC: a point where
+                                  the core waits for the network's time */
+    bool attn;                 /* entry || sync: the hook's slow path */
     void *arc_cache;           /* profiler's: last arc taken from here */
     uint8_t *icost;            /* [ninsns] cycles of each instruction */
 } Block;
+
+#define BLOCK_IRQ_ENTRY (1u << 30)
+
+static inline uint64_t block_cycles(const Block *b)
+{
+    return b->count * b->cost + (uint64_t)b->extra;
+}
 
 typedef struct Core Core;
 
@@ -73,7 +87,9 @@ typedef struct CoreHooks {
     int (*block_func)(void *opaque, uint32_t addr, bool *entry);
     /* Control reached `to`; `from` is the previous block (its control
      * instruction tells call/jump/return/eret), or NULL when `to` is the
-     * interrupt vector just entered. `now` = cycles before `to` runs. */
+     * interrupt vector just entered. `now` = cycles before `to` runs.
+     * Called only when `to` is a function entry, or `from` ended in a
+     * register jump (jr/jalr) or eret, or an interrupt was entered. */
     void (*arrive)(void *opaque, Core *core, const Block *from, Block *to, uint64_t now);
     /* An interrupt was taken at `now`; it will return to `epc`. */
     void (*interrupt)(void *opaque, uint32_t epc, uint64_t now);
@@ -107,17 +123,26 @@ struct Core {
     CoreFault fault;
 
     uint32_t pc;               /* where the next uc_emu_start begins */
-    uint64_t cycles, instructions, idle_cycles, irq_cycles;
-    uint64_t slice_end, next_event, next_sample;
+    uint64_t cycles, idle_cycles, irq_cycles;
+    uint64_t slice_end;        /* run no further than this (the horizon) */
+    uint64_t sync_end;         /* end of the current quantum: a sync block
+                                  at or past it waits for the network */
+    uint64_t next_event, next_sample;
     uint64_t irq_start, idle_from;
-    bool in_irq, irq_entry, stopping;
+    bool in_irq, stopping;
     uint64_t interrupts, waits;
 
-    /* current block, for locating accesses and charging */
-    Block *cur, *prev;
-    uint64_t blk_start;        /* cycles when cur started */
-    int64_t blk_extra;         /* MMIO cost adjustments inside cur */
-    uint32_t blk_scan;         /* next instruction of cur to match */
+    /* current block, for locating accesses and charging; prev is never
+     * NULL: `none` when no transfer is pending, `irq_marker` when the
+     * interrupt vector is about to be entered */
+    Block *prev;
+    Block none, irq_marker;
+    unsigned arrive_mask;      /* prev->flags that need the slow path */
+    uint32_t nslots;           /* btab entries */
+    int64_t blk_extra;         /* MMIO cost adjustments in this execution of the current block */
+    uint32_t blk_scan;         /* next instruction of it to match */
+    uint64_t scan_count;       /* its count when blk_extra/blk_scan were reset */
+    const Block *scan_block;
 
     Block **btab;              /* [ram_size / 4] by physical address */
     GPtrArray *blocks;         /* every Block, owned */
@@ -149,19 +174,25 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img, Noc *noc,
 void core_free(Core *c);
 void core_set_hooks(Core *c, const CoreHooks *hooks);
 
-/* Advance the core to cycle `until` (or a little past: block granularity)
- * unless it stops, faults or idles first. */
-void core_run(Core *c, uint64_t until);
+/* Run the core from its clock towards `horizon` (block granularity)
+ * unless it stops, faults or idles first, or reaches a block that touches
+ * the network (NI or IRQC registers) at or past `sync_end`: there it stops
+ * before the block, to resume once the network has caught up. */
+void core_run(Core *c, uint64_t sync_end, uint64_t horizon);
 /* Idle until `until` or until an interrupt wakes it (then it is RUNNING). */
 void core_idle(Core *c, uint64_t until);
 /* Cycle at which an idle core's own timer would wake it, or UINT64_MAX. */
 uint64_t core_wake_cycle(const Core *c);
+/* NoC receive or transmit-ready interrupts are enabled in IRQC. */
+bool core_irq_network(const Core *c);
 /* PENDING & ENABLE != 0. */
 bool core_irq_wanted(const Core *c);
 /* Stop a live core with a final state (limit, deadlock, interrupted). */
 void core_halt(Core *c, CoreState state);
 
 uint32_t core_read_reg(Core *c, int reg);
+/* Instructions executed so far (sum over blocks). */
+uint64_t core_instructions(const Core *c);
 bool core_live(const Core *c);
 
 #endif

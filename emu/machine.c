@@ -36,12 +36,14 @@ void machine_free(Machine *m)
     g_free(m);
 }
 
-/* Run core c up to `until`, through any number of wait/wake episodes. */
-static void advance_core(Core *c, uint64_t until)
+/* Run core c to at least `until`, through any number of wait/wake
+ * episodes; a running core that does not touch the network may run on to
+ * `horizon`. A core that takes network interrupts stays in lockstep. */
+static void advance_core(Core *c, uint64_t until, uint64_t horizon)
 {
     while (core_live(c) && c->cycles < until) {
         if (c->state == CORE_RUNNING)
-            core_run(c, until);
+            core_run(c, until, core_irq_network(c) ? until : horizon);
         else {
             core_idle(c, until);
             if (c->state == CORE_IDLE)
@@ -101,7 +103,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
                 uint64_t skip_to = m->now + (next - m->now) / q * q;
                 skip_to = MIN(skip_to, m->now + (m->cfg->max_cycles / q + 1) * q);
                 for (unsigned i = 0; i < m->ncores; i++)
-                    advance_core(m->cores[i], skip_to);
+                    advance_core(m->cores[i], skip_to, skip_to);
                 noc_run_until(m->noc, skip_to);
                 m->now = skip_to;
                 continue;
@@ -109,7 +111,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
         }
         uint64_t end = m->now + q;
         for (unsigned i = 0; i < m->ncores; i++)
-            advance_core(m->cores[i], end);
+            advance_core(m->cores[i], end, m->now + q * MACHINE_HORIZON_QUANTA);
         noc_run_until(m->noc, end);
         m->now = end;
     }

@@ -6,7 +6,19 @@
  * the quantum's end (block granularity), then the network simulates the
  * same cycles. A packet sent at core cycle t enters the network at t; a
  * packet delivered during quantum k is visible to its receiver from
- * quantum k+1 on. Nothing depends on host time, so runs are bit-for-bit
+ * quantum k+1 on.
+ *
+ * Run-ahead: a core need not stop at every quantum end. Each block that
+ * has ever accessed the NI or the IRQC is a sync point: a core reaching
+ * one at or past the end of the current quantum stops before it until the
+ * network has caught up. Elsewhere a core runs on up to
+ * MACHINE_HORIZON_QUANTA quanta ahead (a core with NoC interrupts enabled
+ * stays in strict lockstep). So every synchronised network access sees the
+ * network at most one quantum old, exactly as in lockstep, and CPU-bound
+ * code is not stopped 1000 times a second. The only access that can see an
+ * older network is the first execution of a block (before it is known to
+ * be a sync point). All of this depends only on simulated state: runs stay
+ * bit-for-bit repeatable. Nothing depends on host time, so runs are bit-for-bit
  * repeatable. When every live core is idle the scheduler skips to the
  * next timer expiry or network event; when nothing can ever wake them
  * it declares a deadlock.
@@ -20,6 +32,8 @@
 #include "core.h"
 #include "elfload.h"
 #include "noc.h"
+
+#define MACHINE_HORIZON_QUANTA 64
 
 typedef struct Machine {
     const Config *cfg;

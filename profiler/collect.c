@@ -202,7 +202,7 @@ static void on_arrive(void *opaque, Core *core, const Block *from, Block *to, ui
         if (!to->entry || to->func == from->func)
             return;
     }
-    if (!to->entry || to->func < 0)
+    if (!to->entry || to->func < 0 || !(fl & MIPS_BRANCH))
         return;
     if ((fl & MIPS_LINK) || to->func != from->func)
         do_call(col, core, from, to, now);
@@ -281,7 +281,7 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
     p->syms = col->syms;
     p->clock_hz = clock_hz;
     p->cycles = core->cycles;
-    p->instructions = core->instructions;
+    p->instructions = core_instructions(core);
     p->idle_cycles = core->idle_cycles;
     p->irq_cycles = core->irq_cycles;
     p->busy_cycles = core->cycles - core->idle_cycles;
@@ -316,12 +316,13 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
     unsigned nb = 0;
     for (unsigned i = 0; i < core->blocks->len; i++) {
         const Block *b = g_ptr_array_index(core->blocks, i);
-        if (!b->count && !b->cycles)
+        uint64_t cyc = block_cycles(b);
+        if (!b->count && !cyc)
             continue;
         unsigned fi = b->func >= 0 ? (unsigned)b->func : unknown;
         p->blocks[nb++] = (ProfBlock){ .addr = b->addr, .ninsns = b->ninsns, .func = fi,
-                                       .count = b->count, .cycles = b->cycles };
-        p->funcs[fi].self_cycles += b->cycles;
+                                       .count = b->count, .cycles = cyc };
+        p->funcs[fi].self_cycles += cyc;
         p->funcs[fi].instructions += b->count * b->ninsns;
     }
     p->nblocks = nb;

@@ -296,7 +296,7 @@ static int cmd_run(int argc, char **argv)
         r->elf = paths[i];
         r->status = core_state_name(c->state);
         r->exit_code = c->exit_code;
-        r->instructions = c->instructions;
+        r->instructions = core_instructions(c);
         r->cycles = c->cycles;
         r->busy_cycles = c->cycles - c->idle_cycles;
         r->idle_cycles = c->idle_cycles;
