@@ -351,11 +351,23 @@ static void callee_ratio(const Graph *g, unsigned f, uint64_t *self, uint64_t *t
     }
 }
 
+/* Recursive and within-cycle arcs print as a bare count. */
+static bool count_only(const Graph *g, const Arc *a)
+{
+    return a->caller == a->callee ||
+           (g->comp[a->caller] >= 0 && g->comp[a->caller] == g->comp[a->callee]);
+}
+
+/* Callers: bare counts first, then by increasing time, so the biggest
+ * caller sits next to the primary line; callees: by decreasing time, bare
+ * counts last. */
 static int arc_incl_cmp_asc(const void *a, const void *b, void *data)
 {
     const Graph *g = data;
     const Arc *x = &g_array_index(g->arcs, Arc, *(const unsigned *)a);
     const Arc *y = &g_array_index(g->arcs, Arc, *(const unsigned *)b);
+    if (count_only(g, x) != count_only(g, y))
+        return count_only(g, x) ? -1 : 1;
     if (x->incl != y->incl)
         return x->incl < y->incl ? -1 : 1;
     if (x->count != y->count)
@@ -368,6 +380,8 @@ static int arc_incl_cmp_desc(const void *a, const void *b, void *data)
     const Graph *g = data;
     const Arc *x = &g_array_index(g->arcs, Arc, *(const unsigned *)a);
     const Arc *y = &g_array_index(g->arcs, Arc, *(const unsigned *)b);
+    if (count_only(g, x) != count_only(g, y))
+        return count_only(g, x) ? 1 : -1;
     if (x->incl != y->incl)
         return x->incl > y->incl ? -1 : 1;
     if (x->count != y->count)
@@ -391,7 +405,6 @@ static void pct_str(char *buf, size_t n, const Graph *g, uint64_t t)
 static void print_function(GString *o, Graph *g, unsigned f)
 {
     const ProfFunc *x = &g->p->funcs[f];
-    int cyc = g->comp[f];
 
     /* callers */
     GArray *in = sorted_copy(g, g->in[f], false);
@@ -400,7 +413,7 @@ static void print_function(GString *o, Graph *g, unsigned f)
         const Arc *a = arc_at(g, in, j);
         char *name = fname(g, a->caller);
         char *called;
-        if (a->caller == f || (cyc >= 0 && g->comp[a->caller] == cyc)) {
+        if (count_only(g, a)) {
             called = called_count(a->count);
             put_line(o, "", "", "", "", called, name, false);
         } else {
@@ -416,7 +429,7 @@ static void print_function(GString *o, Graph *g, unsigned f)
     }
     g_array_free(in, TRUE);
     if (!any_caller && !x->pseudo)
-        put_line(o, "", "", "", "", "", "    <spontaneous>", false);
+        put_line(o, "", "", "", "", "", "<spontaneous>", false);
 
     /* primary line */
     char idx[16], pct[16], s[32], c[32];
@@ -436,7 +449,7 @@ static void print_function(GString *o, Graph *g, unsigned f)
         const Arc *a = arc_at(g, out, j);
         char *cname = fname(g, a->callee);
         char *cc;
-        if (a->callee == f || (cyc >= 0 && g->comp[a->callee] == cyc)) {
+        if (count_only(g, a)) {
             cc = called_count(a->count);
             put_line(o, "", "", "", "", cc, cname, false);
         } else {
@@ -474,7 +487,7 @@ static void print_cycle(GString *o, Graph *g, unsigned slot)
         g_free(name);
     }
     if (!sorted->len)
-        put_line(o, "", "", "", "", "", "    <spontaneous>", false);
+        put_line(o, "", "", "", "", "", "<spontaneous>", false);
     g_array_free(sorted, TRUE);
     g_array_free(in, TRUE);
 

@@ -103,8 +103,8 @@ static void print_sampled(GString *out, const Profile *p, unsigned k)
         h->period, h->period, per, h->total, h->total - MIN(h->total, h->idle + h->outside),
         h->idle, h->outside, h->low_pc, h->high_pc, ns, sd, ns ? 100.0 / sd : 0.0);
     g_string_append(out,
-        " sampled  cumulative       self              +-sqrt(n)   exact    diff\n"
-        "   %time     seconds    seconds    samples    samples   %time   %time     calls  name\n");
+        " sampled    cumulative          self              +-sqrt(n)   exact    diff\n"
+        "   %time       seconds       seconds    samples    samples   %time   %time     calls  name\n");
     unsigned n;
     unsigned *idx = flat_order(p, (int)k, &n);
     double cum = 0;
@@ -115,7 +115,7 @@ static void print_sampled(GString *out, const Profile *p, unsigned k)
         double expected = total ? (double)f->self_cycles * (double)ns / (double)total : 0;
         bool off = fabs((double)s - expected) > 2 * sqrt(MAX(expected, 1.0));
         cum += (double)s * per;
-        g_string_append_printf(out, "%8.2f %11.9f %10.9f %10" PRIu64 " %10.1f %7.2f %+7.2f%c",
+        g_string_append_printf(out, "%8.2f %13.9f %13.9f %10" PRIu64 " %10.1f %7.2f %+7.2f%c",
                                sp, cum, (double)s * per, s, sqrt((double)s), ep, sp - ep,
                                off ? '!' : ' ');
         if (f->calls && !f->pseudo)

@@ -280,6 +280,74 @@ static const guint8 *image_at(const Symbols *s, uint32_t addr)
     return NULL;
 }
 
+/* ---- stripped images ------------------------------------------------ */
+
+static gint u32_cmp(gconstpointer a, gconstpointer b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* With no function symbol at all (a stripped ELF), name the code by
+ * address: a function "fn_XXXXXXXX" starts at the entry point, the
+ * interrupt vector, the start of each executable segment, and every
+ * static call target (jal, bal) inside an executable segment. Each runs up
+ * to the next start or the end of its segment. Calls, call graphs and
+ * listings then still work, by address. */
+static void synthesize_functions(Symbols *s, uint32_t entry)
+{
+    GArray *starts = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    uint32_t vector = 0x80000180u;
+    g_array_append_val(starts, entry);
+    g_array_append_val(starts, vector);
+    for (guint i = 0; i < s->segs->len; i++) {
+        const Segment *seg = &g_array_index(s->segs, Segment, i);
+        if (!seg->exec)
+            continue;
+        g_array_append_val(starts, seg->vaddr);
+        for (uint32_t off = 0; off + 4 <= seg->filesz; off += 4) {
+            const guint8 *p = seg->bytes + off;
+            uint32_t w = s->big_endian
+                ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+                : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+            uint32_t pc = seg->vaddr + off, target;
+            if ((w >> 26) == 3)                                   /* jal */
+                target = ((pc + 4) & 0xF0000000u) | ((w & 0x03FFFFFFu) << 2);
+            else if ((w & 0xFFFF0000u) == 0x04110000u)            /* bal */
+                target = pc + 4 + (uint32_t)((int32_t)(int16_t)(w & 0xFFFF) << 2);
+            else
+                continue;
+            g_array_append_val(starts, target);
+        }
+    }
+    g_array_sort(starts, u32_cmp);
+    for (guint i = 0; i < starts->len; i++) {
+        uint32_t a = g_array_index(starts, uint32_t, i);
+        if (i && a == g_array_index(starts, uint32_t, i - 1))
+            continue;
+        const Segment *home = NULL;
+        for (guint k = 0; k < s->segs->len && !home; k++) {
+            const Segment *seg = &g_array_index(s->segs, Segment, k);
+            if (seg->exec && a >= seg->vaddr && a - seg->vaddr < seg->filesz && !(a & 3))
+                home = seg;
+        }
+        if (!home)
+            continue;
+        uint32_t end = home->vaddr + home->filesz;
+        for (guint k = i + 1; k < starts->len; k++) {
+            uint32_t n = g_array_index(starts, uint32_t, k);
+            if (n > a) {
+                if (n < end)
+                    end = n;
+                break;
+            }
+        }
+        SymFunc f = { .name = g_strdup_printf("fn_%08x", a), .addr = a, .size = end - a };
+        g_array_append_val(s->funcs, f);
+    }
+    g_array_free(starts, TRUE);
+}
+
 /* ---- load / free ---------------------------------------------------- */
 
 Symbols *symbols_load(const char *elf_path, GError **error)
@@ -328,6 +396,8 @@ Symbols *symbols_load(const char *elf_path, GError **error)
     read_functions(s, elf);
     read_lines(s, elf);
     read_segments(s, elf);
+    if (s->funcs->len == 0)
+        synthesize_functions(s, (uint32_t)eh.e_entry);
     elf_end(elf);
     close(fd);
 

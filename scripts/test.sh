@@ -10,5 +10,6 @@ cmake --build build -j"$jobs"
 if [ "${NOCPROF_SKIP_ASAN:-0}" != 1 ]; then
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DNOCPROF_SANITIZE=ON >/dev/null
   cmake --build build-asan -j"$jobs"
-  (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j"$jobs" -L unit)
+  (cd build-asan && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions="$PWD/../tests/lsan.supp" \
+     UBSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j"$jobs")
 fi

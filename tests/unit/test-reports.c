@@ -82,7 +82,8 @@ static void test_flat(void)
     assert_line(exact, "^ 21\\.41 +300 +3\\.000000000 +100 +1\\.000000000 +1 +100\\.00 +250\\.00  main$");
     assert_line(exact, "^ 10\\.71 +350 +3\\.500000000 +50 +0\\.500000000 +5 +10\\.00 +10\\.00  fact$");
     assert_line(exact, "^ 10\\.28 +398 .* +48 +0\\.480000000 +12 +4\\.00 +4\\.00  leaf$");
-    assert_line(exact, "^ +3\\.21 +467 +4\\.670000000 +15 .* +3 +5\\.00 +5\\.00  handler$");
+    assert_line(exact, "^ +3\\.21 +465 +4\\.650000000 +15 .* +3 +5\\.00 +5\\.00  handler$");
+    assert_line(exact, "^ +0\\.43 +467 +4\\.670000000 +2 +0\\.020000000 +_start$");
     assert_no_line(exact, "<unknown>|<interrupt>|fixture_end|asmfunc");
 
     char *s10 = section(r->str, "sampling period 10 cycles", "sampling period 7 cycles");
@@ -90,7 +91,7 @@ static void test_flat(void)
     assert_line(s10, "^46 samples: 27 in the histogram, 19 idle, 0 outside");
     assert_line(s10, "the whole run, 46 samples, is \\+-6\\.8 \\(14\\.7%\\)");
     /* sampled% cum self samples +-sqrt exact% diff calls name */
-    assert_line(s10, "^ +41\\.30 +1\\.9\\d+ +1\\.900000000 +19 +4\\.4 +42\\.83 +-1\\.53  +<idle>$");
+    assert_line(s10, "^ +41\\.30 +1\\.9\\d+ +1\\.900000000 +19 +4\\.4 +42\\.83 +-1\\.52  +<idle>$");
     assert_line(s10, "^ +21\\.74 .* +1\\.000000000 +10 +3\\.2 +21\\.41 +\\+0\\.33  +1  main$");
     assert_line(s10, "^ +10\\.87 .* +0\\.500000000 +5 +2\\.2 +10\\.28 +\\+0\\.59  +12  leaf$");
     char *s7 = section(r->str, "sampling period 7 cycles", NULL);
@@ -181,19 +182,20 @@ static void test_annotated(void)
                       "inclusive 50 cycles$");
     assert_line(fact, "fixture\\.c:13-17$");
     /* count cycles samples line: source */
-    assert_line(fact, "^ +4 +\\d+ +\\d+ +13:     if \\(n <= 1\\)$");
-    assert_line(fact, "^ +5 +15 +\\d+ +14:         return 1;$");
-    assert_line(fact, "^ +15: *$");
+    assert_line(fact, "^ +4 +12 +0 +13: \\{$");
+    assert_line(fact, "^ +5 +15 +5 +14:     if \\(n <= 1\\)$");
+    assert_line(fact, "^ {40}15:         return 1;$");
     assert_line(fact, "^ +4 +\\d+ +\\d+ +16:     return n \\* fact\\(n - 1\\);$");
     assert_line(fact, "^ +4,1 +\\d+ +\\d+ +17: \\}$");
     char *mainf = section(r->str, "*** main", "*** ");
-    assert_line(mainf, "^ +1 +\\d+ +1 +41: \\{$");        /* first sample at main */
+    assert_line(mainf, "^ +1 +5 +10 +41: \\{$");   /* main's 10 samples sit on its first line */
     assert_line(mainf, "^ +1,10 +\\d+ +\\d+ +43:     for \\(int i = 0; i < 10; i\\+\\+\\)$");
     assert_line(mainf, "^ +10 +\\d+ +\\d+ +44:         s \\+= leaf\\(i\\);$");
     g_free(mainf);
     char *leaf = section(r->str, "*** leaf", "*** ");
-    assert_line(leaf, "^ +12 +24 +1 +8: \\{$");
-    assert_line(leaf, "^ +12 +12 +0 +10: \\}$");
+    /* 48 cycles over 4 instructions, 2 per line; leaf's 5 samples */
+    assert_line(leaf, "^ +12 +24 +5 +9:     return x \\* 3 \\+ 1;$");
+    assert_line(leaf, "^ +12 +24 +0 +10: \\}$");
     g_free(leaf);
     /* ping has no blocks in the profile but ran: its lines are ##### */
     char *ping = section(r->str, "*** ping", "*** ");
