@@ -207,9 +207,10 @@ bool config_set(Config *c, const char *assignment, GError **error)
     return apply(c, def, eq + 1, "--set", error);
 }
 
-bool config_validate(const Config *c, GError **error)
+bool config_validate(const Config *c, const char *where, GError **error)
 {
-#define FAIL(...) do { g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG, __VA_ARGS__); return false; } while (0)
+#define FAIL(fmt, ...) do { g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG, "%s: " fmt, \
+                                        where, __VA_ARGS__); return false; } while (0)
     if (c->ram_size % 4096 != 0)
         FAIL("[memory] ram_size: %" G_GUINT64_FORMAT " is not a multiple of 4096", c->ram_size);
     if (c->tx_queue_flits < c->max_payload + 1)
@@ -219,7 +220,7 @@ bool config_validate(const Config *c, GError **error)
         FAIL("[noc] rx_queue_flits: %u cannot hold a maximal packet (max_payload %u + 1 head flit)",
              c->rx_queue_flits, c->max_payload);
     if (c->nperiods == 0)
-        FAIL("[profiler] sample_period: no period");
+        FAIL("[profiler] sample_period: %s", "no period");
     return true;
 #undef FAIL
 }

@@ -49,8 +49,9 @@ bool config_set(Config *c, const char *assignment, GError **error);
 bool config_set_periods(Config *c, const char *list, const char *where, GError **error);
 /* Add periods without duplicates. */
 bool config_add_period(Config *c, uint32_t period, GError **error);
-/* Check ranges and combinations; `where` names the source in messages. */
-bool config_validate(const Config *c, GError **error);
+/* Check combinations; `where` (the config file, or "--set") starts each
+ * message. */
+bool config_validate(const Config *c, const char *where, GError **error);
 
 unsigned config_cores(const Config *c);
 

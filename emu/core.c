@@ -71,6 +71,8 @@ static void stop_core(Core *c, CoreState state)
     uc_emu_stop(c->uc);
 }
 
+static void block_truncate(Core *c, uint32_t end_pc);
+
 static void fault(Core *c, const char *kind, uint32_t pc, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 static void fault(Core *c, const char *kind, uint32_t pc, const char *fmt, ...)
 {
@@ -82,6 +84,7 @@ static void fault(Core *c, const char *kind, uint32_t pc, const char *fmt, ...)
     c->fault.pc = pc;
     c->fault.message = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    block_truncate(c, pc); /* the faulting instruction did not complete */
     stop_core(c, CORE_FAULT);
 }
 
@@ -99,8 +102,10 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     g_autofree uint8_t *bytes = g_malloc(size ? size : 4);
     bool readable = size && uc_mem_read(c->uc, mips_phys(addr), bytes, size) == UC_ERR_OK;
     const Timing *t = &c->cfg->timing;
+    uint32_t ctl = 0;
     for (uint32_t i = 0; i < b->ninsns; i++) {
-        unsigned cls = readable ? mips_classify(guest_word(c, bytes + 4 * i)) : 0;
+        uint32_t w = readable ? guest_word(c, bytes + 4 * i) : 0;
+        unsigned cls = mips_classify(w);
         unsigned cost = 1;
         if (cls & MIPS_LOAD) cost += t->load;
         if (cls & MIPS_STORE) cost += t->store;
@@ -111,10 +116,24 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
         if (!b->flags && (cls & (MIPS_BRANCH | MIPS_ERET))) {
             b->flags = cls;
             b->branch_pc = addr + 4 * i;
+            b->branch_insn = w;
+            ctl = i;
         }
     }
-    if (b->flags & MIPS_BRANCH)
+    if (b->flags & MIPS_BRANCH) {
+        uint32_t target;
         b->bt = t->branch_taken;
+        if (ctl + 1 == b->ninsns) {
+            /* the delay slot is the next block: it inherits the branch */
+            b->flags = BLOCK_SPLIT;
+            b->bt = 0;
+        } else if (mips_branch_unconditional(b->branch_insn)) {
+            b->fallthrough = 1;
+        } else if (mips_branch_target(b->branch_insn, b->branch_pc, &target)
+                   && target == b->fallthrough) {
+            b->flags |= BLOCK_EVAL;
+        }
+    }
     if (c->hooks.block_func)
         b->func = c->hooks.block_func(c->hooks.opaque, addr, &b->entry);
     b->attn = b->entry;
@@ -218,6 +237,43 @@ G_GNUC_NO_INLINE static void sample_block(Core *c, const Block *b, uint32_t befo
         }
     }
     update_next_sample(c);
+}
+
+/* The current block stops before end_pc (exit or fault inside it): take
+ * back the cycles, instructions and samples of what did not run. */
+static void block_truncate(Core *c, uint32_t end_pc)
+{
+    Block *b = current_block(c);
+    if (!b || end_pc < b->addr || end_pc >= b->addr + b->size)
+        return;
+    uint32_t k = (end_pc - b->addr) / 4;
+    uint64_t start = c->cycles - b->cost, removed = 0, cut = start;
+    for (uint32_t i = 0; i < b->ninsns; i++) {
+        if (i < k)
+            cut += b->icost[i];
+        else
+            removed += b->icost[i];
+    }
+    for (unsigned h = 0; h < c->nhists; h++) {
+        Histogram *hi = &c->hists[h];
+        while (hi->next >= hi->period && hi->next - hi->period >= cut && hi->next - hi->period < c->cycles) {
+            uint64_t s = hi->next - hi->period, acc = start;
+            uint32_t i = 0;
+            while (i + 1 < b->ninsns && acc + b->icost[i] <= s)
+                acc += b->icost[i++];
+            uint32_t pc = b->addr + 4 * i;
+            if (pc >= c->hist_lo && pc < c->hist_hi && c->hists[h].bins[(pc - c->hist_lo) >> 2])
+                hi->bins[(pc - c->hist_lo) >> 2]--;
+            else if (hi->outside)
+                hi->outside--;
+            hi->total--;
+            hi->next = s;
+        }
+    }
+    update_next_sample(c);
+    c->cycles -= removed;
+    b->extra -= (int64_t)removed;
+    c->insn_adjust += b->ninsns - k;
 }
 
 /* ---- interrupts ------------------------------------------------------ */
@@ -335,8 +391,36 @@ G_GNUC_NO_INLINE static bool events(Core *c, uint32_t addr)
 /* ---- the block hook -------------------------------------------------- */
 
 /* Control left `from` for `to`: eret bookkeeping, the profiler's view. */
-G_GNUC_NO_INLINE static void arrival(Core *c, const Block *from, Block *to, uint64_t now)
+G_GNUC_NO_INLINE static void arrival(Core *c, Block *from, Block *to, uint64_t now)
 {
+    if (from->flags & BLOCK_SPLIT) {
+        /* `to` is the delay slot of from's branch, translated alone: it
+         * takes over the branch (its successor shows where control went) */
+        if (to->ninsns == 1 && !(to->flags & ~BLOCK_EVAL) && !to->bt) {
+            Block tmp = *from;
+            uint32_t fall = to->addr + to->size, target;
+            to->flags = mips_classify(tmp.branch_insn);
+            to->branch_pc = tmp.branch_pc;
+            to->branch_insn = tmp.branch_insn;
+            to->bt = c->cfg->timing.branch_taken;
+            if (mips_branch_unconditional(tmp.branch_insn))
+                to->fallthrough = 1;
+            else if (mips_branch_target(tmp.branch_insn, tmp.branch_pc, &target) && target == fall)
+                to->flags |= BLOCK_EVAL;
+        }
+        return;
+    }
+    if ((from->flags & BLOCK_EVAL) && to->addr == from->fallthrough) {
+        /* a conditional branch to its own fall-through: ask the registers
+         * (exact unless its delay slot rewrote them) */
+        uint32_t rs = core_read_reg(c, UC_MIPS_REG_0 + (int)((from->branch_insn >> 21) & 31));
+        uint32_t rt = core_read_reg(c, UC_MIPS_REG_0 + (int)((from->branch_insn >> 16) & 31));
+        if (mips_branch_taken(from->branch_insn, rs, rt)) {
+            c->cycles += from->bt;
+            from->extra += from->bt;
+        }
+        now = c->cycles;
+    }
     if (from->flags & BLOCK_IRQ_ENTRY) {
         if (c->hooks.arrive)
             c->hooks.arrive(c->hooks.opaque, c, NULL, to, now);
@@ -359,8 +443,10 @@ G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t
 {
     c->cycles = start;
     c->prev = &c->none;
-    if ((p->flags & c->arrive_mask) || b->entry)
+    if ((p->flags & c->arrive_mask) || b->entry) {
         arrival(c, p, b, start);
+        start = c->cycles;
+    }
     if (b->sync && start >= c->sync_end) {
         c->pc = b->addr;
         c->stopping = true;
@@ -394,9 +480,11 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *opa
         if (c->profiling)
             p->extra += p->bt;
     }
-    if (G_UNLIKELY((p->flags & c->arrive_mask) || b->attn || start >= c->next_event)
-        && boundary_slow(c, p, b, start))
-        return;
+    if (G_UNLIKELY((p->flags & c->arrive_mask) || b->attn || start >= c->next_event)) {
+        if (boundary_slow(c, p, b, start))
+            return;
+        start = c->cycles;
+    }
 
     uint64_t end = start + b->cost;
     if (G_UNLIKELY(c->next_sample < end))
@@ -408,7 +496,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *opa
 
 uint64_t core_instructions(const Core *c)
 {
-    uint64_t n = 0;
+    uint64_t n = 0 - c->insn_adjust;
     for (unsigned i = 0; i < c->blocks->len; i++) {
         const Block *b = g_ptr_array_index(c->blocks, i);
         n += b->count * b->ninsns;
@@ -586,6 +674,7 @@ static void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t v
         break;
     case DEV_SYS << 12 | 0x1C:
         c->exit_code = (int32_t)v;
+        block_truncate(c, a.pc + 4);
         stop_core(c, CORE_EXITED);
         break;
     case DEV_TIMER << 12 | 0x00:
@@ -773,7 +862,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img, Noc *noc,
     c->btab = g_new0(Block *, c->nslots);
     c->prev = &c->none;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
-    c->arrive_mask = MIPS_ERET | BLOCK_IRQ_ENTRY;
+    c->arrive_mask = MIPS_ERET | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL;
     c->pc = img->entry;
 
     uc_mode mode = UC_MODE_MIPS32 | (img->big_endian ? UC_MODE_BIG_ENDIAN : UC_MODE_LITTLE_ENDIAN);

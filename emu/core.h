@@ -53,13 +53,15 @@ const char *core_state_name(CoreState s);
 /* A basic block as Unicorn translated it, keyed by its first address. */
 typedef struct Block {
     uint32_t addr, size;       /* bytes */
-    uint32_t fallthrough;      /* addr + size */
+    uint32_t fallthrough;      /* addr + size; 1 (no address) when its
+                                  branch is always taken */
     uint32_t bt;               /* extra cycles when its branch is taken */
     uint32_t ninsns;
     uint32_t cost;             /* static cycles */
     unsigned flags;            /* mips_classify() of its control instruction,
                                   or BLOCK_IRQ_ENTRY for the marker */
     uint32_t branch_pc;        /* address of that instruction (0 if none) */
+    uint32_t branch_insn;      /* that instruction */
     uint64_t count;            /* executions */
     int64_t extra;             /* cycles charged besides count * cost
                                   (taken branches, device accesses) */
@@ -72,7 +74,12 @@ typedef struct Block {
     uint8_t *icost;            /* [ninsns] cycles of each instruction */
 } Block;
 
-#define BLOCK_IRQ_ENTRY (1u << 30)
+#define BLOCK_IRQ_ENTRY (1u << 30)  /* the interrupt marker block */
+#define BLOCK_SPLIT (1u << 29)      /* ends with a branch whose delay slot is
+                                       the next block (page end) */
+#define BLOCK_EVAL (1u << 28)       /* conditional branch to its own
+                                       fall-through: taken-ness needs the
+                                       registers */
 
 static inline uint64_t block_cycles(const Block *b)
 {
@@ -128,6 +135,8 @@ struct Core {
     uint64_t sync_end;         /* end of the current quantum: a sync block
                                   at or past it waits for the network */
     uint64_t next_event, next_sample;
+    uint64_t insn_adjust;      /* instructions of partly executed blocks
+                                  (exit, fault) that did not run */
     uint64_t irq_start, idle_from;
     bool in_irq, stopping;
     uint64_t interrupts, waits;

@@ -81,3 +81,45 @@ bool mips_mem_operand(uint32_t i, unsigned *size, unsigned *base, int32_t *offse
     *offset = (int16_t)(i & 0xffff);
     return true;
 }
+
+bool mips_branch_unconditional(uint32_t i)
+{
+    switch (OP(i)) {
+    case 0x00: return FUNCT(i) == 0x08 || FUNCT(i) == 0x09;   /* jr, jalr */
+    case 0x02: case 0x03: return true;                        /* j, jal */
+    case 0x04: case 0x14: return RS(i) == RT(i);              /* beq(l) x,x */
+    case 0x01: return RS(i) == 0 && (RT(i) == 0x01 || RT(i) == 0x11); /* bgez(al) $0 */
+    default: return false;
+    }
+}
+
+bool mips_branch_target(uint32_t i, uint32_t pc, uint32_t *target)
+{
+    if (OP(i) == 0x02 || OP(i) == 0x03) {
+        *target = ((pc + 4) & 0xF0000000u) | ((i & 0x03FFFFFFu) << 2);
+        return true;
+    }
+    unsigned cls = mips_classify(i);
+    if (!(cls & MIPS_BRANCH) || (cls & MIPS_JREG))
+        return false;
+    *target = pc + 4 + (uint32_t)((int32_t)(int16_t)(i & 0xFFFF) * 4);
+    return true;
+}
+
+bool mips_branch_taken(uint32_t i, uint32_t rs_val, uint32_t rt_val)
+{
+    int32_t rs = (int32_t)rs_val;
+    switch (OP(i)) {
+    case 0x04: case 0x14: return rs_val == rt_val;            /* beq(l) */
+    case 0x05: case 0x15: return rs_val != rt_val;            /* bne(l) */
+    case 0x06: case 0x16: return rs <= 0;                     /* blez(l) */
+    case 0x07: case 0x17: return rs > 0;                      /* bgtz(l) */
+    case 0x01:
+        switch (RT(i)) {
+        case 0x00: case 0x02: case 0x10: case 0x12: return rs < 0;   /* bltz... */
+        case 0x01: case 0x03: case 0x11: case 0x13: return rs >= 0;  /* bgez... */
+        default: return false;
+        }
+    default: return mips_branch_unconditional(i);
+    }
+}

@@ -31,6 +31,15 @@ enum {
 
 unsigned mips_classify(uint32_t insn);
 
+/* For a branch or jump: true when it always transfers (j, jal, jr, jalr,
+ * b = beq $0,$0, bal); false for a conditional branch. */
+bool mips_branch_unconditional(uint32_t insn);
+/* Branch target of a PC-relative branch or a j/jal at pc; false for
+ * register jumps and non-branches. */
+bool mips_branch_target(uint32_t insn, uint32_t pc, uint32_t *target);
+/* Whether a conditional branch is taken given its rs and rt values. */
+bool mips_branch_taken(uint32_t insn, uint32_t rs_val, uint32_t rt_val);
+
 /* For a load or store: access size in bytes (lwl/lwr/swl/swr report 1:
  * they never fault on alignment), base register and signed offset. */
 bool mips_mem_operand(uint32_t insn, unsigned *size, unsigned *base, int32_t *offset);

@@ -127,11 +127,16 @@ static uint32_t read_sp(Core *core)
     return core_read_reg(core, UC_MIPS_REG_SP);
 }
 
-/* A jr landed with $sp = sp: frames entered below sp are dead. */
-static void unwind_below(Collector *col, uint32_t sp, uint64_t now)
+/* A jr landed at `to` with $sp = sp. Frames entered with a lower $sp are
+ * dead; so are frames entered with this very $sp by another function than
+ * the one we landed in, unless we landed on a function entry (a tail call
+ * through a register): a longjmp back into the function that called them,
+ * or a return into their caller. */
+static void unwind_below(Collector *col, uint32_t sp, const Block *to, uint64_t now)
 {
     Frame *f;
-    while ((f = top(col)) && !f->irq && f->sp < sp)
+    while ((f = top(col)) && !f->irq
+           && (f->sp < sp || (f->sp == sp && !to->entry && (int)f->func != to->func)))
         pop(col, now);
 }
 
@@ -196,7 +201,7 @@ static void on_arrive(void *opaque, Core *core, const Block *from, Block *to, ui
     }
     if ((fl & MIPS_JREG) && !(fl & MIPS_LINK)) {
         uint32_t sp = read_sp(core);
-        unwind_below(col, sp, now);
+        unwind_below(col, sp, to, now);
         if (fl & MIPS_RETURN)
             do_return(col, to->addr, sp, now);
         if (!to->entry || to->func == from->func)

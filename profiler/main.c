@@ -202,7 +202,10 @@ static int cmd_run(int argc, char **argv)
             if (!config_add_period(&cfg, extra[i], &err))
                 return usage_error(err);
     }
-    if (!config_validate(&cfg, &err))
+    g_autofree char *where = o.sets ? g_strdup_printf("%s%s--set", o.config ? o.config : "",
+                                                      o.config ? " with " : "")
+                                    : g_strdup(o.config ? o.config : "configuration");
+    if (!config_validate(&cfg, where, &err))
         return usage_error(err);
     const unsigned ncores = config_cores(&cfg);
     const char *out = o.out ? o.out : "nocprof-out";

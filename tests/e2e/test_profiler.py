@@ -1,0 +1,418 @@
+#!/usr/bin/env python3
+"""e2e/profiler - exact call counts, arcs, recursion, cycles, samples and the
+report files against analytically known numbers (SPEC 3, 4):
+
+  calls firmware     firmware/tests/calls_expected.h (macros of the core id k,
+                     parsed from the header) on every core, both byte orders;
+                     flat.txt, callgraph.txt, annotated.txt, and the real GNU
+                     gprof reading our gmon.out (and gprof -s summing two);
+  ticks firmware     <interrupt> arcs, <idle>, irq_cycles;
+  tailcall firmware  firmware/tests/tailcall_expected.h: a `j` tail call is
+                     credited to the jumping function; a longjmp-like unwind
+                     leaves consistent counts.
+"""
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nptest  # noqa: E402
+from nptest import arcs, functions, fw, run  # noqa: E402
+
+PERIODS = (1000, 997, 10007)
+_runs = {}
+
+
+def calls_run(endian):
+    if endian not in _runs:
+        _runs[endian] = run([fw("calls", endian), "--sample-period", ",".join(str(p) for p in PERIODS)])
+    return _runs[endian]
+
+
+def macros():
+    return nptest.parse_header_macros(nptest.src("firmware", "tests", "calls_expected.h"))
+
+
+def expected_calls(M, k):
+    """function -> (calls, {caller: count}) from calls_expected.h for core k."""
+    ops = {f: (M.CALLS_OP_EACH(k), {"run_ops": M.CALLS_OP_EACH(k)})
+           for f in ("op_add", "op_sub", "op_mul", "op_xor")}
+    exp = {
+        "main": (M.CALLS_MAIN, {"_start": M.CALLS_MAIN}),
+        "fact": (M.CALLS_FACT, {"main": M.CALLS_FACT_FROM_MAIN, "fact": M.CALLS_FACT_RECURSIVE}),
+        "fib": (M.CALLS_FIB, {"main": M.CALLS_FIB_FROM_MAIN, "fib": M.CALLS_FIB_RECURSIVE}),
+        "is_even": (M.CALLS_IS_EVEN(k), {"main": M.CALLS_IS_EVEN_FROM_MAIN,
+                                         "is_odd": M.CALLS_IS_EVEN_FROM_IS_ODD(k)}),
+        "is_odd": (M.CALLS_IS_ODD(k), {"is_even": M.CALLS_IS_ODD(k)}),
+        "run_ops": (M.CALLS_RUN_OPS, {"main": M.CALLS_RUN_OPS}),
+        "run_leaves": (M.CALLS_RUN_LEAVES, {"main": M.CALLS_RUN_LEAVES}),
+        "caller_a": (M.CALLS_CALLER_A(k), {"run_leaves": M.CALLS_CALLER_A(k)}),
+        "caller_b": (M.CALLS_CALLER_B, {"run_leaves": M.CALLS_CALLER_B}),
+        "leaf": (M.CALLS_LEAF(k), {"caller_a": M.CALLS_LEAF_FROM_A(k), "caller_b": M.CALLS_LEAF_FROM_B}),
+        "marked_loop": (M.CALLS_MARKED_LOOP, {"main": M.CALLS_MARKED_LOOP}),
+    }
+    exp.update(ops)
+    return exp
+
+
+def parse_flat_calls(text):
+    """name -> calls (None when blank) from the exact table of flat.txt."""
+    out = {}
+    in_table = False
+    for line in text.splitlines():
+        if re.match(r"\s*time\s+cycles", line):
+            in_table = True
+            continue
+        if in_table:
+            if not line.strip():
+                break
+            t = line.split()
+            if len(t) >= 9:
+                out[t[-1]] = int(t[5])
+            elif len(t) >= 6:
+                out[t[-1]] = None
+    return out
+
+
+PRIMARY = re.compile(r"^\[(\d+)\]\s+[\d.]+\s+\S+\s+\S+\s+(\d+(?:\+\d+)?)?\s*(.+?)\s+\[\d+\]\s*$")
+ARC = re.compile(r"^\s+(?:\S+\s+\S+\s+)?(\d+)(?:/(\d+))?\s+(.+?)\s+\[\d+\]\s*$")
+
+
+def strip_cycle(name):
+    return re.sub(r"\s*<cycle \d+>$", "", name).strip()
+
+
+def parse_callgraph(text):
+    """Parse a gprof-style call graph (ours or GNU gprof's -q output).
+    Returns {name: (called_total, {caller: count})} for function entries
+    (not "<cycle N as a whole>") and the set of raw primary names."""
+    entries = {}
+    raw_names = set()
+    blocks = re.split(r"^-{10,}\s*$", text, flags=re.M)
+    for b in blocks:
+        lines = b.splitlines()
+        idx = None
+        for i, line in enumerate(lines):
+            if PRIMARY.match(line):
+                idx = i
+                break
+        if idx is None:
+            continue
+        m = PRIMARY.match(lines[idx])
+        name_raw = m.group(3)
+        raw_names.add(name_raw)
+        if "as a whole" in name_raw:
+            continue
+        called = m.group(2)
+        total = sum(int(x) for x in called.split("+")) if called else 0
+        callers = {}
+        for line in lines[:idx]:
+            if "<spontaneous>" in line:
+                continue
+            a = ARC.match(line)
+            if a:
+                c = strip_cycle(a.group(3))
+                callers[c] = callers.get(c, 0) + int(a.group(1))
+        entries[strip_cycle(name_raw)] = (total, callers)
+    return entries, raw_names
+
+
+class CallsFirmware(unittest.TestCase):
+    def check_counts(self, endian):
+        M = macros()
+        r = calls_run(endian)
+        self.assertEqual(r.rc, 0, r.describe())
+        for k, c in enumerate(r.summary["cores"]):
+            self.assertIn("calls: all ok", r.text("core%d" % k, "console.txt"))
+            fn = functions(c)
+            for name, (calls, callers) in expected_calls(M, k).items():
+                with self.subTest(endian=endian, core=k, function=name):
+                    self.assertIn(name, fn)
+                    self.assertEqual(fn[name]["calls"], calls)
+                    self.assertEqual(arcs(fn[name]), callers)
+            self.assertEqual(fn["fact"]["recursive_calls"], M.CALLS_FACT_RECURSIVE)
+            self.assertEqual(fn["fib"]["recursive_calls"], M.CALLS_FIB_RECURSIVE)
+            for name in ("main", "run_ops", "leaf", "caller_a", "marked_loop", "op_add"):
+                self.assertEqual(fn[name]["recursive_calls"], 0, name)
+            # mutual recursion: every call but the outermost of each is recursive
+            self.assertEqual(fn["is_even"]["recursive_calls"], M.CALLS_IS_EVEN_FROM_IS_ODD(k))
+            self.assertEqual(fn["is_odd"]["recursive_calls"], M.CALLS_IS_ODD(k) - 1)
+            self.assertEqual(fn["_start"]["calls"], 0)
+            # recursion is not double counted in inclusive time
+            self.assertEqual(fn["fib"]["inclusive_cycles"], fn["fib"]["self_cycles"])
+            self.assertEqual(fn["fact"]["inclusive_cycles"], fn["fact"]["self_cycles"])
+            self.assertEqual(fn["is_even"]["inclusive_cycles"],
+                             fn["is_even"]["self_cycles"] + fn["is_odd"]["self_cycles"])
+            # a leaf's inclusive time is its self time; arcs split it exactly
+            leaf = fn["leaf"]
+            self.assertEqual(leaf["inclusive_cycles"], leaf["self_cycles"])
+            self.assertEqual(sum(a["inclusive_cycles"] for a in leaf["callers"]), leaf["inclusive_cycles"])
+            ca = fn["caller_a"]
+            self.assertEqual(ca["inclusive_cycles"] - ca["self_cycles"],
+                             sum(a["inclusive_cycles"] for a in leaf["callers"] if a["caller"] == "caller_a"))
+            # main's inclusive = everything but what ran outside it (_start)
+            self.assertEqual(c["irq_cycles"], 0)
+            self.assertEqual(c["idle_cycles"], 0)
+            self.assertEqual(fn["main"]["inclusive_cycles"], c["busy_cycles"] - fn["_start"]["self_cycles"])
+            self.assertEqual(sum(f["self_cycles"] for f in c["functions"]), c["cycles"])
+
+    def test_counts_el(self):
+        self.check_counts("el")
+
+    def test_counts_eb(self):
+        self.check_counts("eb")
+
+    def test_samples_per_period(self):
+        for endian in ("el", "eb"):
+            r = calls_run(endian)
+            for c in r.summary["cores"]:
+                for p in PERIODS:
+                    want = c["cycles"] // p
+                    if "samples" in c:
+                        self.assertEqual(c["samples"][str(p)], want, "core %d period %d" % (c["id"], p))
+                    got = sum(f["samples"][str(p)] for f in c["functions"])
+                    self.assertEqual(got, want, "core %d period %d: functions' samples" % (c["id"], p))
+        # and a long run with a small period: pipeline
+        r = run([fw("pipeline"), "--sample-period", "101,4096"])
+        for c in r.summary["cores"]:
+            for p in (101, 4096):
+                self.assertEqual(sum(f["samples"][str(p)] for f in c["functions"]), c["cycles"] // p)
+
+    def test_flat_txt_calls(self):
+        M = macros()
+        for endian in ("el", "eb"):
+            r = calls_run(endian)
+            for k, c in enumerate(r.summary["cores"]):
+                flat = parse_flat_calls(r.text("core%d" % k, "flat.txt"))
+                fn = functions(c)
+                for name, (calls, _) in expected_calls(M, k).items():
+                    self.assertEqual(flat.get(name), calls, "core%d flat.txt %s" % (k, name))
+                for name, f in fn.items():
+                    if name in flat and flat[name] is not None:
+                        self.assertEqual(flat[name], f["calls"], name)
+
+    def test_callgraph_txt(self):
+        M = macros()
+        for endian in ("el", "eb"):
+            r = calls_run(endian)
+            for k in range(4):
+                text = r.text("core%d" % k, "callgraph.txt")
+                cg, raw = parse_callgraph(text)
+                for name, (calls, callers) in expected_calls(M, k).items():
+                    self.assertIn(name, cg, "core%d callgraph.txt has no entry for %s" % (k, name))
+                    total, got_callers = cg[name]
+                    self.assertEqual(total, calls, "core%d callgraph %s called" % (k, name))
+                    self.assertEqual(got_callers, callers, "core%d callgraph %s callers" % (k, name))
+                self.assertRegex(text, r"\b1\+%d\s+fib \[" % M.CALLS_FIB_RECURSIVE)
+                self.assertRegex(text, r"\b1\+%d\s+fact \[" % M.CALLS_FACT_RECURSIVE)
+                self.assertRegex(text, r"\b%d/%d\s+caller_a \[" % (M.CALLS_LEAF_FROM_A(k), M.CALLS_LEAF(k)))
+                self.assertRegex(text, r"\b%d/%d\s+caller_b \[" % (M.CALLS_LEAF_FROM_B, M.CALLS_LEAF(k)))
+                cyc = [n for n in raw if re.search(r"<cycle (\d+)>", n)]
+                members = {strip_cycle(n) for n in cyc if "as a whole" not in n}
+                self.assertEqual(members, {"is_even", "is_odd"}, "cycle members")
+                self.assertTrue(any("<cycle 1 as a whole>" in n for n in raw))
+
+    def run_gprof(self, endian, elf, gmon, cwd=None, extra=()):
+        gp = nptest.tool("mipsel-linux-gnu-gprof" if endian == "el" else "mips-linux-gnu-gprof")
+        p = subprocess.run([gp, "-b", "-q", "-p"] + list(extra) + [elf, gmon], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True, cwd=cwd)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("file format", p.stderr.lower())
+        return p.stdout
+
+    def test_real_gprof_reads_our_gmon(self):
+        M = macros()
+        for endian in ("el", "eb"):
+            r = calls_run(endian)
+            elf = fw("calls", endian)
+            for k, c in enumerate(r.summary["cores"]):
+                for g in ("gmon.out", "gmon-997.out", "gmon-10007.out"):
+                    out = self.run_gprof(endian, elf, r.path("core%d" % k, g))
+                    self.assertIn("Flat profile", out)
+                    cg, raw = parse_callgraph(out.split("Call graph", 1)[1])
+                    fn = functions(c)
+                    for name, (calls, callers) in expected_calls(M, k).items():
+                        self.assertIn(name, cg, "%s core%d %s: gprof has no %s" % (endian, k, g, name))
+                        self.assertEqual(cg[name][0], calls, "gprof %s core%d %s calls" % (endian, k, name))
+                        self.assertEqual(cg[name][1], callers, "gprof %s core%d %s callers" % (endian, k, name))
+                    # every arc we report, gprof reports with the same count
+                    for name, f in fn.items():
+                        if name.startswith("<") or not f["calls"]:
+                            continue
+                        self.assertEqual(cg[name][0], f["calls"], name)
+                    self.assertTrue({strip_cycle(n) for n in raw if "<cycle" in n and "whole" not in n}
+                                    >= {"is_even", "is_odd"})
+                # histogram: gprof's flat profile total sample time of gmon.out
+                out = self.run_gprof(endian, elf, r.path("core%d" % k, "gmon-997.out"))
+                self.assertRegex(out, r"Each sample counts as 9\.9\d*e-06 seconds")
+
+    def test_gprof_sum_doubles_counts(self):
+        M = macros()
+        a = calls_run("el")
+        b = run([fw("calls"), "--sample-period", ",".join(str(p) for p in PERIODS)])
+        gp = nptest.tool("mipsel-linux-gnu-gprof")
+        d = nptest.tmpdir("gsum")
+        elf = fw("calls")
+        p = subprocess.run([gp, "-s", elf, a.path("core1", "gmon.out"), b.path("core1", "gmon.out")],
+                           cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.isfile(os.path.join(d, "gmon.sum")))
+        out = self.run_gprof("el", elf, os.path.join(d, "gmon.sum"))
+        cg, _ = parse_callgraph(out.split("Call graph", 1)[1])
+        for name, (calls, callers) in expected_calls(M, 1).items():
+            self.assertEqual(cg[name][0], 2 * calls, name)
+            self.assertEqual(cg[name][1], {c: 2 * n for c, n in callers.items()}, name)
+
+    def test_annotated_loop_mark(self):
+        M = macros()
+        for endian in ("el", "eb"):
+            r = calls_run(endian)
+            for k in range(4):
+                text = r.text("core%d" % k, "annotated.txt")
+                lines = [l for l in text.splitlines() if M.CALLS_LOOP_MARK_TEXT in l]
+                self.assertEqual(len(lines), 1, lines)
+                # "count cycles samples line: source"; several blocks sharing the
+                # line are comma-separated: their executions add up
+                m = re.match(r"^\s*([\d,]+)\s+(\d+)\s+(\d+)\s+(\d+):", lines[0])
+                self.assertIsNotNone(m, lines[0])
+                counts = [int(x) for x in m.group(1).split(",")]
+                self.assertEqual(sum(counts), M.CALLS_LOOP_N(k), lines[0])
+                src_line = next(i + 1 for i, l in enumerate(open(nptest.src("firmware", "tests", "calls.c")))
+                                if M.CALLS_LOOP_MARK_TEXT in l)
+                self.assertEqual(int(m.group(4)), src_line)
+                self.assertGreaterEqual(int(m.group(2)), M.CALLS_LOOP_N(k) * 2)
+                # fib's entry line runs once per call
+                self.assertRegex(text, r"\*\*\* fib\b.*called %d\b" % M.CALLS_FIB)
+
+
+class Interrupts(unittest.TestCase):
+    def test_ticks_profile(self):
+        for endian in ("el", "eb"):
+            r = run([fw("ticks", endian)])
+            self.assertEqual(r.rc, 0, r.describe())
+            for c in r.summary["cores"]:
+                fn = functions(c)
+                ints = c.get("interrupts", 50)
+                self.assertEqual(ints, 50)
+                vec = fn["_irq_vector"]
+                self.assertEqual(arcs(vec), {"<interrupt>": ints})
+                self.assertEqual(vec["calls"], ints)
+                self.assertEqual(fn["<interrupt>"]["inclusive_cycles"], c["irq_cycles"])
+                self.assertEqual(vec["inclusive_cycles"], c["irq_cycles"])
+                self.assertEqual(fn["<idle>"]["self_cycles"], c["idle_cycles"])
+                self.assertGreater(c["idle_cycles"], 0)
+                self.assertEqual(arcs(fn["on_tick"]), {"rt_irq_dispatch": 50})
+                self.assertEqual(arcs(fn["rt_irq_dispatch"]), {"_irq_vector": 50})
+                self.assertEqual(fn["rt_timer_ack"]["calls"], 50)
+                self.assertEqual(fn["rt_wait"]["calls"], c.get("waits", 50))
+                # main is charged neither idle nor interrupt time
+                self.assertEqual(fn["main"]["inclusive_cycles"],
+                                 c["busy_cycles"] - c["irq_cycles"] - fn["_start"]["self_cycles"])
+                self.assertEqual(sum(f["self_cycles"] for f in c["functions"]), c["cycles"])
+            # gmon.out: the handler is <spontaneous> for gprof, counts intact
+            out = subprocess.run([nptest.tool("mipsel-linux-gnu-gprof" if endian == "el" else
+                                              "mips-linux-gnu-gprof"), "-b", "-q", fw("ticks", endian),
+                                  r.path("core0", "gmon.out")], stdout=subprocess.PIPE,
+                                 universal_newlines=True).stdout
+            cg, _ = parse_callgraph(out)
+            self.assertEqual(cg["on_tick"][0], 50)
+            self.assertEqual(cg["_irq_vector"][1], {})
+            self.assertRegex(out, r"<spontaneous>\s*\n\[\d+\].*_irq_vector")
+
+    def test_callgraph_interrupt(self):
+        r = run([fw("ticks")])
+        text = r.text("core0", "callgraph.txt")
+        self.assertRegex(text, r"50/50\s+<interrupt>")
+
+
+class TailCall(unittest.TestCase):
+    _runs = {}
+
+    def tc_run(self, endian):
+        if endian not in self._runs:
+            self._runs[endian] = run([fw("tailcall", endian)])
+        return self._runs[endian]
+
+    @staticmethod
+    def T():
+        return nptest.parse_header_macros(nptest.src("firmware", "tests", "tailcall_expected.h"))
+
+    def test_premise_and_console(self):
+        for endian in ("el", "eb"):
+            elf = fw("tailcall", endian)
+            # the premise: tail_outer has no jal (it ends in j tail_target)
+            lo, size = nptest.symbols(elf, endian)["tail_outer"]
+            od = subprocess.run([nptest.tool("mipsel-linux-gnu-objdump" if endian == "el" else
+                                             "mips-linux-gnu-objdump"), "-d",
+                                 "--start-address=0x%x" % lo, "--stop-address=0x%x" % (lo + size), elf],
+                                stdout=subprocess.PIPE, universal_newlines=True).stdout
+            self.assertNotRegex(od, r"\bjal\b")
+            self.assertRegex(od, r"\bj\s+[0-9a-f]+ <tail_target>")
+            r = self.tc_run(endian)
+            self.assertEqual(r.rc, 0, r.describe())
+            for k in range(4):
+                self.assertRegex(r.text("core%d" % k, "console.txt"), r"\bok\n$")
+            # calls that need no tail-call or unwind handling
+            for c in r.summary["cores"]:
+                fn = functions(c)
+                self.assertEqual(fn["tc_setjmp"]["calls"], self.T().TC_CALLS_SETJMP)
+                self.assertEqual(fn["run_unwinds"]["calls"], 1)
+
+    def test_tail_call_credit(self):
+        T = self.T()
+        for endian in ("el", "eb"):
+            for k, c in enumerate(self.tc_run(endian).summary["cores"]):
+                fn = functions(c)
+                with self.subTest(endian=endian, core=k):
+                    self.assertEqual(fn["tail_outer"]["calls"], T.TC_CALLS_TAIL_OUTER)
+                    self.assertEqual(arcs(fn["tail_outer"]), {"main": T.TC_CALLS_TAIL_OUTER})
+                    self.assertEqual(fn["tail_target"]["calls"], T.TC_CALLS_TAIL_TARGET)
+                    self.assertEqual(arcs(fn["tail_target"]), {"tail_outer": T.TC_CALLS_TAIL_TARGET})
+                    self.assertEqual(fn["tail_target"]["recursive_calls"], 0)
+                    self.assertEqual(fn["tail_outer"]["recursive_calls"], 0)
+                    # tail_target's time is part of tail_outer's (the jump stays in its frame)
+                    self.assertEqual(fn["tail_target"]["inclusive_cycles"], fn["tail_target"]["self_cycles"])
+                    self.assertEqual(fn["tail_outer"]["inclusive_cycles"],
+                                     fn["tail_outer"]["self_cycles"] + fn["tail_target"]["inclusive_cycles"])
+
+    def test_unwind_counts(self):
+        T = self.T()
+        for endian in ("el", "eb"):
+            for k, c in enumerate(self.tc_run(endian).summary["cores"]):
+                fn = functions(c)
+                with self.subTest(endian=endian, core=k):
+                    # dive and tc_setjmp are called from run_unwinds (the header's
+                    # "from main" predates run_unwinds; the source is the truth)
+                    self.assertEqual(fn["dive"]["calls"], T.TC_CALLS_DIVE)
+                    self.assertEqual(arcs(fn["dive"]), {"run_unwinds": T.TC_CALLS_DIVE_FROM_MAIN,
+                                                        "dive": T.TC_CALLS_DIVE_RECURSIVE})
+                    self.assertEqual(fn["dive"]["recursive_calls"], T.TC_CALLS_DIVE_RECURSIVE)
+                    self.assertEqual(arcs(fn["tc_setjmp"]), {"run_unwinds": T.TC_CALLS_SETJMP})
+                    self.assertEqual(fn["tc_longjmp"]["calls"], T.TC_CALLS_LONGJMP)
+                    self.assertEqual(arcs(fn["tc_longjmp"]), {"dive": T.TC_CALLS_LONGJMP})
+
+    def test_unwind_cycles(self):
+        for endian in ("el", "eb"):
+            for k, c in enumerate(self.tc_run(endian).summary["cores"]):
+                fn = functions(c)
+                with self.subTest(endian=endian, core=k):
+                    self.assertEqual(fn["main"]["inclusive_cycles"], c["busy_cycles"] - fn["_start"]["self_cycles"])
+                    self.assertEqual(sum(f["self_cycles"] for f in c["functions"]), c["cycles"])
+                    ru = fn["run_unwinds"]
+                    self.assertEqual(ru["inclusive_cycles"],
+                                     ru["self_cycles"] + fn["dive"]["inclusive_cycles"] +
+                                     fn["tc_setjmp"]["inclusive_cycles"])
+                    self.assertEqual(fn["dive"]["inclusive_cycles"],
+                                     fn["dive"]["self_cycles"] + fn["tc_longjmp"]["inclusive_cycles"])
+                    self.assertLessEqual(fn["tail_target"]["inclusive_cycles"], fn["main"]["inclusive_cycles"]
+                                         - fn["run_unwinds"]["inclusive_cycles"])
+                    for f in c["functions"]:
+                        self.assertLessEqual(f["inclusive_cycles"], c["cycles"], f["name"])
+                        for a in f["callers"]:
+                            self.assertLessEqual(a["inclusive_cycles"], f["inclusive_cycles"], f["name"])
+
+
+if __name__ == "__main__":
+    nptest.main()

@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""e2e/status - exit statuses 0/1/2/3/4 (SPEC 4), fault reports (SPEC 1
+"Synchronous exceptions", devices, NI misuse), deadlock and cycle limit,
+and usage/config/ELF errors (status 2, no reports written)."""
+import os
+import re
+import shutil
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nptest  # noqa: E402
+from nptest import fw, run  # noqa: E402
+
+
+class ExitCodes(unittest.TestCase):
+    def test_exitcode_firmware_status_1(self):
+        for endian in ("el", "eb"):
+            r = run([fw("exitcode", endian)])
+            self.assertEqual(r.rc, 1, r.describe())
+            for k, c in enumerate(r.summary["cores"]):
+                self.assertEqual(c["status"], "exited")
+                self.assertEqual(c["exit_code"], k)
+                self.assertIsNone(c["fault"])
+                self.assertEqual(r.text("core%d" % k, "console.txt"),
+                                 "exitcode: core %d of 4 exits with %d\n" % (k, k))
+            self.assertTrue(os.path.isfile(r.path("core3", "flat.txt")))
+
+    def test_exitcode_one_core_status_0(self):
+        r = run([fw("exitcode")] + nptest.ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertEqual(r.core(0)["exit_code"], 0)
+
+    def test_status_precedence_fault_over_limit_over_nonzero(self):
+        # core 0 faults, core 1 spins to the limit, cores 2, 3 exit non-zero: 3
+        r = run(["--max-cycles", "200000", "--core", "0=" + fw("fault_break"), "--core", "1=" + fw("spin"),
+                 "--core", "2=" + fw("exitcode"), "--core", "3=" + fw("exitcode")])
+        self.assertEqual(r.rc, 3, r.describe())
+        st = [c["status"] for c in r.summary["cores"]]
+        self.assertEqual(st, ["fault", "limit", "exited", "exited"])
+        self.assertEqual([c["exit_code"] for c in r.summary["cores"]][2:], [2, 3])
+        # limit over non-zero exit: 4
+        r = run(["--max-cycles", "200000", fw("exitcode"), "--core", "1=" + fw("spin")])
+        self.assertEqual(r.rc, 4, r.describe())
+        self.assertEqual([c["status"] for c in r.summary["cores"]], ["exited", "limit", "exited", "exited"])
+
+
+# firmware -> (function, kind regex, mnemonic check, message regex)
+FAULTS = {
+    "fault_unmapped": ("load_unmapped", r"unmapped", lambda w, m, o: m == "lw",
+                       r"(?i)0x0?ff00000|0x8ff00000"),
+    "fault_ri": ("reserved_instruction", r"reserved", lambda w, m, o: w == "fc000000",
+                 r"(?i)reserved"),
+    "fault_mmio": ("read_bad_sys_reg", r"bus", lambda w, m, o: m == "lw",
+                   r"(?i)(?=.*SYS)(?=.*0xff0)"),
+    "fault_ni": ("send_empty_packet", r"ni", lambda w, m, o: m == "sw",
+                 r"(?i)TX_SEND.*nothing staged|nothing staged.*TX_SEND"),
+    "fault_break": ("do_break", r"break", lambda w, m, o: m == "break", r"(?i)break"),
+    "unaligned": ("load_unaligned", r"unaligned|address", lambda w, m, o: m == "lw" and o.endswith(")")
+                  and re.search(r"\b1\(", o) is not None, r"(?i)unaligned|alignment|address error"),
+}
+
+
+class Faults(unittest.TestCase):
+    def check_fault(self, name, endian):
+        func, kind_re, insn_ok, msg_re = FAULTS[name]
+        elf = fw(name, endian)
+        r = run([elf])
+        self.assertEqual(r.rc, 3, r.describe())
+        syms = nptest.symbols(elf, endian)
+        self.assertIn(func, syms)
+        lo, size = syms[func]
+        pcs = set()
+        for c in r.summary["cores"]:
+            self.assertEqual(c["status"], "fault", c)
+            f = c["fault"]
+            self.assertIsNotNone(f)
+            self.assertRegex(f["kind"], kind_re)
+            self.assertEqual(f["function"], func)
+            pc = f["pc"]
+            self.assertTrue(lo <= pc < lo + max(size, 4), "pc 0x%x outside %s [0x%x, +%d)" % (pc, func, lo, size))
+            word, mnem, ops = nptest.disasm_at(elf, pc, endian)
+            self.assertTrue(insn_ok(word, mnem, ops),
+                            "%s: instruction at 0x%x is %s %s %s" % (name, pc, word, mnem, ops))
+            self.assertRegex(f["message"], msg_re)
+            self.assertIsInstance(f["stack"], list)
+            self.assertGreaterEqual(len(f["stack"]), 2, f["stack"])
+            self.assertEqual(f["stack"][0], func)
+            self.assertIn("main", f["stack"][1:], f["stack"])
+            if name != "fault_ri":   # top-level asm has no line info: ??:0 allowed there
+                self.assertTrue(f["file"] and f["file"] != "??", f)
+                self.assertGreater(f["line"], 0)
+            pcs.add(pc)
+            # stderr names the core, the kind, the PC and the function
+            self.assertRegex(r.stderr, r"core %d\b.*0x%08x.*\b%s\b" % (c["id"], pc, func))
+            self.assertTrue(r.text("core%d" % c["id"], "console.txt").startswith(name.split("_")[0]))
+        self.assertEqual(len(pcs), 1, "every core faults at the same pc")
+        # reports are written for status 3
+        self.assertTrue(os.path.isfile(r.path("core0", "flat.txt")))
+        return r
+
+    def test_faults_el(self):
+        for name in FAULTS:
+            with self.subTest(name=name):
+                self.check_fault(name, "el")
+
+    def test_faults_eb(self):
+        for name in FAULTS:
+            with self.subTest(name=name):
+                self.check_fault(name, "eb")
+
+    def test_fault_line_numbers(self):
+        # the source line of the faulting instruction per DWARF, as addr2line says
+        a2l = nptest.tool("mipsel-linux-gnu-addr2line")
+        import subprocess
+        for name in ("fault_unmapped", "fault_break", "unaligned"):
+            elf = fw(name)
+            r = run([elf])
+            f = r.core(0)["fault"]
+            out = subprocess.run([a2l, "-e", elf, "0x%x" % f["pc"]], stdout=subprocess.PIPE,
+                                 universal_newlines=True).stdout.strip()
+            path, _, line = out.partition(":")
+            line = int(re.match(r"\d+", line).group(0))
+            self.assertEqual(os.path.basename(f["file"]), os.path.basename(path), name)
+            self.assertEqual(f["line"], line, name)
+
+
+class EndOfRun(unittest.TestCase):
+    def test_deadlock_quick(self):
+        r = run([fw("deadlock")], timeout=60)
+        self.assertEqual(r.rc, 4, r.describe())
+        self.assertLess(r.seconds, 10)
+        s = r.summary
+        max_cycles = s["config"]["run"]["max_cycles"]
+        for c in s["cores"]:
+            self.assertEqual(c["status"], "deadlock")
+            self.assertLess(c["cycles"], max_cycles // 1000)
+            self.assertLess(c["cycles"], 10 ** 6)
+        self.assertIn("deadlock", r.stderr.lower())
+        self.assertEqual(r.text("core2", "console.txt"), "deadlock: core 2 waits forever\n")
+
+    def test_deadlock_eb(self):
+        r = run([fw("deadlock", "eb")], timeout=60)
+        self.assertEqual(r.rc, 4, r.describe())
+        self.assertEqual({c["status"] for c in r.summary["cores"]}, {"deadlock"})
+
+    def test_spin_limit(self):
+        for mc in (300000, 1234567):
+            r = run(["--max-cycles", str(mc), fw("spin")])
+            self.assertEqual(r.rc, 4, r.describe())
+            for c in r.summary["cores"]:
+                self.assertEqual(c["status"], "limit")
+                self.assertGreaterEqual(c["cycles"], mc)
+                self.assertLess(c["cycles"], mc + 1000)
+                self.assertEqual(c["idle_cycles"], 0)
+                fn = nptest.functions(c)
+                # nearly all cycles in spin_forever and rt_rx_count
+                self.assertGreater(fn["spin_forever"]["inclusive_cycles"], 0.95 * c["cycles"])
+            self.assertEqual(r.summary["config"]["run"]["max_cycles"], mc)
+            self.assertRegex(r.stderr, r"limit")
+
+    def test_limit_from_set(self):
+        r = run(["--set", "run.max_cycles=250000", fw("spin")])
+        self.assertEqual(r.rc, 4, r.describe())
+        self.assertTrue(all(250000 <= c["cycles"] < 251000 for c in r.summary["cores"]))
+
+    def test_ticks_not_deadlock(self):
+        # waiting cores with a running timer are not deadlocked
+        r = run([fw("ticks")])
+        self.assertEqual(r.rc, 0)
+        self.assertFalse(r.summary.get("deadlock", False))
+
+
+class UsageErrors(unittest.TestCase):
+    """Status 2: nothing ran, no summary written."""
+
+    def expect_2(self, args, *needles):
+        out = nptest.tmpdir("usage")
+        r = run(args, out=os.path.join(out, "o"))
+        self.assertEqual(r.rc, 2, r.describe())
+        self.assertFalse(os.path.exists(r.path("summary.json")), "summary.json written for status 2")
+        self.assertFalse(os.path.exists(r.path("summary.txt")))
+        for n in needles:
+            self.assertIn(n, r.stderr, "stderr does not mention %r:\n%s" % (n, r.stderr))
+        return r
+
+    def write(self, name, text):
+        d = nptest.tmpdir("cfg")
+        p = os.path.join(d, name)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    def test_unknown_set_key(self):
+        self.expect_2(["--set", "timing.warp=3", fw("exitcode")], "timing.warp")
+        self.expect_2(["--set", "nosuch.key=3", fw("exitcode")], "nosuch")
+        self.expect_2(["--set", "timing.load=fast", fw("exitcode")], "timing", "load")
+        self.expect_2(["--set", "timing.load", fw("exitcode")], "timing.load")
+
+    def test_bad_config_file(self):
+        p = self.write("badgroup.ini", "[mesh]\nwidth = 2\n[warp]\nfactor = 9\n")
+        self.expect_2(["-c", p, fw("exitcode")], p, "warp")
+        p = self.write("badkey.ini", "[noc]\nbuffer_depth = 4\nwormholes = 2\n")
+        self.expect_2(["-c", p, fw("exitcode")], p, "noc", "wormholes")
+        p = self.write("badvalue.ini", "[timing]\ndiv = lots\n")
+        self.expect_2(["-c", p, fw("exitcode")], p, "timing", "div")
+        p = self.write("range.ini", "[mesh]\nwidth = 0\n")
+        self.expect_2(["-c", p, fw("exitcode")], p, "mesh", "width")
+        self.expect_2(["-c", "/nonexistent/x.ini", fw("exitcode")], "/nonexistent/x.ini")
+
+    def test_impossible_combination_in_file(self):
+        # tx_queue_flits below max_payload + 1: the message names file, group, key
+        p = self.write("combo.ini", "[noc]\nmax_payload = 16\ntx_queue_flits = 10\n")
+        self.expect_2(["-c", p, fw("exitcode")], p, "noc", "tx_queue_flits")
+
+    def test_impossible_combination_set(self):
+        self.expect_2(["--set", "noc.rx_queue_flits=8", fw("exitcode")], "rx_queue_flits")
+
+    def test_missing_elf(self):
+        self.expect_2(["/nonexistent/fw.elf"], "/nonexistent/fw.elf")
+
+    def test_non_elf(self):
+        p = self.write("notelf.elf", "this is not an ELF file\n" * 10)
+        self.expect_2([p], p)
+        p = self.write("empty.elf", "")
+        self.expect_2([p], p)
+
+    def test_wrong_machine(self):
+        # a host (x86-64) ELF is not MIPS firmware
+        self.expect_2([nptest.nocprof()], nptest.nocprof())
+
+    def test_elf_outside_ram(self):
+        elf = nptest.fixture("outside_ram")
+        r = self.expect_2([elf], elf)
+        self.assertRegex(r.stderr, r"(?i)segment")
+
+    def test_ram_smaller_than_image(self):
+        elf = nptest.fixture("big_image")
+        r = run([elf] + nptest.ONE_CORE)          # fits the default 1 MiB
+        self.assertEqual(r.rc, 0, r.describe())
+        r = self.expect_2([elf, "--set", "memory.ram_size=65536"] + nptest.ONE_CORE, elf)
+        self.assertRegex(r.stderr, r"(?i)segment")
+
+    def test_mixed_byte_orders(self):
+        r = self.expect_2([fw("exitcode", "el"), "--core", "2=" + fw("exitcode", "eb")])
+        self.assertRegex(r.stderr, r"(?i)endian|byte order")
+        self.expect_2(["--core", "0=" + fw("exitcode", "eb"), "--core", "1=" + fw("exitcode", "el"),
+                       "--core", "2=" + fw("exitcode", "el"), "--core", "3=" + fw("exitcode", "el")])
+
+    def test_bad_core_maps_and_counts(self):
+        self.expect_2(["--core", "7=" + fw("exitcode")])
+        self.expect_2(["--core", "x=" + fw("exitcode")])
+        self.expect_2([fw("exitcode"), fw("exitcode")])       # 2 ELFs for 4 cores
+        self.expect_2(["--core", "0=" + fw("exitcode")])      # cores 1..3 have no firmware
+        self.expect_2(["--bogus-option", fw("exitcode")])
+        self.expect_2(["--max-cycles", "many", fw("exitcode")])
+        self.expect_2(["--sample-period", "0", fw("exitcode")], "sample")
+
+    def test_n_elfs_one_per_core(self):
+        r = run([fw("exitcode"), fw("calls"), fw("exitcode"), fw("calls")])
+        self.assertEqual(r.rc, 1, r.describe())
+        s = r.summary
+        self.assertEqual([os.path.basename(c["elf"]) for c in s["cores"]],
+                         ["exitcode-el.elf", "calls-el.elf", "exitcode-el.elf", "calls-el.elf"])
+        self.assertEqual([c["exit_code"] for c in s["cores"]], [0, 0, 2, 0])
+
+
+if __name__ == "__main__":
+    nptest.main()

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""e2e/timing - the cycle model, the timer, interrupts and `wait`, on the
+assembly fixtures of tests/fixtures/emu (SPEC 1: "Default cost: 1 cycle per
+instruction, plus the extra cycles in [timing]"; TIMER; Interrupts).
+
+Each t_*.S fixture reads SYS CYCLE_LO before and after a known instruction
+sequence and exits (SYS EXIT) with the difference; the expected value is
+computed here from the [timing] values in effect."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nptest  # noqa: E402
+from nptest import fixture, run  # noqa: E402
+
+DEFAULT = {"load": 1, "store": 0, "mul": 2, "div": 17, "branch_taken": 1, "mmio": 4}
+
+
+def read_pair(t):
+    """Cost of the first CYCLE_LO read (the second costs the same)."""
+    return 1 + t["mmio"]
+
+
+# fixture -> expected exit code as a function of the timing values
+EXPECT = {
+    "t_empty": lambda t: read_pair(t),
+    "t_alu": lambda t: read_pair(t) + 20,
+    "t_load": lambda t: read_pair(t) + 10 * (1 + t["load"]),
+    "t_store": lambda t: read_pair(t) + 10 * (1 + t["store"]),
+    "t_mul": lambda t: read_pair(t) + 10 * (1 + t["mul"]),
+    "t_div": lambda t: read_pair(t) + 10 * (1 + t["div"]),
+    "t_branch": lambda t: read_pair(t) + 10 * (2 + t["branch_taken"]) + 10 * 2,
+    "t_jump": lambda t: read_pair(t) + 5 * 2 * (2 + t["branch_taken"]) + 5 * (2 + t["branch_taken"]),
+    "t_mmio": lambda t: read_pair(t) + 20 * (1 + t["mmio"]),
+    "t_loop": lambda t: read_pair(t) + 1 + 25 * (3 + 1 + t["load"]) + 24 * t["branch_taken"],
+}
+
+OVERRIDES = {"load": 3, "store": 2, "mul": 5, "div": 40, "branch_taken": 4, "mmio": 9}
+
+
+def run_fixture(name, endian="el", sets=()):
+    args = [fixture(name, endian)] + nptest.ONE_CORE + ["--max-cycles", "2000000"]
+    for k, v in sets:
+        args += ["--set", "timing.%s=%d" % (k, v)]
+    return run(args)
+
+
+class CycleCosts(unittest.TestCase):
+    def check(self, endian, timing, sets):
+        for name, f in EXPECT.items():
+            with self.subTest(fixture=name, endian=endian, timing=sets):
+                r = run_fixture(name, endian, sets)
+                self.assertIn(r.rc, (0, 1), r.describe())
+                c = r.core(0)
+                self.assertEqual(c["status"], "exited")
+                self.assertEqual(c["exit_code"], f(timing),
+                                 "%s: measured %d cycles, expected %d" % (name, c["exit_code"], f(timing)))
+                self.assertEqual(r.summary["config"]["timing"], timing)
+
+    def test_default_costs_el(self):
+        self.check("el", DEFAULT, ())
+
+    def test_default_costs_eb(self):
+        self.check("eb", DEFAULT, ())
+
+    def test_overridden_costs(self):
+        self.check("el", OVERRIDES, tuple(OVERRIDES.items()))
+
+    def test_zero_extra_costs(self):
+        zero = {k: 0 for k in DEFAULT}
+        self.check("el", zero, tuple(zero.items()))
+
+    def test_branch_to_fall_through_is_taken(self):
+        # `bne` whose target is the instruction after its delay slot is still
+        # a taken branch (SPEC 1 [timing] branch_taken).
+        for timing, sets in ((DEFAULT, ()), (OVERRIDES, tuple(OVERRIDES.items()))):
+            r = run_fixture("t_branch_next", "el", sets)
+            want = read_pair(timing) + 10 * (2 + timing["branch_taken"])
+            self.assertEqual(r.core(0)["exit_code"], want, "branch_taken %d" % timing["branch_taken"])
+
+    def test_cycles_and_instructions_totals(self):
+        # t_alu: whole-run cycles equal the sum of its instruction costs
+        r = run_fixture("t_alu")
+        c = r.core(0)
+        # lui + lw + 20 alu + lw + subu + sw(EXIT): 25 instructions
+        self.assertEqual(c["instructions"], 25)
+        self.assertEqual(c["cycles"], 25 + 3 * DEFAULT["mmio"])
+        self.assertEqual(c["idle_cycles"], 0)
+        self.assertEqual(c["busy_cycles"], c["cycles"])
+
+
+class Timer(unittest.TestCase):
+    def test_periodic_ticks_and_epc(self):
+        for endian in ("el", "eb"):
+            for q in ("1000", "7"):
+                r = run([fixture("t_timer", endian)] + nptest.ONE_CORE +
+                        ["--max-cycles", "1000000", "--set", "sched.quantum=" + q])
+                c = r.core(0)
+                self.assertEqual(c["status"], "exited", r.describe())
+                code = c["exit_code"]
+                self.assertEqual(code // 10000, 0, "an interrupt returned to the wrong instruction")
+                self.assertEqual(code % 10000 // 1000, 0, "an EPC was outside the interrupted loop")
+                self.assertEqual(code % 1000, 10, "ticks over 10500 cycles with period 1000")
+                self.assertEqual(c["interrupts"] if "interrupts" in c else 10, 10)
+                fn = nptest.functions(c)
+                self.assertIn("irq_vector", fn)
+                self.assertEqual(nptest.arcs(fn["irq_vector"]), {"<interrupt>": 10})
+                self.assertEqual(fn["irq_vector"]["calls"], 10)
+                # 12 instructions per handler run, all charged to interrupts
+                self.assertEqual(c["irq_cycles"], fn["irq_vector"]["inclusive_cycles"])
+                self.assertGreaterEqual(c["irq_cycles"], 10 * 12)
+
+    def test_wait_epc_and_idle(self):
+        for endian in ("el", "eb"):
+            elf = fixture("t_wait", endian)
+            r = run([elf] + nptest.ONE_CORE + ["--max-cycles", "10000000"])
+            c = r.core(0)
+            self.assertEqual(c["status"], "exited", r.describe())
+            syms = nptest.symbols(elf, endian)
+            after = syms["after_wait"][0]
+            self.assertEqual(c["exit_code"], after - 0x80000000,
+                             "EPC of the interrupt that woke `wait` is 0x%x, expected after_wait 0x%x"
+                             % (c["exit_code"] + 0x80000000, after))
+            # idled ~100000 cycles, executed a few dozen instructions
+            self.assertLess(c["instructions"], 60)
+            self.assertGreaterEqual(c["idle_cycles"], 100000 - 200)
+            self.assertLessEqual(c["idle_cycles"], 100000)
+            self.assertGreaterEqual(c["cycles"], 100000)
+            self.assertLess(c["cycles"], 100000 + 300)
+            fn = nptest.functions(c)
+            self.assertEqual(fn["<idle>"]["self_cycles"], c["idle_cycles"])
+
+    def test_wait_without_interrupts_enabled(self):
+        r = run([fixture("t_wait_noie")] + nptest.ONE_CORE + ["--max-cycles", "10000000"])
+        c = r.core(0)
+        self.assertEqual(c["status"], "exited", r.describe())
+        self.assertEqual(c["exit_code"], 1, "PENDING bit0 set and no interrupt taken (0x100 = vector ran)")
+        self.assertGreaterEqual(c["idle_cycles"], 50000 - 100)
+        self.assertGreaterEqual(c["cycles"], 50000)
+        self.assertLess(c["cycles"], 50300)
+        self.assertEqual(c["irq_cycles"], 0)
+
+    def test_ticks_firmware_timing(self):
+        # ticks.c checks its own tick spacing; the profile shows idle time
+        r = run([nptest.fw("ticks")])
+        self.assertEqual(r.rc, 0, r.describe())
+        for k, c in enumerate(r.summary["cores"]):
+            period = 5000 + 1000 * k
+            self.assertEqual(c.get("interrupts", 50), 50)
+            # 50 periods after start, then a short tail
+            self.assertGreaterEqual(c["cycles"], 50 * period)
+            self.assertLess(c["cycles"], 50 * period + 20000)
+            self.assertGreater(c["idle_cycles"], c["cycles"] // 2)
+            self.assertLess(c["instructions"], c["busy_cycles"])
+
+
+if __name__ == "__main__":
+    nptest.main()
