@@ -39,6 +39,17 @@ typedef struct Options {
     gboolean alias_check, quiet, no_profile;
 } Options;
 
+static void options_clear(Options *o)
+{
+    g_free(o->config);
+    g_free(o->out);
+    g_strfreev(o->periods);
+    g_strfreev(o->sets);
+    g_strfreev(o->core_maps);
+    g_strfreev(o->elfs);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Options, options_clear)
+
 static void console_line(void *opaque, unsigned core, const char *line)
 {
     if (!*(gboolean *)opaque) {
@@ -172,7 +183,7 @@ static void firmware_free(gpointer p)
 
 static int cmd_run(int argc, char **argv)
 {
-    Options o = { 0 };
+    g_auto(Options) o = { 0 };
     GError *err = NULL;
     if (!parse_run_options(&argc, &argv, &o, &err))
         return usage_error(err);
@@ -420,12 +431,6 @@ static int cmd_run(int argc, char **argv)
     g_free(profs);
     g_free(res);
     machine_free(m);
-    g_free(o.config);
-    g_free(o.out);
-    g_strfreev(o.periods);
-    g_strfreev(o.sets);
-    g_strfreev(o.core_maps);
-    g_strfreev(o.elfs);
     return status;
 }
 
