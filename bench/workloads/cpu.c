@@ -7,7 +7,7 @@
  * 0xEDB88320) of a CPU_BYTES buffer, multiplies two CPU_N x CPU_N int32
  * matrices, folds the product into a checksum and perturbs the inputs with
  * the results, so no round can be skipped.  Guest instructions per core per
- * round: about 39,000 (measured; see docs/firmware.md), so with 4 cores
+ * round: about 38,200 (counted on a test harness), so with 4 cores
  *     cpu       ITERATIONS=64     ~1.0e7 instructions in total
  *     cpu-1e8   ITERATIONS=640    ~1.0e8
  *     cpu-1e9   ITERATIONS=6400   ~1.0e9
@@ -59,7 +59,7 @@ WORKLOAD_NOINLINE static void matmul(int32_t a[CPU_N][CPU_N], int32_t b[CPU_N][C
     }
 }
 
-static uint32_t fill(uint32_t seed)
+WORKLOAD_NOINLINE static uint32_t fill(uint32_t seed)
 {
     uint32_t x = seed * 2654435761u + 1u;
 

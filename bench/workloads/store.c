@@ -7,7 +7,7 @@
  * words, copies it (word loop, copy_words) to a second array, sorts the
  * copy with heapsort and checks that it is ordered and is a permutation
  * (sum and xor preserved).  Guest instructions per core per round: about
- * 500,000 (see docs/firmware.md).  Prints a checksum of the sorted data
+ * 1.39 million (ITERATIONS=4: ~5.6e6 per core).  Prints a checksum of the sorted data
  * (same on every byte order and natively) and returns 0 when every round
  * checked out.
  */
@@ -26,7 +26,7 @@ WORKLOAD_NOINLINE static void copy_words(uint32_t *dst, const uint32_t *src, siz
         dst[i] = src[i];
 }
 
-static void sift_down(uint32_t *a, size_t start, size_t end)
+WORKLOAD_NOINLINE static void sift_down(uint32_t *a, size_t start, size_t end)
 {
     size_t root = start;
 

@@ -28,7 +28,8 @@ unsigned rt_num_cores(void);
 void rt_exit(int code) __attribute__((noreturn));
 #endif
 
-#define WORKLOAD_NOINLINE __attribute__((noinline))
+/* Kept as one named function (no inlining, no .constprop/.isra clones). */
+#define WORKLOAD_NOINLINE __attribute__((noinline, noclone))
 
 int workload_main(unsigned core, unsigned ncores);
 

@@ -1,0 +1,326 @@
+/*
+ * bare.c - bench-bare, the reference runner of the benchmark harness.
+ *
+ * Runs one nocprof firmware ELF on a *bare* Unicorn instance per core, with
+ * no block or code hook at all: the ceiling of the engine on this machine,
+ * to which nocprof's speed is compared (docs/performance.md).
+ *
+ * Same setup as nocprof's core (emu/core.c) where it matters for speed:
+ *   - uc_open(MIPS32 | byte order from EI_DATA), CPU model 24KF,
+ *     TCG buffer 32 MiB, UC_TLB_VIRTUAL with a TLB-fill hook mapping
+ *     kseg0/kseg1 to vaddr & 0x1fffffff (called on TLB misses only);
+ *   - RAM at physical 0 (--ram, default 1 MiB), the ELF's PT_LOAD segments
+ *     loaded there (read with libelf);
+ *   - reset state: PC = entry, $a0 = core id, $a1 = number of cores,
+ *     $sp = top of RAM - 16 (kseg0);
+ *   - a minimal MMIO window at physical 0x1F000000 (uc_mmio_map) for the
+ *     SYS device: CORE_ID, NUM_CORES, MESH_W/H, CYCLE_LO/HI (a pseudo clock
+ *     that advances 1000 cycles per read: there is no cycle count without
+ *     hooks), CONSOLE, EXIT (uc_emu_stop).  TIMER, IRQC and NI read as 0 and
+ *     ignore writes: there is no network and there are no interrupts, so
+ *     only self-contained workloads (cpu, store) are meaningful here.
+ *   - An interrupt hook (UC_HOOK_INTR, not on the fast path) only to stop a
+ *     core that raises a CPU exception.
+ *
+ * The cores run one after the other (all instances exist for the whole run,
+ * as in nocprof).  Timed: from the first uc_emu_start to the last core's
+ * stop (printed as emu_seconds), plus the process as a whole by the harness.
+ *
+ * Instruction counts: without hooks Unicorn cannot count.  --count adds a
+ * UC_HOOK_BLOCK that adds size / 4 per block executed: a separate, untimed
+ * pass the harness uses to check that both runners executed the same work
+ * (and to count the blocks executed, the unit of a hook's cost).
+ *
+ * --empty-hook adds a UC_HOOK_BLOCK whose callback does nothing: the cost of
+ * the hook call itself, the floor of any design that charges cycles per
+ * block through Unicorn's block hook (as nocprof does).
+ *
+ * Usage: bench-bare [--cores N] [--ram BYTES] [--count] [--empty-hook] [-q] FIRMWARE.elf
+ * Prints the console of core N as "[coreN] ..." (unless -q) and, last, one
+ * line "BARE {json}" with cores, exit codes, emu_seconds and (with --count)
+ * instructions.  Exit status 0 if every core exited with 0, 1 if one exited
+ * non-zero, 2 usage/ELF error, 3 a core stopped otherwise.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <unicorn/unicorn.h>
+
+#define MAX_CORES 64
+#define MMIO_PHYS 0x1F000000u
+#define MMIO_SIZE (4u * 4096u)
+
+typedef struct {
+    uint32_t paddr, filesz, memsz;
+    uint8_t *data;
+} Seg;
+
+typedef struct {
+    bool big_endian;
+    uint32_t entry;
+    unsigned nsegs;
+    Seg segs[16];
+} Image;
+
+typedef struct {
+    unsigned id, ncores;
+    uc_engine *uc;
+    bool exited, stopped_other;
+    int exit_code;
+    uint64_t pseudo_cycles, instructions, blocks;
+    uint32_t cycle_hi;
+    bool quiet, at_line_start;
+    const char *why;
+} BareCore;
+
+static uint32_t phys(uint32_t vaddr)
+{
+    return vaddr & 0x1fffffffu;
+}
+
+static int load_elf(const char *path, uint32_t ram_size, Image *img)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return fprintf(stderr, "bench-bare: libelf: %s\n", elf_errmsg(-1)), -1;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return fprintf(stderr, "bench-bare: %s: %s\n", path, strerror(errno)), -1;
+    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+    GElf_Ehdr eh;
+    if (!elf || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_MIPS) {
+        fprintf(stderr, "bench-bare: %s: not a MIPS ELF\n", path);
+        goto fail;
+    }
+    img->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+    img->entry = (uint32_t)eh.e_entry;
+    size_t nph;
+    if (elf_getphdrnum(elf, &nph) != 0)
+        goto fail;
+    for (size_t i = 0; i < nph; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph))
+            goto fail;
+        if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
+            continue;
+        uint32_t pa = phys((uint32_t)ph.p_vaddr);
+        if ((uint64_t)pa + ph.p_memsz > ram_size || img->nsegs == 16) {
+            fprintf(stderr, "bench-bare: %s: PT_LOAD segment %zu outside RAM\n", path, i);
+            goto fail;
+        }
+        Seg *s = &img->segs[img->nsegs++];
+        s->paddr = pa;
+        s->filesz = (uint32_t)ph.p_filesz;
+        s->memsz = (uint32_t)ph.p_memsz;
+        s->data = malloc(s->filesz ? s->filesz : 1);
+        if (s->filesz && pread(fd, s->data, s->filesz, (off_t)ph.p_offset) != (ssize_t)s->filesz) {
+            fprintf(stderr, "bench-bare: %s: truncated\n", path);
+            goto fail;
+        }
+    }
+    elf_end(elf);
+    close(fd);
+    return 0;
+fail:
+    if (elf)
+        elf_end(elf);
+    close(fd);
+    return -1;
+}
+
+/* ---- SYS device: the minimum the runtime needs ------------------------- */
+
+static uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque)
+{
+    BareCore *c = opaque;
+    switch (offset) {
+    case 0x00: return c->id;
+    case 0x04: return c->ncores;
+    case 0x08: return c->ncores >= 2 ? 2 : 1;
+    case 0x0C: return (c->ncores + 1) / 2;
+    case 0x10:
+        c->pseudo_cycles += 1000;
+        c->cycle_hi = (uint32_t)(c->pseudo_cycles >> 32);
+        return (uint32_t)c->pseudo_cycles;
+    case 0x14: return c->cycle_hi;
+    case 0x100C: return 1; /* NI TX_STATUS: ready (nothing is ever sent) */
+    default: return 0;
+    }
+}
+
+static void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque)
+{
+    BareCore *c = opaque;
+    if (offset == 0x18) {
+        char ch = (char)(value & 0xff);
+        if (!c->quiet) {
+            if (c->at_line_start)
+                printf("[core%u] ", c->id);
+            putchar(ch);
+        }
+        c->at_line_start = ch == '\n';
+    } else if (offset == 0x1C) {
+        c->exit_code = (int32_t)(uint32_t)value;
+        c->exited = true;
+        uc_emu_stop(uc);
+    }
+}
+
+static bool hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
+                          uc_tlb_entry *result, void *opaque)
+{
+    result->paddr = phys((uint32_t)vaddr);
+    result->perms = UC_PROT_ALL;
+    return true;
+}
+
+static void hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
+{
+    BareCore *c = opaque;
+    c->stopped_other = true;
+    c->why = "CPU exception";
+    uc_emu_stop(uc);
+}
+
+static void hook_empty(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+}
+
+static void hook_count(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    BareCore *c = opaque;
+    c->instructions += size / 4;
+    c->blocks++;
+}
+
+#define UC_CHECK(call, what) do { uc_err e_ = (call); if (e_ != UC_ERR_OK) { \
+    fprintf(stderr, "bench-bare: core %u: %s: %s\n", c->id, what, uc_strerror(e_)); \
+    return -1; } } while (0)
+
+static int core_setup(BareCore *c, const Image *img, uint32_t ram_size, bool count, bool empty_hook)
+{
+    uc_mode mode = UC_MODE_MIPS32 | (img->big_endian ? UC_MODE_BIG_ENDIAN : UC_MODE_LITTLE_ENDIAN);
+    uc_hook h;
+    UC_CHECK(uc_open(UC_ARCH_MIPS, mode, &c->uc), "uc_open");
+    UC_CHECK(uc_ctl_set_cpu_model(c->uc, UC_CPU_MIPS32_24KF), "cpu model");
+    UC_CHECK(uc_ctl_set_tcg_buffer_size(c->uc, 32u << 20), "tcg buffer");
+    UC_CHECK(uc_ctl_tlb_mode(c->uc, UC_TLB_VIRTUAL), "tlb mode");
+    UC_CHECK(uc_hook_add(c->uc, &h, UC_HOOK_TLB_FILL, (void *)hook_tlb_fill, c, 1, 0), "tlb hook");
+    UC_CHECK(uc_mem_map(c->uc, 0, ram_size, UC_PROT_ALL), "map RAM");
+    UC_CHECK(uc_mmio_map(c->uc, MMIO_PHYS, MMIO_SIZE, mmio_read, c, mmio_write, c), "map MMIO");
+    UC_CHECK(uc_hook_add(c->uc, &h, UC_HOOK_INTR, (void *)hook_intr, c, 1, 0), "intr hook");
+    if (count)
+        UC_CHECK(uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)hook_count, c, 1, 0), "count hook");
+    if (empty_hook)
+        UC_CHECK(uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)hook_empty, c, 1, 0), "empty hook");
+    for (unsigned i = 0; i < img->nsegs; i++)
+        UC_CHECK(uc_mem_write(c->uc, img->segs[i].paddr, img->segs[i].data, img->segs[i].filesz),
+                 "load segment");
+    uint32_t v;
+    v = img->entry;                 UC_CHECK(uc_reg_write(c->uc, UC_MIPS_REG_PC, &v), "pc");
+    v = c->id;                      UC_CHECK(uc_reg_write(c->uc, UC_MIPS_REG_A0, &v), "a0");
+    v = c->ncores;                  UC_CHECK(uc_reg_write(c->uc, UC_MIPS_REG_A1, &v), "a1");
+    v = 0x80000000u + ram_size - 16; UC_CHECK(uc_reg_write(c->uc, UC_MIPS_REG_SP, &v), "sp");
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: bench-bare [--cores N] [--ram BYTES] [--count] [--empty-hook] [-q] FIRMWARE.elf\n"
+               "Runs FIRMWARE.elf on N (default 4) bare Unicorn instances, one after the other,\n"
+               "with no block/code hooks, and prints a last line 'BARE {json}'.\n"
+               "  --count   add a block hook that counts instructions (an untimed check pass)\n"
+               "  --empty-hook  add a block hook that does nothing (the cost of Unicorn's\n"
+               "            block-hook call itself, the floor of any hook-based design)\n"
+               "  -q        do not print the firmware's console\n");
+}
+
+int main(int argc, char **argv)
+{
+    unsigned ncores = 4;
+    uint32_t ram_size = 1u << 20;
+    bool count = false, empty_hook = false, quiet = false;
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--cores") && i + 1 < argc)
+            ncores = (unsigned)strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--ram") && i + 1 < argc)
+            ram_size = (uint32_t)strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--count"))
+            count = true;
+        else if (!strcmp(argv[i], "--empty-hook"))
+            empty_hook = true;
+        else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
+            quiet = true;
+        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            return usage(stdout), 0;
+        else if (argv[i][0] == '-' || path)
+            return usage(stderr), 2;
+        else
+            path = argv[i];
+    }
+    if (!path || ncores == 0 || ncores > MAX_CORES || ram_size < 65536)
+        return usage(stderr), 2;
+
+    Image img = { 0 };
+    if (load_elf(path, ram_size, &img) != 0)
+        return 2;
+
+    static BareCore cores[MAX_CORES];
+    for (unsigned i = 0; i < ncores; i++) {
+        cores[i] = (BareCore){ .id = i, .ncores = ncores, .quiet = quiet, .at_line_start = true };
+        if (core_setup(&cores[i], &img, ram_size, count, empty_hook) != 0)
+            return 2;
+    }
+
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (unsigned i = 0; i < ncores; i++) {
+        BareCore *c = &cores[i];
+        uc_err err = uc_emu_start(c->uc, img.entry, 0xFFFFFFFFu, 0, 0);
+        if (err != UC_ERR_OK) {
+            c->stopped_other = true;
+            c->why = uc_strerror(err);
+        } else if (!c->exited && !c->stopped_other) {
+            c->stopped_other = true;
+            c->why = "stopped without EXIT (wait?)";
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    fflush(stdout);
+
+    int status = 0;
+    uint64_t total = 0, blocks = 0;
+    printf("BARE {\"elf\": \"%s\", \"cores\": %u, \"emu_seconds\": %.6f, \"count\": %s, \"empty_hook\": %s, \"exit_codes\": [",
+           path, ncores, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
+           count ? "true" : "false", empty_hook ? "true" : "false");
+    for (unsigned i = 0; i < ncores; i++) {
+        BareCore *c = &cores[i];
+        printf("%s%d", i ? ", " : "", c->exited ? c->exit_code : -1);
+        if (c->stopped_other) {
+            fprintf(stderr, "bench-bare: core %u: %s\n", i, c->why);
+            status = 3;
+        } else if (c->exit_code != 0 && status == 0) {
+            status = 1;
+        }
+        total += c->instructions;
+        blocks += c->blocks;
+    }
+    printf("], \"instructions\": [");
+    for (unsigned i = 0; i < ncores; i++)
+        printf("%s%llu", i ? ", " : "", (unsigned long long)cores[i].instructions);
+    printf("], \"total_instructions\": %llu, \"blocks\": %llu}\n", (unsigned long long)total,
+           (unsigned long long)blocks);
+    for (unsigned i = 0; i < ncores; i++)
+        uc_close(cores[i].uc);
+    for (unsigned i = 0; i < img.nsegs; i++)
+        free(img.segs[i].data);
+    return status;
+}
