@@ -223,14 +223,16 @@ G_GNUC_NO_INLINE static void sample_block(Core *c, const Block *b, uint32_t befo
 {
     for (unsigned i = 0; i < c->nhists; i++) {
         Histogram *h = &c->hists[i];
+        if (h->next >= end)
+            continue; /* only the periods that are due */
         while (h->next < start) {
             hist_add(c, h, before_pc ? before_pc : b->addr);
             h->next += h->period;
         }
-        while (h->next < end) {
-            uint64_t off = h->next - start, acc = 0;
-            uint32_t k = 0;
-            while (k + 1 < b->ninsns && acc + b->icost[k] <= off)
+        uint64_t acc = start;
+        uint32_t k = 0;
+        while (h->next < end) { /* samples come in cycle order: walk on */
+            while (k + 1 < b->ninsns && acc + b->icost[k] <= h->next)
                 acc += b->icost[k++];
             hist_add(c, h, b->addr + 4 * k);
             h->next += h->period;

@@ -23,7 +23,8 @@ struct Collector {
     unsigned nsyms, nfuncs;
     uint64_t *calls, *rcalls, *incl;
     unsigned *active;
-    GArray *stack;             /* Frame */
+    Frame *stack;              /* [depth], capacity cap */
+    unsigned depth, cap;
     GHashTable *arcs;          /* Arc* -> Arc* (keyed by caller, callee, site) */
     uint64_t excluded;         /* idle + interrupt cycles so far (outside irq) */
     uint64_t irq_incl;
@@ -52,7 +53,8 @@ Collector *collector_new(const Symbols *syms)
     col->rcalls = g_new0(uint64_t, col->nfuncs);
     col->incl = g_new0(uint64_t, col->nfuncs);
     col->active = g_new0(unsigned, col->nfuncs);
-    col->stack = g_array_new(FALSE, FALSE, sizeof(Frame));
+    col->cap = 256;
+    col->stack = g_new(Frame, col->cap);
     col->arcs = g_hash_table_new_full(arc_hash, arc_equal, g_free, NULL);
     return col;
 }
@@ -65,7 +67,7 @@ void collector_free(Collector *col)
     g_free(col->rcalls);
     g_free(col->incl);
     g_free(col->active);
-    g_array_free(col->stack, TRUE);
+    g_free(col->stack);
     g_hash_table_destroy(col->arcs);
     g_free(col);
 }
@@ -98,12 +100,16 @@ static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t
         col->rcalls[func]++;
     col->calls[func]++;
     arc->count++;
-    g_array_append_val(col->stack, f);
+    if (col->depth == col->cap) {
+        col->cap *= 2;
+        col->stack = g_renew(Frame, col->stack, col->cap);
+    }
+    col->stack[col->depth++] = f;
 }
 
 static Frame *top(Collector *col)
 {
-    return col->stack->len ? &g_array_index(col->stack, Frame, col->stack->len - 1) : NULL;
+    return col->depth ? &col->stack[col->depth - 1] : NULL;
 }
 
 static void pop(Collector *col, uint64_t now)
@@ -119,7 +125,7 @@ static void pop(Collector *col, uint64_t now)
         col->irq_incl += now - f->entry;
         col->excluded += now - f->entry;
     }
-    g_array_set_size(col->stack, col->stack->len - 1);
+    col->depth--;
 }
 
 static uint32_t read_sp(Core *core)
@@ -144,9 +150,9 @@ static void unwind_below(Collector *col, uint32_t sp, const Block *to, uint64_t 
  * with the frames above it and the tail-call frames below that share it. */
 static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
 {
-    unsigned n = col->stack->len, j = n;
+    unsigned n = col->depth, j = n;
     while (j-- > 0) {
-        Frame *f = &g_array_index(col->stack, Frame, j);
+        Frame *f = &col->stack[j];
         if (f->irq)
             return;
         if (f->ret == addr && f->sp == sp)
@@ -154,7 +160,7 @@ static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
     }
     if (j == (unsigned)-1 || j >= n)
         return;
-    while (col->stack->len > j)
+    while (col->depth > j)
         pop(col, now);
     Frame *f;
     while ((f = top(col)) && !f->irq && f->ret == addr && f->sp == sp)
@@ -249,16 +255,16 @@ CoreHooks collector_hooks(Collector *col)
 
 void collector_finish(Collector *col, uint64_t now)
 {
-    while (col->stack->len)
+    while (col->depth)
         pop(col, now);
 }
 
 unsigned *collector_stack(const Collector *col, unsigned *n)
 {
-    *n = col->stack->len;
+    *n = col->depth;
     unsigned *out = g_new(unsigned, *n ? *n : 1);
     for (unsigned i = 0; i < *n; i++)
-        out[i] = g_array_index(col->stack, Frame, *n - 1 - i).func;
+        out[i] = col->stack[*n - 1 - i].func;
     return out;
 }
 
