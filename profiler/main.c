@@ -95,7 +95,8 @@ static bool parse_run_options(int *argc, char ***argv, Options *o, GError **erro
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->elfs, NULL, "FIRMWARE.elf..." },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    g_autoptr(GOptionContext) ctx = g_option_context_new("FIRMWARE.elf... - run firmware on the emulated NoC and profile it");
+    g_set_prgname("nocprof run");
+    g_autoptr(GOptionContext) ctx = g_option_context_new("- run firmware on the emulated NoC and profile it");
     g_option_context_set_summary(ctx, "nocprof run: full-system profiler for a multicore MIPS network on chip.");
     g_option_context_set_description(ctx, run_description);
     g_option_context_add_main_entries(ctx, entries, NULL);
