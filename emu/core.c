@@ -459,41 +459,63 @@ G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t
     return start >= c->next_event && events(c, b->addr);
 }
 
-/* Runs before every translated block. The fast path is a table lookup,
- * a taken-branch charge, three compares, and three stores: the hook sits
- * between every two guest blocks, so it avoids stores that the next call
- * would have to reload (store-forwarding chains dominate its cost). */
+/* The whole boundary, every case: a new block, a transfer the profiler
+ * must see, an event or a sample due. */
+G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
+{
+    uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
+    Block *b = idx < c->nslots ? c->btab[idx] : NULL;
+    if (!b || b->size != size || b->addr != addr) {
+        b = block_lookup_slow(c, addr, size);
+        if (!b)
+            return; /* the stub (free, invisible) or a fault */
+    }
+    Block *p = c->prev;
+    uint64_t start = c->cycles;
+    if (addr != p->fallthrough && p->bt) {
+        start += p->bt;
+        p->extra += p->bt;
+    }
+    if ((p->flags & c->arrive_mask) || b->attn || start >= c->next_event) {
+        if (boundary_slow(c, p, b, start))
+            return;
+        start = c->cycles;
+    }
+    uint64_t end = start + b->cost;
+    if (c->next_sample < end)
+        sample_block(c, b, p->branch_pc, start, end);
+    c->cycles = end;
+    b->count++;
+    c->prev = b;
+}
+
+/* Runs before every translated block. The fast path is a leaf: a table
+ * lookup, a branch-free taken-branch charge, one combined test for
+ * anything unusual (then everything is redone by hook_block_slow, a tail
+ * call), and four stores. It runs between every two guest blocks, so
+ * every instruction here counts (see docs/performance.md). */
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
 {
     Core *c = opaque;
     uint32_t addr = (uint32_t)address;
     uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
     Block *b = G_LIKELY(idx < c->nslots) ? c->btab[idx] : NULL;
-    if (G_UNLIKELY(!b || b->size != size || b->addr != addr)) {
-        b = block_lookup_slow(c, addr, size);
-        if (!b)
-            return; /* the stub (free, invisible) or a fault */
-    }
-
     Block *p = c->prev;
-    uint64_t start = c->cycles;
-    if (addr != p->fallthrough && p->bt) {
-        start += p->bt;
-        if (c->profiling)
-            p->extra += p->bt;
-    }
-    if (G_UNLIKELY((p->flags & c->arrive_mask) || b->attn || start >= c->next_event)) {
-        if (boundary_slow(c, p, b, start))
-            return;
-        start = c->cycles;
-    }
-
+    if (G_UNLIKELY(!b || b->size != size || b->addr != addr))
+        goto slow;
+    uint64_t bt = addr != p->fallthrough ? p->bt : 0;
+    uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(c->next_sample < end))
-        sample_block(c, b, p->branch_pc, start, end);
+    if (G_UNLIKELY((p->flags & c->arrive_mask) | b->attn | (start >= c->next_event)
+                   | (end > c->next_sample)))
+        goto slow;
+    p->extra += (int64_t)bt;
     c->cycles = end;
     b->count++;
     c->prev = b;
+    return;
+slow:
+    hook_block_slow(c, addr, size);
 }
 
 uint64_t core_instructions(const Core *c)
