@@ -67,7 +67,7 @@ static void stop_core(Core *c, CoreState state)
 {
     c->state = state;
     c->stopping = true;
-    c->next_event = 0;
+    c->next_event = c->deadline = 0;
     uc_emu_stop(c->uc);
 }
 
@@ -137,6 +137,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     if (c->hooks.block_func)
         b->func = c->hooks.block_func(c->hooks.opaque, addr, &b->entry);
     b->attn = b->entry;
+    b->attn_out = (b->flags & c->arrive_mask) != 0;
     g_ptr_array_add(c->blocks, b);
     return b;
 }
@@ -195,6 +196,7 @@ static void update_next_sample(Core *c)
     for (unsigned i = 0; i < c->nhists; i++)
         next = MIN(next, c->hists[i].next);
     c->next_sample = next;
+    c->deadline = MIN(c->next_event, next);
 }
 
 /* Samples in [from, to) all land on pc (0 = idle). */
@@ -312,7 +314,7 @@ static bool status_allows(uint32_t st)
 static void update_next_event(Core *c)
 {
     if (c->stopping) {
-        c->next_event = 0;
+        c->next_event = c->deadline = 0;
         return;
     }
     uint64_t e = MIN(c->slice_end, c->timer_expiry);
@@ -320,6 +322,7 @@ static void update_next_event(Core *c)
     if (core_irq_wanted(c))
         e = 0;
     c->next_event = e;
+    c->deadline = MIN(e, c->next_sample);
 }
 
 /* Take the interrupt: EPC (via $k0 and the stub) = epc, EXL = 1. */
@@ -409,6 +412,7 @@ G_GNUC_NO_INLINE static void arrival(Core *c, Block *from, Block *to, uint64_t n
                 to->fallthrough = 1;
             else if (mips_branch_target(tmp.branch_insn, tmp.branch_pc, &target) && target == fall)
                 to->flags |= BLOCK_EVAL;
+            to->attn_out = (to->flags & c->arrive_mask) != 0;
         }
         return;
     }
@@ -452,7 +456,7 @@ G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t
     if (b->sync && start >= c->sync_end) {
         c->pc = b->addr;
         c->stopping = true;
-        c->next_event = 0;
+        c->next_event = c->deadline = 0;
         uc_emu_stop(c->uc);
         return true;
     }
@@ -506,8 +510,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *opa
     uint64_t bt = addr != p->fallthrough ? p->bt : 0;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY((p->flags & c->arrive_mask) | b->attn | (start >= c->next_event)
-                   | (end > c->next_sample)))
+    if (G_UNLIKELY(p->attn_out | b->attn | (end > c->deadline)))
         goto slow;
     p->extra += (int64_t)bt;
     c->cycles = end;
@@ -886,6 +889,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img, Noc *noc,
     c->btab = g_new0(Block *, c->nslots);
     c->prev = &c->none;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
+    c->irq_marker.attn_out = true;
     c->arrive_mask = MIPS_ERET | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL;
     c->pc = img->entry;
 

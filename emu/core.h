@@ -69,7 +69,9 @@ typedef struct Block {
     bool entry;                /* addr is a function's first instruction */
     bool sync;                 /* has accessed the NI or IRQC: a point where
                                   the core waits for the network's time */
-    bool attn;                 /* entry || sync: the hook's slow path */
+    bool attn;                 /* entry || sync: entering it takes the
+                                  hook's slow path */
+    bool attn_out;             /* flags & arrive_mask: leaving it does */
     void *arc_cache;           /* profiler's: last arc taken from here */
     uint8_t *icost;            /* [ninsns] cycles of each instruction */
 } Block;
@@ -135,6 +137,8 @@ struct Core {
     uint64_t sync_end;         /* end of the current quantum: a sync block
                                   at or past it waits for the network */
     uint64_t next_event, next_sample;
+    uint64_t deadline;         /* min(next_event, next_sample): a block ending
+                                  past it takes the hook's slow path */
     uint64_t insn_adjust;      /* instructions of partly executed blocks
                                   (exit, fault) that did not run */
     uint64_t irq_start, idle_from;
