@@ -98,6 +98,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     b->ninsns = size / 4;
     b->fallthrough = addr + size;
     b->icost = g_new(uint8_t, b->ninsns ? b->ninsns : 1);
+    b->words = g_new0(uint32_t, b->ninsns ? b->ninsns : 1);
     b->func = -1;
     g_autofree uint8_t *bytes = g_malloc(size ? size : 4);
     bool readable = size && uc_mem_read(c->uc, mips_phys(addr), bytes, size) == UC_ERR_OK;
@@ -106,6 +107,9 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     for (uint32_t i = 0; i < b->ninsns; i++) {
         uint32_t w = readable ? guest_word(c, bytes + 4 * i) : 0;
         unsigned cls = mips_classify(w);
+        b->words[i] = w;
+        if (cls & (MIPS_LOAD | MIPS_STORE))
+            b->nmem++;
         unsigned cost = 1;
         if (cls & MIPS_LOAD) cost += t->load;
         if (cls & MIPS_STORE) cost += t->store;
@@ -120,6 +124,10 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
             ctl = i;
         }
     }
+    b->mem = g_new(uint16_t, b->nmem ? b->nmem : 1);
+    for (uint32_t i = 0, k = 0; i < b->ninsns; i++)
+        if (mips_classify(b->words[i]) & (MIPS_LOAD | MIPS_STORE))
+            b->mem[k++] = (uint16_t)i;
     if (b->flags & MIPS_BRANCH) {
         uint32_t target;
         b->bt = t->branch_taken;
@@ -146,6 +154,8 @@ static void block_free(gpointer p)
 {
     Block *b = p;
     g_free(b->icost);
+    g_free(b->words);
+    g_free(b->mem);
     g_free(b);
 }
 
@@ -171,10 +181,7 @@ static Block *current_block(const Core *c)
 /* Instruction word i of b, host order. */
 static uint32_t block_word(Core *c, const Block *b, uint32_t i)
 {
-    uint8_t w[4];
-    if (uc_mem_read(c->uc, mips_phys(b->addr + 4 * i), w, 4) != UC_ERR_OK)
-        return 0;
-    return guest_word(c, w);
+    return i < b->ninsns ? b->words[i] : 0;
 }
 
 /* ---- sampling -------------------------------------------------------- */
@@ -546,14 +553,14 @@ static int locate_access(Core *c, uint32_t phys, unsigned *size_out)
         c->blk_scan = 0;
         c->blk_extra = 0;
     }
-    for (uint32_t i = c->blk_scan; i < b->ninsns; i++) {
+    for (uint32_t k = c->blk_scan; k < b->nmem; k++) {
+        uint32_t i = b->mem[k];
         unsigned size, base;
         int32_t off;
-        if (!mips_mem_operand(block_word(c, b, i), &size, &base, &off))
-            continue;
+        mips_mem_operand(b->words[i], &size, &base, &off);
         uint32_t ea = core_read_reg(c, UC_MIPS_REG_0 + (int)base) + (uint32_t)off;
         if ((mips_phys(ea) & ~3u) == (phys & ~3u)) {
-            c->blk_scan = i + 1;
+            c->blk_scan = k + 1;
             if (size_out)
                 *size_out = size;
             return (int)i;

@@ -74,6 +74,9 @@ typedef struct Block {
     bool attn_out;             /* flags & arrive_mask: leaving it does */
     void *arc_cache;           /* profiler's: last arc taken from here */
     uint8_t *icost;            /* [ninsns] cycles of each instruction */
+    uint32_t *words;           /* [ninsns] the instructions, host order */
+    uint16_t *mem;             /* [nmem] indices of its loads and stores */
+    uint32_t nmem;
 } Block;
 
 #define BLOCK_IRQ_ENTRY (1u << 30)  /* the interrupt marker block */
@@ -153,7 +156,7 @@ struct Core {
     unsigned arrive_mask;      /* prev->flags that need the slow path */
     uint32_t nslots;           /* btab entries */
     int64_t blk_extra;         /* MMIO cost adjustments in this execution of the current block */
-    uint32_t blk_scan;         /* next instruction of it to match */
+    uint32_t blk_scan;         /* next of its loads/stores to match */
     uint64_t scan_count;       /* its count when blk_extra/blk_scan were reset */
     const Block *scan_block;
 
