@@ -16,8 +16,11 @@
  * The timer is started at a fixed phase (cycle ALIAS_START), so samples
  * taken every 5000 cycles (--sample-period 5000) always land at the same
  * point of the period, about half-way through it: long_task receives ~100%
- * of those samples and short_task none.  A period that does not divide
- * 5000 evenly (the default 10007) gives shares close to the exact ones.
+ * of those samples and short_task none.  A period close to a multiple of
+ * 5000 aliases too (4999, 5001, and the default 10007 = 2 x 5000 + 7: its
+ * phase drifts only 7 cycles a tick); periods a few percent away (the
+ * --alias-check neighbours, e.g. 4947 or 5111) give shares close to the
+ * exact ones.
  * Prints "alias: 400 ticks, 400 periods ok" and exits 0 when no tick was
  * missed.
  */
