@@ -97,6 +97,31 @@ class Applications(unittest.TestCase):
         self.assertEqual(consoles(quiet, 4), con)
 
 
+class NetworkInterrupts(unittest.TestCase):
+    def test_rx_and_tx_interrupts_wake_wait(self):
+        """netirq: core 0 sends from its transmit-ready interrupt, the other
+        cores sleep in `wait` and drain packets in their receive interrupt."""
+        for endian in ("el", "eb"):
+            r = run([fw("netirq", endian)])
+            self.assertEqual(r.rc, 0, r.stderr)
+            cores = r.summary["cores"]
+            self.assertIn("netirq: core 0 sent 120 packets", r.text("core0", "console.txt"))
+            self.assertGreaterEqual(cores[0]["interrupts"], 120)  # one packet per tx interrupt
+            for k in (1, 2, 3):
+                c = cores[k]
+                self.assertEqual(r.text("core%d" % k, "console.txt"),
+                                 "netirq: core %d received 40 packets, 0 bad\n" % k)
+                self.assertGreater(c["idle_cycles"], 0)     # slept in wait
+                self.assertGreaterEqual(c["waits"], 1)
+                self.assertGreaterEqual(c["interrupts"], 1)
+                self.assertLessEqual(c["interrupts"], 40)  # a handler may drain several
+                vec = [f for f in c["functions"] if f["name"] == "_irq_vector"][0]
+                self.assertEqual(vec["calls"], c["interrupts"])
+                self.assertEqual([a["caller"] for a in vec["callers"]], ["<interrupt>"])
+                self.assertEqual(vec["inclusive_cycles"], c["irq_cycles"])
+            self.assertEqual(r.summary["noc"]["packets"], 120)
+
+
 class Determinism(unittest.TestCase):
     def test_two_runs_identical_summary(self):
         for name in ("pipeline", "ticks"):
