@@ -371,7 +371,7 @@ static void timer_start(Core *c, uint64_t now)
 
 /* Slow path of the block hook: timer, limit, interrupt, slice end.
  * Returns true when the block at addr must not run now. */
-G_GNUC_NO_INLINE static bool events(Core *c, uint32_t addr)
+G_GNUC_NO_INLINE static bool events(Core *c, uint32_t addr, bool delay_slot)
 {
     if (c->stopping)
         return true;
@@ -381,6 +381,13 @@ G_GNUC_NO_INLINE static bool events(Core *c, uint32_t addr)
         c->pc = addr;
         stop_core(c, CORE_LIMIT);
         return true;
+    }
+    if (delay_slot) {
+        /* the delay slot of a branch that ended the previous block (page
+         * end): neither an interrupt nor a stop may come between them, or
+         * the branch would be lost; the next boundary takes them */
+        update_next_event(c);
+        return false;
     }
     if (core_irq_wanted(c)) {
         uint32_t st = core_read_reg(c, UC_MIPS_REG_CP0_STATUS);
@@ -460,14 +467,15 @@ G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t
         arrival(c, p, b, start);
         start = c->cycles;
     }
-    if (b->sync && start >= c->sync_end) {
+    bool delay_slot = (p->flags & BLOCK_SPLIT) != 0;
+    if (b->sync && start >= c->sync_end && !delay_slot) {
         c->pc = b->addr;
         c->stopping = true;
         c->next_event = c->deadline = 0;
         uc_emu_stop(c->uc);
         return true;
     }
-    return start >= c->next_event && events(c, b->addr);
+    return start >= c->next_event && events(c, b->addr, delay_slot);
 }
 
 /* The whole boundary, every case: a new block, a transfer the profiler

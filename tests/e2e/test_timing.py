@@ -111,6 +111,18 @@ class Timer(unittest.TestCase):
                 self.assertEqual(c["irq_cycles"], fn["irq_vector"]["inclusive_cycles"])
                 self.assertGreaterEqual(c["irq_cycles"], 10 * 12)
 
+    def test_branch_at_page_end_survives_interrupts_and_stops(self):
+        """A branch in the last word of a page has its delay slot translated
+        as a block of its own: no interrupt and no stop may separate them."""
+        for endian in ("el", "eb"):
+            for q in ("1", "1000"):
+                r = run([fixture("t_pageend", endian)] + nptest.ONE_CORE +
+                        ["--max-cycles", "10000000", "--set", "sched.quantum=" + q])
+                c = r.core(0)
+                self.assertEqual(c["status"], "exited", r.describe())
+                self.assertEqual(c["exit_code"], 3000, "loop iterations (+100000: no interrupt taken)")
+                self.assertGreater(c["interrupts"], 100)
+
     def test_wait_epc_and_idle(self):
         for endian in ("el", "eb"):
             elf = fixture("t_wait", endian)
