@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "aliasing.h"
+#include "callgrind.h"
 #include "collect.h"
 #include "config.h"
 #include "gmon.h"
@@ -70,6 +71,7 @@ static const char *run_description =
     "  coreN/callgraph.txt         gprof-style call graph with exact children time\n"
     "  coreN/annotated.txt         annotated source listing\n"
     "  coreN/gmon.out              GNU gmon.out (first sampling period); gmon-P.out per further period P\n"
+    "  coreN/callgrind.out         the exact profile for KCachegrind / callgrind_annotate\n"
     "  aliasing.txt, aliasing.svg  when several sampling periods were recorded\n"
     "\n"
     "One ELF runs on every core; N ELFs (N = number of cores) run one per core;\n"
@@ -406,7 +408,8 @@ static int cmd_run(int argc, char **argv)
             continue;
         ok = write_gstring(dir, "flat.txt", report_flat(profs[i]), &err)
           && write_gstring(dir, "callgraph.txt", report_callgraph(profs[i]), &err)
-          && write_gstring(dir, "annotated.txt", report_annotated(profs[i]), &err);
+          && write_gstring(dir, "annotated.txt", report_annotated(profs[i]), &err)
+          && write_gstring(dir, "callgrind.out", callgrind_build(profs[i]), &err);
         for (unsigned h = 0; ok && h < profs[i]->nperiods; h++) {
             /* big-endian: no basic-block record, or binutils 2.40's
              * `mips-linux-gnu-gprof -s` writes a sum it cannot read back

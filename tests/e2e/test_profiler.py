@@ -269,6 +269,28 @@ class CallsFirmware(unittest.TestCase):
                 self.assertEqual(cg[name][0], 2 * calls, "%s %s" % (endian, name))
                 self.assertEqual(cg[name][1], {c: 2 * n for c, n in callers.items()}, "%s %s" % (endian, name))
 
+    def test_callgrind_out_reads_in_callgrind_annotate(self):
+        """coreN/callgrind.out opens in valgrind's callgrind_annotate with
+        our exact totals, self and inclusive cycles."""
+        tool = nptest.tool("callgrind_annotate")
+        for endian in ("el", "eb"):
+            r = calls_run(endian)
+            c = r.core(1)
+            fn = nptest.functions(c)
+            path = r.path("core1", "callgrind.out")
+            for inclusive, key in (("no", "self_cycles"), ("yes", "inclusive_cycles")):
+                p = subprocess.run([tool, "--inclusive=" + inclusive, "--threshold=100", path],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                total = re.search(r"^\s*([\d,]+) \(100\.0+%\)\s+PROGRAM TOTALS", p.stdout, re.M)
+                self.assertIsNotNone(total, p.stdout)
+                self.assertEqual(int(total.group(1).replace(",", "")), c["cycles"])
+                got = {}
+                for m in re.finditer(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+\S+:(\S+) \[", p.stdout, re.M):
+                    got[m.group(2)] = int(m.group(1).replace(",", ""))
+                for name in ("fib", "leaf", "caller_a", "run_leaves", "marked_loop"):
+                    self.assertEqual(got.get(name), fn[name][key], "%s %s %s" % (endian, key, name))
+
     def test_annotated_loop_mark(self):
         M = macros()
         for endian in ("el", "eb"):

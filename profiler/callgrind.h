@@ -1,0 +1,19 @@
+/* callgrind.h — a core's Profile in the Callgrind profile format, for
+ * KCachegrind and callgrind_annotate (FORMATS.md, Valgrind's cl-format).
+ *
+ * Event: Cycles (exact; instructions are not given because inclusive
+ * instruction counts per call are not collected). Positions: `instr line`. Self cost is written per basic block at the block's first
+ * instruction and source line; each arc becomes a `calls=` record at its
+ * call site with the callee's exact inclusive cycles under that arc.
+ * <idle> and <interrupt> appear as functions of their own.
+ */
+#ifndef NOCPROF_CALLGRIND_H
+#define NOCPROF_CALLGRIND_H
+
+#include <glib.h>
+
+#include "profile.h"
+
+GString *callgrind_build(const Profile *p);
+
+#endif
