@@ -8,10 +8,18 @@ typedef struct Arc {
     unsigned caller, callee;
     uint32_t site;
     uint64_t count, incl;
+    unsigned ctx_parent, ctx_node; /* last calling-context node it made */
 } Arc;
 
+/* Calling-context tree: one node per distinct call path; its self cycles
+ * are the time the path was the whole stack (folded stacks). */
+typedef struct Ctx {
+    unsigned parent, func;
+    uint64_t self;
+} Ctx;
+
 typedef struct Frame {
-    unsigned func;
+    unsigned func, ctx;
     Arc *arc;
     uint32_t ret, sp;
     uint64_t entry, excluded;
@@ -29,7 +37,31 @@ struct Collector {
     uint64_t excluded;         /* idle + interrupt cycles so far (outside irq) */
     uint64_t irq_incl;
     uint32_t epc;
+    GArray *ctx;               /* Ctx; node 0 = the root (first code run) */
+    GHashTable *ctx_index;     /* (parent << 32 | func) -> node */
+    unsigned ctx_cur;
+    uint64_t ctx_mark;         /* cycles accounted to nodes so far */
+    bool root_known;
 };
+
+/* The time since the last stack change belongs to the current path. */
+static void ctx_account(Collector *col, uint64_t now)
+{
+    g_array_index(col->ctx, Ctx, col->ctx_cur).self += now - col->ctx_mark;
+    col->ctx_mark = now;
+}
+
+static unsigned ctx_child(Collector *col, unsigned parent, unsigned func)
+{
+    gpointer key = GSIZE_TO_POINTER(((guint64)parent << 32) | func);
+    gpointer v;
+    if (g_hash_table_lookup_extended(col->ctx_index, key, NULL, &v))
+        return GPOINTER_TO_UINT(v);
+    Ctx c = { .parent = parent, .func = func };
+    g_array_append_val(col->ctx, c);
+    g_hash_table_insert(col->ctx_index, key, GUINT_TO_POINTER(col->ctx->len - 1));
+    return col->ctx->len - 1;
+}
 
 static guint arc_hash(gconstpointer p)
 {
@@ -56,6 +88,10 @@ Collector *collector_new(const Symbols *syms)
     col->cap = 256;
     col->stack = g_new(Frame, col->cap);
     col->arcs = g_hash_table_new_full(arc_hash, arc_equal, g_free, NULL);
+    col->ctx = g_array_new(FALSE, FALSE, sizeof(Ctx));
+    Ctx root = { .parent = 0, .func = col->nsyms + PROF_UNKNOWN };
+    g_array_append_val(col->ctx, root);
+    col->ctx_index = g_hash_table_new(g_direct_hash, g_direct_equal);
     return col;
 }
 
@@ -69,6 +105,8 @@ void collector_free(Collector *col)
     g_free(col->active);
     g_free(col->stack);
     g_hash_table_destroy(col->arcs);
+    g_array_free(col->ctx, TRUE);
+    g_hash_table_destroy(col->ctx_index);
     g_free(col);
 }
 
@@ -100,6 +138,13 @@ static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t
         col->rcalls[func]++;
     col->calls[func]++;
     arc->count++;
+    ctx_account(col, now);
+    unsigned parent = irq ? ctx_child(col, col->ctx_cur, col->nsyms + PROF_INTERRUPT) : col->ctx_cur;
+    if (arc->ctx_node == 0 || arc->ctx_parent != parent) {
+        arc->ctx_parent = parent;
+        arc->ctx_node = ctx_child(col, parent, func);
+    }
+    f.ctx = col->ctx_cur = arc->ctx_node;
     if (col->depth == col->cap) {
         col->cap *= 2;
         col->stack = g_renew(Frame, col->stack, col->cap);
@@ -125,7 +170,9 @@ static void pop(Collector *col, uint64_t now)
         col->irq_incl += now - f->entry;
         col->excluded += now - f->entry;
     }
+    ctx_account(col, now);
     col->depth--;
+    col->ctx_cur = col->depth ? col->stack[col->depth - 1].ctx : 0;
 }
 
 static uint32_t read_sp(Core *core)
@@ -232,6 +279,9 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
     col->calls[idle]++;
     col->incl[idle] += to - from;
     col->excluded += to - from;
+    ctx_account(col, from);
+    g_array_index(col->ctx, Ctx, ctx_child(col, col->ctx_cur, idle)).self += to - from;
+    col->ctx_mark = to;
 }
 
 static int on_block_func(void *opaque, uint32_t addr, bool *entry)
@@ -239,7 +289,12 @@ static int on_block_func(void *opaque, uint32_t addr, bool *entry)
     Collector *col = opaque;
     int i = col->syms ? symbols_lookup(col->syms, addr) : -1;
     *entry = i >= 0 && symbols_func(col->syms, (unsigned)i)->addr == addr;
-    return i >= 0 ? i : (int)pseudo(col, PROF_UNKNOWN);
+    int f = i >= 0 ? i : (int)pseudo(col, PROF_UNKNOWN);
+    if (!col->root_known) { /* the first block: the root of every path */
+        col->root_known = true;
+        g_array_index(col->ctx, Ctx, 0).func = (unsigned)f;
+    }
+    return f;
 }
 
 CoreHooks collector_hooks(Collector *col)
@@ -257,6 +312,38 @@ void collector_finish(Collector *col, uint64_t now)
 {
     while (col->depth)
         pop(col, now);
+    ctx_account(col, now);
+}
+
+static const char *const pseudo_names[PROF_NPSEUDO];
+
+static const char *func_name(const Collector *col, unsigned f)
+{
+    return f < col->nsyms ? symbols_func(col->syms, f)->name : pseudo_names[f - col->nsyms];
+}
+
+GString *collector_folded(const Collector *col, const char *prefix)
+{
+    GString *o = g_string_new(NULL);
+    GPtrArray *path = g_ptr_array_new();
+    for (unsigned n = 0; n < col->ctx->len; n++) {
+        const Ctx *c = &g_array_index(col->ctx, Ctx, n);
+        if (!c->self)
+            continue;
+        g_ptr_array_set_size(path, 0);
+        for (unsigned k = n;; k = g_array_index(col->ctx, Ctx, k).parent) {
+            g_ptr_array_add(path, (gpointer)func_name(col, g_array_index(col->ctx, Ctx, k).func));
+            if (k == 0)
+                break;
+        }
+        if (prefix)
+            g_string_append_printf(o, "%s;", prefix);
+        for (unsigned i = path->len; i-- > 0;)
+            g_string_append_printf(o, "%s%s", (const char *)g_ptr_array_index(path, i), i ? ";" : "");
+        g_string_append_printf(o, " %" G_GUINT64_FORMAT "\n", c->self);
+    }
+    g_ptr_array_free(path, TRUE);
+    return o;
 }
 
 unsigned *collector_stack(const Collector *col, unsigned *n)
@@ -283,6 +370,7 @@ static int cmp_block(const void *x, const void *y)
 }
 
 static const char *const pseudo_names[PROF_NPSEUDO] = { "<idle>", "<interrupt>", "<unknown>" };
+
 
 Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz)
 {

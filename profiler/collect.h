@@ -38,6 +38,14 @@ void collector_finish(Collector *col, uint64_t now);
 /* Function indices of the shadow stack, innermost first (for fault
  * reports); *n set to their number. Caller frees. */
 unsigned *collector_stack(const Collector *col, unsigned *n);
+/* Folded stacks (flamegraph.pl, speedscope, inferno): one line per
+ * distinct call path with the exact cycles during which it was the whole
+ * stack, root first, each line prefixed by `prefix;` when prefix is not
+ * NULL. The root is the function where the core started; idle time is an
+ * <idle> frame on the path that waited; interrupts are <interrupt> frames
+ * on the path they interrupted. The counts add up to the core's cycles.
+ * (After collector_finish.) */
+GString *collector_folded(const Collector *col, const char *prefix);
 /* Build the core's Profile (after collector_finish). */
 Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz);
 

@@ -72,6 +72,7 @@ static const char *run_description =
     "  coreN/annotated.txt         annotated source listing\n"
     "  coreN/gmon.out              GNU gmon.out (first sampling period); gmon-P.out per further period P\n"
     "  coreN/callgrind.out         the exact profile for KCachegrind / callgrind_annotate\n"
+    "  stacks.folded               exact folded stacks of every core (flamegraph.pl, speedscope)\n"
     "  aliasing.txt, aliasing.svg  when several sampling periods were recorded\n"
     "\n"
     "One ELF runs on every core; N ELFs (N = number of cores) run one per core;\n"
@@ -315,6 +316,7 @@ static int cmd_run(int argc, char **argv)
     bool any_fault = false, any_limit = false, any_nonzero = false;
     CoreResult *res = g_new0(CoreResult, ncores);
     Profile **profs = g_new0(Profile *, ncores);
+    GString *folded = g_string_new(NULL);      /* every core's stacks */
     for (unsigned i = 0; i < ncores; i++) {
         Core *c = m->cores[i];
         const Symbols *syms = ((Firmware *)g_ptr_array_index(fws, (unsigned)fw_of[i]))->syms;
@@ -361,6 +363,10 @@ static int cmd_run(int argc, char **argv)
         }
         if (cols[i]) {
             collector_finish(cols[i], c->cycles);
+            g_autofree char *prefix = g_strdup_printf("core%u", i);
+            GString *f = collector_folded(cols[i], prefix);
+            g_string_append_len(folded, f->str, (gssize)f->len);
+            g_string_free(f, TRUE);
             profs[i] = collector_profile(cols[i], c, paths[i], (double)cfg.clock_hz);
             r->prof = profs[i];
         }
@@ -432,6 +438,10 @@ static int cmd_run(int argc, char **argv)
           && write_gstring(out, "callgraph.txt", report_callgraph(chip), &err);
         profile_free(chip);
     }
+    if (ok && have_profiles)
+        ok = write_gstring(out, "stacks.folded", folded, &err);
+    else
+        g_string_free(folded, TRUE);
     if (ok && alias)
         ok = write_gstring(out, "aliasing.txt", aliasing_report(alias), &err)
           && write_gstring(out, "aliasing.svg", aliasing_svg(alias), &err);

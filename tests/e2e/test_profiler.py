@@ -291,6 +291,30 @@ class CallsFirmware(unittest.TestCase):
                 for name in ("fib", "leaf", "caller_a", "run_leaves", "marked_loop"):
                     self.assertEqual(got.get(name), fn[name][key], "%s %s %s" % (endian, key, name))
 
+    def test_folded_stacks_exact(self):
+        """stacks.folded: per core the counts add up to its cycles, and a
+        leaf's path carries exactly the inclusive cycles of its arc."""
+        for endian in ("el", "eb"):
+            r = calls_run(endian)
+            paths = {}
+            for line in r.text("stacks.folded").splitlines():
+                path, n = line.rsplit(" ", 1)
+                self.assertNotIn(path, paths, "each path once")
+                paths[path] = int(n)
+            for c in r.summary["cores"]:
+                k = c["id"]
+                mine = {p: n for p, n in paths.items() if p.split(";")[0] == "core%d" % k}
+                self.assertEqual(sum(mine.values()), c["cycles"], "%s core%d" % (endian, k))
+                fn = nptest.functions(c)
+                arcs = {}
+                for a in fn["leaf"]["callers"]:  # one arc per call site
+                    arcs[a["caller"]] = arcs.get(a["caller"], 0) + a["inclusive_cycles"]
+                for caller in ("caller_a", "caller_b"):
+                    leaf = "core%d;_start;main;run_leaves;%s;leaf" % (k, caller)
+                    self.assertEqual(mine.get(leaf), arcs[caller], leaf)
+                fib = sum(n for p, n in mine.items() if p.startswith("core%d;_start;main;fib" % k))
+                self.assertEqual(fib, fn["fib"]["inclusive_cycles"])
+
     def test_annotated_loop_mark(self):
         M = macros()
         for endian in ("el", "eb"):
