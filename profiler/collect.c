@@ -280,7 +280,8 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
     col->incl[idle] += to - from;
     col->excluded += to - from;
     ctx_account(col, from);
-    g_array_index(col->ctx, Ctx, ctx_child(col, col->ctx_cur, idle)).self += to - from;
+    unsigned node = ctx_child(col, col->ctx_cur, idle); /* may grow ctx */
+    g_array_index(col->ctx, Ctx, node).self += to - from;
     col->ctx_mark = to;
 }
 
