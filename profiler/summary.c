@@ -87,7 +87,8 @@ static void json_functions(GString *o, const Profile *p)
         bool any_sample = false;
         for (unsigned h = 0; h < p->nperiods; h++)
             any_sample |= f->samples[h] != 0;
-        if (!f->calls && !f->self_cycles && !f->inclusive_cycles && !any_sample)
+        bool always = i == profile_pseudo(p, PROF_IDLE) || i == profile_pseudo(p, PROF_INTERRUPT);
+        if (!always && !f->calls && !f->self_cycles && !f->inclusive_cycles && !any_sample)
             continue;
         if (!first)
             g_string_append_c(o, ',');
