@@ -107,6 +107,9 @@ struct Noc {
     uint64_t packets, flits, lat_sum, lat_min, lat_max;
     uint64_t lat_dense[LAT_DENSE];
     GArray *lat_big;             /* uint64_t latencies >= LAT_DENSE */
+    GArray *log;                 /* NocPacketRecord, when enabled */
+    size_t log_max;
+    uint64_t log_dropped;
 };
 
 /* g_queue_peek_head for const queues. */
@@ -286,6 +289,15 @@ static void record_delivery(Noc *noc, const Packet *p, uint64_t c)
         noc->lat_dense[lat]++;
     else
         g_array_append_val(noc->lat_big, lat);
+    if (noc->log) {
+        if (noc->log->len < noc->log_max) {
+            NocPacketRecord rec = { .src = p->src, .dst = p->dst, .nwords = p->nwords,
+                                    .sent = p->stamp, .delivered = c };
+            g_array_append_val(noc->log, rec);
+        } else {
+            noc->log_dropped++;
+        }
+    }
 }
 
 /* A flit leaves router r through the local output into the receive queue. */
@@ -440,10 +452,26 @@ Noc *noc_new(const NocConfig *cfg)
 /* Every live packet is freed exactly once: through the queue that holds it
  * if it is waiting to be injected or has reached its receive queue, else
  * through the buffer entry holding its head flit. */
+void noc_log_packets(Noc *noc, size_t max)
+{
+    if (!noc->log)
+        noc->log = g_array_new(FALSE, FALSE, sizeof(NocPacketRecord));
+    noc->log_max = max;
+}
+
+const NocPacketRecord *noc_packet_log(const Noc *noc, size_t *n, uint64_t *dropped)
+{
+    *n = noc->log ? noc->log->len : 0;
+    *dropped = noc->log_dropped;
+    return noc->log ? (const NocPacketRecord *)(void *)noc->log->data : NULL;
+}
+
 void noc_free(Noc *noc)
 {
     if (!noc)
         return;
+    if (noc->log)
+        g_array_free(noc->log, TRUE);
     for (unsigned r = 0; r < noc->nodes; r++) {
         Ni *ni = &noc->ni[r];
 

@@ -37,6 +37,7 @@
 #define NOCPROF_NOC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct NocConfig {
@@ -131,6 +132,20 @@ bool noc_rx_drop(Noc *noc, unsigned node);
 /* True when no flit is in any router, link or injection queue (receive
  * queues may hold packets). */
 bool noc_quiescent(const Noc *noc);
+
+/* --- packet log (for timelines) --- */
+
+typedef struct NocPacketRecord {
+    unsigned src, dst, nwords;
+    uint64_t sent;               /* stamped send cycle */
+    uint64_t delivered;          /* cycle its last flit reached the receive queue */
+} NocPacketRecord;
+
+/* Record every delivered packet from now on, at most max of them (later
+ * ones are only counted). */
+void noc_log_packets(Noc *noc, size_t max);
+/* The records in delivery order; *dropped = packets past the maximum. */
+const NocPacketRecord *noc_packet_log(const Noc *noc, size_t *n, uint64_t *dropped);
 
 /* Statistics up to noc_now(). The returned struct is owned by the caller;
  * free with noc_stats_free. */

@@ -42,7 +42,21 @@ struct Collector {
     unsigned ctx_cur;
     uint64_t ctx_mark;         /* cycles accounted to nodes so far */
     bool root_known;
+    GArray *events;            /* CollectorEvent: waits and interrupts */
+    uint64_t events_dropped;
 };
+
+#define COLLECTOR_MAX_EVENTS 200000
+
+static void add_event(Collector *col, uint64_t start, uint64_t end, unsigned func, bool idle)
+{
+    if (col->events->len >= COLLECTOR_MAX_EVENTS) {
+        col->events_dropped++;
+        return;
+    }
+    CollectorEvent e = { .start = start, .end = end, .func = func, .idle = idle };
+    g_array_append_val(col->events, e);
+}
 
 /* The time since the last stack change belongs to the current path. */
 static void ctx_account(Collector *col, uint64_t now)
@@ -92,6 +106,7 @@ Collector *collector_new(const Symbols *syms)
     Ctx root = { .parent = 0, .func = col->nsyms + PROF_UNKNOWN };
     g_array_append_val(col->ctx, root);
     col->ctx_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+    col->events = g_array_new(FALSE, FALSE, sizeof(CollectorEvent));
     return col;
 }
 
@@ -107,6 +122,7 @@ void collector_free(Collector *col)
     g_hash_table_destroy(col->arcs);
     g_array_free(col->ctx, TRUE);
     g_hash_table_destroy(col->ctx_index);
+    g_array_free(col->events, TRUE);
     g_free(col);
 }
 
@@ -169,6 +185,7 @@ static void pop(Collector *col, uint64_t now)
     if (f->irq) {
         col->irq_incl += now - f->entry;
         col->excluded += now - f->entry;
+        add_event(col, f->entry, now, f->func, false);
     }
     ctx_account(col, now);
     col->depth--;
@@ -279,6 +296,7 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
     col->calls[idle]++;
     col->incl[idle] += to - from;
     col->excluded += to - from;
+    add_event(col, from, to, idle, true);
     ctx_account(col, from);
     unsigned node = ctx_child(col, col->ctx_cur, idle); /* may grow ctx */
     g_array_index(col->ctx, Ctx, node).self += to - from;
@@ -321,6 +339,18 @@ static const char *const pseudo_names[PROF_NPSEUDO];
 static const char *func_name(const Collector *col, unsigned f)
 {
     return f < col->nsyms ? symbols_func(col->syms, f)->name : pseudo_names[f - col->nsyms];
+}
+
+const CollectorEvent *collector_events(const Collector *col, size_t *n, uint64_t *dropped)
+{
+    *n = col->events->len;
+    *dropped = col->events_dropped;
+    return (const CollectorEvent *)(void *)col->events->data;
+}
+
+const char *collector_func_name(const Collector *col, unsigned func)
+{
+    return func_name(col, func);
 }
 
 GString *collector_folded(const Collector *col, const char *prefix)

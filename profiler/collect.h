@@ -46,6 +46,18 @@ unsigned *collector_stack(const Collector *col, unsigned *n);
  * on the path they interrupted. The counts add up to the core's cycles.
  * (After collector_finish.) */
 GString *collector_folded(const Collector *col, const char *prefix);
+/* A span on the core's timeline: a wait (idle) or an interrupt handler
+ * run (func = the vector's function), in cycles [start, end). */
+typedef struct CollectorEvent {
+    uint64_t start, end;
+    unsigned func;
+    bool idle;
+} CollectorEvent;
+
+/* The spans in time order (at most 200,000; *dropped counts the rest). */
+const CollectorEvent *collector_events(const Collector *col, size_t *n, uint64_t *dropped);
+const char *collector_func_name(const Collector *col, unsigned func);
+
 /* Build the core's Profile (after collector_finish). */
 Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz);
 

@@ -16,6 +16,7 @@
 #include "report.h"
 #include "summary.h"
 #include "symbols.h"
+#include "trace.h"
 
 extern const unsigned char nocprof_demo_elf[];
 extern const unsigned long nocprof_demo_elf_len;
@@ -73,6 +74,7 @@ static const char *run_description =
     "  coreN/gmon.out              GNU gmon.out (first sampling period); gmon-P.out per further period P\n"
     "  coreN/callgrind.out         the exact profile for KCachegrind / callgrind_annotate\n"
     "  stacks.folded               exact folded stacks of every core (flamegraph.pl, speedscope)\n"
+    "  trace.json                  timeline of waits, interrupts and NoC packets (Perfetto)\n"
     "  aliasing.txt, aliasing.svg  when several sampling periods were recorded\n"
     "\n"
     "One ELF runs on every core; N ELFs (N = number of cores) run one per core;\n"
@@ -306,6 +308,7 @@ static int cmd_run(int argc, char **argv)
             core_set_hooks(m->cores[i], &h);
         }
 
+    noc_log_packets(m->noc, 200000); /* for trace.json */
     struct sigaction sa = { .sa_handler = on_sigint };
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
@@ -437,6 +440,19 @@ static int cmd_run(int argc, char **argv)
         ok = write_gstring(out, "flat.txt", report_flat(chip), &err)
           && write_gstring(out, "callgraph.txt", report_callgraph(chip), &err);
         profile_free(chip);
+    }
+    if (ok) {
+        TraceCore *tc = g_new0(TraceCore, ncores);
+        g_autoptr(GPtrArray) whats = g_ptr_array_new_with_free_func(g_free);
+        for (unsigned i = 0; i < ncores; i++) {
+            char *what = res[i].faulted ? g_strdup_printf("fault: %s", res[i].fault_kind)
+                       : m->cores[i]->state == CORE_EXITED ? g_strdup_printf("exit %d", res[i].exit_code)
+                       : g_strdup(res[i].status);
+            g_ptr_array_add(whats, what);
+            tc[i] = (TraceCore){ .id = i, .col = cols[i], .end_cycle = res[i].cycles, .end_what = what };
+        }
+        ok = write_gstring(out, "trace.json", trace_build(tc, ncores, m->noc, (double)cfg.clock_hz), &err);
+        g_free(tc);
     }
     if (ok && have_profiles)
         ok = write_gstring(out, "stacks.folded", folded, &err);

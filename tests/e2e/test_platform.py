@@ -120,6 +120,39 @@ class NetworkInterrupts(unittest.TestCase):
                 self.assertEqual([a["caller"] for a in vec["callers"]], ["<interrupt>"])
                 self.assertEqual(vec["inclusive_cycles"], c["irq_cycles"])
             self.assertEqual(r.summary["noc"]["packets"], 120)
+            self.check_trace(r)
+
+    def check_trace(self, r):
+        """trace.json (Chrome Trace Event format): one span per wait and per
+        interrupt handler run on each core, one per delivered packet."""
+        import json
+        with open(r.path("trace.json")) as f:
+            trace = json.load(f)
+        self.assertEqual(trace["displayTimeUnit"], "ns")
+        ev = trace["traceEvents"]
+        hz = r.summary["config"]["clock"]["hz"]
+        names = {(e["pid"], e["name"]) for e in ev if e["ph"] == "M" and e["name"] == "process_name"}
+        self.assertEqual(len(names), 5)  # 4 cores + NoC
+        for c in r.summary["cores"]:
+            mine = [e for e in ev if e["pid"] == c["id"] and e["ph"] == "X"]
+            idle = [e for e in mine if e["cat"] == "idle"]
+            irq = [e for e in mine if e["cat"] == "interrupt"]
+            self.assertEqual(sum(e["args"]["cycles"] for e in idle), c["idle_cycles"])
+            self.assertEqual(len(idle), c["waits"])
+            self.assertEqual(len(irq), c["interrupts"])
+            self.assertEqual(sum(e["args"]["cycles"] for e in irq), c["irq_cycles"])
+            for e in mine:
+                self.assertAlmostEqual(e["ts"], e["args"]["start_cycle"] / hz * 1e6, places=3)
+                self.assertAlmostEqual(e["dur"], e["args"]["cycles"] / hz * 1e6, places=3)
+            end = [e for e in ev if e["pid"] == c["id"] and e["ph"] == "i"]
+            self.assertEqual([e["name"] for e in end], ["exit 0"])
+        packets = [e for e in ev if e.get("cat") == "packet"]
+        self.assertEqual(len(packets), r.summary["noc"]["packets"])
+        lat = sorted(e["args"]["cycles"] for e in packets)
+        self.assertEqual(lat[0], r.summary["noc"]["latency"]["min"])
+        self.assertEqual(lat[-1], r.summary["noc"]["latency"]["max"])
+        for e in packets:
+            self.assertEqual(e["name"], "%d->%d" % (e["tid"], e["args"]["dst"]))
 
 
 class Determinism(unittest.TestCase):

@@ -1,0 +1,30 @@
+/* trace.h — the run's timeline in the Chrome Trace Event format (Perfetto,
+ * chrome://tracing; FORMATS.md).
+ *
+ * One process per core ("core N", pid N): complete events ("X") for every
+ * wait (cat "idle") and every interrupt handler run (cat "interrupt", named
+ * after the vector's function), and an instant event ("i") where the core
+ * stopped (exit code, fault, limit...). One process "NoC" (pid = number of
+ * cores) with one thread per source node: a complete event per delivered
+ * packet from its send stamp to full delivery, named "src->dst", with its
+ * payload words and latency in args. Timestamps are microseconds at the
+ * configured clock (cycles / hz * 1e6); args also carry the cycles.
+ */
+#ifndef NOCPROF_TRACE_H
+#define NOCPROF_TRACE_H
+
+#include <glib.h>
+
+#include "collect.h"
+#include "noc.h"
+
+typedef struct TraceCore {
+    unsigned id;
+    const Collector *col;      /* NULL: no spans (profiling off) */
+    uint64_t end_cycle;
+    const char *end_what;      /* e.g. "exit 0", "fault: bus-error" */
+} TraceCore;
+
+GString *trace_build(const TraceCore *cores, unsigned ncores, const Noc *noc, double clock_hz);
+
+#endif
