@@ -955,6 +955,34 @@ static void test_self_send_1x1(void)
 
 /* noc_free releases packets wherever they are: queued, partly injected,
  * spread over routers and links, partly or fully received (ASan checks). */
+/* The packet log: one record per delivered packet, with the stamp and the
+ * delivery cycle of the formula; past its maximum, records are counted. */
+static void test_packet_log(void)
+{
+    NocConfig cfg = cfg_default(4, 4);
+    Noc *noc = noc_new(&cfg);
+    noc_log_packets(noc, 2);
+    uint32_t w[3] = { 1, 2, 3 };
+    g_assert_true(noc_send(noc, 0, 15, w, 3, 10));
+    noc_run_until(noc, 200);
+    g_assert_true(noc_send(noc, 5, 6, w, 1, 300));
+    g_assert_true(noc_send(noc, 6, 5, w, 2, 300));
+    noc_run_until(noc, 500);
+    size_t n;
+    uint64_t dropped;
+    const NocPacketRecord *r = noc_packet_log(noc, &n, &dropped);
+    g_assert_cmpuint(n, ==, 2);
+    g_assert_cmpuint(dropped, ==, 1);
+    g_assert_cmpuint(r[0].src, ==, 0);
+    g_assert_cmpuint(r[0].dst, ==, 15);
+    g_assert_cmpuint(r[0].nwords, ==, 3);
+    g_assert_cmpuint(r[0].sent, ==, 10);
+    g_assert_cmpuint(r[0].delivered, ==, formula(&cfg, 10, hops(&cfg, 0, 15), 3));
+    g_assert_cmpuint(r[1].sent, ==, 300);
+    g_assert_cmpuint(r[1].delivered, ==, formula(&cfg, 300, 1, r[1].nwords));
+    noc_free(noc);
+}
+
 static void test_free_in_flight(void)
 {
     static const uint64_t stops[] = { 0, 1, 3, 7, 12, 20, 33, 60, 200 };
@@ -980,6 +1008,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/noc/latency/hops", test_latency_hops);
+    g_test_add_func("/noc/log/packets", test_packet_log);
     g_test_add_func("/noc/latency/jump", test_latency_jump);
     g_test_add_func("/noc/throughput/saturation", test_throughput_saturation);
     g_test_add_func("/noc/buffer/depth-one", test_buffer_depth_one);
