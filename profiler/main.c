@@ -236,10 +236,6 @@ static int cmd_run(int argc, char **argv)
         return usage_error(err);
     const unsigned ncores = config_cores(&cfg);
     const char *out = o.out ? o.out : "nocprof-out";
-    if (g_mkdir_with_parents(out, 0755) != 0) {
-        fprintf(stderr, "nocprof: %s: cannot create output folder: %s\n", out, g_strerror(errno));
-        return EXIT_USAGE;
-    }
 
     /* which ELF on which core */
     g_autofree char **paths = g_new0(char *, ncores);
@@ -294,6 +290,12 @@ static int cmd_run(int argc, char **argv)
         }
     }
 
+    /* nothing is written before every input is known to be good (status 2
+     * leaves no reports), except the bundled demo's ELF */
+    if (g_mkdir_with_parents(out, 0755) != 0) {
+        fprintf(stderr, "nocprof: %s: cannot create output folder: %s\n", out, g_strerror(errno));
+        return EXIT_USAGE;
+    }
     Machine *m = machine_new(&cfg, imgs, console_line, &o.quiet, &err);
     if (!m) {
         fprintf(stderr, "nocprof: %s\n", err->message);
