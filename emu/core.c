@@ -559,7 +559,6 @@ static int locate_access(Core *c, uint32_t phys, unsigned *size_out)
         c->scan_count = b->count;
         c->scan_block = b;
         c->blk_scan = 0;
-        c->blk_extra = 0;
     }
     for (uint32_t k = c->blk_scan; k < b->nmem; k++) {
         uint32_t i = b->mem[k];
@@ -620,7 +619,6 @@ static bool access_begin(Core *c, uint64_t offset, unsigned size, bool write, Ac
     const Timing *t = &c->cfg->timing;
     int64_t delta = (int64_t)t->mmio - (int64_t)(write ? t->store : t->load);
     c->cycles = (uint64_t)((int64_t)c->cycles + delta);
-    c->blk_extra += delta;
     if (current_block(c))
         current_block(c)->extra += delta;
     if (c->next_sample < c->cycles)
@@ -975,7 +973,6 @@ void core_free(Core *c)
 void core_set_hooks(Core *c, const CoreHooks *hooks)
 {
     c->hooks = *hooks;
-    c->profiling = true;
     c->arrive_mask |= MIPS_JREG;
 }
 

@@ -155,14 +155,12 @@ struct Core {
     Block none, irq_marker;
     unsigned arrive_mask;      /* prev->flags that need the slow path */
     uint32_t nslots;           /* btab entries */
-    int64_t blk_extra;         /* MMIO cost adjustments in this execution of the current block */
     uint32_t blk_scan;         /* next of its loads/stores to match */
-    uint64_t scan_count;       /* its count when blk_extra/blk_scan were reset */
+    uint64_t scan_count;       /* its count when blk_scan was reset */
     const Block *scan_block;
 
     Block **btab;              /* [ram_size / 4] by physical address */
     GPtrArray *blocks;         /* every Block, owned */
-    Block *stub_block;
 
     /* devices */
     uint32_t timer_ctrl, timer_period;
@@ -181,7 +179,6 @@ struct Core {
     Histogram *hists;
     uint32_t hist_lo, hist_hi;
 
-    bool profiling;
     CoreHooks hooks;
 };
 
