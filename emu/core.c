@@ -775,25 +775,29 @@ static void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t v
 
 /* ---- exceptions ------------------------------------------------------ */
 
+/* The last instruction of the current block: where translation stopped at
+ * an exception (or PC when no block is running). */
+static uint32_t last_insn_pc(Core *c)
+{
+    const Block *b = current_block(c);
+    return b ? b->addr + b->size - 4 : core_read_reg(c, UC_MIPS_REG_PC);
+}
+
 /* First instruction of the current block with one of `cls`; else the last. */
 static uint32_t locate_class(Core *c, unsigned cls)
 {
     Block *b = current_block(c);
-    if (!b)
-        return core_read_reg(c, UC_MIPS_REG_PC);
-    for (uint32_t i = 0; i < b->ninsns; i++)
+    for (uint32_t i = 0; b && i < b->ninsns; i++)
         if (mips_classify(block_word(c, b, i)) & cls)
             return b->addr + 4 * i;
-    return b->addr + b->size - 4;
+    return last_insn_pc(c);
 }
 
 /* First load/store of the current block whose address is misaligned. */
 static uint32_t locate_misaligned(Core *c, uint32_t *addr_out)
 {
     Block *b = current_block(c);
-    if (!b)
-        return core_read_reg(c, UC_MIPS_REG_PC);
-    for (uint32_t i = 0; i < b->ninsns; i++) {
+    for (uint32_t i = 0; b && i < b->ninsns; i++) {
         unsigned size, base;
         int32_t off;
         if (!mips_mem_operand(block_word(c, b, i), &size, &base, &off))
@@ -804,7 +808,7 @@ static uint32_t locate_misaligned(Core *c, uint32_t *addr_out)
             return b->addr + 4 * i;
         }
     }
-    return b->addr + b->size - 4;
+    return last_insn_pc(c);
 }
 
 static void hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
@@ -826,7 +830,7 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
         fault(c, "break", pc, "break instruction at pc 0x%08x", pc);
         break;
     case 20:
-        pc = current_block(c) ? current_block(c)->addr + current_block(c)->size - 4 : core_read_reg(c, UC_MIPS_REG_PC);
+        pc = last_insn_pc(c);
         fault(c, "reserved-instruction", pc, "reserved instruction 0x%08x at pc 0x%08x",
               current_block(c) ? block_word(c, current_block(c), current_block(c)->ninsns - 1) : 0, pc);
         break;
@@ -839,11 +843,11 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
         fault(c, "trap", pc, "trap instruction at pc 0x%08x", pc);
         break;
     case 11: case 19:
-        pc = current_block(c) ? current_block(c)->addr + current_block(c)->size - 4 : 0;
+        pc = last_insn_pc(c);
         fault(c, "coprocessor-unusable", pc, "coprocessor instruction at pc 0x%08x (no FPU)", pc);
         break;
     default:
-        pc = current_block(c) ? current_block(c)->addr + current_block(c)->size - 4 : 0;
+        pc = last_insn_pc(c);
         fault(c, "exception", pc, "CPU exception %u near pc 0x%08x", intno, pc);
         break;
     }
