@@ -5,7 +5,6 @@
 #include <stddef.h>
 #include <string.h>
 
-G_DEFINE_QUARK(nocprof-error-quark, nocprof_error)
 
 typedef enum { K_UINT, K_U64, K_PERIODS } KeyType;
 

@@ -8,6 +8,8 @@
 #define NOCPROF_CONFIG_H
 
 #include <glib.h>
+
+#include "base/error.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -30,15 +32,6 @@ typedef struct Config {
     uint32_t periods[CONFIG_MAX_PERIODS];
 } Config;
 
-#define NOCPROF_ERROR (nocprof_error_quark())
-GQuark nocprof_error_quark(void);
-typedef enum {
-    NOCPROF_ERROR_USAGE,   /* exit status 2 */
-    NOCPROF_ERROR_CONFIG,  /* exit status 2 */
-    NOCPROF_ERROR_ELF,     /* exit status 2 */
-    NOCPROF_ERROR_IO,      /* writing reports */
-    NOCPROF_ERROR_EMU,     /* the emulator engine failed */
-} NocprofError;
 
 void config_defaults(Config *c);
 /* Apply every key of an INI file; unknown groups or keys are errors. */

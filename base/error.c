@@ -1,0 +1,4 @@
+/* base/error.c — the project's GError domain. */
+#include "error.h"
+
+G_DEFINE_QUARK(nocprof-error-quark, nocprof_error)
