@@ -18,6 +18,14 @@ typedef struct Ctx {
     uint64_t self;
 } Ctx;
 
+/* The collector's own data about one emulator block (the block's tag is
+ * its index in Collector.blk). */
+typedef struct BlockInfo {
+    unsigned func;             /* function index (pseudo <unknown> outside) */
+    bool entry;                /* starts at that function's first instruction */
+    Arc *arc_cache;            /* last arc taken from it */
+} BlockInfo;
+
 typedef struct Frame {
     unsigned func, ctx;
     Arc *arc;
@@ -43,6 +51,7 @@ struct Collector {
     uint64_t ctx_mark;         /* cycles accounted to nodes so far */
     bool root_known;
     GArray *events;            /* CollectorEvent: waits and interrupts */
+    GArray *blk;               /* BlockInfo, by block tag */
     uint64_t events_dropped;
 };
 
@@ -107,6 +116,7 @@ Collector *collector_new(const Symbols *syms)
     g_array_append_val(col->ctx, root);
     col->ctx_index = g_hash_table_new(g_direct_hash, g_direct_equal);
     col->events = g_array_new(FALSE, FALSE, sizeof(CollectorEvent));
+    col->blk = g_array_new(FALSE, FALSE, sizeof(BlockInfo));
     return col;
 }
 
@@ -123,6 +133,7 @@ void collector_free(Collector *col)
     g_array_free(col->ctx, TRUE);
     g_hash_table_destroy(col->ctx_index);
     g_array_free(col->events, TRUE);
+    g_array_free(col->blk, TRUE);
     g_free(col);
 }
 
@@ -194,7 +205,12 @@ static void pop(Collector *col, uint64_t now)
 
 static uint32_t read_sp(Core *core)
 {
-    return core_read_reg(core, UC_MIPS_REG_SP);
+    return core_read_gpr(core, CORE_GPR_SP);
+}
+
+static BlockInfo *info(const Collector *col, const Block *b)
+{
+    return &g_array_index(col->blk, BlockInfo, block_tag(b));
 }
 
 /* A jr landed at `to` with $sp = sp. Frames entered with a lower $sp are
@@ -202,11 +218,11 @@ static uint32_t read_sp(Core *core)
  * the one we landed in, unless we landed on a function entry (a tail call
  * through a register): a longjmp back into the function that called them,
  * or a return into their caller. */
-static void unwind_below(Collector *col, uint32_t sp, const Block *to, uint64_t now)
+static void unwind_below(Collector *col, uint32_t sp, const BlockInfo *to, uint64_t now)
 {
     Frame *f;
     while ((f = top(col)) && !f->irq
-           && (f->sp < sp || (f->sp == sp && !to->entry && (int)f->func != to->func)))
+           && (f->sp < sp || (f->sp == sp && !to->entry && f->func != to->func)))
         pop(col, now);
 }
 
@@ -231,36 +247,39 @@ static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
         pop(col, now);
 }
 
-static void do_call(Collector *col, Core *core, const Block *from, Block *to, uint64_t now)
+static void do_call(Collector *col, Core *core, const Block *from, const BlockInfo *to, uint64_t now)
 {
     uint32_t sp = read_sp(core);
-    unsigned caller = from->func >= 0 ? (unsigned)from->func : pseudo(col, PROF_UNKNOWN);
-    Arc *arc = from->arc_cache;
-    if (!arc || arc->callee != (unsigned)to->func || arc->caller != caller) {
-        arc = arc_get(col, caller, (unsigned)to->func, from->branch_pc);
-        ((Block *)from)->arc_cache = arc;
+    BlockInfo *fi = info(col, from);
+    unsigned caller = fi->func;
+    Arc *arc = fi->arc_cache;
+    if (!arc || arc->callee != to->func || arc->caller != caller) {
+        arc = arc_get(col, caller, to->func, block_branch_pc(from));
+        fi->arc_cache = arc;
     }
     uint32_t ret;
-    if (from->flags & MIPS_LINK) {
-        ret = from->branch_pc + 8;
+    if (block_flags(from) & MIPS_LINK) {
+        ret = block_branch_pc(from) + 8;
     } else {
         Frame *t = top(col);
         ret = t && !t->irq ? t->ret : 0;
     }
-    push(col, (unsigned)to->func, arc, ret, sp, now, false);
+    push(col, to->func, arc, ret, sp, now, false);
 }
 
-static void on_arrive(void *opaque, Core *core, const Block *from, Block *to, uint64_t now)
+static void on_arrive(void *opaque, Core *core, const Block *from_b, const Block *to_b, uint64_t now)
 {
     Collector *col = opaque;
-    if (!from) { /* interrupt vector entered */
-        unsigned f = to->func >= 0 ? (unsigned)to->func : pseudo(col, PROF_UNKNOWN);
+    const BlockInfo *to = info(col, to_b);
+    if (!from_b) { /* interrupt vector entered */
+        unsigned f = to->func;
         Arc *arc = arc_get(col, pseudo(col, PROF_INTERRUPT), f, 0);
         col->calls[pseudo(col, PROF_INTERRUPT)]++;
         push(col, f, arc, col->epc, 0, now, true);
         return;
     }
-    unsigned fl = from->flags;
+    const BlockInfo *from = info(col, from_b);
+    unsigned fl = block_flags(from_b);
     if (fl & MIPS_ERET) {
         Frame *f;
         while ((f = top(col)) && !f->irq)
@@ -273,14 +292,14 @@ static void on_arrive(void *opaque, Core *core, const Block *from, Block *to, ui
         uint32_t sp = read_sp(core);
         unwind_below(col, sp, to, now);
         if (fl & MIPS_RETURN)
-            do_return(col, to->addr, sp, now);
+            do_return(col, block_addr(to_b), sp, now);
         if (!to->entry || to->func == from->func)
             return;
     }
-    if (!to->entry || to->func < 0 || !(fl & MIPS_BRANCH))
+    if (!to->entry || !(fl & MIPS_BRANCH))
         return;
     if ((fl & MIPS_LINK) || to->func != from->func)
-        do_call(col, core, from, to, now);
+        do_call(col, core, from_b, to, now);
 }
 
 static void on_interrupt(void *opaque, uint32_t epc, uint64_t now)
@@ -303,24 +322,30 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
     col->ctx_mark = to;
 }
 
-static int on_block_func(void *opaque, uint32_t addr, bool *entry)
+/* A new block: its function, and whether arrivals there are watched
+ * (function entries). The tag is its index in col->blk. */
+static uint32_t on_block_tag(void *opaque, uint32_t addr, bool *watch)
 {
     Collector *col = opaque;
     int i = col->syms ? symbols_lookup(col->syms, addr) : -1;
-    *entry = i >= 0 && symbols_func(col->syms, (unsigned)i)->addr == addr;
-    int f = i >= 0 ? i : (int)pseudo(col, PROF_UNKNOWN);
+    BlockInfo bi = {
+        .func = i >= 0 ? (unsigned)i : pseudo(col, PROF_UNKNOWN),
+        .entry = i >= 0 && symbols_func(col->syms, (unsigned)i)->addr == addr,
+    };
     if (!col->root_known) { /* the first block: the root of every path */
         col->root_known = true;
-        g_array_index(col->ctx, Ctx, 0).func = (unsigned)f;
+        g_array_index(col->ctx, Ctx, 0).func = bi.func;
     }
-    return f;
+    g_array_append_val(col->blk, bi);
+    *watch = bi.entry;
+    return col->blk->len - 1;
 }
 
 CoreHooks collector_hooks(Collector *col)
 {
     return (CoreHooks){
         .opaque = col,
-        .block_func = on_block_func,
+        .block_tag = on_block_tag,
         .arrive = on_arrive,
         .interrupt = on_interrupt,
         .idle = on_idle,
@@ -406,17 +431,17 @@ static const char *const pseudo_names[PROF_NPSEUDO] = { "<idle>", "<interrupt>",
 Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz)
 {
     Profile *p = g_new0(Profile, 1);
-    p->core = core->id;
+    p->core = core_id(core);
     p->elf_path = g_strdup(elf_path);
     p->syms = col->syms;
     p->clock_hz = clock_hz;
-    p->cycles = core->cycles;
+    p->cycles = core_cycles(core);
     p->instructions = core_instructions(core);
-    p->idle_cycles = core->idle_cycles;
-    p->irq_cycles = core->irq_cycles;
-    p->busy_cycles = core->cycles - core->idle_cycles;
+    p->idle_cycles = core_idle_cycles(core);
+    p->irq_cycles = core_irq_cycles(core);
+    p->busy_cycles = p->cycles - p->idle_cycles;
     p->nfuncs = col->nfuncs;
-    p->nperiods = core->nhists;
+    p->nperiods = core_nhists(core);
     p->funcs = g_new0(ProfFunc, p->nfuncs);
     for (unsigned i = 0; i < p->nfuncs; i++) {
         ProfFunc *f = &p->funcs[i];
@@ -436,24 +461,24 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
     }
     unsigned idle = pseudo(col, PROF_IDLE), intr = pseudo(col, PROF_INTERRUPT),
              unknown = pseudo(col, PROF_UNKNOWN);
-    p->funcs[idle].self_cycles = core->idle_cycles;
-    p->funcs[idle].inclusive_cycles = core->idle_cycles;
+    p->funcs[idle].self_cycles = p->idle_cycles;
+    p->funcs[idle].inclusive_cycles = p->idle_cycles;
     p->funcs[intr].inclusive_cycles = col->irq_incl;
 
     /* blocks -> self cycles and instructions */
-    p->nblocks = core->blocks->len;
+    p->nblocks = core_nblocks(core);
     p->blocks = g_new0(ProfBlock, p->nblocks ? p->nblocks : 1);
     unsigned nb = 0;
-    for (unsigned i = 0; i < core->blocks->len; i++) {
-        const Block *b = g_ptr_array_index(core->blocks, i);
-        uint64_t cyc = block_cycles(b);
-        if (!b->count && !cyc)
+    for (unsigned i = 0; i < p->nblocks; i++) {
+        const Block *b = core_block(core, i);
+        uint64_t cyc = block_cycles(b), count = block_count(b);
+        if (!count && !cyc)
             continue;
-        unsigned fi = b->func >= 0 ? (unsigned)b->func : unknown;
-        p->blocks[nb++] = (ProfBlock){ .addr = b->addr, .ninsns = b->ninsns, .func = fi,
-                                       .count = b->count, .cycles = cyc };
+        unsigned fi = block_tag(b) != CORE_NO_TAG ? info(col, b)->func : unknown;
+        p->blocks[nb++] = (ProfBlock){ .addr = block_addr(b), .ninsns = block_ninsns(b), .func = fi,
+                                       .count = count, .cycles = cyc };
         p->funcs[fi].self_cycles += cyc;
-        p->funcs[fi].instructions += b->count * b->ninsns;
+        p->funcs[fi].instructions += count * block_ninsns(b);
     }
     p->nblocks = nb;
     qsort(p->blocks, nb, sizeof *p->blocks, cmp_block);
@@ -480,28 +505,30 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
 
     /* histograms and samples per function */
     p->hists = g_new0(ProfHist, p->nperiods ? p->nperiods : 1);
-    uint32_t nbins = (core->hist_hi - core->hist_lo) / 4;
+    uint32_t nbins = 0, lo = 0;
     for (unsigned h = 0; h < p->nperiods; h++) {
-        const Histogram *src = &core->hists[h];
+        CoreHist src = core_hist(core, h);
         ProfHist *d = &p->hists[h];
-        d->period = src->period;
-        d->low_pc = core->hist_lo;
-        d->high_pc = core->hist_hi;
-        d->bins = g_memdup2(src->bins, sizeof(uint32_t) * (nbins ? nbins : 1));
-        d->idle = src->idle;
-        d->outside = src->outside;
-        d->total = src->total;
-        p->funcs[idle].samples[h] = src->idle;
-        p->funcs[unknown].samples[h] = src->outside;
+        nbins = (src.high_pc - src.low_pc) / 4;
+        lo = src.low_pc;
+        d->period = src.period;
+        d->low_pc = src.low_pc;
+        d->high_pc = src.high_pc;
+        d->bins = g_memdup2(src.bins, sizeof(uint32_t) * (nbins ? nbins : 1));
+        d->idle = src.idle;
+        d->outside = src.outside;
+        d->total = src.total;
+        p->funcs[idle].samples[h] = src.idle;
+        p->funcs[unknown].samples[h] = src.outside;
     }
     int last = -1;
     for (uint32_t k = 0; k < nbins; k++) {
-        uint32_t pc = core->hist_lo + 4 * k;
+        uint32_t pc = lo + 4 * k;
         if (last < 0 || pc < p->funcs[last].addr || pc >= p->funcs[last].addr + p->funcs[last].size)
             last = col->syms ? symbols_lookup(col->syms, pc) : -1;
         unsigned fi = last >= 0 ? (unsigned)last : unknown;
         for (unsigned h = 0; h < p->nperiods; h++)
-            p->funcs[fi].samples[h] += core->hists[h].bins[k];
+            p->funcs[fi].samples[h] += p->hists[h].bins[k];
     }
     return p;
 }

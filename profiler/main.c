@@ -328,24 +328,26 @@ static int cmd_run(int argc, char **argv)
         CoreResult *r = &res[i];
         r->id = i;
         r->elf = paths[i];
-        r->status = core_state_name(c->state);
-        r->exit_code = c->exit_code;
+        CoreState st = core_state(c);
+        const CoreFault *fault = core_fault(c);
+        r->status = core_state_name(st);
+        r->exit_code = core_exit_code(c);
         r->instructions = core_instructions(c);
-        r->cycles = c->cycles;
-        r->busy_cycles = c->cycles - c->idle_cycles;
-        r->idle_cycles = c->idle_cycles;
-        r->irq_cycles = c->irq_cycles;
-        r->interrupts = c->interrupts;
-        r->waits = c->waits;
-        if (c->state == CORE_FAULT) {
+        r->cycles = core_cycles(c);
+        r->busy_cycles = core_cycles(c) - core_idle_cycles(c);
+        r->idle_cycles = core_idle_cycles(c);
+        r->irq_cycles = core_irq_cycles(c);
+        r->interrupts = core_interrupts(c);
+        r->waits = core_waits(c);
+        if (st == CORE_FAULT) {
             any_fault = true;
             r->faulted = true;
-            r->fault_kind = c->fault.kind;
-            r->fault_message = c->fault.message;
-            r->fault_pc = c->fault.pc;
-            int fi = symbols_lookup(syms, c->fault.pc);
+            r->fault_kind = fault->kind;
+            r->fault_message = fault->message;
+            r->fault_pc = fault->pc;
+            int fi = symbols_lookup(syms, fault->pc);
             r->fault_function = fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL;
-            SymLine ln = symbols_line(syms, c->fault.pc);
+            SymLine ln = symbols_line(syms, fault->pc);
             r->fault_file = ln.file;
             r->fault_line = ln.line;
             GPtrArray *stack = g_ptr_array_new();
@@ -361,13 +363,13 @@ static int cmd_run(int argc, char **argv)
             }
             g_ptr_array_add(stack, NULL);
             r->fault_stack = (char **)g_ptr_array_free(stack, FALSE);
-        } else if (c->state == CORE_LIMIT || c->state == CORE_DEADLOCK) {
+        } else if (st == CORE_LIMIT || st == CORE_DEADLOCK) {
             any_limit = true;
-        } else if (c->state == CORE_EXITED && c->exit_code != 0) {
+        } else if (st == CORE_EXITED && r->exit_code != 0) {
             any_nonzero = true;
         }
         if (cols[i]) {
-            collector_finish(cols[i], c->cycles);
+            collector_finish(cols[i], core_cycles(c));
             g_autofree char *prefix = g_strdup_printf("core%u", i);
             GString *f = collector_folded(cols[i], prefix);
             g_string_append_len(folded, f->str, (gssize)f->len);
@@ -387,7 +389,7 @@ static int cmd_run(int argc, char **argv)
     if (m->deadlock)
         fprintf(stderr, "nocprof: deadlock: every live core waits and nothing can wake any of them\n");
     for (unsigned i = 0; i < ncores; i++)
-        if (m->cores[i]->state == CORE_LIMIT)
+        if (core_state(m->cores[i]) == CORE_LIMIT)
             fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached\n", i, cfg.max_cycles);
 
     /* ---- reports ---- */
@@ -413,8 +415,9 @@ static int cmd_run(int argc, char **argv)
             ok = false;
             break;
         }
-        Core *c = m->cores[i];
-        ok = write_out(dir, "console.txt", c->console->str, c->console->len, &err);
+        size_t clen;
+        const char *console = core_console(m->cores[i], &clen);
+        ok = write_out(dir, "console.txt", console, clen, &err);
         if (!ok || !profs[i])
             continue;
         ok = write_gstring(dir, "flat.txt", report_flat(profs[i]), &err)
@@ -448,7 +451,7 @@ static int cmd_run(int argc, char **argv)
         g_autoptr(GPtrArray) whats = g_ptr_array_new_with_free_func(g_free);
         for (unsigned i = 0; i < ncores; i++) {
             char *what = res[i].faulted ? g_strdup_printf("fault: %s", res[i].fault_kind)
-                       : m->cores[i]->state == CORE_EXITED ? g_strdup_printf("exit %d", res[i].exit_code)
+                       : core_state(m->cores[i]) == CORE_EXITED ? g_strdup_printf("exit %d", res[i].exit_code)
                        : g_strdup(res[i].status);
             g_ptr_array_add(whats, what);
             tc[i] = (TraceCore){ .id = i, .col = cols[i], .end_cycle = res[i].cycles, .end_what = what };
