@@ -21,13 +21,16 @@ const Block *core_block(const Core *c, unsigned i)
     return g_ptr_array_index(c->blocks, i);
 }
 
+uint64_t block_instructions(const Block *b)
+{
+    return b->count * b->ninsns - b->lost;
+}
+
 uint64_t core_instructions(const Core *c)
 {
-    uint64_t n = 0 - c->insn_adjust;
-    for (unsigned i = 0; i < c->blocks->len; i++) {
-        const Block *b = g_ptr_array_index(c->blocks, i);
-        n += b->count * b->ninsns;
-    }
+    uint64_t n = 0;
+    for (unsigned i = 0; i < c->blocks->len; i++)
+        n += block_instructions(g_ptr_array_index(c->blocks, i));
     return n;
 }
 
@@ -46,7 +49,7 @@ static uint32_t block_scan(Core *c, Block *b)
         if (cls & MIPS_STORE) cost += t->store;
         if (cls & MIPS_MUL) cost += t->mul;
         if (cls & MIPS_DIV) cost += t->div;
-        b->icost[i] = (uint8_t)MIN(cost, 255u);
+        b->icost[i] = (uint16_t)cost;
         b->cost += b->icost[i];
         if (!b->flags && (cls & (MIPS_BRANCH | MIPS_ERET))) {
             b->flags = cls;
@@ -69,7 +72,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     b->size = size;
     b->ninsns = size / 4;
     b->fallthrough = addr + size;
-    b->icost = g_new(uint8_t, b->ninsns ? b->ninsns : 1);
+    b->icost = g_new(uint16_t, b->ninsns ? b->ninsns : 1);
     b->words = g_new0(uint32_t, b->ninsns ? b->ninsns : 1);
     b->tag = CORE_NO_TAG;
     g_autofree uint8_t *bytes = g_malloc(size ? size : 4);
@@ -142,7 +145,7 @@ void block_truncate(Core *c, uint32_t end_pc)
     sample_untake(c, b, start, cut);
     c->cycles -= removed;
     b->extra -= (int64_t)removed;
-    c->insn_adjust += b->ninsns - k;
+    b->lost += b->ninsns - k;
 }
 
 /* `to` is the delay slot of from's branch, translated alone (page end):

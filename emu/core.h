@@ -59,6 +59,9 @@ uint32_t block_ninsns(const Block *b);
  * device access differences). */
 uint64_t block_count(const Block *b);
 uint64_t block_cycles(const Block *b);
+/* Instructions it executed: count x ninsns less those of executions cut
+ * short by an exit or a fault. */
+uint64_t block_instructions(const Block *b);
 /* mips_classify() of its control instruction (MIPS_* of mips.h; 0 if it
  * has none) and that instruction's address (0 if none). */
 unsigned block_flags(const Block *b);

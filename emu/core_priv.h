@@ -25,6 +25,8 @@ struct Block {
     uint32_t branch_pc;        /* address of that instruction (0 if none) */
     uint32_t branch_insn;      /* that instruction */
     uint64_t count;            /* executions */
+    uint64_t lost;             /* instructions of its executions cut short
+                                  (exit, fault) that did not run */
     int64_t extra;             /* cycles charged besides count * cost
                                   (taken branches, device accesses) */
     uint32_t tag;              /* the client's (CoreHooks.block_tag) */
@@ -33,7 +35,8 @@ struct Block {
     bool attn;                 /* watch || sync: entering it takes the
                                   hook's slow path */
     bool attn_out;             /* flags & arrive_mask: leaving it does */
-    uint8_t *icost;            /* [ninsns] cycles of each instruction */
+    uint16_t *icost;           /* [ninsns] cycles of each instruction
+                                  (at most 1 + 1000 + 1000) */
     uint32_t *words;           /* [ninsns] the instructions, host order */
     uint16_t *mem;             /* [nmem] indices of its loads and stores */
     uint32_t nmem;
@@ -73,8 +76,6 @@ struct Core {
     uint64_t next_event, next_sample;
     uint64_t deadline;         /* min(next_event, next_sample): a block ending
                                   past it takes the hook's slow path */
-    uint64_t insn_adjust;      /* instructions of partly executed blocks
-                                  (exit, fault) that did not run */
     uint64_t irq_start, idle_from;
     bool in_irq, stopping;
     uint64_t interrupts, waits;

@@ -478,7 +478,7 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
         p->blocks[nb++] = (ProfBlock){ .addr = block_addr(b), .ninsns = block_ninsns(b), .func = fi,
                                        .count = count, .cycles = cyc };
         p->funcs[fi].self_cycles += cyc;
-        p->funcs[fi].instructions += count * block_ninsns(b);
+        p->funcs[fi].instructions += block_instructions(b);
     }
     p->nblocks = nb;
     qsort(p->blocks, nb, sizeof *p->blocks, cmp_block);
