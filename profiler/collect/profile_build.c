@@ -1,0 +1,126 @@
+/* profile_build.c — a core's Profile from its collector, blocks and
+ * sampling histograms. */
+#include "collect_private.h"
+
+#include <stdlib.h>
+
+static int cmp_arc(const void *x, const void *y)
+{
+    const ProfArc *a = x, *b = y;
+    if (a->callee != b->callee) return a->callee < b->callee ? -1 : 1;
+    if (a->caller != b->caller) return a->caller < b->caller ? -1 : 1;
+    return a->call_site < b->call_site ? -1 : a->call_site > b->call_site;
+}
+
+static int cmp_block(const void *x, const void *y)
+{
+    const ProfBlock *a = x, *b = y;
+    return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz)
+{
+    Profile *p = g_new0(Profile, 1);
+    p->core = core_id(core);
+    p->elf_path = g_strdup(elf_path);
+    p->syms = col->syms;
+    p->clock_hz = clock_hz;
+    p->cycles = core_cycles(core);
+    p->instructions = core_instructions(core);
+    p->idle_cycles = core_idle_cycles(core);
+    p->irq_cycles = core_irq_cycles(core);
+    p->busy_cycles = p->cycles - p->idle_cycles;
+    p->nfuncs = col->nfuncs;
+    p->nperiods = core_nhists(core);
+    p->funcs = g_new0(ProfFunc, p->nfuncs);
+    for (unsigned i = 0; i < p->nfuncs; i++) {
+        ProfFunc *f = &p->funcs[i];
+        if (i < col->nsyms) {
+            const SymFunc *s = symbols_func(col->syms, i);
+            f->name = s->name;
+            f->addr = s->addr;
+            f->size = s->size;
+        } else {
+            f->name = collect_func_name(col, i);
+            f->pseudo = true;
+        }
+        f->calls = col->calls[i];
+        f->recursive_calls = col->rcalls[i];
+        f->inclusive_cycles = col->incl[i];
+        f->samples = g_new0(uint64_t, p->nperiods ? p->nperiods : 1);
+    }
+    unsigned idle = collect_pseudo(col, PROF_IDLE), intr = collect_pseudo(col, PROF_INTERRUPT),
+             unknown = collect_pseudo(col, PROF_UNKNOWN);
+    p->funcs[idle].self_cycles = p->idle_cycles;
+    p->funcs[idle].inclusive_cycles = p->idle_cycles;
+    p->funcs[intr].inclusive_cycles = col->irq_incl;
+
+    /* blocks -> self cycles and instructions */
+    p->nblocks = core_nblocks(core);
+    p->blocks = g_new0(ProfBlock, p->nblocks ? p->nblocks : 1);
+    unsigned nb = 0;
+    for (unsigned i = 0; i < p->nblocks; i++) {
+        const Block *b = core_block(core, i);
+        uint64_t count = block_count(b);
+        uint64_t cyc = block_cycles(b);
+        if (!count && !cyc)
+            continue;
+        unsigned fi = block_tag(b) != CORE_NO_TAG ? collect_block(col, b)->func : unknown;
+        p->blocks[nb++] = (ProfBlock){ .addr = block_addr(b), .ninsns = block_ninsns(b), .func = fi,
+                                       .count = count, .cycles = cyc };
+        p->funcs[fi].self_cycles += cyc;
+        p->funcs[fi].instructions += block_instructions(b);
+    }
+    p->nblocks = nb;
+    qsort(p->blocks, nb, sizeof *p->blocks, cmp_block);
+    /* functions never called but executed (entry code, vectors): their
+     * inclusive time is their own */
+    for (unsigned i = 0; i < col->nsyms; i++)
+        if (!p->funcs[i].calls && p->funcs[i].inclusive_cycles < p->funcs[i].self_cycles)
+            p->funcs[i].inclusive_cycles = p->funcs[i].self_cycles;
+    p->funcs[unknown].inclusive_cycles = p->funcs[unknown].self_cycles;
+
+    /* arcs */
+    p->narcs = g_hash_table_size(col->arcs);
+    p->arcs = g_new0(ProfArc, p->narcs ? p->narcs : 1);
+    GHashTableIter it;
+    gpointer key;
+    unsigned na = 0;
+    g_hash_table_iter_init(&it, col->arcs);
+    while (g_hash_table_iter_next(&it, &key, NULL)) {
+        const Arc *a = key;
+        p->arcs[na++] = (ProfArc){ .caller = a->caller, .callee = a->callee, .call_site = a->site,
+                                   .count = a->count, .inclusive_cycles = a->incl };
+    }
+    qsort(p->arcs, na, sizeof *p->arcs, cmp_arc);
+
+    /* histograms and samples per function */
+    p->hists = g_new0(ProfHist, p->nperiods ? p->nperiods : 1);
+    uint32_t nbins = 0, lo = 0;
+    for (unsigned h = 0; h < p->nperiods; h++) {
+        CoreHist src = core_hist(core, h);
+        ProfHist *d = &p->hists[h];
+        nbins = (src.high_pc - src.low_pc) / 4;
+        lo = src.low_pc;
+        d->period = src.period;
+        d->low_pc = src.low_pc;
+        d->high_pc = src.high_pc;
+        d->bins = g_memdup2(src.bins, sizeof(uint32_t) * (nbins ? nbins : 1));
+        d->idle = src.idle;
+        d->outside = src.outside;
+        d->total = src.total;
+        p->funcs[idle].samples[h] = src.idle;
+        p->funcs[unknown].samples[h] = src.outside;
+    }
+    int last = -1;
+    for (uint32_t k = 0; k < nbins; k++) {
+        uint32_t pc = lo + 4 * k;
+        if (last < 0 || pc < p->funcs[last].addr || pc >= p->funcs[last].addr + p->funcs[last].size)
+            last = col->syms ? symbols_lookup(col->syms, pc) : -1;
+        unsigned fi = last >= 0 ? (unsigned)last : unknown;
+        for (unsigned h = 0; h < p->nperiods; h++)
+            p->funcs[fi].samples[h] += p->hists[h].bins[k];
+    }
+    return p;
+}
+
