@@ -3,7 +3,11 @@
  *   options.c  `nocprof run` options -> Config and the ELF of each core
  *   run.c      cmd_run: load the firmware, build and run the machine with
  *              the collectors, gather every core's outcome and profile
- *   write.c    the output folder: every report, written atomically
+ *   write.c    the output folder: every report, written atomically, from
+ *              a ProfileData (a live run's or saved data), and the data
+ *   report.c   `nocprof report`: re-render a finished run from its data,
+ *              and the report options shared by every command that writes
+ *              reports (cli_report_*)
  * Only this folder prints and exits; the libraries return GErrors. */
 #ifndef NOCPROF_CLI_H
 #define NOCPROF_CLI_H
@@ -15,6 +19,7 @@
 #include "collect.h"
 #include "config.h"
 #include "machine.h"
+#include "profile_data.h"
 #include "run.h"
 #include "symbols.h"
 
@@ -25,6 +30,7 @@ enum {
     EXIT_USAGE = 2,
     EXIT_FAULT = 3,
     EXIT_LIMIT = 4,
+    EXIT_REPORTS = 5,          /* a report could not be written */
     EXIT_SIGINT = 130,
 };
 
@@ -60,6 +66,8 @@ typedef struct Firmware {
     char *path;
     ElfImage *img;
     Symbols *syms;
+    char *abs_path;            /* absolute, for finding it again */
+    char *sha256;              /* hex SHA-256 of the file's content */
 } Firmware;
 
 /* Everything one run made, for the report writers. */
@@ -73,12 +81,9 @@ typedef struct Run {
     int *fw_of;                /* [ncores] index into fws */
     Machine *m;
     Collector **cols;          /* [ncores]; NULL entries with --no-profile */
-    CoreResult *res;           /* [ncores] */
-    Profile **profs;           /* [ncores]; NULL with --no-profile */
-    GString *folded;           /* every core's folded stacks */
-    NocStats *ns;
-    AliasAnalysis *alias;      /* when several periods were recorded */
-    char *alias_json;
+    ProfileData data;          /* the outcome: what is saved and reported */
+    CoreResult *res;           /* = data.cores */
+    Profile **profs;           /* = data.profs; NULL with --no-profile */
     int status;
 } Run;
 
@@ -86,7 +91,24 @@ int cmd_run(int argc, char **argv);
 
 /* Write data to dir/name atomically (temporary name, then rename). */
 bool cli_write_file(const char *dir, const char *name, const char *data, gsize len, GError **error);
-/* Write every report of a finished run into r->out. */
-bool cli_write_reports(Run *r, GError **error);
+/* Write every report of a finished run (or of saved data) into out. */
+bool cli_write_reports(const ProfileData *d, const char *out, GError **error);
+/* Save d as out/profile.data. */
+bool cli_save_data(const ProfileData *d, const char *out, GError **error);
+
+/* Options that change what the reports show, shared by every command that
+ * writes reports (report, merge): parsed by one group, applied to the
+ * data before the reports are written. */
+typedef struct ReportOptions {
+    char **periods;            /* --period: recorded periods to report */
+} ReportOptions;
+
+void report_options_clear(ReportOptions *ro);
+/* The option group (entries point into ro). */
+GOptionGroup *cli_report_group(ReportOptions *ro);
+/* Apply ro to d (select periods, ...); NOCPROF_ERROR_USAGE on a bad value. */
+bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error);
+
+int cmd_report(int argc, char **argv);
 
 #endif

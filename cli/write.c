@@ -1,11 +1,14 @@
-/* write.c — the output folder of a run: every report, each written
- * atomically (a temporary name in the same folder, then rename). */
+/* write.c — the output folder: every report of a run (live, or rebuilt
+ * from saved profile data), each written atomically (a temporary name in
+ * the same folder, then rename), and the saved data itself. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "callgrind.h"
 #include "cli.h"
+#include "folded.h"
 #include "gmon.h"
 #include "report.h"
 #include "summary.h"
@@ -58,19 +61,19 @@ static bool write_gmons(const char *dir, const Profile *p, GError **error)
 }
 
 /* OUT/coreN/: console, and the core's profile in every layout. */
-static bool write_core(const Run *r, unsigned i, GError **error)
+static bool write_core(const ProfileData *d, const char *out, unsigned i, GError **error)
 {
     g_autofree char *name = g_strdup_printf("core%u", i);
-    g_autofree char *dir = g_build_filename(r->out, name, NULL);
+    g_autofree char *dir = g_build_filename(out, name, NULL);
     if (g_mkdir_with_parents(dir, 0755) != 0) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir, g_strerror(errno));
         return false;
     }
-    size_t len;
-    const char *console = core_console(r->m->cores[i], &len);
-    if (!cli_write_file(dir, "console.txt", console, len, error))
+    gsize len;
+    const char *console = g_bytes_get_data(d->console[i], &len);
+    if (!cli_write_file(dir, "console.txt", console ? console : "", len, error))
         return false;
-    const Profile *p = r->profs[i];
+    const Profile *p = d->profs[i];
     if (!p)
         return true;
     return write_gstring(dir, "flat.txt", report_flat(p), error)
@@ -81,52 +84,79 @@ static bool write_core(const Run *r, unsigned i, GError **error)
 }
 
 /* OUT/flat.txt and OUT/callgraph.txt: all cores summed by function name. */
-static bool write_chip(const Run *r, GError **error)
+static bool write_chip(const ProfileData *d, const char *out, GError **error)
 {
-    Profile *chip = profile_merge((const Profile *const *)r->profs, r->ncores);
-    bool ok = write_gstring(r->out, "flat.txt", report_flat(chip), error)
-           && write_gstring(r->out, "callgraph.txt", report_callgraph(chip), error);
+    Profile *chip = profile_merge((const Profile *const *)d->profs, d->ncores);
+    bool ok = write_gstring(out, "flat.txt", report_flat(chip), error)
+           && write_gstring(out, "callgraph.txt", report_callgraph(chip), error);
     profile_free(chip);
     return ok;
 }
 
-static bool write_trace(const Run *r, GError **error)
+static bool write_trace(const ProfileData *d, const char *out, GError **error)
 {
-    TraceCore *tc = g_new0(TraceCore, r->ncores);
+    TraceCore *tc = g_new0(TraceCore, d->ncores);
     g_autoptr(GPtrArray) whats = g_ptr_array_new_with_free_func(g_free);
-    for (unsigned i = 0; i < r->ncores; i++) {
-        const CoreResult *res = &r->res[i];
+    for (unsigned i = 0; i < d->ncores; i++) {
+        const CoreResult *res = &d->cores[i];
         char *what = res->faulted ? g_strdup_printf("fault: %s", res->fault_kind)
-                   : core_state(r->m->cores[i]) == CORE_EXITED ? g_strdup_printf("exit %d", res->exit_code)
+                   : strcmp(res->status, "exited") == 0 ? g_strdup_printf("exit %d", res->exit_code)
                    : g_strdup(res->status);
         g_ptr_array_add(whats, what);
-        tc[i] = (TraceCore){ .id = i, .col = r->cols[i], .end_cycle = res->cycles, .end_what = what };
+        tc[i] = (TraceCore){ .id = i, .prof = d->profs[i], .end_cycle = res->cycles, .end_what = what };
     }
-    bool ok = write_gstring(r->out, "trace.json", trace_build(tc, r->ncores, r->m->noc, (double)r->cfg.clock_hz),
-                            error);
+    TracePackets pk = { .nodes = d->noc->nodes, .recs = d->packets, .n = d->npackets,
+                        .dropped = d->packets_dropped };
+    bool ok = write_gstring(out, "trace.json", trace_build(tc, d->ncores, &pk, (double)d->cfg.clock_hz), error);
     g_free(tc);
     return ok;
 }
 
-bool cli_write_reports(Run *r, GError **error)
+/* stacks.folded: every core's calling contexts, prefixed coreN. */
+static GString *folded_all(const ProfileData *d)
 {
-    RunInfo run = { .cfg = &r->cfg, .config_path = r->opts->config, .ncores = r->ncores, .cores = r->res,
-                    .noc = r->ns, .deadlock = r->m->deadlock, .exit_status = r->status,
-                    .aliasing_json = r->alias_json };
-    bool have_profiles = !r->opts->no_profile;
-    bool ok = write_gstring(r->out, "summary.json", summary_json(&run), error)
-           && write_gstring(r->out, "summary.txt", summary_text(&run), error)
-           && write_gstring(r->out, "noc.txt", noc_report(r->ns, &r->cfg), error);
-    for (unsigned i = 0; ok && i < r->ncores; i++)
-        ok = write_core(r, i, error);
+    GString *o = g_string_new(NULL);
+    for (unsigned i = 0; i < d->ncores; i++)
+        if (d->profs[i]) {
+            g_autofree char *prefix = g_strdup_printf("core%u", i);
+            folded_append(o, d->profs[i], prefix);
+        }
+    return o;
+}
+
+bool cli_write_reports(const ProfileData *d, const char *out, GError **error)
+{
+    bool have_profiles = d->ncores && d->profs[0];
+    AliasAnalysis *alias = NULL;
+    g_autofree char *alias_json = NULL;
+    if (have_profiles && d->cfg.nperiods > 1) {
+        alias = aliasing_analyse((const Profile *const *)d->profs, d->ncores);
+        alias_json = g_string_free(aliasing_json(alias), FALSE);
+    }
+    RunInfo run = profile_data_run_info(d);
+    run.aliasing_json = alias_json;
+    bool ok = write_gstring(out, "summary.json", summary_json(&run), error)
+           && write_gstring(out, "summary.txt", summary_text(&run), error)
+           && write_gstring(out, "noc.txt", noc_report(d->noc, &d->cfg), error);
+    for (unsigned i = 0; ok && i < d->ncores; i++)
+        ok = write_core(d, out, i, error);
     if (ok && have_profiles)
-        ok = write_chip(r, error);
+        ok = write_chip(d, out, error);
     if (ok)
-        ok = write_trace(r, error);
+        ok = write_trace(d, out, error);
     if (ok && have_profiles)
-        ok = cli_write_file(r->out, "stacks.folded", r->folded->str, r->folded->len, error);
-    if (ok && r->alias)
-        ok = write_gstring(r->out, "aliasing.txt", aliasing_report(r->alias), error)
-          && write_gstring(r->out, "aliasing.svg", aliasing_svg(r->alias), error);
+        ok = write_gstring(out, "stacks.folded", folded_all(d), error);
+    if (ok && alias)
+        ok = write_gstring(out, "aliasing.txt", aliasing_report(alias), error)
+          && write_gstring(out, "aliasing.svg", aliasing_svg(alias), error);
+    aliasing_free(alias);
     return ok;
+}
+
+bool cli_save_data(const ProfileData *d, const char *out, GError **error)
+{
+    g_autoptr(GBytes) b = profile_data_encode(d);
+    gsize len;
+    const char *data = g_bytes_get_data(b, &len);
+    return cli_write_file(out, PROFILE_DATA_FILE, data, len, error);
 }

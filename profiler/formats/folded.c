@@ -1,18 +1,17 @@
 /* folded.c — folded stacks of a calling-context tree (see folded.h). */
 #include "folded.h"
 
-void folded_append(GString *o, const Collector *col, const char *prefix)
+void folded_append(GString *o, const Profile *p, const char *prefix)
 {
-    size_t nctx;
-    const CollectorCtx *ctx = collector_contexts(col, &nctx);
+    const ProfCtx *ctx = p->ctxs;
     GPtrArray *path = g_ptr_array_new();
-    for (size_t n = 0; n < nctx; n++) {
-        const CollectorCtx *c = &ctx[n];
+    for (size_t n = 0; n < p->nctxs; n++) {
+        const ProfCtx *c = &ctx[n];
         if (!c->self)
             continue;
         g_ptr_array_set_size(path, 0);
         for (size_t k = n;; k = ctx[k].parent) {
-            g_ptr_array_add(path, (gpointer)collector_func_name(col, ctx[k].func));
+            g_ptr_array_add(path, (gpointer)p->funcs[ctx[k].func].name);
             if (k == 0)
                 break;
         }

@@ -31,7 +31,7 @@ static void span(GString *o, const char *name, const char *cat, unsigned pid, un
                            start, end - start);
 }
 
-GString *trace_build(const TraceCore *cores, unsigned ncores, const Noc *noc, double hz)
+GString *trace_build(const TraceCore *cores, unsigned ncores, const TracePackets *pkts, double hz)
 {
     GString *o = g_string_new("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
     /* the first event, so that every later one starts with a comma */
@@ -42,12 +42,12 @@ GString *trace_build(const TraceCore *cores, unsigned ncores, const Noc *noc, do
         g_autofree char *pname = g_strdup_printf("core %u", c->id);
         meta(o, "process_name", c->id, 0, pname);
         meta(o, "thread_name", c->id, 0, "cpu");
-        if (c->col) {
-            size_t n;
-            uint64_t dropped;
-            const CollectorEvent *ev = collector_events(c->col, &n, &dropped);
+        if (c->prof) {
+            size_t n = c->prof->nevents;
+            uint64_t dropped = c->prof->events_dropped;
+            const ProfEvent *ev = c->prof->events;
             for (size_t k = 0; k < n; k++) {
-                const char *name = ev[k].idle ? "wait" : collector_func_name(c->col, ev[k].func);
+                const char *name = ev[k].idle ? "wait" : c->prof->funcs[ev[k].func].name;
                 span(o, name, ev[k].idle ? "idle" : "interrupt", c->id, 0, ev[k].start, ev[k].end, hz);
                 g_string_append(o, "}}");
             }
@@ -61,13 +61,13 @@ GString *trace_build(const TraceCore *cores, unsigned ncores, const Noc *noc, do
         put_us(o, c->end_cycle, hz);
         g_string_append(o, "}");
     }
-    for (unsigned r = 0; r < noc_nodes(noc); r++) {
+    for (unsigned r = 0; r < pkts->nodes; r++) {
         g_autofree char *tname = g_strdup_printf("from node %u", r);
         meta(o, "thread_name", ncores, r, tname);
     }
-    size_t n;
-    uint64_t dropped;
-    const NocPacketRecord *pk = noc_packet_log(noc, &n, &dropped);
+    size_t n = pkts->n;
+    uint64_t dropped = pkts->dropped;
+    const NocPacketRecord *pk = pkts->recs;
     for (size_t k = 0; k < n; k++) {
         g_autofree char *name = g_strdup_printf("%u->%u", pk[k].src, pk[k].dst);
         span(o, name, "packet", ncores, pk[k].src, pk[k].sent, pk[k].delivered, hz);

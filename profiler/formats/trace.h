@@ -15,16 +15,24 @@
 
 #include <glib.h>
 
-#include "collect.h"
 #include "noc.h"
+#include "profile.h"
 
 typedef struct TraceCore {
     unsigned id;
-    const Collector *col;      /* NULL: no spans (profiling off) */
+    const Profile *prof;       /* its events; NULL: no spans (profiling off) */
     uint64_t end_cycle;
     const char *end_what;      /* e.g. "exit 0", "fault: bus-error" */
 } TraceCore;
 
-GString *trace_build(const TraceCore *cores, unsigned ncores, const Noc *noc, double clock_hz);
+/* The NoC's packet log (noc_packet_log) over its nodes. */
+typedef struct TracePackets {
+    unsigned nodes;
+    const NocPacketRecord *recs;
+    size_t n;
+    uint64_t dropped;          /* packets past the log's limit */
+} TracePackets;
+
+GString *trace_build(const TraceCore *cores, unsigned ncores, const TracePackets *pk, double clock_hz);
 
 #endif
