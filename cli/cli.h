@@ -104,8 +104,8 @@ typedef struct ReportOptions {
 } ReportOptions;
 
 void report_options_clear(ReportOptions *ro);
-/* The option group (entries point into ro). */
-GOptionGroup *cli_report_group(ReportOptions *ro);
+/* Add the report options to ctx's main group (they point into ro). */
+void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro);
 /* Apply ro to d (select periods, ...); NOCPROF_ERROR_USAGE on a bad value. */
 bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error);
 

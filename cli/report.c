@@ -14,17 +14,15 @@ void report_options_clear(ReportOptions *ro)
     memset(ro, 0, sizeof *ro);
 }
 
-GOptionGroup *cli_report_group(ReportOptions *ro)
+void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro)
 {
-    GOptionEntry entries[] = {
+    const GOptionEntry entries[] = {
         { "period", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ro->periods,
           "Report only these recorded sampling periods, in this order (the first is gmon.out's; repeat or "
           "give a comma list; default: all, as recorded)", "CYCLES" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    GOptionGroup *g = g_option_group_new("report", "Report options:", "Show report options", NULL, NULL);
-    g_option_group_add_entries(g, entries);
-    return g;
+    g_option_context_add_main_entries(ctx, entries, NULL);
 }
 
 /* "P1,P2" and repeated --period -> numbers. */
@@ -98,10 +96,10 @@ int cmd_report(int argc, char **argv)
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_set_prgname("nocprof report");
-    g_autoptr(GOptionContext) ctx = g_option_context_new("OUT - rebuild the reports of a finished run");
+    g_autoptr(GOptionContext) ctx = g_option_context_new("- rebuild the reports of a finished run");
     g_option_context_set_description(ctx, report_description);
     g_option_context_add_main_entries(ctx, entries, NULL);
-    g_option_context_add_group(ctx, cli_report_group(&ro));
+    cli_report_add_options(ctx, &ro);
     GError *err = NULL;
     int status = EXIT_OK;
     ProfileData d = { 0 };
