@@ -83,7 +83,7 @@ typedef struct Run {
     GString *folded;           /* every core's folded stacks */
     NocStats *ns;
     AliasAnalysis *alias;      /* when several periods were recorded */
-    char *alias_json;
+    JsonNode *alias_json;      /* its summary.json member */
     int status;
     GPtrArray *written;        /* paths relative to out, for the manifest */
 } Run;

@@ -252,7 +252,7 @@ static void gather(Run *r)
     r->ns = noc_stats(r->m->noc);
     if (!r->opts->no_profile && r->cfg.nperiods > 1) {
         r->alias = aliasing_analyse((const Profile *const *)r->profs, r->ncores);
-        r->alias_json = g_string_free(aliasing_json(r->alias), FALSE);
+        r->alias_json = aliasing_json(r->alias);
     }
 }
 
@@ -276,7 +276,8 @@ static void print_outcome(const Run *r)
 static void run_clear(Run *r)
 {
     aliasing_free(r->alias);
-    g_free(r->alias_json);
+    if (r->alias_json)
+        json_node_unref(r->alias_json);
     if (r->ns)
         noc_stats_free(r->ns);
     for (unsigned i = 0; r->res && i < r->ncores; i++) {

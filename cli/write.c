@@ -123,7 +123,7 @@ static bool write_all(Run *r, GError **error)
 {
     RunInfo run = { .cfg = &r->cfg, .config_path = r->opts->config, .ncores = r->ncores, .cores = r->res,
                     .noc = r->ns, .deadlock = r->m->deadlock, .exit_status = r->status,
-                    .aliasing_json = r->alias_json };
+                    .aliasing = r->alias_json };
     bool have_profiles = !r->opts->no_profile;
     bool ok = put_gstring(r, NULL, "summary.json", summary_json(&run), error)
            && put_gstring(r, NULL, "summary.txt", summary_text(&run), error)
