@@ -8,6 +8,7 @@
  *   report.c   `nocprof report`: re-render a finished run from its data,
  *              and the report options shared by every command that writes
  *              reports (cli_report_*)
+ *   manifest.c OUT/.nocprof-manifest: what nocprof wrote there
  * Only this folder prints and exits; the libraries return GErrors. */
 #ifndef NOCPROF_CLI_H
 #define NOCPROF_CLI_H
@@ -30,7 +31,7 @@ enum {
     EXIT_USAGE = 2,
     EXIT_FAULT = 3,
     EXIT_LIMIT = 4,
-    EXIT_REPORTS = 5,          /* a report could not be written */
+    EXIT_REPORTS = 5,          /* the run ended, a report could not be written */
     EXIT_SIGINT = 130,
 };
 
@@ -43,7 +44,7 @@ typedef struct Options {
     char **sets;
     char **core_maps;
     char **elfs;
-    gint64 max_cycles;
+    char *max_cycles;          /* NULL: the config's [run] max_cycles */
     gboolean alias_check, quiet, no_profile;
 } Options;
 
@@ -66,7 +67,6 @@ typedef struct Firmware {
     char *path;
     ElfImage *img;
     Symbols *syms;
-    char *abs_path;            /* absolute, for finding it again */
     char *sha256;              /* hex SHA-256 of the file's content */
 } Firmware;
 
@@ -77,6 +77,9 @@ typedef struct Run {
     const char *out;
     unsigned ncores;
     char **paths;              /* [ncores] ELF of each core (borrowed) */
+    const char *demo;          /* OUT/firmware/pipeline.elf when the bundled
+                                  demo runs, else NULL */
+    char *demo_tmp;            /* where it is loaded from (while starting) */
     GPtrArray *fws;            /* Firmware, owned */
     int *fw_of;                /* [ncores] index into fws */
     Machine *m;
@@ -91,10 +94,14 @@ int cmd_run(int argc, char **argv);
 
 /* Write data to dir/name atomically (temporary name, then rename). */
 bool cli_write_file(const char *dir, const char *name, const char *data, gsize len, GError **error);
-/* Write every report of a finished run (or of saved data) into out. */
-bool cli_write_reports(const ProfileData *d, const char *out, GError **error);
-/* Save d as out/profile.data. */
-bool cli_save_data(const ProfileData *d, const char *out, GError **error);
+/* Write every report of a finished run (or of saved data) into out, then
+ * OUT/.nocprof-manifest, removing what an earlier run listed there and
+ * this one did not write. Flags: CLI_WRITE_DATA also saves d as
+ * out/profile.data; CLI_WRITE_DEMO: the bundled demo's ELF was written to
+ * out/firmware/; CLI_WRITE_KEEP: keep the saved data and firmware/ that
+ * the manifest lists (re-rendering into the folder of the data). */
+enum { CLI_WRITE_DATA = 1, CLI_WRITE_DEMO = 2, CLI_WRITE_KEEP = 4 };
+bool cli_write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error);
 
 /* Options that change what the reports show, shared by every command that
  * writes reports (report, merge): parsed by one group, applied to the
@@ -110,5 +117,11 @@ void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro);
 bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error);
 
 int cmd_report(int argc, char **argv);
+
+/* OUT/.nocprof-manifest (manifest.c): the paths it lists (empty when there
+ * is none); removing the files of `before` that are not in `now`; writing. */
+GPtrArray *manifest_read(const char *out);
+void manifest_prune(const char *out, const GPtrArray *before, const GPtrArray *now);
+bool manifest_write(const char *out, const GPtrArray *files, GError **error);
 
 #endif

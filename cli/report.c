@@ -78,6 +78,12 @@ static const char *const report_description =
     "Exit status: 0 written; 2 usage error, unreadable or invalid profile data,\n"
     "ELF missing or changed; 5 a report could not be written.";
 
+static bool same_folder(const char *a, const char *b)
+{
+    g_autofree char *ca = g_canonicalize_filename(a, NULL), *cb = g_canonicalize_filename(b, NULL);
+    return strcmp(ca, cb) == 0;
+}
+
 static int fail(int status, GError *err)
 {
     fprintf(stderr, "nocprof report: %s\n", err->message);
@@ -91,7 +97,8 @@ int cmd_report(int argc, char **argv)
     g_autofree char *out = NULL;
     ReportOptions ro = { 0 };
     GOptionEntry entries[] = {
-        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write the reports into DIR (default: OUT itself)", "DIR" },
+        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+          "Write the reports into DIR (default: OUT itself), with the data they show as DIR/profile.data", "DIR" },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, "OUT" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
@@ -117,7 +124,7 @@ int cmd_report(int argc, char **argv)
         else if (g_mkdir_with_parents(dest, 0755) != 0)
             status = fail(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dest,
                                                     g_strerror(errno)));
-        else if (!cli_write_reports(&d, dest, &err))
+        else if (!cli_write_reports(&d, dest, same_folder(rest[0], dest) ? CLI_WRITE_KEEP : CLI_WRITE_DATA, &err))
             status = fail(EXIT_REPORTS, err);
     }
     profile_data_clear(&d);

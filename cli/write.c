@@ -15,6 +15,7 @@
 #include "summary_json.h"
 #include "trace.h"
 
+
 /* Not g_file_set_contents: it fsyncs every replaced file, which made
  * re-running into an existing folder up to 0.4 s slower; a report is not
  * worth a crash-durability guarantee. */
@@ -33,15 +34,32 @@ bool cli_write_file(const char *dir, const char *name, const char *data, gsize l
     return false;
 }
 
-static bool write_gstring(const char *dir, const char *name, GString *s, GError **error)
+
+/* The folder being written and what went into it (for the manifest). */
+typedef struct Out {
+    const char *dir;
+    GPtrArray *written;        /* paths relative to dir */
+} Out;
+
+/* Write one file, OUT/sub/name (sub may be NULL), and remember it. */
+static bool put(Out *o, const char *sub, const char *name, const char *data, gsize len, GError **error)
 {
-    bool ok = cli_write_file(dir, name, s->str, s->len, error);
+    g_autofree char *dir = sub ? g_build_filename(o->dir, sub, NULL) : g_strdup(o->dir);
+    if (!cli_write_file(dir, name, data, len, error))
+        return false;
+    g_ptr_array_add(o->written, sub ? g_build_filename(sub, name, NULL) : g_strdup(name));
+    return true;
+}
+
+static bool put_gstring(Out *o, const char *sub, const char *name, GString *s, GError **error)
+{
+    bool ok = put(o, sub, name, s->str, s->len, error);
     g_string_free(s, TRUE);
     return ok;
 }
 
 /* gmon.out (first period) and gmon-P.out (each further period P). */
-static bool write_gmons(const char *dir, const Profile *p, GError **error)
+static bool write_gmons(Out *o, const char *sub, const Profile *p, GError **error)
 {
     for (unsigned h = 0; h < p->nperiods; h++) {
         /* big-endian: no basic-block record, or binutils 2.40's
@@ -52,7 +70,7 @@ static bool write_gmons(const char *dir, const Profile *p, GError **error)
         if (!g)
             return false;
         g_autofree char *gname = h == 0 ? g_strdup("gmon.out") : g_strdup_printf("gmon-%u.out", p->hists[h].period);
-        bool ok = cli_write_file(dir, gname, (const char *)g->data, g->len, error);
+        bool ok = put(o, sub, gname, (const char *)g->data, g->len, error);
         g_byte_array_unref(g);
         if (!ok)
             return false;
@@ -61,39 +79,39 @@ static bool write_gmons(const char *dir, const Profile *p, GError **error)
 }
 
 /* OUT/coreN/: console, and the core's profile in every layout. */
-static bool write_core(const ProfileData *d, const char *out, unsigned i, GError **error)
+static bool write_core(Out *o, const ProfileData *d, unsigned i, GError **error)
 {
-    g_autofree char *name = g_strdup_printf("core%u", i);
-    g_autofree char *dir = g_build_filename(out, name, NULL);
+    g_autofree char *sub = g_strdup_printf("core%u", i);
+    g_autofree char *dir = g_build_filename(o->dir, sub, NULL);
     if (g_mkdir_with_parents(dir, 0755) != 0) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir, g_strerror(errno));
         return false;
     }
     gsize len;
     const char *console = g_bytes_get_data(d->console[i], &len);
-    if (!cli_write_file(dir, "console.txt", console ? console : "", len, error))
+    if (!put(o, sub, "console.txt", console ? console : "", len, error))
         return false;
     const Profile *p = d->profs[i];
     if (!p)
         return true;
-    return write_gstring(dir, "flat.txt", report_flat(p), error)
-        && write_gstring(dir, "callgraph.txt", report_callgraph(p), error)
-        && write_gstring(dir, "annotated.txt", report_annotated(p), error)
-        && write_gstring(dir, "callgrind.out", callgrind_build(p), error)
-        && write_gmons(dir, p, error);
+    return put_gstring(o, sub, "flat.txt", report_flat(p), error)
+        && put_gstring(o, sub, "callgraph.txt", report_callgraph(p), error)
+        && put_gstring(o, sub, "annotated.txt", report_annotated(p), error)
+        && put_gstring(o, sub, "callgrind.out", callgrind_build(p), error)
+        && write_gmons(o, sub, p, error);
 }
 
 /* OUT/flat.txt and OUT/callgraph.txt: all cores summed by function name. */
-static bool write_chip(const ProfileData *d, const char *out, GError **error)
+static bool write_chip(Out *o, const ProfileData *d, GError **error)
 {
     Profile *chip = profile_merge((const Profile *const *)d->profs, d->ncores);
-    bool ok = write_gstring(out, "flat.txt", report_flat(chip), error)
-           && write_gstring(out, "callgraph.txt", report_callgraph(chip), error);
+    bool ok = put_gstring(o, NULL, "flat.txt", report_flat(chip), error)
+           && put_gstring(o, NULL, "callgraph.txt", report_callgraph(chip), error);
     profile_free(chip);
     return ok;
 }
 
-static bool write_trace(const ProfileData *d, const char *out, GError **error)
+static bool write_trace(Out *o, const ProfileData *d, GError **error)
 {
     TraceCore *tc = g_new0(TraceCore, d->ncores);
     g_autoptr(GPtrArray) whats = g_ptr_array_new_with_free_func(g_free);
@@ -107,7 +125,7 @@ static bool write_trace(const ProfileData *d, const char *out, GError **error)
     }
     TracePackets pk = { .nodes = d->noc->nodes, .recs = d->packets, .n = d->npackets,
                         .dropped = d->packets_dropped };
-    bool ok = write_gstring(out, "trace.json", trace_build(tc, d->ncores, &pk, (double)d->cfg.clock_hz), error);
+    bool ok = put_gstring(o, NULL, "trace.json", trace_build(tc, d->ncores, &pk, (double)d->cfg.clock_hz), error);
     g_free(tc);
     return ok;
 }
@@ -115,48 +133,91 @@ static bool write_trace(const ProfileData *d, const char *out, GError **error)
 /* stacks.folded: every core's calling contexts, prefixed coreN. */
 static GString *folded_all(const ProfileData *d)
 {
-    GString *o = g_string_new(NULL);
+    GString *s = g_string_new(NULL);
     for (unsigned i = 0; i < d->ncores; i++)
         if (d->profs[i]) {
             g_autofree char *prefix = g_strdup_printf("core%u", i);
-            folded_append(o, d->profs[i], prefix);
+            folded_append(s, d->profs[i], prefix);
         }
-    return o;
+    return s;
 }
 
-bool cli_write_reports(const ProfileData *d, const char *out, GError **error)
-{
-    bool have_profiles = d->ncores && d->profs[0];
-    AliasAnalysis *alias = NULL;
-    g_autofree char *alias_json = NULL;
-    if (have_profiles && d->cfg.nperiods > 1) {
-        alias = aliasing_analyse((const Profile *const *)d->profs, d->ncores);
-        alias_json = g_string_free(aliasing_json(alias), FALSE);
-    }
-    RunInfo run = profile_data_run_info(d);
-    run.aliasing_json = alias_json;
-    bool ok = write_gstring(out, "summary.json", summary_json(&run), error)
-           && write_gstring(out, "summary.txt", summary_text(&run), error)
-           && write_gstring(out, "noc.txt", noc_report(d->noc, &d->cfg), error);
-    for (unsigned i = 0; ok && i < d->ncores; i++)
-        ok = write_core(d, out, i, error);
-    if (ok && have_profiles)
-        ok = write_chip(d, out, error);
-    if (ok)
-        ok = write_trace(d, out, error);
-    if (ok && have_profiles)
-        ok = write_gstring(out, "stacks.folded", folded_all(d), error);
-    if (ok && alias)
-        ok = write_gstring(out, "aliasing.txt", aliasing_report(alias), error)
-          && write_gstring(out, "aliasing.svg", aliasing_svg(alias), error);
-    aliasing_free(alias);
-    return ok;
-}
-
-bool cli_save_data(const ProfileData *d, const char *out, GError **error)
+static bool write_data(Out *o, const ProfileData *d, GError **error)
 {
     g_autoptr(GBytes) b = profile_data_encode(d);
     gsize len;
     const char *data = g_bytes_get_data(b, &len);
-    return cli_write_file(out, PROFILE_DATA_FILE, data, len, error);
+    return put(o, NULL, PROFILE_DATA_FILE, data, len, error);
+}
+
+static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **error)
+{
+    bool have_profiles = d->ncores && d->profs[0];
+    AliasAnalysis *alias = NULL;
+    JsonNode *alias_json = NULL;
+    if (have_profiles && d->cfg.nperiods > 1) {
+        alias = aliasing_analyse((const Profile *const *)d->profs, d->ncores);
+        alias_json = aliasing_json(alias);
+    }
+    RunInfo run = profile_data_run_info(d);
+    run.aliasing = alias_json;
+    bool ok = (!(flags & CLI_WRITE_DATA) || write_data(o, d, error))
+           && put_gstring(o, NULL, "summary.json", summary_json(&run), error)
+           && put_gstring(o, NULL, "summary.txt", summary_text(&run), error)
+           && put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), error);
+    for (unsigned i = 0; ok && i < d->ncores; i++)
+        ok = write_core(o, d, i, error);
+    if (ok && have_profiles)
+        ok = write_chip(o, d, error);
+    if (ok)
+        ok = write_trace(o, d, error);
+    if (ok && have_profiles)
+        ok = put_gstring(o, NULL, "stacks.folded", folded_all(d), error);
+    if (ok && alias)
+        ok = put_gstring(o, NULL, "aliasing.txt", aliasing_report(alias), error)
+          && put_gstring(o, NULL, "aliasing.svg", aliasing_svg(alias), error);
+    aliasing_free(alias);
+    if (alias_json)
+        json_node_unref(alias_json);
+    return ok;
+}
+
+/* With CLI_WRITE_KEEP: what a re-render into the data's own folder does
+ * not write but must keep listed (so not remove), in the order a run lists
+ * them: the bundled demo's ELF when a core ran it, then the data. */
+static void keep_inputs(Out *o, const ProfileData *d)
+{
+    g_autofree char *demo = g_build_filename("firmware", "pipeline.elf", NULL);
+    g_autofree char *demo_path = g_build_filename(o->dir, demo, NULL);
+    g_autofree char *suffix = g_strconcat(G_DIR_SEPARATOR_S, demo, NULL);
+    bool ran_demo = false;
+    for (unsigned i = 0; i < d->ncores; i++)
+        ran_demo |= g_str_has_suffix(d->cores[i].elf, suffix) || strcmp(d->cores[i].elf, demo) == 0;
+    if (ran_demo && g_file_test(demo_path, G_FILE_TEST_IS_REGULAR))
+        g_ptr_array_add(o->written, g_strdup(demo));
+    g_ptr_array_add(o->written, g_strdup(PROFILE_DATA_FILE));
+}
+
+bool cli_write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error)
+{
+    g_autoptr(GPtrArray) before = manifest_read(out);
+    Out o = { .dir = out, .written = g_ptr_array_new_with_free_func(g_free) };
+    if (flags & CLI_WRITE_DEMO)
+        g_ptr_array_add(o.written, g_build_filename("firmware", "pipeline.elf", NULL));
+    if (flags & CLI_WRITE_KEEP)
+        keep_inputs(&o, d);
+    bool ok = write_all(&o, d, flags, error);
+    /* a failed run keeps what the earlier one wrote listed, so that a later
+     * run can still remove it */
+    if (ok)
+        manifest_prune(out, before, o.written);
+    else
+        for (unsigned i = 0; i < before->len; i++)
+            g_ptr_array_add(o.written, g_strdup(g_ptr_array_index(before, i)));
+    GError *merr = NULL;
+    if (!manifest_write(out, o.written, ok ? error : &merr))
+        ok = false;
+    g_clear_error(&merr);
+    g_ptr_array_unref(o.written);
+    return ok;
 }

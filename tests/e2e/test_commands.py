@@ -86,6 +86,12 @@ class Report(unittest.TestCase):
         self.assertNotIn("aliasing.txt", got)
         for name in exp:
             self.assertEqual(got[name], exp[name], name)
+        # DIR holds the data it shows: it can be re-rendered in turn
+        self.assertTrue(os.path.exists(os.path.join(dest, "profile.data")))
+        delete_reports(dest)
+        res = raw(["report", dest])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual(checksums(dest), got)
         # and the selected period's gmon.out is the two-period run's gmon-997.out
         with open(os.path.join(dest, "core1", "gmon.out"), "rb") as a, \
                 open(os.path.join(both.out, "core1", "gmon-997.out"), "rb") as b:
