@@ -9,6 +9,7 @@
 
 #include "aliasing.h"
 #include "callgrind.h"
+#include "html_report.h"
 #include "collect.h"
 #include "config.h"
 #include "gmon.h"
@@ -463,6 +464,8 @@ static int cmd_run(int argc, char **argv)
     if (ok && alias)
         ok = write_gstring(out, "aliasing.txt", aliasing_report(alias), &err)
           && write_gstring(out, "aliasing.svg", aliasing_svg(alias), &err);
+    if (ok) /* last: it embeds summary.json, stacks.folded and trace.json */
+        ok = html_report_write(out, (const Profile *const *)profs, ncores, &err);
     if (!ok) {
         fprintf(stderr, "nocprof: writing reports: %s\n", err->message);
         g_error_free(err);
