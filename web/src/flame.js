@@ -18,6 +18,7 @@ function colour(name) {
 }
 
 export function renderFlame(root, model, sel, nav) {
+  select('body').selectAll('.d3-flame-graph-tip').remove(); // the previous render's
   const tree = model.flameTree(sel);
   const fns = new Map(model.functions(sel).map((f) => [f.name, f]));
   const total = model.totalCycles(sel);

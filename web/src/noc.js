@@ -15,7 +15,7 @@ export function renderNoc(root, model) {
     cards.append('div').attr('class', 'np-card').html(`<div class="k">${k}</div><div class="v">${v}</div>`);
   const grid = p.append('div').attr('class', 'np-grid2');
   const left = grid.append('div');
-  const cell = 170, pad = 60, rs = 64;
+  const cell = 230, pad = 40, rs = 96;
   const svg = left.append('svg').attr('id', 'noc-mesh').attr('width', W * cell + pad).attr('height', H * cell + pad)
     .attr('viewBox', `0 0 ${W * cell + pad} ${H * cell + pad}`).style('max-width', '100%');
   const defs = svg.append('defs');
@@ -29,16 +29,16 @@ export function renderNoc(root, model) {
   (noc.links || []).forEach((l, i) => {
     const a = pos(l.from), b = pos(l.to);
     const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1;
-    const ox = (-dy / len) * 9, oy = (dx / len) * 9;            // each direction on its own side
+    const ox = (-dy / len) * 12, oy = (dx / len) * 12;            // each direction on its own side
     const sx = a.x + (dx / len) * (rs / 2 + 6) + ox, sy = a.y + (dy / len) * (rs / 2 + 6) + oy;
     const ex = b.x - (dx / len) * (rs / 2 + 10) + ox, ey = b.y - (dy / len) * (rs / 2 + 10) + oy;
     const colour = l.flits ? uCol(l.utilization) : '#d5d9e0';
     defs.append('marker').attr('id', 'arr' + i).attr('viewBox', '0 0 10 10').attr('refX', 5).attr('refY', 5)
-      .attr('markerWidth', 4).attr('markerHeight', 4).attr('orient', 'auto-start-reverse')
+      .attr('markerUnits', 'userSpaceOnUse').attr('markerWidth', 14).attr('markerHeight', 14).attr('orient', 'auto-start-reverse')
       .append('path').attr('d', 'M0,0L10,5L0,10z').attr('fill', colour);
     svg.append('line').attr('class', 'noc-link').attr('data-from', l.from).attr('data-to', l.to)
       .attr('x1', sx).attr('y1', sy).attr('x2', ex).attr('y2', ey)
-      .attr('stroke', colour).attr('stroke-width', l.flits ? 4 + 6 * (l.utilization / maxU) : 2)
+      .attr('stroke', colour).attr('stroke-width', l.flits ? 3 + 5 * (l.utilization / maxU) : 1.5)
       .attr('marker-end', `url(#arr${i})`)
       .on('mousemove', (ev) => t.show(ev, `link ${l.from} → ${l.to}<br>flits: <b>${fmtInt(l.flits)}</b><br>utilisation: <b>${fmtPct(l.utilization, 3)}</b>`))
       .on('mouseout', () => t.hide());
@@ -54,10 +54,10 @@ export function renderNoc(root, model) {
     g.append('rect').attr('x', c.x - rs / 2).attr('y', c.y - rs / 2).attr('width', rs).attr('height', rs).attr('rx', 8)
       .attr('fill', sCol(r.stall_cycles || 0)).attr('stroke', '#4a5366').attr('stroke-width', 1.2);
     const dark = (r.stall_cycles || 0) > maxS * 0.6;
-    g.append('text').attr('x', c.x).attr('y', c.y - 4).attr('text-anchor', 'middle').attr('font-weight', 600)
+    g.append('text').attr('x', c.x).attr('y', c.y - 6).attr('text-anchor', 'middle').attr('font-weight', 600).attr('font-size', 14)
       .attr('fill', dark ? '#fff' : '#1d2330').text(`node ${n}`);
-    g.append('text').attr('x', c.x).attr('y', c.y + 13).attr('text-anchor', 'middle').attr('font-size', 10.5)
-      .attr('fill', dark ? '#fff' : '#5b6475').text(`${fmtInt(r.stall_cycles || 0)} stalls`);
+    g.append('text').attr('x', c.x).attr('y', c.y + 14).attr('text-anchor', 'middle').attr('font-size', 11)
+      .attr('fill', dark ? '#fff' : '#5b6475').text(`${fmtInt(r.stall_cycles || 0)} stall cyc.`);
   }
   left.append('div').attr('class', 'np-legend').html(
     `<span><span class="sw" style="background:${uCol(0)}"></span>…<span class="sw" style="background:${uCol(maxU)}"></span> link utilisation 0 … ${fmtPct(maxU, 3)}</span>` +

@@ -57,7 +57,7 @@ export function renderTimeline(root, model) {
   bar.append('button').text('Reset zoom').attr('id', 'tl-reset');
   const info = bar.append('span').attr('class', 'np-note');
   const box = p.append('div').attr('class', 'np-timeline');
-  const labelW = 110, laneH = 9, rowPad = 8, axisH = 26;
+  const labelW = 110, laneH = 13, rowPad = 7, axisH = 26;
   const rowY = [];
   let y = axisH;
   for (const r of rows) { rowY.push(y); y += r.lanes * laneH + rowPad * 2; }
