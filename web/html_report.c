@@ -7,9 +7,8 @@
 #include <string.h>
 
 #include "error.h"
-#include "report.h"
 #include "report_util.h"
-#include "summary.h"
+#include "summary_json.h"
 
 /* Generated at build time from web/ (web/CMakeLists.txt): <style> and
  * <script> elements holding the bundled CSS and JavaScript. */
@@ -224,7 +223,7 @@ bool html_report_write(const char *out_dir, const Profile *const *profs, unsigne
     }
     bool any = false;
     for (unsigned i = 0; i < ncores; i++)
-        any |= profs[i] != NULL;
+        any |= profs && profs[i] != NULL;
     GString *lines = any ? html_lines_json(profs, ncores) : NULL;
     GString *page = html_report_build(summary, folded, trace, lines ? lines->str : NULL);
     if (lines)
