@@ -138,12 +138,13 @@ static void fault_of(Run *r, unsigned i)
     const Symbols *syms = firmware_of(r, i)->syms;
     CoreResult *res = &r->res[i];
     res->faulted = true;
-    res->fault_kind = c->fault.kind;
-    res->fault_message = c->fault.message;
-    res->fault_pc = c->fault.pc;
-    int fi = symbols_lookup(syms, c->fault.pc);
+    const CoreFault *fault = core_fault(c);
+    res->fault_kind = fault->kind;
+    res->fault_message = fault->message;
+    res->fault_pc = fault->pc;
+    int fi = symbols_lookup(syms, fault->pc);
     res->fault_function = fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL;
-    SymLine ln = symbols_line(syms, c->fault.pc);
+    SymLine ln = symbols_line(syms, fault->pc);
     res->fault_file = ln.file;
     res->fault_line = ln.line;
     GPtrArray *stack = g_ptr_array_new();
@@ -169,25 +170,26 @@ static int core_outcome(Run *r, unsigned i)
     int status = EXIT_OK;
     res->id = i;
     res->elf = r->paths[i];
-    res->status = core_state_name(c->state);
-    res->exit_code = c->exit_code;
+    CoreState st = core_state(c);
+    res->status = core_state_name(st);
+    res->exit_code = core_exit_code(c);
     res->instructions = core_instructions(c);
-    res->cycles = c->cycles;
-    res->busy_cycles = c->cycles - c->idle_cycles;
-    res->idle_cycles = c->idle_cycles;
-    res->irq_cycles = c->irq_cycles;
-    res->interrupts = c->interrupts;
-    res->waits = c->waits;
-    if (c->state == CORE_FAULT) {
+    res->cycles = core_cycles(c);
+    res->busy_cycles = core_cycles(c) - core_idle_cycles(c);
+    res->idle_cycles = core_idle_cycles(c);
+    res->irq_cycles = core_irq_cycles(c);
+    res->interrupts = core_interrupts(c);
+    res->waits = core_waits(c);
+    if (st == CORE_FAULT) {
         fault_of(r, i);
         status = EXIT_FAULT;
-    } else if (c->state == CORE_LIMIT || c->state == CORE_DEADLOCK) {
+    } else if (st == CORE_LIMIT || st == CORE_DEADLOCK) {
         status = EXIT_LIMIT;
-    } else if (c->state == CORE_EXITED && c->exit_code != 0) {
+    } else if (st == CORE_EXITED && res->exit_code != 0) {
         status = EXIT_NONZERO;
     }
     if (r->cols[i]) {
-        collector_finish(r->cols[i], c->cycles);
+        collector_finish(r->cols[i], core_cycles(c));
         g_autofree char *prefix = g_strdup_printf("core%u", i);
         folded_append(r->folded, r->cols[i], prefix);
         r->profs[i] = collector_profile(r->cols[i], c, r->paths[i], (double)r->cfg.clock_hz);
@@ -226,7 +228,7 @@ static void print_outcome(const Run *r)
     if (r->m->deadlock)
         fprintf(stderr, "nocprof: deadlock: every live core waits and nothing can wake any of them\n");
     for (unsigned i = 0; i < r->ncores; i++)
-        if (r->m->cores[i]->state == CORE_LIMIT)
+        if (core_state(r->m->cores[i]) == CORE_LIMIT)
             fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached\n", i,
                     r->cfg.max_cycles);
 }

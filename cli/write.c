@@ -67,8 +67,9 @@ static bool write_core(const Run *r, unsigned i, GError **error)
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir, g_strerror(errno));
         return false;
     }
-    Core *c = r->m->cores[i];
-    if (!cli_write_file(dir, "console.txt", c->console->str, c->console->len, error))
+    size_t len;
+    const char *console = core_console(r->m->cores[i], &len);
+    if (!cli_write_file(dir, "console.txt", console, len, error))
         return false;
     const Profile *p = r->profs[i];
     if (!p)
@@ -97,7 +98,7 @@ static bool write_trace(const Run *r, GError **error)
     for (unsigned i = 0; i < r->ncores; i++) {
         const CoreResult *res = &r->res[i];
         char *what = res->faulted ? g_strdup_printf("fault: %s", res->fault_kind)
-                   : r->m->cores[i]->state == CORE_EXITED ? g_strdup_printf("exit %d", res->exit_code)
+                   : core_state(r->m->cores[i]) == CORE_EXITED ? g_strdup_printf("exit %d", res->exit_code)
                    : g_strdup(res->status);
         g_ptr_array_add(whats, what);
         tc[i] = (TraceCore){ .id = i, .col = r->cols[i], .end_cycle = res->cycles, .end_what = what };

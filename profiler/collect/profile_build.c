@@ -21,17 +21,17 @@ static int cmp_block(const void *x, const void *y)
 Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz)
 {
     Profile *p = g_new0(Profile, 1);
-    p->core = core->id;
+    p->core = core_id(core);
     p->elf_path = g_strdup(elf_path);
     p->syms = col->syms;
     p->clock_hz = clock_hz;
-    p->cycles = core->cycles;
+    p->cycles = core_cycles(core);
     p->instructions = core_instructions(core);
-    p->idle_cycles = core->idle_cycles;
-    p->irq_cycles = core->irq_cycles;
-    p->busy_cycles = core->cycles - core->idle_cycles;
+    p->idle_cycles = core_idle_cycles(core);
+    p->irq_cycles = core_irq_cycles(core);
+    p->busy_cycles = p->cycles - p->idle_cycles;
     p->nfuncs = col->nfuncs;
-    p->nperiods = core->nhists;
+    p->nperiods = core_nhists(core);
     p->funcs = g_new0(ProfFunc, p->nfuncs);
     for (unsigned i = 0; i < p->nfuncs; i++) {
         ProfFunc *f = &p->funcs[i];
@@ -51,24 +51,25 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
     }
     unsigned idle = collect_pseudo(col, PROF_IDLE), intr = collect_pseudo(col, PROF_INTERRUPT),
              unknown = collect_pseudo(col, PROF_UNKNOWN);
-    p->funcs[idle].self_cycles = core->idle_cycles;
-    p->funcs[idle].inclusive_cycles = core->idle_cycles;
+    p->funcs[idle].self_cycles = p->idle_cycles;
+    p->funcs[idle].inclusive_cycles = p->idle_cycles;
     p->funcs[intr].inclusive_cycles = col->irq_incl;
 
     /* blocks -> self cycles and instructions */
-    p->nblocks = core->blocks->len;
+    p->nblocks = core_nblocks(core);
     p->blocks = g_new0(ProfBlock, p->nblocks ? p->nblocks : 1);
     unsigned nb = 0;
-    for (unsigned i = 0; i < core->blocks->len; i++) {
-        const Block *b = g_ptr_array_index(core->blocks, i);
+    for (unsigned i = 0; i < p->nblocks; i++) {
+        const Block *b = core_block(core, i);
+        uint64_t count = block_count(b);
         uint64_t cyc = block_cycles(b);
-        if (!b->count && !cyc)
+        if (!count && !cyc)
             continue;
-        unsigned fi = b->func >= 0 ? (unsigned)b->func : unknown;
-        p->blocks[nb++] = (ProfBlock){ .addr = b->addr, .ninsns = b->ninsns, .func = fi,
-                                       .count = b->count, .cycles = cyc };
+        unsigned fi = block_tag(b) != CORE_NO_TAG ? collect_block(col, b)->func : unknown;
+        p->blocks[nb++] = (ProfBlock){ .addr = block_addr(b), .ninsns = block_ninsns(b), .func = fi,
+                                       .count = count, .cycles = cyc };
         p->funcs[fi].self_cycles += cyc;
-        p->funcs[fi].instructions += b->count * b->ninsns;
+        p->funcs[fi].instructions += block_instructions(b);
     }
     p->nblocks = nb;
     qsort(p->blocks, nb, sizeof *p->blocks, cmp_block);
@@ -95,28 +96,30 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
 
     /* histograms and samples per function */
     p->hists = g_new0(ProfHist, p->nperiods ? p->nperiods : 1);
-    uint32_t nbins = (core->hist_hi - core->hist_lo) / 4;
+    uint32_t nbins = 0, lo = 0;
     for (unsigned h = 0; h < p->nperiods; h++) {
-        const Histogram *src = &core->hists[h];
+        CoreHist src = core_hist(core, h);
         ProfHist *d = &p->hists[h];
-        d->period = src->period;
-        d->low_pc = core->hist_lo;
-        d->high_pc = core->hist_hi;
-        d->bins = g_memdup2(src->bins, sizeof(uint32_t) * (nbins ? nbins : 1));
-        d->idle = src->idle;
-        d->outside = src->outside;
-        d->total = src->total;
-        p->funcs[idle].samples[h] = src->idle;
-        p->funcs[unknown].samples[h] = src->outside;
+        nbins = (src.high_pc - src.low_pc) / 4;
+        lo = src.low_pc;
+        d->period = src.period;
+        d->low_pc = src.low_pc;
+        d->high_pc = src.high_pc;
+        d->bins = g_memdup2(src.bins, sizeof(uint32_t) * (nbins ? nbins : 1));
+        d->idle = src.idle;
+        d->outside = src.outside;
+        d->total = src.total;
+        p->funcs[idle].samples[h] = src.idle;
+        p->funcs[unknown].samples[h] = src.outside;
     }
     int last = -1;
     for (uint32_t k = 0; k < nbins; k++) {
-        uint32_t pc = core->hist_lo + 4 * k;
+        uint32_t pc = lo + 4 * k;
         if (last < 0 || pc < p->funcs[last].addr || pc >= p->funcs[last].addr + p->funcs[last].size)
             last = col->syms ? symbols_lookup(col->syms, pc) : -1;
         unsigned fi = last >= 0 ? (unsigned)last : unknown;
         for (unsigned h = 0; h < p->nperiods; h++)
-            p->funcs[fi].samples[h] += core->hists[h].bins[k];
+            p->funcs[fi].samples[h] += p->hists[h].bins[k];
     }
     return p;
 }

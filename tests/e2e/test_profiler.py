@@ -157,6 +157,9 @@ class CallsFirmware(unittest.TestCase):
             self.assertEqual(c["idle_cycles"], 0)
             self.assertEqual(fn["main"]["inclusive_cycles"], c["busy_cycles"] - fn["_start"]["self_cycles"])
             self.assertEqual(sum(f["self_cycles"] for f in c["functions"]), c["cycles"])
+            # only instructions that ran are counted (not the `b .; nop`
+            # after the EXIT store): the functions' counts sum to the core's
+            self.assertEqual(sum(f["instructions"] for f in c["functions"]), c["instructions"])
 
     def test_counts_el(self):
         self.check_counts("el")
