@@ -209,17 +209,17 @@ static char *read_optional(const char *dir, const char *name, bool required, GEr
     return NULL;
 }
 
-bool html_report_write(const char *out_dir, const Profile *const *profs, unsigned ncores, GError **error)
+GString *html_report_page(const char *out_dir, const Profile *const *profs, unsigned ncores, GError **error)
 {
     GError *e = NULL;
     g_autofree char *summary = read_optional(out_dir, "summary.json", true, error);
     if (!summary)
-        return false;
+        return NULL;
     g_autofree char *folded = read_optional(out_dir, "stacks.folded", false, &e);
     g_autofree char *trace = e ? NULL : read_optional(out_dir, "trace.json", false, &e);
     if (e) {
         g_propagate_error(error, e);
-        return false;
+        return NULL;
     }
     bool any = false;
     for (unsigned i = 0; i < ncores; i++)
@@ -228,12 +228,5 @@ bool html_report_write(const char *out_dir, const Profile *const *profs, unsigne
     GString *page = html_report_build(summary, folded, trace, lines ? lines->str : NULL);
     if (lines)
         g_string_free(lines, TRUE);
-    g_autofree char *path = g_build_filename(out_dir, "report.html", NULL);
-    bool ok = g_file_set_contents(path, page->str, (gssize)page->len, &e);
-    g_string_free(page, TRUE);
-    if (!ok) {
-        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot write: %s", path, e->message);
-        g_error_free(e);
-    }
-    return ok;
+    return page;
 }

@@ -34,9 +34,11 @@ GString *html_lines_json(const Profile *const *profs, unsigned ncores);
 GString *html_report_build(const char *summary_json, const char *folded, const char *trace_json,
                            const char *lines_json);
 
-/* Reads OUT/summary.json (required), OUT/stacks.folded and OUT/trace.json
- * (when present), adds html_lines_json(profs) and writes OUT/report.html
- * atomically. Errors: NOCPROF_ERROR_IO naming the file. */
-bool html_report_write(const char *out_dir, const Profile *const *profs, unsigned ncores, GError **error);
+/* The page of the finished run in out_dir: reads OUT/summary.json
+ * (required), OUT/stacks.folded and OUT/trace.json (when present) and adds
+ * html_lines_json(profs) (profs may be NULL). NULL on error
+ * (NOCPROF_ERROR_IO naming the file). The caller writes it as
+ * OUT/report.html. */
+GString *html_report_page(const char *out_dir, const Profile *const *profs, unsigned ncores, GError **error);
 
 #endif
