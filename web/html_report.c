@@ -2,18 +2,25 @@
  * data as JSON (see html_report.h). */
 #include "html_report.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
-#include "error.h"
+#include "base/error.h"
+#include "base/json.h"
 #include "report_util.h"
-#include "summary_json.h"
 
 /* Generated at build time from web/ (web/CMakeLists.txt): <style> and
  * <script> elements holding the bundled CSS and JavaScript. */
 extern const unsigned char nocprof_web_bundle[];
 extern const unsigned long nocprof_web_bundle_len;
+
+/* s as a JSON string literal (base/json.h: json-glib's escaping, invalid
+ * UTF-8 replaced). */
+static void append_quoted(GString *o, const char *s)
+{
+    g_autofree char *q = npjson_quote(s ? s : "");
+    g_string_append(o, q);
+}
 
 #define MAX_SOURCE_BYTES (4u << 20) /* larger source files are not embedded */
 
@@ -70,7 +77,7 @@ static void append_function(GString *o, const Profile *p, const ProfFunc *f, Fil
     profile_insn_counts(p, f->addr, n, count);
     insn_cycles(p, f->addr, n, cycles);
     g_string_append(o, "{\"name\":");
-    json_append_string(o, f->name);
+    append_quoted(o, f->name);
     g_string_append_printf(o, ",\"address\":%" PRIu32 ",\"insns\":[", f->addr);
     for (unsigned i = 0; i < n; i++) {
         uint32_t a = f->addr + 4 * i;
@@ -78,7 +85,7 @@ static void append_function(GString *o, const Profile *p, const ProfFunc *f, Fil
         g_autofree char *dis = p->syms ? symbols_disasm(p->syms, a) : g_strdup("");
         g_string_append_printf(o, "%s[%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d,%u,", i ? "," : "", a,
                                count[i], cycles[i], insn_samples(p, a), file_index(ft, ln.file), ln.line);
-        json_append_string(o, dis);
+        append_quoted(o, dis);
         g_string_append_c(o, ']');
     }
     g_string_append(o, "]}");
@@ -117,12 +124,7 @@ static void append_source(GString *o, const char *path)
         if (i)
             g_string_append_c(o, ',');
         g_strchomp(lines[i]);
-        if (!g_utf8_validate(lines[i], -1, NULL)) {
-            g_autofree char *fixed = g_utf8_make_valid(lines[i], -1);
-            json_append_string(o, fixed);
-        } else {
-            json_append_string(o, lines[i]);
-        }
+        append_quoted(o, lines[i]);
     }
     g_string_append_c(o, ']');
 }
@@ -144,7 +146,7 @@ GString *html_lines_json(const Profile *const *profs, unsigned ncores)
     for (guint i = 0; i < ft.paths->len; i++) {
         const char *path = g_ptr_array_index(ft.paths, i);
         g_string_append(o, i ? ",{\"path\":" : "{\"path\":");
-        json_append_string(o, path);
+        append_quoted(o, path);
         g_string_append(o, ",\"text\":");
         append_source(o, path);
         g_string_append_c(o, '}');
@@ -182,7 +184,7 @@ GString *html_report_build(const char *summary_json, const char *folded, const c
                               "<script type=\"application/json\" id=\"nocprof-data\">{\"summary\":");
     append_script_safe(o, summary_json);
     GString *tmp = g_string_new(NULL);
-    json_append_string(tmp, folded ? folded : "");
+    append_quoted(tmp, folded ? folded : "");
     g_string_append(o, ",\"folded\":");
     append_script_safe(o, tmp->str);
     g_string_free(tmp, TRUE);
