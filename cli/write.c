@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "folded.h"
 #include "gmon.h"
+#include "html_report.h"
 #include "report.h"
 #include "summary.h"
 #include "summary_json.h"
@@ -179,6 +180,10 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     aliasing_free(alias);
     if (alias_json)
         json_node_unref(alias_json);
+    if (ok) { /* last: it embeds summary.json, stacks.folded and trace.json */
+        GString *page = html_report_page(o->dir, (const Profile *const *)d->profs, d->ncores, error);
+        ok = page && put_gstring(o, NULL, "report.html", page, error);
+    }
     return ok;
 }
 

@@ -56,7 +56,7 @@ class Report(unittest.TestCase):
         sums = self.rebuild_same(r)
         for name in ("summary.json", "summary.txt", "noc.txt", "flat.txt", "callgraph.txt", "trace.json",
                      "stacks.folded", "aliasing.txt", "aliasing.svg", "core0/gmon.out", "core0/gmon-997.out",
-                     "core3/annotated.txt", "core3/callgrind.out", "core2/console.txt"):
+                     "core3/annotated.txt", "core3/callgrind.out", "core2/console.txt", "report.html"):
             self.assertIn(name, sums)
 
     def test_demo_identical(self):
