@@ -129,6 +129,12 @@ Block *core_current_block(const Core *c)
     return b == &c->none || b == &c->irq_marker ? NULL : b;
 }
 
+uint64_t block_start(const Core *c, const Block *b)
+{
+    bool scanned = c->scan_block == b && c->scan_count == b->count;
+    return c->cycles - b->cost - (uint64_t)(scanned ? c->blk_delta : 0);
+}
+
 void block_truncate(Core *c, uint32_t end_pc)
 {
     Block *b = core_current_block(c);
@@ -142,7 +148,7 @@ void block_truncate(Core *c, uint32_t end_pc)
         else
             removed += b->icost[i];
     }
-    sample_untake(c, b, start, cut);
+    sample_untake(c, b, block_start(c, b), cut);
     c->cycles -= removed;
     b->extra -= (int64_t)removed;
     b->lost += b->ninsns - k;

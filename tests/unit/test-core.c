@@ -117,6 +117,38 @@ static void test_timer_interrupts(void)
     }
 }
 
+/* t_mmio with mmio (0) below load and store (10): lui, lw CYCLE_LO,
+ * 10 lw CORE_ID, 10 sw IRQC ENABLE, lw CYCLE_LO, subu, sw EXIT = 25
+ * instructions of 1 cycle; exit (1 + mmio) + 20 x (1 + mmio) = 21. With a
+ * sample every cycle there are exactly 25 samples: the cycles a block was
+ * first charged for its loads and stores were never sampled. */
+static void cheap_mmio(Config *c)
+{
+    c->timing.load = c->timing.store = 10;
+    c->timing.mmio = 0;
+    c->nperiods = 1;
+    c->periods[0] = 1;
+}
+
+static void test_mmio_below_load(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        Run r;
+        run_fixture(&r, "t_mmio", endians[e], cheap_mmio);
+        g_assert_cmpint(core_exit_code(r.core), ==, 21);
+        g_assert_cmpuint(core_cycles(r.core), ==, 25);
+        g_assert_cmpuint(core_instructions(r.core), ==, 25);
+        CoreHist h = core_hist(r.core, 0);
+        g_assert_cmpuint(h.total, ==, 25);
+        g_assert_cmpuint(h.outside + h.idle, ==, 0);
+        uint64_t sum = 0;
+        for (uint32_t k = 0; k < (h.high_pc - h.low_pc) / 4; k++)
+            sum += h.bins[k];
+        g_assert_cmpuint(sum, ==, 25);
+        run_done(&r);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -124,5 +156,6 @@ int main(int argc, char **argv)
     g_test_add_func("/core/block-instructions", test_block_instructions);
     g_test_add_func("/core/faults", test_faults);
     g_test_add_func("/core/timer-interrupts", test_timer_interrupts);
+    g_test_add_func("/core/mmio-below-load", test_mmio_below_load);
     return g_test_run();
 }
