@@ -149,6 +149,22 @@ static void test_mmio_below_load(void)
     }
 }
 
+/* t_likely: lui, li, move, lw CYCLE_LO, 10 beqzl never taken (their
+ * delay slots annulled), lw CYCLE_LO, subu, sw EXIT: 17 instructions,
+ * 4 x 1 + 10 x 1 + 3 MMIO x 5 = 29 cycles, exit 5 + 10 = 15, $t1 = 0. */
+static void test_branch_likely_annulled(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        Run r;
+        run_fixture(&r, "t_likely", endians[e], NULL);
+        g_assert_cmpint(core_exit_code(r.core), ==, 15);
+        g_assert_cmpuint(core_cycles(r.core), ==, 29);
+        g_assert_cmpuint(core_instructions(r.core), ==, 17);
+        g_assert_cmpuint(core_read_gpr(r.core, 9), ==, 0);
+        run_done(&r);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -157,5 +173,6 @@ int main(int argc, char **argv)
     g_test_add_func("/core/faults", test_faults);
     g_test_add_func("/core/timer-interrupts", test_timer_interrupts);
     g_test_add_func("/core/mmio-below-load", test_mmio_below_load);
+    g_test_add_func("/core/branch-likely-annulled", test_branch_likely_annulled);
     return g_test_run();
 }
