@@ -165,6 +165,43 @@ static void test_branch_likely_annulled(void)
     }
 }
 
+static void console_line(void *opaque, unsigned core, const char *line)
+{
+    g_string_append_printf(opaque, "%u:%s|", core, line);
+}
+
+/* t_devices (see the fixture): every SYS, TIMER and IRQC register. */
+static void test_device_registers(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        Config cfg;
+        config_defaults(&cfg);
+        g_autofree char *path = g_strdup_printf("%s/t_devices-%s.elf", FIXTURES, endians[e]);
+        GError *err = NULL;
+        ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
+        g_assert_no_error(err);
+        GString *lines = g_string_new(NULL);
+        Core *c = core_new(3, &cfg, img, console_line, lines, &err);
+        g_assert_no_error(err);
+        core_run(c, UINT64_C(1) << 40);
+        g_assert_cmpint(core_state(c), ==, CORE_EXITED);
+        g_assert_cmpint(core_exit_code(c), ==, 0);
+        static const struct { unsigned reg; uint32_t v; } want[] = {
+            { 17, 3 }, { 18, 4 }, { 19, 2 }, { 20, 2 }, { 21, 500 }, { 22, 495 },
+            { 23, 7 }, { 24, 0 }, { 25, 0 },
+        };
+        for (unsigned k = 0; k < G_N_ELEMENTS(want); k++)
+            g_assert_cmpuint(core_read_gpr(c, want[k].reg), ==, want[k].v);
+        size_t len;
+        g_assert_cmpstr(core_console(c, &len), ==, "ok\n");
+        g_assert_cmpuint(len, ==, 3);
+        g_assert_cmpstr(lines->str, ==, "3:ok|");
+        g_string_free(lines, TRUE);
+        core_free(c);
+        elf_image_free(img);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -174,5 +211,6 @@ int main(int argc, char **argv)
     g_test_add_func("/core/timer-interrupts", test_timer_interrupts);
     g_test_add_func("/core/mmio-below-load", test_mmio_below_load);
     g_test_add_func("/core/branch-likely-annulled", test_branch_likely_annulled);
+    g_test_add_func("/core/device-registers", test_device_registers);
     return g_test_run();
 }
