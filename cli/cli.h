@@ -38,6 +38,7 @@ typedef struct Options {
     char **core_maps;
     char **elfs;
     gint64 max_cycles;
+    char *threads;             /* --threads N (NULL: [sched] threads) */
     gboolean alias_check, quiet, no_profile;
 } Options;
 
