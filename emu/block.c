@@ -248,13 +248,6 @@ G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t
         start = c->cycles;
     }
     bool delay_slot = (p->flags & BLOCK_SPLIT) != 0;
-    if (b->sync && !delay_slot && c->sched.at_sync && c->sched.at_sync(c->sched.opaque, c, start)) {
-        c->pc = b->addr;
-        c->stopping = true;
-        c->next_event = c->deadline = 0;
-        uc_emu_stop(c->uc);
-        return true;
-    }
     return start >= c->next_event && core_events(c, b->addr, delay_slot);
 }
 
@@ -274,6 +267,10 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     if (addr != p->fallthrough && p->bt) {
         start += p->bt;
         p->extra += p->bt;
+        /* the taken branch's extra cycles belong to the branch, even if
+         * the core stops before b (a stop forgets p) */
+        if (c->next_sample < start)
+            sample_range(c, start, p->branch_pc ? p->branch_pc : addr);
     }
     if ((p->flags & c->arrive_mask) || b->attn || start >= c->next_event) {
         if (boundary_slow(c, p, b, start))
