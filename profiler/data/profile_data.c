@@ -172,6 +172,8 @@ static GVariant *enc_top(const ProfileData *d)
     g_variant_builder_init(&cfg, G_VARIANT_TYPE("a(sss)"));
     const char *group, *key;
     for (unsigned k = 0; config_key(k, &group, &key); k++) {
+        if (strcmp(group, "sched") == 0)
+            continue; /* speed knobs, not results (as in summary.json) */
         g_autofree char *v = config_value_string(&d->cfg, group, key);
         g_variant_builder_add(&cfg, "(sss)", group, key, v);
     }

@@ -9,7 +9,8 @@
  *   reserved    u32 little-endian, 0
  *   length      u64 little-endian, bytes of payload that follow
  * then one GVariant (little-endian serialisation) of the type
- * PROFILE_DATA_TYPE: the effective configuration as group/key/value text,
+ * PD_TOP (profile_data_types.h): the effective configuration as
+ * group/key/value text ([sched] left out: speed knobs, not results),
  * every core's outcome (status, exit code, fault, counters, console bytes,
  * ELF path as given and absolute, SHA-256 of the ELF's content) and profile
  * (functions, arcs with call sites, basic blocks, every sampling period's
