@@ -54,6 +54,8 @@ static void json_period(GString *out, const AliasPeriod *ap)
     json_num(out, ap->tvd);
     g_string_append(out, ", \"chi2\": ");
     json_num(out, ap->chi2);
+    g_string_append_printf(out, ", \"samples_needed\": %" PRIu64 ", \"period_needed\": %" PRIu64,
+                           ap->samples_needed, ap->period_needed);
     g_string_append_printf(out, ", \"chi2_dof\": %u, \"chi2_p\": ", ap->chi2_dof);
     json_num(out, ap->chi2_p);
     g_string_append_printf(out, ", \"functions_tested\": %u, \"threshold\": ", ap->nfuncs);

@@ -68,6 +68,8 @@ void collect_ctx_account(Collector *col, uint64_t now);
 /* The calling-context node for func called from node parent (made on
  * first use). */
 unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func);
+/* Hash of a calling-context key (parent << 32 | func), all 64 bits. */
+guint collect_ctx_hash(gconstpointer key);
 /* Function index of a pseudo-function. */
 unsigned collect_pseudo(const Collector *col, ProfPseudo which);
 /* Name of function index f: a symbol or a pseudo-function. */

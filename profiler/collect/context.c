@@ -22,6 +22,16 @@ void collect_ctx_account(Collector *col, uint64_t now)
     col->ctx_mark = now;
 }
 
+/* The key (parent << 32 | func) hashed on all 64 bits (g_direct_hash keeps
+ * only the low 32, the function: every context of one function collided,
+ * and deep recursion cost time quadratic in the number of contexts).
+ * Fibonacci hashing: multiply by 2^64 / phi, keep the high bits. */
+guint collect_ctx_hash(gconstpointer key)
+{
+    guint64 k = (guint64)GPOINTER_TO_SIZE(key);
+    return (guint)((k * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15)) >> 32);
+}
+
 unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
 {
     gpointer key = GSIZE_TO_POINTER(((guint64)parent << 32) | func);

@@ -76,6 +76,20 @@ static void json_config(GString *o, const Config *cfg)
     g_string_append(o, "}");
 }
 
+/* "never_called": the ELF's functions that never ran (gprof -z). */
+static void json_never_called(GString *o, const Profile *p)
+{
+    g_string_append(o, ",\"never_called\":[");
+    unsigned n = 0;
+    g_autofree unsigned *idx = p ? profile_never_called(p, &n) : NULL;
+    for (unsigned j = 0; j < n; j++) {
+        if (j)
+            g_string_append_c(o, ',');
+        json_append_string(o, p->funcs[idx[j]].name);
+    }
+    g_string_append_c(o, ']');
+}
+
 static void json_functions(GString *o, const Profile *p)
 {
     g_string_append(o, "[");
@@ -233,6 +247,7 @@ GString *summary_json(const RunInfo *run)
             json_functions(o, c->prof);
         else
             g_string_append(o, "[]");
+        json_never_called(o, c->prof);
         g_string_append(o, "}");
     }
     g_string_append(o, "],\"noc\":");
