@@ -102,10 +102,18 @@ static bool write_trace(const Run *r, GError **error)
         g_ptr_array_add(whats, what);
         tc[i] = (TraceCore){ .id = i, .col = r->cols[i], .end_cycle = res->cycles, .end_what = what };
     }
-    bool ok = write_gstring(r->out, "trace.json", trace_build(tc, r->ncores, r->m->noc, (double)r->cfg.clock_hz),
-                            error);
+    /* streamed: a long timeline never sits in memory whole */
+    g_autofree char *path = g_build_filename(r->out, "trace.json", NULL);
+    g_autofree char *tmp = g_strdup_printf("%s.tmp-%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f && trace_write(f, tc, r->ncores, r->m->noc, (double)r->cfg.clock_hz);
+    ok = (f && fclose(f) == 0) && ok;
     g_free(tc);
-    return ok;
+    if (ok && rename(tmp, path) == 0)
+        return true;
+    g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(errno));
+    unlink(tmp);
+    return false;
 }
 
 bool cli_write_reports(Run *r, GError **error)
@@ -121,7 +129,7 @@ bool cli_write_reports(Run *r, GError **error)
         ok = write_core(r, i, error);
     if (ok && have_profiles)
         ok = write_chip(r, error);
-    if (ok)
+    if (ok && !r->opts->no_trace)
         ok = write_trace(r, error);
     if (ok && have_profiles)
         ok = cli_write_file(r->out, "stacks.folded", r->folded->str, r->folded->len, error);

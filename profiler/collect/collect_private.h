@@ -52,6 +52,7 @@ struct Collector {
     GArray *events;            /* CollectorEvent: waits and interrupts */
     GArray *blk;               /* BlockInfo, by block tag */
     uint64_t events_dropped;
+    size_t max_events;         /* COLLECTOR_MAX_EVENTS unless set */
 };
 #define COLLECTOR_MAX_EVENTS 200000
 

@@ -7,7 +7,7 @@ static const char *const pseudo_names[PROF_NPSEUDO] = { "<idle>", "<interrupt>",
 
 void collect_add_event(Collector *col, uint64_t start, uint64_t end, unsigned func, bool idle)
 {
-    if (col->events->len >= COLLECTOR_MAX_EVENTS) {
+    if (col->events->len >= col->max_events) {
         col->events_dropped++;
         return;
     }
