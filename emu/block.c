@@ -113,8 +113,18 @@ void block_free(gpointer p)
 
 G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_t size)
 {
-    if (addr == CORE_STUB_VADDR || c->stopping)
+    if (c->stopping)
         return NULL;
+    if ((mips_phys(addr) & ~0xFFFu) == CORE_STUB_PHYS) {
+        /* the interrupt-entry stub: free and invisible when an interrupt
+         * is being delivered; the guest itself may not run there (the
+         * page is no guest memory: SPEC's "outside every window") */
+        if (addr == CORE_STUB_VADDR && c->prev == &c->irq_marker)
+            return NULL;
+        core_raise(c, "unmapped-fetch", addr, "instruction fetch from unmapped address 0x%08x "
+                   "(the platform's interrupt-entry page)", addr);
+        return NULL;
+    }
     uint32_t idx = mips_phys(addr) >> 2;
     if (idx >= c->nslots) {
         core_raise(c, "fetch-outside-ram", addr, "instruction fetch at 0x%08x outside RAM", addr);
@@ -211,13 +221,6 @@ G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t
         start = c->cycles;
     }
     bool delay_slot = (p->flags & BLOCK_SPLIT) != 0;
-    if (b->sync && !delay_slot && c->sched.at_sync && c->sched.at_sync(c->sched.opaque, c, start)) {
-        c->pc = b->addr;
-        c->stopping = true;
-        c->next_event = c->deadline = 0;
-        uc_emu_stop(c->uc);
-        return true;
-    }
     return start >= c->next_event && core_events(c, b->addr, delay_slot);
 }
 
@@ -237,6 +240,10 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     if (addr != p->fallthrough && p->bt) {
         start += p->bt;
         p->extra += p->bt;
+        /* the taken branch's extra cycles belong to the branch, even if
+         * the core stops before b (a stop forgets p) */
+        if (c->next_sample < start)
+            sample_range(c, start, p->branch_pc ? p->branch_pc : addr);
     }
     if ((p->flags & c->arrive_mask) || b->attn || start >= c->next_event) {
         if (boundary_slow(c, p, b, start))

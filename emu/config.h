@@ -26,8 +26,11 @@ typedef struct Config {
     Timing timing;
     unsigned router_latency, link_latency, buffer_depth, max_payload;
     unsigned tx_queue_flits, rx_queue_flits;
-    uint64_t quantum;
+    uint64_t quantum;          /* cycles a core runs between scheduling
+                                  decisions: speed only, never results */
+    unsigned threads;          /* host threads; 0 = the host's CPUs */
     uint64_t max_cycles;
+    uint64_t livelock_cycles;  /* 0 = no livelock check */
     unsigned nperiods;
     uint32_t periods[CONFIG_MAX_PERIODS];
 } Config;
@@ -38,6 +41,10 @@ void config_defaults(Config *c);
 bool config_load_file(Config *c, const char *path, GError **error);
 /* Apply one "group.key=value" override. */
 bool config_set(Config *c, const char *assignment, GError **error);
+/* Set group.key from text with the key's own parser and bounds; `where`
+ * (e.g. "--max-cycles") starts each message. */
+bool config_set_value(Config *c, const char *group, const char *key, const char *value, const char *where,
+                      GError **error);
 /* Parse "P1,P2,..." into the sampling periods (replacing them). */
 bool config_set_periods(Config *c, const char *list, const char *where, GError **error);
 /* Add periods without duplicates. */

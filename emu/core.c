@@ -23,6 +23,7 @@ CoreState core_state(const Core *c) { return c->state; }
 int core_exit_code(const Core *c) { return c->exit_code; }
 const CoreFault *core_fault(const Core *c) { return &c->fault; }
 uint64_t core_cycles(const Core *c) { return c->cycles; }
+uint32_t core_pc(const Core *c) { return c->pc; }
 uint64_t core_idle_cycles(const Core *c) { return c->idle_cycles; }
 uint64_t core_irq_cycles(const Core *c) { return c->irq_cycles; }
 uint64_t core_interrupts(const Core *c) { return c->interrupts; }
@@ -81,6 +82,35 @@ bool core_irq_network(const Core *c)
     return (c->irqc.enable & (NP_IRQ_NOC_RX | NP_IRQ_NOC_TX)) != 0;
 }
 
+void core_refresh_net(Core *c)
+{
+    dev_irqc_refresh_net(&c->irqc);
+}
+
+bool core_sync(Core *c, uint64_t t, uint32_t pc)
+{
+    if (!c->sched.sync) {
+        core_refresh_net(c);
+        return true;
+    }
+    if (c->sched.sync(c->sched.opaque, c, t)) {
+        core_refresh_net(c);
+        return true;
+    }
+    /* halted while waiting: the instruction at pc does not complete */
+    block_truncate(c, pc);
+    c->pc = pc;
+    core_stop(c, c->state);
+    return false;
+}
+
+void core_sync_end(Core *c)
+{
+    core_refresh_net(c);
+    if (c->sched.sync_done)
+        c->sched.sync_done(c->sched.opaque, c);
+}
+
 bool core_irq_wanted(const Core *c)
 {
     return c->irqc.enable && (dev_irqc_pending(&c->irqc) & c->irqc.enable);
@@ -99,8 +129,8 @@ void core_update_next_event(Core *c)
     }
     uint64_t e = MIN(c->slice_end, c->timer.expiry);
     e = MIN(e, c->cfg->max_cycles);
-    if (core_irq_wanted(c))
-        e = 0;
+    if (core_irq_wanted(c) || core_irq_network(c))
+        e = 0; /* network lines are tested at every boundary */
     c->next_event = e;
     c->deadline = MIN(e, c->next_sample);
 }
@@ -139,6 +169,12 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
          * the branch would be lost; the next boundary takes them */
         core_update_next_event(c);
         return false;
+    }
+    if (core_irq_network(c)) {
+        /* the lines at this boundary need the network's state now */
+        if (!core_sync(c, c->cycles, addr))
+            return true;
+        core_sync_end(c);
     }
     if (core_irq_wanted(c)) {
         uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);
@@ -205,7 +241,7 @@ static bool engine_open(Core *c, GError **error)
         && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_TLB_FILL, (void *)exc_hook_tlb_fill, c, 1, 0),
                     error, "core %u: tlb hook", id)
         && uc_check(uc_mem_map(c->uc, 0, cfg->ram_size, UC_PROT_ALL), error, "core %u: map RAM", id)
-        && uc_check(uc_mem_map(c->uc, CORE_STUB_PHYS, 4096, UC_PROT_ALL), error, "core %u: map stub", id)
+        && uc_check(uc_mem_map(c->uc, CORE_STUB_PHYS, 4096, UC_PROT_READ | UC_PROT_EXEC), error, "core %u: map stub", id)
         && uc_check(uc_mmio_map(c->uc, NP_MMIO_PHYS, CORE_NSLOTS * NP_DEV_SIZE, mmio_read, c, mmio_write, c),
                     error, "core %u: map devices", id)
         && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)block_hook, c, 1, 0),
@@ -322,12 +358,13 @@ void core_run(Core *c, uint64_t horizon)
         c->stopping = false;
         core_update_next_event(c);
         uint64_t before = c->cycles;
+        c->tlb_miss = false;
         uc_err err = uc_emu_start(c->uc, c->pc, 0xFFFFFFFFu, 0, 0);
         if (c->state != CORE_RUNNING)
             break;
         if (err != UC_ERR_OK) {
             uint32_t pc = core_reg(c, UC_MIPS_REG_PC);
-            core_raise(c, "emulator", pc, "Unicorn stopped with '%s' near pc 0x%08x", uc_strerror(err), pc);
+            exc_engine_error(c, err, pc);
             break;
         }
         if (c->stopping)
@@ -370,7 +407,9 @@ void core_idle(Core *c, uint64_t until)
         return;
     uint64_t idle_from = c->idle_from;
     uint64_t limit = c->cfg->max_cycles;
-    while (!core_irq_wanted(c)) {
+    /* Local lines (the timer) may rise on the way; the network lines are
+     * as of `until` (the scheduler never lets them rise earlier unseen). */
+    while (!(c->irqc.level & c->irqc.enable)) {
         uint64_t w = MIN(c->timer.expiry, MIN(until, limit));
         idle_to(c, w);
         if (c->cycles >= c->timer.expiry)

@@ -31,9 +31,8 @@ struct Block {
                                   (taken branches, device accesses) */
     uint32_t tag;              /* the client's (CoreHooks.block_tag) */
     bool watch;                /* the client wants every arrival here */
-    bool sync;                 /* has accessed a sync device (NI, IRQC) */
-    bool attn;                 /* watch || sync: entering it takes the
-                                  hook's slow path */
+    bool attn;                 /* watch: entering it takes the hook's
+                                  slow path */
     bool attn_out;             /* flags & arrive_mask: leaving it does */
     uint16_t *icost;           /* [ninsns] cycles of each instruction
                                   (at most 1 + 1000 + 1000) */
@@ -107,6 +106,11 @@ struct Core {
 
     CoreHooks hooks;
     CoreSched sched;
+
+    /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
+    bool tlb_miss;
+    uint32_t tlb_miss_addr;
+    uc_mem_type tlb_miss_type;
 };
 
 /* core.c */
@@ -116,6 +120,12 @@ void core_update_next_event(Core *c);
  * when the block at addr must not run now. */
 bool core_events(Core *c, uint32_t addr, bool delay_slot);
 uint32_t core_reg(Core *c, int reg);
+/* Before a network-dependent access or test at cycle t (pc: the
+ * instruction): the scheduler makes the network exact at t. False when
+ * the core was halted meanwhile (it is then stopped before pc). A true
+ * return must be paired with core_sync_end after the access. */
+bool core_sync(Core *c, uint64_t t, uint32_t pc);
+void core_sync_end(Core *c);
 uint32_t core_guest_word(const Core *c, const uint8_t *p);
 
 /* block.c */
@@ -145,6 +155,7 @@ void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque);
 bool exc_hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
                        int64_t value, void *opaque);
 
+void exc_engine_error(Core *c, uc_err err, uint32_t pc);
 bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
                        uc_tlb_entry *result, void *opaque);
 

@@ -1,7 +1,23 @@
 /* trace.c — Chrome Trace Event JSON of waits, interrupts and packets. */
 #include "trace.h"
 
-#include "summary_json.h"
+#include "base/json.h"
+
+/* Strings quoted once each (npjson_quote: json-glib's escaping); the same
+ * few names recur on every span. */
+typedef struct Quoter {
+    GHashTable *done;          /* name -> quoted literal */
+} Quoter;
+
+static void put_str(GString *o, Quoter *q, const char *s)
+{
+    const char *lit = g_hash_table_lookup(q->done, s);
+    if (!lit) {
+        lit = npjson_quote(s);
+        g_hash_table_insert(q->done, g_strdup(s), (gpointer)lit);
+    }
+    g_string_append(o, lit);
+}
 
 /* Microseconds at the clock, as JSON (locale independent). */
 static void put_us(GString *o, uint64_t cycles, double hz)
@@ -10,19 +26,19 @@ static void put_us(GString *o, uint64_t cycles, double hz)
     g_string_append(o, g_ascii_formatd(buf, sizeof buf, "%.4f", (double)cycles / hz * 1e6));
 }
 
-static void meta(GString *o, const char *what, unsigned pid, unsigned tid, const char *name)
+static void meta(GString *o, Quoter *q, const char *what, unsigned pid, unsigned tid, const char *name)
 {
     g_string_append_printf(o, ",\n{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":", what,
                            pid, tid);
-    json_append_string(o, name);
+    put_str(o, q, name);
     g_string_append(o, "}}");
 }
 
-static void span(GString *o, const char *name, const char *cat, unsigned pid, unsigned tid, uint64_t start,
+static void span(GString *o, Quoter *q, const char *name, const char *cat, unsigned pid, unsigned tid, uint64_t start,
                  uint64_t end, double hz)
 {
     g_string_append(o, ",\n{\"name\":");
-    json_append_string(o, name);
+    put_str(o, q, name);
     g_string_append_printf(o, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":", cat, pid, tid);
     put_us(o, start, hz);
     g_string_append(o, ",\"dur\":");
@@ -37,6 +53,7 @@ typedef struct Sink {
     GString *o;
     FILE *f;
     bool ok;
+    Quoter q;
 } Sink;
 
 static void sink_flush(Sink *k, gsize at_least)
@@ -51,16 +68,17 @@ static void sink_flush(Sink *k, gsize at_least)
 static void core_events(Sink *k, const TraceCore *c, double hz)
 {
     GString *o = k->o;
+    Quoter *q = &k->q;
     g_autofree char *pname = g_strdup_printf("core %u", c->id);
-    meta(o, "process_name", c->id, 0, pname);
-    meta(o, "thread_name", c->id, 0, "cpu");
+    meta(o, q, "process_name", c->id, 0, pname);
+    meta(o, q, "thread_name", c->id, 0, "cpu");
     if (c->col) {
         size_t n;
         uint64_t dropped;
         const CollectorEvent *ev = collector_events(c->col, &n, &dropped);
         for (size_t j = 0; j < n; j++) {
             const char *name = ev[j].idle ? "wait" : collector_func_name(c->col, ev[j].func);
-            span(o, name, ev[j].idle ? "idle" : "interrupt", c->id, 0, ev[j].start, ev[j].end, hz);
+            span(o, q, name, ev[j].idle ? "idle" : "interrupt", c->id, 0, ev[j].start, ev[j].end, hz);
             g_string_append(o, "}}");
             sink_flush(k, 1 << 16);
         }
@@ -69,7 +87,7 @@ static void core_events(Sink *k, const TraceCore *c, double hz)
                                    "\"ph\":\"i\",\"s\":\"p\",\"pid\":%u,\"tid\":0,\"ts\":0}", dropped, c->id);
     }
     g_string_append(o, ",\n{\"name\":");
-    json_append_string(o, c->end_what);
+    put_str(o, q, c->end_what);
     g_string_append_printf(o, ",\"cat\":\"end\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":0,\"ts\":", c->id);
     put_us(o, c->end_cycle, hz);
     g_string_append(o, "}");
@@ -86,14 +104,14 @@ static void trace_emit(Sink *k, const TraceCore *cores, unsigned ncores, const N
         core_events(k, &cores[i], hz);
     for (unsigned r = 0; r < noc_nodes(noc); r++) {
         g_autofree char *tname = g_strdup_printf("from node %u", r);
-        meta(o, "thread_name", ncores, r, tname);
+        meta(o, &k->q, "thread_name", ncores, r, tname);
     }
     size_t n;
     uint64_t dropped;
     const NocPacketRecord *pk = noc_packet_log(noc, &n, &dropped);
     for (size_t j = 0; j < n; j++) {
         g_autofree char *name = g_strdup_printf("%u->%u", pk[j].src, pk[j].dst);
-        span(o, name, "packet", ncores, pk[j].src, pk[j].sent, pk[j].delivered, hz);
+        span(o, &k->q, name, "packet", ncores, pk[j].src, pk[j].sent, pk[j].delivered, hz);
         g_string_append_printf(o, ",\"dst\":%u,\"words\":%u}}", pk[j].dst, pk[j].nwords);
         sink_flush(k, 1 << 16);
     }
@@ -104,17 +122,25 @@ static void trace_emit(Sink *k, const TraceCore *cores, unsigned ncores, const N
     sink_flush(k, 0);
 }
 
+static Sink sink_new(FILE *f)
+{
+    return (Sink){ .o = g_string_sized_new(f ? 1 << 17 : 1024), .f = f, .ok = true,
+                   .q = { g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free) } };
+}
+
 GString *trace_build(const TraceCore *cores, unsigned ncores, const Noc *noc, double hz)
 {
-    Sink k = { .o = g_string_new(NULL), .f = NULL, .ok = true };
+    Sink k = sink_new(NULL);
     trace_emit(&k, cores, ncores, noc, hz);
+    g_hash_table_destroy(k.q.done);
     return k.o;
 }
 
 bool trace_write(FILE *f, const TraceCore *cores, unsigned ncores, const Noc *noc, double hz)
 {
-    Sink k = { .o = g_string_sized_new(1 << 17), .f = f, .ok = true };
+    Sink k = sink_new(f);
     trace_emit(&k, cores, ncores, noc, hz);
+    g_hash_table_destroy(k.q.done);
     g_string_free(k.o, TRUE);
     return k.ok;
 }
