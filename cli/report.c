@@ -11,7 +11,7 @@
 void report_options_clear(ReportOptions *ro)
 {
     g_strfreev(ro->periods);
-    memset(ro, 0, sizeof *ro);
+    *ro = (ReportOptions)REPORT_OPTIONS_INIT;
 }
 
 void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro)
@@ -20,6 +20,9 @@ void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro)
         { "period", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ro->periods,
           "Report only these recorded sampling periods, in this order (the first is gmon.out's; repeat or "
           "give a comma list; default: all, as recorded)", "CYCLES" },
+        { "fold-recursion", 0, 0, G_OPTION_ARG_INT, &ro->fold_recursion,
+          "Keep at most N frames of a recursive function on a path of stacks.folded (0: all; default: as "
+          "the run had it)", "N" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -52,6 +55,13 @@ static bool parse_periods(char **args, uint32_t *out, unsigned *n, GError **erro
 
 bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error)
 {
+    if (ro->fold_recursion < -1) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--fold-recursion %d: must be 0 (all) or a number of levels",
+                    ro->fold_recursion);
+        return false;
+    }
+    if (ro->fold_recursion >= 0)
+        d->fold_recursion = (unsigned)ro->fold_recursion;
     if (ro->periods) {
         uint32_t periods[CONFIG_MAX_PERIODS];
         unsigned n;
@@ -95,7 +105,7 @@ int cmd_report(int argc, char **argv)
 {
     g_auto(GStrv) rest = NULL;
     g_autofree char *out = NULL;
-    ReportOptions ro = { 0 };
+    ReportOptions ro = REPORT_OPTIONS_INIT;
     GOptionEntry entries[] = {
         { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
           "Write the reports into DIR (default: OUT itself), with the data they show as DIR/profile.data", "DIR" },

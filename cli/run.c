@@ -159,10 +159,11 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
     if (!r->opts->no_profile)
         for (unsigned i = 0; i < r->ncores; i++) {
             r->cols[i] = collector_new(firmware_of(r, i)->syms);
+            collector_set_event_limit(r->cols[i], cli_trace_limit(r->opts));
             CoreHooks h = collector_hooks(r->cols[i]);
             core_set_hooks(r->m->cores[i], &h);
         }
-    noc_log_packets(r->m->noc, 200000); /* for trace.json */
+    noc_log_packets(r->m->noc, cli_trace_limit(r->opts)); /* for trace.json */
     return true;
 }
 
@@ -252,6 +253,8 @@ static void gather(Run *r)
     profile_data_init(&r->data, r->ncores);
     r->data.cfg = r->cfg;
     r->data.config_path = g_strdup(r->opts->config);
+    r->data.fold_recursion = (unsigned)r->opts->fold_recursion;
+    r->data.no_trace = r->opts->no_trace;
     r->res = r->data.cores;
     r->profs = r->data.profs;
     for (unsigned i = 0; i < r->ncores; i++)

@@ -126,9 +126,20 @@ static bool write_trace(Out *o, const ProfileData *d, GError **error)
     }
     TracePackets pk = { .nodes = d->noc->nodes, .recs = d->packets, .n = d->npackets,
                         .dropped = d->packets_dropped };
-    bool ok = put_gstring(o, NULL, "trace.json", trace_build(tc, d->ncores, &pk, (double)d->cfg.clock_hz), error);
+    /* streamed: a long timeline never sits in memory as one string */
+    g_autofree char *path = g_build_filename(o->dir, "trace.json", NULL);
+    g_autofree char *tmp = g_strdup_printf("%s.tmp-%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f && trace_write(f, tc, d->ncores, &pk, (double)d->cfg.clock_hz);
+    ok = (f && fclose(f) == 0) && ok;
     g_free(tc);
-    return ok;
+    if (ok && rename(tmp, path) == 0) {
+        g_ptr_array_add(o->written, g_strdup("trace.json"));
+        return true;
+    }
+    g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(errno));
+    unlink(tmp);
+    return false;
 }
 
 /* stacks.folded: every core's calling contexts, prefixed coreN. */
@@ -138,7 +149,7 @@ static GString *folded_all(const ProfileData *d)
     for (unsigned i = 0; i < d->ncores; i++)
         if (d->profs[i]) {
             g_autofree char *prefix = g_strdup_printf("core%u", i);
-            folded_append(s, d->profs[i], prefix);
+            folded_append_fold(s, d->profs[i], prefix, d->fold_recursion);
         }
     return s;
 }
@@ -170,7 +181,7 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
         ok = write_core(o, d, i, error);
     if (ok && have_profiles)
         ok = write_chip(o, d, error);
-    if (ok)
+    if (ok && !d->no_trace)
         ok = write_trace(o, d, error);
     if (ok && have_profiles)
         ok = put_gstring(o, NULL, "stacks.folded", folded_all(d), error);

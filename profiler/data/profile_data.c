@@ -185,9 +185,17 @@ static GVariant *enc_top(const ProfileData *d)
     g_variant_builder_init(&cores, G_VARIANT_TYPE("a" PD_CORE));
     for (unsigned i = 0; i < d->ncores; i++)
         g_variant_builder_add_value(&cores, enc_core(d, i));
-    return g_variant_new("(@a(sss)msbi@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE ")", g_variant_builder_end(&cfg),
+    GVariantBuilder set;
+    g_variant_builder_init(&set, G_VARIANT_TYPE("a{ss}"));
+    g_autofree char *fold = g_strdup_printf("%u", d->fold_recursion);
+    if (d->fold_recursion)
+        g_variant_builder_add(&set, "{ss}", "fold-recursion", fold);
+    if (d->no_trace)
+        g_variant_builder_add(&set, "{ss}", "no-trace", "1");
+    return g_variant_new("(@a(sss)msbi@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss})", g_variant_builder_end(&cfg),
                          d->config_path, (gboolean)d->deadlock, d->exit_status, enc_noc(d->noc),
-                         g_variant_builder_end(&pk), d->packets_dropped, g_variant_builder_end(&cores));
+                         g_variant_builder_end(&pk), d->packets_dropped, g_variant_builder_end(&cores),
+                         g_variant_builder_end(&set));
 }
 
 GBytes *profile_data_encode(const ProfileData *d)

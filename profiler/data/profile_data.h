@@ -53,6 +53,10 @@ typedef struct ProfileData {
     uint64_t packets_dropped;
     bool deadlock;
     int exit_status;
+    /* the run's report settings, saved so that a plain `nocprof report`
+     * shows the same (report options override them) */
+    unsigned fold_recursion;   /* --fold-recursion N: stacks.folded (0: off) */
+    bool no_trace;             /* --no-trace: no trace.json */
     /* storage */
     GStringChunk *strings;     /* CoreResult and function name strings */
     GPtrArray *symbols;        /* Symbols loaded by profile_data_attach_elfs */

@@ -356,6 +356,25 @@ static bool dec_config(Rd *r, GVariant *top, Config *cfg)
     return true;
 }
 
+static bool dec_settings(Rd *r, GVariant *top)
+{
+    g_autoptr(GVariant) v = g_variant_get_child_value(top, 8);
+    for (gsize i = 0; i < g_variant_n_children(v); i++) {
+        const char *name, *value;
+        g_variant_get_child(v, i, "{&s&s}", &name, &value);
+        g_autofree char *field = g_strdup_printf("settings.%s", name);
+        char *end;
+        guint64 n = g_ascii_strtoull(value, &end, 10);
+        if (strcmp(name, "fold-recursion") == 0 && *value && !*end && n <= G_MAXINT)
+            r->d->fold_recursion = (unsigned)n;
+        else if (strcmp(name, "no-trace") == 0 && strcmp(value, "1") == 0)
+            r->d->no_trace = true;
+        else
+            return fail(r, field, "unknown setting or bad value '%s'", value);
+    }
+    return true;
+}
+
 static bool dec_top(Rd *r, GVariant *top)
 {
     Config cfg;
@@ -371,8 +390,8 @@ static bool dec_top(Rd *r, GVariant *top)
     d->cfg = cfg;
     gboolean deadlock;
     const char *cpath;
-    g_variant_get(top, "(@a(sss)m&sbi@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE ")", NULL, &cpath, &deadlock,
-                  &d->exit_status, NULL, NULL, NULL, NULL);
+    g_variant_get(top, "(@a(sss)m&sbi@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss})", NULL, &cpath, &deadlock,
+                  &d->exit_status, NULL, NULL, NULL, NULL, NULL);
     d->config_path = g_strdup(cpath);
     d->deadlock = deadlock;
     g_autoptr(GVariant) noc = g_variant_get_child_value(top, 4);
@@ -381,7 +400,7 @@ static bool dec_top(Rd *r, GVariant *top)
     for (unsigned i = 0; i < n; i++)
         if (!dec_core(r, cores, i))
             return false;
-    return true;
+    return dec_settings(r, top);
 }
 
 bool profile_data_decode(GBytes *bytes, const char *name, ProfileData *d, GError **error)

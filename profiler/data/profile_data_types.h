@@ -33,8 +33,9 @@
 /* src, dst, words, sent, delivered */
 #define PD_PACKET "(uuutt)"
 /* config (group, key, value), config path, deadlock, exit status, NoC,
- * packet log, packets dropped, cores */
-#define PD_TOP "(a(sss)msbi" PD_NOC "a" PD_PACKET "ta" PD_CORE ")"
+ * packet log, packets dropped, cores, report settings (name -> value:
+ * "fold-recursion" N, "no-trace" "1") */
+#define PD_TOP "(a(sss)msbi" PD_NOC "a" PD_PACKET "ta" PD_CORE "a{ss})"
 
 #define PD_MAGIC "NOCPROFD"
 #define PD_HEADER 24u

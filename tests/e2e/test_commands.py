@@ -97,6 +97,24 @@ class Report(unittest.TestCase):
                 open(os.path.join(both.out, "core1", "gmon-997.out"), "rb") as b:
             self.assertEqual(a.read(), b.read())
 
+    def test_run_settings_kept_and_overridden(self):
+        """--fold-recursion and --no-trace of the run are kept by a plain
+        report; report --fold-recursion N gives the stacks of a run with N"""
+        folded = run([fw("calls"), "--fold-recursion", "1", "--no-trace"])
+        plain = run([fw("calls")])
+        self.assertEqual(folded.rc, 0, folded.describe())
+        self.assertNotIn("trace.json", checksums(folded.out))
+        self.rebuild_same(folded)
+        dest = nptest.tmpdir("fold")
+        res = raw(["report", "--fold-recursion", "0", "-o", dest, folded.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(dest, "stacks.folded")) as a, open(plain.path("stacks.folded")) as b:
+            self.assertEqual(a.read(), b.read())
+        res = raw(["report", "--fold-recursion", "1", "-o", dest, plain.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(dest, "stacks.folded")) as a, open(folded.path("stacks.folded")) as b:
+            self.assertEqual(a.read(), b.read())
+
     def test_period_not_recorded(self):
         r = run([fw("calls"), "--sample-period", "1000"])
         res = raw(["report", "--period", "999", r.out])
