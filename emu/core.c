@@ -298,7 +298,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->prev = &c->none;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
     c->irq_marker.attn_out = true;
-    c->arrive_mask = MIPS_ERET | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL;
+    c->arrive_mask = MIPS_ERET | MIPS_LIKELY | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL;
     c->pc = img->entry;
     if (!engine_open(c, error) || !engine_load(c, error)) {
         core_free(c);

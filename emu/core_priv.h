@@ -89,6 +89,8 @@ struct Core {
     uint32_t blk_scan;         /* next of its loads/stores to match */
     uint64_t scan_count;       /* its count when blk_scan was reset */
     const Block *scan_block;
+    int64_t blk_delta;         /* device-access cycles charged so far in
+                                  that execution of scan_block */
 
     Block **btab;              /* [ram_size / 4] by physical address */
     GPtrArray *blocks;         /* every Block, owned */
@@ -134,6 +136,8 @@ void block_free(gpointer p);
 /* The current block stops before end_pc (exit or fault inside it): take
  * back the cycles, instructions and samples of what did not run. */
 void block_truncate(Core *c, uint32_t end_pc);
+/* Cycle at which the current execution of b began. */
+uint64_t block_start(const Core *c, const Block *b);
 /* The block executing now (NULL between blocks). */
 Block *core_current_block(const Core *c);
 
@@ -143,7 +147,8 @@ void sample_clear(Core *c);
 void sample_update_next(Core *c);
 void sample_range(Core *c, uint64_t to, uint32_t pc);
 void sample_block(Core *c, const Block *b, uint32_t before_pc, uint64_t start, uint64_t end);
-/* Take back the samples of [cut, c->cycles) inside b, which began at start. */
+/* Take back the samples of [cut, c->cycles) inside b, which began at
+ * start (each from the instruction it was taken on). */
 void sample_untake(Core *c, const Block *b, uint64_t start, uint64_t cut);
 
 /* exc.c */

@@ -31,9 +31,13 @@ static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write
     a->now = exc_insn_cycle(c, i);
     const Timing *t = &c->cfg->timing;
     int64_t delta = (int64_t)t->mmio - (int64_t)(write ? t->store : t->load);
+    if (delta < 0 && cb) /* the block ends earlier: samples past its new end were not due */
+        sample_untake(c, cb, block_start(c, cb), (uint64_t)((int64_t)c->cycles + delta));
     c->cycles = (uint64_t)((int64_t)c->cycles + delta);
-    if (cb)
+    if (cb) {
         cb->extra += delta;
+        c->blk_delta += delta;
+    }
     if (c->next_sample < c->cycles)
         sample_range(c, c->cycles, a->pc);
     const char *name = slot < CORE_NSLOTS ? slot_names[slot] : "MMIO";
