@@ -53,7 +53,9 @@ const char *profile_data_intern(ProfileData *d, const char *s)
 RunInfo profile_data_run_info(const ProfileData *d)
 {
     return (RunInfo){ .cfg = &d->cfg, .config_path = d->config_path, .ncores = d->ncores, .cores = d->cores,
-                      .noc = d->noc, .deadlock = d->deadlock, .exit_status = d->exit_status };
+                      .noc = d->noc, .deadlock = d->deadlock, .livelock = d->livelock,
+                      .livelock_cycles = d->cfg.livelock_cycles, .end_cycle = d->end_cycle,
+                      .exit_status = d->exit_status };
 }
 
 /* ---- writer ----------------------------------------------------------- */
@@ -139,11 +141,12 @@ static GVariant *enc_core(const ProfileData *d, unsigned i)
     const void *cdata = d->console[i] ? g_bytes_get_data(d->console[i], &clen) : NULL;
     GVariant *console = g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, cdata ? cdata : "", clen, 1);
     GVariant *prof = g_variant_new_maybe(G_VARIANT_TYPE(PD_PROF), d->profs[i] ? enc_profile(d->profs[i]) : NULL);
-    return g_variant_new("(u" "ssss" "i" "b" "msmsmsms" "uu" "^as" "ttttttt" "@ay" "@m" PD_PROF ")", c->id, c->elf, d->elf_abs[i],
-                         d->elf_sha256[i], c->status, c->exit_code, (gboolean)c->faulted, c->fault_kind,
-                         c->fault_message, c->fault_function, c->fault_file, c->fault_pc, c->fault_line, stack,
-                         c->instructions, c->cycles, c->busy_cycles, c->idle_cycles, c->irq_cycles, c->interrupts,
-                         c->waits, console, prof);
+    return g_variant_new("(u" "ssss" "i" "b" "msmsmsms" "uu" "^as" "ttttttt" "umsmsu" "@ay" "@m" PD_PROF ")", c->id,
+                         c->elf, d->elf_abs[i], d->elf_sha256[i], c->status, c->exit_code, (gboolean)c->faulted,
+                         c->fault_kind, c->fault_message, c->fault_function, c->fault_file, c->fault_pc,
+                         c->fault_line, stack, c->instructions, c->cycles, c->busy_cycles, c->idle_cycles,
+                         c->irq_cycles, c->interrupts, c->waits, c->stop_pc, c->stop_function, c->stop_file,
+                         c->stop_line, console, prof);
 }
 
 static GVariant *enc_noc(const NocStats *s)
@@ -192,8 +195,9 @@ static GVariant *enc_top(const ProfileData *d)
         g_variant_builder_add(&set, "{ss}", "fold-recursion", fold);
     if (d->no_trace)
         g_variant_builder_add(&set, "{ss}", "no-trace", "1");
-    return g_variant_new("(@a(sss)msbi@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss})", g_variant_builder_end(&cfg),
-                         d->config_path, (gboolean)d->deadlock, d->exit_status, enc_noc(d->noc),
+    return g_variant_new("(@a(sss)msbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss})",
+                         g_variant_builder_end(&cfg), d->config_path, (gboolean)d->deadlock, (gboolean)d->livelock,
+                         d->end_cycle, d->exit_status, enc_noc(d->noc),
                          g_variant_builder_end(&pk), d->packets_dropped, g_variant_builder_end(&cores),
                          g_variant_builder_end(&set));
 }

@@ -51,7 +51,8 @@ typedef struct ProfileData {
     NocPacketRecord *packets;  /* the NoC's packet log, delivery order */
     size_t npackets;
     uint64_t packets_dropped;
-    bool deadlock;
+    bool deadlock, livelock;   /* livelock: the deadlock was one */
+    uint64_t end_cycle;        /* the cycle the deadlock or livelock was found */
     int exit_status;
     /* the run's report settings, saved so that a plain `nocprof report`
      * shows the same (report options override them) */

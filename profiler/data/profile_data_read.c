@@ -220,13 +220,14 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
     ProfileData *d = r->d;
     CoreResult *c = &d->cores[i];
     g_autoptr(GVariant) v = g_variant_get_child_value(cores, i);
-    const char *elf, *abs, *sha, *status, *kind, *msg, *func, *file;
+    const char *elf, *abs, *sha, *status, *kind, *msg, *func, *file, *sfunc, *sfile;
     gboolean faulted;
     g_autoptr(GVariant) console = NULL, prof = NULL;
-    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "@ay@m" PD_PROF ")", &c->id, &elf, &abs,
-                  &sha, &status, &c->exit_code, &faulted, &kind, &msg, &func, &file, &c->fault_pc, &c->fault_line,
-                  &c->fault_stack, &c->instructions, &c->cycles, &c->busy_cycles, &c->idle_cycles, &c->irq_cycles,
-                  &c->interrupts, &c->waits, &console, &prof);
+    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay@m" PD_PROF ")", &c->id,
+                  &elf, &abs, &sha, &status, &c->exit_code, &faulted, &kind, &msg, &func, &file, &c->fault_pc,
+                  &c->fault_line, &c->fault_stack, &c->instructions, &c->cycles, &c->busy_cycles, &c->idle_cycles,
+                  &c->irq_cycles, &c->interrupts, &c->waits, &c->stop_pc, &sfunc, &sfile, &c->stop_line, &console,
+                  &prof);
     g_autofree char *at = g_strdup_printf("cores[%u]", i);
     c->elf = profile_data_intern(d, elf);
     d->elf_abs[i] = g_strdup(abs);
@@ -236,6 +237,8 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
     c->fault_message = profile_data_intern(d, msg);
     c->fault_function = profile_data_intern(d, func);
     c->fault_file = profile_data_intern(d, file);
+    c->stop_function = profile_data_intern(d, sfunc);
+    c->stop_file = profile_data_intern(d, sfile);
     d->console[i] = g_variant_get_data_as_bytes(console);
     if (c->fault_stack && !c->fault_stack[0])
         g_clear_pointer(&c->fault_stack, g_strfreev);
@@ -313,7 +316,7 @@ static bool dec_noc(Rd *r, GVariant *v)
 static bool dec_packets(Rd *r, GVariant *top)
 {
     ProfileData *d = r->d;
-    g_autoptr(GVariant) v = g_variant_get_child_value(top, 5);
+    g_autoptr(GVariant) v = g_variant_get_child_value(top, 7);
     d->npackets = g_variant_n_children(v);
     d->packets = g_new0(NocPacketRecord, d->npackets ? d->npackets : 1);
     for (size_t i = 0; i < d->npackets; i++) {
@@ -325,7 +328,7 @@ static bool dec_packets(Rd *r, GVariant *top)
                         p->dst, p->sent, p->delivered);
         }
     }
-    g_variant_get_child(top, 6, "t", &d->packets_dropped);
+    g_variant_get_child(top, 8, "t", &d->packets_dropped);
     return true;
 }
 
@@ -358,7 +361,7 @@ static bool dec_config(Rd *r, GVariant *top, Config *cfg)
 
 static bool dec_settings(Rd *r, GVariant *top)
 {
-    g_autoptr(GVariant) v = g_variant_get_child_value(top, 8);
+    g_autoptr(GVariant) v = g_variant_get_child_value(top, 10);
     for (gsize i = 0; i < g_variant_n_children(v); i++) {
         const char *name, *value;
         g_variant_get_child(v, i, "{&s&s}", &name, &value);
@@ -380,7 +383,7 @@ static bool dec_top(Rd *r, GVariant *top)
     Config cfg;
     if (!dec_config(r, top, &cfg))
         return false;
-    g_autoptr(GVariant) cores = g_variant_get_child_value(top, 7);
+    g_autoptr(GVariant) cores = g_variant_get_child_value(top, 9);
     unsigned n = config_cores(&cfg);
     if (g_variant_n_children(cores) != n)
         return fail(r, "cores", "%" G_GSIZE_FORMAT " cores, the configuration's mesh has %u",
@@ -388,13 +391,14 @@ static bool dec_top(Rd *r, GVariant *top)
     ProfileData *d = r->d;
     profile_data_init(d, n);
     d->cfg = cfg;
-    gboolean deadlock;
+    gboolean deadlock, livelock;
     const char *cpath;
-    g_variant_get(top, "(@a(sss)m&sbi@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss})", NULL, &cpath, &deadlock,
-                  &d->exit_status, NULL, NULL, NULL, NULL, NULL);
+    g_variant_get(top, "(@a(sss)m&sbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss})", NULL, &cpath, &deadlock,
+                  &livelock, &d->end_cycle, &d->exit_status, NULL, NULL, NULL, NULL, NULL);
     d->config_path = g_strdup(cpath);
     d->deadlock = deadlock;
-    g_autoptr(GVariant) noc = g_variant_get_child_value(top, 4);
+    d->livelock = livelock;
+    g_autoptr(GVariant) noc = g_variant_get_child_value(top, 6);
     if (!dec_noc(r, noc) || !dec_packets(r, top))
         return false;
     for (unsigned i = 0; i < n; i++)

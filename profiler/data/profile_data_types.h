@@ -22,8 +22,9 @@
 #define PD_PROF "(tttttda" PD_FUNC "a" PD_ARC "a" PD_BLOCK "a" PD_HIST "a" PD_CTX "a" PD_EVENT "t)"
 /* id, elf, elf_abs, sha256, status, exit code, faulted, fault kind,
  * message, function, file, pc, line, stack, instructions, cycles, busy,
- * idle, irq, interrupts, waits, console, profile */
-#define PD_CORE "(u" "ssss" "i" "b" "msmsmsms" "uu" "as" "ttttttt" "ay" "m" PD_PROF ")"
+ * idle, irq, interrupts, waits, stop pc, function, file, line, console,
+ * profile */
+#define PD_CORE "(u" "ssss" "i" "b" "msmsmsms" "uu" "as" "ttttttt" "umsmsu" "ay" "m" PD_PROF ")"
 /* from, to, flits, utilization */
 #define PD_LINK "(uutd)"
 /* cycles, nodes, links, pair packets, pair flits, packets, flits, latency
@@ -32,10 +33,11 @@
 #define PD_NOC "(tua" PD_LINK "atat" "ttttttt" "d" "adauat" "t" "at" "t)"
 /* src, dst, words, sent, delivered */
 #define PD_PACKET "(uuutt)"
-/* config (group, key, value), config path, deadlock, exit status, NoC,
+/* config (group, key, value), config path, deadlock, livelock, end
+ * cycle, exit status, NoC,
  * packet log, packets dropped, cores, report settings (name -> value:
  * "fold-recursion" N, "no-trace" "1") */
-#define PD_TOP "(a(sss)msbi" PD_NOC "a" PD_PACKET "ta" PD_CORE "a{ss})"
+#define PD_TOP "(a(sss)msbbti" PD_NOC "a" PD_PACKET "ta" PD_CORE "a{ss})"
 
 #define PD_MAGIC "NOCPROFD"
 #define PD_HEADER 24u
