@@ -81,14 +81,30 @@ bool core_irq_network(const Core *c)
     return (c->irqc.enable & (NP_IRQ_NOC_RX | NP_IRQ_NOC_TX)) != 0;
 }
 
-bool core_irq_wanted(const Core *c)
+bool core_irqc_output(const Core *c)
 {
     return c->irqc.enable && (dev_irqc_pending(&c->irqc) & c->irqc.enable);
 }
 
-static bool status_allows(uint32_t st)
+static uint32_t status_of(const Core *c)
 {
-    return (st & (NP_ST_IE | NP_ST_EXL | NP_ST_ERL | NP_ST_IM2)) == (NP_ST_IE | NP_ST_IM2);
+    uint32_t st = 0;
+    uc_reg_read(c->uc, UC_MIPS_REG_CP0_STATUS, &st);
+    return st;
+}
+
+/* A line is up and unmasked by its IM bit: it wakes `wait`. */
+bool core_irq_wanted(const Core *c)
+{
+    return core_irqc_output(c) || (cp0_timer_line(c) && (status_of(c) & NP_ST_IM7));
+}
+
+/* SPEC section 1: taken when (IM2 & IP2) or (IM7 & IP7), IE=1, EXL=0, ERL=0. */
+static bool status_allows(const Core *c, uint32_t st)
+{
+    if ((st & (NP_ST_IE | NP_ST_EXL | NP_ST_ERL)) != NP_ST_IE)
+        return false;
+    return ((st & NP_ST_IM2) && core_irqc_output(c)) || ((st & NP_ST_IM7) && cp0_timer_line(c));
 }
 
 void core_update_next_event(Core *c)
@@ -98,7 +114,7 @@ void core_update_next_event(Core *c)
         return;
     }
     uint64_t e = MIN(c->slice_end, c->timer.expiry);
-    e = MIN(e, c->cfg->max_cycles);
+    e = MIN(e, MIN(c->cfg->max_cycles, c->cp0.match_at));
     if (core_irq_wanted(c))
         e = 0;
     c->next_event = e;
@@ -128,6 +144,7 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
         return true;
     if (c->cycles >= c->timer.expiry)
         dev_timer_fire(&c->timer, c->cycles);
+    cp0_fire(c, c->cycles);
     if (c->cycles >= c->cfg->max_cycles) {
         c->pc = addr;
         core_stop(c, CORE_LIMIT);
@@ -142,7 +159,7 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
     }
     if (core_irq_wanted(c)) {
         uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);
-        if (status_allows(st)) {
+        if (status_allows(c, st)) {
             deliver(c, addr, st, true);
             core_update_next_event(c);
             return true;
@@ -259,6 +276,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->irq_marker.attn_out = true;
     c->arrive_mask = MIPS_ERET | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL;
     c->pc = img->entry;
+    cp0_init(c);
     if (!engine_open(c, error) || !engine_load(c, error)) {
         core_free(c);
         return NULL;
@@ -274,6 +292,7 @@ void core_free(Core *c)
     if (c->uc)
         uc_close(c->uc);
     sample_clear(c);
+    cp0_clear(c);
     for (unsigned i = 0; i < CORE_NSLOTS; i++)
         if (c->dev[i].ops && c->dev[i].ops->free)
             c->dev[i].ops->free(c->dev[i].opaque);
@@ -352,7 +371,10 @@ void core_run(Core *c, uint64_t horizon)
 
 uint64_t core_wake_cycle(const Core *c)
 {
-    return (c->irqc.enable & NP_IRQ_TIMER) ? dev_timer_irq_cycle(&c->timer) : UINT64_MAX;
+    uint64_t t = (c->irqc.enable & NP_IRQ_TIMER) ? dev_timer_irq_cycle(&c->timer) : UINT64_MAX;
+    if (status_of(c) & NP_ST_IM7)
+        t = MIN(t, c->cp0.match_at);
+    return t;
 }
 
 static void idle_to(Core *c, uint64_t to)
@@ -372,11 +394,13 @@ void core_idle(Core *c, uint64_t until)
     uint64_t idle_from = c->idle_from;
     uint64_t limit = c->cfg->max_cycles;
     while (!core_irq_wanted(c)) {
-        uint64_t w = MIN(c->timer.expiry, MIN(until, limit));
+        uint64_t w = MIN(MIN(c->timer.expiry, c->cp0.match_at), MIN(until, limit));
         idle_to(c, w);
+        bool fired = c->cycles >= c->timer.expiry || c->cycles >= c->cp0.match_at;
         if (c->cycles >= c->timer.expiry)
             dev_timer_fire(&c->timer, c->cycles);
-        else
+        cp0_fire(c, c->cycles);
+        if (!fired)
             break;
     }
     if (c->cycles >= limit && !core_irq_wanted(c)) {
@@ -392,6 +416,6 @@ void core_idle(Core *c, uint64_t until)
         c->hooks.idle(c->hooks.opaque, idle_from, c->cycles);
     c->state = CORE_RUNNING;
     uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);
-    if (status_allows(st))
+    if (status_allows(c, st))
         deliver(c, c->pc, st, false);
 }

@@ -18,6 +18,16 @@ void core_map_device(Core *c, unsigned slot, const DevOps *ops, void *opaque,
     }
 }
 
+void core_sync_point(Core *c, uint64_t t, uint32_t pc)
+{
+    (void)pc;
+    Block *cb = core_current_block(c);
+    if (cb)
+        cb->sync = cb->attn = true;
+    if (c->irqc.refresh)
+        c->irqc.refresh(c->irqc.refresh_opaque, t);
+}
+
 /* Find the instruction, charge the MMIO cost, check size. */
 static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write, DevAccess *a)
 {
