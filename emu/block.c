@@ -49,6 +49,10 @@ static uint32_t block_scan(Core *c, Block *b)
         if (cls & MIPS_STORE) cost += t->store;
         if (cls & MIPS_MUL) cost += t->mul;
         if (cls & MIPS_DIV) cost += t->div;
+        if (cls & MIPS_FPU_ADD) cost += t->fpu_add;
+        if (cls & MIPS_FPU_MUL) cost += t->fpu_mul;
+        if (cls & MIPS_FPU_DIV) cost += t->fpu_div;
+        if (cls & MIPS_FPU_SQRT) cost += t->fpu_sqrt;
         b->icost[i] = (uint16_t)cost;
         b->cost += b->icost[i];
         if (!b->flags && (cls & (MIPS_BRANCH | MIPS_ERET))) {

@@ -194,6 +194,40 @@ static void test_cp0_cause_ip2(void)
     }
 }
 
+/* t_fpu (see its header): every FPU class costs its [timing] key, single
+ * and double alike; moves to the FPU cost nothing extra. */
+static Timing fpu_timing;
+static void set_fpu(Config *c)
+{
+    c->timing.fpu_add = fpu_timing.fpu_add;
+    c->timing.fpu_mul = fpu_timing.fpu_mul;
+    c->timing.fpu_div = fpu_timing.fpu_div;
+    c->timing.fpu_sqrt = fpu_timing.fpu_sqrt;
+}
+
+static void test_fpu_costs(void)
+{
+    static const Timing ts[] = {
+        { .fpu_add = 3, .fpu_mul = 4, .fpu_div = 31, .fpu_sqrt = 31 }, /* defaults */
+        { .fpu_add = 0, .fpu_mul = 0, .fpu_div = 0, .fpu_sqrt = 0 },
+        { .fpu_add = 1, .fpu_mul = 10, .fpu_div = 100, .fpu_sqrt = 1000 },
+    };
+    static const int want[] = { 174, 20, 5 + 6 * 2 + 3 * 11 + 2 * 101 + 2 * 1001 + 2 };
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned k = 0; k < G_N_ELEMENTS(ts); k++) {
+            Run r;
+            fpu_timing = ts[k];
+            run_fixture(&r, "t_fpu", endians[e], set_fpu);
+            g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+            int exit = 5 + 6 * (1 + (int)ts[k].fpu_add) + 3 * (1 + (int)ts[k].fpu_mul)
+                       + 2 * (1 + (int)ts[k].fpu_div) + 2 * (1 + (int)ts[k].fpu_sqrt) + 2;
+            g_assert_cmpint(exit, ==, want[k]);
+            g_assert_cmpint(core_exit_code(r.core), ==, want[k]);
+            g_assert_cmpuint(core_instructions(r.core), ==, 26);
+            run_done(&r);
+        }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -203,5 +237,6 @@ int main(int argc, char **argv)
     g_test_add_func("/core/timer-interrupts", test_timer_interrupts);
     g_test_add_func("/core/cp0-count-compare-cause", test_cp0_count_compare_cause);
     g_test_add_func("/core/cp0-cause-ip2", test_cp0_cause_ip2);
+    g_test_add_func("/core/fpu-costs", test_fpu_costs);
     return g_test_run();
 }
