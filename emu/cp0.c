@@ -113,7 +113,8 @@ bool cp0_timer_line(const Core *c)
  * IRQC output, plus the software-written bits. */
 static uint32_t cause_at(Core *c, uint64_t t, uint32_t pc)
 {
-    core_sync_point(c, t, pc);
+    if (!core_sync_point(c, t, pc))
+        return 0; /* halted: the mfc0 does not complete */
     uint32_t v = c->cp0.cause_sw;
     if (core_irqc_output(c))
         v |= NP_CAUSE_IP2;

@@ -28,7 +28,8 @@ static const char *const spec_keys[] = {
     "timing.load", "timing.store", "timing.mul", "timing.div", "timing.branch_taken", "timing.mmio",
     "timing.fpu_add", "timing.fpu_mul", "timing.fpu_div", "timing.fpu_sqrt",
     "noc.router_latency", "noc.link_latency", "noc.buffer_depth", "noc.max_payload",
-    "noc.tx_queue_flits", "noc.rx_queue_flits", "sched.quantum", "run.max_cycles",
+    "noc.tx_queue_flits", "noc.rx_queue_flits", "sched.quantum", "sched.threads",
+    "run.max_cycles", "run.livelock_cycles",
     "profiler.sample_period",
 };
 
