@@ -9,6 +9,7 @@
  *              and the report options shared by every command that writes
  *              reports (cli_report_*)
  *   manifest.c OUT/.nocprof-manifest: what nocprof wrote there
+ *   diff.c     `nocprof diff`: two runs compared function by function
  * Only this folder prints and exits; the libraries return GErrors. */
 #ifndef NOCPROF_CLI_H
 #define NOCPROF_CLI_H
@@ -132,6 +133,8 @@ void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro);
 bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error);
 
 int cmd_report(int argc, char **argv);
+/* diff.c: `nocprof diff OUT_A OUT_B` */
+int cmd_diff(int argc, char **argv);
 
 /* OUT/.nocprof-manifest (manifest.c): the paths it lists (empty when there
  * is none); removing the files of `before` that are not in `now`; writing. */
