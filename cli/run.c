@@ -139,6 +139,28 @@ static bool load_firmware(Run *r, ElfImage **imgs, GError **error)
     return true;
 }
 
+/* Core i's collector: trace limit, regions of interest (--collect-only,
+ * --collect-initially), hooked on the core. */
+static Collector *make_collector(Run *r, unsigned i, GError **error)
+{
+    const Options *o = r->opts;
+    Collector *col = collector_new(firmware_of(r, i)->syms);
+    collector_set_event_limit(col, cli_trace_limit(o));
+    collector_bind_core(col, r->m->cores[i]);
+    for (char **f = o->collect_only; f && *f; f++)
+        if (!collector_collect_only(col, *f)) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
+                        "--collect-only %s: no such function in %s", *f, r->paths[i]);
+            collector_free(col);
+            return NULL;
+        }
+    if (o->collect_initially)
+        collector_collect_initially(col, strcmp(o->collect_initially, "yes") == 0);
+    CoreHooks h = collector_hooks(col);
+    core_set_hooks(r->m->cores[i], &h);
+    return col;
+}
+
 /* Build the machine and hang a collector on every core. The output folder
  * is made only once the machine stands: nothing is written before every
  * input is known to be good and the emulator has started (status 2 leaves
@@ -148,19 +170,16 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
     r->m = machine_new(&r->cfg, imgs, console_line, (void *)&r->opts->quiet, error);
     if (!r->m)
         return false;
+    r->cols = g_new0(Collector *, r->ncores);
+    if (!r->opts->no_profile)
+        for (unsigned i = 0; i < r->ncores; i++)
+            if (!(r->cols[i] = make_collector(r, i, error)))
+                return false;
     if (g_mkdir_with_parents(r->out, 0755) != 0) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create output folder: %s", r->out,
                     g_strerror(errno));
         return false;
     }
-    r->cols = g_new0(Collector *, r->ncores);
-    if (!r->opts->no_profile)
-        for (unsigned i = 0; i < r->ncores; i++) {
-            r->cols[i] = collector_new(firmware_of(r, i)->syms);
-            collector_set_event_limit(r->cols[i], cli_trace_limit(r->opts));
-            CoreHooks h = collector_hooks(r->cols[i]);
-            core_set_hooks(r->m->cores[i], &h);
-        }
     noc_log_packets(r->m->noc, cli_trace_limit(r->opts)); /* for trace.json */
     return true;
 }

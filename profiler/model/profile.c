@@ -16,6 +16,7 @@ void profile_free(Profile *p)
     g_free(p->blocks);
     g_free(p->hists);
     g_free(p->elf_path);
+    g_free(p->collection);
     g_free(p);
 }
 

@@ -77,6 +77,11 @@ typedef struct Profile {
     ProfBlock *blocks;         /* sorted by addr */
     unsigned nperiods;
     ProfHist *hists;           /* [nperiods], in the order given by the user */
+    /* Regions of interest: every number above counts only what ran while
+     * collection was on; excluded_cycles ran outside (0: collected
+     * throughout), collection says how the region was chosen (owned). */
+    uint64_t excluded_cycles;
+    char *collection;
 } Profile;
 
 static inline unsigned profile_pseudo(const Profile *p, ProfPseudo which)
