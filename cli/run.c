@@ -139,6 +139,28 @@ static bool load_firmware(Run *r, ElfImage **imgs, GError **error)
     return true;
 }
 
+/* --focus / --exclude name functions of core i's ELF (checked before the
+ * run: a typo is a usage error, not a lost run). */
+static bool check_filter_names(Run *r, unsigned i, GError **error)
+{
+    const Symbols *syms = firmware_of(r, i)->syms;
+    for (unsigned k = 0; k < 2; k++)
+        for (char **f = k ? r->opts->exclude : r->opts->focus; f && *f; f++) {
+            const char *slash = k ? strrchr(*f, '/') : NULL;
+            g_autofree char *name = slash && strcmp(slash, "/time") == 0 ? g_strndup(*f, (gsize)(slash - *f))
+                                                                        : g_strdup(*f);
+            bool found = false;
+            for (unsigned j = 0; j < symbols_count(syms) && !found; j++)
+                found = strcmp(symbols_func(syms, j)->name, name) == 0;
+            if (!found) {
+                g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--%s %s: no such function in %s",
+                            k ? "exclude" : "focus", name, r->paths[i]);
+                return false;
+            }
+        }
+    return true;
+}
+
 /* Core i's collector: trace limit, regions of interest (--collect-only,
  * --collect-initially), hooked on the core. */
 static Collector *make_collector(Run *r, unsigned i, GError **error)
@@ -156,6 +178,10 @@ static Collector *make_collector(Run *r, unsigned i, GError **error)
         }
     if (o->collect_initially)
         collector_collect_initially(col, strcmp(o->collect_initially, "yes") == 0);
+    if (!check_filter_names(r, i, error)) {
+        collector_free(col);
+        return NULL;
+    }
     CoreHooks h = collector_hooks(col);
     core_set_hooks(r->m->cores[i], &h);
     return col;
@@ -255,6 +281,13 @@ static int core_outcome(Run *r, unsigned i)
         g_autofree char *prefix = g_strdup_printf("core%u", i);
         folded_append_fold(r->folded, r->cols[i], prefix, (unsigned)r->opts->fold_recursion);
         r->profs[i] = collector_profile(r->cols[i], c, r->paths[i], (double)r->cfg.clock_hz);
+        if (r->opts->focus || r->opts->exclude) { /* names checked before the run */
+            Profile *f = profile_filter(r->profs[i], r->opts->focus, r->opts->exclude, NULL);
+            if (f) {
+                profile_free(r->profs[i]);
+                r->profs[i] = f;
+            }
+        }
         res->prof = r->profs[i];
     }
     return status;

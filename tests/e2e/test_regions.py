@@ -230,5 +230,85 @@ class TraceBounds(unittest.TestCase):
             self.assertEqual(r.rc, 2, opt)
 
 
+def disasm_count(elf, func):
+    """Instructions of a function in objdump's disassembly (its size / 4 checked)."""
+    od = tool("mipsel-linux-gnu-objdump")
+    out = subprocess.run([od, "-d", "--disassemble=" + func, elf], stdout=subprocess.PIPE,
+                         universal_newlines=True, check=True).stdout
+    return len(re.findall(r"(?m)^\s*[0-9a-f]+:\s+[0-9a-f]{8}\s", out))
+
+
+class RegionsOfInterest(unittest.TestCase):
+    """Feature 1: --collect-only FUNC, SYS PROF_CTRL (rt_prof_start/stop)
+    with --collect-initially no. firmware/tests/roi.c: warmup() calls
+    leaf_before 50 times, kernel() calls leaf 200 times between
+    rt_prof_start() and rt_prof_stop(), cooldown() calls leaf_after 30 times."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.elf = fw("roi")
+        cls.full = run([cls.elf] + ONE_CORE)
+        cls.ffull = functions(cls.full.core(0))
+
+    def test_default_run_counts(self):
+        # collection runs from reset; the firmware's rt_prof_stop() stops it
+        # (SPEC: 0 stops), so cooldown() is left out
+        f = self.ffull
+        self.assertEqual(self.full.core(0)["collection"]["region"],
+                         "between SYS PROF_CTRL writes (rt_prof_start / rt_prof_stop)")
+        self.assertGreater(self.full.core(0)["collection"]["excluded_cycles"], 0)
+        self.assertEqual([f[n]["calls"] for n in ("leaf_before", "leaf", "kernel", "rt_prof_start")],
+                         [50, 200, 1, 1])
+        self.assertNotIn("leaf_after", [n for n in f if f[n]["calls"]])
+        n_leaf = disasm_count(self.elf, "leaf")       # straight-line: x*3+7, jr ra
+        self.assertEqual(f["leaf"]["instructions"], 200 * n_leaf)
+
+    def test_collect_only_kernel(self):
+        r = run([self.elf, "--collect-only", "kernel"] + ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        f = functions(r.core(0))
+        ran = sorted(n for n, x in f.items() if x["self_cycles"] or x["calls"])
+        self.assertEqual(ran, ["kernel", "leaf"])
+        for n in ("kernel", "leaf"):   # exactly what the whole run counts for them
+            for k in ("calls", "self_cycles", "instructions", "inclusive_cycles"):
+                self.assertEqual(f[n][k], self.ffull[n][k], (n, k))
+        coll = r.core(0)["collection"]
+        self.assertEqual(coll["region"], "only while kernel is on the call stack")
+        self.assertEqual(coll["collected_cycles"], self.ffull["kernel"]["inclusive_cycles"])
+        self.assertEqual(coll["collected_cycles"] + coll["excluded_cycles"], self.full.core(0)["cycles"])
+        flat = r.text("core0", "flat.txt")
+        self.assertIn("Collected only while kernel is on the call stack: %d of the core's %d cycles; %d cycles"
+                      % (coll["collected_cycles"], self.full.core(0)["cycles"], coll["excluded_cycles"]), flat)
+        st = folded(r)
+        self.assertEqual(sum(st.values()), coll["collected_cycles"])
+        self.assertIn("leaf_before", r.core(0)["never_called"])
+        # the gmon.out gprof reads has only the region's arcs
+        g = gprof(self.elf, r.path("core0", "gmon.out"), "-q")
+        self.assertEqual(called_columns(g).get("leaf"), "200")
+        self.assertNotIn("leaf_before", called_columns(g))
+
+    def test_prof_ctrl_region(self):
+        r = run([self.elf, "--collect-initially", "no"] + ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        f = functions(r.core(0))
+        for n in ("warmup", "leaf_before", "cooldown", "leaf_after"):
+            self.assertTrue(n not in f or (f[n]["calls"] == 0 and f[n]["self_cycles"] == 0), n)
+            self.assertIn(n, r.core(0)["never_called"])
+        for n in ("kernel", "leaf"):
+            for k in ("calls", "self_cycles", "instructions", "inclusive_cycles"):
+                self.assertEqual(f[n][k], self.ffull[n][k], (n, k))
+        # rt_prof_stop is collected (its store's block runs before the switch)
+        self.assertEqual(f["rt_prof_stop"]["calls"], 1)
+        self.assertEqual(f["rt_prof_stop"]["instructions"], disasm_count(self.elf, "rt_prof_stop"))
+        self.assertEqual(r.core(0)["collection"]["region"],
+                         "between SYS PROF_CTRL writes (rt_prof_start / rt_prof_stop)")
+
+    def test_unknown_function(self):
+        r = run([self.elf, "--collect-only", "no_such_function"] + ONE_CORE)
+        self.assertEqual(r.rc, 2)
+        self.assertIn("no such function", r.stderr)
+        self.assertFalse(os.path.exists(r.path("summary.json")))
+
+
 if __name__ == "__main__":
     nptest.main()
