@@ -2,6 +2,7 @@
  * atomically (a temporary name in the same folder, then rename). */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "callgrind.h"
@@ -50,6 +51,15 @@ static bool put_gstring(Run *r, const char *sub, const char *name, GString *s, G
     return ok;
 }
 
+/* annotated.txt in the --annotate layout (source by default). */
+static GString *annotated(const Run *r, const Profile *p)
+{
+    const char *mode = r->opts->annotate ? r->opts->annotate : "source";
+    if (strcmp(mode, "source") == 0)
+        return report_annotated(p);
+    return report_annotated_asm(p, strcmp(mode, "both") == 0);
+}
+
 /* gmon.out (first period) and gmon-P.out (each further period P). */
 static bool write_gmons(Run *r, const char *sub, const Profile *p, GError **error)
 {
@@ -88,7 +98,7 @@ static bool write_core(Run *r, unsigned i, GError **error)
         return true;
     return put_gstring(r, sub, "flat.txt", report_flat(p), error)
         && put_gstring(r, sub, "callgraph.txt", report_callgraph(p), error)
-        && put_gstring(r, sub, "annotated.txt", report_annotated(p), error)
+        && put_gstring(r, sub, "annotated.txt", annotated(r, p), error)
         && put_gstring(r, sub, "callgrind.out", callgrind_build(p), error)
         && write_gmons(r, sub, p, error);
 }

@@ -74,6 +74,8 @@ static void build_arcs(Profile *p, const Collector *col)
     g_hash_table_iter_init(&it, col->arcs);
     while (g_hash_table_iter_next(&it, &key, NULL)) {
         const Arc *a = key;
+        if (!a->count && !a->incl)   /* only taken while not collecting */
+            continue;
         p->arcs[na++] = (ProfArc){ .caller = a->caller, .callee = a->callee, .call_site = a->site,
                                    .count = a->count, .inclusive_cycles = a->incl };
     }
