@@ -123,6 +123,9 @@ bool cli_write_reports(const ProfileData *d, const char *out, unsigned flags, GE
 typedef struct ReportOptions {
     char **periods;            /* --period: recorded periods to report */
     gint fold_recursion;       /* --fold-recursion N; -1: as the run had it */
+    char **focus, **exclude;   /* --focus / --exclude (replace the run's) */
+    gboolean all;              /* --all: neither the run's focus nor exclude */
+    char *annotate;            /* --annotate source|asm|both */
 } ReportOptions;
 #define REPORT_OPTIONS_INIT { .fold_recursion = -1 }
 

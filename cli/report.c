@@ -11,6 +11,9 @@
 void report_options_clear(ReportOptions *ro)
 {
     g_strfreev(ro->periods);
+    g_strfreev(ro->focus);
+    g_strfreev(ro->exclude);
+    g_free(ro->annotate);
     *ro = (ReportOptions)REPORT_OPTIONS_INIT;
 }
 
@@ -23,6 +26,14 @@ void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro)
         { "fold-recursion", 0, 0, G_OPTION_ARG_INT, &ro->fold_recursion,
           "Keep at most N frames of a recursive function on a path of stacks.folded (0: all; default: as "
           "the run had it)", "N" },
+        { "focus", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ro->focus,
+          "Reports show only FUNC and what it calls (gprof -f; repeatable; replaces the run's)", "FUNC" },
+        { "exclude", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ro->exclude,
+          "Reports leave FUNC out (gprof -e; FUNC/time: -E, its time removed too; repeatable; replaces the run's)",
+          "FUNC[/time]" },
+        { "all", 0, 0, G_OPTION_ARG_NONE, &ro->all, "Drop the run's --focus and --exclude", NULL },
+        { "annotate", 0, 0, G_OPTION_ARG_STRING, &ro->annotate, "annotated.txt layout (default: as the run had it)",
+          "source|asm|both" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -62,6 +73,18 @@ bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error)
     }
     if (ro->fold_recursion >= 0)
         d->fold_recursion = (unsigned)ro->fold_recursion;
+    if (ro->annotate && strcmp(ro->annotate, "source") != 0 && strcmp(ro->annotate, "asm") != 0
+        && strcmp(ro->annotate, "both") != 0) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--annotate %s: expected source, asm or both",
+                    ro->annotate);
+        return false;
+    }
+    if (ro->annotate)
+        d->annotate = ro->annotate;
+    if (ro->all || ro->focus || ro->exclude) {
+        d->focus = ro->focus;
+        d->exclude = ro->exclude;
+    }
     if (ro->periods) {
         uint32_t periods[CONFIG_MAX_PERIODS];
         unsigned n;
@@ -135,7 +158,7 @@ int cmd_report(int argc, char **argv)
             status = fail(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dest,
                                                     g_strerror(errno)));
         else if (!cli_write_reports(&d, dest, same_folder(rest[0], dest) ? CLI_WRITE_KEEP : CLI_WRITE_DATA, &err))
-            status = fail(EXIT_REPORTS, err);
+            status = fail(err->code == NOCPROF_ERROR_USAGE ? EXIT_USAGE : EXIT_REPORTS, err);
     }
     profile_data_clear(&d);
     report_options_clear(&ro);

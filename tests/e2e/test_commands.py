@@ -124,6 +124,27 @@ class Report(unittest.TestCase):
         with open(os.path.join(dest, "stacks.folded")) as a, open(folded.path("stacks.folded")) as b:
             self.assertEqual(a.read(), b.read())
 
+    def test_focus_exclude_annotate_kept_and_given(self):
+        """a run's --focus/--exclude/--annotate (and --collect-only) come
+        back with a plain report; the same options given to report on a
+        plain run give that run's files"""
+        opts = ["--focus", "run_ops", "--exclude", "fib/time", "--annotate", "both"]
+        shaped = run([fw("calls")] + opts)
+        self.assertEqual(shaped.rc, 0, shaped.describe())
+        exp = self.rebuild_same(shaped)
+        plain = run([fw("calls")])
+        dest = nptest.tmpdir("shape")
+        res = raw(["report", "-o", dest] + opts + [plain.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual(checksums(dest), exp)
+        res = raw(["report", "--all", "--annotate", "source", "-o", dest, shaped.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual(checksums(dest), checksums(plain.out))
+        res = raw(["report", "--focus", "no_such_function", "-o", dest, plain.out])
+        self.assertEqual(res.returncode, 2)
+        self.assertIn("--focus no_such_function: no such function", res.stderr)
+        self.rebuild_same(run([fw("calls"), "--collect-only", "run_leaves"]))
+
     def test_period_not_recorded(self):
         r = run([fw("calls"), "--sample-period", "1000"])
         res = raw(["report", "--period", "999", r.out])
