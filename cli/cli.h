@@ -128,6 +128,7 @@ typedef struct ReportOptions {
     char **focus, **exclude;   /* --focus / --exclude (replace the run's) */
     gboolean all;              /* --all: neither the run's focus nor exclude */
     char *annotate;            /* --annotate source|asm|both */
+    char **source_dirs, **source_maps; /* --source-dir / --source-map (replace the run's) */
 } ReportOptions;
 #define REPORT_OPTIONS_INIT { .fold_recursion = -1 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "srcpath.h"
 
 void report_options_clear(ReportOptions *ro)
 {
@@ -14,6 +15,8 @@ void report_options_clear(ReportOptions *ro)
     g_strfreev(ro->focus);
     g_strfreev(ro->exclude);
     g_free(ro->annotate);
+    g_strfreev(ro->source_dirs);
+    g_strfreev(ro->source_maps);
     *ro = (ReportOptions)REPORT_OPTIONS_INIT;
 }
 
@@ -34,6 +37,10 @@ void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro)
         { "all", 0, 0, G_OPTION_ARG_NONE, &ro->all, "Drop the run's --focus and --exclude", NULL },
         { "annotate", 0, 0, G_OPTION_ARG_STRING, &ro->annotate, "annotated.txt layout (default: as the run had it)",
           "source|asm|both" },
+        { "source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &ro->source_dirs,
+          "Also look for source files in DIR (repeatable; replaces the run's)", "DIR" },
+        { "source-map", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ro->source_maps,
+          "Read source paths starting with OLD from NEW (repeatable; replaces the run's)", "OLD=NEW" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -85,13 +92,17 @@ bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error)
         d->focus = ro->focus;
         d->exclude = ro->exclude;
     }
+    if (ro->source_dirs || ro->source_maps) {
+        d->source_dirs = ro->source_dirs;
+        d->source_maps = ro->source_maps;
+    }
     if (ro->periods) {
         uint32_t periods[CONFIG_MAX_PERIODS];
         unsigned n;
         if (!parse_periods(ro->periods, periods, &n, error) || !profile_data_select_periods(d, periods, n, error))
             return false;
     }
-    return true;
+    return srcpath_configure(d->source_dirs, d->source_maps, error);
 }
 
 static const char *const report_description =

@@ -206,6 +206,12 @@ static GVariant *enc_top(const ProfileData *d)
         g_variant_builder_add(&set, "{ss}", "exclude", exclude);
     if (d->annotate)
         g_variant_builder_add(&set, "{ss}", "annotate", d->annotate);
+    g_autofree char *dirs = d->source_dirs ? g_strjoinv("\n", d->source_dirs) : NULL;
+    g_autofree char *maps = d->source_maps ? g_strjoinv("\n", d->source_maps) : NULL;
+    if (dirs)
+        g_variant_builder_add(&set, "{ss}", "source-dir", dirs);
+    if (maps)
+        g_variant_builder_add(&set, "{ss}", "source-map", maps);
     return g_variant_new("(@a(sss)msbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss})",
                          g_variant_builder_end(&cfg), d->config_path, (gboolean)d->deadlock, (gboolean)d->livelock,
                          d->end_cycle, d->exit_status, enc_noc(d->noc),

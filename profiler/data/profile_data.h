@@ -63,6 +63,7 @@ typedef struct ProfileData {
      * trace.json), --annotate=source|asm|both (NULL: source) */
     char **focus, **exclude;
     const char *annotate;
+    char **source_dirs, **source_maps; /* --source-dir, --source-map OLD=NEW */
     const struct ProfileData *whole;  /* a filtered view's unfiltered data */
     /* storage */
     GStringChunk *strings;     /* CoreResult and function name strings */

@@ -372,10 +372,14 @@ static bool dec_settings(Rd *r, GVariant *top)
             r->d->fold_recursion = (unsigned)n;
         else if (strcmp(name, "no-trace") == 0 && strcmp(value, "1") == 0)
             r->d->no_trace = true;
-        else if ((strcmp(name, "focus") == 0 || strcmp(name, "exclude") == 0) && *value) {
+        else if ((strcmp(name, "focus") == 0 || strcmp(name, "exclude") == 0 || strcmp(name, "source-dir") == 0
+                  || strcmp(name, "source-map") == 0) && *value) {
             char **names = g_strsplit(value, "\n", -1);
             g_ptr_array_add(r->d->owned, names);
-            *(strcmp(name, "focus") == 0 ? &r->d->focus : &r->d->exclude) = names;
+            *(strcmp(name, "focus") == 0     ? &r->d->focus
+              : strcmp(name, "exclude") == 0 ? &r->d->exclude
+              : strcmp(name, "source-dir") == 0 ? &r->d->source_dirs
+                                               : &r->d->source_maps) = names;
         } else if (strcmp(name, "annotate") == 0
                    && (strcmp(value, "source") == 0 || strcmp(value, "asm") == 0 || strcmp(value, "both") == 0))
             r->d->annotate = profile_data_intern(r->d, value);

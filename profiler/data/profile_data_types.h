@@ -38,7 +38,8 @@
  * cycle, exit status, NoC,
  * packet log, packets dropped, cores, report settings (name -> value:
  * "fold-recursion" N, "no-trace" "1", "focus"/"exclude" names one per
- * line, "annotate" source|asm|both) */
+ * line, "annotate" source|asm|both, "source-dir"/"source-map" one per
+ * line) */
 #define PD_TOP "(a(sss)msbbti" PD_NOC "a" PD_PACKET "ta" PD_CORE "a{ss})"
 
 #define PD_MAGIC "NOCPROFD"
