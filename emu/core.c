@@ -24,6 +24,11 @@ int core_exit_code(const Core *c) { return c->exit_code; }
 const CoreFault *core_fault(const Core *c) { return &c->fault; }
 uint64_t core_cycles(const Core *c) { return c->cycles; }
 uint32_t core_pc(const Core *c) { return c->pc; }
+
+uint64_t core_local_event(const Core *c)
+{
+    return MIN(c->timer.expiry, c->cfg->max_cycles);
+}
 uint64_t core_idle_cycles(const Core *c) { return c->idle_cycles; }
 uint64_t core_irq_cycles(const Core *c) { return c->irq_cycles; }
 uint64_t core_interrupts(const Core *c) { return c->interrupts; }

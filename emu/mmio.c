@@ -89,6 +89,8 @@ uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque)
         return 0;
     if (a.changed)
         core_update_next_event(c);
+    if (a.poll)
+        block_poll_failed(c, a.pc, a.now, a.poll_tx);
     return v;
 }
 
