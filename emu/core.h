@@ -96,7 +96,9 @@ typedef struct CoreSched {
      * sync_done; or false when the core was halted meanwhile (core_halt):
      * the access does not happen. */
     bool (*sync)(void *opaque, Core *core, uint64_t t);
-    void (*sync_done)(void *opaque, Core *core);
+    /* After the access: false when the core must stop before it (the
+     * machine halted it meanwhile: core_state tells how). */
+    bool (*sync_done)(void *opaque, Core *core);
     /* The core spins in a one-block loop whose every iteration repeats a
      * failed NI poll and nothing else (mips_idempotent_loop): iterations
      * start at `start`, `start + period`, ...; the poll of each runs at

@@ -133,9 +133,11 @@ uint32_t core_reg(Core *c, int reg);
 /* Before a network-dependent access or test at cycle t (pc: the
  * instruction): the scheduler makes the network exact at t. False when
  * the core was halted meanwhile (it is then stopped before pc). A true
- * return must be paired with core_sync_end after the access. */
+ * return must be paired with core_sync_end after the access, which is
+ * false when the machine halted the core meanwhile (it then stops before
+ * pc). */
 bool core_sync(Core *c, uint64_t t, uint32_t pc);
-void core_sync_end(Core *c);
+bool core_sync_end(Core *c, uint32_t pc);
 uint32_t core_guest_word(const Core *c, const uint8_t *p);
 
 /* block.c */

@@ -165,7 +165,7 @@ static void start_halt(Machine *m, CoreState state, bool at_sync)
  * looked at (the verdict is the same in every schedule). */
 static bool stuck_before(const MCore *o, uint64_t t, uint64_t L)
 {
-    if (o->st == MC_IDLE)
+    if (o->st == MC_IDLE && !o->polling)  /* in wait */
         return !o->woken && o->wake_t == UINT64_MAX;
     bool polled = o->progress >= t ? o->prev_polled : o->polled;
     uint64_t from = o->progress >= t ? o->prev_poll_from : o->poll_from;
@@ -244,10 +244,16 @@ static bool sched_sync(void *opaque, Core *core, uint64_t t)
     return true;
 }
 
-static void sched_sync_done(void *opaque, Core *core)
+static bool sched_sync_done(void *opaque, Core *core)
 {
     MCore *mc = opaque;
-    g_mutex_unlock(&mc->m->sched->lock);
+    MachSched *s = mc->m->sched;
+    bool halt = s->halting && s->halt_at_sync;
+    CoreState st = s->halt_state;
+    g_mutex_unlock(&s->lock);
+    if (halt)
+        core_halt(core, st);
+    return !halt;
 }
 
 /* CoreSched.poll_wait: sleep through the iterations of a failed poll loop
@@ -272,8 +278,11 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     mc->st = MC_IDLE;
     uint64_t r = start;
     for (;;) {
-        if (s->halting)
+        if (s->halting) {
+            /* stop where it would have polled next after the verdict */
+            r = mc->woken ? mc->wake_t : s->halt_at_sync ? poll_iter_at(mc, m->end_cycle) : start;
             break;
+        }
         if (mc->woken) {
             r = mc->wake_t;
             break;
