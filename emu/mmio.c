@@ -24,8 +24,7 @@ bool core_sync_point(Core *c, uint64_t t, uint32_t pc)
         return false;
     if (c->irqc.refresh)
         c->irqc.refresh(c->irqc.refresh_opaque, t);
-    core_sync_end(c);
-    return true;
+    return core_sync_end(c, pc);
 }
 
 /* Find the instruction, charge the MMIO cost, check size. */
