@@ -4,9 +4,10 @@
  * Everything else of the C library is newlib (see docs/firmware.md).
  *
  * Heap: from _end (end of .bss, 16-byte aligned by link.ld) upwards to the
- * initial stack pointer minus a stack reserve of __np_stack_reserve bytes
- * (64 KiB unless the link defines it, e.g. -Wl,--defsym=__np_stack_reserve=N).
- * _start stores the initial $sp in __np_stack_top.
+ * initial stack pointer minus a stack reserve of np_stack_reserve bytes
+ * (64 KiB; a program overrides the weak default by defining its own
+ * `const size_t np_stack_reserve = N;`).  _start stores the initial $sp in
+ * __np_stack_top.
  */
 #include <errno.h>
 #include <reent.h>
@@ -19,14 +20,14 @@
 #include "np_libc.h"
 
 extern char _end[];                 /* link.ld: end of .bss */
-extern char __np_stack_reserve[];   /* link.ld: PROVIDE(... = 0x10000) */
 extern uintptr_t __np_stack_top;    /* start.S: $sp at reset */
 
+__attribute__((weak)) const size_t np_stack_reserve = 64u * 1024u;
 static uintptr_t heap_brk;
 
 void *_sbrk_r(struct _reent *r, ptrdiff_t incr)
 {
-    uintptr_t limit = __np_stack_top - (uintptr_t)__np_stack_reserve;
+    uintptr_t limit = __np_stack_top - np_stack_reserve;
     uintptr_t old;
 
     if (heap_brk == 0)
