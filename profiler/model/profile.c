@@ -1,6 +1,5 @@
 /* profile.c — lifetime and small queries of a Profile (see profile.h). */
 #include "profile.h"
-#include "report.h"
 
 #include <string.h>
 

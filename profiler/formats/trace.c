@@ -1,7 +1,7 @@
 /* trace.c — Chrome Trace Event JSON of waits, interrupts and packets. */
 #include "trace.h"
 
-#include "summary.h"
+#include "summary_json.h"
 
 /* Microseconds at the clock, as JSON (locale independent). */
 static void put_us(GString *o, uint64_t cycles, double hz)

@@ -38,14 +38,19 @@ void collector_finish(Collector *col, uint64_t now);
 /* Function indices of the shadow stack, innermost first (for fault
  * reports); *n set to their number. Caller frees. */
 unsigned *collector_stack(const Collector *col, unsigned *n);
-/* Folded stacks (flamegraph.pl, speedscope, inferno): one line per
- * distinct call path with the exact cycles during which it was the whole
- * stack, root first, each line prefixed by `prefix;` when prefix is not
- * NULL. The root is the function where the core started; idle time is an
- * <idle> frame on the path that waited; interrupts are <interrupt> frames
- * on the path they interrupted. The counts add up to the core's cycles.
- * (After collector_finish.) */
-GString *collector_folded(const Collector *col, const char *prefix);
+/* Calling-context tree: one node per distinct call path. Node 0 is the
+ * root (the function where the core started); every other node's parent
+ * is a smaller index. self = the exact cycles during which the path was the
+ * whole stack; idle time is an <idle> node under the path that waited,
+ * interrupts are <interrupt> nodes on the path they interrupted, so the
+ * selfs add up to the core's cycles (after collector_finish). */
+typedef struct CollectorCtx {
+    unsigned parent, func;
+    uint64_t self;
+} CollectorCtx;
+
+const CollectorCtx *collector_contexts(const Collector *col, size_t *n);
+
 /* A span on the core's timeline: a wait (idle) or an interrupt handler
  * run (func = the vector's function), in cycles [start, end). */
 typedef struct CollectorEvent {
@@ -56,6 +61,7 @@ typedef struct CollectorEvent {
 
 /* The spans in time order (at most 200,000; *dropped counts the rest). */
 const CollectorEvent *collector_events(const Collector *col, size_t *n, uint64_t *dropped);
+/* Name of a function index: a symbol or a pseudo-function. */
 const char *collector_func_name(const Collector *col, unsigned func);
 
 /* Build the core's Profile (after collector_finish). */

@@ -1,7 +1,8 @@
-/* summary.h — the run's summary.txt / summary.json and the network report
- * noc.txt (SPEC sections 4 and 6). Pure text builders; the CLI writes. */
-#ifndef NOCPROF_SUMMARY_H
-#define NOCPROF_SUMMARY_H
+/* run.h — what one run produced, as the summary writers (report/summary.h,
+ * formats/summary_json.h) consume it: the configuration, every core's
+ * outcome and profile, and the NoC statistics. Plain data filled by the CLI. */
+#ifndef NOCPROF_RUN_H
+#define NOCPROF_RUN_H
 
 #include <glib.h>
 
@@ -34,12 +35,5 @@ typedef struct RunInfo {
     int exit_status;
     const char *aliasing_json; /* JSON value or NULL */
 } RunInfo;
-
-GString *summary_text(const RunInfo *run);
-GString *summary_json(const RunInfo *run);
-GString *noc_report(const NocStats *st, const Config *cfg);
-
-/* JSON string literal of s (quoted, escaped), appended to out. */
-void json_append_string(GString *out, const char *s);
 
 #endif

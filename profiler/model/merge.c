@@ -1,6 +1,6 @@
-/* report_merge.c — chip-wide profile: per-core profiles summed by function
- * name (contract in report.h). */
-#include "report.h"
+/* merge.c — chip-wide profile: per-core profiles summed by function
+ * name (contract in profile.h). */
+#include "profile.h"
 
 #include <stdlib.h>
 #include <string.h>

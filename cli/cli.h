@@ -1,0 +1,92 @@
+/* cli.h — the nocprof command line (SPEC section 4), shared by its files:
+ *   main.c     main(): top-level help and command dispatch
+ *   options.c  `nocprof run` options -> Config and the ELF of each core
+ *   run.c      cmd_run: load the firmware, build and run the machine with
+ *              the collectors, gather every core's outcome and profile
+ *   write.c    the output folder: every report, written atomically
+ * Only this folder prints and exits; the libraries return GErrors. */
+#ifndef NOCPROF_CLI_H
+#define NOCPROF_CLI_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+#include "aliasing.h"
+#include "collect.h"
+#include "config.h"
+#include "machine.h"
+#include "run.h"
+#include "symbols.h"
+
+/* Exit statuses (SPEC section 4). */
+enum {
+    EXIT_OK = 0,
+    EXIT_NONZERO = 1,
+    EXIT_USAGE = 2,
+    EXIT_FAULT = 3,
+    EXIT_LIMIT = 4,
+    EXIT_SIGINT = 130,
+};
+
+#define CLI_DEFAULT_OUT "nocprof-out"
+
+typedef struct Options {
+    char *config;
+    char *out;
+    char **periods;
+    char **sets;
+    char **core_maps;
+    char **elfs;
+    gint64 max_cycles;
+    gboolean alias_check, quiet, no_profile;
+} Options;
+
+void options_clear(Options *o);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Options, options_clear)
+
+/* Parse `nocprof run` arguments (argv[0] is "run"). */
+bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error);
+/* The effective configuration: defaults, -c FILE, --set, --max-cycles,
+ * --sample-period, --alias-check, then validated. */
+bool cli_config(const Options *o, Config *cfg, GError **error);
+/* Which ELF runs on which core: paths[ncores], borrowed from o (or demo
+ * when no ELF is given; demo may be NULL when o names ELFs). */
+bool cli_core_paths(const Options *o, unsigned ncores, char *demo, char **paths, GError **error);
+/* Whether o names no ELF at all (the bundled demo runs). */
+bool cli_wants_demo(const Options *o);
+
+/* One firmware file, loaded once however many cores run it. */
+typedef struct Firmware {
+    char *path;
+    ElfImage *img;
+    Symbols *syms;
+} Firmware;
+
+/* Everything one run made, for the report writers. */
+typedef struct Run {
+    const Options *opts;
+    Config cfg;
+    const char *out;
+    unsigned ncores;
+    char **paths;              /* [ncores] ELF of each core (borrowed) */
+    GPtrArray *fws;            /* Firmware, owned */
+    int *fw_of;                /* [ncores] index into fws */
+    Machine *m;
+    Collector **cols;          /* [ncores]; NULL entries with --no-profile */
+    CoreResult *res;           /* [ncores] */
+    Profile **profs;           /* [ncores]; NULL with --no-profile */
+    GString *folded;           /* every core's folded stacks */
+    NocStats *ns;
+    AliasAnalysis *alias;      /* when several periods were recorded */
+    char *alias_json;
+    int status;
+} Run;
+
+int cmd_run(int argc, char **argv);
+
+/* Write data to dir/name atomically (temporary name, then rename). */
+bool cli_write_file(const char *dir, const char *name, const char *data, gsize len, GError **error);
+/* Write every report of a finished run into r->out. */
+bool cli_write_reports(Run *r, GError **error);
+
+#endif

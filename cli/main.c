@@ -1,0 +1,39 @@
+/* main.c — nocprof's entry point: top-level help and command dispatch. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *top_help =
+    "Usage: nocprof COMMAND [OPTIONS]\n"
+    "\n"
+    "Full-system profiler for a multicore MIPS network on chip: runs firmware\n"
+    "ELF images headless on emulated MIPS32 cores joined by a mesh NoC and\n"
+    "reports, per core, where the cycles go.\n"
+    "\n"
+    "Commands:\n"
+    "  run [OPTIONS] FIRMWARE.elf...   run and profile (see 'nocprof run --help')\n"
+    "\n"
+    "Options:\n"
+    "  -h, --help      this help\n"
+    "  --version       print the version\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(top_help, stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        fputs(top_help, stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("nocprof %s\n", NOCPROF_VERSION_STRING);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
+    fprintf(stderr, "nocprof: unknown command '%s'\n%s", argv[1], top_help);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,156 @@
+/* options.c — `nocprof run` options: the configuration they make and the
+ * ELF each core runs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void options_clear(Options *o)
+{
+    g_free(o->config);
+    g_free(o->out);
+    g_strfreev(o->periods);
+    g_strfreev(o->sets);
+    g_strfreev(o->core_maps);
+    g_strfreev(o->elfs);
+}
+
+static const char *const run_description =
+    "Runs MIPS32 firmware ELF images on the emulated W x H mesh (default 2 x 2)\n"
+    "and writes the reports to OUT (default nocprof-out):\n"
+    "  summary.txt, summary.json   per-core status, cycles, functions, NoC statistics\n"
+    "  noc.txt                     network report\n"
+    "  flat.txt, callgraph.txt     chip-wide profiles (all cores summed by function name)\n"
+    "  coreN/console.txt           what core N printed\n"
+    "  coreN/flat.txt              gprof-style flat profile, exact and sampled\n"
+    "  coreN/callgraph.txt         gprof-style call graph with exact children time\n"
+    "  coreN/annotated.txt         annotated source listing\n"
+    "  coreN/gmon.out              GNU gmon.out (first sampling period); gmon-P.out per further period P\n"
+    "  coreN/callgrind.out         the exact profile for KCachegrind / callgrind_annotate\n"
+    "  stacks.folded               exact folded stacks of every core (flamegraph.pl, speedscope)\n"
+    "  trace.json                  timeline of waits, interrupts and NoC packets (Perfetto)\n"
+    "  aliasing.txt, aliasing.svg  when several sampling periods were recorded\n"
+    "\n"
+    "One ELF runs on every core; N ELFs (N = number of cores) run one per core;\n"
+    "--core N=FILE overrides core N. With no ELF the bundled 'pipeline' demo runs.\n"
+    "\n"
+    "Exit status: 0 every core exited with 0; 1 some core exited non-zero;\n"
+    "2 usage, config or ELF error (nothing ran); 3 a core faulted (bus error,\n"
+    "NI misuse, unmapped access, reserved instruction, ...); 4 cycle limit reached\n"
+    "or deadlock; 130 interrupted (SIGINT). When several apply, the first of\n"
+    "130, 3, 4, 1 wins.";
+
+bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error)
+{
+    GOptionEntry entries[] = {
+        { "config", 'c', 0, G_OPTION_ARG_FILENAME, &o->config, "Platform configuration (GKeyFile INI); default: built-in configs/default.ini", "FILE" },
+        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &o->out, "Output folder (default nocprof-out)", "DIR" },
+        { "sample-period", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->periods, "Sampling period in cycles; repeat or give a comma list to record several periods in one run", "CYCLES" },
+        { "alias-check", 0, 0, G_OPTION_ARG_NONE, &o->alias_check, "Also record co-prime neighbours of the (first) sampling period and judge aliasing", NULL },
+        { "max-cycles", 0, 0, G_OPTION_ARG_INT64, &o->max_cycles, "Cycle limit per core (default [run] max_cycles = 10^10)", "N" },
+        { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->sets, "Override a configuration key, e.g. --set noc.buffer_depth=2 (repeatable)", "SECTION.KEY=VALUE" },
+        { "core", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->core_maps, "Run FILE on core N (repeatable)", "N=FILE" },
+        { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Do not copy console output to stdout", NULL },
+        { "no-profile", 0, 0, G_OPTION_ARG_NONE, &o->no_profile, "Run without profiling hooks (only cycles and samples; for benchmarks)", NULL },
+        { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->elfs, NULL, "FIRMWARE.elf..." },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    g_set_prgname("nocprof run");
+    g_autoptr(GOptionContext) ctx = g_option_context_new("- run firmware on the emulated NoC and profile it");
+    g_option_context_set_summary(ctx, "nocprof run: full-system profiler for a multicore MIPS network on chip.");
+    g_option_context_set_description(ctx, run_description);
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    g_option_context_set_strict_posix(ctx, FALSE);
+    return g_option_context_parse(ctx, argc, argv, error);
+}
+
+/* --sample-period and --alias-check: the periods to record. */
+static bool config_periods(const Options *o, Config *cfg, GError **error)
+{
+    if (o->periods) {
+        g_autofree char *joined = g_strjoinv(",", o->periods);
+        if (!config_set_periods(cfg, joined, "--sample-period", error))
+            return false;
+    }
+    if (o->alias_check) {
+        uint32_t extra[7];
+        unsigned n = aliasing_neighbours(cfg->periods[0], extra, G_N_ELEMENTS(extra));
+        for (unsigned i = 0; i < n; i++)
+            if (!config_add_period(cfg, extra[i], error))
+                return false;
+    }
+    return true;
+}
+
+bool cli_config(const Options *o, Config *cfg, GError **error)
+{
+    config_defaults(cfg);
+    if (o->config && !config_load_file(cfg, o->config, error))
+        return false;
+    for (char **s = o->sets; s && *s; s++)
+        if (!config_set(cfg, *s, error))
+            return false;
+    if (o->max_cycles < 0) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--max-cycles: must be positive");
+        return false;
+    }
+    if (o->max_cycles > 0)
+        cfg->max_cycles = (uint64_t)o->max_cycles;
+    if (!config_periods(o, cfg, error))
+        return false;
+    g_autofree char *where = o->sets ? g_strdup_printf("%s%s--set", o->config ? o->config : "",
+                                                       o->config ? " with " : "")
+                                     : g_strdup(o->config ? o->config : "configuration");
+    return config_validate(cfg, where, error);
+}
+
+bool cli_wants_demo(const Options *o)
+{
+    return (!o->elfs || !o->elfs[0]) && !o->core_maps;
+}
+
+/* --core N=FILE overrides. */
+static bool core_maps(const Options *o, unsigned ncores, char **paths, GError **error)
+{
+    for (char **m = o->core_maps; m && *m; m++) {
+        char *eq = strchr(*m, '=');
+        char *end = NULL;
+        unsigned long n = eq ? strtoul(*m, &end, 10) : 0;
+        if (!eq || end != eq || eq == *m || n >= ncores || !eq[1]) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
+                        "--core %s: expected N=FILE with N in 0 .. %u", *m, ncores - 1);
+            return false;
+        }
+        paths[n] = eq + 1;
+    }
+    return true;
+}
+
+bool cli_core_paths(const Options *o, unsigned ncores, char *demo, char **paths, GError **error)
+{
+    unsigned nelfs = o->elfs ? g_strv_length(o->elfs) : 0;
+    if (cli_wants_demo(o)) {
+        for (unsigned i = 0; i < ncores; i++)
+            paths[i] = demo;
+    } else if (nelfs == 1) {
+        for (unsigned i = 0; i < ncores; i++)
+            paths[i] = o->elfs[0];
+    } else if (nelfs == ncores) {
+        for (unsigned i = 0; i < ncores; i++)
+            paths[i] = o->elfs[i];
+    } else if (nelfs != 0) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
+                    "%u firmware files for %u cores: give one (for every core), %u (one per core), "
+                    "or use --core N=FILE", nelfs, ncores, ncores);
+        return false;
+    }
+    if (!core_maps(o, ncores, paths, error))
+        return false;
+    for (unsigned i = 0; i < ncores; i++)
+        if (!paths[i]) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
+                        "core %u has no firmware (give a default ELF or --core %u=FILE)", i, i);
+            return false;
+        }
+    return true;
+}

@@ -1,0 +1,295 @@
+/* run.c — `nocprof run`: load the firmware, run the machine with the
+ * profiler's collectors, gather each core's outcome, write the reports. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "folded.h"
+
+extern const unsigned char nocprof_demo_elf[];
+extern const unsigned long nocprof_demo_elf_len;
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static void console_line(void *opaque, unsigned core, const char *line)
+{
+    if (!*(gboolean *)opaque) {
+        printf("[core%u] %s\n", core, line);
+        fflush(stdout);
+    }
+}
+
+static int usage_error(GError *err)
+{
+    fprintf(stderr, "nocprof: %s\n", err->message);
+    g_error_free(err);
+    return EXIT_USAGE;
+}
+
+/* The bundled demo, written next to the reports so symbols can be read. */
+static char *materialise_demo(const char *out, GError **error)
+{
+    g_autofree char *dir = g_build_filename(out, "firmware", NULL);
+    if (g_mkdir_with_parents(dir, 0755) != 0) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir, g_strerror(errno));
+        return NULL;
+    }
+    if (!cli_write_file(dir, "pipeline.elf", (const char *)nocprof_demo_elf, nocprof_demo_elf_len, error))
+        return NULL;
+    return g_build_filename(dir, "pipeline.elf", NULL);
+}
+
+static void firmware_free(gpointer p)
+{
+    Firmware *fw = p;
+    elf_image_free(fw->img);
+    symbols_free(fw->syms);
+    g_free(fw->path);
+    g_free(fw);
+}
+
+static int find_or_load(GPtrArray *fws, const char *path, const Config *cfg, GError **error)
+{
+    for (unsigned i = 0; i < fws->len; i++)
+        if (strcmp(((Firmware *)g_ptr_array_index(fws, i))->path, path) == 0)
+            return (int)i;
+    Firmware *fw = g_new0(Firmware, 1);
+    fw->path = g_strdup(path);
+    fw->img = elf_image_load(path, cfg->ram_size, error);
+    if (fw->img)
+        fw->syms = symbols_load(path, error);
+    if (!fw->syms) {
+        firmware_free(fw);
+        return -1;
+    }
+    g_ptr_array_add(fws, fw);
+    return (int)fws->len - 1;
+}
+
+static const Firmware *firmware_of(const Run *r, unsigned core)
+{
+    return g_ptr_array_index(r->fws, (unsigned)r->fw_of[core]);
+}
+
+/* Load every core's ELF once; all must share one byte order. */
+static bool load_firmware(Run *r, ElfImage **imgs, GError **error)
+{
+    for (unsigned i = 0; i < r->ncores; i++) {
+        r->fw_of[i] = find_or_load(r->fws, r->paths[i], &r->cfg, error);
+        if (r->fw_of[i] < 0)
+            return false;
+        imgs[i] = firmware_of(r, i)->img;
+        if (imgs[i]->big_endian != imgs[0]->big_endian) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF,
+                        "%s is %s-endian but %s is %s-endian: all cores of a run share one byte order",
+                        r->paths[i], imgs[i]->big_endian ? "big" : "little", r->paths[0],
+                        imgs[0]->big_endian ? "big" : "little");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Build the machine and hang a collector on every core. */
+static bool start_machine(Run *r, ElfImage **imgs, GError **error)
+{
+    /* nothing is written before every input is known to be good (status 2
+     * leaves no reports), except the bundled demo's ELF */
+    if (g_mkdir_with_parents(r->out, 0755) != 0) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create output folder: %s", r->out,
+                    g_strerror(errno));
+        return false;
+    }
+    r->m = machine_new(&r->cfg, imgs, console_line, (void *)&r->opts->quiet, error);
+    if (!r->m)
+        return false;
+    r->cols = g_new0(Collector *, r->ncores);
+    if (!r->opts->no_profile)
+        for (unsigned i = 0; i < r->ncores; i++) {
+            r->cols[i] = collector_new(firmware_of(r, i)->syms);
+            CoreHooks h = collector_hooks(r->cols[i]);
+            core_set_hooks(r->m->cores[i], &h);
+        }
+    noc_log_packets(r->m->noc, 200000); /* for trace.json */
+    return true;
+}
+
+static void run_machine(Run *r)
+{
+    struct sigaction sa = { .sa_handler = on_sigint };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    machine_run(r->m, &interrupted);
+    signal(SIGINT, SIG_DFL);
+}
+
+/* Where core i faulted: function, line and the shadow call stack. */
+static void fault_of(Run *r, unsigned i)
+{
+    Core *c = r->m->cores[i];
+    const Symbols *syms = firmware_of(r, i)->syms;
+    CoreResult *res = &r->res[i];
+    res->faulted = true;
+    res->fault_kind = c->fault.kind;
+    res->fault_message = c->fault.message;
+    res->fault_pc = c->fault.pc;
+    int fi = symbols_lookup(syms, c->fault.pc);
+    res->fault_function = fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL;
+    SymLine ln = symbols_line(syms, c->fault.pc);
+    res->fault_file = ln.file;
+    res->fault_line = ln.line;
+    GPtrArray *stack = g_ptr_array_new();
+    if (r->cols[i]) {
+        unsigned n;
+        g_autofree unsigned *fr = collector_stack(r->cols[i], &n);
+        if (!n || (int)fr[0] != fi)
+            g_ptr_array_add(stack, g_strdup(res->fault_function ? res->fault_function : "??"));
+        for (unsigned k = 0; k < n; k++)
+            g_ptr_array_add(stack, g_strdup(fr[k] < symbols_count(syms) ? symbols_func(syms, fr[k])->name : "??"));
+    } else if (res->fault_function) {
+        g_ptr_array_add(stack, g_strdup(res->fault_function));
+    }
+    g_ptr_array_add(stack, NULL);
+    res->fault_stack = (char **)g_ptr_array_free(stack, FALSE);
+}
+
+/* Core i's outcome and profile; returns its contribution to the status. */
+static int core_outcome(Run *r, unsigned i)
+{
+    Core *c = r->m->cores[i];
+    CoreResult *res = &r->res[i];
+    int status = EXIT_OK;
+    res->id = i;
+    res->elf = r->paths[i];
+    res->status = core_state_name(c->state);
+    res->exit_code = c->exit_code;
+    res->instructions = core_instructions(c);
+    res->cycles = c->cycles;
+    res->busy_cycles = c->cycles - c->idle_cycles;
+    res->idle_cycles = c->idle_cycles;
+    res->irq_cycles = c->irq_cycles;
+    res->interrupts = c->interrupts;
+    res->waits = c->waits;
+    if (c->state == CORE_FAULT) {
+        fault_of(r, i);
+        status = EXIT_FAULT;
+    } else if (c->state == CORE_LIMIT || c->state == CORE_DEADLOCK) {
+        status = EXIT_LIMIT;
+    } else if (c->state == CORE_EXITED && c->exit_code != 0) {
+        status = EXIT_NONZERO;
+    }
+    if (r->cols[i]) {
+        collector_finish(r->cols[i], c->cycles);
+        g_autofree char *prefix = g_strdup_printf("core%u", i);
+        folded_append(r->folded, r->cols[i], prefix);
+        r->profs[i] = collector_profile(r->cols[i], c, r->paths[i], (double)r->cfg.clock_hz);
+        res->prof = r->profs[i];
+    }
+    return status;
+}
+
+/* Every core's outcome; the run's status (the first of 130, 3, 4, 1). */
+static void gather(Run *r)
+{
+    bool seen[EXIT_LIMIT + 1] = { false };
+    r->res = g_new0(CoreResult, r->ncores);
+    r->profs = g_new0(Profile *, r->ncores);
+    r->folded = g_string_new(NULL);
+    for (unsigned i = 0; i < r->ncores; i++)
+        seen[core_outcome(r, i)] = true;
+    r->status = interrupted ? EXIT_SIGINT : seen[EXIT_FAULT] ? EXIT_FAULT : seen[EXIT_LIMIT] ? EXIT_LIMIT
+              : seen[EXIT_NONZERO] ? EXIT_NONZERO : EXIT_OK;
+    r->ns = noc_stats(r->m->noc);
+    if (!r->opts->no_profile && r->cfg.nperiods > 1) {
+        r->alias = aliasing_analyse((const Profile *const *)r->profs, r->ncores);
+        r->alias_json = g_string_free(aliasing_json(r->alias), FALSE);
+    }
+}
+
+static void print_outcome(const Run *r)
+{
+    for (unsigned i = 0; i < r->ncores; i++) {
+        const CoreResult *c = &r->res[i];
+        if (c->faulted)
+            fprintf(stderr, "nocprof: core %u: %s fault at pc 0x%08x in %s (%s:%u): %s\n", i, c->fault_kind,
+                    c->fault_pc, c->fault_function ? c->fault_function : "??",
+                    c->fault_file ? c->fault_file : "??", c->fault_line, c->fault_message);
+    }
+    if (r->m->deadlock)
+        fprintf(stderr, "nocprof: deadlock: every live core waits and nothing can wake any of them\n");
+    for (unsigned i = 0; i < r->ncores; i++)
+        if (r->m->cores[i]->state == CORE_LIMIT)
+            fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached\n", i,
+                    r->cfg.max_cycles);
+}
+
+static void run_clear(Run *r)
+{
+    aliasing_free(r->alias);
+    g_free(r->alias_json);
+    if (r->ns)
+        noc_stats_free(r->ns);
+    for (unsigned i = 0; r->res && i < r->ncores; i++) {
+        profile_free(r->profs[i]);
+        collector_free(r->cols[i]);
+        g_strfreev(r->res[i].fault_stack);
+    }
+    if (r->folded)
+        g_string_free(r->folded, TRUE);
+    g_free(r->profs);
+    g_free(r->res);
+    g_free(r->cols);
+    if (r->m)
+        machine_free(r->m);
+    g_free(r->fw_of);
+    g_free(r->paths);
+    if (r->fws)
+        g_ptr_array_unref(r->fws);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Run, run_clear)
+
+/* Everything before the machine runs; false (and *error) means status 2. */
+static bool prepare(Run *r, char **demo, GError **error)
+{
+    if (!cli_config(r->opts, &r->cfg, error))
+        return false;
+    r->ncores = config_cores(&r->cfg);
+    r->out = r->opts->out ? r->opts->out : CLI_DEFAULT_OUT;
+    r->paths = g_new0(char *, r->ncores);
+    if (cli_wants_demo(r->opts) && !(*demo = materialise_demo(r->out, error)))
+        return false;
+    if (!cli_core_paths(r->opts, r->ncores, *demo, r->paths, error))
+        return false;
+    r->fws = g_ptr_array_new_with_free_func(firmware_free);
+    r->fw_of = g_new(int, r->ncores);
+    g_autofree ElfImage **imgs = g_new(ElfImage *, r->ncores);
+    return load_firmware(r, imgs, error) && start_machine(r, imgs, error);
+}
+
+int cmd_run(int argc, char **argv)
+{
+    g_auto(Options) o = { 0 };
+    GError *err = NULL;
+    if (!cli_parse_run(&argc, &argv, &o, &err))
+        return usage_error(err);
+    g_auto(Run) r = { .opts = &o };
+    g_autofree char *demo = NULL;
+    if (!prepare(&r, &demo, &err))
+        return usage_error(err);
+    run_machine(&r);
+    gather(&r);
+    print_outcome(&r);
+    if (!cli_write_reports(&r, &err)) {
+        fprintf(stderr, "nocprof: writing reports: %s\n", err->message);
+        g_error_free(err);
+    }
+    return r.status;
+}

@@ -1,0 +1,267 @@
+/* collect.c — the hooks on a core: shadow call stack and arcs. */
+#include "collect_private.h"
+#include "mips.h"
+
+#include <string.h>
+
+static guint arc_hash(gconstpointer p)
+{
+    const Arc *a = p;
+    return (a->caller * 2654435761u) ^ (a->callee * 40503u) ^ a->site;
+}
+
+static gboolean arc_equal(gconstpointer x, gconstpointer y)
+{
+    const Arc *a = x, *b = y;
+    return a->caller == b->caller && a->callee == b->callee && a->site == b->site;
+}
+
+Collector *collector_new(const Symbols *syms)
+{
+    Collector *col = g_new0(Collector, 1);
+    col->syms = syms;
+    col->nsyms = syms ? symbols_count(syms) : 0;
+    col->nfuncs = col->nsyms + PROF_NPSEUDO;
+    col->calls = g_new0(uint64_t, col->nfuncs);
+    col->rcalls = g_new0(uint64_t, col->nfuncs);
+    col->incl = g_new0(uint64_t, col->nfuncs);
+    col->active = g_new0(unsigned, col->nfuncs);
+    col->cap = 256;
+    col->stack = g_new(Frame, col->cap);
+    col->arcs = g_hash_table_new_full(arc_hash, arc_equal, g_free, NULL);
+    col->ctx = g_array_new(FALSE, FALSE, sizeof(Ctx));
+    Ctx root = { .parent = 0, .func = col->nsyms + PROF_UNKNOWN };
+    g_array_append_val(col->ctx, root);
+    col->ctx_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+    col->events = g_array_new(FALSE, FALSE, sizeof(CollectorEvent));
+    return col;
+}
+
+void collector_free(Collector *col)
+{
+    if (!col)
+        return;
+    g_free(col->calls);
+    g_free(col->rcalls);
+    g_free(col->incl);
+    g_free(col->active);
+    g_free(col->stack);
+    g_hash_table_destroy(col->arcs);
+    g_array_free(col->ctx, TRUE);
+    g_hash_table_destroy(col->ctx_index);
+    g_array_free(col->events, TRUE);
+    g_free(col);
+}
+
+static Arc *arc_get(Collector *col, unsigned caller, unsigned callee, uint32_t site)
+{
+    Arc key = { .caller = caller, .callee = callee, .site = site };
+    Arc *a = g_hash_table_lookup(col->arcs, &key);
+    if (!a) {
+        a = g_memdup2(&key, sizeof key);
+        g_hash_table_add(col->arcs, a);
+    }
+    return a;
+}
+
+static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t sp,
+                 uint64_t now, bool irq)
+{
+    Frame f = {
+        .func = func, .arc = arc, .ret = ret, .sp = sp, .entry = now,
+        .excluded = col->excluded, .irq = irq,
+    };
+    f.outermost = col->active[func]++ == 0;
+    if (!f.outermost)
+        col->rcalls[func]++;
+    col->calls[func]++;
+    arc->count++;
+    collect_ctx_account(col, now);
+    unsigned parent = irq ? collect_ctx_child(col, col->ctx_cur, col->nsyms + PROF_INTERRUPT) : col->ctx_cur;
+    if (arc->ctx_node == 0 || arc->ctx_parent != parent) {
+        arc->ctx_parent = parent;
+        arc->ctx_node = collect_ctx_child(col, parent, func);
+    }
+    f.ctx = col->ctx_cur = arc->ctx_node;
+    if (col->depth == col->cap) {
+        col->cap *= 2;
+        col->stack = g_renew(Frame, col->stack, col->cap);
+    }
+    col->stack[col->depth++] = f;
+}
+
+static Frame *top(Collector *col)
+{
+    return col->depth ? &col->stack[col->depth - 1] : NULL;
+}
+
+static void pop(Collector *col, uint64_t now)
+{
+    Frame *f = top(col);
+    uint64_t incl = (now - f->entry) - (col->excluded - f->excluded);
+    if (f->outermost) {
+        col->incl[f->func] += incl;
+        f->arc->incl += incl;
+    }
+    col->active[f->func]--;
+    if (f->irq) {
+        col->irq_incl += now - f->entry;
+        col->excluded += now - f->entry;
+        collect_add_event(col, f->entry, now, f->func, false);
+    }
+    collect_ctx_account(col, now);
+    col->depth--;
+    col->ctx_cur = col->depth ? col->stack[col->depth - 1].ctx : 0;
+}
+
+static uint32_t read_sp(Core *core)
+{
+    return core_read_reg(core, UC_MIPS_REG_SP);
+}
+
+/* A jr landed at `to` with $sp = sp. Frames entered with a lower $sp are
+ * dead; so are frames entered with this very $sp by another function than
+ * the one we landed in, unless we landed on a function entry (a tail call
+ * through a register): a longjmp back into the function that called them,
+ * or a return into their caller. */
+static void unwind_below(Collector *col, uint32_t sp, const Block *to, uint64_t now)
+{
+    Frame *f;
+    while ((f = top(col)) && !f->irq
+           && (f->sp < sp || (f->sp == sp && !to->entry && (int)f->func != to->func)))
+        pop(col, now);
+}
+
+/* jr $ra landed at addr with $sp = sp: pop the frame that returns there,
+ * with the frames above it and the tail-call frames below that share it. */
+static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
+{
+    unsigned n = col->depth, j = n;
+    while (j-- > 0) {
+        Frame *f = &col->stack[j];
+        if (f->irq)
+            return;
+        if (f->ret == addr && f->sp == sp)
+            break;
+    }
+    if (j == (unsigned)-1 || j >= n)
+        return;
+    while (col->depth > j)
+        pop(col, now);
+    Frame *f;
+    while ((f = top(col)) && !f->irq && f->ret == addr && f->sp == sp)
+        pop(col, now);
+}
+
+static void do_call(Collector *col, Core *core, const Block *from, Block *to, uint64_t now)
+{
+    uint32_t sp = read_sp(core);
+    unsigned caller = from->func >= 0 ? (unsigned)from->func : collect_pseudo(col, PROF_UNKNOWN);
+    Arc *arc = from->arc_cache;
+    if (!arc || arc->callee != (unsigned)to->func || arc->caller != caller) {
+        arc = arc_get(col, caller, (unsigned)to->func, from->branch_pc);
+        ((Block *)from)->arc_cache = arc;
+    }
+    uint32_t ret;
+    if (from->flags & MIPS_LINK) {
+        ret = from->branch_pc + 8;
+    } else {
+        Frame *t = top(col);
+        ret = t && !t->irq ? t->ret : 0;
+    }
+    push(col, (unsigned)to->func, arc, ret, sp, now, false);
+}
+
+static void on_arrive(void *opaque, Core *core, const Block *from, Block *to, uint64_t now)
+{
+    Collector *col = opaque;
+    if (!from) { /* interrupt vector entered */
+        unsigned f = to->func >= 0 ? (unsigned)to->func : collect_pseudo(col, PROF_UNKNOWN);
+        Arc *arc = arc_get(col, collect_pseudo(col, PROF_INTERRUPT), f, 0);
+        col->calls[collect_pseudo(col, PROF_INTERRUPT)]++;
+        push(col, f, arc, col->epc, 0, now, true);
+        return;
+    }
+    unsigned fl = from->flags;
+    if (fl & MIPS_ERET) {
+        Frame *f;
+        while ((f = top(col)) && !f->irq)
+            pop(col, now);
+        if (f)
+            pop(col, now);
+        return;
+    }
+    if ((fl & MIPS_JREG) && !(fl & MIPS_LINK)) {
+        uint32_t sp = read_sp(core);
+        unwind_below(col, sp, to, now);
+        if (fl & MIPS_RETURN)
+            do_return(col, to->addr, sp, now);
+        if (!to->entry || to->func == from->func)
+            return;
+    }
+    if (!to->entry || to->func < 0 || !(fl & MIPS_BRANCH))
+        return;
+    if ((fl & MIPS_LINK) || to->func != from->func)
+        do_call(col, core, from, to, now);
+}
+
+static void on_interrupt(void *opaque, uint32_t epc, uint64_t now)
+{
+    Collector *col = opaque;
+    col->epc = epc;
+}
+
+static void on_idle(void *opaque, uint64_t from, uint64_t to)
+{
+    Collector *col = opaque;
+    unsigned idle = collect_pseudo(col, PROF_IDLE);
+    col->calls[idle]++;
+    col->incl[idle] += to - from;
+    col->excluded += to - from;
+    collect_add_event(col, from, to, idle, true);
+    collect_ctx_account(col, from);
+    unsigned node = collect_ctx_child(col, col->ctx_cur, idle); /* may grow ctx */
+    g_array_index(col->ctx, Ctx, node).self += to - from;
+    col->ctx_mark = to;
+}
+
+static int on_block_func(void *opaque, uint32_t addr, bool *entry)
+{
+    Collector *col = opaque;
+    int i = col->syms ? symbols_lookup(col->syms, addr) : -1;
+    *entry = i >= 0 && symbols_func(col->syms, (unsigned)i)->addr == addr;
+    int f = i >= 0 ? i : (int)collect_pseudo(col, PROF_UNKNOWN);
+    if (!col->root_known) { /* the first block: the root of every path */
+        col->root_known = true;
+        g_array_index(col->ctx, Ctx, 0).func = (unsigned)f;
+    }
+    return f;
+}
+
+CoreHooks collector_hooks(Collector *col)
+{
+    return (CoreHooks){
+        .opaque = col,
+        .block_func = on_block_func,
+        .arrive = on_arrive,
+        .interrupt = on_interrupt,
+        .idle = on_idle,
+    };
+}
+
+void collector_finish(Collector *col, uint64_t now)
+{
+    while (col->depth)
+        pop(col, now);
+    collect_ctx_account(col, now);
+}
+
+unsigned *collector_stack(const Collector *col, unsigned *n)
+{
+    *n = col->depth;
+    unsigned *out = g_new(unsigned, *n ? *n : 1);
+    for (unsigned i = 0; i < *n; i++)
+        out[i] = col->stack[*n - 1 - i].func;
+    return out;
+}
+

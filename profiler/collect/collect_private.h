@@ -1,0 +1,61 @@
+/* collect_private.h — the Collector's state, shared by the files of
+ * collect/ (collect.c: hooks and shadow stack; context.c: calling contexts
+ * and timeline events; profile_build.c: the Profile). Not for other stages. */
+#ifndef NOCPROF_COLLECT_PRIVATE_H
+#define NOCPROF_COLLECT_PRIVATE_H
+
+#include "collect.h"
+
+typedef struct Arc {
+    unsigned caller, callee;
+    uint32_t site;
+    uint64_t count, incl;
+    unsigned ctx_parent, ctx_node; /* last calling-context node it made */
+} Arc;
+
+/* Calling-context tree: one node per distinct call path; its self cycles
+ * are the time the path was the whole stack (folded stacks). */
+typedef CollectorCtx Ctx;
+
+typedef struct Frame {
+    unsigned func, ctx;
+    Arc *arc;
+    uint32_t ret, sp;
+    uint64_t entry, excluded;
+    bool outermost, irq;
+} Frame;
+
+struct Collector {
+    const Symbols *syms;
+    unsigned nsyms, nfuncs;
+    uint64_t *calls, *rcalls, *incl;
+    unsigned *active;
+    Frame *stack;              /* [depth], capacity cap */
+    unsigned depth, cap;
+    GHashTable *arcs;          /* Arc* -> Arc* (keyed by caller, callee, site) */
+    uint64_t excluded;         /* idle + interrupt cycles so far (outside irq) */
+    uint64_t irq_incl;
+    uint32_t epc;
+    GArray *ctx;               /* Ctx; node 0 = the root (first code run) */
+    GHashTable *ctx_index;     /* (parent << 32 | func) -> node */
+    unsigned ctx_cur;
+    uint64_t ctx_mark;         /* cycles accounted to nodes so far */
+    bool root_known;
+    GArray *events;            /* CollectorEvent: waits and interrupts */
+    uint64_t events_dropped;
+};
+#define COLLECTOR_MAX_EVENTS 200000
+
+/* A span on the timeline (dropped beyond COLLECTOR_MAX_EVENTS). */
+void collect_add_event(Collector *col, uint64_t start, uint64_t end, unsigned func, bool idle);
+/* The time since the last stack change belongs to the current path. */
+void collect_ctx_account(Collector *col, uint64_t now);
+/* The calling-context node for func called from node parent (made on
+ * first use). */
+unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func);
+/* Function index of a pseudo-function. */
+unsigned collect_pseudo(const Collector *col, ProfPseudo which);
+/* Name of function index f: a symbol or a pseudo-function. */
+const char *collect_func_name(const Collector *col, unsigned f);
+
+#endif

@@ -1,0 +1,63 @@
+/* context.c — the calling-context tree (one node per distinct call path,
+ * with the cycles during which it was the whole stack) and the timeline of
+ * waits and interrupt handler runs. */
+#include "collect_private.h"
+
+static const char *const pseudo_names[PROF_NPSEUDO] = { "<idle>", "<interrupt>", "<unknown>" };
+
+void collect_add_event(Collector *col, uint64_t start, uint64_t end, unsigned func, bool idle)
+{
+    if (col->events->len >= COLLECTOR_MAX_EVENTS) {
+        col->events_dropped++;
+        return;
+    }
+    CollectorEvent e = { .start = start, .end = end, .func = func, .idle = idle };
+    g_array_append_val(col->events, e);
+}
+
+/* The time since the last stack change belongs to the current path. */
+void collect_ctx_account(Collector *col, uint64_t now)
+{
+    g_array_index(col->ctx, Ctx, col->ctx_cur).self += now - col->ctx_mark;
+    col->ctx_mark = now;
+}
+
+unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
+{
+    gpointer key = GSIZE_TO_POINTER(((guint64)parent << 32) | func);
+    gpointer v;
+    if (g_hash_table_lookup_extended(col->ctx_index, key, NULL, &v))
+        return GPOINTER_TO_UINT(v);
+    Ctx c = { .parent = parent, .func = func };
+    g_array_append_val(col->ctx, c);
+    g_hash_table_insert(col->ctx_index, key, GUINT_TO_POINTER(col->ctx->len - 1));
+    return col->ctx->len - 1;
+}
+
+unsigned collect_pseudo(const Collector *col, ProfPseudo which)
+{
+    return col->nsyms + (unsigned)which;
+}
+
+const char *collect_func_name(const Collector *col, unsigned f)
+{
+    return f < col->nsyms ? symbols_func(col->syms, f)->name : pseudo_names[f - col->nsyms];
+}
+
+const CollectorEvent *collector_events(const Collector *col, size_t *n, uint64_t *dropped)
+{
+    *n = col->events->len;
+    *dropped = col->events_dropped;
+    return (const CollectorEvent *)(void *)col->events->data;
+}
+
+const char *collector_func_name(const Collector *col, unsigned func)
+{
+    return collect_func_name(col, func);
+}
+
+const CollectorCtx *collector_contexts(const Collector *col, size_t *n)
+{
+    *n = col->ctx->len;
+    return (const CollectorCtx *)(void *)col->ctx->data;
+}

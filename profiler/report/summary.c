@@ -1,0 +1,115 @@
+/* summary.c — summary.txt and noc.txt (SPEC section 4). */
+#include "summary.h"
+
+static double secs(uint64_t cycles, const Config *cfg)
+{
+    return (double)cycles / (double)cfg->clock_hz;
+}
+
+GString *summary_text(const RunInfo *run)
+{
+    const Config *cfg = run->cfg;
+    GString *o = g_string_new(NULL);
+    g_string_append_printf(o, "nocprof %s run summary\n\n", NOCPROF_VERSION_STRING);
+    g_string_append_printf(o, "platform: %ux%u mesh, %u cores, %" G_GUINT64_FORMAT " KiB RAM per core, "
+                           "clock %.3f MHz, quantum %" G_GUINT64_FORMAT " cycles\n",
+                           cfg->mesh_width, cfg->mesh_height, run->ncores, cfg->ram_size / 1024,
+                           cfg->clock_hz / 1e6, cfg->quantum);
+    g_string_append_printf(o, "config:   %s\n", run->config_path ? run->config_path : "(built-in defaults)");
+    g_string_append_printf(o, "exit status: %d%s\n\n", run->exit_status,
+                           run->deadlock ? " (deadlock: every live core waits and nothing can wake it)" : "");
+    g_string_append_printf(o, "%-5s %-11s %5s %14s %14s %14s %14s %14s  %s\n", "core", "status", "exit",
+                           "instructions", "cycles", "busy", "idle", "irq", "firmware");
+    for (unsigned i = 0; i < run->ncores; i++) {
+        const CoreResult *c = &run->cores[i];
+        g_string_append_printf(o, "%-5u %-11s %5d %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT
+                               " %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "  %s\n",
+                               c->id, c->status, c->exit_code, c->instructions, c->cycles,
+                               c->busy_cycles, c->idle_cycles, c->irq_cycles, c->elf);
+    }
+    for (unsigned i = 0; i < run->ncores; i++) {
+        const CoreResult *c = &run->cores[i];
+        if (c->faulted) {
+            g_string_append_printf(o, "\ncore %u fault: %s at pc 0x%08x in %s (%s:%u)\n  %s\n", c->id,
+                                   c->fault_kind, c->fault_pc, c->fault_function ? c->fault_function : "??",
+                                   c->fault_file ? c->fault_file : "??", c->fault_line, c->fault_message);
+            if (c->fault_stack && c->fault_stack[0]) {
+                g_string_append(o, "  call stack (innermost first):");
+                for (unsigned k = 0; c->fault_stack[k]; k++)
+                    g_string_append_printf(o, " %s%s", k ? "<- " : "", c->fault_stack[k]);
+                g_string_append_c(o, '\n');
+            }
+        }
+    }
+    for (unsigned i = 0; i < run->ncores; i++) {
+        const CoreResult *c = &run->cores[i];
+        const Profile *p = c->prof;
+        if (!p)
+            continue;
+        g_string_append_printf(o, "\ncore %u: %.6f s at the configured clock; top functions by self cycles:\n",
+                               c->id, secs(c->cycles, cfg));
+        g_string_append_printf(o, "  %-28s %10s %14s %14s %7s\n", "function", "calls", "self", "inclusive", "%self");
+        unsigned *idx = g_new(unsigned, p->nfuncs);
+        unsigned n = 0;
+        for (unsigned k = 0; k < p->nfuncs; k++)
+            if (p->funcs[k].self_cycles || p->funcs[k].calls)
+                idx[n++] = k;
+        for (unsigned a = 1; a < n; a++) /* insertion sort by self cycles desc */
+            for (unsigned b = a; b > 0 && p->funcs[idx[b]].self_cycles > p->funcs[idx[b - 1]].self_cycles; b--) {
+                unsigned t = idx[b]; idx[b] = idx[b - 1]; idx[b - 1] = t;
+            }
+        for (unsigned k = 0; k < n && k < 10; k++) {
+            const ProfFunc *f = &p->funcs[idx[k]];
+            g_string_append_printf(o, "  %-28s %10" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %6.2f%%\n",
+                                   f->name, f->calls, f->self_cycles, f->inclusive_cycles,
+                                   p->cycles ? 100.0 * (double)f->self_cycles / (double)p->cycles : 0.0);
+        }
+        g_free(idx);
+    }
+    g_string_append(o, "\n");
+    GString *noc = noc_report(run->noc, cfg);
+    g_string_append_len(o, noc->str, (gssize)noc->len);
+    g_string_free(noc, TRUE);
+    return o;
+}
+
+GString *noc_report(const NocStats *st, const Config *cfg)
+{
+    GString *o = g_string_new(NULL);
+    g_string_append_printf(o, "network on chip: %ux%u mesh, XY routing, wormhole, buffer %u flits/port, "
+                           "router %u + link %u cycles/hop, max payload %u words\n",
+                           cfg->mesh_width, cfg->mesh_height, cfg->buffer_depth, cfg->router_latency,
+                           cfg->link_latency, cfg->max_payload);
+    g_string_append_printf(o, "simulated %" G_GUINT64_FORMAT " cycles; delivered %" G_GUINT64_FORMAT
+                           " packets, %" G_GUINT64_FORMAT " flits\n\n", st->cycles, st->packets, st->flits);
+    g_string_append(o, "packets (flits) per source -> destination:\n  src\\dst");
+    for (unsigned d = 0; d < st->nodes; d++)
+        g_string_append_printf(o, " %14u", d);
+    g_string_append_c(o, '\n');
+    for (unsigned s = 0; s < st->nodes; s++) {
+        g_string_append_printf(o, "  %7u", s);
+        for (unsigned d = 0; d < st->nodes; d++) {
+            g_autofree char *cell = g_strdup_printf("%" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT ")",
+                                                    st->pair_packets[s * st->nodes + d],
+                                                    st->pair_flits[s * st->nodes + d]);
+            g_string_append_printf(o, " %14s", cell);
+        }
+        g_string_append_c(o, '\n');
+    }
+    g_string_append(o, "\nlinks (directed):\n  from -> to        flits  utilization\n");
+    for (unsigned i = 0; i < st->nlinks; i++)
+        g_string_append_printf(o, "  %4u -> %-4u %12" G_GUINT64_FORMAT "  %10.4f%%\n", st->links[i].from,
+                               st->links[i].to, st->links[i].flits, 100.0 * st->links[i].utilization);
+    g_string_append_printf(o, "\npacket latency (send to full delivery), cycles:\n"
+                           "  min %" G_GUINT64_FORMAT "  mean %.2f  p50 %" G_GUINT64_FORMAT "  p95 %" G_GUINT64_FORMAT
+                           "  p99 %" G_GUINT64_FORMAT "  max %" G_GUINT64_FORMAT "\n",
+                           st->lat_min, st->lat_mean, st->lat_p50, st->lat_p95, st->lat_p99, st->lat_max);
+    g_string_append(o, "\nrouters:\n  node  buffer occupancy mean/max (flits)  stall cycles  NI inject stalls\n");
+    for (unsigned r = 0; r < st->nodes; r++)
+        g_string_append_printf(o, "  %4u  %18.3f / %-12u  %12" G_GUINT64_FORMAT "  %16" G_GUINT64_FORMAT "\n", r,
+                               st->router_occupancy_mean[r], st->router_occupancy_max[r],
+                               st->router_stall_cycles[r], st->inject_stall_cycles[r]);
+    g_string_append_printf(o, "  total stall cycles %" G_GUINT64_FORMAT ", NI inject stall cycles %" G_GUINT64_FORMAT "\n",
+                           st->stall_cycles, st->inject_stall_total);
+    return o;
+}

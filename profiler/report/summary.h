@@ -1,0 +1,15 @@
+/* summary.h — the run's summary.txt and the network report noc.txt
+ * (SPEC section 4). Pure text builders; the CLI writes. */
+#ifndef NOCPROF_SUMMARY_H
+#define NOCPROF_SUMMARY_H
+
+#include <glib.h>
+
+#include "config.h"
+#include "noc.h"
+#include "run.h"
+
+GString *summary_text(const RunInfo *run);
+GString *noc_report(const NocStats *st, const Config *cfg);
+
+#endif
