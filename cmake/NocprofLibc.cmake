@@ -100,7 +100,7 @@ list(APPEND _nl_sources libc/search/qsort.c libc/search/bsearch.c
 # the long double variants are left out (long double == double on o32).
 file(GLOB _nl_libm RELATIVE "${NOCPROF_NEWLIB_DIR}"
      "${NOCPROF_NEWLIB_DIR}/libm/math/*.c" "${NOCPROF_NEWLIB_DIR}/libm/common/*.c")
-list(FILTER _nl_libm EXCLUDE REGEX "l\\.c$")
+list(FILTER _nl_libm EXCLUDE REGEX "/([a-z0-9]+l|sl_finite)\\.c$")
 list(APPEND _nl_sources ${_nl_libm})
 # Sources compiled more than once with different defines: "src|obj|def,def".
 set(_nl_variants
@@ -113,9 +113,11 @@ set(_nl_variants
   "libc/stdio/vfprintf.c|svfiprintf|-DSTRING_ONLY,-DINTEGER_ONLY")
 
 # newlib is compiled as its own build would: _COMPILING_NEWLIB, no builtins,
-# no warnings (not our code).
+# no warnings (not our code).  __OBSOLETE_MATH=0 selects newlib's current
+# exp/exp2/log/log2/pow and float sin/cos/exp/log/pow (the Arm optimized
+# routines, the same code as glibc's) instead of the old fdlibm versions.
 set(_nl_flags ${NOCPROF_FW_ABI_FLAGS} ${NOCPROF_FW_DEFAULT_CFLAGS} -fno-builtin -w
-    -D_COMPILING_NEWLIB -DMISSING_SYSCALL_NAMES
+    -D_COMPILING_NEWLIB -DMISSING_SYSCALL_NAMES -D__OBSOLETE_MATH=0
     -isystem "${NOCPROF_SDK_INCLUDE}" -I "${NOCPROF_NEWLIB_DIR}/libm/common")
 set(_glue_sources "${_libc_src}/np_glue.c" "${_libc_src}/np_stdio.c")
 set(_glue_flags ${NOCPROF_FW_ABI_FLAGS} ${NOCPROF_FW_DEFAULT_CFLAGS} -Wall -Wextra -Werror
