@@ -311,6 +311,7 @@ static int run(int mode)
 #ifdef NOCPROF_HOST
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IONBF, 0);   /* like the console: abort loses nothing */
     return run(argc > 1 ? atoi(argv[1]) : 0);
 }
 #else
