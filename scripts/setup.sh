@@ -13,7 +13,8 @@ need_root() {
 
 PKGS="build-essential cmake pkg-config libglib2.0-dev libelf-dev libdw-dev \
 libcapstone-dev gcc-mipsel-linux-gnu gcc-mips-linux-gnu \
-binutils-mipsel-linux-gnu binutils-mips-linux-gnu valgrind time python3"
+binutils-mipsel-linux-gnu binutils-mips-linux-gnu valgrind time python3 \
+newlib-source"
 
 have_all() {
   for p in $PKGS libunicorn-dev; do
