@@ -3,7 +3,10 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <glib/gstdio.h>
 
 #include "cli.h"
 #include "folded.h"
@@ -34,17 +37,54 @@ static int usage_error(GError *err)
     return EXIT_USAGE;
 }
 
-/* The bundled demo, written next to the reports so symbols can be read. */
-static char *materialise_demo(const char *out, GError **error)
+/* The bundled demo: written to a private temporary folder to be loaded
+ * from there (so a run that cannot start leaves nothing in OUT), and into
+ * OUT/firmware/pipeline.elf once the machine stands, where the reports name
+ * it. Returns the temporary file. */
+static char *demo_tmp_pending;  /* removed at exit if the emulator exit()s */
+
+static void demo_tmp_at_exit(void)
 {
-    g_autofree char *dir = g_build_filename(out, "firmware", NULL);
-    if (g_mkdir_with_parents(dir, 0755) != 0) {
-        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir, g_strerror(errno));
+    if (demo_tmp_pending) {
+        g_autofree char *dir = g_path_get_dirname(demo_tmp_pending);
+        g_unlink(demo_tmp_pending);
+        g_rmdir(dir);
+    }
+}
+
+static char *demo_to_temp(GError **error)
+{
+    g_autofree char *dir = g_dir_make_tmp("nocprof-demo-XXXXXX", error);
+    if (!dir)
+        return NULL;
+    if (!cli_write_file(dir, "pipeline.elf", (const char *)nocprof_demo_elf, nocprof_demo_elf_len, error)) {
+        g_rmdir(dir);
         return NULL;
     }
-    if (!cli_write_file(dir, "pipeline.elf", (const char *)nocprof_demo_elf, nocprof_demo_elf_len, error))
-        return NULL;
-    return g_build_filename(dir, "pipeline.elf", NULL);
+    demo_tmp_pending = g_build_filename(dir, "pipeline.elf", NULL);
+    atexit(demo_tmp_at_exit);
+    return g_strdup(demo_tmp_pending);
+}
+
+static void demo_temp_remove(char *tmp)
+{
+    g_clear_pointer(&demo_tmp_pending, g_free);
+    if (!tmp)
+        return;
+    g_autofree char *dir = g_path_get_dirname(tmp);
+    g_unlink(tmp);
+    g_rmdir(dir);
+    g_free(tmp);
+}
+
+static bool demo_to_out(const char *demo, GError **error)
+{
+    g_autofree char *dir = g_path_get_dirname(demo);
+    if (g_mkdir_with_parents(dir, 0755) != 0) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir, g_strerror(errno));
+        return false;
+    }
+    return cli_write_file(dir, "pipeline.elf", (const char *)nocprof_demo_elf, nocprof_demo_elf_len, error);
 }
 
 static void firmware_free(gpointer p)
@@ -83,7 +123,8 @@ static const Firmware *firmware_of(const Run *r, unsigned core)
 static bool load_firmware(Run *r, ElfImage **imgs, GError **error)
 {
     for (unsigned i = 0; i < r->ncores; i++) {
-        r->fw_of[i] = find_or_load(r->fws, r->paths[i], &r->cfg, error);
+        const char *from = r->demo_tmp && strcmp(r->paths[i], r->demo) == 0 ? r->demo_tmp : r->paths[i];
+        r->fw_of[i] = find_or_load(r->fws, from, &r->cfg, error);
         if (r->fw_of[i] < 0)
             return false;
         imgs[i] = firmware_of(r, i)->img;
@@ -98,19 +139,20 @@ static bool load_firmware(Run *r, ElfImage **imgs, GError **error)
     return true;
 }
 
-/* Build the machine and hang a collector on every core. */
+/* Build the machine and hang a collector on every core. The output folder
+ * is made only once the machine stands: nothing is written before every
+ * input is known to be good and the emulator has started (status 2 leaves
+ * no output folder). */
 static bool start_machine(Run *r, ElfImage **imgs, GError **error)
 {
-    /* nothing is written before every input is known to be good (status 2
-     * leaves no reports), except the bundled demo's ELF */
+    r->m = machine_new(&r->cfg, imgs, console_line, (void *)&r->opts->quiet, error);
+    if (!r->m)
+        return false;
     if (g_mkdir_with_parents(r->out, 0755) != 0) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create output folder: %s", r->out,
                     g_strerror(errno));
         return false;
     }
-    r->m = machine_new(&r->cfg, imgs, console_line, (void *)&r->opts->quiet, error);
-    if (!r->m)
-        return false;
     r->cols = g_new0(Collector *, r->ncores);
     if (!r->opts->no_profile)
         for (unsigned i = 0; i < r->ncores; i++) {
@@ -138,12 +180,13 @@ static void fault_of(Run *r, unsigned i)
     const Symbols *syms = firmware_of(r, i)->syms;
     CoreResult *res = &r->res[i];
     res->faulted = true;
-    res->fault_kind = c->fault.kind;
-    res->fault_message = c->fault.message;
-    res->fault_pc = c->fault.pc;
-    int fi = symbols_lookup(syms, c->fault.pc);
+    const CoreFault *fault = core_fault(c);
+    res->fault_kind = fault->kind;
+    res->fault_message = fault->message;
+    res->fault_pc = fault->pc;
+    int fi = symbols_lookup(syms, fault->pc);
     res->fault_function = fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL;
-    SymLine ln = symbols_line(syms, c->fault.pc);
+    SymLine ln = symbols_line(syms, fault->pc);
     res->fault_file = ln.file;
     res->fault_line = ln.line;
     GPtrArray *stack = g_ptr_array_new();
@@ -169,25 +212,26 @@ static int core_outcome(Run *r, unsigned i)
     int status = EXIT_OK;
     res->id = i;
     res->elf = r->paths[i];
-    res->status = core_state_name(c->state);
-    res->exit_code = c->exit_code;
+    CoreState st = core_state(c);
+    res->status = core_state_name(st);
+    res->exit_code = core_exit_code(c);
     res->instructions = core_instructions(c);
-    res->cycles = c->cycles;
-    res->busy_cycles = c->cycles - c->idle_cycles;
-    res->idle_cycles = c->idle_cycles;
-    res->irq_cycles = c->irq_cycles;
-    res->interrupts = c->interrupts;
-    res->waits = c->waits;
-    if (c->state == CORE_FAULT) {
+    res->cycles = core_cycles(c);
+    res->busy_cycles = core_cycles(c) - core_idle_cycles(c);
+    res->idle_cycles = core_idle_cycles(c);
+    res->irq_cycles = core_irq_cycles(c);
+    res->interrupts = core_interrupts(c);
+    res->waits = core_waits(c);
+    if (st == CORE_FAULT) {
         fault_of(r, i);
         status = EXIT_FAULT;
-    } else if (c->state == CORE_LIMIT || c->state == CORE_DEADLOCK) {
+    } else if (st == CORE_LIMIT || st == CORE_DEADLOCK) {
         status = EXIT_LIMIT;
-    } else if (c->state == CORE_EXITED && c->exit_code != 0) {
+    } else if (st == CORE_EXITED && res->exit_code != 0) {
         status = EXIT_NONZERO;
     }
     if (r->cols[i]) {
-        collector_finish(r->cols[i], c->cycles);
+        collector_finish(r->cols[i], core_cycles(c));
         g_autofree char *prefix = g_strdup_printf("core%u", i);
         folded_append(r->folded, r->cols[i], prefix);
         r->profs[i] = collector_profile(r->cols[i], c, r->paths[i], (double)r->cfg.clock_hz);
@@ -210,7 +254,7 @@ static void gather(Run *r)
     r->ns = noc_stats(r->m->noc);
     if (!r->opts->no_profile && r->cfg.nperiods > 1) {
         r->alias = aliasing_analyse((const Profile *const *)r->profs, r->ncores);
-        r->alias_json = g_string_free(aliasing_json(r->alias), FALSE);
+        r->alias_json = aliasing_json(r->alias);
     }
 }
 
@@ -226,7 +270,7 @@ static void print_outcome(const Run *r)
     if (r->m->deadlock)
         fprintf(stderr, "nocprof: deadlock: every live core waits and nothing can wake any of them\n");
     for (unsigned i = 0; i < r->ncores; i++)
-        if (r->m->cores[i]->state == CORE_LIMIT)
+        if (core_state(r->m->cores[i]) == CORE_LIMIT)
             fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached\n", i,
                     r->cfg.max_cycles);
 }
@@ -234,7 +278,8 @@ static void print_outcome(const Run *r)
 static void run_clear(Run *r)
 {
     aliasing_free(r->alias);
-    g_free(r->alias_json);
+    if (r->alias_json)
+        json_node_unref(r->alias_json);
     if (r->ns)
         noc_stats_free(r->ns);
     for (unsigned i = 0; r->res && i < r->ncores; i++) {
@@ -253,6 +298,8 @@ static void run_clear(Run *r)
     g_free(r->paths);
     if (r->fws)
         g_ptr_array_unref(r->fws);
+    if (r->written)
+        g_ptr_array_unref(r->written);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Run, run_clear)
 
@@ -264,14 +311,20 @@ static bool prepare(Run *r, char **demo, GError **error)
     r->ncores = config_cores(&r->cfg);
     r->out = r->opts->out ? r->opts->out : CLI_DEFAULT_OUT;
     r->paths = g_new0(char *, r->ncores);
-    if (cli_wants_demo(r->opts) && !(*demo = materialise_demo(r->out, error)))
-        return false;
-    if (!cli_core_paths(r->opts, r->ncores, *demo, r->paths, error))
-        return false;
+    if (cli_wants_demo(r->opts)) {
+        if (!(r->demo_tmp = demo_to_temp(error)))
+            return false;
+        *demo = g_build_filename(r->out, "firmware", "pipeline.elf", NULL);
+        r->demo = *demo;
+    }
     r->fws = g_ptr_array_new_with_free_func(firmware_free);
     r->fw_of = g_new(int, r->ncores);
     g_autofree ElfImage **imgs = g_new(ElfImage *, r->ncores);
-    return load_firmware(r, imgs, error) && start_machine(r, imgs, error);
+    bool ok = cli_core_paths(r->opts, r->ncores, *demo, r->paths, error) && load_firmware(r, imgs, error)
+              && start_machine(r, imgs, error) && (!r->demo || demo_to_out(r->demo, error));
+    demo_temp_remove(r->demo_tmp);
+    r->demo_tmp = NULL;
+    return ok;
 }
 
 int cmd_run(int argc, char **argv)
@@ -287,9 +340,11 @@ int cmd_run(int argc, char **argv)
     run_machine(&r);
     gather(&r);
     print_outcome(&r);
-    if (!cli_write_reports(&r, &err)) {
-        fprintf(stderr, "nocprof: writing reports: %s\n", err->message);
+    if (!cli_write_reports(&r, demo != NULL, &err)) {
+        fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
         g_error_free(err);
+        if (r.status != EXIT_SIGINT)
+            r.status = EXIT_REPORTS;
     }
     return r.status;
 }

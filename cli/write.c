@@ -12,6 +12,8 @@
 #include "summary_json.h"
 #include "trace.h"
 
+#include <glib/gstdio.h>
+
 /* Not g_file_set_contents: it fsyncs every replaced file, which made
  * re-running into an existing folder up to 0.4 s slower; a report is not
  * worth a crash-durability guarantee. */
@@ -30,15 +32,25 @@ bool cli_write_file(const char *dir, const char *name, const char *data, gsize l
     return false;
 }
 
-static bool write_gstring(const char *dir, const char *name, GString *s, GError **error)
+/* Write one report, OUT/sub/name (sub may be NULL), and remember it. */
+static bool put(Run *r, const char *sub, const char *name, const char *data, gsize len, GError **error)
 {
-    bool ok = cli_write_file(dir, name, s->str, s->len, error);
+    g_autofree char *dir = sub ? g_build_filename(r->out, sub, NULL) : g_strdup(r->out);
+    if (!cli_write_file(dir, name, data, len, error))
+        return false;
+    g_ptr_array_add(r->written, sub ? g_build_filename(sub, name, NULL) : g_strdup(name));
+    return true;
+}
+
+static bool put_gstring(Run *r, const char *sub, const char *name, GString *s, GError **error)
+{
+    bool ok = put(r, sub, name, s->str, s->len, error);
     g_string_free(s, TRUE);
     return ok;
 }
 
 /* gmon.out (first period) and gmon-P.out (each further period P). */
-static bool write_gmons(const char *dir, const Profile *p, GError **error)
+static bool write_gmons(Run *r, const char *sub, const Profile *p, GError **error)
 {
     for (unsigned h = 0; h < p->nperiods; h++) {
         /* big-endian: no basic-block record, or binutils 2.40's
@@ -49,7 +61,7 @@ static bool write_gmons(const char *dir, const Profile *p, GError **error)
         if (!g)
             return false;
         g_autofree char *gname = h == 0 ? g_strdup("gmon.out") : g_strdup_printf("gmon-%u.out", p->hists[h].period);
-        bool ok = cli_write_file(dir, gname, (const char *)g->data, g->len, error);
+        bool ok = put(r, sub, gname, (const char *)g->data, g->len, error);
         g_byte_array_unref(g);
         if (!ok)
             return false;
@@ -58,64 +70,65 @@ static bool write_gmons(const char *dir, const Profile *p, GError **error)
 }
 
 /* OUT/coreN/: console, and the core's profile in every layout. */
-static bool write_core(const Run *r, unsigned i, GError **error)
+static bool write_core(Run *r, unsigned i, GError **error)
 {
-    g_autofree char *name = g_strdup_printf("core%u", i);
-    g_autofree char *dir = g_build_filename(r->out, name, NULL);
+    g_autofree char *sub = g_strdup_printf("core%u", i);
+    g_autofree char *dir = g_build_filename(r->out, sub, NULL);
     if (g_mkdir_with_parents(dir, 0755) != 0) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir, g_strerror(errno));
         return false;
     }
-    Core *c = r->m->cores[i];
-    if (!cli_write_file(dir, "console.txt", c->console->str, c->console->len, error))
+    size_t len;
+    const char *console = core_console(r->m->cores[i], &len);
+    if (!put(r, sub, "console.txt", console, len, error))
         return false;
     const Profile *p = r->profs[i];
     if (!p)
         return true;
-    return write_gstring(dir, "flat.txt", report_flat(p), error)
-        && write_gstring(dir, "callgraph.txt", report_callgraph(p), error)
-        && write_gstring(dir, "annotated.txt", report_annotated(p), error)
-        && write_gstring(dir, "callgrind.out", callgrind_build(p), error)
-        && write_gmons(dir, p, error);
+    return put_gstring(r, sub, "flat.txt", report_flat(p), error)
+        && put_gstring(r, sub, "callgraph.txt", report_callgraph(p), error)
+        && put_gstring(r, sub, "annotated.txt", report_annotated(p), error)
+        && put_gstring(r, sub, "callgrind.out", callgrind_build(p), error)
+        && write_gmons(r, sub, p, error);
 }
 
 /* OUT/flat.txt and OUT/callgraph.txt: all cores summed by function name. */
-static bool write_chip(const Run *r, GError **error)
+static bool write_chip(Run *r, GError **error)
 {
     Profile *chip = profile_merge((const Profile *const *)r->profs, r->ncores);
-    bool ok = write_gstring(r->out, "flat.txt", report_flat(chip), error)
-           && write_gstring(r->out, "callgraph.txt", report_callgraph(chip), error);
+    bool ok = put_gstring(r, NULL, "flat.txt", report_flat(chip), error)
+           && put_gstring(r, NULL, "callgraph.txt", report_callgraph(chip), error);
     profile_free(chip);
     return ok;
 }
 
-static bool write_trace(const Run *r, GError **error)
+static bool write_trace(Run *r, GError **error)
 {
     TraceCore *tc = g_new0(TraceCore, r->ncores);
     g_autoptr(GPtrArray) whats = g_ptr_array_new_with_free_func(g_free);
     for (unsigned i = 0; i < r->ncores; i++) {
         const CoreResult *res = &r->res[i];
         char *what = res->faulted ? g_strdup_printf("fault: %s", res->fault_kind)
-                   : r->m->cores[i]->state == CORE_EXITED ? g_strdup_printf("exit %d", res->exit_code)
+                   : core_state(r->m->cores[i]) == CORE_EXITED ? g_strdup_printf("exit %d", res->exit_code)
                    : g_strdup(res->status);
         g_ptr_array_add(whats, what);
         tc[i] = (TraceCore){ .id = i, .col = r->cols[i], .end_cycle = res->cycles, .end_what = what };
     }
-    bool ok = write_gstring(r->out, "trace.json", trace_build(tc, r->ncores, r->m->noc, (double)r->cfg.clock_hz),
-                            error);
+    bool ok = put_gstring(r, NULL, "trace.json", trace_build(tc, r->ncores, r->m->noc, (double)r->cfg.clock_hz),
+                          error);
     g_free(tc);
     return ok;
 }
 
-bool cli_write_reports(Run *r, GError **error)
+static bool write_all(Run *r, GError **error)
 {
     RunInfo run = { .cfg = &r->cfg, .config_path = r->opts->config, .ncores = r->ncores, .cores = r->res,
                     .noc = r->ns, .deadlock = r->m->deadlock, .exit_status = r->status,
-                    .aliasing_json = r->alias_json };
+                    .aliasing = r->alias_json };
     bool have_profiles = !r->opts->no_profile;
-    bool ok = write_gstring(r->out, "summary.json", summary_json(&run), error)
-           && write_gstring(r->out, "summary.txt", summary_text(&run), error)
-           && write_gstring(r->out, "noc.txt", noc_report(r->ns, &r->cfg), error);
+    bool ok = put_gstring(r, NULL, "summary.json", summary_json(&run), error)
+           && put_gstring(r, NULL, "summary.txt", summary_text(&run), error)
+           && put_gstring(r, NULL, "noc.txt", noc_report(r->ns, &r->cfg), error);
     for (unsigned i = 0; ok && i < r->ncores; i++)
         ok = write_core(r, i, error);
     if (ok && have_profiles)
@@ -123,9 +136,30 @@ bool cli_write_reports(Run *r, GError **error)
     if (ok)
         ok = write_trace(r, error);
     if (ok && have_profiles)
-        ok = cli_write_file(r->out, "stacks.folded", r->folded->str, r->folded->len, error);
+        ok = put(r, NULL, "stacks.folded", r->folded->str, r->folded->len, error);
     if (ok && r->alias)
-        ok = write_gstring(r->out, "aliasing.txt", aliasing_report(r->alias), error)
-          && write_gstring(r->out, "aliasing.svg", aliasing_svg(r->alias), error);
+        ok = put_gstring(r, NULL, "aliasing.txt", aliasing_report(r->alias), error)
+          && put_gstring(r, NULL, "aliasing.svg", aliasing_svg(r->alias), error);
+    return ok;
+}
+
+bool cli_write_reports(Run *r, bool demo, GError **error)
+{
+    g_autoptr(GPtrArray) before = manifest_read(r->out);
+    r->written = g_ptr_array_new_with_free_func(g_free);
+    if (demo)
+        g_ptr_array_add(r->written, g_build_filename("firmware", "pipeline.elf", NULL));
+    bool ok = write_all(r, error);
+    /* a failed run keeps what the earlier one wrote listed, so that a later
+     * run can still remove it */
+    if (ok)
+        manifest_prune(r->out, before, r->written);
+    else
+        for (unsigned i = 0; i < before->len; i++)
+            g_ptr_array_add(r->written, g_strdup(g_ptr_array_index(before, i)));
+    GError *merr = NULL;
+    if (!manifest_write(r->out, r->written, ok ? error : &merr))
+        ok = false;
+    g_clear_error(&merr);
     return ok;
 }

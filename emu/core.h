@@ -1,25 +1,27 @@
-/* core.h — one emulated MIPS32 core: a Unicorn instance, its private RAM,
- * its devices (SYS, TIMER, IRQC, NI) and its cycle clock.
+/* core.h — one emulated MIPS32 core: its private RAM, its devices (SYS,
+ * TIMER, IRQC and, when attached, NI) and its cycle clock. The Core is
+ * opaque: everything outside emu/ uses the functions below.
  *
- * Time model. The core's clock is `cycles`. A single UC_HOOK_BLOCK hook
- * charges each basic block its static cost (1 cycle per instruction plus
- * the [timing] extras of its loads, stores, multiplies and divides) when
- * the block starts, and `branch_taken` when the next block shows the
- * branch was taken. MMIO accesses cost `mmio` instead of `load`/`store`.
- * Everything the guest can observe (CYCLE_LO, timer expiry, interrupts,
- * NoC timing) is derived from this clock, never from host time.
+ * Time model. The core's clock counts cycles. Each basic block is charged
+ * its static cost (1 cycle per instruction plus the [timing] extras of its
+ * loads, stores, multiplies and divides) when it starts, and
+ * `branch_taken` when the next block shows the branch was taken. MMIO
+ * accesses cost `mmio` instead of `load`/`store`. Everything the guest can
+ * observe (CYCLE_LO, timer expiry, interrupts, NoC timing) is derived from
+ * this clock, never from host time.
  *
- * Interrupts are taken at block boundaries by the recipe measured on
- * Unicorn 2.1 (DEVELOPERS.md): $k0 = interrupted PC, Status.EXL = 1,
- * PC = a platform stub at 0xBFC00000 that copies $k0 to EPC and jumps to
- * EBase + 0x180.
+ * Interrupts are taken at block boundaries (emu/core.c, DEVELOPERS.md):
+ * $k0 = interrupted PC, Status.EXL = 1, PC = a platform stub at 0xBFC00000
+ * that copies $k0 to EPC and jumps to EBase + 0x180.
  *
- * `wait` ends uc_emu_start by itself (Unicorn halts the CPU); the core is
- * then idle and its clock advances without executing until an interrupt
- * is pending and enabled.
+ * `wait` ends a run by itself; the core is then idle and its clock
+ * advances without executing until an interrupt is pending and enabled.
  *
- * The profiler observes the core through CoreHooks; with no hooks the
- * core only counts cycles and samples.
+ * A client (the profiler) observes the core through CoreHooks; the
+ * scheduler (machine.c) decides where a core stops through CoreSched.
+ * With neither the core only counts cycles and samples. A core needs no
+ * network: the NI device is attached separately (core_map_device), and
+ * without it NI accesses are bus errors.
  */
 #ifndef NOCPROF_CORE_H
 #define NOCPROF_CORE_H
@@ -27,16 +29,9 @@
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <unicorn/unicorn.h>
 
 #include "config.h"
 #include "elfload.h"
-#include "noc.h"
-
-#define CORE_STUB_VADDR 0xBFC00000u
-#define CORE_STUB_PHYS 0x1FC00000u
-#define CORE_MMIO_PHYS 0x1F000000u
-#define CORE_VECTOR 0x80000180u
 
 typedef enum {
     CORE_RUNNING,
@@ -50,148 +45,84 @@ typedef enum {
 
 const char *core_state_name(CoreState s);
 
-/* A basic block as Unicorn translated it, keyed by its first address. */
-typedef struct Block {
-    uint32_t addr, size;       /* bytes */
-    uint32_t fallthrough;      /* addr + size; 1 (no address) when its
-                                  branch is always taken */
-    uint32_t bt;               /* extra cycles when its branch is taken */
-    uint32_t ninsns;
-    uint32_t cost;             /* static cycles */
-    unsigned flags;            /* mips_classify() of its control instruction,
-                                  or BLOCK_IRQ_ENTRY for the marker */
-    uint32_t branch_pc;        /* address of that instruction (0 if none) */
-    uint32_t branch_insn;      /* that instruction */
-    uint64_t count;            /* executions */
-    int64_t extra;             /* cycles charged besides count * cost
-                                  (taken branches, device accesses) */
-    int func;                  /* profiler function index, -1 without hooks */
-    bool entry;                /* addr is a function's first instruction */
-    bool sync;                 /* has accessed the NI or IRQC: a point where
-                                  the core waits for the network's time */
-    bool attn;                 /* entry || sync: entering it takes the
-                                  hook's slow path */
-    bool attn_out;             /* flags & arrive_mask: leaving it does */
-    void *arc_cache;           /* profiler's: last arc taken from here */
-    uint8_t *icost;            /* [ninsns] cycles of each instruction */
-    uint32_t *words;           /* [ninsns] the instructions, host order */
-    uint16_t *mem;             /* [nmem] indices of its loads and stores */
-    uint32_t nmem;
-} Block;
-
-#define BLOCK_IRQ_ENTRY (1u << 30)  /* the interrupt marker block */
-#define BLOCK_SPLIT (1u << 29)      /* ends with a branch whose delay slot is
-                                       the next block (page end) */
-#define BLOCK_EVAL (1u << 28)       /* conditional branch to its own
-                                       fall-through: taken-ness needs the
-                                       registers */
-
-static inline uint64_t block_cycles(const Block *b)
-{
-    return b->count * b->cost + (uint64_t)b->extra;
-}
-
 typedef struct Core Core;
+
+/* A basic block as the engine translated it (opaque; see the block_*
+ * accessors). Blocks live as long as their core. */
+typedef struct Block Block;
+
+#define CORE_NO_TAG UINT32_MAX
+
+uint32_t block_addr(const Block *b);
+uint32_t block_ninsns(const Block *b);
+/* Executions, and cycles charged to it (count x cost + taken branches and
+ * device access differences). */
+uint64_t block_count(const Block *b);
+uint64_t block_cycles(const Block *b);
+/* Instructions it executed: count x ninsns less those of executions cut
+ * short by an exit or a fault. */
+uint64_t block_instructions(const Block *b);
+/* mips_classify() of its control instruction (MIPS_* of mips.h; 0 if it
+ * has none) and that instruction's address (0 if none). */
+unsigned block_flags(const Block *b);
+uint32_t block_branch_pc(const Block *b);
+/* The client's tag (CoreHooks.block_tag), CORE_NO_TAG without hooks. */
+uint32_t block_tag(const Block *b);
 
 typedef struct CoreHooks {
     void *opaque;
-    /* A new block: its function index and whether it starts that function. */
-    int (*block_func)(void *opaque, uint32_t addr, bool *entry);
+    /* A new block at addr was translated: return the client's tag for it
+     * (e.g. an index into its own per-block table), and set *watch when
+     * `arrive` must be called every time control reaches it. */
+    uint32_t (*block_tag)(void *opaque, uint32_t addr, bool *watch);
     /* Control reached `to`; `from` is the previous block (its control
      * instruction tells call/jump/return/eret), or NULL when `to` is the
      * interrupt vector just entered. `now` = cycles before `to` runs.
-     * Called only when `to` is a function entry, or `from` ended in a
-     * register jump (jr/jalr) or eret, or an interrupt was entered. */
-    void (*arrive)(void *opaque, Core *core, const Block *from, Block *to, uint64_t now);
+     * Called only when `to` is watched, or `from` ended in a register
+     * jump (jr/jalr) or eret, or an interrupt was entered. */
+    void (*arrive)(void *opaque, Core *core, const Block *from, const Block *to, uint64_t now);
     /* An interrupt was taken at `now`; it will return to `epc`. */
     void (*interrupt)(void *opaque, uint32_t epc, uint64_t now);
     /* The core idled in wait over [from, to). */
     void (*idle)(void *opaque, uint64_t from, uint64_t to);
 } CoreHooks;
 
+typedef struct CoreSched {
+    void *opaque;
+    /* The core is about to run, at cycle t, a block that has accessed a
+     * sync device (NI or IRQC). Return true to stop before it (core_run
+     * returns; the next core_run starts with that block). Not asked for
+     * the delay slot of a branch split at a page end. */
+    bool (*at_sync)(void *opaque, const Core *core, uint64_t t);
+} CoreSched;
+
 typedef struct CoreFault {
-    char *kind;                /* "unmapped-read", "reserved-instruction", "bus-error", "ni-misuse", ... */
+    char *kind;        /* "unmapped-read", "reserved-instruction", "bus-error", "ni-misuse", ... */
     uint32_t pc;
     char *message;
 } CoreFault;
 
-typedef struct Histogram {
-    uint32_t period;
-    uint64_t next;             /* cycle of the next sample */
-    uint32_t *bins;            /* per instruction of [lo, hi) */
+/* A PC-sampling histogram: bins[(pc - low_pc) / 4] for pc in [low_pc,
+ * high_pc); samples while idle and outside that span counted apart. */
+typedef struct CoreHist {
+    uint32_t period, low_pc, high_pc;
+    const uint32_t *bins;
     uint64_t idle, outside, total;
-} Histogram;
+} CoreHist;
 
 typedef void (*ConsoleFn)(void *opaque, unsigned core, const char *line);
 
-struct Core {
-    unsigned id, ncores;
-    uc_engine *uc;
-    const Config *cfg;
-    const ElfImage *img;
-    Noc *noc;
-    CoreState state;
-    int exit_code;
-    CoreFault fault;
-
-    uint32_t pc;               /* where the next uc_emu_start begins */
-    uint64_t cycles, idle_cycles, irq_cycles;
-    uint64_t slice_end;        /* run no further than this (the horizon) */
-    uint64_t sync_end;         /* end of the current quantum: a sync block
-                                  at or past it waits for the network */
-    uint64_t next_event, next_sample;
-    uint64_t deadline;         /* min(next_event, next_sample): a block ending
-                                  past it takes the hook's slow path */
-    uint64_t insn_adjust;      /* instructions of partly executed blocks
-                                  (exit, fault) that did not run */
-    uint64_t irq_start, idle_from;
-    bool in_irq, stopping;
-    uint64_t interrupts, waits;
-
-    /* current block, for locating accesses and charging; prev is never
-     * NULL: `none` when no transfer is pending, `irq_marker` when the
-     * interrupt vector is about to be entered */
-    Block *prev;
-    Block none, irq_marker;
-    unsigned arrive_mask;      /* prev->flags that need the slow path */
-    uint32_t nslots;           /* btab entries */
-    uint32_t blk_scan;         /* next of its loads/stores to match */
-    uint64_t scan_count;       /* its count when blk_scan was reset */
-    const Block *scan_block;
-
-    Block **btab;              /* [ram_size / 4] by physical address */
-    GPtrArray *blocks;         /* every Block, owned */
-
-    /* devices */
-    uint32_t timer_ctrl, timer_period;
-    uint64_t timer_expiry;     /* UINT64_MAX when not running */
-    bool timer_pending;
-    uint32_t irq_enable;
-    uint32_t cycle_hi_latch;
-    unsigned tx_dest, nstaged;
-    uint32_t *staged;
-    GString *console, *line;
-    ConsoleFn console_fn;
-    void *console_opaque;
-
-    /* sampling */
-    unsigned nhists;
-    Histogram *hists;
-    uint32_t hist_lo, hist_hi;
-
-    CoreHooks hooks;
-};
-
-Core *core_new(unsigned id, const Config *cfg, const ElfImage *img, Noc *noc,
+/* A core running img with config cfg as core `id`; console lines go to
+ * console_fn. Error: NOCPROF_ERROR_EMU when the engine cannot be set up. */
+Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
                ConsoleFn console_fn, void *console_opaque, GError **error);
 void core_free(Core *c);
 void core_set_hooks(Core *c, const CoreHooks *hooks);
+void core_set_sched(Core *c, const CoreSched *sched);
 
-/* Run the core from its clock towards `horizon` (block granularity)
- * unless it stops, faults or idles first, or reaches a block that touches
- * the network (NI or IRQC registers) at or past `sync_end`: there it stops
- * before the block, to resume once the network has caught up. */
-void core_run(Core *c, uint64_t sync_end, uint64_t horizon);
+/* Run from the core's clock towards `horizon` (block granularity) unless
+ * it stops, faults or idles first, or sched.at_sync says stop. */
+void core_run(Core *c, uint64_t horizon);
 /* Idle until `until` or until an interrupt wakes it (then it is RUNNING). */
 void core_idle(Core *c, uint64_t until);
 /* Cycle at which an idle core's own timer would wake it, or UINT64_MAX. */
@@ -203,9 +134,62 @@ bool core_irq_wanted(const Core *c);
 /* Stop a live core with a final state (limit, deadlock, interrupted). */
 void core_halt(Core *c, CoreState state);
 
-uint32_t core_read_reg(Core *c, int reg);
-/* Instructions executed so far (sum over blocks). */
-uint64_t core_instructions(const Core *c);
+unsigned core_id(const Core *c);
+CoreState core_state(const Core *c);
 bool core_live(const Core *c);
+int core_exit_code(const Core *c);
+/* The first fault (kind NULL unless the state is CORE_FAULT). */
+const CoreFault *core_fault(const Core *c);
+/* Every byte written to SYS CONSOLE; *len set to its length. */
+const char *core_console(const Core *c, size_t *len);
+/* Pass an unterminated console line to the console function. */
+void core_flush_console(Core *c);
+uint64_t core_cycles(const Core *c);
+uint64_t core_idle_cycles(const Core *c);
+uint64_t core_irq_cycles(const Core *c);
+uint64_t core_interrupts(const Core *c);
+uint64_t core_waits(const Core *c);
+/* Instructions executed so far. */
+uint64_t core_instructions(const Core *c);
+
+#define CORE_GPR_SP 29u
+#define CORE_GPR_RA 31u
+/* General register n (0..31) as it is now. */
+uint32_t core_read_gpr(Core *c, unsigned n);
+
+/* Blocks translated so far, in translation order. */
+unsigned core_nblocks(const Core *c);
+const Block *core_block(const Core *c, unsigned i);
+
+unsigned core_nhists(const Core *c);
+CoreHist core_hist(const Core *c, unsigned i);
+
+/* ---- devices ---------------------------------------------------------- */
+
+/* One register access, as a device sees it. */
+typedef struct DevAccess {
+    uint32_t reg;        /* offset inside the device's window */
+    uint32_t pc;         /* the accessing instruction */
+    uint64_t now;        /* the cycle it runs at */
+    const char *fault_kind; /* set with fault_msg (g_malloc'd) to reject */
+    char *fault_msg;
+    bool changed;        /* a read changed interrupt or event state */
+} DevAccess;
+
+typedef struct DevOps {
+    /* false: no register at a->reg (a bus error) */
+    bool (*read)(void *opaque, DevAccess *a, uint32_t *value);
+    bool (*write)(void *opaque, DevAccess *a, uint32_t value);
+    void (*free)(void *opaque);
+    bool sync;           /* its state depends on the network's time */
+} DevOps;
+
+#define CORE_DEV_NI 3u   /* window of NP_NI_BASE */
+
+/* Map a device into window `slot` (0 .. 3 for NP_SYS_BASE ..
+ * NP_NI_BASE); the core frees it with ops->free. `irq_poll` (may be
+ * NULL) returns the IRQC lines the device holds up now. */
+void core_map_device(Core *c, unsigned slot, const DevOps *ops, void *opaque,
+                     uint32_t (*irq_poll)(void *opaque));
 
 #endif

@@ -1,5 +1,14 @@
 /* machine.c — lockstep scheduler over the cores and the network. */
 #include "machine.h"
+#include "dev_ni.h"
+
+/* CoreSched.at_sync: a core reaching a sync block at or past the end of
+ * the current quantum stops there until the network has caught up. */
+static bool at_sync(void *opaque, const Core *core, uint64_t t)
+{
+    const Machine *m = opaque;
+    return t >= m->sync_end;
+}
 
 Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console_fn,
                      void *console_opaque, GError **error)
@@ -16,11 +25,14 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
     m->noc = noc_new(&nc);
     m->cores = g_new0(Core *, m->ncores);
     for (unsigned i = 0; i < m->ncores; i++) {
-        m->cores[i] = core_new(i, cfg, imgs[i], m->noc, console_fn, console_opaque, error);
+        m->cores[i] = core_new(i, cfg, imgs[i], console_fn, console_opaque, error);
         if (!m->cores[i]) {
             machine_free(m);
             return NULL;
         }
+        NiDev *ni = dev_ni_new(m->noc, i, m->ncores, cfg->max_payload);
+        core_map_device(m->cores[i], CORE_DEV_NI, &dev_ni_ops, ni, dev_ni_irq);
+        core_set_sched(m->cores[i], &(CoreSched){ .opaque = m, .at_sync = at_sync });
     }
     return m;
 }
@@ -39,14 +51,15 @@ void machine_free(Machine *m)
 /* Run core c to at least `until`, through any number of wait/wake
  * episodes; a running core that does not touch the network may run on to
  * `horizon`. A core that takes network interrupts stays in lockstep. */
-static void advance_core(Core *c, uint64_t until, uint64_t horizon)
+static void advance_core(Machine *m, Core *c, uint64_t until, uint64_t horizon)
 {
-    while (core_live(c) && c->cycles < until) {
-        if (c->state == CORE_RUNNING)
-            core_run(c, until, core_irq_network(c) ? until : horizon);
+    m->sync_end = until;
+    while (core_live(c) && core_cycles(c) < until) {
+        if (core_state(c) == CORE_RUNNING)
+            core_run(c, core_irq_network(c) ? until : horizon);
         else {
             core_idle(c, until);
-            if (c->state == CORE_IDLE)
+            if (core_state(c) == CORE_IDLE)
                 break;
         }
     }
@@ -59,9 +72,9 @@ static uint64_t next_wakeup(const Machine *m)
     uint64_t next = noc_next_activity(m->noc);
     for (unsigned i = 0; i < m->ncores; i++) {
         const Core *c = m->cores[i];
-        if (c->state == CORE_RUNNING || (c->state == CORE_IDLE && core_irq_wanted(c)))
+        if (core_state(c) == CORE_RUNNING || (core_state(c) == CORE_IDLE && core_irq_wanted(c)))
             return m->now;
-        if (c->state == CORE_IDLE)
+        if (core_state(c) == CORE_IDLE)
             next = MIN(next, core_wake_cycle(c));
     }
     return next;
@@ -74,7 +87,7 @@ static bool any_live(const Machine *m, bool *all_idle)
     for (unsigned i = 0; i < m->ncores; i++) {
         if (core_live(m->cores[i]))
             live = true;
-        if (m->cores[i]->state == CORE_RUNNING)
+        if (core_state(m->cores[i]) == CORE_RUNNING)
             *all_idle = false;
     }
     return live;
@@ -103,7 +116,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
                 uint64_t skip_to = m->now + (next - m->now) / q * q;
                 skip_to = MIN(skip_to, m->now + (m->cfg->max_cycles / q + 1) * q);
                 for (unsigned i = 0; i < m->ncores; i++)
-                    advance_core(m->cores[i], skip_to, skip_to);
+                    advance_core(m, m->cores[i], skip_to, skip_to);
                 noc_run_until(m->noc, skip_to);
                 m->now = skip_to;
                 continue;
@@ -111,7 +124,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
         }
         uint64_t end = m->now + q;
         for (unsigned i = 0; i < m->ncores; i++)
-            advance_core(m->cores[i], end, m->now + q * MACHINE_HORIZON_QUANTA);
+            advance_core(m, m->cores[i], end, m->now + q * MACHINE_HORIZON_QUANTA);
         noc_run_until(m->noc, end);
         m->now = end;
     }
@@ -120,11 +133,6 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
 
 void machine_flush_console(Machine *m)
 {
-    for (unsigned i = 0; i < m->ncores; i++) {
-        Core *c = m->cores[i];
-        if (c->line->len && c->console_fn) {
-            c->console_fn(c->console_opaque, c->id, c->line->str);
-            g_string_truncate(c->line, 0);
-        }
-    }
+    for (unsigned i = 0; i < m->ncores; i++)
+        core_flush_console(m->cores[i]);
 }

@@ -41,6 +41,8 @@ typedef struct Machine {
     Core **cores;
     Noc *noc;
     uint64_t now;              /* start of the next quantum */
+    uint64_t sync_end;         /* end of the quantum being run: sync
+                                  blocks at or past it wait */
     bool deadlock;
 } Machine;
 

@@ -12,7 +12,7 @@ need_root() {
 }
 
 PKGS="build-essential cmake pkg-config libglib2.0-dev libelf-dev libdw-dev \
-libcapstone-dev gcc-mipsel-linux-gnu gcc-mips-linux-gnu \
+libcapstone-dev libjson-glib-dev gcc-mipsel-linux-gnu gcc-mips-linux-gnu \
 binutils-mipsel-linux-gnu binutils-mips-linux-gnu valgrind time python3 \
 newlib-source"
 

@@ -34,6 +34,7 @@ Collector *collector_new(const Symbols *syms)
     g_array_append_val(col->ctx, root);
     col->ctx_index = g_hash_table_new(g_direct_hash, g_direct_equal);
     col->events = g_array_new(FALSE, FALSE, sizeof(CollectorEvent));
+    col->blk = g_array_new(FALSE, FALSE, sizeof(BlockInfo));
     return col;
 }
 
@@ -50,6 +51,7 @@ void collector_free(Collector *col)
     g_array_free(col->ctx, TRUE);
     g_hash_table_destroy(col->ctx_index);
     g_array_free(col->events, TRUE);
+    g_array_free(col->blk, TRUE);
     g_free(col);
 }
 
@@ -116,7 +118,7 @@ static void pop(Collector *col, uint64_t now)
 
 static uint32_t read_sp(Core *core)
 {
-    return core_read_reg(core, UC_MIPS_REG_SP);
+    return core_read_gpr(core, CORE_GPR_SP);
 }
 
 /* A jr landed at `to` with $sp = sp. Frames entered with a lower $sp are
@@ -124,11 +126,11 @@ static uint32_t read_sp(Core *core)
  * the one we landed in, unless we landed on a function entry (a tail call
  * through a register): a longjmp back into the function that called them,
  * or a return into their caller. */
-static void unwind_below(Collector *col, uint32_t sp, const Block *to, uint64_t now)
+static void unwind_below(Collector *col, uint32_t sp, const BlockInfo *to, uint64_t now)
 {
     Frame *f;
     while ((f = top(col)) && !f->irq
-           && (f->sp < sp || (f->sp == sp && !to->entry && (int)f->func != to->func)))
+           && (f->sp < sp || (f->sp == sp && !to->entry && f->func != to->func)))
         pop(col, now);
 }
 
@@ -153,36 +155,39 @@ static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
         pop(col, now);
 }
 
-static void do_call(Collector *col, Core *core, const Block *from, Block *to, uint64_t now)
+static void do_call(Collector *col, Core *core, const Block *from, const BlockInfo *to, uint64_t now)
 {
     uint32_t sp = read_sp(core);
-    unsigned caller = from->func >= 0 ? (unsigned)from->func : collect_pseudo(col, PROF_UNKNOWN);
-    Arc *arc = from->arc_cache;
-    if (!arc || arc->callee != (unsigned)to->func || arc->caller != caller) {
-        arc = arc_get(col, caller, (unsigned)to->func, from->branch_pc);
-        ((Block *)from)->arc_cache = arc;
+    BlockInfo *fi = collect_block(col, from);
+    unsigned caller = fi->func;
+    Arc *arc = fi->arc_cache;
+    if (!arc || arc->callee != to->func || arc->caller != caller) {
+        arc = arc_get(col, caller, to->func, block_branch_pc(from));
+        fi->arc_cache = arc;
     }
     uint32_t ret;
-    if (from->flags & MIPS_LINK) {
-        ret = from->branch_pc + 8;
+    if (block_flags(from) & MIPS_LINK) {
+        ret = block_branch_pc(from) + 8;
     } else {
         Frame *t = top(col);
         ret = t && !t->irq ? t->ret : 0;
     }
-    push(col, (unsigned)to->func, arc, ret, sp, now, false);
+    push(col, to->func, arc, ret, sp, now, false);
 }
 
-static void on_arrive(void *opaque, Core *core, const Block *from, Block *to, uint64_t now)
+static void on_arrive(void *opaque, Core *core, const Block *from_b, const Block *to_b, uint64_t now)
 {
     Collector *col = opaque;
-    if (!from) { /* interrupt vector entered */
-        unsigned f = to->func >= 0 ? (unsigned)to->func : collect_pseudo(col, PROF_UNKNOWN);
+    const BlockInfo *to = collect_block(col, to_b);
+    if (!from_b) { /* interrupt vector entered */
+        unsigned f = to->func;
         Arc *arc = arc_get(col, collect_pseudo(col, PROF_INTERRUPT), f, 0);
         col->calls[collect_pseudo(col, PROF_INTERRUPT)]++;
         push(col, f, arc, col->epc, 0, now, true);
         return;
     }
-    unsigned fl = from->flags;
+    const BlockInfo *from = collect_block(col, from_b);
+    unsigned fl = block_flags(from_b);
     if (fl & MIPS_ERET) {
         Frame *f;
         while ((f = top(col)) && !f->irq)
@@ -195,14 +200,14 @@ static void on_arrive(void *opaque, Core *core, const Block *from, Block *to, ui
         uint32_t sp = read_sp(core);
         unwind_below(col, sp, to, now);
         if (fl & MIPS_RETURN)
-            do_return(col, to->addr, sp, now);
+            do_return(col, block_addr(to_b), sp, now);
         if (!to->entry || to->func == from->func)
             return;
     }
-    if (!to->entry || to->func < 0 || !(fl & MIPS_BRANCH))
+    if (!to->entry || !(fl & MIPS_BRANCH))
         return;
     if ((fl & MIPS_LINK) || to->func != from->func)
-        do_call(col, core, from, to, now);
+        do_call(col, core, from_b, to, now);
 }
 
 static void on_interrupt(void *opaque, uint32_t epc, uint64_t now)
@@ -225,24 +230,30 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
     col->ctx_mark = to;
 }
 
-static int on_block_func(void *opaque, uint32_t addr, bool *entry)
+/* A new block: its function, and whether arrivals there are watched
+ * (function entries). Its tag is its index in col->blk. */
+static uint32_t on_block_tag(void *opaque, uint32_t addr, bool *watch)
 {
     Collector *col = opaque;
     int i = col->syms ? symbols_lookup(col->syms, addr) : -1;
-    *entry = i >= 0 && symbols_func(col->syms, (unsigned)i)->addr == addr;
-    int f = i >= 0 ? i : (int)collect_pseudo(col, PROF_UNKNOWN);
+    BlockInfo bi = {
+        .func = i >= 0 ? (unsigned)i : collect_pseudo(col, PROF_UNKNOWN),
+        .entry = i >= 0 && symbols_func(col->syms, (unsigned)i)->addr == addr,
+    };
     if (!col->root_known) { /* the first block: the root of every path */
         col->root_known = true;
-        g_array_index(col->ctx, Ctx, 0).func = (unsigned)f;
+        g_array_index(col->ctx, Ctx, 0).func = bi.func;
     }
-    return f;
+    g_array_append_val(col->blk, bi);
+    *watch = bi.entry;
+    return col->blk->len - 1;
 }
 
 CoreHooks collector_hooks(Collector *col)
 {
     return (CoreHooks){
         .opaque = col,
-        .block_func = on_block_func,
+        .block_tag = on_block_tag,
         .arrive = on_arrive,
         .interrupt = on_interrupt,
         .idle = on_idle,

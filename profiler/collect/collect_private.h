@@ -17,6 +17,14 @@ typedef struct Arc {
  * are the time the path was the whole stack (folded stacks). */
 typedef CollectorCtx Ctx;
 
+/* The collector's own data about one emulator block; the block's tag
+ * (CoreHooks.block_tag) is its index in Collector.blk. */
+typedef struct BlockInfo {
+    unsigned func;             /* function index (pseudo <unknown> outside) */
+    bool entry;                /* starts at that function's first instruction */
+    Arc *arc_cache;            /* last arc taken from it */
+} BlockInfo;
+
 typedef struct Frame {
     unsigned func, ctx;
     Arc *arc;
@@ -42,9 +50,16 @@ struct Collector {
     uint64_t ctx_mark;         /* cycles accounted to nodes so far */
     bool root_known;
     GArray *events;            /* CollectorEvent: waits and interrupts */
+    GArray *blk;               /* BlockInfo, by block tag */
     uint64_t events_dropped;
 };
 #define COLLECTOR_MAX_EVENTS 200000
+
+/* The collector's data about an emulator block. */
+static inline BlockInfo *collect_block(const Collector *col, const Block *b)
+{
+    return &g_array_index(col->blk, BlockInfo, block_tag(b));
+}
 
 /* A span on the timeline (dropped beyond COLLECTOR_MAX_EVENTS). */
 void collect_add_event(Collector *col, uint64_t start, uint64_t end, unsigned func, bool idle);

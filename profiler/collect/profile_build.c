@@ -18,20 +18,10 @@ static int cmp_block(const void *x, const void *y)
     return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz)
+/* Functions: names, addresses, and the collector's calls and inclusive
+ * cycles. */
+static void build_funcs(Profile *p, const Collector *col)
 {
-    Profile *p = g_new0(Profile, 1);
-    p->core = core->id;
-    p->elf_path = g_strdup(elf_path);
-    p->syms = col->syms;
-    p->clock_hz = clock_hz;
-    p->cycles = core->cycles;
-    p->instructions = core_instructions(core);
-    p->idle_cycles = core->idle_cycles;
-    p->irq_cycles = core->irq_cycles;
-    p->busy_cycles = core->cycles - core->idle_cycles;
-    p->nfuncs = col->nfuncs;
-    p->nperiods = core->nhists;
     p->funcs = g_new0(ProfFunc, p->nfuncs);
     for (unsigned i = 0; i < p->nfuncs; i++) {
         ProfFunc *f = &p->funcs[i];
@@ -49,37 +39,33 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
         f->inclusive_cycles = col->incl[i];
         f->samples = g_new0(uint64_t, p->nperiods ? p->nperiods : 1);
     }
-    unsigned idle = collect_pseudo(col, PROF_IDLE), intr = collect_pseudo(col, PROF_INTERRUPT),
-             unknown = collect_pseudo(col, PROF_UNKNOWN);
-    p->funcs[idle].self_cycles = core->idle_cycles;
-    p->funcs[idle].inclusive_cycles = core->idle_cycles;
-    p->funcs[intr].inclusive_cycles = col->irq_incl;
+}
 
-    /* blocks -> self cycles and instructions */
-    p->nblocks = core->blocks->len;
+/* Blocks -> self cycles and instructions of their functions. */
+static void build_blocks(Profile *p, Collector *col, const Core *core)
+{
+    unsigned unknown = collect_pseudo(col, PROF_UNKNOWN);
+    p->nblocks = core_nblocks(core);
     p->blocks = g_new0(ProfBlock, p->nblocks ? p->nblocks : 1);
     unsigned nb = 0;
-    for (unsigned i = 0; i < core->blocks->len; i++) {
-        const Block *b = g_ptr_array_index(core->blocks, i);
+    for (unsigned i = 0; i < p->nblocks; i++) {
+        const Block *b = core_block(core, i);
+        uint64_t count = block_count(b);
         uint64_t cyc = block_cycles(b);
-        if (!b->count && !cyc)
+        if (!count && !cyc)
             continue;
-        unsigned fi = b->func >= 0 ? (unsigned)b->func : unknown;
-        p->blocks[nb++] = (ProfBlock){ .addr = b->addr, .ninsns = b->ninsns, .func = fi,
-                                       .count = b->count, .cycles = cyc };
+        unsigned fi = block_tag(b) != CORE_NO_TAG ? collect_block(col, b)->func : unknown;
+        p->blocks[nb++] = (ProfBlock){ .addr = block_addr(b), .ninsns = block_ninsns(b), .func = fi,
+                                       .count = count, .cycles = cyc };
         p->funcs[fi].self_cycles += cyc;
-        p->funcs[fi].instructions += b->count * b->ninsns;
+        p->funcs[fi].instructions += block_instructions(b);
     }
     p->nblocks = nb;
     qsort(p->blocks, nb, sizeof *p->blocks, cmp_block);
-    /* functions never called but executed (entry code, vectors): their
-     * inclusive time is their own */
-    for (unsigned i = 0; i < col->nsyms; i++)
-        if (!p->funcs[i].calls && p->funcs[i].inclusive_cycles < p->funcs[i].self_cycles)
-            p->funcs[i].inclusive_cycles = p->funcs[i].self_cycles;
-    p->funcs[unknown].inclusive_cycles = p->funcs[unknown].self_cycles;
+}
 
-    /* arcs */
+static void build_arcs(Profile *p, const Collector *col)
+{
     p->narcs = g_hash_table_size(col->arcs);
     p->arcs = g_new0(ProfArc, p->narcs ? p->narcs : 1);
     GHashTableIter it;
@@ -93,31 +79,68 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
     }
     qsort(p->arcs, na, sizeof *p->arcs, cmp_arc);
 
-    /* histograms and samples per function */
+}
+
+/* The sampling histograms and each function's samples. */
+static void build_hists(Profile *p, const Collector *col, const Core *core)
+{
+    unsigned idle = collect_pseudo(col, PROF_IDLE), unknown = collect_pseudo(col, PROF_UNKNOWN);
     p->hists = g_new0(ProfHist, p->nperiods ? p->nperiods : 1);
-    uint32_t nbins = (core->hist_hi - core->hist_lo) / 4;
+    uint32_t nbins = 0, lo = 0;
     for (unsigned h = 0; h < p->nperiods; h++) {
-        const Histogram *src = &core->hists[h];
+        CoreHist src = core_hist(core, h);
         ProfHist *d = &p->hists[h];
-        d->period = src->period;
-        d->low_pc = core->hist_lo;
-        d->high_pc = core->hist_hi;
-        d->bins = g_memdup2(src->bins, sizeof(uint32_t) * (nbins ? nbins : 1));
-        d->idle = src->idle;
-        d->outside = src->outside;
-        d->total = src->total;
-        p->funcs[idle].samples[h] = src->idle;
-        p->funcs[unknown].samples[h] = src->outside;
+        nbins = (src.high_pc - src.low_pc) / 4;
+        lo = src.low_pc;
+        d->period = src.period;
+        d->low_pc = src.low_pc;
+        d->high_pc = src.high_pc;
+        d->bins = g_memdup2(src.bins, sizeof(uint32_t) * (nbins ? nbins : 1));
+        d->idle = src.idle;
+        d->outside = src.outside;
+        d->total = src.total;
+        p->funcs[idle].samples[h] = src.idle;
+        p->funcs[unknown].samples[h] = src.outside;
     }
     int last = -1;
     for (uint32_t k = 0; k < nbins; k++) {
-        uint32_t pc = core->hist_lo + 4 * k;
+        uint32_t pc = lo + 4 * k;
         if (last < 0 || pc < p->funcs[last].addr || pc >= p->funcs[last].addr + p->funcs[last].size)
             last = col->syms ? symbols_lookup(col->syms, pc) : -1;
         unsigned fi = last >= 0 ? (unsigned)last : unknown;
         for (unsigned h = 0; h < p->nperiods; h++)
-            p->funcs[fi].samples[h] += core->hists[h].bins[k];
+            p->funcs[fi].samples[h] += p->hists[h].bins[k];
     }
-    return p;
 }
 
+Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz)
+{
+    Profile *p = g_new0(Profile, 1);
+    p->core = core_id(core);
+    p->elf_path = g_strdup(elf_path);
+    p->syms = col->syms;
+    p->clock_hz = clock_hz;
+    p->cycles = core_cycles(core);
+    p->instructions = core_instructions(core);
+    p->idle_cycles = core_idle_cycles(core);
+    p->irq_cycles = core_irq_cycles(core);
+    p->busy_cycles = p->cycles - p->idle_cycles;
+    p->nfuncs = col->nfuncs;
+    p->nperiods = core_nhists(core);
+    build_funcs(p, col);
+    unsigned idle = collect_pseudo(col, PROF_IDLE), intr = collect_pseudo(col, PROF_INTERRUPT),
+             unknown = collect_pseudo(col, PROF_UNKNOWN);
+    p->funcs[idle].self_cycles = p->idle_cycles;
+    p->funcs[idle].inclusive_cycles = p->idle_cycles;
+    p->funcs[intr].inclusive_cycles = col->irq_incl;
+    build_blocks(p, col, core);
+    /* functions never called but executed (entry code, vectors): their
+     * inclusive time is their own */
+    for (unsigned i = 0; i < col->nsyms; i++)
+        if (!p->funcs[i].calls && p->funcs[i].inclusive_cycles < p->funcs[i].self_cycles)
+            p->funcs[i].inclusive_cycles = p->funcs[i].self_cycles;
+    p->funcs[unknown].inclusive_cycles = p->funcs[unknown].self_cycles;
+    build_arcs(p, col);
+    build_hists(p, col, core);
+    return p;
+}

@@ -1,0 +1,280 @@
+/* block.c — the block cache and the block hook: translation of a new
+ * block (its static cost, its control instruction), charging each block
+ * as it starts, taken branches, and the transfers the client watches. */
+#include "core_priv.h"
+
+uint32_t block_addr(const Block *b) { return b->addr; }
+uint32_t block_ninsns(const Block *b) { return b->ninsns; }
+uint64_t block_count(const Block *b) { return b->count; }
+uint64_t block_cycles(const Block *b) { return b->count * b->cost + (uint64_t)b->extra; }
+unsigned block_flags(const Block *b) { return b->flags & ~(BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL); }
+uint32_t block_branch_pc(const Block *b) { return b->branch_pc; }
+uint32_t block_tag(const Block *b) { return b->tag; }
+
+unsigned core_nblocks(const Core *c)
+{
+    return c->blocks->len;
+}
+
+const Block *core_block(const Core *c, unsigned i)
+{
+    return g_ptr_array_index(c->blocks, i);
+}
+
+uint64_t block_instructions(const Block *b)
+{
+    return b->count * b->ninsns - b->lost;
+}
+
+uint64_t core_instructions(const Core *c)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < c->blocks->len; i++)
+        n += block_instructions(g_ptr_array_index(c->blocks, i));
+    return n;
+}
+
+/* Costs, loads/stores and the control instruction of b's words. */
+static uint32_t block_scan(Core *c, Block *b)
+{
+    const Timing *t = &c->cfg->timing;
+    uint32_t ctl = 0;
+    for (uint32_t i = 0; i < b->ninsns; i++) {
+        uint32_t w = b->words[i];
+        unsigned cls = mips_classify(w);
+        if (cls & (MIPS_LOAD | MIPS_STORE))
+            b->nmem++;
+        unsigned cost = 1;
+        if (cls & MIPS_LOAD) cost += t->load;
+        if (cls & MIPS_STORE) cost += t->store;
+        if (cls & MIPS_MUL) cost += t->mul;
+        if (cls & MIPS_DIV) cost += t->div;
+        b->icost[i] = (uint16_t)cost;
+        b->cost += b->icost[i];
+        if (!b->flags && (cls & (MIPS_BRANCH | MIPS_ERET))) {
+            b->flags = cls;
+            b->branch_pc = b->addr + 4 * i;
+            b->branch_insn = w;
+            ctl = i;
+        }
+    }
+    b->mem = g_new(uint16_t, b->nmem ? b->nmem : 1);
+    for (uint32_t i = 0, k = 0; i < b->ninsns; i++)
+        if (mips_classify(b->words[i]) & (MIPS_LOAD | MIPS_STORE))
+            b->mem[k++] = (uint16_t)i;
+    return ctl;
+}
+
+static Block *block_new(Core *c, uint32_t addr, uint32_t size)
+{
+    Block *b = g_new0(Block, 1);
+    b->addr = addr;
+    b->size = size;
+    b->ninsns = size / 4;
+    b->fallthrough = addr + size;
+    b->icost = g_new(uint16_t, b->ninsns ? b->ninsns : 1);
+    b->words = g_new0(uint32_t, b->ninsns ? b->ninsns : 1);
+    b->tag = CORE_NO_TAG;
+    g_autofree uint8_t *bytes = g_malloc(size ? size : 4);
+    bool readable = size && uc_mem_read(c->uc, mips_phys(addr), bytes, size) == UC_ERR_OK;
+    for (uint32_t i = 0; readable && i < b->ninsns; i++)
+        b->words[i] = core_guest_word(c, bytes + 4 * i);
+    uint32_t ctl = block_scan(c, b);
+    if (b->flags & MIPS_BRANCH) {
+        uint32_t target;
+        b->bt = c->cfg->timing.branch_taken;
+        if (ctl + 1 == b->ninsns) {
+            /* the delay slot is the next block: it inherits the branch */
+            b->flags = BLOCK_SPLIT;
+            b->bt = 0;
+        } else if (mips_branch_unconditional(b->branch_insn)) {
+            b->fallthrough = 1;
+        } else if (mips_branch_target(b->branch_insn, b->branch_pc, &target)
+                   && target == b->fallthrough) {
+            b->flags |= BLOCK_EVAL;
+        }
+    }
+    if (c->hooks.block_tag)
+        b->tag = c->hooks.block_tag(c->hooks.opaque, addr, &b->watch);
+    b->attn = b->watch;
+    b->attn_out = (b->flags & c->arrive_mask) != 0;
+    g_ptr_array_add(c->blocks, b);
+    return b;
+}
+
+void block_free(gpointer p)
+{
+    Block *b = p;
+    g_free(b->icost);
+    g_free(b->words);
+    g_free(b->mem);
+    g_free(b);
+}
+
+G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_t size)
+{
+    if (addr == CORE_STUB_VADDR || c->stopping)
+        return NULL;
+    uint32_t idx = mips_phys(addr) >> 2;
+    if (idx >= c->nslots) {
+        core_raise(c, "fetch-outside-ram", addr, "instruction fetch at 0x%08x outside RAM", addr);
+        return NULL;
+    }
+    return c->btab[idx] = block_new(c, addr, size);
+}
+
+Block *core_current_block(const Core *c)
+{
+    Block *b = c->prev;
+    return b == &c->none || b == &c->irq_marker ? NULL : b;
+}
+
+void block_truncate(Core *c, uint32_t end_pc)
+{
+    Block *b = core_current_block(c);
+    if (!b || end_pc < b->addr || end_pc >= b->addr + b->size)
+        return;
+    uint32_t k = (end_pc - b->addr) / 4;
+    uint64_t start = c->cycles - b->cost, removed = 0, cut = start;
+    for (uint32_t i = 0; i < b->ninsns; i++) {
+        if (i < k)
+            cut += b->icost[i];
+        else
+            removed += b->icost[i];
+    }
+    sample_untake(c, b, start, cut);
+    c->cycles -= removed;
+    b->extra -= (int64_t)removed;
+    b->lost += b->ninsns - k;
+}
+
+/* `to` is the delay slot of from's branch, translated alone (page end):
+ * it takes over the branch (its successor shows where control went). */
+static void inherit_branch(Core *c, const Block *from, Block *to)
+{
+    if (to->ninsns != 1 || (to->flags & ~BLOCK_EVAL) || to->bt)
+        return;
+    uint32_t fall = to->addr + to->size, target;
+    to->flags = mips_classify(from->branch_insn);
+    to->branch_pc = from->branch_pc;
+    to->branch_insn = from->branch_insn;
+    to->bt = c->cfg->timing.branch_taken;
+    if (mips_branch_unconditional(from->branch_insn))
+        to->fallthrough = 1;
+    else if (mips_branch_target(from->branch_insn, from->branch_pc, &target) && target == fall)
+        to->flags |= BLOCK_EVAL;
+    to->attn_out = (to->flags & c->arrive_mask) != 0;
+}
+
+/* Control left `from` for `to`: eret bookkeeping, the client's view. */
+G_GNUC_NO_INLINE static void arrival(Core *c, Block *from, Block *to, uint64_t now)
+{
+    if (from->flags & BLOCK_SPLIT) {
+        inherit_branch(c, from, to);
+        return;
+    }
+    if ((from->flags & BLOCK_EVAL) && to->addr == from->fallthrough) {
+        /* a conditional branch to its own fall-through: ask the registers
+         * (exact unless its delay slot rewrote them) */
+        uint32_t rs = core_read_gpr(c, (from->branch_insn >> 21) & 31);
+        uint32_t rt = core_read_gpr(c, (from->branch_insn >> 16) & 31);
+        if (mips_branch_taken(from->branch_insn, rs, rt)) {
+            c->cycles += from->bt;
+            from->extra += from->bt;
+        }
+        now = c->cycles;
+    }
+    if (from->flags & BLOCK_IRQ_ENTRY) {
+        if (c->hooks.arrive)
+            c->hooks.arrive(c->hooks.opaque, c, NULL, to, now);
+        return;
+    }
+    if (from->flags & MIPS_ERET) {
+        if (c->in_irq) {
+            c->in_irq = false;
+            c->irq_cycles += now - c->irq_start;
+        }
+        core_update_next_event(c);
+    }
+    if (c->hooks.arrive)
+        c->hooks.arrive(c->hooks.opaque, c, from, to, now);
+}
+
+/* Slow part of the boundary at `start`: the client's view of the
+ * transfer from p, then due events. True when b must not run now. */
+G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t start)
+{
+    c->cycles = start;
+    c->prev = &c->none;
+    if ((p->flags & c->arrive_mask) || b->watch) {
+        arrival(c, p, b, start);
+        start = c->cycles;
+    }
+    bool delay_slot = (p->flags & BLOCK_SPLIT) != 0;
+    if (b->sync && !delay_slot && c->sched.at_sync && c->sched.at_sync(c->sched.opaque, c, start)) {
+        c->pc = b->addr;
+        c->stopping = true;
+        c->next_event = c->deadline = 0;
+        uc_emu_stop(c->uc);
+        return true;
+    }
+    return start >= c->next_event && core_events(c, b->addr, delay_slot);
+}
+
+/* The whole boundary, every case: a new block, a transfer the client
+ * must see, an event or a sample due. */
+G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
+{
+    uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
+    Block *b = idx < c->nslots ? c->btab[idx] : NULL;
+    if (!b || b->size != size || b->addr != addr) {
+        b = block_lookup_slow(c, addr, size);
+        if (!b)
+            return; /* the stub (free, invisible) or a fault */
+    }
+    Block *p = c->prev;
+    uint64_t start = c->cycles;
+    if (addr != p->fallthrough && p->bt) {
+        start += p->bt;
+        p->extra += p->bt;
+    }
+    if ((p->flags & c->arrive_mask) || b->attn || start >= c->next_event) {
+        if (boundary_slow(c, p, b, start))
+            return;
+        start = c->cycles;
+    }
+    uint64_t end = start + b->cost;
+    if (c->next_sample < end)
+        sample_block(c, b, p->branch_pc, start, end);
+    c->cycles = end;
+    b->count++;
+    c->prev = b;
+}
+
+/* Runs before every translated block. The fast path is a leaf: a table
+ * lookup, a branch-free taken-branch charge, one combined test for
+ * anything unusual (then everything is redone by hook_block_slow, a tail
+ * call), and four stores. It runs between every two guest blocks, so
+ * every instruction here counts (see docs/performance.md). */
+void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    Core *c = opaque;
+    uint32_t addr = (uint32_t)address;
+    uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
+    Block *b = G_LIKELY(idx < c->nslots) ? c->btab[idx] : NULL;
+    Block *p = c->prev;
+    if (G_UNLIKELY(!b || b->size != size || b->addr != addr))
+        goto slow;
+    uint64_t bt = addr != p->fallthrough ? p->bt : 0;
+    uint64_t start = c->cycles + bt;
+    uint64_t end = start + b->cost;
+    if (G_UNLIKELY(p->attn_out | b->attn | (end > c->deadline)))
+        goto slow;
+    p->extra += (int64_t)bt;
+    c->cycles = end;
+    b->count++;
+    c->prev = b;
+    return;
+slow:
+    hook_block_slow(c, addr, size);
+}

@@ -1,0 +1,155 @@
+/* core_priv.h — the Core and Block structs, shared only by emu/core.c,
+ * block.c, sample.c, exc.c and mmio.c. Nothing outside emu/ includes it. */
+#ifndef NOCPROF_CORE_PRIV_H
+#define NOCPROF_CORE_PRIV_H
+
+#include <unicorn/unicorn.h>
+
+#include "core.h"
+#include "dev.h"
+#include "mips.h"
+
+#define CORE_STUB_VADDR 0xBFC00000u
+#define CORE_STUB_PHYS 0x1FC00000u
+#define CORE_NSLOTS 4u            /* device windows */
+
+struct Block {
+    uint32_t addr, size;       /* bytes */
+    uint32_t fallthrough;      /* addr + size; 1 (no address) when its
+                                  branch is always taken */
+    uint32_t bt;               /* extra cycles when its branch is taken */
+    uint32_t ninsns;
+    uint32_t cost;             /* static cycles */
+    unsigned flags;            /* mips_classify() of its control instruction,
+                                  or BLOCK_IRQ_ENTRY for the marker */
+    uint32_t branch_pc;        /* address of that instruction (0 if none) */
+    uint32_t branch_insn;      /* that instruction */
+    uint64_t count;            /* executions */
+    uint64_t lost;             /* instructions of its executions cut short
+                                  (exit, fault) that did not run */
+    int64_t extra;             /* cycles charged besides count * cost
+                                  (taken branches, device accesses) */
+    uint32_t tag;              /* the client's (CoreHooks.block_tag) */
+    bool watch;                /* the client wants every arrival here */
+    bool sync;                 /* has accessed a sync device (NI, IRQC) */
+    bool attn;                 /* watch || sync: entering it takes the
+                                  hook's slow path */
+    bool attn_out;             /* flags & arrive_mask: leaving it does */
+    uint16_t *icost;           /* [ninsns] cycles of each instruction
+                                  (at most 1 + 1000 + 1000) */
+    uint32_t *words;           /* [ninsns] the instructions, host order */
+    uint16_t *mem;             /* [nmem] indices of its loads and stores */
+    uint32_t nmem;
+};
+
+#define BLOCK_IRQ_ENTRY (1u << 30)  /* the interrupt marker block */
+#define BLOCK_SPLIT (1u << 29)      /* ends with a branch whose delay slot is
+                                       the next block (page end) */
+#define BLOCK_EVAL (1u << 28)       /* conditional branch to its own
+                                       fall-through: taken-ness needs the
+                                       registers */
+
+typedef struct Histogram {
+    uint32_t period;
+    uint64_t next;             /* cycle of the next sample */
+    uint32_t *bins;            /* per instruction of [lo, hi) */
+    uint64_t idle, outside, total;
+} Histogram;
+
+typedef struct DevSlot {
+    const DevOps *ops;
+    void *opaque;
+} DevSlot;
+
+struct Core {
+    unsigned id, ncores;
+    uc_engine *uc;
+    const Config *cfg;
+    const ElfImage *img;
+    CoreState state;
+    int exit_code;
+    CoreFault fault;
+
+    uint32_t pc;               /* where the next uc_emu_start begins */
+    uint64_t cycles, idle_cycles, irq_cycles;
+    uint64_t slice_end;        /* run no further than this (the horizon) */
+    uint64_t next_event, next_sample;
+    uint64_t deadline;         /* min(next_event, next_sample): a block ending
+                                  past it takes the hook's slow path */
+    uint64_t irq_start, idle_from;
+    bool in_irq, stopping;
+    uint64_t interrupts, waits;
+
+    /* current block, for locating accesses and charging; prev is never
+     * NULL: `none` when no transfer is pending, `irq_marker` when the
+     * interrupt vector is about to be entered */
+    Block *prev;
+    Block none, irq_marker;
+    unsigned arrive_mask;      /* prev->flags that need the slow path */
+    uint32_t nslots;           /* btab entries */
+    uint32_t blk_scan;         /* next of its loads/stores to match */
+    uint64_t scan_count;       /* its count when blk_scan was reset */
+    const Block *scan_block;
+
+    Block **btab;              /* [ram_size / 4] by physical address */
+    GPtrArray *blocks;         /* every Block, owned */
+
+    /* devices */
+    SysDev sys;
+    TimerDev timer;
+    IrqcDev irqc;
+    DevSlot dev[CORE_NSLOTS];
+
+    /* sampling */
+    unsigned nhists;
+    Histogram *hists;
+    uint32_t hist_lo, hist_hi;
+
+    CoreHooks hooks;
+    CoreSched sched;
+};
+
+/* core.c */
+void core_stop(Core *c, CoreState state);
+void core_update_next_event(Core *c);
+/* Slow path of the block hook: timer, limit, interrupt, slice end. True
+ * when the block at addr must not run now. */
+bool core_events(Core *c, uint32_t addr, bool delay_slot);
+uint32_t core_reg(Core *c, int reg);
+uint32_t core_guest_word(const Core *c, const uint8_t *p);
+
+/* block.c */
+void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
+void block_free(gpointer p);
+/* The current block stops before end_pc (exit or fault inside it): take
+ * back the cycles, instructions and samples of what did not run. */
+void block_truncate(Core *c, uint32_t end_pc);
+/* The block executing now (NULL between blocks). */
+Block *core_current_block(const Core *c);
+
+/* sample.c */
+void sample_init(Core *c);
+void sample_clear(Core *c);
+void sample_update_next(Core *c);
+void sample_range(Core *c, uint64_t to, uint32_t pc);
+void sample_block(Core *c, const Block *b, uint32_t before_pc, uint64_t start, uint64_t end);
+/* Take back the samples of [cut, c->cycles) inside b, which began at start. */
+void sample_untake(Core *c, const Block *b, uint64_t start, uint64_t cut);
+
+/* exc.c */
+void core_raise(Core *c, const char *kind, uint32_t pc, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+int exc_locate_access(Core *c, uint32_t phys);
+uint32_t exc_insn_pc(const Core *c, int i);
+uint64_t exc_insn_cycle(const Core *c, int i);
+void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque);
+bool exc_hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
+                       int64_t value, void *opaque);
+
+bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
+                       uc_tlb_entry *result, void *opaque);
+
+/* mmio.c */
+uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque);
+void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque);
+
+#endif

@@ -1,0 +1,72 @@
+/* dev.h — the devices every core owns (SYS, TIMER, IRQC), private to emu/.
+ *
+ * Each device is a state struct plus a read/write pair (DevOps, core.h)
+ * that the core's MMIO dispatch (emu/mmio.c) calls with the register
+ * offset; offsets are NP_* of include/nocprof/platform.h. Devices never
+ * touch CPU state: the timer raises its interrupt through an IrqLine, SYS
+ * reports EXIT through a callback, and misuse is returned in the
+ * DevAccess for the core to turn into a fault. The NI lives in dev_ni.h.
+ */
+#ifndef NOCPROF_DEV_H
+#define NOCPROF_DEV_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core.h"
+
+/* An interrupt line: set(opaque, line, level). */
+typedef struct IrqLine {
+    void (*set)(void *opaque, unsigned line, bool level);
+    void *opaque;
+    unsigned line;
+} IrqLine;
+
+/* ---- SYS: identity, cycle counter, console, exit ---------------------- */
+typedef struct SysDev {
+    unsigned id, ncores, mesh_w, mesh_h;
+    uint32_t cycle_hi_latch;
+    GString *console, *line;
+    ConsoleFn console_fn;
+    void *console_opaque;
+    void (*exit_fn)(void *opaque, int code, uint32_t pc);
+    void *exit_opaque;
+} SysDev;
+
+extern const DevOps dev_sys_ops;
+void dev_sys_init(SysDev *s, unsigned id, const Config *cfg, ConsoleFn fn, void *opaque);
+void dev_sys_clear(SysDev *s);
+void dev_sys_flush(SysDev *s);
+
+/* ---- TIMER: one down-counter on the core clock ----------------------- */
+typedef struct TimerDev {
+    uint32_t ctrl, period;
+    uint64_t expiry;     /* UINT64_MAX when not running */
+    IrqLine irq;
+} TimerDev;
+
+extern const DevOps dev_timer_ops;
+void dev_timer_init(TimerDev *t, IrqLine irq);
+/* Expiry reached with the clock at `clock`: raise the line (CTRL.IRQ),
+ * rearm past `clock` (periodic) or stop. */
+void dev_timer_fire(TimerDev *t, uint64_t clock);
+/* Cycle at which it raises its line, UINT64_MAX if never. */
+uint64_t dev_timer_irq_cycle(const TimerDev *t);
+
+/* ---- IRQC: pending and enable masks ---------------------------------- */
+typedef struct IrqcDev {
+    uint32_t enable;
+    uint32_t level;      /* lines raised through dev_irqc_set */
+    uint32_t (*poll)(void *opaque); /* lines a device holds up (the NI) */
+    void *poll_opaque;
+    /* before PENDING is read at cycle now: let the lines catch up */
+    void (*refresh)(void *opaque, uint64_t now);
+    void *refresh_opaque;
+} IrqcDev;
+
+extern const DevOps dev_irqc_ops;
+void dev_irqc_set(void *irqc, unsigned line, bool level);
+uint32_t dev_irqc_pending(const IrqcDev *q);
+
+#endif

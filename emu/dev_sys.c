@@ -1,0 +1,78 @@
+/* dev_sys.c — SYS: core identity, the cycle counter, console and exit. */
+#include "dev.h"
+
+#include "nocprof/platform.h"
+
+void dev_sys_init(SysDev *s, unsigned id, const Config *cfg, ConsoleFn fn, void *opaque)
+{
+    s->id = id;
+    s->ncores = config_cores(cfg);
+    s->mesh_w = cfg->mesh_width;
+    s->mesh_h = cfg->mesh_height;
+    s->console = g_string_new(NULL);
+    s->line = g_string_new(NULL);
+    s->console_fn = fn;
+    s->console_opaque = opaque;
+}
+
+void dev_sys_clear(SysDev *s)
+{
+    if (s->console)
+        g_string_free(s->console, TRUE);
+    if (s->line)
+        g_string_free(s->line, TRUE);
+}
+
+void dev_sys_flush(SysDev *s)
+{
+    if (s->line->len && s->console_fn) {
+        s->console_fn(s->console_opaque, s->id, s->line->str);
+        g_string_truncate(s->line, 0);
+    }
+}
+
+static void console_byte(SysDev *s, char ch)
+{
+    g_string_append_c(s->console, ch);
+    if (ch == '\n') {
+        if (s->console_fn)
+            s->console_fn(s->console_opaque, s->id, s->line->str);
+        g_string_truncate(s->line, 0);
+    } else {
+        g_string_append_c(s->line, ch);
+    }
+}
+
+static bool sys_read(void *opaque, DevAccess *a, uint32_t *v)
+{
+    SysDev *s = opaque;
+    switch (a->reg) {
+    case NP_SYS_CORE_ID: *v = s->id; return true;
+    case NP_SYS_NUM_CORES: *v = s->ncores; return true;
+    case NP_SYS_MESH_W: *v = s->mesh_w; return true;
+    case NP_SYS_MESH_H: *v = s->mesh_h; return true;
+    case NP_SYS_CYCLE_LO:
+        s->cycle_hi_latch = (uint32_t)(a->now >> 32);
+        *v = (uint32_t)a->now;
+        return true;
+    case NP_SYS_CYCLE_HI: *v = s->cycle_hi_latch; return true;
+    default: return false;
+    }
+}
+
+static bool sys_write(void *opaque, DevAccess *a, uint32_t v)
+{
+    SysDev *s = opaque;
+    switch (a->reg) {
+    case NP_SYS_CONSOLE:
+        console_byte(s, (char)(v & 0xff));
+        return true;
+    case NP_SYS_EXIT:
+        s->exit_fn(s->exit_opaque, (int32_t)v, a->pc);
+        return true;
+    default:
+        return false;
+    }
+}
+
+const DevOps dev_sys_ops = { .read = sys_read, .write = sys_write };

@@ -1,0 +1,72 @@
+/* dev_timer.c — TIMER: a one-shot or periodic counter on the core clock
+ * that raises IRQC line NP_IRQ_TIMER while its interrupt is pending. */
+#include "dev.h"
+
+#include "nocprof/platform.h"
+
+void dev_timer_init(TimerDev *t, IrqLine irq)
+{
+    t->expiry = UINT64_MAX;
+    t->irq = irq;
+}
+
+void dev_timer_fire(TimerDev *t, uint64_t clock)
+{
+    if (t->ctrl & NP_TIMER_IRQ)
+        t->irq.set(t->irq.opaque, t->irq.line, true);
+    if ((t->ctrl & NP_TIMER_PERIODIC) && t->period) {
+        do
+            t->expiry += t->period;
+        while (t->expiry <= clock);
+    } else {
+        t->ctrl &= ~NP_TIMER_ENABLE;
+        t->expiry = UINT64_MAX;
+    }
+}
+
+uint64_t dev_timer_irq_cycle(const TimerDev *t)
+{
+    return (t->ctrl & NP_TIMER_IRQ) ? t->expiry : UINT64_MAX;
+}
+
+static void timer_start(TimerDev *t, uint64_t now)
+{
+    t->expiry = (t->ctrl & NP_TIMER_ENABLE) && t->period ? now + t->period : UINT64_MAX;
+}
+
+static bool timer_read(void *opaque, DevAccess *a, uint32_t *v)
+{
+    TimerDev *t = opaque;
+    switch (a->reg) {
+    case NP_TIMER_CTRL: *v = t->ctrl; return true;
+    case NP_TIMER_PERIOD: *v = t->period; return true;
+    case NP_TIMER_REMAIN:
+        *v = t->expiry == UINT64_MAX || t->expiry <= a->now
+            ? 0 : (uint32_t)MIN(t->expiry - a->now, (uint64_t)UINT32_MAX);
+        return true;
+    default: return false;
+    }
+}
+
+static bool timer_write(void *opaque, DevAccess *a, uint32_t v)
+{
+    TimerDev *t = opaque;
+    switch (a->reg) {
+    case NP_TIMER_CTRL:
+        t->ctrl = v & 7u;
+        timer_start(t, a->now);
+        return true;
+    case NP_TIMER_PERIOD:
+        t->period = v;
+        if (t->ctrl & NP_TIMER_ENABLE)
+            timer_start(t, a->now);
+        return true;
+    case NP_TIMER_ACK:
+        t->irq.set(t->irq.opaque, t->irq.line, false);
+        return true;
+    default:
+        return false;
+    }
+}
+
+const DevOps dev_timer_ops = { .read = timer_read, .write = timer_write };

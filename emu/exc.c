@@ -1,0 +1,182 @@
+/* exc.c — faults: the first one is kept, the block that raised it is cut
+ * back to the faulting instruction, and that instruction is located from
+ * the block's words and the registers (Unicorn reports exceptions by
+ * number only, at the end of the translated block). */
+#include "core_priv.h"
+
+#include <stdarg.h>
+
+void core_raise(Core *c, const char *kind, uint32_t pc, const char *fmt, ...)
+{
+    if (c->state == CORE_FAULT)
+        return; /* keep the first */
+    va_list ap;
+    va_start(ap, fmt);
+    c->fault.kind = g_strdup(kind);
+    c->fault.pc = pc;
+    c->fault.message = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    block_truncate(c, pc); /* the faulting instruction did not complete */
+    core_stop(c, CORE_FAULT);
+}
+
+/* Index in the current block of the next load/store whose effective
+ * address (with the registers as they are now) is `phys`; -1 if none. */
+int exc_locate_access(Core *c, uint32_t phys)
+{
+    Block *b = core_current_block(c);
+    if (!b)
+        return -1;
+    if (c->scan_count != b->count || c->scan_block != b) {
+        c->scan_count = b->count;
+        c->scan_block = b;
+        c->blk_scan = 0;
+    }
+    for (uint32_t k = c->blk_scan; k < b->nmem; k++) {
+        uint32_t i = b->mem[k];
+        unsigned size, base;
+        int32_t off;
+        mips_mem_operand(b->words[i], &size, &base, &off);
+        uint32_t ea = core_read_gpr(c, base) + (uint32_t)off;
+        if ((mips_phys(ea) & ~3u) == (phys & ~3u)) {
+            c->blk_scan = k + 1;
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+uint32_t exc_insn_pc(const Core *c, int i)
+{
+    const Block *b = core_current_block(c);
+    return b ? b->addr + 4u * (uint32_t)(i < 0 ? 0 : i) : c->pc;
+}
+
+/* Cycle at which instruction i of the current block runs: the block
+ * started at cycles - extras so far - its cost. */
+uint64_t exc_insn_cycle(const Core *c, int i)
+{
+    const Block *b = core_current_block(c);
+    if (!b || i < 0)
+        return c->cycles;
+    uint64_t t = c->cycles - b->cost;
+    for (int k = 0; k < i; k++)
+        t += b->icost[k];
+    return t;
+}
+
+/* Instruction word i of b, host order. */
+static uint32_t block_word(const Block *b, uint32_t i)
+{
+    return i < b->ninsns ? b->words[i] : 0;
+}
+
+/* The last instruction of the current block: where translation stopped at
+ * an exception (or PC when no block is running). */
+static uint32_t last_insn_pc(Core *c)
+{
+    const Block *b = core_current_block(c);
+    return b ? b->addr + b->size - 4 : core_reg(c, UC_MIPS_REG_PC);
+}
+
+/* First instruction of the current block with one of `cls`; else the last. */
+static uint32_t locate_class(Core *c, unsigned cls)
+{
+    Block *b = core_current_block(c);
+    for (uint32_t i = 0; b && i < b->ninsns; i++)
+        if (mips_classify(block_word(b, i)) & cls)
+            return b->addr + 4 * i;
+    return last_insn_pc(c);
+}
+
+/* First load/store of the current block whose address is misaligned. */
+static uint32_t locate_misaligned(Core *c, uint32_t *addr_out)
+{
+    Block *b = core_current_block(c);
+    for (uint32_t i = 0; b && i < b->ninsns; i++) {
+        unsigned size, base;
+        int32_t off;
+        if (!mips_mem_operand(block_word(b, i), &size, &base, &off))
+            continue;
+        uint32_t ea = core_read_gpr(c, base) + (uint32_t)off;
+        if (ea % size) {
+            *addr_out = ea;
+            return b->addr + 4 * i;
+        }
+    }
+    return last_insn_pc(c);
+}
+
+/* MIPS exception numbers as Unicorn (QEMU) reports them */
+enum { EXC_CPU_A = 11, EXC_ALIGN_LD = 12, EXC_ALIGN_ST = 13, EXC_DBP = 16, EXC_SYSCALL = 17,
+       EXC_BREAK = 18, EXC_CPU_B = 19, EXC_RI = 20, EXC_OVERFLOW = 21, EXC_TRAP = 22 };
+
+void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
+{
+    Core *c = opaque;
+    uint32_t addr = 0, pc;
+    const Block *cb = core_current_block(c);
+    switch (intno) {
+    case EXC_ALIGN_LD: case EXC_ALIGN_ST:
+        pc = locate_misaligned(c, &addr);
+        core_raise(c, intno == EXC_ALIGN_LD ? "unaligned-load" : "unaligned-store", pc,
+                   "unaligned %s at address 0x%08x (pc 0x%08x)",
+                   intno == EXC_ALIGN_LD ? "load" : "store", addr, pc);
+        break;
+    case EXC_SYSCALL:
+        pc = locate_class(c, MIPS_SYSCALL);
+        core_raise(c, "syscall", pc, "syscall at pc 0x%08x (the platform has no system calls)", pc);
+        break;
+    case EXC_DBP: case EXC_BREAK:
+        pc = locate_class(c, MIPS_BREAK);
+        core_raise(c, "break", pc, "break instruction at pc 0x%08x", pc);
+        break;
+    case EXC_RI:
+        pc = last_insn_pc(c);
+        core_raise(c, "reserved-instruction", pc, "reserved instruction 0x%08x at pc 0x%08x",
+                   cb ? block_word(cb, cb->ninsns - 1) : 0, pc);
+        break;
+    case EXC_OVERFLOW:
+        pc = locate_class(c, MIPS_OVERFLOW);
+        core_raise(c, "overflow", pc, "integer overflow trap at pc 0x%08x", pc);
+        break;
+    case EXC_TRAP:
+        pc = locate_class(c, MIPS_TRAP);
+        core_raise(c, "trap", pc, "trap instruction at pc 0x%08x", pc);
+        break;
+    case EXC_CPU_A: case EXC_CPU_B:
+        pc = last_insn_pc(c);
+        core_raise(c, "coprocessor-unusable", pc, "coprocessor instruction at pc 0x%08x (no FPU)", pc);
+        break;
+    default:
+        pc = last_insn_pc(c);
+        core_raise(c, "exception", pc, "CPU exception %u near pc 0x%08x", intno, pc);
+        break;
+    }
+}
+
+bool exc_hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
+                       int64_t value, void *opaque)
+{
+    Core *c = opaque;
+    uint32_t phys = (uint32_t)address;
+    if (type == UC_MEM_FETCH_UNMAPPED) {
+        uint32_t pc = core_reg(c, UC_MIPS_REG_PC);
+        core_raise(c, "unmapped-fetch", pc, "instruction fetch from unmapped address 0x%08x", pc);
+        return false;
+    }
+    bool write = type == UC_MEM_WRITE_UNMAPPED;
+    uint32_t pc = exc_insn_pc(c, exc_locate_access(c, phys));
+    core_raise(c, write ? "unmapped-write" : "unmapped-read", pc,
+               "%s of unmapped physical address 0x%08x (pc 0x%08x)", write ? "write" : "read", phys, pc);
+    return false;
+}
+
+/* Virtual -> physical: kseg0 and kseg1 fold onto RAM, nothing else maps. */
+bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
+                       uc_tlb_entry *result, void *opaque)
+{
+    result->paddr = mips_phys((uint32_t)vaddr);
+    result->perms = UC_PROT_ALL;
+    return true;
+}

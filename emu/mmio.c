@@ -1,0 +1,98 @@
+/* mmio.c — the core's device windows: locate the accessing instruction,
+ * charge `mmio` instead of `load`/`store`, check the access size, and pass
+ * the register access to the device mapped in that window. */
+#include "core_priv.h"
+
+#include "nocprof/platform.h"
+
+static const char *const slot_names[CORE_NSLOTS] = { "SYS", "TIMER", "IRQC", "NI" };
+
+void core_map_device(Core *c, unsigned slot, const DevOps *ops, void *opaque,
+                     uint32_t (*irq_poll)(void *opaque))
+{
+    g_return_if_fail(slot < CORE_NSLOTS);
+    c->dev[slot] = (DevSlot){ .ops = ops, .opaque = opaque };
+    if (irq_poll) {
+        c->irqc.poll = irq_poll;
+        c->irqc.poll_opaque = opaque;
+    }
+}
+
+/* Find the instruction, charge the MMIO cost, check size. */
+static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write, DevAccess *a)
+{
+    uint32_t phys = NP_MMIO_PHYS + (uint32_t)offset;
+    int i = exc_locate_access(c, phys);
+    unsigned slot = (unsigned)(offset / NP_DEV_SIZE);
+    *a = (DevAccess){ .reg = (uint32_t)(offset % NP_DEV_SIZE) };
+    DevSlot *d = slot < CORE_NSLOTS ? &c->dev[slot] : NULL;
+    Block *cb = core_current_block(c);
+    if (cb && d && d->ops && d->ops->sync)
+        cb->sync = cb->attn = true;
+    a->pc = exc_insn_pc(c, i);
+    a->now = exc_insn_cycle(c, i);
+    const Timing *t = &c->cfg->timing;
+    int64_t delta = (int64_t)t->mmio - (int64_t)(write ? t->store : t->load);
+    c->cycles = (uint64_t)((int64_t)c->cycles + delta);
+    if (cb)
+        cb->extra += delta;
+    if (c->next_sample < c->cycles)
+        sample_range(c, c->cycles, a->pc);
+    const char *name = slot < CORE_NSLOTS ? slot_names[slot] : "MMIO";
+    if (size != 4) {
+        core_raise(c, "bus-error", a->pc, "%u-byte %s of %s register at offset 0x%03x (pc 0x%08x): "
+                   "device registers are 32-bit, word access only",
+                   size, write ? "write" : "read", name, a->reg, a->pc);
+        return NULL;
+    }
+    if (!d || !d->ops) {
+        core_raise(c, "bus-error", a->pc, "%s of %s register at offset 0x%03x (pc 0x%08x): no such device",
+                   write ? "write" : "read", name, a->reg, a->pc);
+        return NULL;
+    }
+    return d;
+}
+
+/* The device's verdict: an undefined offset or a rejected access faults. */
+static bool access_end(Core *c, unsigned slot, DevAccess *a, bool known, bool write)
+{
+    if (!known) {
+        core_raise(c, "bus-error", a->pc, "%s of undefined %s offset 0x%03x (pc 0x%08x)",
+                   write ? "write" : "read", slot_names[slot], a->reg, a->pc);
+        return false;
+    }
+    if (a->fault_msg) {
+        core_raise(c, a->fault_kind, a->pc, "%s", a->fault_msg);
+        g_free(a->fault_msg);
+        return false;
+    }
+    return true;
+}
+
+uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque)
+{
+    Core *c = opaque;
+    DevAccess a;
+    DevSlot *d;
+    if (c->state != CORE_RUNNING || !(d = access_begin(c, offset, size, false, &a)))
+        return 0;
+    uint32_t v = 0;
+    bool known = d->ops->read(d->opaque, &a, &v);
+    if (!access_end(c, (unsigned)(d - c->dev), &a, known, false))
+        return 0;
+    if (a.changed)
+        core_update_next_event(c);
+    return v;
+}
+
+void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque)
+{
+    Core *c = opaque;
+    DevAccess a;
+    DevSlot *d;
+    if (c->state != CORE_RUNNING || !(d = access_begin(c, offset, size, true, &a)))
+        return;
+    bool known = d->ops->write(d->opaque, &a, (uint32_t)value);
+    if (access_end(c, (unsigned)(d - c->dev), &a, known, true) && c->state == CORE_RUNNING)
+        core_update_next_event(c);
+}

@@ -1,0 +1,128 @@
+/* test-core.c — one core with no network, on the assembly fixtures of
+ * tests/fixtures/emu. Expected figures are hand counts from the fixtures'
+ * disassembly (each fixture's header comment gives the layout). */
+#include <glib.h>
+
+#include "core.h"
+
+typedef struct Run {
+    Config cfg;
+    ElfImage *img;
+    Core *core;
+} Run;
+
+static const char *const endians[] = { "el", "eb" };
+
+static void run_fixture(Run *r, const char *name, const char *endian, void (*tweak)(Config *))
+{
+    config_defaults(&r->cfg);
+    if (tweak)
+        tweak(&r->cfg);
+    g_autofree char *path = g_strdup_printf("%s/%s-%s.elf", FIXTURES, name, endian);
+    GError *err = NULL;
+    r->img = elf_image_load(path, r->cfg.ram_size, &err);
+    g_assert_no_error(err);
+    r->core = core_new(0, &r->cfg, r->img, NULL, NULL, &err);
+    g_assert_no_error(err);
+    core_run(r->core, UINT64_C(1) << 40);
+}
+
+static void run_done(Run *r)
+{
+    core_free(r->core);
+    elf_image_free(r->img);
+}
+
+/* t_div: lui, li, li, lw CYCLE_LO, 5 div, 5 divu, lw CYCLE_LO, subu,
+ * sw EXIT (then b . ; nop, never run). Cycles: 4 plain + 3 MMIO accesses
+ * at 1 + mmio (4) + 10 x (1 + div) = 29 + 10 div; 17 instructions.
+ * Exit = (1 + mmio) + 10 x (1 + div). */
+static unsigned div_cost;
+static void set_div(Config *c) { c->timing.div = div_cost; }
+
+static void test_div_costs(void)
+{
+    static const unsigned costs[] = { 0, 17, 255, 300, 1000 };
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned k = 0; k < G_N_ELEMENTS(costs); k++) {
+            Run r;
+            div_cost = costs[k];
+            run_fixture(&r, "t_div", endians[e], set_div);
+            g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+            g_assert_cmpint(core_exit_code(r.core), ==, 5 + 10 * (1 + (int)div_cost));
+            g_assert_cmpuint(core_cycles(r.core), ==, 29 + 10 * (uint64_t)div_cost);
+            g_assert_cmpuint(core_instructions(r.core), ==, 17);
+            run_done(&r);
+        }
+}
+
+/* The instructions of a block cut short by EXIT are not counted in the
+ * block either: the blocks' counts sum to the core's. */
+static void test_block_instructions(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        Run r;
+        run_fixture(&r, "t_div", endians[e], NULL);
+        uint64_t sum = 0;
+        for (unsigned i = 0; i < core_nblocks(r.core); i++)
+            sum += block_instructions(core_block(r.core, i));
+        g_assert_cmpuint(core_nblocks(r.core), ==, 1);
+        g_assert_cmpuint(block_count(core_block(r.core, 0)), ==, 1);
+        g_assert_cmpuint(block_ninsns(core_block(r.core, 0)), ==, 19);
+        g_assert_cmpuint(sum, ==, 17);
+        run_done(&r);
+    }
+}
+
+typedef struct FaultCase {
+    const char *fixture, *kind;
+    uint32_t pc;
+    uint64_t insns;
+} FaultCase;
+
+static void test_faults(void)
+{
+    static const FaultCase cases[] = {
+        { "t_f_syscall", "syscall", 0x80000008u, 2 },
+        { "t_f_trap", "trap", 0x80000008u, 2 },
+        { "t_f_overflow", "overflow", 0x8000000Cu, 3 },
+        { "t_f_cop1", "coprocessor-unusable", 0x8000001Cu, 7 },
+        { "t_ni", "bus-error", 0x80000004u, 1 },
+    };
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
+            Run r;
+            run_fixture(&r, cases[k].fixture, endians[e], NULL);
+            const CoreFault *f = core_fault(r.core);
+            g_test_message("%s-%s", cases[k].fixture, endians[e]);
+            g_assert_cmpint(core_state(r.core), ==, CORE_FAULT);
+            g_assert_cmpstr(f->kind, ==, cases[k].kind);
+            g_assert_cmphex(f->pc, ==, cases[k].pc);
+            g_assert_cmpuint(core_instructions(r.core), ==, cases[k].insns);
+            run_done(&r);
+        }
+}
+
+/* t_timer: ten periodic TIMER interrupts taken and returned from (eret)
+ * exactly where they struck: exit 10 (see the fixture). */
+static void test_timer_interrupts(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        Run r;
+        run_fixture(&r, "t_timer", endians[e], NULL);
+        g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+        g_assert_cmpint(core_exit_code(r.core), ==, 10);
+        g_assert_cmpuint(core_interrupts(r.core), ==, 10);
+        run_done(&r);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/core/div-costs", test_div_costs);
+    g_test_add_func("/core/block-instructions", test_block_instructions);
+    g_test_add_func("/core/faults", test_faults);
+    g_test_add_func("/core/timer-interrupts", test_timer_interrupts);
+    return g_test_run();
+}
