@@ -7,6 +7,7 @@
 #include "callgrind.h"
 #include "cli.h"
 #include "gmon.h"
+#include "html_report.h"
 #include "report.h"
 #include "summary.h"
 #include "summary_json.h"
@@ -140,6 +141,10 @@ static bool write_all(Run *r, GError **error)
     if (ok && r->alias)
         ok = put_gstring(r, NULL, "aliasing.txt", aliasing_report(r->alias), error)
           && put_gstring(r, NULL, "aliasing.svg", aliasing_svg(r->alias), error);
+    if (ok) { /* last: it embeds summary.json, stacks.folded and trace.json */
+        GString *page = html_report_page(r->out, (const Profile *const *)r->profs, r->ncores, error);
+        ok = page && put_gstring(r, NULL, "report.html", page, error);
+    }
     return ok;
 }
 
