@@ -66,7 +66,7 @@ configure_file("${_libc_src}/config/newlib.h" "${NOCPROF_SDK_INCLUDE}/newlib.h" 
 configure_file("${_libc_src}/config/_newlib_version.h.in"
                "${NOCPROF_SDK_INCLUDE}/_newlib_version.h" @ONLY)
 configure_file("${NOCPROF_FIRMWARE_RUNTIME}/nocprof.h" "${NOCPROF_SDK_INCLUDE}/nocprof.h" COPYONLY)
-configure_file("${_nocprof_root}/include/nocprof/platform.h"
+configure_file("${NOCPROF_PLATFORM_INCLUDE}/nocprof/platform.h"
                "${NOCPROF_SDK_INCLUDE}/nocprof/platform.h" COPYONLY)
 configure_file("${NOCPROF_FIRMWARE_RUNTIME}/link.ld" "${NOCPROF_SDK_DIR}/lib/link.ld" COPYONLY)
 
@@ -121,7 +121,7 @@ set(_nl_flags ${NOCPROF_FW_ABI_FLAGS} ${NOCPROF_FW_DEFAULT_CFLAGS} -fno-builtin 
     -isystem "${NOCPROF_SDK_INCLUDE}" -I "${NOCPROF_NEWLIB_DIR}/libm/common")
 set(_glue_sources "${_libc_src}/np_glue.c" "${_libc_src}/np_stdio.c")
 set(_glue_flags ${NOCPROF_FW_ABI_FLAGS} ${NOCPROF_FW_DEFAULT_CFLAGS} -Wall -Wextra -Werror
-    -I "${_libc_src}" -I "${NOCPROF_FIRMWARE_RUNTIME}" -I "${_nocprof_root}/include"
+    -I "${_libc_src}" -I "${NOCPROF_FIRMWARE_RUNTIME}" -I "${NOCPROF_PLATFORM_INCLUDE}"
     -isystem "${NOCPROF_SDK_INCLUDE}")
 set(_hdr_stamp "${NOCPROF_SDK_INCLUDE}/newlib.h" "${NOCPROF_SDK_INCLUDE}/_newlib_version.h")
 
