@@ -42,10 +42,22 @@ typedef struct Options {
     char *max_cycles;          /* NULL: the config's [run] max_cycles */
     char *threads;             /* --threads N (NULL: [sched] threads) */
     gboolean alias_check, quiet, no_profile;
+    /* issue 11: regions of interest and report shaping */
+    char **collect_only;       /* --collect-only FUNC (repeatable) */
+    char *collect_initially;   /* --collect-initially yes|no */
+    char **focus, **exclude;   /* --focus / --exclude FUNC (reports) */
+    gint fold_recursion;       /* --fold-recursion N (0: off) */
+    gboolean no_trace;         /* --no-trace */
+    gint64 trace_limit;        /* --trace-limit N events per core (0: default) */
+    char *annotate;            /* --annotate=source|asm|both */
 } Options;
 
 void options_clear(Options *o);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Options, options_clear)
+
+/* Timeline events kept per core (and NoC packets): --trace-limit, 0 with
+ * --no-trace, else 200,000. */
+size_t cli_trace_limit(const Options *o);
 
 /* Parse `nocprof run` arguments (argv[0] is "run"). */
 bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error);

@@ -157,10 +157,11 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
     if (!r->opts->no_profile)
         for (unsigned i = 0; i < r->ncores; i++) {
             r->cols[i] = collector_new(firmware_of(r, i)->syms);
+            collector_set_event_limit(r->cols[i], cli_trace_limit(r->opts));
             CoreHooks h = collector_hooks(r->cols[i]);
             core_set_hooks(r->m->cores[i], &h);
         }
-    noc_log_packets(r->m->noc, 200000); /* for trace.json */
+    noc_log_packets(r->m->noc, cli_trace_limit(r->opts)); /* for trace.json */
     return true;
 }
 
@@ -233,7 +234,7 @@ static int core_outcome(Run *r, unsigned i)
     if (r->cols[i]) {
         collector_finish(r->cols[i], core_cycles(c));
         g_autofree char *prefix = g_strdup_printf("core%u", i);
-        folded_append(r->folded, r->cols[i], prefix);
+        folded_append_fold(r->folded, r->cols[i], prefix, (unsigned)r->opts->fold_recursion);
         r->profs[i] = collector_profile(r->cols[i], c, r->paths[i], (double)r->cfg.clock_hz);
         res->prof = r->profs[i];
     }

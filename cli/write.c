@@ -115,10 +115,20 @@ static bool write_trace(Run *r, GError **error)
         g_ptr_array_add(whats, what);
         tc[i] = (TraceCore){ .id = i, .col = r->cols[i], .end_cycle = res->cycles, .end_what = what };
     }
-    bool ok = put_gstring(r, NULL, "trace.json", trace_build(tc, r->ncores, r->m->noc, (double)r->cfg.clock_hz),
-                          error);
+    /* streamed: a long timeline never sits in memory whole */
+    g_autofree char *path = g_build_filename(r->out, "trace.json", NULL);
+    g_autofree char *tmp = g_strdup_printf("%s.tmp-%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f && trace_write(f, tc, r->ncores, r->m->noc, (double)r->cfg.clock_hz);
+    ok = (f && fclose(f) == 0) && ok;
     g_free(tc);
-    return ok;
+    if (ok && rename(tmp, path) == 0) {
+        g_ptr_array_add(r->written, g_strdup("trace.json"));
+        return true;
+    }
+    g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(errno));
+    unlink(tmp);
+    return false;
 }
 
 static bool write_all(Run *r, GError **error)
@@ -134,7 +144,7 @@ static bool write_all(Run *r, GError **error)
         ok = write_core(r, i, error);
     if (ok && have_profiles)
         ok = write_chip(r, error);
-    if (ok)
+    if (ok && !r->opts->no_trace)
         ok = write_trace(r, error);
     if (ok && have_profiles)
         ok = put(r, NULL, "stacks.folded", r->folded->str, r->folded->len, error);

@@ -59,7 +59,9 @@ typedef struct CollectorEvent {
     bool idle;
 } CollectorEvent;
 
-/* The spans in time order (at most 200,000; *dropped counts the rest). */
+/* Keep at most max spans (default 200,000; 0 records none). */
+void collector_set_event_limit(Collector *col, size_t max);
+/* The spans in time order (at most the limit; *dropped counts the rest). */
 const CollectorEvent *collector_events(const Collector *col, size_t *n, uint64_t *dropped);
 /* Name of a function index: a symbol or a pseudo-function. */
 const char *collector_func_name(const Collector *col, unsigned func);

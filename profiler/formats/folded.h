@@ -14,5 +14,11 @@
 
 /* Appends the lines to out. */
 void folded_append(GString *out, const Collector *col, const char *prefix);
+/* The same with recursion folded (callgrind's --separate-recs): at most
+ * `fold` frames of one function on any path (fold = 0: no limit). A deeper
+ * frame of a function that is already `fold` times on the path is merged
+ * into the path without it, so identical folded paths sum and the counts
+ * still add up to the core's cycles. */
+void folded_append_fold(GString *out, const Collector *col, const char *prefix, unsigned fold);
 
 #endif

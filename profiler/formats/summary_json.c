@@ -35,6 +35,17 @@ static void json_config(JsonBuilder *b, const Config *cfg)
     json_builder_end_object(b);
 }
 
+/* "never_called": the ELF's functions that never ran (gprof -z). */
+static void json_never_called(JsonBuilder *b, const Profile *p)
+{
+    npjson_member_array(b, "never_called");
+    unsigned n = 0;
+    g_autofree unsigned *idx = p ? profile_never_called(p, &n) : NULL;
+    for (unsigned j = 0; j < n; j++)
+        npjson_string(b, p->funcs[idx[j]].name);
+    json_builder_end_array(b);
+}
+
 /* {"<period>": n, ...} of one function (or of the core's totals). */
 static void json_samples(JsonBuilder *b, const Profile *p, const uint64_t *per_hist)
 {
@@ -188,6 +199,7 @@ static void json_core(JsonBuilder *b, const CoreResult *c)
     npjson_member_u64(b, "waits", c->waits);
     json_samples(b, c->prof, NULL);
     json_functions(b, c->prof);
+    json_never_called(b, c->prof);
     json_builder_end_object(b);
 }
 

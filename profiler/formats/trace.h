@@ -14,6 +14,8 @@
 #define NOCPROF_TRACE_H
 
 #include <glib.h>
+#include <stdbool.h>
+#include <stdio.h>
 
 #include "collect.h"
 #include "noc.h"
@@ -26,5 +28,8 @@ typedef struct TraceCore {
 } TraceCore;
 
 GString *trace_build(const TraceCore *cores, unsigned ncores, const Noc *noc, double clock_hz);
+/* The same text written to f as it is made (64 KiB at a time), so the
+ * timeline never sits in memory whole; false on a write error. */
+bool trace_write(FILE *f, const TraceCore *cores, unsigned ncores, const Noc *noc, double clock_hz);
 
 #endif

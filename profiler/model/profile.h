@@ -86,6 +86,11 @@ static inline unsigned profile_pseudo(const Profile *p, ProfPseudo which)
 
 void profile_free(Profile *p);
 
+/* gprof -z: the ELF's functions (not pseudo-functions) with no calls, no
+ * cycles and no samples: dead code, never-taken handlers. Function indices
+ * in address order; *n set to their number. Caller frees. */
+unsigned *profile_never_called(const Profile *p, unsigned *n);
+
 /* Per-instruction execution count at addr, summed over the blocks that
  * contain it (an instruction can be in several overlapping blocks). */
 uint64_t profile_insn_count(const Profile *p, uint32_t addr);
