@@ -223,6 +223,15 @@ static int core_outcome(Run *r, unsigned i)
     res->irq_cycles = core_irq_cycles(c);
     res->interrupts = core_interrupts(c);
     res->waits = core_waits(c);
+    if (st == CORE_DEADLOCK) {
+        const Symbols *syms = firmware_of(r, i)->syms;
+        res->stop_pc = core_pc(c);
+        int fi = symbols_lookup(syms, res->stop_pc);
+        res->stop_function = fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL;
+        SymLine ln = symbols_line(syms, res->stop_pc);
+        res->stop_file = ln.file;
+        res->stop_line = ln.line;
+    }
     if (st == CORE_FAULT) {
         fault_of(r, i);
         status = EXIT_FAULT;
@@ -268,8 +277,18 @@ static void print_outcome(const Run *r)
                     c->fault_pc, c->fault_function ? c->fault_function : "??",
                     c->fault_file ? c->fault_file : "??", c->fault_line, c->fault_message);
     }
-    if (r->m->deadlock)
+    if (r->m->livelock)
+        fprintf(stderr, "nocprof: livelock: every live core only polled an empty NI for %" G_GUINT64_FORMAT
+                " cycles (found at cycle %" G_GUINT64_FORMAT ")\n", r->cfg.livelock_cycles, r->m->end_cycle);
+    else if (r->m->deadlock)
         fprintf(stderr, "nocprof: deadlock: every live core waits and nothing can wake any of them\n");
+    for (unsigned i = 0; r->m->deadlock && i < r->ncores; i++) {
+        const CoreResult *c = &r->res[i];
+        if (core_state(r->m->cores[i]) == CORE_DEADLOCK)
+            fprintf(stderr, "nocprof: core %u %s at pc 0x%08x in %s (%s:%u)\n", i,
+                    r->m->livelock ? "polling" : "waiting", c->stop_pc,
+                    c->stop_function ? c->stop_function : "??", c->stop_file ? c->stop_file : "??", c->stop_line);
+    }
     for (unsigned i = 0; i < r->ncores; i++)
         if (core_state(r->m->cores[i]) == CORE_LIMIT)
             fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached\n", i,

@@ -134,7 +134,9 @@ static bool write_trace(Run *r, GError **error)
 static bool write_all(Run *r, GError **error)
 {
     RunInfo run = { .cfg = &r->cfg, .config_path = r->opts->config, .ncores = r->ncores, .cores = r->res,
-                    .noc = r->ns, .deadlock = r->m->deadlock, .exit_status = r->status,
+                    .noc = r->ns, .deadlock = r->m->deadlock,
+                    .livelock = r->m->livelock, .livelock_cycles = r->cfg.livelock_cycles,
+                    .end_cycle = r->m->end_cycle, .exit_status = r->status,
                     .aliasing = r->alias_json };
     bool have_profiles = !r->opts->no_profile;
     bool ok = put_gstring(r, NULL, "summary.json", summary_json(&run), error)

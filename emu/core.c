@@ -77,6 +77,11 @@ void core_stop(Core *c, CoreState state)
 
 /* ---- interrupts ------------------------------------------------------ */
 
+bool core_timer_irq_enabled(const Core *c)
+{
+    return (c->irqc.enable & NP_IRQ_TIMER) != 0;
+}
+
 bool core_irq_network(const Core *c)
 {
     return (c->irqc.enable & (NP_IRQ_NOC_RX | NP_IRQ_NOC_TX)) != 0;

@@ -132,6 +132,8 @@ void core_run(Core *c, uint64_t horizon);
 void core_idle(Core *c, uint64_t until);
 /* Cycle at which an idle core's own timer would wake it, or UINT64_MAX. */
 uint64_t core_wake_cycle(const Core *c);
+/* The timer's interrupt is enabled in IRQC. */
+bool core_timer_irq_enabled(const Core *c);
 /* NoC receive or transmit-ready interrupts are enabled in IRQC. */
 bool core_irq_network(const Core *c);
 /* PENDING & ENABLE != 0 (network lines as of the last sync point). */

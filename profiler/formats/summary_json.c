@@ -213,6 +213,7 @@ GString *summary_json(const RunInfo *run)
     json_config(b, run->cfg);
     npjson_member_u64(b, "exit_status", (uint64_t)run->exit_status);
     npjson_member_bool(b, "deadlock", run->deadlock);
+    npjson_member_bool(b, "livelock", run->livelock);
     npjson_member_array(b, "cores");
     for (unsigned i = 0; i < run->ncores; i++)
         json_core(b, &run->cores[i]);

@@ -101,7 +101,7 @@ static void test_summary_json(void)
     g_string_free(s, TRUE);
     JsonObject *o = json_node_get_object(root);
     /* the SPEC's keys, in its order */
-    static const char *const keys[] = { "nocprof", "config_file", "config", "exit_status", "deadlock", "cores", "noc" };
+    static const char *const keys[] = { "nocprof", "config_file", "config", "exit_status", "deadlock", "livelock", "cores", "noc" };
     g_autoptr(GList) members = json_object_get_members(o);
     unsigned k = 0;
     for (GList *l = members; l; l = l->next, k++)
