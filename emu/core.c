@@ -45,10 +45,18 @@ bool core_live(const Core *c)
     return c->state == CORE_RUNNING || c->state == CORE_IDLE;
 }
 
+/* A Unicorn call failed while running: the core faults ("emulator"). */
+static void uc_ok(Core *c, uc_err err, const char *what)
+{
+    g_autoptr(GError) e = NULL;
+    if (!uc_check(err, &e, "%s", what))
+        core_raise(c, "emulator", c->pc, "core %u: %s", c->id, e->message);
+}
+
 uint32_t core_reg(Core *c, int reg)
 {
     uint32_t v = 0;
-    uc_reg_read(c->uc, reg, &v);
+    uc_ok(c, uc_reg_read(c->uc, reg, &v), "register read");
     return v;
 }
 
@@ -59,7 +67,7 @@ uint32_t core_read_gpr(Core *c, unsigned n)
 
 static void write_reg(Core *c, int reg, uint32_t v)
 {
-    uc_reg_write(c->uc, reg, &v);
+    uc_ok(c, uc_reg_write(c->uc, reg, &v), "register write");
 }
 
 uint32_t core_guest_word(const Core *c, const uint8_t *p)
@@ -72,7 +80,7 @@ void core_stop(Core *c, CoreState state)
     c->state = state;
     c->stopping = true;
     c->next_event = c->deadline = 0;
-    uc_emu_stop(c->uc);
+    uc_ok(c, uc_emu_stop(c->uc), "stop");
 }
 
 /* ---- interrupts ------------------------------------------------------ */
@@ -145,7 +153,7 @@ static void deliver(Core *c, uint32_t epc, uint32_t status, bool in_hook)
 {
     write_reg(c, UC_MIPS_REG_K0, epc);
     status |= NP_ST_EXL;
-    uc_reg_write(c->uc, UC_MIPS_REG_CP0_STATUS, &status);
+    write_reg(c, UC_MIPS_REG_CP0_STATUS, status);
     if (in_hook)
         write_reg(c, UC_MIPS_REG_PC, CORE_STUB_VADDR);
     c->pc = CORE_STUB_VADDR;
@@ -192,7 +200,7 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
     if (c->cycles >= c->slice_end) {
         c->pc = addr;
         c->stopping = true;
-        uc_emu_stop(c->uc);
+        uc_ok(c, uc_emu_stop(c->uc), "stop");
         return true;
     }
     core_update_next_event(c);

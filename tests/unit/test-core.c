@@ -179,6 +179,59 @@ static void test_branch_likely_annulled(void)
     }
 }
 
+/* Every [timing] cost on a core without a network: the exit code of each
+ * timing fixture is the cycles between its two CYCLE_LO reads, by the
+ * formula in the fixture's header (the same as e2e/timing's), with the
+ * default costs, with others, and with 1000 (the top of the range). */
+typedef struct TimingCase {
+    const char *fixture;
+    int64_t (*expect)(const Timing *t);
+} TimingCase;
+
+static int64_t rp(const Timing *t) { return 1 + (int64_t)t->mmio; }
+static int64_t x_empty(const Timing *t) { return rp(t); }
+static int64_t x_alu(const Timing *t) { return rp(t) + 20; }
+static int64_t x_load(const Timing *t) { return rp(t) + 10 * (1 + (int64_t)t->load); }
+static int64_t x_store(const Timing *t) { return rp(t) + 10 * (1 + (int64_t)t->store); }
+static int64_t x_mul(const Timing *t) { return rp(t) + 10 * (1 + (int64_t)t->mul); }
+static int64_t x_div(const Timing *t) { return rp(t) + 10 * (1 + (int64_t)t->div); }
+static int64_t x_branch(const Timing *t) { return rp(t) + 10 * (2 + (int64_t)t->branch_taken) + 20; }
+static int64_t x_jump(const Timing *t) { return rp(t) + 15 * (2 + (int64_t)t->branch_taken); }
+static int64_t x_mmio(const Timing *t) { return rp(t) + 20 * (1 + (int64_t)t->mmio); }
+static int64_t x_loop(const Timing *t)
+{
+    return rp(t) + 1 + 25 * (4 + (int64_t)t->load) + 24 * (int64_t)t->branch_taken;
+}
+
+static const Timing *timing_now;
+static void set_timing(Config *c) { c->timing = *timing_now; }
+
+static void test_timing_costs(void)
+{
+    static const TimingCase cases[] = {
+        { "t_empty", x_empty }, { "t_alu", x_alu }, { "t_load", x_load }, { "t_store", x_store },
+        { "t_mul", x_mul }, { "t_div", x_div }, { "t_branch", x_branch }, { "t_jump", x_jump },
+        { "t_mmio", x_mmio }, { "t_loop", x_loop },
+    };
+    static const Timing timings[] = {
+        { .load = 1, .store = 0, .mul = 2, .div = 17, .branch_taken = 1, .mmio = 4 },
+        { .load = 3, .store = 2, .mul = 5, .div = 40, .branch_taken = 4, .mmio = 9 },
+        { .load = 1000, .store = 1000, .mul = 1000, .div = 1000, .branch_taken = 1000, .mmio = 1000 },
+        { .load = 0, .store = 0, .mul = 0, .div = 0, .branch_taken = 0, .mmio = 0 },
+    };
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned t = 0; t < G_N_ELEMENTS(timings); t++)
+            for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
+                Run r;
+                timing_now = &timings[t];
+                run_fixture(&r, cases[k].fixture, endians[e], set_timing);
+                g_test_message("%s-%s timing %u", cases[k].fixture, endians[e], t);
+                g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+                g_assert_cmpint(core_exit_code(r.core), ==, cases[k].expect(&timings[t]));
+                run_done(&r);
+            }
+}
+
 static void console_line(void *opaque, unsigned core, const char *line)
 {
     g_string_append_printf(opaque, "%u:%s|", core, line);
@@ -226,5 +279,6 @@ int main(int argc, char **argv)
     g_test_add_func("/core/mmio-below-load", test_mmio_below_load);
     g_test_add_func("/core/branch-likely-annulled", test_branch_likely_annulled);
     g_test_add_func("/core/device-registers", test_device_registers);
+    g_test_add_func("/core/timing-costs", test_timing_costs);
     return g_test_run();
 }
