@@ -9,7 +9,6 @@
 #include <glib/gstdio.h>
 
 #include "cli.h"
-#include "folded.h"
 
 extern const unsigned char nocprof_demo_elf[];
 extern const unsigned long nocprof_demo_elf_len;
@@ -93,6 +92,7 @@ static void firmware_free(gpointer p)
     elf_image_free(fw->img);
     symbols_free(fw->syms);
     g_free(fw->path);
+    g_free(fw->sha256);
     g_free(fw);
 }
 
@@ -106,7 +106,9 @@ static int find_or_load(GPtrArray *fws, const char *path, const Config *cfg, GEr
     fw->img = elf_image_load(path, cfg->ram_size, error);
     if (fw->img)
         fw->syms = symbols_load(path, error);
-    if (!fw->syms) {
+    if (fw->syms)
+        fw->sha256 = profile_data_file_sha256(path, error);
+    if (!fw->sha256) {
         firmware_free(fw);
         return -1;
     }
@@ -182,13 +184,13 @@ static void fault_of(Run *r, unsigned i)
     CoreResult *res = &r->res[i];
     res->faulted = true;
     const CoreFault *fault = core_fault(c);
-    res->fault_kind = fault->kind;
-    res->fault_message = fault->message;
+    res->fault_kind = profile_data_intern(&r->data, fault->kind);
+    res->fault_message = profile_data_intern(&r->data, fault->message);
     res->fault_pc = fault->pc;
     int fi = symbols_lookup(syms, fault->pc);
-    res->fault_function = fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL;
+    res->fault_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
     SymLine ln = symbols_line(syms, fault->pc);
-    res->fault_file = ln.file;
+    res->fault_file = profile_data_intern(&r->data, ln.file);
     res->fault_line = ln.line;
     GPtrArray *stack = g_ptr_array_new();
     if (r->cols[i]) {
@@ -212,9 +214,14 @@ static int core_outcome(Run *r, unsigned i)
     CoreResult *res = &r->res[i];
     int status = EXIT_OK;
     res->id = i;
-    res->elf = r->paths[i];
+    res->elf = profile_data_intern(&r->data, r->paths[i]);
+    r->data.elf_abs[i] = g_canonicalize_filename(r->paths[i], NULL);
+    r->data.elf_sha256[i] = g_strdup(firmware_of(r, i)->sha256);
+    size_t clen;
+    const char *console = core_console(c, &clen);
+    r->data.console[i] = g_bytes_new(console, clen);
     CoreState st = core_state(c);
-    res->status = core_state_name(st);
+    res->status = profile_data_intern(&r->data, core_state_name(st));
     res->exit_code = core_exit_code(c);
     res->instructions = core_instructions(c);
     res->cycles = core_cycles(c);
@@ -227,9 +234,9 @@ static int core_outcome(Run *r, unsigned i)
         const Symbols *syms = firmware_of(r, i)->syms;
         res->stop_pc = core_pc(c);
         int fi = symbols_lookup(syms, res->stop_pc);
-        res->stop_function = fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL;
+        res->stop_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
         SymLine ln = symbols_line(syms, res->stop_pc);
-        res->stop_file = ln.file;
+        res->stop_file = profile_data_intern(&r->data, ln.file);
         res->stop_line = ln.line;
     }
     if (st == CORE_FAULT) {
@@ -242,8 +249,6 @@ static int core_outcome(Run *r, unsigned i)
     }
     if (r->cols[i]) {
         collector_finish(r->cols[i], core_cycles(c));
-        g_autofree char *prefix = g_strdup_printf("core%u", i);
-        folded_append_fold(r->folded, r->cols[i], prefix, (unsigned)r->opts->fold_recursion);
         r->profs[i] = collector_profile(r->cols[i], c, r->paths[i], (double)r->cfg.clock_hz);
         res->prof = r->profs[i];
     }
@@ -254,18 +259,24 @@ static int core_outcome(Run *r, unsigned i)
 static void gather(Run *r)
 {
     bool seen[EXIT_LIMIT + 1] = { false };
-    r->res = g_new0(CoreResult, r->ncores);
-    r->profs = g_new0(Profile *, r->ncores);
-    r->folded = g_string_new(NULL);
+    profile_data_init(&r->data, r->ncores);
+    r->data.cfg = r->cfg;
+    r->data.config_path = g_strdup(r->opts->config);
+    r->data.fold_recursion = (unsigned)r->opts->fold_recursion;
+    r->data.no_trace = r->opts->no_trace;
+    r->res = r->data.cores;
+    r->profs = r->data.profs;
     for (unsigned i = 0; i < r->ncores; i++)
         seen[core_outcome(r, i)] = true;
     r->status = interrupted ? EXIT_SIGINT : seen[EXIT_FAULT] ? EXIT_FAULT : seen[EXIT_LIMIT] ? EXIT_LIMIT
               : seen[EXIT_NONZERO] ? EXIT_NONZERO : EXIT_OK;
-    r->ns = noc_stats(r->m->noc);
-    if (!r->opts->no_profile && r->cfg.nperiods > 1) {
-        r->alias = aliasing_analyse((const Profile *const *)r->profs, r->ncores);
-        r->alias_json = aliasing_json(r->alias);
-    }
+    r->data.noc = noc_stats(r->m->noc);
+    const NocPacketRecord *pk = noc_packet_log(r->m->noc, &r->data.npackets, &r->data.packets_dropped);
+    r->data.packets = r->data.npackets ? g_memdup2(pk, sizeof *pk * r->data.npackets) : NULL;
+    r->data.deadlock = r->m->deadlock;
+    r->data.livelock = r->m->livelock;
+    r->data.end_cycle = r->m->end_cycle;
+    r->data.exit_status = r->status;
 }
 
 static void print_outcome(const Run *r)
@@ -297,20 +308,9 @@ static void print_outcome(const Run *r)
 
 static void run_clear(Run *r)
 {
-    aliasing_free(r->alias);
-    if (r->alias_json)
-        json_node_unref(r->alias_json);
-    if (r->ns)
-        noc_stats_free(r->ns);
-    for (unsigned i = 0; r->res && i < r->ncores; i++) {
-        profile_free(r->profs[i]);
+    profile_data_clear(&r->data);
+    for (unsigned i = 0; r->cols && i < r->ncores; i++)
         collector_free(r->cols[i]);
-        g_strfreev(r->res[i].fault_stack);
-    }
-    if (r->folded)
-        g_string_free(r->folded, TRUE);
-    g_free(r->profs);
-    g_free(r->res);
     g_free(r->cols);
     if (r->m)
         machine_free(r->m);
@@ -318,8 +318,6 @@ static void run_clear(Run *r)
     g_free(r->paths);
     if (r->fws)
         g_ptr_array_unref(r->fws);
-    if (r->written)
-        g_ptr_array_unref(r->written);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Run, run_clear)
 
@@ -360,7 +358,7 @@ int cmd_run(int argc, char **argv)
     run_machine(&r);
     gather(&r);
     print_outcome(&r);
-    if (!cli_write_reports(&r, demo != NULL, &err)) {
+    if (!cli_write_reports(&r.data, r.out, CLI_WRITE_DATA | (demo ? CLI_WRITE_DEMO : 0), &err)) {
         fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
         g_error_free(err);
         if (r.status != EXIT_SIGINT)

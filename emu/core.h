@@ -164,6 +164,10 @@ uint64_t core_waits(const Core *c);
 /* Instructions executed so far. */
 uint64_t core_instructions(const Core *c);
 
+/* CP0 register (NP_CP0_COUNT, _COMPARE, _CAUSE, _STATUS) as the guest
+ * would read it now. */
+uint32_t core_read_cp0(Core *c, unsigned reg);
+
 #define CORE_GPR_SP 29u
 #define CORE_GPR_RA 31u
 /* General register n (0..31) as it is now. */

@@ -44,20 +44,13 @@ unsigned *collector_stack(const Collector *col, unsigned *n);
  * whole stack; idle time is an <idle> node under the path that waited,
  * interrupts are <interrupt> nodes on the path they interrupted, so the
  * selfs add up to the core's cycles (after collector_finish). */
-typedef struct CollectorCtx {
-    unsigned parent, func;
-    uint64_t self;
-} CollectorCtx;
+typedef ProfCtx CollectorCtx;
 
 const CollectorCtx *collector_contexts(const Collector *col, size_t *n);
 
 /* A span on the core's timeline: a wait (idle) or an interrupt handler
  * run (func = the vector's function), in cycles [start, end). */
-typedef struct CollectorEvent {
-    uint64_t start, end;
-    unsigned func;
-    bool idle;
-} CollectorEvent;
+typedef ProfEvent CollectorEvent;
 
 /* Keep at most max spans (default 200,000; 0 records none). */
 void collector_set_event_limit(Collector *col, size_t max);
@@ -66,7 +59,8 @@ const CollectorEvent *collector_events(const Collector *col, size_t *n, uint64_t
 /* Name of a function index: a symbol or a pseudo-function. */
 const char *collector_func_name(const Collector *col, unsigned func);
 
-/* Build the core's Profile (after collector_finish). */
+/* Build the core's Profile (after collector_finish), its calling contexts
+ * and timeline spans included. */
 Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz);
 
 #endif

@@ -15,6 +15,8 @@ void profile_free(Profile *p)
     g_free(p->arcs);
     g_free(p->blocks);
     g_free(p->hists);
+    g_free(p->ctxs);
+    g_free(p->events);
     g_free(p->elf_path);
     g_free(p);
 }
