@@ -6,7 +6,7 @@ programs, each compared with a host build of the same C source:
   (glibc printf and libm) byte for byte; exit statuses 0 / 134 (failed
   assert, newlib's message) / 42 (exit) / 134 (abort) as on the host
   (128 + SIGABRT); heap inside [_end, stack top - reserve], NULL when full.
-- fpu: FPU instructions in the disassembly, results bit-identical to the host.
+- fpuops: FPU instructions in the disassembly, results bit-identical to the host.
 - intmix, fpmix: self-verifying on every core and both byte orders, output
   equal to the host build's, and every function's call count equal to the
   host build's (-finstrument-functions, tests/e2e/host_calls.c)."""
@@ -122,11 +122,11 @@ class LibcCheck(unittest.TestCase):
 
 
 class Fpu(unittest.TestCase):
-    SRC = "firmware/libc-tests/fpu.c"
+    SRC = "firmware/libc-tests/fpuops.c"
 
     def test_fpu_instructions_present(self):
         od = nptest.tool("mipsel-linux-gnu-objdump")
-        text = subprocess.run([od, "-d", fw("fpu")], stdout=subprocess.PIPE,
+        text = subprocess.run([od, "-d", fw("fpuops")], stdout=subprocess.PIPE,
                               universal_newlines=True, check=True).stdout
 
         def body(name):
@@ -144,7 +144,7 @@ class Fpu(unittest.TestCase):
     def test_fpu_results_match_host(self):
         host = host_build(src(self.SRC), ["-O1", "-fno-math-errno"])
         for endian in ENDIANS:
-            r = run([fw("fpu", endian)])
+            r = run([fw("fpuops", endian)])
             self.assertEqual(r.rc, 0, r.describe())
             for k in range(NCORES):
                 out, _, rc = host_run(host, k)

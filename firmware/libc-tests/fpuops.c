@@ -1,5 +1,5 @@
 /*
- * fpu.c - hard-float code on the platform's FPU (CP1).  Each kernel is a
+ * fpuops.c - hard-float code on the platform's FPU (CP1).  Each kernel is a
  * handful of FPU instructions: add/sub/mul/div/sqrt in double and single
  * precision, int <-> float conversions, compares and branches on the FPU
  * condition.  test_libc.py checks that the instructions are there in the
