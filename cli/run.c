@@ -218,7 +218,9 @@ static void run_machine(Run *r)
     struct sigaction sa = { .sa_handler = on_sigint };
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
+    Progress *pr = progress_start(r->m, r->cfg.max_cycles, r->opts->no_progress ? -1 : r->opts->progress ? 1 : 0);
     machine_run(r->m, &interrupted);
+    progress_stop(pr);
     signal(SIGINT, SIG_DFL);
 }
 
