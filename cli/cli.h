@@ -4,11 +4,13 @@
  *   run.c      cmd_run: load the firmware, build and run the machine with
  *              the collectors, gather every core's outcome and profile
  *   write.c    the output folder: every report, written atomically
+ *   signals.c  SIGINT/SIGTERM/SIGPIPE during a run (docs/robustness.md)
  * Only this folder prints and exits; the libraries return GErrors. */
 #ifndef NOCPROF_CLI_H
 #define NOCPROF_CLI_H
 
 #include <glib.h>
+#include <signal.h>
 #include <stdbool.h>
 
 #include "aliasing.h"
@@ -25,7 +27,9 @@ enum {
     EXIT_USAGE = 2,
     EXIT_FAULT = 3,
     EXIT_LIMIT = 4,
+    EXIT_IO = 5,
     EXIT_SIGINT = 130,
+    EXIT_SIGTERM = 143,
 };
 
 #define CLI_DEFAULT_OUT "nocprof-out"
@@ -62,6 +66,14 @@ typedef struct Firmware {
     Symbols *syms;
 } Firmware;
 
+/* The console echo on stdout (unless -q): stops for good at the first
+ * write error (a closed pipe, a full disk); console.txt is unaffected. */
+typedef struct Echo {
+    gboolean quiet;
+    bool stopped;
+    int error;                 /* errno of the failed write, 0 if none */
+} Echo;
+
 /* Everything one run made, for the report writers. */
 typedef struct Run {
     const Options *opts;
@@ -79,14 +91,29 @@ typedef struct Run {
     NocStats *ns;
     AliasAnalysis *alias;      /* when several periods were recorded */
     char *alias_json;
+    Echo echo;
+    GPtrArray *warnings;       /* char *: limits that truncated something */
     int status;
 } Run;
 
 int cmd_run(int argc, char **argv);
 
+/* signals.c */
+extern volatile sig_atomic_t cli_interrupted;
+/* SIGINT/SIGTERM handlers and SIGPIPE ignored, for the whole run. */
+void cli_signals_install(void);
+/* The machine has stopped: a first signal now only sets the status. */
+void cli_signals_writing(void);
+/* EXIT_SIGINT / EXIT_SIGTERM after such a signal, else 0. */
+int cli_signal_status(void);
+void cli_signals_restore(void);
+
 /* Write data to dir/name atomically (temporary name, then rename). */
 bool cli_write_file(const char *dir, const char *name, const char *data, gsize len, GError **error);
-/* Write every report of a finished run into r->out. */
+/* Write every report of a finished run into r->out, the summaries last
+ * (with r->status, which becomes EXIT_IO when a report failed and
+ * 130/143 when a signal came meanwhile); false and *error: the first
+ * report that could not be written. */
 bool cli_write_reports(Run *r, GError **error);
 
 #endif

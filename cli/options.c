@@ -37,8 +37,11 @@ static const char *const run_description =
     "Exit status: 0 every core exited with 0; 1 some core exited non-zero;\n"
     "2 usage, config or ELF error (nothing ran); 3 a core faulted (bus error,\n"
     "NI misuse, unmapped access, reserved instruction, ...); 4 cycle limit reached\n"
-    "or deadlock; 130 interrupted (SIGINT). When several apply, the first of\n"
-    "130, 3, 4, 1 wins.";
+    "or deadlock; 5 the run ended but a report (or stdout) could not be written;\n"
+    "130 interrupted (SIGINT); 143 terminated (SIGTERM). When several apply, the\n"
+    "first of 130/143, 5, 3, 4, 1 wins. A second SIGINT/SIGTERM aborts at once\n"
+    "(the folder then has no summary). Config integers are decimal (leading zeros\n"
+    "ignored) or 0x-prefixed hex.";
 
 bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error)
 {

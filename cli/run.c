@@ -11,19 +11,48 @@
 extern const unsigned char nocprof_demo_elf[];
 extern const unsigned long nocprof_demo_elf_len;
 
-static volatile sig_atomic_t interrupted;
-
-static void on_sigint(int sig)
+/* One console line on stdout as `[coreN] line`, with the bytes a terminal
+ * would act on escaped as \xNN: control characters (escape sequences, a
+ * carriage return, NUL) but tab, DEL, C1 controls and bytes that are not
+ * UTF-8. console.txt keeps the raw bytes. */
+static void echo_escaped(GString *o, const char *line, size_t len)
 {
-    (void)sig;
-    interrupted = 1;
+    const char *p = line, *end = line + len;
+    while (p < end) {
+        unsigned char c = (unsigned char)*p;
+        if (c >= 0x80) {
+            gunichar u = g_utf8_get_char_validated(p, end - p);
+            if (u != (gunichar)-1 && u != (gunichar)-2 && !(u >= 0x80 && u < 0xA0)) {
+                const char *next = g_utf8_next_char(p);
+                g_string_append_len(o, p, next - p);
+                p = next;
+                continue;
+            }
+        } else if ((c >= 0x20 && c != 0x7f) || c == '\t') {
+            g_string_append_c(o, (char)c);
+            p++;
+            continue;
+        }
+        g_string_append_printf(o, "\\x%02x", c);
+        p++;
+    }
 }
 
-static void console_line(void *opaque, unsigned core, const char *line)
+static void console_line(void *opaque, unsigned core, const char *line, size_t len)
 {
-    if (!*(gboolean *)opaque) {
-        printf("[core%u] %s\n", core, line);
-        fflush(stdout);
+    Echo *e = opaque;
+    if (e->quiet || e->stopped)
+        return;
+    g_autoptr(GString) o = g_string_new(NULL);
+    g_string_append_printf(o, "[core%u] ", core);
+    echo_escaped(o, line, len);
+    g_string_append_c(o, '\n');
+    if (fwrite(o->str, 1, o->len, stdout) != o->len || fflush(stdout) != 0) {
+        e->stopped = true;
+        e->error = errno ? errno : EIO;
+        fprintf(stderr, "nocprof: stdout: %s: console echo stopped (coreN/console.txt has it all)\n",
+                g_strerror(e->error));
+        clearerr(stdout);
     }
 }
 
@@ -108,7 +137,8 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
                     g_strerror(errno));
         return false;
     }
-    r->m = machine_new(&r->cfg, imgs, console_line, (void *)&r->opts->quiet, error);
+    r->echo.quiet = r->opts->quiet;
+    r->m = machine_new(&r->cfg, imgs, console_line, &r->echo, error);
     if (!r->m)
         return false;
     r->cols = g_new0(Collector *, r->ncores);
@@ -124,11 +154,8 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
 
 static void run_machine(Run *r)
 {
-    struct sigaction sa = { .sa_handler = on_sigint };
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    machine_run(r->m, &interrupted);
-    signal(SIGINT, SIG_DFL);
+    machine_run(r->m, &cli_interrupted);
+    cli_signals_writing();
 }
 
 /* Where core i faulted: function, line and the shadow call stack. */
@@ -203,11 +230,12 @@ static void gather(Run *r)
 {
     bool seen[EXIT_LIMIT + 1] = { false };
     r->res = g_new0(CoreResult, r->ncores);
+    r->warnings = g_ptr_array_new_with_free_func(g_free);
     r->profs = g_new0(Profile *, r->ncores);
     r->folded = g_string_new(NULL);
     for (unsigned i = 0; i < r->ncores; i++)
         seen[core_outcome(r, i)] = true;
-    r->status = interrupted ? EXIT_SIGINT : seen[EXIT_FAULT] ? EXIT_FAULT : seen[EXIT_LIMIT] ? EXIT_LIMIT
+    r->status = cli_signal_status() ? cli_signal_status() : seen[EXIT_FAULT] ? EXIT_FAULT : seen[EXIT_LIMIT] ? EXIT_LIMIT
               : seen[EXIT_NONZERO] ? EXIT_NONZERO : EXIT_OK;
     r->ns = noc_stats(r->m->noc);
     if (!r->opts->no_profile && r->cfg.nperiods > 1) {
@@ -246,6 +274,8 @@ static void run_clear(Run *r)
     }
     if (r->folded)
         g_string_free(r->folded, TRUE);
+    if (r->warnings)
+        g_ptr_array_unref(r->warnings);
     g_free(r->profs);
     g_free(r->res);
     g_free(r->cols);
@@ -284,14 +314,20 @@ int cmd_run(int argc, char **argv)
         return usage_error(err);
     g_auto(Run) r = { .opts = &o };
     g_autofree char *demo = NULL;
-    if (!prepare(&r, &demo, &err))
+    cli_signals_install();
+    if (!prepare(&r, &demo, &err)) {
+        cli_signals_restore();
         return usage_error(err);
+    }
     run_machine(&r);
     gather(&r);
     print_outcome(&r);
+    if (r.echo.stopped && r.echo.error != EPIPE && r.status < EXIT_IO)
+        r.status = EXIT_IO;   /* stdout failed (not closed by a reader) */
     if (!cli_write_reports(&r, &err)) {
         fprintf(stderr, "nocprof: writing reports: %s\n", err->message);
         g_error_free(err);
     }
+    cli_signals_restore();
     return r.status;
 }

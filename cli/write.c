@@ -108,15 +108,11 @@ static bool write_trace(const Run *r, GError **error)
     return ok;
 }
 
-bool cli_write_reports(Run *r, GError **error)
+/* Everything but the summaries; false at the first report that fails. */
+static bool write_profiles(Run *r, GError **error)
 {
-    RunInfo run = { .cfg = &r->cfg, .config_path = r->opts->config, .ncores = r->ncores, .cores = r->res,
-                    .noc = r->ns, .deadlock = r->m->deadlock, .exit_status = r->status,
-                    .aliasing_json = r->alias_json };
     bool have_profiles = !r->opts->no_profile;
-    bool ok = write_gstring(r->out, "summary.json", summary_json(&run), error)
-           && write_gstring(r->out, "summary.txt", summary_text(&run), error)
-           && write_gstring(r->out, "noc.txt", noc_report(r->ns, &r->cfg), error);
+    bool ok = write_gstring(r->out, "noc.txt", noc_report(r->ns, &r->cfg), error);
     for (unsigned i = 0; ok && i < r->ncores; i++)
         ok = write_core(r, i, error);
     if (ok && have_profiles)
@@ -129,4 +125,34 @@ bool cli_write_reports(Run *r, GError **error)
         ok = write_gstring(r->out, "aliasing.txt", aliasing_report(r->alias), error)
           && write_gstring(r->out, "aliasing.svg", aliasing_svg(r->alias), error);
     return ok;
+}
+
+/* The summaries come last and carry the final status: a folder whose
+ * writing was cut short (a crash, a second signal) has no summary, never
+ * one from an earlier run or one claiming success. */
+bool cli_write_reports(Run *r, GError **error)
+{
+    g_autofree char *sj = g_build_filename(r->out, "summary.json", NULL);
+    g_autofree char *st = g_build_filename(r->out, "summary.txt", NULL);
+    unlink(sj);
+    unlink(st);
+    GError *first = NULL;
+    bool ok = write_profiles(r, &first);
+    if (!ok && r->status < EXIT_IO)
+        r->status = EXIT_IO;
+    if (cli_signal_status())
+        r->status = cli_signal_status();
+    g_ptr_array_add(r->warnings, NULL);
+    RunInfo run = { .cfg = &r->cfg, .config_path = r->opts->config, .ncores = r->ncores, .cores = r->res,
+                    .noc = r->ns, .deadlock = r->m->deadlock, .exit_status = r->status,
+                    .aliasing_json = r->alias_json, .warnings = (const char *const *)r->warnings->pdata };
+    GError **err = first ? NULL : &first;
+    bool sok = write_gstring(r->out, "summary.json", summary_json(&run), err)
+            && write_gstring(r->out, "summary.txt", summary_text(&run), err);
+    g_ptr_array_set_size(r->warnings, r->warnings->len - 1);
+    if (!sok && r->status < EXIT_IO)
+        r->status = EXIT_IO;
+    if (first)
+        g_propagate_error(error, first);
+    return ok && sok;
 }

@@ -1,6 +1,7 @@
 /* elfload.c — PT_LOAD segments with libelf (gelf). */
 #include "elfload.h"
 #include "config.h"
+#include "base/file.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -27,9 +28,9 @@ ElfImage *elf_image_load(const char *path, uint64_t ram_size, GError **error)
     img->path = g_strdup(path);
     img->text_lo = UINT32_MAX;
     Elf *elf = NULL;
-    int fd = open(path, O_RDONLY);
+    int fd = base_open_regular(path, NOCPROF_ERROR_ELF, error);
     if (fd < 0)
-        ELF_FAIL("%s: cannot open: %s", path, g_strerror(errno));
+        goto fail;
     elf_version(EV_CURRENT);
     elf = elf_begin(fd, ELF_C_READ, NULL);
     if (!elf || elf_kind(elf) != ELF_K_ELF)
@@ -60,8 +61,10 @@ ElfImage *elf_image_load(const char *path, uint64_t ram_size, GError **error)
             continue;
         uint32_t va = (uint32_t)ph.p_vaddr;
         uint32_t pa = mips_phys(va);
-        if (va < 0x80000000u || va >= 0xC0000000u || (uint64_t)pa + ph.p_memsz > ram_size
-            || ph.p_filesz > ph.p_memsz)
+        if (ph.p_filesz > ph.p_memsz)
+            ELF_FAIL("%s: PT_LOAD segment %zu: filesz 0x%" G_GINT64_MODIFIER "x > memsz 0x%"
+                     G_GINT64_MODIFIER "x", path, i, (guint64)ph.p_filesz, (guint64)ph.p_memsz);
+        if (va < 0x80000000u || va >= 0xC0000000u || (uint64_t)pa + ph.p_memsz > ram_size)
             ELF_FAIL("%s: PT_LOAD segment %zu (vaddr 0x%08x, memsz 0x%x) lies outside RAM "
                      "(kseg0 0x80000000 .. 0x%08" G_GINT64_MODIFIER "x)",
                      path, i, va, (unsigned)ph.p_memsz, 0x80000000u + ram_size);

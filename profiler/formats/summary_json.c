@@ -3,22 +3,40 @@
 
 #include <string.h>
 
+/* A JSON string: control characters escaped, and bytes that are not UTF-8
+ * (ELF paths and symbol names can hold any byte) replaced by U+FFFD, so the
+ * file is always valid UTF-8 JSON. */
 void json_append_string(GString *out, const char *s)
 {
     g_string_append_c(out, '"');
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        switch (*p) {
+    const char *p = s ? s : "";
+    while (*p) {
+        unsigned char c = (unsigned char)*p;
+        if (c >= 0x80) {
+            gunichar u = g_utf8_get_char_validated(p, -1);
+            if (u == (gunichar)-1 || u == (gunichar)-2) {
+                g_string_append(out, "\\ufffd");
+                p++;
+            } else {
+                const char *next = g_utf8_next_char(p);
+                g_string_append_len(out, p, next - p);
+                p = next;
+            }
+            continue;
+        }
+        switch (c) {
         case '"': g_string_append(out, "\\\""); break;
         case '\\': g_string_append(out, "\\\\"); break;
         case '\n': g_string_append(out, "\\n"); break;
         case '\r': g_string_append(out, "\\r"); break;
         case '\t': g_string_append(out, "\\t"); break;
         default:
-            if (*p < 0x20)
-                g_string_append_printf(out, "\\u%04x", *p);
+            if (c < 0x20 || c == 0x7f)
+                g_string_append_printf(out, "\\u%04x", c);
             else
-                g_string_append_c(out, (char)*p);
+                g_string_append_c(out, (char)c);
         }
+        p++;
     }
     g_string_append_c(out, '"');
 }
@@ -188,6 +206,13 @@ GString *summary_json(const RunInfo *run)
     kv_u64(o, "exit_status", (uint64_t)run->exit_status, true);
     g_string_append(o, "\"deadlock\":");
     g_string_append(o, run->deadlock ? "true," : "false,");
+    g_string_append(o, "\"warnings\":[");
+    for (unsigned i = 0; run->warnings && run->warnings[i]; i++) {
+        if (i)
+            g_string_append_c(o, ',');
+        json_append_string(o, run->warnings[i]);
+    }
+    g_string_append(o, "],");
     g_string_append(o, "\"cores\":[");
     for (unsigned i = 0; i < run->ncores; i++) {
         const CoreResult *c = &run->cores[i];

@@ -34,6 +34,8 @@ typedef struct RunInfo {
     bool deadlock;
     int exit_status;
     const char *aliasing_json; /* JSON value or NULL */
+    const char *const *warnings; /* NULL-terminated (or NULL): resource
+                                    limits that truncated something */
 } RunInfo;
 
 #endif

@@ -18,6 +18,8 @@ GString *summary_text(const RunInfo *run)
     g_string_append_printf(o, "config:   %s\n", run->config_path ? run->config_path : "(built-in defaults)");
     g_string_append_printf(o, "exit status: %d%s\n\n", run->exit_status,
                            run->deadlock ? " (deadlock: every live core waits and nothing can wake it)" : "");
+    for (unsigned i = 0; run->warnings && run->warnings[i]; i++)
+        g_string_append_printf(o, "WARNING: %s\n%s", run->warnings[i], run->warnings[i + 1] ? "" : "\n");
     g_string_append_printf(o, "%-5s %-11s %5s %14s %14s %14s %14s %14s  %s\n", "core", "status", "exit",
                            "instructions", "cycles", "busy", "idle", "irq", "firmware");
     for (unsigned i = 0; i < run->ncores; i++) {
