@@ -4,6 +4,7 @@
  *   run.c      cmd_run: load the firmware, build and run the machine with
  *              the collectors, gather every core's outcome and profile
  *   write.c    the output folder: every report, written atomically
+ *   manifest.c OUT/.nocprof-manifest: what nocprof wrote there
  *   signals.c  SIGINT/SIGTERM/SIGPIPE during a run (docs/robustness.md)
  * Only this folder prints and exits; the libraries return GErrors. */
 #ifndef NOCPROF_CLI_H
@@ -27,7 +28,7 @@ enum {
     EXIT_USAGE = 2,
     EXIT_FAULT = 3,
     EXIT_LIMIT = 4,
-    EXIT_IO = 5,
+    EXIT_REPORTS = 5,          /* the run ended, a report could not be written */
     EXIT_SIGINT = 130,
     EXIT_SIGTERM = 143,
 };
@@ -41,7 +42,7 @@ typedef struct Options {
     char **sets;
     char **core_maps;
     char **elfs;
-    gint64 max_cycles;
+    char *max_cycles;          /* NULL: the config's [run] max_cycles */
     gboolean alias_check, quiet, no_profile;
 } Options;
 
@@ -81,6 +82,9 @@ typedef struct Run {
     const char *out;
     unsigned ncores;
     char **paths;              /* [ncores] ELF of each core (borrowed) */
+    const char *demo;          /* OUT/firmware/pipeline.elf when the bundled
+                                  demo runs, else NULL */
+    char *demo_tmp;            /* where it is loaded from (while starting) */
     GPtrArray *fws;            /* Firmware, owned */
     int *fw_of;                /* [ncores] index into fws */
     Machine *m;
@@ -90,10 +94,11 @@ typedef struct Run {
     GString *folded;           /* every core's folded stacks */
     NocStats *ns;
     AliasAnalysis *alias;      /* when several periods were recorded */
-    char *alias_json;
+    JsonNode *alias_json;      /* its summary.json member */
     Echo echo;
     GPtrArray *warnings;       /* char *: limits that truncated something */
     int status;
+    GPtrArray *written;        /* paths relative to out, for the manifest */
 } Run;
 
 int cmd_run(int argc, char **argv);
@@ -110,10 +115,17 @@ void cli_signals_restore(void);
 
 /* Write data to dir/name atomically (temporary name, then rename). */
 bool cli_write_file(const char *dir, const char *name, const char *data, gsize len, GError **error);
-/* Write every report of a finished run into r->out, the summaries last
- * (with r->status, which becomes EXIT_IO when a report failed and
- * 130/143 when a signal came meanwhile); false and *error: the first
- * report that could not be written. */
-bool cli_write_reports(Run *r, GError **error);
+/* Write every report of a finished run into r->out (demo: the bundled
+ * demo's ELF was written there too), the summaries last (then report.html
+ * is built from the final summary), then the manifest. r->status becomes
+ * EXIT_REPORTS when a report failed and 130/143 when a signal came
+ * meanwhile; false and *error: the first report that could not be written. */
+bool cli_write_reports(Run *r, bool demo, GError **error);
+
+/* OUT/.nocprof-manifest (manifest.c): the paths it lists (empty when there
+ * is none); removing the files of `before` that are not in `now`; writing. */
+GPtrArray *manifest_read(const char *out);
+void manifest_prune(const char *out, const GPtrArray *before, const GPtrArray *now);
+bool manifest_write(const char *out, const GPtrArray *files, GError **error);
 
 #endif

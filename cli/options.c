@@ -13,6 +13,7 @@ void options_clear(Options *o)
     g_strfreev(o->sets);
     g_strfreev(o->core_maps);
     g_strfreev(o->elfs);
+    g_free(o->max_cycles);
 }
 
 static const char *const run_description =
@@ -37,11 +38,16 @@ static const char *const run_description =
     "Exit status: 0 every core exited with 0; 1 some core exited non-zero;\n"
     "2 usage, config or ELF error (nothing ran); 3 a core faulted (bus error,\n"
     "NI misuse, unmapped access, reserved instruction, ...); 4 cycle limit reached\n"
-    "or deadlock; 5 the run ended but a report (or stdout) could not be written;\n"
-    "130 interrupted (SIGINT); 143 terminated (SIGTERM). When several apply, the\n"
-    "first of 130/143, 5, 3, 4, 1 wins. A second SIGINT/SIGTERM aborts at once\n"
-    "(the folder then has no summary). Config integers are decimal (leading zeros\n"
-    "ignored) or 0x-prefixed hex.";
+    "or deadlock; 5 the run ended but a report (or stdout) could not be written\n"
+    "(the error names the file); 130 interrupted (SIGINT); 143 terminated\n"
+    "(SIGTERM). When several apply, the first of 130/143, 5, 3, 4, 1 wins. A\n"
+    "second SIGINT/SIGTERM aborts at once (the folder then has no summary).\n"
+    "Config integers are decimal (leading zeros ignored: 010 is 10) or 0x hex.\n"
+    "\n"
+    "OUT/.nocprof-manifest lists the files nocprof wrote; re-running into OUT\n"
+    "removes those of an earlier run that this run does not write (aliasing.*,\n"
+    "gmon-P.out, coreN/ of cores that no longer exist) and leaves every other\n"
+    "file alone.";
 
 bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error)
 {
@@ -50,7 +56,7 @@ bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error)
         { "out", 'o', 0, G_OPTION_ARG_FILENAME, &o->out, "Output folder (default nocprof-out)", "DIR" },
         { "sample-period", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->periods, "Sampling period in cycles; repeat or give a comma list to record several periods in one run", "CYCLES" },
         { "alias-check", 0, 0, G_OPTION_ARG_NONE, &o->alias_check, "Also record co-prime neighbours of the (first) sampling period and judge aliasing", NULL },
-        { "max-cycles", 0, 0, G_OPTION_ARG_INT64, &o->max_cycles, "Cycle limit per core (default [run] max_cycles = 10^10)", "N" },
+        { "max-cycles", 0, 0, G_OPTION_ARG_STRING, &o->max_cycles, "Cycle limit per core, 1 .. 2^62 (default [run] max_cycles = 10^10)", "N" },
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->sets, "Override a configuration key, e.g. --set noc.buffer_depth=2 (repeatable)", "SECTION.KEY=VALUE" },
         { "core", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->core_maps, "Run FILE on core N (repeatable)", "N=FILE" },
         { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Do not copy console output to stdout", NULL },
@@ -93,12 +99,8 @@ bool cli_config(const Options *o, Config *cfg, GError **error)
     for (char **s = o->sets; s && *s; s++)
         if (!config_set(cfg, *s, error))
             return false;
-    if (o->max_cycles < 0) {
-        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--max-cycles: must be positive");
+    if (o->max_cycles && !config_set_value(cfg, "run", "max_cycles", o->max_cycles, "--max-cycles", error))
         return false;
-    }
-    if (o->max_cycles > 0)
-        cfg->max_cycles = (uint64_t)o->max_cycles;
     if (!config_periods(o, cfg, error))
         return false;
     g_autofree char *where = o->sets ? g_strdup_printf("%s%s--set", o->config ? o->config : "",

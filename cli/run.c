@@ -3,7 +3,10 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <glib/gstdio.h>
 
 #include "cli.h"
 #include "folded.h"
@@ -38,6 +41,9 @@ static void echo_escaped(GString *o, const char *line, size_t len)
     }
 }
 
+/* The echo stops for good at the first failed write: EPIPE (SIGPIPE is
+ * ignored) when the reader went away, which is not an error; any other
+ * error makes the status EXIT_REPORTS (cmd_run). */
 static void console_line(void *opaque, unsigned core, const char *line, size_t len)
 {
     Echo *e = opaque;
@@ -47,6 +53,7 @@ static void console_line(void *opaque, unsigned core, const char *line, size_t l
     g_string_append_printf(o, "[core%u] ", core);
     echo_escaped(o, line, len);
     g_string_append_c(o, '\n');
+    errno = 0;
     if (fwrite(o->str, 1, o->len, stdout) != o->len || fflush(stdout) != 0) {
         e->stopped = true;
         e->error = errno ? errno : EIO;
@@ -63,17 +70,54 @@ static int usage_error(GError *err)
     return EXIT_USAGE;
 }
 
-/* The bundled demo, written next to the reports so symbols can be read. */
-static char *materialise_demo(const char *out, GError **error)
+/* The bundled demo: written to a private temporary folder to be loaded
+ * from there (so a run that cannot start leaves nothing in OUT), and into
+ * OUT/firmware/pipeline.elf once the machine stands, where the reports name
+ * it. Returns the temporary file. */
+static char *demo_tmp_pending;  /* removed at exit if the emulator exit()s */
+
+static void demo_tmp_at_exit(void)
 {
-    g_autofree char *dir = g_build_filename(out, "firmware", NULL);
-    if (g_mkdir_with_parents(dir, 0755) != 0) {
-        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir, g_strerror(errno));
+    if (demo_tmp_pending) {
+        g_autofree char *dir = g_path_get_dirname(demo_tmp_pending);
+        g_unlink(demo_tmp_pending);
+        g_rmdir(dir);
+    }
+}
+
+static char *demo_to_temp(GError **error)
+{
+    g_autofree char *dir = g_dir_make_tmp("nocprof-demo-XXXXXX", error);
+    if (!dir)
+        return NULL;
+    if (!cli_write_file(dir, "pipeline.elf", (const char *)nocprof_demo_elf, nocprof_demo_elf_len, error)) {
+        g_rmdir(dir);
         return NULL;
     }
-    if (!cli_write_file(dir, "pipeline.elf", (const char *)nocprof_demo_elf, nocprof_demo_elf_len, error))
-        return NULL;
-    return g_build_filename(dir, "pipeline.elf", NULL);
+    demo_tmp_pending = g_build_filename(dir, "pipeline.elf", NULL);
+    atexit(demo_tmp_at_exit);
+    return g_strdup(demo_tmp_pending);
+}
+
+static void demo_temp_remove(char *tmp)
+{
+    g_clear_pointer(&demo_tmp_pending, g_free);
+    if (!tmp)
+        return;
+    g_autofree char *dir = g_path_get_dirname(tmp);
+    g_unlink(tmp);
+    g_rmdir(dir);
+    g_free(tmp);
+}
+
+static bool demo_to_out(const char *demo, GError **error)
+{
+    g_autofree char *dir = g_path_get_dirname(demo);
+    if (g_mkdir_with_parents(dir, 0755) != 0) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir, g_strerror(errno));
+        return false;
+    }
+    return cli_write_file(dir, "pipeline.elf", (const char *)nocprof_demo_elf, nocprof_demo_elf_len, error);
 }
 
 static void firmware_free(gpointer p)
@@ -112,7 +156,8 @@ static const Firmware *firmware_of(const Run *r, unsigned core)
 static bool load_firmware(Run *r, ElfImage **imgs, GError **error)
 {
     for (unsigned i = 0; i < r->ncores; i++) {
-        r->fw_of[i] = find_or_load(r->fws, r->paths[i], &r->cfg, error);
+        const char *from = r->demo_tmp && strcmp(r->paths[i], r->demo) == 0 ? r->demo_tmp : r->paths[i];
+        r->fw_of[i] = find_or_load(r->fws, from, &r->cfg, error);
         if (r->fw_of[i] < 0)
             return false;
         imgs[i] = firmware_of(r, i)->img;
@@ -127,20 +172,21 @@ static bool load_firmware(Run *r, ElfImage **imgs, GError **error)
     return true;
 }
 
-/* Build the machine and hang a collector on every core. */
+/* Build the machine and hang a collector on every core. The output folder
+ * is made only once the machine stands: nothing is written before every
+ * input is known to be good and the emulator has started (status 2 leaves
+ * no output folder). */
 static bool start_machine(Run *r, ElfImage **imgs, GError **error)
 {
-    /* nothing is written before every input is known to be good (status 2
-     * leaves no reports), except the bundled demo's ELF */
+    r->echo.quiet = r->opts->quiet;
+    r->m = machine_new(&r->cfg, imgs, console_line, &r->echo, error);
+    if (!r->m)
+        return false;
     if (g_mkdir_with_parents(r->out, 0755) != 0) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create output folder: %s", r->out,
                     g_strerror(errno));
         return false;
     }
-    r->echo.quiet = r->opts->quiet;
-    r->m = machine_new(&r->cfg, imgs, console_line, &r->echo, error);
-    if (!r->m)
-        return false;
     r->cols = g_new0(Collector *, r->ncores);
     if (!r->opts->no_profile)
         for (unsigned i = 0; i < r->ncores; i++) {
@@ -240,7 +286,7 @@ static void gather(Run *r)
     r->ns = noc_stats(r->m->noc);
     if (!r->opts->no_profile && r->cfg.nperiods > 1) {
         r->alias = aliasing_analyse((const Profile *const *)r->profs, r->ncores);
-        r->alias_json = g_string_free(aliasing_json(r->alias), FALSE);
+        r->alias_json = aliasing_json(r->alias);
     }
 }
 
@@ -264,7 +310,8 @@ static void print_outcome(const Run *r)
 static void run_clear(Run *r)
 {
     aliasing_free(r->alias);
-    g_free(r->alias_json);
+    if (r->alias_json)
+        json_node_unref(r->alias_json);
     if (r->ns)
         noc_stats_free(r->ns);
     for (unsigned i = 0; r->res && i < r->ncores; i++) {
@@ -285,6 +332,8 @@ static void run_clear(Run *r)
     g_free(r->paths);
     if (r->fws)
         g_ptr_array_unref(r->fws);
+    if (r->written)
+        g_ptr_array_unref(r->written);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Run, run_clear)
 
@@ -296,14 +345,20 @@ static bool prepare(Run *r, char **demo, GError **error)
     r->ncores = config_cores(&r->cfg);
     r->out = r->opts->out ? r->opts->out : CLI_DEFAULT_OUT;
     r->paths = g_new0(char *, r->ncores);
-    if (cli_wants_demo(r->opts) && !(*demo = materialise_demo(r->out, error)))
-        return false;
-    if (!cli_core_paths(r->opts, r->ncores, *demo, r->paths, error))
-        return false;
+    if (cli_wants_demo(r->opts)) {
+        if (!(r->demo_tmp = demo_to_temp(error)))
+            return false;
+        *demo = g_build_filename(r->out, "firmware", "pipeline.elf", NULL);
+        r->demo = *demo;
+    }
     r->fws = g_ptr_array_new_with_free_func(firmware_free);
     r->fw_of = g_new(int, r->ncores);
     g_autofree ElfImage **imgs = g_new(ElfImage *, r->ncores);
-    return load_firmware(r, imgs, error) && start_machine(r, imgs, error);
+    bool ok = cli_core_paths(r->opts, r->ncores, *demo, r->paths, error) && load_firmware(r, imgs, error)
+              && start_machine(r, imgs, error) && (!r->demo || demo_to_out(r->demo, error));
+    demo_temp_remove(r->demo_tmp);
+    r->demo_tmp = NULL;
+    return ok;
 }
 
 int cmd_run(int argc, char **argv)
@@ -322,10 +377,10 @@ int cmd_run(int argc, char **argv)
     run_machine(&r);
     gather(&r);
     print_outcome(&r);
-    if (r.echo.stopped && r.echo.error != EPIPE && r.status < EXIT_IO)
-        r.status = EXIT_IO;   /* stdout failed (not closed by a reader) */
-    if (!cli_write_reports(&r, &err)) {
-        fprintf(stderr, "nocprof: writing reports: %s\n", err->message);
+    if (r.echo.stopped && r.echo.error != EPIPE && r.status < EXIT_REPORTS)
+        r.status = EXIT_REPORTS;   /* stdout failed (not closed by a reader) */
+    if (!cli_write_reports(&r, demo != NULL, &err)) {
+        fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
         g_error_free(err);
     }
     cli_signals_restore();

@@ -7,10 +7,13 @@
 #include "callgrind.h"
 #include "cli.h"
 #include "gmon.h"
+#include "html_report.h"
 #include "report.h"
 #include "summary.h"
 #include "summary_json.h"
 #include "trace.h"
+
+#include <glib/gstdio.h>
 
 /* Not g_file_set_contents: it fsyncs every replaced file, which made
  * re-running into an existing folder up to 0.4 s slower; a report is not
@@ -30,15 +33,25 @@ bool cli_write_file(const char *dir, const char *name, const char *data, gsize l
     return false;
 }
 
-static bool write_gstring(const char *dir, const char *name, GString *s, GError **error)
+/* Write one report, OUT/sub/name (sub may be NULL), and remember it. */
+static bool put(Run *r, const char *sub, const char *name, const char *data, gsize len, GError **error)
 {
-    bool ok = cli_write_file(dir, name, s->str, s->len, error);
+    g_autofree char *dir = sub ? g_build_filename(r->out, sub, NULL) : g_strdup(r->out);
+    if (!cli_write_file(dir, name, data, len, error))
+        return false;
+    g_ptr_array_add(r->written, sub ? g_build_filename(sub, name, NULL) : g_strdup(name));
+    return true;
+}
+
+static bool put_gstring(Run *r, const char *sub, const char *name, GString *s, GError **error)
+{
+    bool ok = put(r, sub, name, s->str, s->len, error);
     g_string_free(s, TRUE);
     return ok;
 }
 
 /* gmon.out (first period) and gmon-P.out (each further period P). */
-static bool write_gmons(const char *dir, const Profile *p, GError **error)
+static bool write_gmons(Run *r, const char *sub, const Profile *p, GError **error)
 {
     for (unsigned h = 0; h < p->nperiods; h++) {
         /* big-endian: no basic-block record, or binutils 2.40's
@@ -49,7 +62,7 @@ static bool write_gmons(const char *dir, const Profile *p, GError **error)
         if (!g)
             return false;
         g_autofree char *gname = h == 0 ? g_strdup("gmon.out") : g_strdup_printf("gmon-%u.out", p->hists[h].period);
-        bool ok = cli_write_file(dir, gname, (const char *)g->data, g->len, error);
+        bool ok = put(r, sub, gname, (const char *)g->data, g->len, error);
         g_byte_array_unref(g);
         if (!ok)
             return false;
@@ -58,39 +71,40 @@ static bool write_gmons(const char *dir, const Profile *p, GError **error)
 }
 
 /* OUT/coreN/: console, and the core's profile in every layout. */
-static bool write_core(const Run *r, unsigned i, GError **error)
+static bool write_core(Run *r, unsigned i, GError **error)
 {
-    g_autofree char *name = g_strdup_printf("core%u", i);
-    g_autofree char *dir = g_build_filename(r->out, name, NULL);
+    g_autofree char *sub = g_strdup_printf("core%u", i);
+    g_autofree char *dir = g_build_filename(r->out, sub, NULL);
     if (g_mkdir_with_parents(dir, 0755) != 0) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir, g_strerror(errno));
         return false;
     }
     size_t len;
     const char *console = core_console(r->m->cores[i], &len);
-    if (!cli_write_file(dir, "console.txt", console, len, error))
+    if (!put(r, sub, "console.txt", console, len, error))
         return false;
     const Profile *p = r->profs[i];
     if (!p)
         return true;
-    return write_gstring(dir, "flat.txt", report_flat(p), error)
-        && write_gstring(dir, "callgraph.txt", report_callgraph(p), error)
-        && write_gstring(dir, "annotated.txt", report_annotated(p), error)
-        && write_gstring(dir, "callgrind.out", callgrind_build(p), error)
-        && write_gmons(dir, p, error);
+    return put_gstring(r, sub, "flat.txt", report_flat(p), error)
+        && put_gstring(r, sub, "callgraph.txt", report_callgraph(p), error)
+        && put_gstring(r, sub, "annotated.txt", report_annotated(p), error)
+        && put_gstring(r, sub, "callgrind.out", callgrind_build(p), error)
+        && write_gmons(r, sub, p, error);
 }
 
 /* OUT/flat.txt and OUT/callgraph.txt: all cores summed by function name. */
-static bool write_chip(const Run *r, GError **error)
+static bool write_chip(Run *r, GError **error)
 {
     Profile *chip = profile_merge((const Profile *const *)r->profs, r->ncores);
-    bool ok = write_gstring(r->out, "flat.txt", report_flat(chip), error)
-           && write_gstring(r->out, "callgraph.txt", report_callgraph(chip), error);
+    bool ok = put_gstring(r, NULL, "flat.txt", report_flat(chip), error)
+           && put_gstring(r, NULL, "callgraph.txt", report_callgraph(chip), error);
     profile_free(chip);
     return ok;
 }
 
-static bool write_trace(const Run *r, GError **error)
+/* trace.json; *keep receives its text (for report.html). */
+static bool write_trace(Run *r, GString **keep, GError **error)
 {
     TraceCore *tc = g_new0(TraceCore, r->ncores);
     g_autoptr(GPtrArray) whats = g_ptr_array_new_with_free_func(g_free);
@@ -102,57 +116,105 @@ static bool write_trace(const Run *r, GError **error)
         g_ptr_array_add(whats, what);
         tc[i] = (TraceCore){ .id = i, .col = r->cols[i], .end_cycle = res->cycles, .end_what = what };
     }
-    bool ok = write_gstring(r->out, "trace.json", trace_build(tc, r->ncores, r->m->noc, (double)r->cfg.clock_hz),
-                            error);
+    *keep = trace_build(tc, r->ncores, r->m->noc, (double)r->cfg.clock_hz);
+    bool ok = put(r, NULL, "trace.json", (*keep)->str, (*keep)->len, error);
     g_free(tc);
     return ok;
 }
 
-/* Everything but the summaries; false at the first report that fails. */
-static bool write_profiles(Run *r, GError **error)
+/* Everything but the summaries and report.html; false at the first report
+ * that fails. *trace receives trace.json's text. */
+static bool write_profiles(Run *r, GString **trace, GError **error)
 {
     bool have_profiles = !r->opts->no_profile;
-    bool ok = write_gstring(r->out, "noc.txt", noc_report(r->ns, &r->cfg), error);
+    bool ok = put_gstring(r, NULL, "noc.txt", noc_report(r->ns, &r->cfg), error);
     for (unsigned i = 0; ok && i < r->ncores; i++)
         ok = write_core(r, i, error);
     if (ok && have_profiles)
         ok = write_chip(r, error);
     if (ok)
-        ok = write_trace(r, error);
+        ok = write_trace(r, trace, error);
     if (ok && have_profiles)
-        ok = cli_write_file(r->out, "stacks.folded", r->folded->str, r->folded->len, error);
+        ok = put(r, NULL, "stacks.folded", r->folded->str, r->folded->len, error);
     if (ok && r->alias)
-        ok = write_gstring(r->out, "aliasing.txt", aliasing_report(r->alias), error)
-          && write_gstring(r->out, "aliasing.svg", aliasing_svg(r->alias), error);
+        ok = put_gstring(r, NULL, "aliasing.txt", aliasing_report(r->alias), error)
+          && put_gstring(r, NULL, "aliasing.svg", aliasing_svg(r->alias), error);
     return ok;
 }
 
-/* The summaries come last and carry the final status: a folder whose
- * writing was cut short (a crash, a second signal) has no summary, never
- * one from an earlier run or one claiming success. */
-bool cli_write_reports(Run *r, GError **error)
+static GString *summary_of(Run *r, bool text)
 {
-    g_autofree char *sj = g_build_filename(r->out, "summary.json", NULL);
-    g_autofree char *st = g_build_filename(r->out, "summary.txt", NULL);
-    unlink(sj);
-    unlink(st);
-    GError *first = NULL;
-    bool ok = write_profiles(r, &first);
-    if (!ok && r->status < EXIT_IO)
-        r->status = EXIT_IO;
-    if (cli_signal_status())
-        r->status = cli_signal_status();
     g_ptr_array_add(r->warnings, NULL);
     RunInfo run = { .cfg = &r->cfg, .config_path = r->opts->config, .ncores = r->ncores, .cores = r->res,
                     .noc = r->ns, .deadlock = r->m->deadlock, .exit_status = r->status,
-                    .aliasing_json = r->alias_json, .warnings = (const char *const *)r->warnings->pdata };
-    GError **err = first ? NULL : &first;
-    bool sok = write_gstring(r->out, "summary.json", summary_json(&run), err)
-            && write_gstring(r->out, "summary.txt", summary_text(&run), err);
+                    .aliasing = r->alias_json, .warnings = (const char *const *)r->warnings->pdata };
+    GString *s = text ? summary_text(&run) : summary_json(&run);
     g_ptr_array_set_size(r->warnings, r->warnings->len - 1);
-    if (!sok && r->status < EXIT_IO)
-        r->status = EXIT_IO;
+    return s;
+}
+
+/* The summaries come last and carry the final status (EXIT_REPORTS when a
+ * report failed, 130/143 when a signal came meanwhile): a folder whose
+ * writing was cut short (a crash, a second signal) has no summary, never
+ * one from an earlier run or one claiming success. report.html embeds the
+ * final summary.json and is written just before it. */
+static bool write_all(Run *r, GError **error)
+{
+    g_autofree char *sj = g_build_filename(r->out, "summary.json", NULL);
+    g_autofree char *st = g_build_filename(r->out, "summary.txt", NULL);
+    g_unlink(sj);
+    g_unlink(st);
+    GError *first = NULL;
+    GString *trace = NULL;
+    bool ok = write_profiles(r, &trace, &first);
+    if (!ok && r->status < EXIT_REPORTS)
+        r->status = EXIT_REPORTS;
+    if (cli_signal_status())
+        r->status = cli_signal_status();
+    GString *json = summary_of(r, false);
+    if (ok) {
+        bool any = !r->opts->no_profile;
+        GString *lines = any ? html_lines_json((const Profile *const *)r->profs, r->ncores) : NULL;
+        GString *page = html_report_build(json->str, any ? r->folded->str : NULL, trace ? trace->str : NULL,
+                                          lines ? lines->str : NULL);
+        if (lines)
+            g_string_free(lines, TRUE);
+        ok = put_gstring(r, NULL, "report.html", page, &first);
+        if (!ok && r->status < EXIT_REPORTS) {
+            r->status = EXIT_REPORTS;
+            g_string_free(json, TRUE);
+            json = summary_of(r, false);
+        }
+    }
+    if (trace)
+        g_string_free(trace, TRUE);
+    GError **err = first ? NULL : &first;
+    bool sok = put_gstring(r, NULL, "summary.json", json, err)
+            && put_gstring(r, NULL, "summary.txt", summary_of(r, true), err);
+    if (!sok && r->status < EXIT_REPORTS)
+        r->status = EXIT_REPORTS;
     if (first)
         g_propagate_error(error, first);
     return ok && sok;
+}
+
+bool cli_write_reports(Run *r, bool demo, GError **error)
+{
+    g_autoptr(GPtrArray) before = manifest_read(r->out);
+    r->written = g_ptr_array_new_with_free_func(g_free);
+    if (demo)
+        g_ptr_array_add(r->written, g_build_filename("firmware", "pipeline.elf", NULL));
+    bool ok = write_all(r, error);
+    /* a failed run keeps what the earlier one wrote listed, so that a later
+     * run can still remove it */
+    if (ok)
+        manifest_prune(r->out, before, r->written);
+    else
+        for (unsigned i = 0; i < before->len; i++)
+            g_ptr_array_add(r->written, g_strdup(g_ptr_array_index(before, i)));
+    GError *merr = NULL;
+    if (!manifest_write(r->out, r->written, ok ? error : &merr))
+        ok = false;
+    g_clear_error(&merr);
+    return ok;
 }

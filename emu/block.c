@@ -113,8 +113,18 @@ void block_free(gpointer p)
 
 G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_t size)
 {
-    if (addr == CORE_STUB_VADDR || c->stopping)
+    if (c->stopping)
         return NULL;
+    if ((mips_phys(addr) & ~0xFFFu) == CORE_STUB_PHYS) {
+        /* the interrupt-entry stub: free and invisible when an interrupt
+         * is being delivered; the guest itself may not run there (the
+         * page is no guest memory: SPEC's "outside every window") */
+        if (addr == CORE_STUB_VADDR && c->prev == &c->irq_marker)
+            return NULL;
+        core_raise(c, "unmapped-fetch", addr, "instruction fetch from unmapped address 0x%08x "
+                   "(the platform's interrupt-entry page)", addr);
+        return NULL;
+    }
     uint32_t idx = mips_phys(addr) >> 2;
     if (idx >= c->nslots) {
         core_raise(c, "fetch-outside-ram", addr, "instruction fetch at 0x%08x outside RAM", addr);

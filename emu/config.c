@@ -248,6 +248,17 @@ bool config_set(Config *c, const char *assignment, GError **error)
     return apply(c, def, eq + 1, "--set", error);
 }
 
+bool config_set_value(Config *c, const char *group, const char *key, const char *value, const char *where,
+                      GError **error)
+{
+    const KeyDef *def = find_key(group, key);
+    if (!def) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG, "%s: unknown key %s.%s", where, group, key);
+        return false;
+    }
+    return apply(c, def, value, where, error);
+}
+
 bool config_validate(const Config *c, const char *where, GError **error)
 {
 #define FAIL(fmt, ...) do { g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG, "%s: " fmt, \

@@ -44,6 +44,10 @@ bool config_load_file(Config *c, const char *path, GError **error);
 bool config_load_data(Config *c, const char *text, gsize len, const char *path, GError **error);
 /* Apply one "group.key=value" override. */
 bool config_set(Config *c, const char *assignment, GError **error);
+/* Set group.key from text with the key's own parser and bounds; `where`
+ * (e.g. "--max-cycles") starts each message. */
+bool config_set_value(Config *c, const char *group, const char *key, const char *value, const char *where,
+                      GError **error);
 /* Parse "P1,P2,..." into the sampling periods (replacing them). */
 bool config_set_periods(Config *c, const char *list, const char *where, GError **error);
 /* Add periods without duplicates. */

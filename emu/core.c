@@ -205,7 +205,7 @@ static bool engine_open(Core *c, GError **error)
         && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_TLB_FILL, (void *)exc_hook_tlb_fill, c, 1, 0),
                     error, "core %u: tlb hook", id)
         && uc_check(uc_mem_map(c->uc, 0, cfg->ram_size, UC_PROT_ALL), error, "core %u: map RAM", id)
-        && uc_check(uc_mem_map(c->uc, CORE_STUB_PHYS, 4096, UC_PROT_ALL), error, "core %u: map stub", id)
+        && uc_check(uc_mem_map(c->uc, CORE_STUB_PHYS, 4096, UC_PROT_READ | UC_PROT_EXEC), error, "core %u: map stub", id)
         && uc_check(uc_mmio_map(c->uc, NP_MMIO_PHYS, CORE_NSLOTS * NP_DEV_SIZE, mmio_read, c, mmio_write, c),
                     error, "core %u: map devices", id)
         && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)block_hook, c, 1, 0),
@@ -322,12 +322,13 @@ void core_run(Core *c, uint64_t horizon)
         c->stopping = false;
         core_update_next_event(c);
         uint64_t before = c->cycles;
+        c->tlb_miss = false;
         uc_err err = uc_emu_start(c->uc, c->pc, 0xFFFFFFFFu, 0, 0);
         if (c->state != CORE_RUNNING)
             break;
         if (err != UC_ERR_OK) {
             uint32_t pc = core_reg(c, UC_MIPS_REG_PC);
-            core_raise(c, "emulator", pc, "Unicorn stopped with '%s' near pc 0x%08x", uc_strerror(err), pc);
+            exc_engine_error(c, err, pc);
             break;
         }
         if (c->stopping)

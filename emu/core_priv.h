@@ -107,6 +107,11 @@ struct Core {
 
     CoreHooks hooks;
     CoreSched sched;
+
+    /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
+    bool tlb_miss;
+    uint32_t tlb_miss_addr;
+    uc_mem_type tlb_miss_type;
 };
 
 /* core.c */
@@ -145,6 +150,7 @@ void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque);
 bool exc_hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
                        int64_t value, void *opaque);
 
+void exc_engine_error(Core *c, uc_err err, uint32_t pc);
 bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
                        uc_tlb_entry *result, void *opaque);
 

@@ -172,11 +172,57 @@ bool exc_hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int si
     return false;
 }
 
-/* Virtual -> physical: kseg0 and kseg1 fold onto RAM, nothing else maps. */
+/* Virtual -> physical (SPEC section 1): kseg0 and kseg1 fold onto
+ * physical 0 .. 512 MiB; kuseg (0x0000_0000 .. 0x7FFF_FFFF) and kseg2/3
+ * map nothing, so any access there (a NULL pointer included) is refused
+ * and Unicorn reports it to exc_hook_unmapped. The platform's stub page
+ * (CORE_STUB_PHYS) is execute-only: the guest can neither read nor write
+ * it (block.c refuses guest fetches there). */
 bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
                        uc_tlb_entry *result, void *opaque)
 {
-    result->paddr = mips_phys((uint32_t)vaddr);
+    Core *c = opaque;
+    uint32_t va = (uint32_t)vaddr;
+    /* uc_emu_start looks up the page of its `until` address (0xFFFFFFFF,
+     * core_run) for itself: that page stays identity-mapped onto nothing,
+     * so a guest fetch there is still an unmapped-fetch (hook_unmapped) */
+    bool mapped = (va >= 0x80000000u && va < 0xC0000000u) || va >= 0xFFFFF000u;
+    result->paddr = mips_phys(va);
     result->perms = UC_PROT_ALL;
-    return true;
+    if (mapped && (result->paddr & ~0xFFFu) == CORE_STUB_PHYS) {
+        mapped = type == UC_MEM_FETCH;
+        result->perms = UC_PROT_EXEC;
+    }
+    if (!mapped && !c->tlb_miss) {
+        /* Unicorn raises a TLB exception and stops with UC_ERR_EXCEPTION,
+         * PC at the faulting instruction: core_run reports it */
+        c->tlb_miss = true;
+        c->tlb_miss_addr = va;
+        c->tlb_miss_type = type;
+    }
+    return mapped;
+}
+
+/* uc_emu_start stopped with an error at pc: the refused access recorded
+ * by the fill hook, else an engine failure. */
+void exc_engine_error(Core *c, uc_err err, uint32_t pc)
+{
+    if (!c->tlb_miss) {
+        core_raise(c, "emulator", pc, "Unicorn stopped with '%s' near pc 0x%08x", uc_strerror(err), pc);
+        return;
+    }
+    c->tlb_miss = false;
+    uint32_t a = c->tlb_miss_addr; /* the page; the exact address: */
+    const Block *b = core_current_block(c);
+    unsigned size, base;
+    int32_t off;
+    if (c->tlb_miss_type != UC_MEM_FETCH && b && pc >= b->addr && pc < b->addr + b->size
+        && mips_mem_operand(b->words[(pc - b->addr) / 4], &size, &base, &off))
+        a = core_read_gpr(c, base) + (uint32_t)off;
+    if (c->tlb_miss_type == UC_MEM_FETCH)
+        core_raise(c, "unmapped-fetch", a, "instruction fetch from unmapped address 0x%08x", a);
+    else if (c->tlb_miss_type == UC_MEM_WRITE)
+        core_raise(c, "unmapped-write", pc, "write of unmapped address 0x%08x (pc 0x%08x)", a, pc);
+    else
+        core_raise(c, "unmapped-read", pc, "read of unmapped address 0x%08x (pc 0x%08x)", a, pc);
 }

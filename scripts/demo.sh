@@ -7,4 +7,4 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc 2>/dev/null || echo 2)"
 ./build/nocprof run -o nocprof-out
 echo
-echo "Reports are in nocprof-out/: summary.txt, noc.txt, core*/flat.txt, core*/callgraph.txt, ..."
+echo "Reports are in nocprof-out/: report.html (open it in a browser), summary.txt, noc.txt, core*/flat.txt, ..."

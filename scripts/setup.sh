@@ -12,18 +12,34 @@ need_root() {
 }
 
 PKGS="build-essential cmake pkg-config libglib2.0-dev libelf-dev libdw-dev \
-libcapstone-dev gcc-mipsel-linux-gnu gcc-mips-linux-gnu \
-binutils-mipsel-linux-gnu binutils-mips-linux-gnu valgrind time python3"
+libcapstone-dev libjson-glib-dev gcc-mipsel-linux-gnu gcc-mips-linux-gnu \
+binutils-mipsel-linux-gnu binutils-mips-linux-gnu valgrind time python3 \
+nodejs chromium"
 
 have_all() {
   for p in $PKGS libunicorn-dev; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || return 1
   done
   pkg-config --atleast-version=2.1 unicorn 2>/dev/null || return 1
+  command -v node >/dev/null && command -v npm >/dev/null || return 1
+}
+
+# The HTML report's front end (web/): npm packages pinned by
+# web/package-lock.json, installed with `npm ci` (no root needed) when
+# node_modules is missing or older than the lockfile. CMake does the same.
+web_deps() {
+  local web
+  web="$(cd "$(dirname "$0")/.." && pwd)/web"
+  if [ ! -f "$web/node_modules/.package-lock.json" ] \
+     || [ "$web/package-lock.json" -nt "$web/node_modules/.package-lock.json" ]; then
+    (cd "$web" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "setup.sh: npm packages of web/ installed"
+  fi
 }
 
 if have_all; then
   echo "setup.sh: all dependencies present"
+  web_deps
   exit 0
 fi
 need_root
@@ -59,3 +75,6 @@ pkg-config --atleast-version=2.1 unicorn || {
   exit 1
 }
 echo "setup.sh: unicorn $(pkg-config --modversion unicorn) installed"
+# npm: Debian's package, unless the installed nodejs already provides it
+command -v npm >/dev/null || apt-get install -y -q --no-install-recommends npm
+web_deps

@@ -35,6 +35,7 @@
 #define NOCPROF_ALIASING_H
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -112,7 +113,7 @@ int aliasing_recommended(const AliasAnalysis *a, unsigned core);
 bool aliasing_any_flagged(const AliasAnalysis *a);
 
 GString *aliasing_report(const AliasAnalysis *a);   /* OUT/aliasing.txt */
-GString *aliasing_json(const AliasAnalysis *a);     /* summary.json "aliasing" */
+JsonNode *aliasing_json(const AliasAnalysis *a);    /* summary.json "aliasing" */
 GString *aliasing_svg(const AliasAnalysis *a);      /* OUT/aliasing.svg */
 
 /* Statistics, exposed for the tests.

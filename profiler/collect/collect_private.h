@@ -64,12 +64,19 @@ static inline BlockInfo *collect_block(const Collector *col, const Block *b)
 /* A span on the timeline (dropped beyond COLLECTOR_MAX_EVENTS). */
 void collect_add_event(Collector *col, uint64_t start, uint64_t end, unsigned func, bool idle);
 /* The time since the last stack change belongs to the current path. */
-void collect_ctx_account(Collector *col, uint64_t now);
+static inline void collect_ctx_account(Collector *col, uint64_t now)
+{
+    g_array_index(col->ctx, Ctx, col->ctx_cur).self += now - col->ctx_mark;
+    col->ctx_mark = now;
+}
 /* The calling-context node for func called from node parent (made on
  * first use). */
 unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func);
 /* Function index of a pseudo-function. */
-unsigned collect_pseudo(const Collector *col, ProfPseudo which);
+static inline unsigned collect_pseudo(const Collector *col, ProfPseudo which)
+{
+    return col->nsyms + (unsigned)which;
+}
 /* Name of function index f: a symbol or a pseudo-function. */
 const char *collect_func_name(const Collector *col, unsigned f);
 

@@ -16,12 +16,6 @@ void collect_add_event(Collector *col, uint64_t start, uint64_t end, unsigned fu
 }
 
 /* The time since the last stack change belongs to the current path. */
-void collect_ctx_account(Collector *col, uint64_t now)
-{
-    g_array_index(col->ctx, Ctx, col->ctx_cur).self += now - col->ctx_mark;
-    col->ctx_mark = now;
-}
-
 unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
 {
     gpointer key = GSIZE_TO_POINTER(((guint64)parent << 32) | func);
@@ -32,11 +26,6 @@ unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
     g_array_append_val(col->ctx, c);
     g_hash_table_insert(col->ctx_index, key, GUINT_TO_POINTER(col->ctx->len - 1));
     return col->ctx->len - 1;
-}
-
-unsigned collect_pseudo(const Collector *col, ProfPseudo which)
-{
-    return col->nsyms + (unsigned)which;
 }
 
 const char *collect_func_name(const Collector *col, unsigned f)

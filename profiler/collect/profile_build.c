@@ -18,20 +18,10 @@ static int cmp_block(const void *x, const void *y)
     return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz)
+/* Functions: names, addresses, and the collector's calls and inclusive
+ * cycles. */
+static void build_funcs(Profile *p, const Collector *col)
 {
-    Profile *p = g_new0(Profile, 1);
-    p->core = core_id(core);
-    p->elf_path = g_strdup(elf_path);
-    p->syms = col->syms;
-    p->clock_hz = clock_hz;
-    p->cycles = core_cycles(core);
-    p->instructions = core_instructions(core);
-    p->idle_cycles = core_idle_cycles(core);
-    p->irq_cycles = core_irq_cycles(core);
-    p->busy_cycles = p->cycles - p->idle_cycles;
-    p->nfuncs = col->nfuncs;
-    p->nperiods = core_nhists(core);
     p->funcs = g_new0(ProfFunc, p->nfuncs);
     for (unsigned i = 0; i < p->nfuncs; i++) {
         ProfFunc *f = &p->funcs[i];
@@ -49,13 +39,12 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
         f->inclusive_cycles = col->incl[i];
         f->samples = g_new0(uint64_t, p->nperiods ? p->nperiods : 1);
     }
-    unsigned idle = collect_pseudo(col, PROF_IDLE), intr = collect_pseudo(col, PROF_INTERRUPT),
-             unknown = collect_pseudo(col, PROF_UNKNOWN);
-    p->funcs[idle].self_cycles = p->idle_cycles;
-    p->funcs[idle].inclusive_cycles = p->idle_cycles;
-    p->funcs[intr].inclusive_cycles = col->irq_incl;
+}
 
-    /* blocks -> self cycles and instructions */
+/* Blocks -> self cycles and instructions of their functions. */
+static void build_blocks(Profile *p, Collector *col, const Core *core)
+{
+    unsigned unknown = collect_pseudo(col, PROF_UNKNOWN);
     p->nblocks = core_nblocks(core);
     p->blocks = g_new0(ProfBlock, p->nblocks ? p->nblocks : 1);
     unsigned nb = 0;
@@ -73,14 +62,10 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
     }
     p->nblocks = nb;
     qsort(p->blocks, nb, sizeof *p->blocks, cmp_block);
-    /* functions never called but executed (entry code, vectors): their
-     * inclusive time is their own */
-    for (unsigned i = 0; i < col->nsyms; i++)
-        if (!p->funcs[i].calls && p->funcs[i].inclusive_cycles < p->funcs[i].self_cycles)
-            p->funcs[i].inclusive_cycles = p->funcs[i].self_cycles;
-    p->funcs[unknown].inclusive_cycles = p->funcs[unknown].self_cycles;
+}
 
-    /* arcs */
+static void build_arcs(Profile *p, const Collector *col)
+{
     p->narcs = g_hash_table_size(col->arcs);
     p->arcs = g_new0(ProfArc, p->narcs ? p->narcs : 1);
     GHashTableIter it;
@@ -94,7 +79,12 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
     }
     qsort(p->arcs, na, sizeof *p->arcs, cmp_arc);
 
-    /* histograms and samples per function */
+}
+
+/* The sampling histograms and each function's samples. */
+static void build_hists(Profile *p, const Collector *col, const Core *core)
+{
+    unsigned idle = collect_pseudo(col, PROF_IDLE), unknown = collect_pseudo(col, PROF_UNKNOWN);
     p->hists = g_new0(ProfHist, p->nperiods ? p->nperiods : 1);
     uint32_t nbins = 0, lo = 0;
     for (unsigned h = 0; h < p->nperiods; h++) {
@@ -121,6 +111,36 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
         for (unsigned h = 0; h < p->nperiods; h++)
             p->funcs[fi].samples[h] += p->hists[h].bins[k];
     }
-    return p;
 }
 
+Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz)
+{
+    Profile *p = g_new0(Profile, 1);
+    p->core = core_id(core);
+    p->elf_path = g_strdup(elf_path);
+    p->syms = col->syms;
+    p->clock_hz = clock_hz;
+    p->cycles = core_cycles(core);
+    p->instructions = core_instructions(core);
+    p->idle_cycles = core_idle_cycles(core);
+    p->irq_cycles = core_irq_cycles(core);
+    p->busy_cycles = p->cycles - p->idle_cycles;
+    p->nfuncs = col->nfuncs;
+    p->nperiods = core_nhists(core);
+    build_funcs(p, col);
+    unsigned idle = collect_pseudo(col, PROF_IDLE), intr = collect_pseudo(col, PROF_INTERRUPT),
+             unknown = collect_pseudo(col, PROF_UNKNOWN);
+    p->funcs[idle].self_cycles = p->idle_cycles;
+    p->funcs[idle].inclusive_cycles = p->idle_cycles;
+    p->funcs[intr].inclusive_cycles = col->irq_incl;
+    build_blocks(p, col, core);
+    /* functions never called but executed (entry code, vectors): their
+     * inclusive time is their own */
+    for (unsigned i = 0; i < col->nsyms; i++)
+        if (!p->funcs[i].calls && p->funcs[i].inclusive_cycles < p->funcs[i].self_cycles)
+            p->funcs[i].inclusive_cycles = p->funcs[i].self_cycles;
+    p->funcs[unknown].inclusive_cycles = p->funcs[unknown].self_cycles;
+    build_arcs(p, col);
+    build_hists(p, col, core);
+    return p;
+}

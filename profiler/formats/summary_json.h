@@ -1,4 +1,5 @@
-/* summary_json.h — the run's summary.json (SPEC section 6). */
+/* summary_json.h — the run's summary.json (SPEC section 6): one compact
+ * object, keys in the order of the SPEC, strings valid UTF-8 (base/json.h). */
 #ifndef NOCPROF_SUMMARY_JSON_H
 #define NOCPROF_SUMMARY_JSON_H
 
@@ -7,8 +8,5 @@
 #include "run.h"
 
 GString *summary_json(const RunInfo *run);
-
-/* JSON string literal of s (quoted, escaped), appended to out. */
-void json_append_string(GString *out, const char *s);
 
 #endif

@@ -5,6 +5,7 @@
 #define NOCPROF_RUN_H
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "config.h"
 #include "noc.h"
@@ -33,7 +34,7 @@ typedef struct RunInfo {
     const NocStats *noc;
     bool deadlock;
     int exit_status;
-    const char *aliasing_json; /* JSON value or NULL */
+    JsonNode *aliasing;        /* summary.json "aliasing" or NULL (borrowed) */
     const char *const *warnings; /* NULL-terminated (or NULL): resource
                                     limits that truncated something */
 } RunInfo;

@@ -340,6 +340,72 @@ class CallsFirmware(unittest.TestCase):
                 self.assertRegex(text, r"\*\*\* fib\b.*called %d\b" % M.CALLS_FIB)
 
 
+class ChipWideAndSummary(unittest.TestCase):
+    """The chip-wide flat.txt and callgraph.txt (all cores summed by
+    function name) and summary.txt of the calls firmware on 4 cores: call
+    counts are sums of calls_expected.h over k = 0..3."""
+
+    def expected_sums(self):
+        M = macros()
+        total = {}
+        for k in range(4):
+            for name, (calls, callers) in expected_calls(M, k).items():
+                t, c = total.get(name, (0, {}))
+                for caller, n in callers.items():
+                    c[caller] = c.get(caller, 0) + n
+                total[name] = (t + calls, c)
+        return total
+
+    def test_chip_flat_txt(self):
+        r = calls_run("el")
+        text = r.text("flat.txt")
+        self.assertTrue(text.startswith("Flat profile, chip (all cores): "), text[:200])
+        cycles = sum(c["cycles"] for c in r.summary["cores"])
+        insns = sum(c["instructions"] for c in r.summary["cores"])
+        self.assertIn("Exact profile: %d cycles counted by the emulator" % cycles, text)
+        self.assertIn("; %d instructions)" % insns, text)
+        calls = parse_flat_calls(text)
+        for name, (n, _) in self.expected_sums().items():
+            with self.subTest(function=name):
+                self.assertEqual(calls.get(name), n)
+        self.assertIsNone(calls.get("_start"))   # never called
+
+    def test_chip_callgraph_txt(self):
+        r = calls_run("el")
+        text = r.text("callgraph.txt")
+        self.assertTrue(text.startswith("Call graph, chip (all cores): "), text[:200])
+        entries, _ = parse_callgraph(text)
+        for name, (n, callers) in self.expected_sums().items():
+            with self.subTest(function=name):
+                self.assertIn(name, entries)
+                self.assertEqual(entries[name], (n, callers))
+
+    def test_summary_txt(self):
+        M = macros()
+        r = calls_run("el")
+        text = r.text("summary.txt")
+        self.assertIn("platform: 2x2 mesh, 4 cores, 1024 KiB RAM per core, clock 100.000 MHz", text)
+        self.assertIn("config:   (built-in defaults)\nexit status: 0\n", text)
+        elf = fw("calls", "el")
+        for k, c in enumerate(r.summary["cores"]):
+            row = "%-5d %-11s %5d %14d %14d %14d %14d %14d  %s\n" % (
+                k, "exited", 0, c["instructions"], c["cycles"], c["cycles"], 0, 0, elf)
+            self.assertIn(row, text)
+            # the top-functions table of core k: calls from calls_expected.h
+            part = text.split("core %d: " % k, 1)[1].split("\n\n", 1)[0]
+            rows = {l.split()[0]: l.split() for l in part.splitlines()[2:]}
+            exp = expected_calls(M, k)
+            self.assertIn("fib", rows)
+            self.assertIn("leaf", rows)
+            for name, cols in rows.items():
+                if name in exp:
+                    self.assertEqual(int(cols[1]), exp[name][0], (k, name))
+            fib = functions(c)["fib"]
+            self.assertEqual(rows["fib"][1:4], [str(M.CALLS_FIB), str(fib["self_cycles"]),
+                                                str(fib["inclusive_cycles"])])
+            self.assertEqual(rows["fib"][4], "%.2f%%" % (100.0 * fib["self_cycles"] / c["cycles"]))
+
+
 class Interrupts(unittest.TestCase):
     def test_ticks_profile(self):
         for endian in ("el", "eb"):

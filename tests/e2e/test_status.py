@@ -49,6 +49,8 @@ class ExitCodes(unittest.TestCase):
 FAULTS = {
     "fault_unmapped": ("load_unmapped", r"unmapped", lambda w, m, o: m == "lw",
                        r"(?i)0x0?ff00000|0x8ff00000"),
+    "fault_null": ("store_null", r"^unmapped-write$", lambda w, m, o: m == "sw",
+                   r"(?i)0x00000004"),
     "fault_ri": ("reserved_instruction", r"reserved", lambda w, m, o: w == "fc000000",
                  r"(?i)reserved"),
     "fault_mmio": ("read_bad_sys_reg", r"bus", lambda w, m, o: m == "lw",
@@ -123,6 +125,30 @@ class Faults(unittest.TestCase):
             line = int(re.match(r"\d+", line).group(0))
             self.assertEqual(os.path.basename(f["file"]), os.path.basename(path), name)
             self.assertEqual(f["line"], line, name)
+
+
+class HostileStub(unittest.TestCase):
+    """Issue 14 item 2: the interrupt-entry stub page (0xBFC00000) is no
+    guest memory. Writing `b .` over it, reading it or jumping into it
+    faults at the exact PC; nothing spins past --max-cycles."""
+
+    CASES = {
+        "t_f_stubw": ("unmapped-write", 0x80000010),
+        "t_f_stubr": ("unmapped-read", 0x80000008),
+        "t_f_stubj": ("unmapped-fetch", 0xBFC00000),
+    }
+
+    def test_stub_page_faults_quickly(self):
+        for name, (kind, pc) in self.CASES.items():
+            for endian in ("el", "eb"):
+                with self.subTest(name=name, endian=endian):
+                    r = run(["--max-cycles", "1000000", nptest.fixture(name, endian)], timeout=20)
+                    self.assertEqual(r.rc, 3, r.describe())
+                    for c in r.summary["cores"]:
+                        self.assertEqual(c["status"], "fault", c)
+                        self.assertEqual(c["fault"]["kind"], kind)
+                        self.assertEqual(c["fault"]["pc"], pc)
+                        self.assertLess(c["cycles"], 100)
 
 
 class EndOfRun(unittest.TestCase):

@@ -2,6 +2,7 @@
  * tests/fixtures/emu. Expected figures are hand counts from the fixtures'
  * disassembly (each fixture's header comment gives the layout). */
 #include <glib.h>
+#include <string.h>
 
 #include "core.h"
 
@@ -88,6 +89,14 @@ static void test_faults(void)
         { "t_f_overflow", "overflow", 0x8000000Cu, 3 },
         { "t_f_cop1", "coprocessor-unusable", 0x8000001Cu, 7 },
         { "t_ni", "bus-error", 0x80000004u, 1 },
+        /* kuseg is unmapped: NULL pointers fault at the exact PC */
+        { "t_f_null", "unmapped-write", 0x80000008u, 2 },
+        { "t_f_nullrd", "unmapped-read", 0x8000000Cu, 3 },
+        { "t_f_nullcall", "unmapped-fetch", 0x00000000u, 4 },
+        /* the interrupt-entry stub page is no guest memory */
+        { "t_f_stubw", "unmapped-write", 0x80000010u, 4 },
+        { "t_f_stubr", "unmapped-read", 0x80000008u, 2 },
+        { "t_f_stubj", "unmapped-fetch", 0xBFC00000u, 3 },
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
@@ -99,6 +108,11 @@ static void test_faults(void)
             g_assert_cmpstr(f->kind, ==, cases[k].kind);
             g_assert_cmphex(f->pc, ==, cases[k].pc);
             g_assert_cmpuint(core_instructions(r.core), ==, cases[k].insns);
+            if (cases[k].kind[0] == 'u' && strcmp(cases[k].kind, "unmapped-fetch") != 0) {
+                /* the exact address is named: NULL + 4, 0x7FFFFFFC, the stub */
+                g_assert_true(strstr(f->message, "0x00000004") || strstr(f->message, "0x7ffffffc")
+                              || strstr(f->message, "0xbfc00000"));
+            }
             run_done(&r);
         }
 }

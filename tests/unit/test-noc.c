@@ -998,7 +998,25 @@ static void test_free_in_flight(void)
             traffic_send(&t, s, (s * 7 + 3) % 16, 16, s % 3);
             traffic_send(&t, s, (s * 5 + 1) % 16, 9, 4);
         }
+        g_assert_cmpuint(t.sent, ==, 32);
         noc_run_until(noc, stops[i]);
+        /* Nobody reads, and a receive queue of 17 flits holds one packet
+         * at most (16 words + head, or 9 + head with no room for
+         * another), so the network cannot drain: noc_free below frees
+         * flits in routers, links and queues. Every packet delivered so
+         * far is still waiting in its receive queue. */
+        g_assert_false(noc_quiescent(noc));
+        NocStats *st = noc_stats(noc);
+        uint64_t waiting = 0;
+        for (unsigned n = 0; n < 16; n++) {
+            g_assert_cmpuint(noc_rx_packets(noc, n), <=, 1);
+            waiting += noc_rx_packets(noc, n);
+        }
+        g_assert_cmpuint(st->packets, ==, waiting);
+        g_assert_cmpuint(st->packets, <, 32);
+        if (stops[i] == 0)
+            g_assert_cmpuint(st->packets, ==, 0);
+        noc_stats_free(st);
         traffic_clear(&t);
         noc_free(noc);
     }

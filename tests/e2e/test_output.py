@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""e2e/output - the output folder (SPEC 4): exit status 5 when a report
+cannot be written, no folder left behind by a run that could not start,
+OUT/.nocprof-manifest and the removal of an earlier run's stale files, and
+the bounds of --max-cycles (those of [run] max_cycles: 1 .. 2^62)."""
+import os
+import resource
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nptest  # noqa: E402
+from nptest import fw, run  # noqa: E402
+
+MANIFEST = ".nocprof-manifest"
+
+
+def files_under(root):
+    """Every file below root, as sorted relative paths."""
+    out = []
+    for d, _, names in os.walk(root):
+        for n in names:
+            out.append(os.path.relpath(os.path.join(d, n), root))
+    return sorted(out)
+
+
+def manifest(out):
+    with open(os.path.join(out, MANIFEST)) as f:
+        return sorted(l for l in f.read().splitlines() if l and not l.startswith("#"))
+
+
+class Unwritable(unittest.TestCase):
+    """Status 5: the run ended but a report could not be written."""
+
+    def blocked_run(self, args):
+        out = os.path.join(nptest.tmpdir("blocked"), "o")
+        os.makedirs(out)
+        with open(os.path.join(out, "core1"), "w") as f:   # a file where a folder must go
+            f.write("not a folder\n")
+        return run(args, out=out)
+
+    def test_file_where_core_folder_goes(self):
+        r = self.blocked_run([fw("exitcode"), "--core", "1=" + fw("calls")])
+        self.assertEqual(r.rc, 5, r.describe())
+        self.assertIn("reports could not be written", r.stderr)
+        self.assertIn(os.path.join(r.out, "core1"), r.stderr)
+
+    def test_status_5_wins_over_fault_and_nonzero(self):
+        # exitcode alone gives 1 (cores 1..3 exit non-zero), fault_break gives 3
+        self.assertEqual(self.blocked_run([fw("exitcode")]).rc, 5)
+        self.assertEqual(self.blocked_run([fw("fault_break")]).rc, 5)
+
+    def test_read_only_folder(self):
+        if os.geteuid() == 0:
+            self.skipTest("root ignores file permissions")
+        out = os.path.join(nptest.tmpdir("ro"), "o")
+        os.makedirs(out)
+        os.chmod(out, 0o555)
+        try:
+            r = run([fw("exitcode")] + nptest.ONE_CORE, out=out)
+        finally:
+            os.chmod(out, 0o755)
+        self.assertEqual(r.rc, 5, r.describe())
+        self.assertIn(out, r.stderr)
+
+
+def asan_build():
+    with open(nptest.nocprof(), "rb") as f:
+        return b"AddressSanitizer" in f.read()
+
+
+class StartFailure(unittest.TestCase):
+    """An emulator that cannot start leaves no output folder: 16 cores need
+    16 translation buffers of 32 MiB, which a 256 MiB address space cannot
+    hold."""
+
+    def limited(self, args):
+        if asan_build():
+            self.skipTest("AddressSanitizer cannot run in a limited address space")
+        out = os.path.join(nptest.tmpdir("nostart"), "o")
+        limit = 256 << 20
+
+        def cap():
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        import subprocess
+        argv = [nptest.nocprof(), "run", "-q", "-o", out, "--set", "mesh.width=4", "--set", "mesh.height=4"]
+        p = subprocess.run(argv + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, preexec_fn=cap, timeout=60)
+        self.assertNotEqual(p.returncode, 0, p.stderr)
+        return out, p
+
+    def test_explicit_elf(self):
+        out, p = self.limited([fw("exitcode")])
+        self.assertFalse(os.path.exists(out), "output folder left behind: %s" % files_under(out))
+
+    def test_bundled_demo(self):
+        out, p = self.limited([])
+        self.assertFalse(os.path.exists(out), "output folder left behind: %s" % files_under(out))
+
+
+class Reuse(unittest.TestCase):
+    def test_stale_files_removed_foreign_kept(self):
+        out = os.path.join(nptest.tmpdir("reuse"), "o")
+        r = run(["--sample-period", "1000,2000", fw("calls")], out=out)
+        self.assertEqual(r.rc, 0, r.describe())
+        first = files_under(out)
+        for f in ("aliasing.txt", "aliasing.svg", "core0/gmon-2000.out", "core3/flat.txt"):
+            self.assertIn(f, first)
+        self.assertEqual(manifest(out), [f for f in first if f != MANIFEST])
+        # files nocprof did not write
+        with open(os.path.join(out, "notes.txt"), "w") as f:
+            f.write("mine\n")
+        with open(os.path.join(out, "core3", "mine.txt"), "w") as f:
+            f.write("mine\n")
+        r = run(["--sample-period", "1000", fw("calls")] + nptest.ONE_CORE, out=out)
+        self.assertEqual(r.rc, 0, r.describe())
+        second = files_under(out)
+        self.assertEqual(second, sorted([
+            MANIFEST, "callgraph.txt", "core0/annotated.txt", "core0/callgraph.txt", "core0/callgrind.out",
+            "core0/console.txt", "core0/flat.txt", "core0/gmon.out", "core3/mine.txt", "flat.txt",
+            "noc.txt", "notes.txt", "report.html", "stacks.folded", "summary.json", "summary.txt", "trace.json"]))
+        self.assertFalse(os.path.exists(os.path.join(out, "core1")))
+        self.assertFalse(os.path.exists(os.path.join(out, "core2")))
+        self.assertEqual(manifest(out), [f for f in second if f not in (MANIFEST, "notes.txt", "core3/mine.txt")])
+
+    def test_no_profile_run_drops_profiles(self):
+        out = os.path.join(nptest.tmpdir("reuse"), "o")
+        self.assertEqual(run([fw("calls")] + nptest.ONE_CORE, out=out).rc, 0)
+        self.assertEqual(run(["--no-profile", fw("calls")] + nptest.ONE_CORE, out=out).rc, 0)
+        self.assertEqual(files_under(out), sorted([
+            MANIFEST, "core0/console.txt", "noc.txt", "report.html", "summary.json", "summary.txt", "trace.json"]))
+
+    def test_manifest_cannot_reach_outside(self):
+        out = os.path.join(nptest.tmpdir("reuse"), "o")
+        os.makedirs(out)
+        outside = os.path.join(os.path.dirname(out), "precious.txt")
+        with open(outside, "w") as f:
+            f.write("keep\n")
+        with open(os.path.join(out, MANIFEST), "w") as f:
+            f.write("../precious.txt\n%s\n" % outside)
+        self.assertEqual(run([fw("calls")] + nptest.ONE_CORE, out=out).rc, 0)
+        self.assertTrue(os.path.exists(outside))
+
+
+class MaxCycles(unittest.TestCase):
+    def expect_2(self, value):
+        out = os.path.join(nptest.tmpdir("maxc"), "o")
+        r = run(["--max-cycles", value, fw("exitcode")], out=out)
+        self.assertEqual(r.rc, 2, r.describe())
+        self.assertIn("--max-cycles", r.stderr)
+        self.assertFalse(os.path.exists(out))
+
+    def test_zero_is_an_error(self):
+        self.expect_2("0")
+
+    def test_bounds_are_the_configs(self):
+        self.expect_2(str((1 << 62) + 1))
+        self.expect_2("-5")
+        r = run(["--max-cycles", str(1 << 62), fw("exitcode")] + nptest.ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertEqual(r.summary["config"]["run"]["max_cycles"], 1 << 62)
+        r = run(["--max-cycles", "1", fw("exitcode")] + nptest.ONE_CORE)
+        self.assertEqual(r.rc, 4, r.describe())
+        self.assertEqual(r.core(0)["status"], "limit")
+
+
+if __name__ == "__main__":
+    nptest.main()

@@ -1,0 +1,255 @@
+/* test-collect.c — the collector (profiler/collect) on one core with no
+ * network, running the firmware of firmware/tests and firmware/apps.
+ * Expected counts come from the firmware's own expected-count headers
+ * (calls_expected.h, tailcall_expected.h: counted from the C sources) and
+ * from the emulator's independent counters (cycles, interrupts, waits). */
+#include <glib.h>
+#include <string.h>
+
+#include "calls_expected.h"
+#include "collect.h"
+#include "firmware_paths.h"
+#include "tailcall_expected.h"
+
+typedef struct Run {
+    Config cfg;
+    ElfImage *img;
+    Symbols *syms;
+    Core *core;
+    Collector *col;
+    Profile *prof;
+} Run;
+
+/* Run FW_DIR/name-endian.elf as core 0 of a 1 x 1 mesh to its end. */
+static void run_fw(Run *r, const char *name, const char *endian)
+{
+    memset(r, 0, sizeof *r);
+    config_defaults(&r->cfg);
+    r->cfg.mesh_width = r->cfg.mesh_height = 1;
+    g_autofree char *path = g_strdup_printf("%s/%s-%s.elf", FW_DIR, name, endian);
+    GError *err = NULL;
+    r->img = elf_image_load(path, r->cfg.ram_size, &err);
+    g_assert_no_error(err);
+    r->syms = symbols_load(path, &err);
+    g_assert_no_error(err);
+    r->core = core_new(0, &r->cfg, r->img, NULL, NULL, &err);
+    g_assert_no_error(err);
+    r->col = collector_new(r->syms);
+    CoreHooks h = collector_hooks(r->col);
+    core_set_hooks(r->core, &h);
+    while (core_live(r->core)) {
+        core_run(r->core, UINT64_C(1) << 40);
+        if (core_state(r->core) == CORE_IDLE) {
+            uint64_t wake = core_wake_cycle(r->core);
+            g_assert_cmpuint(wake, !=, UINT64_MAX);
+            core_idle(r->core, wake);
+        }
+    }
+}
+
+static void finish(Run *r)
+{
+    collector_finish(r->col, core_cycles(r->core));
+    r->prof = collector_profile(r->col, r->core, "fw", 1e8);
+}
+
+static void run_done(Run *r)
+{
+    profile_free(r->prof);
+    collector_free(r->col);
+    core_free(r->core);
+    symbols_free(r->syms);
+    elf_image_free(r->img);
+}
+
+static unsigned fn(const Profile *p, const char *name)
+{
+    for (unsigned i = 0; i < p->nfuncs; i++)
+        if (strcmp(p->funcs[i].name, name) == 0)
+            return i;
+    g_error("no function %s", name);
+}
+
+/* Calls from caller into callee, over every call site. */
+static uint64_t arc_count(const Profile *p, const char *caller, const char *callee)
+{
+    unsigned a = fn(p, caller), b = fn(p, callee);
+    uint64_t n = 0;
+    for (unsigned i = 0; i < p->narcs; i++)
+        if (p->arcs[i].caller == a && p->arcs[i].callee == b)
+            n += p->arcs[i].count;
+    return n;
+}
+
+/* Inclusive cycles of the arcs out of caller. */
+static uint64_t children(const Profile *p, const char *caller)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < p->narcs; i++)
+        if (p->arcs[i].caller == fn(p, caller))
+            n += p->arcs[i].inclusive_cycles;
+    return n;
+}
+
+/* The whole run seen from its outermost function (_start is never called,
+ * so its own figures are its self cycles). */
+static uint64_t from_start(const Profile *p)
+{
+    return p->funcs[fn(p, "_start")].self_cycles + children(p, "_start");
+}
+
+static uint64_t self_sum(const Profile *p)
+{
+    uint64_t s = 0;
+    for (unsigned i = 0; i < p->nfuncs; i++)
+        s += p->funcs[i].self_cycles;
+    return s;
+}
+
+/* Calls, returns and recursion: every count of calls_expected.h (k = 0). */
+static void test_calls(void)
+{
+    static const char *const endians[] = { "el", "eb" };
+    for (unsigned e = 0; e < 2; e++) {
+        Run r;
+        run_fw(&r, "calls", endians[e]);
+        g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+        g_assert_cmpint(core_exit_code(r.core), ==, 0);
+        finish(&r);
+        const Profile *p = r.prof;
+        g_assert_cmpuint(p->funcs[fn(p, "main")].calls, ==, CALLS_MAIN);
+        g_assert_cmpuint(arc_count(p, "_start", "main"), ==, CALLS_MAIN);
+        g_assert_cmpuint(p->funcs[fn(p, "fact")].calls, ==, CALLS_FACT);
+        g_assert_cmpuint(p->funcs[fn(p, "fact")].recursive_calls, ==, CALLS_FACT_RECURSIVE);
+        g_assert_cmpuint(arc_count(p, "main", "fact"), ==, CALLS_FACT_FROM_MAIN);
+        g_assert_cmpuint(arc_count(p, "fact", "fact"), ==, CALLS_FACT_RECURSIVE);
+        g_assert_cmpuint(p->funcs[fn(p, "fib")].calls, ==, CALLS_FIB);
+        g_assert_cmpuint(p->funcs[fn(p, "fib")].recursive_calls, ==, CALLS_FIB_RECURSIVE);
+        g_assert_cmpuint(arc_count(p, "main", "is_even"), ==, CALLS_IS_EVEN_FROM_MAIN);
+        g_assert_cmpuint(arc_count(p, "is_odd", "is_even"), ==, CALLS_IS_EVEN_FROM_IS_ODD(0));
+        g_assert_cmpuint(p->funcs[fn(p, "is_odd")].calls, ==, CALLS_IS_ODD(0));
+        g_assert_cmpuint(arc_count(p, "is_even", "is_odd"), ==, CALLS_IS_ODD(0));
+        static const char *const ops[] = { "op_add", "op_sub", "op_mul", "op_xor" };
+        for (unsigned i = 0; i < 4; i++)    /* jalr through a table */
+            g_assert_cmpuint(arc_count(p, "run_ops", ops[i]), ==, CALLS_OP_EACH(0));
+        g_assert_cmpuint(arc_count(p, "caller_a", "leaf"), ==, CALLS_LEAF_FROM_A(0));
+        g_assert_cmpuint(arc_count(p, "caller_b", "leaf"), ==, CALLS_LEAF_FROM_B);
+        g_assert_cmpuint(p->funcs[fn(p, "leaf")].calls, ==, CALLS_LEAF(0));
+        g_assert_cmpuint(p->funcs[fn(p, "marked_loop")].calls, ==, CALLS_MARKED_LOOP);
+        /* returns: every frame closed where it should, so main's inclusive
+         * time is that of everything it ran, and the outermost function's
+         * the whole run */
+        g_assert_cmpuint(self_sum(p), ==, core_cycles(r.core));
+        g_assert_cmpuint(from_start(p), ==, core_cycles(r.core));
+        g_assert_cmpuint(p->funcs[fn(p, "main")].inclusive_cycles, ==,
+                         p->funcs[fn(p, "main")].self_cycles + children(p, "main"));
+        run_done(&r);
+    }
+}
+
+/* Tail calls (j f: credited to the function that jumped) and a longjmp
+ * that abandons frames without returns (dive and tc_setjmp are called from
+ * run_unwinds, which tailcall_expected.h counts as "from main"). */
+static void test_tail_calls(void)
+{
+    Run r;
+    run_fw(&r, "tailcall", "el");
+    g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+    g_assert_cmpint(core_exit_code(r.core), ==, 0);
+    finish(&r);
+    const Profile *p = r.prof;
+    g_assert_cmpuint(arc_count(p, "main", "tail_outer"), ==, TC_CALLS_TAIL_OUTER);
+    g_assert_cmpuint(arc_count(p, "tail_outer", "tail_target"), ==, TC_CALLS_TAIL_TARGET);
+    g_assert_cmpuint(arc_count(p, "main", "tail_target"), ==, 0);
+    g_assert_cmpuint(arc_count(p, "run_unwinds", "tc_setjmp"), ==, TC_CALLS_SETJMP);
+    g_assert_cmpuint(p->funcs[fn(p, "dive")].calls, ==, TC_CALLS_DIVE);
+    g_assert_cmpuint(arc_count(p, "run_unwinds", "dive"), ==, TC_CALLS_DIVE_FROM_MAIN);
+    g_assert_cmpuint(p->funcs[fn(p, "dive")].recursive_calls, ==, TC_CALLS_DIVE_RECURSIVE);
+    g_assert_cmpuint(arc_count(p, "dive", "tc_longjmp"), ==, TC_CALLS_LONGJMP);
+    g_assert_cmpuint(self_sum(p), ==, core_cycles(r.core));
+    g_assert_cmpuint(from_start(p), ==, core_cycles(r.core));
+    run_done(&r);
+}
+
+/* Interrupts: ticks.c takes exactly 50 timer interrupts; each enters
+ * _irq_vector from <interrupt>, and handler time is charged only there. */
+static void test_interrupts(void)
+{
+    Run r;
+    run_fw(&r, "ticks", "el");
+    g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+    g_assert_cmpint(core_exit_code(r.core), ==, 0);
+    g_assert_cmpuint(core_interrupts(r.core), ==, 50);
+    finish(&r);
+    const Profile *p = r.prof;
+    unsigned intr = profile_pseudo(p, PROF_INTERRUPT), idle = profile_pseudo(p, PROF_IDLE);
+    g_assert_cmpuint(arc_count(p, "<interrupt>", "_irq_vector"), ==, 50);
+    g_assert_cmpuint(p->funcs[fn(p, "_irq_vector")].calls, ==, 50);
+    g_assert_cmpuint(p->funcs[fn(p, "on_tick")].calls, ==, 50);
+    g_assert_cmpuint(p->funcs[intr].calls, ==, 50);
+    g_assert_cmpuint(p->funcs[intr].inclusive_cycles, ==, core_irq_cycles(r.core));
+    g_assert_cmpuint(p->funcs[fn(p, "_irq_vector")].inclusive_cycles, ==, core_irq_cycles(r.core));
+    g_assert_cmpuint(p->funcs[idle].calls, ==, core_waits(r.core));
+    g_assert_cmpuint(p->funcs[idle].self_cycles, ==, core_idle_cycles(r.core));
+    /* the run's outermost function gets everything but idle and handlers */
+    g_assert_cmpuint(from_start(p), ==,
+                     core_cycles(r.core) - core_idle_cycles(r.core) - core_irq_cycles(r.core));
+    g_assert_cmpuint(self_sum(p), ==, core_cycles(r.core));
+    /* the timeline: one span per wait and per handler run */
+    size_t n;
+    uint64_t dropped;
+    const CollectorEvent *ev = collector_events(r.col, &n, &dropped);
+    g_assert_cmpuint(n, ==, 50 + core_waits(r.core));
+    g_assert_cmpuint(dropped, ==, 0);
+    for (size_t i = 1; i < n; i++)
+        g_assert_cmpuint(ev[i - 1].end, <=, ev[i].start);
+    run_done(&r);
+}
+
+/* The shadow stack at a fault: do_break <- main (_start, where the core
+ * began, is the root and was never called: no frame). */
+static void test_stack_at_fault(void)
+{
+    Run r;
+    run_fw(&r, "fault_break", "el");
+    g_assert_cmpint(core_state(r.core), ==, CORE_FAULT);
+    unsigned n;
+    g_autofree unsigned *fr = collector_stack(r.col, &n);
+    g_assert_cmpuint(n, ==, 2);
+    g_assert_cmpstr(collector_func_name(r.col, fr[0]), ==, "do_break");
+    g_assert_cmpstr(collector_func_name(r.col, fr[1]), ==, "main");
+    finish(&r);
+    g_free(collector_stack(r.col, &n));
+    g_assert_cmpuint(n, ==, 0);
+    run_done(&r);
+}
+
+/* Calling contexts: the folded paths' cycles add up to the core's. */
+static void test_contexts(void)
+{
+    Run r;
+    run_fw(&r, "calls", "el");
+    finish(&r);
+    size_t n;
+    const CollectorCtx *ctx = collector_contexts(r.col, &n);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        sum += ctx[i].self;
+        if (i)
+            g_assert_cmpuint(ctx[i].parent, <, i);
+    }
+    g_assert_cmpuint(sum, ==, core_cycles(r.core));
+    g_assert_cmpstr(collector_func_name(r.col, ctx[0].func), ==, "_start");
+    run_done(&r);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/collect/calls", test_calls);
+    g_test_add_func("/collect/tail-calls", test_tail_calls);
+    g_test_add_func("/collect/interrupts", test_interrupts);
+    g_test_add_func("/collect/stack-at-fault", test_stack_at_fault);
+    g_test_add_func("/collect/contexts", test_contexts);
+    return g_test_run();
+}

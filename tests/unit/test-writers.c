@@ -1,0 +1,282 @@
+/* test-writers.c — summary.txt, summary.json, trace.json and callgrind.out
+ * of the hand-built Profile of tests/fixtures/profiler (every figure in
+ * fixture-profile.h), a real empty-or-one-packet Noc and hand-made core
+ * outcomes. JSON is checked by parsing it back with json-glib. */
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "callgrind.h"
+#include "collect.h"
+#include "summary.h"
+#include "summary_json.h"
+#include "trace.h"
+
+#include "../fixtures/profiler/fixture-profile.h"
+
+#ifdef FIXTURE_EL
+static const char *fixture_el = FIXTURE_EL;
+#else
+static const char *fixture_el = NULL;
+#endif
+
+static Noc *make_noc(const Config *cfg)
+{
+    NocConfig nc = { .width = cfg->mesh_width, .height = cfg->mesh_height,
+                     .router_latency = cfg->router_latency, .link_latency = cfg->link_latency,
+                     .buffer_depth = cfg->buffer_depth, .max_payload = cfg->max_payload,
+                     .tx_queue_flits = cfg->tx_queue_flits, .rx_queue_flits = cfg->rx_queue_flits };
+    return noc_new(&nc);
+}
+
+typedef struct World {
+    Config cfg;
+    Symbols *syms;
+    Profile *prof;
+    Noc *noc;
+    NocStats *ns;
+    CoreResult core;
+    char *stack[3];
+    RunInfo run;
+} World;
+
+/* One core (of a 1 x 1 mesh) that faulted in fact, called from main. */
+static bool world_open(World *w, const char *elf_name)
+{
+    memset(w, 0, sizeof *w);
+    if (!fx_load(fixture_el, &w->syms, &w->prof))
+        return false;
+    config_defaults(&w->cfg);
+    w->cfg.mesh_width = w->cfg.mesh_height = 1;
+    w->noc = make_noc(&w->cfg);
+    w->ns = noc_stats(w->noc);
+    w->stack[0] = "fact";
+    w->stack[1] = "main";
+    w->core = (CoreResult){ .id = 0, .elf = elf_name, .status = "fault", .exit_code = 0, .faulted = true,
+                            .fault_kind = "break", .fault_message = "break \"7\"\nat pc", .fault_function = "fact",
+                            .fault_file = "fixture.c", .fault_pc = 0x80000040, .fault_line = 14,
+                            .fault_stack = w->stack, .instructions = 229, .cycles = 467, .busy_cycles = 267,
+                            .idle_cycles = 200, .irq_cycles = 15, .interrupts = 3, .waits = 2, .prof = w->prof };
+    w->run = (RunInfo){ .cfg = &w->cfg, .config_path = NULL, .ncores = 1, .cores = &w->core, .noc = w->ns,
+                        .deadlock = false, .exit_status = 3 };
+    return true;
+}
+
+static void world_close(World *w)
+{
+    noc_stats_free(w->ns);
+    noc_free(w->noc);
+    profile_free(w->prof);
+    symbols_free(w->syms);
+}
+
+static JsonNode *parse(const GString *s)
+{
+    g_assert_true(g_utf8_validate(s->str, (gssize)s->len, NULL));
+    g_autoptr(JsonParser) p = json_parser_new();
+    GError *err = NULL;
+    json_parser_load_from_data(p, s->str, (gssize)s->len, &err);
+    g_assert_no_error(err);
+    return json_node_copy(json_parser_get_root(p));
+}
+
+static JsonObject *func_named(JsonArray *funcs, const char *name)
+{
+    for (unsigned i = 0; i < json_array_get_length(funcs); i++) {
+        JsonObject *f = json_array_get_object_element(funcs, i);
+        if (strcmp(json_object_get_string_member(f, "name"), name) == 0)
+            return f;
+    }
+    g_error("no function %s in summary.json", name);
+}
+
+static void test_summary_json(void)
+{
+    World w;
+    if (!world_open(&w, "bad\xff\xfe.elf"))    /* not UTF-8 */
+        return;
+    GString *s = summary_json(&w.run);
+    g_assert_true(s->len && s->str[s->len - 1] == '\n');
+    g_autoptr(JsonNode) root = parse(s);
+    g_string_free(s, TRUE);
+    JsonObject *o = json_node_get_object(root);
+    /* the SPEC's keys, in its order */
+    static const char *const keys[] = { "nocprof", "config_file", "config", "exit_status", "deadlock", "cores", "noc" };
+    g_autoptr(GList) members = json_object_get_members(o);
+    unsigned k = 0;
+    for (GList *l = members; l; l = l->next, k++)
+        g_assert_cmpstr(l->data, ==, keys[k]);
+    g_assert_cmpuint(k, ==, G_N_ELEMENTS(keys));
+    g_assert_cmpstr(json_object_get_string_member(o, "nocprof"), ==, NOCPROF_VERSION_STRING);
+    g_assert_true(json_object_get_null_member(o, "config_file"));
+    g_assert_cmpint(json_object_get_int_member(o, "exit_status"), ==, 3);
+    JsonObject *cfg = json_object_get_object_member(o, "config");
+    g_assert_cmpint(json_object_get_int_member(json_object_get_object_member(cfg, "mesh"), "width"), ==, 1);
+    g_assert_cmpint(json_object_get_int_member(json_object_get_object_member(cfg, "run"), "max_cycles"), ==,
+                    10000000000);
+    JsonObject *c = json_array_get_object_element(json_object_get_array_member(o, "cores"), 0);
+    g_assert_cmpstr(json_object_get_string_member(c, "elf"), ==, "bad\xef\xbf\xbd\xef\xbf\xbd.elf");
+    g_assert_cmpstr(json_object_get_string_member(c, "status"), ==, "fault");
+    g_assert_cmpint(json_object_get_int_member(c, "cycles"), ==, 467);
+    g_assert_cmpint(json_object_get_int_member(c, "idle_cycles"), ==, 200);
+    JsonObject *f = json_object_get_object_member(c, "fault");
+    g_assert_cmpstr(json_object_get_string_member(f, "message"), ==, "break \"7\"\nat pc");
+    g_assert_cmpint(json_object_get_int_member(f, "pc"), ==, 0x80000040);
+    JsonArray *st = json_object_get_array_member(f, "stack");
+    g_assert_cmpuint(json_array_get_length(st), ==, 2);
+    g_assert_cmpstr(json_array_get_string_element(st, 1), ==, "main");
+    JsonObject *samples = json_object_get_object_member(c, "samples");
+    g_assert_cmpint(json_object_get_int_member(samples, "10"), ==, 46);
+    g_assert_cmpint(json_object_get_int_member(samples, "7"), ==, 66);
+    JsonArray *funcs = json_object_get_array_member(c, "functions");
+    JsonObject *m = func_named(funcs, "main");
+    g_assert_cmpint(json_object_get_int_member(m, "calls"), ==, 1);
+    g_assert_cmpint(json_object_get_int_member(m, "self_cycles"), ==, 100);
+    g_assert_cmpint(json_object_get_int_member(m, "inclusive_cycles"), ==, 250);
+    g_assert_cmpint(json_object_get_int_member(json_object_get_object_member(m, "samples"), "7"), ==, 14);
+    JsonArray *callers = json_object_get_array_member(func_named(funcs, "fact"), "callers");
+    g_assert_cmpuint(json_array_get_length(callers), ==, 2);   /* main x1, fact x4 */
+    uint64_t total = 0;
+    for (unsigned i = 0; i < 2; i++)
+        total += (uint64_t)json_object_get_int_member(json_array_get_object_element(callers, i), "count");
+    g_assert_cmpuint(total, ==, 5);
+    g_assert_cmpint(json_object_get_int_member(func_named(funcs, "<idle>"), "self_cycles"), ==, 200);
+    JsonObject *h = func_named(funcs, "handler");
+    JsonObject *hc = json_array_get_object_element(json_object_get_array_member(h, "callers"), 0);
+    g_assert_cmpstr(json_object_get_string_member(hc, "caller"), ==, "<interrupt>");
+    JsonObject *noc = json_object_get_object_member(o, "noc");
+    g_assert_cmpuint(json_array_get_length(json_object_get_array_member(noc, "links")), ==, 0);
+    g_assert_cmpint(json_object_get_int_member(noc, "packets"), ==, 0);
+    world_close(&w);
+}
+
+static void test_summary_text(void)
+{
+    World w;
+    if (!world_open(&w, "fx.elf"))
+        return;
+    GString *s = summary_text(&w.run);
+    g_assert_nonnull(strstr(s->str, "platform: 1x1 mesh, 1 cores, 1024 KiB RAM per core"));
+    g_assert_nonnull(strstr(s->str, "exit status: 3\n"));
+    g_assert_nonnull(strstr(s->str, "0     fault           0            229            467"
+                                    "            267            200             15  fx.elf\n"));
+    g_assert_nonnull(strstr(s->str, "\ncore 0 fault: break at pc 0x80000040 in fact (fixture.c:14)\n"));
+    g_assert_nonnull(strstr(s->str, "  call stack (innermost first): fact <- main\n"));
+    g_assert_nonnull(strstr(s->str, "core 0: 0.000005 s at the configured clock"));
+    /* top functions by self cycles: <idle> 200 (42.83%), main 100, fact 50 */
+    const char *idle = strstr(s->str, "  <idle>  "), *mainl = strstr(s->str, "  main  "),
+               *fact = strstr(s->str, "  fact  ");
+    g_assert_true(idle && mainl && fact && idle < mainl && mainl < fact);
+    g_assert_nonnull(strstr(idle, "          0            200              0  42.83%\n"));
+    g_assert_nonnull(strstr(mainl, "         1            100            250  21.41%\n"));
+    g_assert_nonnull(strstr(s->str, "network on chip: 1x1 mesh"));
+    g_string_free(s, TRUE);
+    world_close(&w);
+}
+
+/* Core 0 waits over [100, 300) (cycles; 1 MHz clock: microseconds), the
+ * NoC carries one 3-word packet 0 -> 1. */
+static void test_trace(void)
+{
+    Config cfg;
+    config_defaults(&cfg);
+    cfg.mesh_width = 2;
+    cfg.mesh_height = 1;
+    Noc *noc = make_noc(&cfg);
+    noc_log_packets(noc, 10);
+    uint32_t words[3] = { 1, 2, 3 };
+    g_assert_true(noc_send(noc, 0, 1, words, 3, 0));
+    noc_run_until(noc, 1000);
+    size_t np;
+    uint64_t dropped;
+    const NocPacketRecord *rec = noc_packet_log(noc, &np, &dropped);
+    g_assert_cmpuint(np, ==, 1);
+    Collector *col = collector_new(NULL);
+    CoreHooks h = collector_hooks(col);
+    h.idle(h.opaque, 100, 300);
+    collector_finish(col, 400);
+    TraceCore tc[2] = { { .id = 0, .col = col, .end_cycle = 400, .end_what = "exit 0" },
+                        { .id = 1, .col = NULL, .end_cycle = 50, .end_what = "fault: \"x\"\xff" } };
+    GString *s = trace_build(tc, 2, noc, 1e6);
+    g_autoptr(JsonNode) root = parse(s);
+    g_string_free(s, TRUE);
+    JsonArray *ev = json_object_get_array_member(json_node_get_object(root), "traceEvents");
+    unsigned waits = 0, packets = 0, ends = 0;
+    for (unsigned i = 0; i < json_array_get_length(ev); i++) {
+        JsonObject *e = json_array_get_object_element(ev, i);
+        const char *name = json_object_get_string_member(e, "name"), *ph = json_object_get_string_member(e, "ph");
+        if (strcmp(name, "wait") == 0) {
+            waits++;
+            g_assert_cmpfloat(json_object_get_double_member(e, "ts"), ==, 100.0);
+            g_assert_cmpfloat(json_object_get_double_member(e, "dur"), ==, 200.0);
+            g_assert_cmpint(json_object_get_int_member(e, "pid"), ==, 0);
+        } else if (strcmp(name, "0->1") == 0) {
+            packets++;
+            JsonObject *a = json_object_get_object_member(e, "args");
+            g_assert_cmpint(json_object_get_int_member(e, "pid"), ==, 2);
+            g_assert_cmpint(json_object_get_int_member(a, "words"), ==, 3);
+            g_assert_cmpint(json_object_get_int_member(a, "cycles"), ==, (gint64)(rec[0].delivered - rec[0].sent));
+        } else if (strcmp(ph, "i") == 0) {
+            ends++;
+            const char *want = json_object_get_int_member(e, "pid") == 0 ? "exit 0" : "fault: \"x\"\xef\xbf\xbd";
+            g_assert_cmpstr(name, ==, want);
+        }
+    }
+    g_assert_cmpuint(waits, ==, 1);
+    g_assert_cmpuint(packets, ==, 1);
+    g_assert_cmpuint(ends, ==, 2);
+    collector_free(col);
+    noc_free(noc);
+}
+
+static void test_callgrind(void)
+{
+    Symbols *syms;
+    Profile *p;
+    if (!fx_load(fixture_el, &syms, &p))
+        return;
+    GString *s = callgrind_build(p);
+    g_assert_true(g_str_has_prefix(s->str, "# callgrind format\nversion: 1\ncreator: nocprof\n"));
+    g_assert_nonnull(strstr(s->str, "\nevents: Cycles\nsummary: 467\n"));
+    /* leaf: one block of 48 cycles at its entry; main calls it 10 times
+     * from main+0x20 for 40 inclusive cycles */
+    uint32_t leaf = symbols_func(syms, fx_index(syms, "leaf"))->addr;
+    uint32_t mainf = symbols_func(syms, fx_index(syms, "main"))->addr;
+    g_autofree char *leaf_cost = g_strdup_printf("\n0x%08x ", leaf);
+    const char *lc = strstr(s->str, leaf_cost);
+    g_assert_nonnull(lc);
+    g_autofree char *leaf_line = g_strndup(lc, (gsize)(strchr(lc + 1, '\n') - lc));
+    g_assert_true(g_str_has_suffix(leaf_line, " 48"));
+    g_autofree char *call = g_strdup_printf("calls=10 0x%08x ", leaf);
+    const char *cl = strstr(s->str, call);
+    g_assert_nonnull(cl);
+    g_autofree char *site = g_strdup_printf("\n0x%08x ", mainf + 0x20);
+    const char *sl = strstr(cl, site);
+    g_assert_true(sl && sl == strchr(cl, '\n'));
+    g_autofree char *site_line = g_strndup(sl, (gsize)(strchr(sl + 1, '\n') - sl));
+    g_assert_true(g_str_has_suffix(site_line, " 40"));
+    /* <idle> has no blocks: its 200 cycles at position 0 */
+    const char *idle = strstr(s->str, " <idle>\n");
+    g_assert_nonnull(idle);
+    g_assert_true(g_str_has_prefix(idle + strlen(" <idle>\n"), "0 0 200\n"));
+    /* every block's cycles appear once: 198 in all, plus <idle>'s 200 */
+    uint64_t sum = 0;
+    g_auto(GStrv) lines = g_strsplit(s->str, "\n", -1);
+    for (unsigned i = 1; lines[i]; i++)
+        if (g_str_has_prefix(lines[i], "0x") && !g_str_has_prefix(lines[i - 1], "calls="))
+            sum += g_ascii_strtoull(strrchr(lines[i], ' ') + 1, NULL, 10);
+    g_assert_cmpuint(sum, ==, 48 + 15 + 30 + 5 + 8 + 60 + 32);
+    g_string_free(s, TRUE);
+    profile_free(p);
+    symbols_free(syms);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/writers/summary-json", test_summary_json);
+    g_test_add_func("/writers/summary-text", test_summary_text);
+    g_test_add_func("/writers/trace", test_trace);
+    g_test_add_func("/writers/callgrind", test_callgrind);
+    return g_test_run();
+}

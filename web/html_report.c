@@ -1,0 +1,234 @@
+/* html_report.c — OUT/report.html: the embedded web/ bundle plus the run's
+ * data as JSON (see html_report.h). */
+#include "html_report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/json.h"
+#include "report_util.h"
+
+/* Generated at build time from web/ (web/CMakeLists.txt): <style> and
+ * <script> elements holding the bundled CSS and JavaScript. */
+extern const unsigned char nocprof_web_bundle[];
+extern const unsigned long nocprof_web_bundle_len;
+
+/* s as a JSON string literal (base/json.h: json-glib's escaping, invalid
+ * UTF-8 replaced). */
+static void append_quoted(GString *o, const char *s)
+{
+    g_autofree char *q = npjson_quote(s ? s : "");
+    g_string_append(o, q);
+}
+
+#define MAX_SOURCE_BYTES (4u << 20) /* larger source files are not embedded */
+
+typedef struct FileTable {
+    GHashTable *index;  /* path (owned by the Symbols) -> index + 1 */
+    GPtrArray *paths;
+} FileTable;
+
+static int file_index(FileTable *ft, const char *path)
+{
+    if (!path)
+        return -1;
+    gpointer v = g_hash_table_lookup(ft->index, path);
+    if (v)
+        return GPOINTER_TO_INT(v) - 1;
+    g_ptr_array_add(ft->paths, (gpointer)path);
+    g_hash_table_insert(ft->index, (gpointer)path, GINT_TO_POINTER((int)ft->paths->len));
+    return (int)ft->paths->len - 1;
+}
+
+/* Cycles of each instruction of [lo, lo + 4n): every block's cycles spread
+ * evenly over its instructions (as annotated.txt does). */
+static void insn_cycles(const Profile *p, uint32_t lo, unsigned n, uint64_t *cycles)
+{
+    uint64_t hi = (uint64_t)lo + 4ull * n;
+    for (unsigned i = 0; i < p->nblocks; i++) {
+        const ProfBlock *b = &p->blocks[i];
+        uint64_t end = (uint64_t)b->addr + 4ull * b->ninsns;
+        if (!b->ninsns || b->addr >= hi || end <= lo)
+            continue;
+        for (uint32_t k = 0; k < b->ninsns; k++) {
+            uint64_t a = (uint64_t)b->addr + 4ull * k;
+            if (a >= lo && a < hi)
+                cycles[(a - lo) / 4] += b->cycles / b->ninsns + (k < b->cycles % b->ninsns);
+        }
+    }
+}
+
+static uint64_t insn_samples(const Profile *p, uint32_t a)
+{
+    if (!p->nperiods)
+        return 0;
+    const ProfHist *h = &p->hists[0];
+    if (!h->bins || a < h->low_pc || a >= h->high_pc)
+        return 0;
+    return h->bins[(a - h->low_pc) / 4];
+}
+
+static void append_function(GString *o, const Profile *p, const ProfFunc *f, FileTable *ft)
+{
+    unsigned n = f->size / 4;
+    g_autofree uint64_t *count = g_new0(uint64_t, n ? n : 1);
+    g_autofree uint64_t *cycles = g_new0(uint64_t, n ? n : 1);
+    profile_insn_counts(p, f->addr, n, count);
+    insn_cycles(p, f->addr, n, cycles);
+    g_string_append(o, "{\"name\":");
+    append_quoted(o, f->name);
+    g_string_append_printf(o, ",\"address\":%" PRIu32 ",\"insns\":[", f->addr);
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t a = f->addr + 4 * i;
+        SymLine ln = p->syms ? symbols_line(p->syms, a) : (SymLine){ NULL, 0 };
+        g_autofree char *dis = p->syms ? symbols_disasm(p->syms, a) : g_strdup("");
+        g_string_append_printf(o, "%s[%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d,%u,", i ? "," : "", a,
+                               count[i], cycles[i], insn_samples(p, a), file_index(ft, ln.file), ln.line);
+        append_quoted(o, dis);
+        g_string_append_c(o, ']');
+    }
+    g_string_append(o, "]}");
+}
+
+static void append_core(GString *o, const Profile *p, FileTable *ft)
+{
+    g_string_append_printf(o, "{\"core\":%u,\"functions\":[", p->core);
+    bool first = true;
+    for (unsigned i = 0; i < p->nfuncs; i++) {
+        const ProfFunc *f = &p->funcs[i];
+        if (f->pseudo || !f->size || !report_func_active(p, i))
+            continue;
+        if (!first)
+            g_string_append_c(o, ',');
+        first = false;
+        append_function(o, p, f, ft);
+    }
+    g_string_append(o, "]}");
+}
+
+static void append_source(GString *o, const char *path)
+{
+    g_autofree char *text = NULL;
+    gsize len = 0;
+    if (!g_file_get_contents(path, &text, &len, NULL) || len > MAX_SOURCE_BYTES) {
+        g_string_append(o, "null");
+        return;
+    }
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    guint n = g_strv_length(lines);
+    if (n && len && text[len - 1] == '\n')
+        n--; /* the empty string after the last newline */
+    g_string_append_c(o, '[');
+    for (guint i = 0; i < n; i++) {
+        if (i)
+            g_string_append_c(o, ',');
+        g_strchomp(lines[i]);
+        append_quoted(o, lines[i]);
+    }
+    g_string_append_c(o, ']');
+}
+
+GString *html_lines_json(const Profile *const *profs, unsigned ncores)
+{
+    FileTable ft = { g_hash_table_new(g_str_hash, g_str_equal), g_ptr_array_new() };
+    GString *cores = g_string_new("[");
+    for (unsigned c = 0; c < ncores; c++) {
+        if (c)
+            g_string_append_c(cores, ',');
+        if (profs[c])
+            append_core(cores, profs[c], &ft);
+        else
+            g_string_append(cores, "null");
+    }
+    g_string_append_c(cores, ']');
+    GString *o = g_string_new("{\"files\":[");
+    for (guint i = 0; i < ft.paths->len; i++) {
+        const char *path = g_ptr_array_index(ft.paths, i);
+        g_string_append(o, i ? ",{\"path\":" : "{\"path\":");
+        append_quoted(o, path);
+        g_string_append(o, ",\"text\":");
+        append_source(o, path);
+        g_string_append_c(o, '}');
+    }
+    g_string_append(o, "],\"cores\":");
+    g_string_append_len(o, cores->str, (gssize)cores->len);
+    g_string_append_c(o, '}');
+    g_string_free(cores, TRUE);
+    g_hash_table_destroy(ft.index);
+    g_ptr_array_free(ft.paths, TRUE);
+    return o;
+}
+
+/* JSON text inside a <script> element: '<' only occurs inside JSON
+ * strings, where \u003c means the same, so no "</script>" or "<!--" can
+ * end or confuse the element. */
+static void append_script_safe(GString *o, const char *json)
+{
+    for (const char *p = json; *p; p++) {
+        if (*p == '<')
+            g_string_append(o, "\\u003c");
+        else
+            g_string_append_c(o, *p);
+    }
+}
+
+GString *html_report_build(const char *summary_json, const char *folded, const char *trace_json,
+                           const char *lines_json)
+{
+    GString *o = g_string_new("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                              "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                              "<meta name=\"generator\" content=\"nocprof\">\n"
+                              "<title>nocprof report</title>\n</head>\n<body>\n"
+                              "<div id=\"app\"></div>\n"
+                              "<script type=\"application/json\" id=\"nocprof-data\">{\"summary\":");
+    append_script_safe(o, summary_json);
+    GString *tmp = g_string_new(NULL);
+    append_quoted(tmp, folded ? folded : "");
+    g_string_append(o, ",\"folded\":");
+    append_script_safe(o, tmp->str);
+    g_string_free(tmp, TRUE);
+    g_string_append(o, ",\"trace\":");
+    append_script_safe(o, trace_json ? trace_json : "null");
+    g_string_append(o, ",\"source\":");
+    append_script_safe(o, lines_json ? lines_json : "null");
+    g_string_append(o, "}</script>\n");
+    g_string_append_len(o, (const char *)nocprof_web_bundle, (gssize)nocprof_web_bundle_len);
+    g_string_append(o, "\n</body>\n</html>\n");
+    return o;
+}
+
+static char *read_optional(const char *dir, const char *name, bool required, GError **error)
+{
+    g_autofree char *path = g_build_filename(dir, name, NULL);
+    char *text = NULL;
+    GError *e = NULL;
+    if (g_file_get_contents(path, &text, NULL, &e))
+        return text;
+    if (required || !g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot read: %s", path, e->message);
+    g_error_free(e);
+    return NULL;
+}
+
+GString *html_report_page(const char *out_dir, const Profile *const *profs, unsigned ncores, GError **error)
+{
+    GError *e = NULL;
+    g_autofree char *summary = read_optional(out_dir, "summary.json", true, error);
+    if (!summary)
+        return NULL;
+    g_autofree char *folded = read_optional(out_dir, "stacks.folded", false, &e);
+    g_autofree char *trace = e ? NULL : read_optional(out_dir, "trace.json", false, &e);
+    if (e) {
+        g_propagate_error(error, e);
+        return NULL;
+    }
+    bool any = false;
+    for (unsigned i = 0; i < ncores; i++)
+        any |= profs && profs[i] != NULL;
+    GString *lines = any ? html_lines_json(profs, ncores) : NULL;
+    GString *page = html_report_build(summary, folded, trace, lines ? lines->str : NULL);
+    if (lines)
+        g_string_free(lines, TRUE);
+    return page;
+}

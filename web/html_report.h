@@ -1,0 +1,44 @@
+/* html_report.h — OUT/report.html, the self-contained interactive report.
+ *
+ * The page is the web/ front end (d3, d3-flame-graph; bundled by esbuild at
+ * build time and embedded into the binary as nocprof_web_bundle) followed by
+ * the run's data as one JSON document in a <script type="application/json">
+ * element: summary.json, stacks.folded, trace.json and the per-instruction
+ * source data below. Nothing is fetched when the page is opened.
+ */
+#ifndef NOCPROF_HTML_REPORT_H
+#define NOCPROF_HTML_REPORT_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+#include "profile.h"
+
+/* Per-instruction data of every function that ran, per core, as JSON:
+ *   {"files":[{"path":P,"text":[lines...] | null}, ...],
+ *    "cores":[{"core":N,"functions":[{"name":S,"address":A,
+ *       "insns":[[addr,count,cycles,samples,file,line,"disasm"], ...]}]}
+ *             | null, ...]}
+ * count = executions of the instruction (summed over the basic blocks that
+ * hold it), cycles = its blocks' cycles spread evenly over their
+ * instructions (exact per block, as in annotated.txt), samples = samples of
+ * the first sampling period; file = index into "files" or -1, line = 0
+ * when unknown. Source text is read from the paths DWARF names (null when
+ * unreadable). profs[i] may be NULL (no profile for that core). */
+GString *html_lines_json(const Profile *const *profs, unsigned ncores);
+
+/* The page: the embedded bundle plus the data document
+ *   {"summary":<summary_json>,"folded":"<folded text>",
+ *    "trace":<trace_json>|null,"source":<lines_json>|null}.
+ * summary_json is required; the others may be NULL. */
+GString *html_report_build(const char *summary_json, const char *folded, const char *trace_json,
+                           const char *lines_json);
+
+/* The page of the finished run in out_dir: reads OUT/summary.json
+ * (required), OUT/stacks.folded and OUT/trace.json (when present) and adds
+ * html_lines_json(profs) (profs may be NULL). NULL on error
+ * (NOCPROF_ERROR_IO naming the file). The caller writes it as
+ * OUT/report.html. */
+GString *html_report_page(const char *out_dir, const Profile *const *profs, unsigned ncores, GError **error);
+
+#endif

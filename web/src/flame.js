@@ -1,0 +1,91 @@
+// Flame graph of the exact calling contexts (stacks.folded): d3-flame-graph.
+import { select } from 'd3';
+import flamegraph, { tooltip as fgTooltips } from 'd3-flame-graph';
+import { fmtInt, fmtPct, esc, panel } from './util.js';
+
+const PSEUDO = /^<.*>$/;
+
+// Colours: functions warm (hash of the name), pseudo-frames and core roots cool.
+function colour(name) {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
+  if (name === '<idle>') return '#c9ced8';
+  if (PSEUDO.test(name)) return '#8fb3e8';
+  if (/^core\d+$/.test(name) || name === 'chip') return '#9aa5b8';
+  const hue = 8 + (h % 42);            // red .. orange .. yellow
+  const light = 58 + ((h >> 8) % 14);
+  return `hsl(${hue}, 85%, ${light}%)`;
+}
+
+export function renderFlame(root, model, sel, nav) {
+  select('body').selectAll('.d3-flame-graph-tip').remove(); // the previous render's
+  const tree = model.flameTree(sel);
+  const fns = new Map(model.functions(sel).map((f) => [f.name, f]));
+  const total = model.totalCycles(sel);
+  const p = panel(root, `Flame graph — ${model.label(sel)}`,
+    'Exact calling contexts: every frame is a call path, its width the <b>exact cycles</b> spent with that path on the stack ' +
+    '(from <code>stacks.folded</code>). Click a frame to zoom in, click the root to zoom out; hover for exact cycles; ' +
+    'interrupt handlers sit on an <code>&lt;interrupt&gt;</code> frame above the code they interrupted, <code>wait</code> time is <code>&lt;idle&gt;</code>.');
+  if (!tree.children.length) {
+    p.append('div').attr('class', 'np-empty').text('No calling contexts were recorded (run without --no-profile).');
+    return;
+  }
+  const bar = p.append('div').attr('class', 'np-toolbar');
+  const input = bar.append('input').attr('type', 'search').attr('id', 'flame-search')
+    .attr('placeholder', 'Search functions (substring)…');
+  bar.append('button').attr('id', 'flame-reset').text('Reset zoom');
+  bar.append('button').attr('id', 'flame-clear').text('Clear search');
+  const details = p.append('div').attr('class', 'np-details').attr('id', 'flame-details');
+  const box = p.append('div').attr('class', 'np-flame').attr('id', 'flame');
+
+  const sampleText = (name) => {
+    const f = fns.get(name);
+    if (!f || !model.periods.length) return '';
+    return model.periods.map((per) => `samples @${fmtInt(Number(per))}: <b>${fmtInt(f.samples[per] || 0)}</b>`).join(' · ');
+  };
+  const label = (d) => {
+    const name = d.data.name;
+    const f = fns.get(name);
+    let h = `<b>${esc(name)}</b><br>exact cycles: <b>${fmtInt(d.value)}</b> (${fmtPct(d.value / total)} of ${esc(model.label(sel))})`;
+    h += `<br>self in this context: ${fmtInt(d.data.value)}`;
+    if (f) {
+      h += `<br>function: ${fmtInt(f.calls)} calls, ${fmtInt(f.self)} self / ${fmtInt(f.incl)} inclusive cycles`;
+      const s = sampleText(name);
+      if (s) h += `<br>${s}`;
+    }
+    return h;
+  };
+  const width = Math.max(600, box.node().getBoundingClientRect().width || 1000);
+  const tipper = fgTooltips.defaultFlamegraphTooltip().html(label);
+  const chart = flamegraph()
+    .width(width)
+    .cellHeight(19)
+    .transitionDuration(250)
+    .minFrameSize(1)
+    .selfValue(true)
+    .sort(true)
+    .tooltip(tipper)
+    .setColorMapper((d, original) => (d.highlight ? '#d62ad6' : colour(d.data.name)))
+    .setSearchMatch((d, term) => !!term && d.data.name.toLowerCase().includes(term.toLowerCase()))
+    .setSearchHandler((results, sum, totalValue) => {
+      details.text(input.node().value
+        ? `search "${input.node().value}": ${results.length} frames, ${fmtInt(sum)} of ${fmtInt(totalValue)} cycles (${fmtPct(sum / totalValue)})`
+        : '');
+    })
+    .setDetailsHandler(() => {})
+    .onClick((d) => nav.flameClick && nav.flameClick(d));
+  select(box.node()).datum(tree).call(chart);
+  input.on('input', () => {
+    const t = input.node().value;
+    if (t) chart.search(t); else { chart.clear(); details.text(''); }
+  });
+  bar.select('#flame-reset').on('click', () => chart.resetZoom());
+  bar.select('#flame-clear').on('click', () => { input.node().value = ''; chart.clear(); details.text(''); });
+  window.nocprofFlame = chart;
+  p.append('div').attr('class', 'np-legend').html(
+    `<span><span class="sw" style="background:hsl(25,85%,62%)"></span>function</span>` +
+    `<span><span class="sw" style="background:#8fb3e8"></span>&lt;interrupt&gt; and other pseudo-functions</span>` +
+    `<span><span class="sw" style="background:#c9ced8"></span>&lt;idle&gt; (wait)</span>` +
+    `<span><span class="sw" style="background:#d62ad6"></span>search match</span>` +
+    `<span>total: <b>${fmtInt(total)}</b> cycles</span>`);
+}

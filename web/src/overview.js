@@ -1,0 +1,48 @@
+// Overview: the run, per-core status and cycles.
+import { fmtInt, fmtPct, esc, panel, sortableTable } from './util.js';
+
+export function renderOverview(root, model, sel, nav) {
+  const s = model.summary;
+  const cards = root.append('div').attr('class', 'np-cards');
+  const total = model.totalCycles('chip');
+  const ok = s.exit_status === 0;
+  const card = (k, v, cls) => cards.append('div').attr('class', 'np-card').html(`<div class="k">${k}</div><div class="v ${cls || ''}">${v}</div>`);
+  card('exit status', fmtInt(s.exit_status ?? ''), ok ? 'good' : 'bad');
+  card('cores', fmtInt(model.cores.length));
+  card('cycles (all cores)', fmtInt(total));
+  card('instructions', fmtInt(model.cores.reduce((a, c) => a + (c.instructions || 0), 0)));
+  if (model.hz) card('longest core', `${(Math.max(...model.cores.map((c) => c.cycles)) / model.hz * 1e3).toFixed(3)} ms`);
+  if (s.noc) card('NoC packets', fmtInt(s.noc.packets));
+  if (s.deadlock) card('deadlock', 'yes', 'bad');
+
+  const p = panel(root, 'Cores', 'Click a core to select it.');
+  sortableTable(p, [
+    { key: 'id', label: 'core' },
+    { key: 'elf', label: 'ELF', cls: 'text', text: true },
+    { key: 'status', label: 'status', cls: 'text', text: true,
+      html: (c) => `<span class="np-badge ${c.status === 'exited' && !c.exit_code ? 'ok' : 'bad'}">${esc(c.status)}${c.status === 'exited' ? ' ' + c.exit_code : ''}</span>` },
+    { key: 'instructions', label: 'instructions', fmt: fmtInt },
+    { key: 'cycles', label: 'cycles', fmt: fmtInt },
+    { key: 'busy_cycles', label: 'busy', fmt: (v, c) => `${fmtInt(v)} (${fmtPct(v / c.cycles, 1)})` },
+    { key: 'idle_cycles', label: 'idle', fmt: fmtInt },
+    { key: 'irq_cycles', label: 'interrupt', fmt: fmtInt },
+    { key: 'top', label: 'top function (self)', cls: 'name', text: true, value: (c) => topFn(c) },
+  ], model.cores.map((c) => ({ ...c, name: String(c.id) })), { sortKey: 'id', desc: false, onRow: (c) => nav.selectCore(c.id) });
+  for (const c of model.cores.filter((x) => x.fault)) {
+    const f = c.fault;
+    const q = panel(root, `Core ${c.id}: ${f.kind} fault`);
+    q.append('div').attr('class', 'np-note').text(`${f.message} — at pc 0x${(f.pc >>> 0).toString(16)} in ${f.function || '??'} (${f.file || '??'}:${f.line || 0})`);
+    if (f.stack) q.append('div').attr('class', 'np-details').text('stack: ' + f.stack.join(' ← '));
+  }
+  const cfg = panel(root, 'Configuration', s.config_file ? `from ${esc(s.config_file)}` : 'built-in defaults');
+  const rows = [];
+  for (const [g, kv] of Object.entries(s.config || {}))
+    for (const [k, v] of Object.entries(kv)) rows.push({ name: `${g}.${k}`, value: Array.isArray(v) ? v.join(',') : String(v) });
+  sortableTable(cfg, [{ key: 'name', label: 'key', cls: 'name', text: true }, { key: 'value', label: 'value', cls: 'text', text: true }], rows,
+    { sortKey: null });
+}
+
+function topFn(c) {
+  const f = (c.functions || []).filter((x) => x.name !== '<idle>').sort((a, b) => b.self_cycles - a.self_cycles)[0];
+  return f ? `${f.name} (${fmtPct(f.self_cycles / c.cycles, 1)})` : '';
+}

@@ -1,0 +1,78 @@
+// Small helpers shared by the views.
+import { select } from 'd3';
+
+const intFmt = new Intl.NumberFormat('en-US');
+export const fmtInt = (v) => (v === null || v === undefined ? '' : intFmt.format(v));
+export const fmtPct = (v, digits = 2) => (Number.isFinite(v) ? (100 * v).toFixed(digits) + '%' : '');
+export const hex = (v) => '0x' + (v >>> 0).toString(16).padStart(8, '0');
+export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+
+// One floating tooltip for every view (the flame graph has its own).
+let tipEl = null;
+export function tip() {
+  if (!tipEl) tipEl = select('body').append('div').attr('class', 'np-tip').node();
+  return {
+    show(ev, html) {
+      tipEl.innerHTML = html;
+      tipEl.style.display = 'block';
+      const w = tipEl.offsetWidth, h = tipEl.offsetHeight;
+      let x = ev.clientX + 12, y = ev.clientY + 12;
+      if (x + w > window.innerWidth) x = ev.clientX - w - 12;
+      if (y + h > window.innerHeight) y = ev.clientY - h - 12;
+      tipEl.style.left = Math.max(4, x) + 'px';
+      tipEl.style.top = Math.max(4, y) + 'px';
+    },
+    hide() { tipEl.style.display = 'none'; },
+  };
+}
+
+// A sortable table: columns [{key, label, cls, fmt, value(row), desc}], rows.
+// Clicking a header sorts by it (numbers descending first); onRow(row) on click.
+export function sortableTable(parent, columns, rows, opts = {}) {
+  const table = parent.append('table').attr('class', 'np-table ' + (opts.cls || ''));
+  const thead = table.append('thead').append('tr');
+  const tbody = table.append('tbody');
+  let sortKey = opts.sortKey || null;
+  let desc = opts.desc !== undefined ? opts.desc : true;
+  const val = (c, r) => (c.value ? c.value(r) : r[c.key]);
+  function render() {
+    let data = rows.slice();
+    if (sortKey) {
+      const c = columns.find((x) => x.key === sortKey);
+      data.sort((a, b) => {
+        const x = val(c, a), y = val(c, b);
+        const r = typeof x === 'string' || typeof y === 'string'
+          ? String(x).localeCompare(String(y)) : (x ?? -Infinity) - (y ?? -Infinity);
+        return desc ? -r : r;
+      });
+    }
+    thead.selectAll('th').data(columns).join('th')
+      .attr('class', (c) => ['sortable', c.cls || '', c.key === sortKey ? (desc ? 'sorted-desc' : 'sorted-asc') : ''].join(' '))
+      .attr('data-key', (c) => c.key)
+      .attr('title', (c) => c.title || null)
+      .text((c) => c.label)
+      .on('click', (ev, c) => {
+        if (sortKey === c.key) desc = !desc;
+        else { sortKey = c.key; desc = !c.text; }
+        render();
+      });
+    const tr = tbody.selectAll('tr').data(data, (r) => r.name ?? JSON.stringify(r)).join('tr')
+      .attr('class', opts.onRow ? 'clickable' : null)
+      .attr('data-name', (r) => r.name ?? null)
+      .on('click', (ev, r) => opts.onRow && opts.onRow(r));
+    tr.order();
+    tr.selectAll('td').data((r) => columns.map((c) => ({ c, r }))).join('td')
+      .attr('class', (d) => d.c.cls || null)
+      .attr('data-key', (d) => d.c.key)
+      .html((d) => (d.c.html ? d.c.html(d.r) : esc(d.c.fmt ? d.c.fmt(val(d.c, d.r), d.r) : val(d.c, d.r) ?? '')));
+  }
+  render();
+  return table;
+}
+
+export function panel(parent, title, note) {
+  const p = parent.append('section').attr('class', 'np-panel');
+  if (title) p.append('h2').text(title);
+  if (note) p.append('p').attr('class', 'np-note').html(note);
+  return p;
+}
