@@ -382,9 +382,13 @@ static void synthesize_functions(Symbols *s, uint32_t entry)
 Symbols *symbols_load(const char *elf_path, GError **error)
 {
     g_return_val_if_fail(elf_path != NULL, NULL);
-    int fd = base_open_regular(elf_path, NOCPROF_ERROR_ELF, error);
-    if (fd < 0)
+    GError *e = NULL;
+    int fd = base_open_regular(elf_path, NOCPROF_ERROR_ELF, &e);
+    if (fd < 0) {
+        g_set_error_literal(error, SYMBOLS_ERROR, SYMBOLS_ERROR_OPEN, e->message);
+        g_error_free(e);
         return NULL;
+    }
     elf_version(EV_CURRENT);
     Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     if (!elf) {
