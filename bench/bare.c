@@ -43,8 +43,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
+#include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,6 +52,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <unicorn/unicorn.h>
+
+#include "elf_file.h"
 
 #define MAX_CORES 64
 #define MMIO_PHYS 0x1F000000u
@@ -86,53 +87,39 @@ static uint32_t phys(uint32_t vaddr)
     return vaddr & 0x1fffffffu;
 }
 
+/* The PT_LOAD segments, through the project's one ELF reader. */
 static int load_elf(const char *path, uint32_t ram_size, Image *img)
 {
-    if (elf_version(EV_CURRENT) == EV_NONE)
-        return fprintf(stderr, "bench-bare: libelf: %s\n", elf_errmsg(-1)), -1;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return fprintf(stderr, "bench-bare: %s: %s\n", path, strerror(errno)), -1;
-    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-    GElf_Ehdr eh;
-    if (!elf || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_MIPS) {
-        fprintf(stderr, "bench-bare: %s: not a MIPS ELF\n", path);
-        goto fail;
+    GError *err = NULL;
+    ElfFile *f = elf_file_open(path, &err);
+    if (!f) {
+        fprintf(stderr, "bench-bare: %s\n", err->message);
+        g_error_free(err);
+        return -1;
     }
-    img->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
-    img->entry = (uint32_t)eh.e_entry;
-    size_t nph;
-    if (elf_getphdrnum(elf, &nph) != 0)
-        goto fail;
-    for (size_t i = 0; i < nph; i++) {
-        GElf_Phdr ph;
-        if (!gelf_getphdr(elf, (int)i, &ph))
-            goto fail;
-        if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
-            continue;
-        uint32_t pa = phys((uint32_t)ph.p_vaddr);
-        if ((uint64_t)pa + ph.p_memsz > ram_size || img->nsegs == 16) {
-            fprintf(stderr, "bench-bare: %s: PT_LOAD segment %zu outside RAM\n", path, i);
-            goto fail;
-        }
-        Seg *s = &img->segs[img->nsegs++];
-        s->paddr = pa;
-        s->filesz = (uint32_t)ph.p_filesz;
-        s->memsz = (uint32_t)ph.p_memsz;
-        s->data = malloc(s->filesz ? s->filesz : 1);
-        if (s->filesz && pread(fd, s->data, s->filesz, (off_t)ph.p_offset) != (ssize_t)s->filesz) {
+    img->big_endian = elf_file_big_endian(f);
+    img->entry = elf_file_entry(f);
+    int rc = 0;
+    for (unsigned i = 0; rc == 0 && i < elf_file_nloads(f); i++) {
+        const ElfLoad *l = elf_file_load(f, i);
+        uint32_t pa = phys(l->vaddr);
+        if ((uint64_t)pa + l->memsz > ram_size || img->nsegs == 16) {
+            fprintf(stderr, "bench-bare: %s: PT_LOAD segment %u outside RAM\n", path, l->index);
+            rc = -1;
+        } else if (l->filesz && !l->bytes) {
             fprintf(stderr, "bench-bare: %s: truncated\n", path);
-            goto fail;
+            rc = -1;
+        } else {
+            Seg *s = &img->segs[img->nsegs++];
+            s->paddr = pa;
+            s->filesz = l->filesz;
+            s->memsz = l->memsz;
+            s->data = malloc(s->filesz ? s->filesz : 1);
+            memcpy(s->data, l->bytes ? l->bytes : (const uint8_t *)"", s->filesz);
         }
     }
-    elf_end(elf);
-    close(fd);
-    return 0;
-fail:
-    if (elf)
-        elf_end(elf);
-    close(fd);
-    return -1;
+    elf_file_close(f);
+    return rc;
 }
 
 /* ---- SYS device: the minimum the runtime needs ------------------------- */

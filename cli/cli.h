@@ -43,6 +43,7 @@ typedef struct Options {
     char **core_maps;
     char **elfs;
     char *max_cycles;          /* NULL: the config's [run] max_cycles */
+    char *threads;             /* --threads N (NULL: [sched] threads) */
     gboolean alias_check, quiet, no_profile;
 } Options;
 

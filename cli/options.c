@@ -9,6 +9,7 @@ void options_clear(Options *o)
 {
     g_free(o->config);
     g_free(o->out);
+    g_free(o->threads);
     g_strfreev(o->periods);
     g_strfreev(o->sets);
     g_strfreev(o->core_maps);
@@ -38,11 +39,12 @@ static const char *const run_description =
     "Exit status: 0 every core exited with 0; 1 some core exited non-zero;\n"
     "2 usage, config or ELF error (nothing ran); 3 a core faulted (bus error,\n"
     "NI misuse, unmapped access, reserved instruction, ...); 4 cycle limit reached\n"
-    "or deadlock; 5 the run ended but a report (or stdout) could not be written\n"
-    "(the error names the file); 130 interrupted (SIGINT); 143 terminated\n"
-    "(SIGTERM). When several apply, the first of 130/143, 5, 3, 4, 1 wins. A\n"
-    "second SIGINT/SIGTERM aborts at once (the folder then has no summary).\n"
-    "Config integers are decimal (leading zeros ignored: 010 is 10) or 0x hex.\n"
+    "or deadlock (livelock included); 5 the run ended but a report (or stdout)\n"
+    "could not be written (the error names the file); 130 interrupted (SIGINT);\n"
+    "143 terminated (SIGTERM). When several apply, the first of 130/143, 5, 3, 4,\n"
+    "1 wins. A second SIGINT/SIGTERM aborts at once (the folder then has no\n"
+    "summary). Config integers are decimal (leading zeros ignored: 010 is 10) or\n"
+    "0x hex.\n"
     "\n"
     "OUT/.nocprof-manifest lists the files nocprof wrote; re-running into OUT\n"
     "removes those of an earlier run that this run does not write (aliasing.*,\n"
@@ -57,6 +59,7 @@ bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error)
         { "sample-period", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->periods, "Sampling period in cycles; repeat or give a comma list to record several periods in one run", "CYCLES" },
         { "alias-check", 0, 0, G_OPTION_ARG_NONE, &o->alias_check, "Also record co-prime neighbours of the (first) sampling period and judge aliasing", NULL },
         { "max-cycles", 0, 0, G_OPTION_ARG_STRING, &o->max_cycles, "Cycle limit per core, 1 .. 2^62 (default [run] max_cycles = 10^10)", "N" },
+        { "threads", 0, 0, G_OPTION_ARG_STRING, &o->threads, "Host threads running cores (default [sched] threads; 0 = one per host CPU, at most one per core). Results never depend on it", "N" },
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->sets, "Override a configuration key, e.g. --set noc.buffer_depth=2 (repeatable)", "SECTION.KEY=VALUE" },
         { "core", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->core_maps, "Run FILE on core N (repeatable)", "N=FILE" },
         { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Do not copy console output to stdout", NULL },
@@ -99,6 +102,8 @@ bool cli_config(const Options *o, Config *cfg, GError **error)
     for (char **s = o->sets; s && *s; s++)
         if (!config_set(cfg, *s, error))
             return false;
+    if (o->threads && !config_set_value(cfg, "sched", "threads", o->threads, "--threads", error))
+        return false;
     if (o->max_cycles && !config_set_value(cfg, "run", "max_cycles", o->max_cycles, "--max-cycles", error))
         return false;
     if (!config_periods(o, cfg, error))

@@ -66,6 +66,7 @@ set(NOCPROF_FIRMWARE_CMAKE "${CMAKE_CURRENT_LIST_FILE}")
 get_filename_component(_nocprof_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 set(NOCPROF_FIRMWARE_SRC "${_nocprof_root}/firmware")
 set(NOCPROF_FIRMWARE_RUNTIME "${NOCPROF_FIRMWARE_SRC}/runtime")
+set(NOCPROF_PLATFORM_INCLUDE "${_nocprof_root}/include")   # nocprof/platform.h
 set(NOCPROF_FIRMWARE_DIR "${CMAKE_BINARY_DIR}/firmware")
 set(NOCPROF_FIRMWARE_INCLUDE "${CMAKE_BINARY_DIR}/firmware")
 file(MAKE_DIRECTORY "${NOCPROF_FIRMWARE_DIR}")
@@ -95,7 +96,7 @@ set(_rt_sources
   "${NOCPROF_FIRMWARE_RUNTIME}/start.S"
   "${NOCPROF_FIRMWARE_RUNTIME}/nocprof.c"
   "${NOCPROF_FIRMWARE_RUNTIME}/rt_string.c")
-set(_rt_headers "${NOCPROF_FIRMWARE_RUNTIME}/nocprof.h")
+set(_rt_headers "${NOCPROF_FIRMWARE_RUNTIME}/nocprof.h" "${NOCPROF_PLATFORM_INCLUDE}/nocprof/platform.h")
 
 # The runtime objects, once per byte order.
 set(_rt_objects_el)
@@ -115,7 +116,7 @@ foreach(_endian el eb)
     set(_obj "${_objdir}/${_base}.o")
     add_custom_command(OUTPUT "${_obj}"
       COMMAND "${_cc}" ${_eflag} ${NOCPROF_FIRMWARE_CFLAGS}
-              -I "${NOCPROF_FIRMWARE_RUNTIME}" -c "${_src}" -o "${_obj}"
+              -I "${NOCPROF_FIRMWARE_RUNTIME}" -I "${NOCPROF_PLATFORM_INCLUDE}" -c "${_src}" -o "${_obj}"
       DEPENDS "${_src}" ${_rt_headers}
       COMMENT "Firmware runtime (${_endian}): ${_base}.o"
       VERBATIM)
@@ -168,7 +169,7 @@ function(nocprof_firmware NAME)
     set(_out "${NOCPROF_FIRMWARE_DIR}/${NAME}-${_endian}.elf")
     add_custom_command(OUTPUT "${_out}"
       COMMAND "${_cc}" ${_eflag} ${NOCPROF_FIRMWARE_CFLAGS} ${FW_CFLAGS}
-              -I "${NOCPROF_FIRMWARE_RUNTIME}" ${_incflags}
+              -I "${NOCPROF_FIRMWARE_RUNTIME}" -I "${NOCPROF_PLATFORM_INCLUDE}" ${_incflags}
               -T "${NOCPROF_FIRMWARE_LDSCRIPT}" -Wl,--build-id=none
               -o "${_out}" ${NOCPROF_FIRMWARE_RT_OBJECTS_${_endian}} ${_srcs} -lgcc
       DEPENDS ${_srcs} ${_deps} ${_rt_headers} "${NOCPROF_FIRMWARE_LDSCRIPT}"

@@ -139,6 +139,12 @@ Block *core_current_block(const Core *c)
     return b == &c->none || b == &c->irq_marker ? NULL : b;
 }
 
+uint64_t block_start(const Core *c, const Block *b)
+{
+    bool scanned = c->scan_block == b && c->scan_count == b->count;
+    return c->cycles - b->cost - (uint64_t)(scanned ? c->blk_delta : 0);
+}
+
 void block_truncate(Core *c, uint32_t end_pc)
 {
     Block *b = core_current_block(c);
@@ -152,7 +158,7 @@ void block_truncate(Core *c, uint32_t end_pc)
         else
             removed += b->icost[i];
     }
-    sample_untake(c, b, start, cut);
+    sample_untake(c, b, block_start(c, b), cut);
     c->cycles -= removed;
     b->extra -= (int64_t)removed;
     b->lost += b->ninsns - k;
@@ -176,6 +182,22 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
     to->attn_out = (to->flags & c->arrive_mask) != 0;
 }
 
+/* A branch-likely of `b` fell through: its delay slot was annulled. Take
+ * back its cycles, its samples and its count. */
+static void annul_delay_slot(Core *c, Block *b)
+{
+    uint32_t ds = (b->branch_pc - b->addr) / 4 + 1;
+    if (ds >= b->ninsns)
+        return; /* split at a page end: the slot is a block that never ran */
+    uint64_t cost = b->icost[ds], cut = c->cycles;
+    for (uint32_t i = ds; i < b->ninsns; i++)
+        cut -= b->icost[i];
+    sample_untake(c, b, block_start(c, b), cut);
+    c->cycles -= cost;
+    b->extra -= (int64_t)cost;
+    b->lost++;
+}
+
 /* Control left `from` for `to`: eret bookkeeping, the client's view. */
 G_GNUC_NO_INLINE static void arrival(Core *c, Block *from, Block *to, uint64_t now)
 {
@@ -191,7 +213,12 @@ G_GNUC_NO_INLINE static void arrival(Core *c, Block *from, Block *to, uint64_t n
         if (mips_branch_taken(from->branch_insn, rs, rt)) {
             c->cycles += from->bt;
             from->extra += from->bt;
+        } else if (from->flags & MIPS_LIKELY) {
+            annul_delay_slot(c, from);
         }
+        now = c->cycles;
+    } else if ((from->flags & MIPS_LIKELY) && to->addr == from->fallthrough) {
+        annul_delay_slot(c, from);
         now = c->cycles;
     }
     if (from->flags & BLOCK_IRQ_ENTRY) {
@@ -221,13 +248,6 @@ G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t
         start = c->cycles;
     }
     bool delay_slot = (p->flags & BLOCK_SPLIT) != 0;
-    if (b->sync && !delay_slot && c->sched.at_sync && c->sched.at_sync(c->sched.opaque, c, start)) {
-        c->pc = b->addr;
-        c->stopping = true;
-        c->next_event = c->deadline = 0;
-        uc_emu_stop(c->uc);
-        return true;
-    }
     return start >= c->next_event && core_events(c, b->addr, delay_slot);
 }
 
@@ -247,6 +267,10 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     if (addr != p->fallthrough && p->bt) {
         start += p->bt;
         p->extra += p->bt;
+        /* the taken branch's extra cycles belong to the branch, even if
+         * the core stops before b (a stop forgets p) */
+        if (c->next_sample < start)
+            sample_range(c, start, p->branch_pc ? p->branch_pc : addr);
     }
     if ((p->flags & c->arrive_mask) || b->attn || start >= c->next_event) {
         if (boundary_slow(c, p, b, start))

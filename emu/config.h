@@ -26,8 +26,11 @@ typedef struct Config {
     Timing timing;
     unsigned router_latency, link_latency, buffer_depth, max_payload;
     unsigned tx_queue_flits, rx_queue_flits;
-    uint64_t quantum;
+    uint64_t quantum;          /* cycles a core runs between scheduling
+                                  decisions: speed only, never results */
+    unsigned threads;          /* host threads; 0 = the host's CPUs */
     uint64_t max_cycles;
+    uint64_t livelock_cycles;  /* 0 = no livelock check */
     unsigned nperiods;
     uint32_t periods[CONFIG_MAX_PERIODS];
 } Config;

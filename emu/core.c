@@ -23,6 +23,7 @@ CoreState core_state(const Core *c) { return c->state; }
 int core_exit_code(const Core *c) { return c->exit_code; }
 const CoreFault *core_fault(const Core *c) { return &c->fault; }
 uint64_t core_cycles(const Core *c) { return c->cycles; }
+uint32_t core_pc(const Core *c) { return c->pc; }
 uint64_t core_idle_cycles(const Core *c) { return c->idle_cycles; }
 uint64_t core_irq_cycles(const Core *c) { return c->irq_cycles; }
 uint64_t core_interrupts(const Core *c) { return c->interrupts; }
@@ -81,6 +82,35 @@ bool core_irq_network(const Core *c)
     return (c->irqc.enable & (NP_IRQ_NOC_RX | NP_IRQ_NOC_TX)) != 0;
 }
 
+void core_refresh_net(Core *c)
+{
+    dev_irqc_refresh_net(&c->irqc);
+}
+
+bool core_sync(Core *c, uint64_t t, uint32_t pc)
+{
+    if (!c->sched.sync) {
+        core_refresh_net(c);
+        return true;
+    }
+    if (c->sched.sync(c->sched.opaque, c, t)) {
+        core_refresh_net(c);
+        return true;
+    }
+    /* halted while waiting: the instruction at pc does not complete */
+    block_truncate(c, pc);
+    c->pc = pc;
+    core_stop(c, c->state);
+    return false;
+}
+
+void core_sync_end(Core *c)
+{
+    core_refresh_net(c);
+    if (c->sched.sync_done)
+        c->sched.sync_done(c->sched.opaque, c);
+}
+
 bool core_irq_wanted(const Core *c)
 {
     return c->irqc.enable && (dev_irqc_pending(&c->irqc) & c->irqc.enable);
@@ -99,8 +129,8 @@ void core_update_next_event(Core *c)
     }
     uint64_t e = MIN(c->slice_end, c->timer.expiry);
     e = MIN(e, c->cfg->max_cycles);
-    if (core_irq_wanted(c))
-        e = 0;
+    if (core_irq_wanted(c) || core_irq_network(c))
+        e = 0; /* network lines are tested at every boundary */
     c->next_event = e;
     c->deadline = MIN(e, c->next_sample);
 }
@@ -139,6 +169,12 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
          * the branch would be lost; the next boundary takes them */
         core_update_next_event(c);
         return false;
+    }
+    if (core_irq_network(c)) {
+        /* the lines at this boundary need the network's state now */
+        if (!core_sync(c, c->cycles, addr))
+            return true;
+        core_sync_end(c);
     }
     if (core_irq_wanted(c)) {
         uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);
@@ -257,7 +293,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->prev = &c->none;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
     c->irq_marker.attn_out = true;
-    c->arrive_mask = MIPS_ERET | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL;
+    c->arrive_mask = MIPS_ERET | MIPS_LIKELY | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL;
     c->pc = img->entry;
     if (!engine_open(c, error) || !engine_load(c, error)) {
         core_free(c);
@@ -371,7 +407,9 @@ void core_idle(Core *c, uint64_t until)
         return;
     uint64_t idle_from = c->idle_from;
     uint64_t limit = c->cfg->max_cycles;
-    while (!core_irq_wanted(c)) {
+    /* Local lines (the timer) may rise on the way; the network lines are
+     * as of `until` (the scheduler never lets them rise earlier unseen). */
+    while (!(c->irqc.level & c->irqc.enable)) {
         uint64_t w = MIN(c->timer.expiry, MIN(until, limit));
         idle_to(c, w);
         if (c->cycles >= c->timer.expiry)

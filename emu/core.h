@@ -89,11 +89,14 @@ typedef struct CoreHooks {
 
 typedef struct CoreSched {
     void *opaque;
-    /* The core is about to run, at cycle t, a block that has accessed a
-     * sync device (NI or IRQC). Return true to stop before it (core_run
-     * returns; the next core_run starts with that block). Not asked for
-     * the delay slot of a branch split at a page end. */
-    bool (*at_sync)(void *opaque, const Core *core, uint64_t t);
+    /* The core is about to access a network-dependent register (NI, IRQC)
+     * at cycle t, or to test its network interrupt lines at a block
+     * boundary at t. Return once the network's state at t is exact (the
+     * core may be suspended meanwhile), with the network locked until
+     * sync_done; or false when the core was halted meanwhile (core_halt):
+     * the access does not happen. */
+    bool (*sync)(void *opaque, Core *core, uint64_t t);
+    void (*sync_done)(void *opaque, Core *core);
 } CoreSched;
 
 typedef struct CoreFault {
@@ -110,6 +113,7 @@ typedef struct CoreHist {
     uint64_t idle, outside, total;
 } CoreHist;
 
+/* line holds len bytes (a NUL byte among them is part of the line). */
 typedef void (*ConsoleFn)(void *opaque, unsigned core, const char *line, size_t len);
 
 /* A core running img with config cfg as core `id`; console lines go to
@@ -121,16 +125,21 @@ void core_set_hooks(Core *c, const CoreHooks *hooks);
 void core_set_sched(Core *c, const CoreSched *sched);
 
 /* Run from the core's clock towards `horizon` (block granularity) unless
- * it stops, faults or idles first, or sched.at_sync says stop. */
+ * it stops, faults or idles first. */
 void core_run(Core *c, uint64_t horizon);
-/* Idle until `until` or until an interrupt wakes it (then it is RUNNING). */
+/* Idle until `until` or until an interrupt wakes it (then it is RUNNING):
+ * the timer may wake it earlier; the network lines (core_refresh_net) are
+ * taken as they are at `until`. */
 void core_idle(Core *c, uint64_t until);
 /* Cycle at which an idle core's own timer would wake it, or UINT64_MAX. */
 uint64_t core_wake_cycle(const Core *c);
 /* NoC receive or transmit-ready interrupts are enabled in IRQC. */
 bool core_irq_network(const Core *c);
-/* PENDING & ENABLE != 0. */
+/* PENDING & ENABLE != 0 (network lines as of the last sync point). */
 bool core_irq_wanted(const Core *c);
+/* Re-read the network interrupt lines (the caller holds the network at
+ * the core's time, e.g. inside CoreSched.sync or with the core idle). */
+void core_refresh_net(Core *c);
 /* Stop a live core with a final state (limit, deadlock, interrupted). */
 void core_halt(Core *c, CoreState state);
 
@@ -145,6 +154,8 @@ const char *core_console(const Core *c, size_t *len);
 /* Pass an unterminated console line to the console function. */
 void core_flush_console(Core *c);
 uint64_t core_cycles(const Core *c);
+/* Where the core goes on (or stopped): the next instruction to run. */
+uint32_t core_pc(const Core *c);
 uint64_t core_idle_cycles(const Core *c);
 uint64_t core_irq_cycles(const Core *c);
 uint64_t core_interrupts(const Core *c);

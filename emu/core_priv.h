@@ -31,9 +31,8 @@ struct Block {
                                   (taken branches, device accesses) */
     uint32_t tag;              /* the client's (CoreHooks.block_tag) */
     bool watch;                /* the client wants every arrival here */
-    bool sync;                 /* has accessed a sync device (NI, IRQC) */
-    bool attn;                 /* watch || sync: entering it takes the
-                                  hook's slow path */
+    bool attn;                 /* watch: entering it takes the hook's
+                                  slow path */
     bool attn_out;             /* flags & arrive_mask: leaving it does */
     uint16_t *icost;           /* [ninsns] cycles of each instruction
                                   (at most 1 + 1000 + 1000) */
@@ -90,6 +89,8 @@ struct Core {
     uint32_t blk_scan;         /* next of its loads/stores to match */
     uint64_t scan_count;       /* its count when blk_scan was reset */
     const Block *scan_block;
+    int64_t blk_delta;         /* device-access cycles charged so far in
+                                  that execution of scan_block */
 
     Block **btab;              /* [ram_size / 4] by physical address */
     GPtrArray *blocks;         /* every Block, owned */
@@ -121,6 +122,12 @@ void core_update_next_event(Core *c);
  * when the block at addr must not run now. */
 bool core_events(Core *c, uint32_t addr, bool delay_slot);
 uint32_t core_reg(Core *c, int reg);
+/* Before a network-dependent access or test at cycle t (pc: the
+ * instruction): the scheduler makes the network exact at t. False when
+ * the core was halted meanwhile (it is then stopped before pc). A true
+ * return must be paired with core_sync_end after the access. */
+bool core_sync(Core *c, uint64_t t, uint32_t pc);
+void core_sync_end(Core *c);
 uint32_t core_guest_word(const Core *c, const uint8_t *p);
 
 /* block.c */
@@ -129,6 +136,8 @@ void block_free(gpointer p);
 /* The current block stops before end_pc (exit or fault inside it): take
  * back the cycles, instructions and samples of what did not run. */
 void block_truncate(Core *c, uint32_t end_pc);
+/* Cycle at which the current execution of b began. */
+uint64_t block_start(const Core *c, const Block *b);
 /* The block executing now (NULL between blocks). */
 Block *core_current_block(const Core *c);
 
@@ -138,7 +147,8 @@ void sample_clear(Core *c);
 void sample_update_next(Core *c);
 void sample_range(Core *c, uint64_t to, uint32_t pc);
 void sample_block(Core *c, const Block *b, uint32_t before_pc, uint64_t start, uint64_t end);
-/* Take back the samples of [cut, c->cycles) inside b, which began at start. */
+/* Take back the samples of [cut, c->cycles) inside b, which began at
+ * start (each from the instruction it was taken on). */
 void sample_untake(Core *c, const Block *b, uint64_t start, uint64_t cut);
 
 /* exc.c */

@@ -60,6 +60,8 @@ typedef struct IrqcDev {
     uint32_t level;      /* lines raised through dev_irqc_set */
     uint32_t (*poll)(void *opaque); /* lines a device holds up (the NI) */
     void *poll_opaque;
+    uint32_t net;        /* poll() as of the last network sync point: the
+                            lines are read only when the network is exact */
     /* before PENDING is read at cycle now: let the lines catch up */
     void (*refresh)(void *opaque, uint64_t now);
     void *refresh_opaque;
@@ -68,5 +70,7 @@ typedef struct IrqcDev {
 extern const DevOps dev_irqc_ops;
 void dev_irqc_set(void *irqc, unsigned line, bool level);
 uint32_t dev_irqc_pending(const IrqcDev *q);
+/* Re-read the lines of the polled device (only where the network is exact). */
+void dev_irqc_refresh_net(IrqcDev *q);
 
 #endif

@@ -15,7 +15,12 @@ void dev_irqc_set(void *irqc, unsigned line, bool level)
 
 uint32_t dev_irqc_pending(const IrqcDev *q)
 {
-    return q->level | (q->poll ? q->poll(q->poll_opaque) : 0);
+    return q->level | q->net;
+}
+
+void dev_irqc_refresh_net(IrqcDev *q)
+{
+    q->net = q->poll ? q->poll(q->poll_opaque) : 0;
 }
 
 static bool irqc_read(void *opaque, DevAccess *a, uint32_t *v)

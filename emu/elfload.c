@@ -1,13 +1,12 @@
-/* elfload.c — PT_LOAD segments with libelf (gelf). */
+/* elfload.c — the loader's view of a firmware ELF (elf/elf_file.h): its
+ * PT_LOAD segments checked against RAM and copied. */
 #include "elfload.h"
 #include "config.h"
-#include "base/file.h"
+#include "elf_file.h"
 
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
+#include "nocprof/platform.h"
+
 #include <string.h>
-#include <unistd.h>
 
 void elf_image_free(ElfImage *img)
 {
@@ -20,82 +19,86 @@ void elf_image_free(ElfImage *img)
     g_free(img);
 }
 
-#define ELF_FAIL(...) do { g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, __VA_ARGS__); goto fail; } while (0)
+static bool in_kseg(uint32_t va)
+{
+    return va >= NP_KSEG0 && va < 0xC0000000u;
+}
+
+/* Segment l of f into img, or false (error set) when it does not fit RAM. */
+static bool add_segment(ElfImage *img, const ElfLoad *l, uint64_t ram_size, GError **error)
+{
+    uint32_t pa = mips_phys(l->vaddr);
+    if (l->filesz > l->memsz) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: PT_LOAD segment %u: filesz 0x%x > memsz 0x%x",
+                    img->path, l->index, l->filesz, l->memsz);
+        return false;
+    }
+    if (!in_kseg(l->vaddr) || (uint64_t)pa + l->memsz > ram_size) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF,
+                    "%s: PT_LOAD segment %u (vaddr 0x%08x, memsz 0x%x) lies outside RAM "
+                    "(kseg0 0x80000000 .. 0x%08" G_GINT64_MODIFIER "x)",
+                    img->path, l->index, l->vaddr, l->memsz, NP_KSEG0 + ram_size);
+        return false;
+    }
+    if (l->filesz && !l->bytes) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: PT_LOAD segment %u: truncated file",
+                    img->path, l->index);
+        return false;
+    }
+    ElfSegment *s = &img->segs[img->nsegs++];
+    s->vaddr = l->vaddr;
+    s->paddr = pa;
+    s->filesz = l->filesz;
+    s->memsz = l->memsz;
+    s->exec = l->exec;
+    s->data = g_malloc(s->filesz ? s->filesz : 1);
+    if (s->filesz)
+        memcpy(s->data, l->bytes, s->filesz);
+    if (s->exec) {
+        img->text_lo = MIN(img->text_lo, s->vaddr);
+        img->text_hi = MAX(img->text_hi, s->vaddr + s->memsz);
+    }
+    return true;
+}
+
+static bool check_image(const ElfImage *img, uint64_t ram_size, GError **error)
+{
+    const char *why = img->nsegs == 0 ? "no PT_LOAD segment"
+                    : img->text_lo == UINT32_MAX ? "no executable PT_LOAD segment" : NULL;
+    if (why) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: %s", img->path, why);
+        return false;
+    }
+    if (mips_phys(img->entry) >= ram_size || !in_kseg(img->entry)) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: entry point 0x%08x is outside RAM",
+                    img->path, img->entry);
+        return false;
+    }
+    return true;
+}
 
 ElfImage *elf_image_load(const char *path, uint64_t ram_size, GError **error)
 {
+    ElfFile *f = elf_file_open(path, error);
+    if (!f)
+        return NULL;
     ElfImage *img = g_new0(ElfImage, 1);
     img->path = g_strdup(path);
     img->text_lo = UINT32_MAX;
-    Elf *elf = NULL;
-    int fd = base_open_regular(path, NOCPROF_ERROR_ELF, error);
-    if (fd < 0)
-        goto fail;
-    elf_version(EV_CURRENT);
-    elf = elf_begin(fd, ELF_C_READ, NULL);
-    if (!elf || elf_kind(elf) != ELF_K_ELF)
-        ELF_FAIL("%s: not an ELF file", path);
-    if (gelf_getclass(elf) != ELFCLASS32)
-        ELF_FAIL("%s: not a 32-bit ELF (MIPS32 firmware expected)", path);
-    GElf_Ehdr eh;
-    if (!gelf_getehdr(elf, &eh))
-        ELF_FAIL("%s: unreadable ELF header: %s", path, elf_errmsg(-1));
-    if (eh.e_machine != EM_MIPS)
-        ELF_FAIL("%s: ELF machine %u is not MIPS", path, eh.e_machine);
-    if (eh.e_ident[EI_DATA] != ELFDATA2LSB && eh.e_ident[EI_DATA] != ELFDATA2MSB)
-        ELF_FAIL("%s: unknown byte order in EI_DATA", path);
-    if (eh.e_type != ET_EXEC)
-        ELF_FAIL("%s: not an executable (ET_EXEC) ELF", path);
-    img->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
-    img->entry = (uint32_t)eh.e_entry;
-
-    size_t nph;
-    if (elf_getphdrnum(elf, &nph) != 0)
-        ELF_FAIL("%s: unreadable program headers: %s", path, elf_errmsg(-1));
-    img->segs = g_new0(ElfSegment, nph ? nph : 1);
-    for (size_t i = 0; i < nph; i++) {
-        GElf_Phdr ph;
-        if (!gelf_getphdr(elf, (int)i, &ph))
-            ELF_FAIL("%s: unreadable program header %zu", path, i);
-        if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
-            continue;
-        uint32_t va = (uint32_t)ph.p_vaddr;
-        uint32_t pa = mips_phys(va);
-        if (ph.p_filesz > ph.p_memsz)
-            ELF_FAIL("%s: PT_LOAD segment %zu: filesz 0x%" G_GINT64_MODIFIER "x > memsz 0x%"
-                     G_GINT64_MODIFIER "x", path, i, (guint64)ph.p_filesz, (guint64)ph.p_memsz);
-        if (va < 0x80000000u || va >= 0xC0000000u || (uint64_t)pa + ph.p_memsz > ram_size)
-            ELF_FAIL("%s: PT_LOAD segment %zu (vaddr 0x%08x, memsz 0x%x) lies outside RAM "
-                     "(kseg0 0x80000000 .. 0x%08" G_GINT64_MODIFIER "x)",
-                     path, i, va, (unsigned)ph.p_memsz, 0x80000000u + ram_size);
-        ElfSegment *s = &img->segs[img->nsegs++];
-        s->vaddr = va;
-        s->paddr = pa;
-        s->filesz = (uint32_t)ph.p_filesz;
-        s->memsz = (uint32_t)ph.p_memsz;
-        s->exec = (ph.p_flags & PF_X) != 0;
-        s->data = g_malloc(s->filesz ? s->filesz : 1);
-        if (s->filesz && pread(fd, s->data, s->filesz, (off_t)ph.p_offset) != (ssize_t)s->filesz)
-            ELF_FAIL("%s: PT_LOAD segment %zu: truncated file", path, i);
-        if (s->exec) {
-            img->text_lo = MIN(img->text_lo, va);
-            img->text_hi = MAX(img->text_hi, va + s->memsz);
-        }
+    img->big_endian = elf_file_big_endian(f);
+    img->entry = elf_file_entry(f);
+    img->segs = g_new0(ElfSegment, elf_file_nloads(f) + 1);
+    bool ok = true;
+    if (elf_file_type(f) != ET_EXEC) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: not an executable (ET_EXEC) ELF", path);
+        ok = false;
     }
-    if (img->nsegs == 0)
-        ELF_FAIL("%s: no PT_LOAD segment", path);
-    if (img->text_lo == UINT32_MAX)
-        ELF_FAIL("%s: no executable PT_LOAD segment", path);
-    if (mips_phys(img->entry) >= ram_size || img->entry < 0x80000000u || img->entry >= 0xC0000000u)
-        ELF_FAIL("%s: entry point 0x%08x is outside RAM", path, img->entry);
-    elf_end(elf);
-    close(fd);
+    for (unsigned i = 0; ok && i < elf_file_nloads(f); i++)
+        ok = add_segment(img, elf_file_load(f, i), ram_size, error);
+    elf_file_close(f);
+    if (!ok || !check_image(img, ram_size, error)) {
+        elf_image_free(img);
+        return NULL;
+    }
     return img;
-fail:
-    if (elf)
-        elf_end(elf);
-    if (fd >= 0)
-        close(fd);
-    elf_image_free(img);
-    return NULL;
 }

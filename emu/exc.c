@@ -31,6 +31,7 @@ int exc_locate_access(Core *c, uint32_t phys)
         c->scan_count = b->count;
         c->scan_block = b;
         c->blk_scan = 0;
+        c->blk_delta = 0;
     }
     for (uint32_t k = c->blk_scan; k < b->nmem; k++) {
         uint32_t i = b->mem[k];

@@ -1,21 +1,345 @@
-/* machine.c — lockstep scheduler over the cores and the network. */
+/* machine.c — the exact conservative scheduler (see machine.h).
+ *
+ * Each core runs inside a coroutine (MCore.co) on the host thread it is
+ * pinned to. Everything shared between cores — the Noc, every MCore's
+ * scheduling fields, the console — is guarded by one lock (MachSched.lock);
+ * a core's own engine state is touched only by its thread, except while it
+ * idles (then only under the lock).
+ *
+ * A core is in one of four scheduling states:
+ *   MC_RUN   between runs or running: lb = its clock when it last yielded;
+ *   MC_SYNC  suspended at a sync point at cycle sync_t: lb = sync_t;
+ *   MC_IDLE  in `wait`: lb = wake_t, the next cycle it must be looked at
+ *            (the cycle it entered wait, then its timer's, or never);
+ *            `woken` when the network raised one of its lines at wake_t;
+ *   MC_DONE  stopped.
+ * A core is ready when it can make progress: MC_RUN always; MC_SYNC and a
+ * non-woken MC_IDLE when every other core's lb is at least the cycle they
+ * wait for; a woken MC_IDLE always. Each thread resumes its ready core of
+ * smallest lb. The smallest lb of all is always ready, so the run always
+ * progresses; when no core is ready anywhere and every live core idles
+ * with nothing to wait for, the network runs on by itself until it wakes a
+ * core, or the run is a deadlock.
+ */
 #include "machine.h"
+
+#include "coro.h"
 #include "dev_ni.h"
 
-/* CoreSched.at_sync: a core reaching a sync block at or past the end of
- * the current quantum stops there until the network has caught up. */
-static bool at_sync(void *opaque, const Core *core, uint64_t t)
+#include <unistd.h>
+
+#define CORO_STACK (8u << 20)
+
+typedef enum { MC_RUN, MC_SYNC, MC_IDLE, MC_DONE } McState;
+
+typedef struct MCore {
+    Machine *m;
+    Core *core;
+    NiDev *ni;
+    unsigned id, thread;
+    Coro *co;
+    McState st;
+    bool active;               /* resumed by its thread right now */
+    bool woken;                /* MC_IDLE: the network raised a line */
+    uint64_t lb, sync_t, wake_t;
+} MCore;
+
+struct MachSched {
+    GMutex lock;
+    GCond cond;
+    GMutex console_lock;
+    MCore *mc;
+    unsigned nthreads, ndone;
+    volatile sig_atomic_t *interrupted;
+    bool halting;
+    CoreState halt_state;
+    ConsoleFn console_fn;
+    void *console_opaque;
+};
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
 {
-    const Machine *m = opaque;
-    return t >= m->sync_end;
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* ---- the view every thread shares (lock held) ------------------------ */
+
+/* Every core but `self` does nothing network-visible before t. */
+static bool others_reached(const Machine *m, const MCore *self, uint64_t t)
+{
+    for (unsigned i = 0; i < m->ncores; i++) {
+        const MCore *o = &m->sched->mc[i];
+        if (o != self && o->st != MC_DONE && o->lb < t)
+            return false;
+    }
+    return true;
+}
+
+static bool ready(const Machine *m, const MCore *mc)
+{
+    if (mc->active)
+        return false;
+    if (m->sched->halting)
+        return mc->st != MC_DONE;
+    switch (mc->st) {
+    case MC_RUN: return true;
+    case MC_SYNC: return others_reached(m, mc, mc->sync_t);
+    case MC_IDLE: return mc->woken || (mc->wake_t != UINT64_MAX && others_reached(m, mc, mc->wake_t));
+    default: return false;
+    }
+}
+
+static void changed(Machine *m)
+{
+    g_cond_broadcast(&m->sched->cond);
+}
+
+/* Simulate the network up to t (every core's lb >= t, idle cores apart).
+ * An idle core whose line rises on the way wakes there; false when one
+ * wakes before t (the caller must let it run first). */
+static bool advance_network(Machine *m, uint64_t t)
+{
+    while (noc_now(m->noc) < t) {
+        uint64_t nx = noc_next_activity(m->noc);
+        uint64_t s = nx >= t ? t : nx + 1;
+        noc_run_until(m->noc, s);
+        bool early = false;
+        for (unsigned i = 0; i < m->ncores; i++) {
+            MCore *o = &m->sched->mc[i];
+            if (o->st != MC_IDLE || o->woken)
+                continue;
+            core_refresh_net(o->core);
+            if (!core_irq_wanted(o->core))
+                continue;
+            o->woken = true;
+            o->wake_t = o->lb = MAX(s, core_cycles(o->core));
+            early |= o->wake_t < t;
+            changed(m);
+        }
+        if (early)
+            return false;
+    }
+    return true;
+}
+
+/* ---- called from a core's coroutine ----------------------------------- */
+
+/* Suspend the calling core until `ready` (the lock is dropped meanwhile). */
+static void suspend(MCore *mc)
+{
+    MachSched *s = mc->m->sched;
+    changed(mc->m);
+    g_mutex_unlock(&s->lock);
+    coro_yield(mc->co);
+    g_mutex_lock(&s->lock);
+}
+
+/* CoreSched.sync: the network exactly at t, lock held on success. */
+static bool sched_sync(void *opaque, Core *core, uint64_t t)
+{
+    MCore *mc = opaque;
+    Machine *m = mc->m;
+    MachSched *s = m->sched;
+    g_mutex_lock(&s->lock);
+    mc->st = MC_SYNC;
+    mc->sync_t = mc->lb = t;
+    for (;;) {
+        if (s->halting) {
+            mc->st = MC_RUN;
+            g_mutex_unlock(&s->lock);
+            core_halt(core, s->halt_state);
+            return false;
+        }
+        if (others_reached(m, mc, t) && advance_network(m, t))
+            break;
+        suspend(mc);
+    }
+    mc->st = MC_RUN;
+    return true;
+}
+
+static void sched_sync_done(void *opaque, Core *core)
+{
+    MCore *mc = opaque;
+    g_mutex_unlock(&mc->m->sched->lock);
+}
+
+/* The core idles (lock held): look at it at wake_t, wake it if it may. */
+static void idle_step(MCore *mc)
+{
+    Machine *m = mc->m;
+    Core *c = mc->core;
+    if (!mc->woken) {
+        if (!advance_network(m, mc->wake_t))
+            return; /* another core wakes first */
+        core_refresh_net(c);
+    }
+    core_idle(c, mc->wake_t);
+    mc->woken = false;
+    if (core_state(c) == CORE_IDLE) {
+        uint64_t w = core_wake_cycle(c);
+        mc->wake_t = mc->lb = w == UINT64_MAX ? UINT64_MAX : MAX(w, core_cycles(c));
+    }
+}
+
+/* The core's life: runs of at most a quantum, idle spells, until it stops. */
+static void core_main(void *opaque)
+{
+    MCore *mc = opaque;
+    Machine *m = mc->m;
+    MachSched *s = m->sched;
+    Core *c = mc->core;
+    for (;;) {
+        g_mutex_lock(&s->lock);
+        if (s->halting && core_live(c)) {
+            if (core_state(c) == CORE_IDLE && s->halt_state == CORE_DEADLOCK)
+                core_idle(c, m->end_cycle);
+            core_halt(c, s->halt_state);
+        }
+        if (core_state(c) == CORE_IDLE)
+            idle_step(mc);
+        CoreState st = core_state(c);
+        if (!core_live(c)) {
+            mc->st = MC_DONE;
+            s->ndone++;
+            changed(m);
+            g_mutex_unlock(&s->lock);
+            return;
+        }
+        if (st == CORE_IDLE) {
+            mc->st = MC_IDLE;
+            suspend(mc);
+            g_mutex_unlock(&s->lock);
+            continue;
+        }
+        mc->st = MC_RUN;
+        mc->lb = core_cycles(c);
+        g_mutex_unlock(&s->lock);
+        core_run(c, sat_add(core_cycles(c), m->cfg->quantum));
+        g_mutex_lock(&s->lock);
+        if (core_state(c) == CORE_IDLE) {
+            mc->st = MC_IDLE;           /* look at it at the cycle it waits */
+            mc->woken = false;
+            mc->wake_t = mc->lb = core_cycles(c);
+        } else {
+            mc->lb = core_cycles(c);
+        }
+        suspend(mc);
+        g_mutex_unlock(&s->lock);
+    }
+}
+
+/* ---- the threads ----------------------------------------------------- */
+
+static void start_halt(Machine *m, CoreState state)
+{
+    MachSched *s = m->sched;
+    if (s->halting)
+        return;
+    s->halting = true;
+    s->halt_state = state;
+    changed(m);
+}
+
+/* No core is ready or running anywhere (lock held): if every live core
+ * idles with nothing to wait for, let the network run until it wakes one,
+ * or end the run in deadlock. */
+static void unstick(Machine *m)
+{
+    MachSched *s = m->sched;
+    uint64_t latest = noc_now(m->noc);
+    for (unsigned i = 0; i < m->ncores; i++) {
+        MCore *o = &s->mc[i];
+        if (o->active || (o->st != MC_DONE && !(o->st == MC_IDLE && !o->woken && o->wake_t == UINT64_MAX)))
+            return; /* someone can still move */
+        latest = MAX(latest, core_cycles(o->core));
+    }
+    uint64_t nx = noc_next_activity(m->noc);
+    if (nx != UINT64_MAX) {
+        advance_network(m, nx + 1);
+        changed(m);
+        return;
+    }
+    m->deadlock = true;
+    m->end_cycle = MIN(latest, m->cfg->max_cycles);
+    start_halt(m, CORE_DEADLOCK);
+}
+
+/* The ready core of this thread with the smallest lb (lock held). */
+static MCore *pick(Machine *m, unsigned thread)
+{
+    MCore *best = NULL;
+    for (unsigned i = thread; i < m->ncores; i += m->sched->nthreads) {
+        MCore *o = &m->sched->mc[i];
+        if (ready(m, o) && (!best || o->lb < best->lb))
+            best = o;
+    }
+    return best;
+}
+
+typedef struct ThreadArg {
+    Machine *m;
+    unsigned thread;
+} ThreadArg;
+
+static gpointer thread_main(gpointer opaque)
+{
+    ThreadArg *ta = opaque;
+    Machine *m = ta->m;
+    MachSched *s = m->sched;
+    g_mutex_lock(&s->lock);
+    while (s->ndone < m->ncores) {
+        if (s->interrupted && *s->interrupted)
+            start_halt(m, CORE_INTERRUPTED);
+        MCore *mc = pick(m, ta->thread);
+        if (mc) {
+            mc->active = true;
+            g_mutex_unlock(&s->lock);
+            coro_resume(mc->co);
+            g_mutex_lock(&s->lock);
+            mc->active = false;
+            changed(m);
+            continue;
+        }
+        unstick(m);
+        if (pick(m, ta->thread) || s->ndone == m->ncores)
+            continue;
+        /* wake up now and then to see an interrupt flag set by a signal */
+        g_cond_wait_until(&s->cond, &s->lock, g_get_monotonic_time() + 50 * G_TIME_SPAN_MILLISECOND);
+    }
+    g_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+/* ---- life cycle ------------------------------------------------------ */
+
+static void console_locked(void *opaque, unsigned core, const char *line, size_t len)
+{
+    MachSched *s = opaque;
+    g_mutex_lock(&s->console_lock);
+    if (s->console_fn)
+        s->console_fn(s->console_opaque, core, line, len);
+    g_mutex_unlock(&s->console_lock);
+}
+
+unsigned machine_threads(const Config *cfg)
+{
+    unsigned n = cfg->threads ? cfg->threads : (unsigned)MAX(1, (int)g_get_num_processors());
+    return MAX(1u, MIN(n, config_cores(cfg)));
 }
 
 Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console_fn,
                      void *console_opaque, GError **error)
 {
     Machine *m = g_new0(Machine, 1);
+    MachSched *s = m->sched = g_new0(MachSched, 1);
     m->cfg = cfg;
     m->ncores = config_cores(cfg);
+    g_mutex_init(&s->lock);
+    g_mutex_init(&s->console_lock);
+    g_cond_init(&s->cond);
+    s->console_fn = console_fn;
+    s->console_opaque = console_opaque;
     NocConfig nc = {
         .width = cfg->mesh_width, .height = cfg->mesh_height,
         .router_latency = cfg->router_latency, .link_latency = cfg->link_latency,
@@ -24,15 +348,19 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
     };
     m->noc = noc_new(&nc);
     m->cores = g_new0(Core *, m->ncores);
+    s->mc = g_new0(MCore, m->ncores);
     for (unsigned i = 0; i < m->ncores; i++) {
-        m->cores[i] = core_new(i, cfg, imgs[i], console_fn, console_opaque, error);
+        m->cores[i] = core_new(i, cfg, imgs[i], console_locked, s, error);
         if (!m->cores[i]) {
             machine_free(m);
             return NULL;
         }
-        NiDev *ni = dev_ni_new(m->noc, i, m->ncores, cfg->max_payload);
-        core_map_device(m->cores[i], CORE_DEV_NI, &dev_ni_ops, ni, dev_ni_irq);
-        core_set_sched(m->cores[i], &(CoreSched){ .opaque = m, .at_sync = at_sync });
+        MCore *mc = &s->mc[i];
+        *mc = (MCore){ .m = m, .core = m->cores[i], .id = i };
+        mc->ni = dev_ni_new(m->noc, i, m->ncores, cfg->max_payload);
+        core_map_device(m->cores[i], CORE_DEV_NI, &dev_ni_ops, mc->ni, dev_ni_irq);
+        core_set_sched(m->cores[i], &(CoreSched){ .opaque = mc, .sync = sched_sync,
+                                                  .sync_done = sched_sync_done });
     }
     return m;
 }
@@ -41,93 +369,49 @@ void machine_free(Machine *m)
 {
     if (!m)
         return;
-    for (unsigned i = 0; i < m->ncores; i++)
+    MachSched *s = m->sched;
+    for (unsigned i = 0; i < m->ncores; i++) {
         core_free(m->cores[i]);
+        if (s->mc)
+            coro_free(s->mc[i].co);
+    }
+    g_free(s->mc);
     g_free(m->cores);
     noc_free(m->noc);
+    g_mutex_clear(&s->lock);
+    g_mutex_clear(&s->console_lock);
+    g_cond_clear(&s->cond);
+    g_free(s);
     g_free(m);
-}
-
-/* Run core c to at least `until`, through any number of wait/wake
- * episodes; a running core that does not touch the network may run on to
- * `horizon`. A core that takes network interrupts stays in lockstep. */
-static void advance_core(Machine *m, Core *c, uint64_t until, uint64_t horizon)
-{
-    m->sync_end = until;
-    while (core_live(c) && core_cycles(c) < until) {
-        if (core_state(c) == CORE_RUNNING)
-            core_run(c, core_irq_network(c) ? until : horizon);
-        else {
-            core_idle(c, until);
-            if (core_state(c) == CORE_IDLE)
-                break;
-        }
-    }
-}
-
-/* With every live core idle: the earliest cycle anything can change, or
- * UINT64_MAX if nothing ever can. */
-static uint64_t next_wakeup(const Machine *m)
-{
-    uint64_t next = noc_next_activity(m->noc);
-    for (unsigned i = 0; i < m->ncores; i++) {
-        const Core *c = m->cores[i];
-        if (core_state(c) == CORE_RUNNING || (core_state(c) == CORE_IDLE && core_irq_wanted(c)))
-            return m->now;
-        if (core_state(c) == CORE_IDLE)
-            next = MIN(next, core_wake_cycle(c));
-    }
-    return next;
-}
-
-static bool any_live(const Machine *m, bool *all_idle)
-{
-    bool live = false;
-    *all_idle = true;
-    for (unsigned i = 0; i < m->ncores; i++) {
-        if (core_live(m->cores[i]))
-            live = true;
-        if (core_state(m->cores[i]) == CORE_RUNNING)
-            *all_idle = false;
-    }
-    return live;
 }
 
 void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
 {
-    const uint64_t q = m->cfg->quantum;
-    bool all_idle;
-    while (any_live(m, &all_idle)) {
-        if (interrupted && *interrupted) {
-            for (unsigned i = 0; i < m->ncores; i++)
-                core_halt(m->cores[i], CORE_INTERRUPTED);
-            break;
-        }
-        if (all_idle) {
-            uint64_t next = next_wakeup(m);
-            if (next == UINT64_MAX && noc_quiescent(m->noc)) {
-                m->deadlock = true;
-                for (unsigned i = 0; i < m->ncores; i++)
-                    core_halt(m->cores[i], CORE_DEADLOCK);
-                break;
-            }
-            /* skip whole quanta in which nothing can happen */
-            if (next != UINT64_MAX && next > m->now + q) {
-                uint64_t skip_to = m->now + (next - m->now) / q * q;
-                skip_to = MIN(skip_to, m->now + (m->cfg->max_cycles / q + 1) * q);
-                for (unsigned i = 0; i < m->ncores; i++)
-                    advance_core(m, m->cores[i], skip_to, skip_to);
-                noc_run_until(m->noc, skip_to);
-                m->now = skip_to;
-                continue;
-            }
-        }
-        uint64_t end = m->now + q;
-        for (unsigned i = 0; i < m->ncores; i++)
-            advance_core(m, m->cores[i], end, m->now + q * MACHINE_HORIZON_QUANTA);
-        noc_run_until(m->noc, end);
-        m->now = end;
+    MachSched *s = m->sched;
+    s->interrupted = interrupted;
+    s->nthreads = m->nthreads = machine_threads(m->cfg);
+    s->ndone = 0;
+    for (unsigned i = 0; i < m->ncores; i++) {
+        MCore *mc = &s->mc[i];
+        mc->thread = i % s->nthreads;
+        mc->st = core_live(mc->core) ? MC_RUN : MC_DONE;
+        s->ndone += mc->st == MC_DONE;
+        mc->lb = core_cycles(mc->core);
+        mc->co = coro_new(core_main, mc, CORO_STACK);
+        g_assert(mc->co);
     }
+    ThreadArg *args = g_new0(ThreadArg, s->nthreads);
+    GThread **threads = g_new0(GThread *, s->nthreads);
+    for (unsigned t = 0; t < s->nthreads; t++) {
+        args[t] = (ThreadArg){ .m = m, .thread = t };
+        if (t > 0)
+            threads[t] = g_thread_new("nocprof-core", thread_main, &args[t]);
+    }
+    thread_main(&args[0]);
+    for (unsigned t = 1; t < s->nthreads; t++)
+        g_thread_join(threads[t]);
+    g_free(threads);
+    g_free(args);
     machine_flush_console(m);
 }
 

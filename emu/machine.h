@@ -1,27 +1,37 @@
-/* machine.h — the W x H mesh: one Core per node, one Noc, and the
- * deterministic lockstep scheduler.
+/* machine.h — the W x H mesh: one Core per node, one Noc, and the exact
+ * conservative scheduler that runs them on one or more host threads.
  *
- * Scheduling: global time advances in quanta of [sched] quantum cycles.
- * In each quantum every core, in id order, runs until its clock reaches
- * the quantum's end (block granularity), then the network simulates the
- * same cycles. A packet sent at core cycle t enters the network at t; a
- * packet delivered during quantum k is visible to its receiver from
- * quantum k+1 on.
+ * Guarantee. Every guest-visible value and every reported number is what a
+ * cycle-by-cycle co-simulation of all cores and the network gives; neither
+ * [sched] quantum nor the number of host threads changes any of it.
  *
- * Run-ahead: a core need not stop at every quantum end. Each block that
- * has ever accessed the NI or the IRQC is a sync point: a core reaching
- * one at or past the end of the current quantum stops before it until the
- * network has caught up. Elsewhere a core runs on up to
- * MACHINE_HORIZON_QUANTA quanta ahead (a core with NoC interrupts enabled
- * stays in strict lockstep). So every synchronised network access sees the
- * network at most one quantum old, exactly as in lockstep, and CPU-bound
- * code is not stopped 1000 times a second. The only access that can see an
- * older network is the first execution of a block (before it is known to
- * be a sync point). All of this depends only on simulated state: runs stay
- * bit-for-bit repeatable. Nothing depends on host time, so runs are bit-for-bit
- * repeatable. When every live core is idle the scheduler skips to the
- * next timer expiry or network event; when nothing can ever wake them
- * it declares a deadlock.
+ * How. A core may run ahead of the others freely as long as it does not
+ * look at the network. Each core has a lower bound `lb`: it does nothing
+ * network-visible before cycle lb (its clock when it is between runs, the
+ * cycle of the access it waits at, the cycle its timer wakes it when it
+ * idles in `wait`). An access to a network-dependent register (NI, IRQC) at
+ * cycle t, and the test of enabled NoC interrupt lines at a block boundary
+ * at t, is a sync point: the core suspends (its engine run sits in a
+ * coroutine, emu/coro.h) until every other live core has lb >= t; then
+ * the network is simulated up to t, cycle by cycle where anything moves,
+ * and a core idling in `wait` whose NoC line rises on the way wakes at
+ * that exact cycle (if that is before t, the waiting core lets it run
+ * first). Then the access happens, with the network exactly at t. So all
+ * network accesses happen in cycle order and see the network as it is at
+ * their cycle. Accesses of different cores at the same cycle touch
+ * different NIs and commute.
+ *
+ * `[sched] quantum` only says how many cycles a core runs between
+ * scheduling decisions (how stale its published lb may be); `[sched]
+ * threads` how many host threads run cores (core i on thread i % threads).
+ * Both are performance knobs.
+ *
+ * Endings. When every live core idles in `wait` and the network can wake
+ * none of them, the run ends in deadlock (idle time counted to the latest
+ * clock of the run). Livelock counts as deadlock: when every live core has
+ * only failed to find anything at its NI (see dev_ni.c for a "poll") for
+ * `[run] livelock_cycles`, with no packet in flight and no timer interrupt
+ * enabled, the run ends with `livelock` set.
  */
 #ifndef NOCPROF_MACHINE_H
 #define NOCPROF_MACHINE_H
@@ -33,29 +43,36 @@
 #include "elfload.h"
 #include "noc.h"
 
-#define MACHINE_HORIZON_QUANTA 64
+typedef struct MachSched MachSched;
 
 typedef struct Machine {
     const Config *cfg;
     unsigned ncores;
     Core **cores;
     Noc *noc;
-    uint64_t now;              /* start of the next quantum */
-    uint64_t sync_end;         /* end of the quantum being run: sync
-                                  blocks at or past it wait */
-    bool deadlock;
+    bool deadlock;             /* the run ended in deadlock (or livelock) */
+    bool livelock;             /* ... and it was a livelock */
+    uint64_t end_cycle;        /* cycle at which the deadlock was found */
+    unsigned nthreads;         /* host threads the last run used */
+    MachSched *sched;          /* private */
 } Machine;
 
-/* imgs[i] is core i's firmware (images may be shared between cores). */
+/* imgs[i] is core i's firmware (images may be shared between cores).
+ * console_fn is called with a lock held, one line at a time. */
 Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console_fn,
                      void *console_opaque, GError **error);
 void machine_free(Machine *m);
 
 /* Run until every core has stopped. `interrupted` (may be NULL) is polled
- * once per quantum; when set, live cores end as CORE_INTERRUPTED. */
+ * between runs of a core (at least every [sched] quantum cycles of it);
+ * when set, live cores end as CORE_INTERRUPTED. */
 void machine_run(Machine *m, volatile sig_atomic_t *interrupted);
 
 /* Flush each core's unterminated console line through console_fn. */
 void machine_flush_console(Machine *m);
+
+/* Host threads a run uses: [sched] threads, or when 0 the host's CPUs;
+ * never more than the cores. */
+unsigned machine_threads(const Config *cfg);
 
 #endif

@@ -27,15 +27,17 @@ static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write
     *a = (DevAccess){ .reg = (uint32_t)(offset % NP_DEV_SIZE) };
     DevSlot *d = slot < CORE_NSLOTS ? &c->dev[slot] : NULL;
     Block *cb = core_current_block(c);
-    if (cb && d && d->ops && d->ops->sync)
-        cb->sync = cb->attn = true;
     a->pc = exc_insn_pc(c, i);
     a->now = exc_insn_cycle(c, i);
     const Timing *t = &c->cfg->timing;
     int64_t delta = (int64_t)t->mmio - (int64_t)(write ? t->store : t->load);
+    if (delta < 0 && cb) /* the block ends earlier: samples past its new end were not due */
+        sample_untake(c, cb, block_start(c, cb), (uint64_t)((int64_t)c->cycles + delta));
     c->cycles = (uint64_t)((int64_t)c->cycles + delta);
-    if (cb)
+    if (cb) {
         cb->extra += delta;
+        c->blk_delta += delta;
+    }
     if (c->next_sample < c->cycles)
         sample_range(c, c->cycles, a->pc);
     const char *name = slot < CORE_NSLOTS ? slot_names[slot] : "MMIO";
@@ -77,7 +79,12 @@ uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque)
     if (c->state != CORE_RUNNING || !(d = access_begin(c, offset, size, false, &a)))
         return 0;
     uint32_t v = 0;
+    bool sync = d->ops->sync;
+    if (sync && !core_sync(c, a.now, a.pc))
+        return 0;
     bool known = d->ops->read(d->opaque, &a, &v);
+    if (sync)
+        core_sync_end(c);
     if (!access_end(c, (unsigned)(d - c->dev), &a, known, false))
         return 0;
     if (a.changed)
@@ -92,7 +99,12 @@ void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, v
     DevSlot *d;
     if (c->state != CORE_RUNNING || !(d = access_begin(c, offset, size, true, &a)))
         return;
+    bool sync = d->ops->sync;
+    if (sync && !core_sync(c, a.now, a.pc))
+        return;
     bool known = d->ops->write(d->opaque, &a, (uint32_t)value);
+    if (sync)
+        core_sync_end(c);
     if (access_end(c, (unsigned)(d - c->dev), &a, known, true) && c->state == CORE_RUNNING)
         core_update_next_event(c);
 }

@@ -3,6 +3,7 @@
 #include "html_report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
@@ -173,6 +174,59 @@ static void append_script_safe(GString *o, const char *json)
     }
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Start cycle of a complete event ("ph":"X") line of trace.json. */
+static bool span_start(const char *line, uint64_t *start)
+{
+    const char *s = strstr(line, "\"start_cycle\":");
+    if (!strstr(line, "\"ph\":\"X\"") || !s)
+        return false;
+    *start = g_ascii_strtoull(s + strlen("\"start_cycle\":"), NULL, 10);
+    return true;
+}
+
+char *html_trim_trace(const char *trace, unsigned budget, uint64_t *cut, uint64_t *dropped)
+{
+    *cut = 0;
+    *dropped = 0;
+    g_auto(GStrv) lines = g_strsplit(trace, "\n", -1);
+    g_autoptr(GArray) starts = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    for (unsigned i = 0; lines[i]; i++) {
+        uint64_t st;
+        if (span_start(lines[i], &st))
+            g_array_append_val(starts, st);
+    }
+    if (starts->len <= budget || !lines[0])
+        return NULL;
+    qsort(starts->data, starts->len, sizeof(uint64_t), cmp_u64);
+    *cut = g_array_index(starts, uint64_t, budget);
+    GString *o = g_string_new(lines[0]); /* {"displayTimeUnit":...,"traceEvents":[ */
+    bool first = true;
+    for (unsigned i = 1; lines[i]; i++) {
+        char *l = g_strstrip(lines[i]);
+        uint64_t st;
+        if (l[0] != '{')
+            continue; /* the closing "]}" */
+        if (span_start(l, &st) && st >= *cut) {
+            (*dropped)++;
+            continue;
+        }
+        size_t n = strlen(l);
+        if (n && l[n - 1] == ',')
+            l[--n] = '\0';
+        g_string_append(o, first ? "\n" : ",\n");
+        g_string_append(o, l);
+        first = false;
+    }
+    g_string_append(o, "\n]}\n");
+    return g_string_free(o, FALSE);
+}
+
 GString *html_report_build(const char *summary_json, const char *folded, const char *trace_json,
                            const char *lines_json)
 {
@@ -188,8 +242,11 @@ GString *html_report_build(const char *summary_json, const char *folded, const c
     g_string_append(o, ",\"folded\":");
     append_script_safe(o, tmp->str);
     g_string_free(tmp, TRUE);
+    uint64_t cut = 0, dropped = 0;
+    g_autofree char *trimmed = trace_json ? html_trim_trace(trace_json, HTML_TRACE_SPANS, &cut, &dropped) : NULL;
     g_string_append(o, ",\"trace\":");
-    append_script_safe(o, trace_json ? trace_json : "null");
+    append_script_safe(o, trimmed ? trimmed : trace_json ? trace_json : "null");
+    g_string_append_printf(o, ",\"trace_cut\":%" PRIu64 ",\"trace_dropped\":%" PRIu64, cut, dropped);
     g_string_append(o, ",\"source\":");
     append_script_safe(o, lines_json ? lines_json : "null");
     g_string_append(o, "}</script>\n");

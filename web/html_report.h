@@ -29,10 +29,22 @@ GString *html_lines_json(const Profile *const *profs, unsigned ncores);
 
 /* The page: the embedded bundle plus the data document
  *   {"summary":<summary_json>,"folded":"<folded text>",
- *    "trace":<trace_json>|null,"source":<lines_json>|null}.
+ *    "trace":<trace_json, trimmed by html_trim_trace>|null,
+ *    "trace_cut":C,"trace_dropped":N,"source":<lines_json>|null}.
  * summary_json is required; the others may be NULL. */
 GString *html_report_build(const char *summary_json, const char *folded, const char *trace_json,
                            const char *lines_json);
+
+/* At most this many complete events (waits, handler runs, packets) of
+ * trace.json go into the page; trace.json itself keeps all of them. */
+#define HTML_TRACE_SPANS 150000u
+
+/* trace.json (one event per line, profiler/formats/trace.c) with only the
+ * complete events ("ph":"X") that start before *cut, the start cycle of the
+ * (budget+1)-th earliest one, so that at most budget remain; metadata and
+ * instant events are kept. *dropped = complete events left out. NULL (and
+ * *cut = *dropped = 0) when there are no more than budget. */
+char *html_trim_trace(const char *trace, unsigned budget, uint64_t *cut, uint64_t *dropped);
 
 /* The page of the finished run in out_dir: reads OUT/summary.json
  * (required), OUT/stacks.folded and OUT/trace.json (when present) and adds

@@ -25,42 +25,47 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- memory map (SPEC 1, "Memory-mapped devices") ---------------------- */
-#define RT_RAM_BASE        0x80000000u   /* kseg0 view of physical 0 */
+/* ---- memory map (SPEC 1, "Memory-mapped devices") ----------------------
+ * The addresses and offsets are those of the one register map,
+ * include/nocprof/platform.h (NP_*); the RT_* names are the runtime's
+ * aliases for them. */
+#include "nocprof/platform.h"
 
-#define RT_SYS_BASE        0xBF000000u
-#define RT_SYS_CORE_ID     0x00u
-#define RT_SYS_NUM_CORES   0x04u
-#define RT_SYS_MESH_W      0x08u
-#define RT_SYS_MESH_H      0x0Cu
-#define RT_SYS_CYCLE_LO    0x10u   /* reading latches CYCLE_HI */
-#define RT_SYS_CYCLE_HI    0x14u
-#define RT_SYS_CONSOLE     0x18u
-#define RT_SYS_EXIT        0x1Cu
+#define RT_RAM_BASE        NP_KSEG0      /* kseg0 view of physical 0 */
 
-#define RT_TIMER_BASE      0xBF001000u
-#define RT_TIMER_CTRL      0x00u
-#define RT_TIMER_PERIOD    0x04u
-#define RT_TIMER_REMAIN    0x08u
-#define RT_TIMER_ACK       0x0Cu
-#define RT_TIMER_ENABLE    0x1u    /* CTRL bits */
-#define RT_TIMER_IRQ       0x2u
-#define RT_TIMER_PERIODIC  0x4u
+#define RT_SYS_BASE        NP_SYS_BASE
+#define RT_SYS_CORE_ID     NP_SYS_CORE_ID
+#define RT_SYS_NUM_CORES   NP_SYS_NUM_CORES
+#define RT_SYS_MESH_W      NP_SYS_MESH_W
+#define RT_SYS_MESH_H      NP_SYS_MESH_H
+#define RT_SYS_CYCLE_LO    NP_SYS_CYCLE_LO   /* reading latches CYCLE_HI */
+#define RT_SYS_CYCLE_HI    NP_SYS_CYCLE_HI
+#define RT_SYS_CONSOLE     NP_SYS_CONSOLE
+#define RT_SYS_EXIT        NP_SYS_EXIT
 
-#define RT_IRQC_BASE       0xBF002000u
-#define RT_IRQC_PENDING    0x00u
-#define RT_IRQC_ENABLE     0x04u
+#define RT_TIMER_BASE      NP_TIMER_BASE
+#define RT_TIMER_CTRL      NP_TIMER_CTRL
+#define RT_TIMER_PERIOD    NP_TIMER_PERIOD
+#define RT_TIMER_REMAIN    NP_TIMER_REMAIN
+#define RT_TIMER_ACK       NP_TIMER_ACK
+#define RT_TIMER_ENABLE    NP_TIMER_ENABLE   /* CTRL bits */
+#define RT_TIMER_IRQ       NP_TIMER_IRQ
+#define RT_TIMER_PERIODIC  NP_TIMER_PERIODIC
 
-#define RT_NI_BASE         0xBF003000u
-#define RT_NI_TX_DEST      0x00u
-#define RT_NI_TX_DATA      0x04u
-#define RT_NI_TX_SEND      0x08u
-#define RT_NI_TX_STATUS    0x0Cu
-#define RT_NI_RX_COUNT     0x10u
-#define RT_NI_RX_SRC       0x14u
-#define RT_NI_RX_LEN       0x18u
-#define RT_NI_RX_DATA      0x1Cu
-#define RT_NI_RX_DROP      0x20u
+#define RT_IRQC_BASE       NP_IRQC_BASE
+#define RT_IRQC_PENDING    NP_IRQC_PENDING
+#define RT_IRQC_ENABLE     NP_IRQC_ENABLE
+
+#define RT_NI_BASE         NP_NI_BASE
+#define RT_NI_TX_DEST      NP_NI_TX_DEST
+#define RT_NI_TX_DATA      NP_NI_TX_DATA
+#define RT_NI_TX_SEND      NP_NI_TX_SEND
+#define RT_NI_TX_STATUS    NP_NI_TX_STATUS
+#define RT_NI_RX_COUNT     NP_NI_RX_COUNT
+#define RT_NI_RX_SRC       NP_NI_RX_SRC
+#define RT_NI_RX_LEN       NP_NI_RX_LEN
+#define RT_NI_RX_DATA      NP_NI_RX_DATA
+#define RT_NI_RX_DROP      NP_NI_RX_DROP
 
 /* IRQC bits (PENDING / ENABLE) and handler slots */
 #define RT_IRQ_TIMER       0u

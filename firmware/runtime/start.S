@@ -20,12 +20,14 @@
  * platform does not update it).
  */
 
+#include "nocprof/platform.h"
+
 #define CP0_STATUS $12
-#define ST_IE   0x00000001
-#define ST_EXL  0x00000002
-#define ST_ERL  0x00000004
-#define ST_BEV  0x00400000
-#define SYS_EXIT 0xBF00001C
+#define ST_IE   NP_ST_IE
+#define ST_EXL  NP_ST_EXL
+#define ST_ERL  NP_ST_ERL
+#define ST_BEV  NP_ST_BEV
+#define SYS_EXIT (NP_SYS_BASE + NP_SYS_EXIT)
 
         .set    noreorder
         .set    noat

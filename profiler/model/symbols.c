@@ -20,16 +20,13 @@
  * Missing symbols or DWARF degrade to empty tables, never to errors.
  */
 #include "symbols.h"
-#include "base/error.h"
-#include "base/file.h"
 
 #include <capstone/capstone.h>
 #include <elfutils/libdw.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "base/bytes.h"
+#include "elf_file.h"
 
 typedef struct LineRow {
     uint32_t addr;
@@ -57,7 +54,6 @@ struct Symbols {
     bool cs_ok;
 };
 
-G_DEFINE_QUARK(nocprof-symbols-error-quark, symbols_error)
 
 /* ---- functions ------------------------------------------------------ */
 
@@ -115,58 +111,27 @@ static uint32_t bounded_size(const Symbols *s, uint32_t addr, uint32_t size, uin
     return (uint32_t)(end - addr);
 }
 
-static void read_functions(Symbols *s, Elf *elf)
+static void read_functions(Symbols *s, const ElfFile *elf)
 {
-    size_t shnum = 0;
-    if (elf_getshdrnum(elf, &shnum) != 0)
-        return;
     GArray *cands = g_array_new(FALSE, FALSE, sizeof(Cand));
-    Elf_Scn *scn = NULL;
-    while ((scn = elf_nextscn(elf, scn)) != NULL) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
+    for (unsigned i = 0; i < elf_file_nsymbols(elf); i++) {
+        const ElfSymbol *sym = elf_file_symbol(elf, i);
+        if (!label_name_ok(sym->name))
             continue;
-        Elf_Data *data = elf_getdata(scn, NULL);
-        if (!data)
+        if (sym->value < sym->sec_lo || sym->value >= sym->sec_hi)
+            continue;   /* e.g. _etext at the end of .text */
+        if (!sym->func && (sym->value & 3))
             continue;
-        size_t n = sh.sh_size / sh.sh_entsize;
-        for (size_t i = 0; i < n; i++) {
-            GElf_Sym sym;
-            if (!gelf_getsym(data, (int)i, &sym))
-                continue;
-            int type = GELF_ST_TYPE(sym.st_info);
-            int bind = GELF_ST_BIND(sym.st_info);
-            if (type != STT_FUNC && type != STT_NOTYPE)
-                continue;
-            if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
-                sym.st_shndx >= shnum)
-                continue;
-            if (bind != STB_GLOBAL && bind != STB_LOCAL && bind != STB_WEAK)
-                continue;
-            const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
-            if (!label_name_ok(name))
-                continue;
-            GElf_Shdr tsh;
-            Elf_Scn *tscn = elf_getscn(elf, sym.st_shndx);
-            if (!tscn || !gelf_getshdr(tscn, &tsh) || !(tsh.sh_flags & SHF_EXECINSTR))
-                continue;
-            uint32_t addr = (uint32_t)sym.st_value & ~1u; /* ISA-mode bit */
-            uint32_t sec_end = (uint32_t)(tsh.sh_addr + tsh.sh_size);
-            if (addr < tsh.sh_addr || addr >= sec_end)
-                continue;   /* e.g. _etext at the end of .text */
-            if (type == STT_NOTYPE && (addr & 3))
-                continue;
-            Cand c = {
-                .f = { .name = (char *)name, .addr = addr, .size = (uint32_t)sym.st_size },
-                .is_func = type == STT_FUNC,
-                .global = bind != STB_LOCAL,
-                .sec_end = sec_end,
-                .order = cands->len,
-            };
-            if (!c.is_func)
-                c.f.size = 0;   /* labels are sized up to the next symbol */
-            g_array_append_val(cands, c);
-        }
+        Cand c = {
+            .f = { .name = (char *)sym->name, .addr = sym->value, .size = sym->size },
+            .is_func = sym->func,
+            .global = sym->global,
+            .sec_end = sym->sec_hi,
+            .order = cands->len,
+        };
+        if (!c.is_func)
+            c.f.size = 0;   /* labels are sized up to the next symbol */
+        g_array_append_val(cands, c);
     }
     g_array_sort(cands, cand_cmp);
 
@@ -237,7 +202,7 @@ static void read_lines(Symbols *s, Elf *elf)
             dwarf_getsrclines(&cudie, &lines, &nlines) == 0) {
             for (size_t i = 0; i < nlines; i++) {
                 if (s->lines->len >= SYMBOLS_MAX_LINES) {
-                    s->dropped_lines += (unsigned)MIN(nlines - i, (size_t)UINT_MAX - s->dropped_lines);
+                    s->dropped_lines += (unsigned)MIN(nlines - i, (size_t)(G_MAXUINT - s->dropped_lines));
                     break;
                 }
                 Dwarf_Line *l = dwarf_onesrcline(lines, i);
@@ -268,23 +233,17 @@ static void read_lines(Symbols *s, Elf *elf)
 
 /* ---- image ---------------------------------------------------------- */
 
-static void read_segments(Symbols *s, Elf *elf)
+static void read_segments(Symbols *s, const ElfFile *elf)
 {
-    size_t n = 0, size = 0;
-    if (elf_getphdrnum(elf, &n) != 0)
-        return;
-    const char *raw = elf_rawfile(elf, &size);
-    for (size_t i = 0; i < n; i++) {
-        GElf_Phdr ph;
-        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || ph.p_filesz == 0)
-            continue;
-        if (!raw || ph.p_offset > size || ph.p_filesz > size - ph.p_offset)
+    for (unsigned i = 0; i < elf_file_nloads(elf); i++) {
+        const ElfLoad *l = elf_file_load(elf, i);
+        if (l->filesz == 0 || !l->bytes)
             continue;
         Segment seg = {
-            .vaddr = (uint32_t)ph.p_vaddr,
-            .filesz = (uint32_t)ph.p_filesz,
-            .exec = (ph.p_flags & PF_X) != 0,
-            .bytes = g_memdup2(raw + ph.p_offset, ph.p_filesz),
+            .vaddr = l->vaddr,
+            .filesz = l->filesz,
+            .exec = l->exec,
+            .bytes = g_memdup2(l->bytes, l->filesz),
         };
         g_array_append_val(s->segs, seg);
     }
@@ -336,9 +295,7 @@ static void synthesize_functions(Symbols *s, uint32_t entry)
         g_array_append_val(starts, seg->vaddr);
         for (uint32_t off = 0; off + 4 <= seg->filesz; off += 4) {
             const guint8 *p = seg->bytes + off;
-            uint32_t w = s->big_endian
-                ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
-                : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+            uint32_t w = bytes_get32(p, s->big_endian);
             uint32_t pc = seg->vaddr + off, target;
             if ((w >> 26) == 3)                                   /* jal */
                 target = ((pc + 4) & 0xF0000000u) | ((w & 0x03FFFFFFu) << 2);
@@ -382,53 +339,22 @@ static void synthesize_functions(Symbols *s, uint32_t entry)
 Symbols *symbols_load(const char *elf_path, GError **error)
 {
     g_return_val_if_fail(elf_path != NULL, NULL);
-    GError *e = NULL;
-    int fd = base_open_regular(elf_path, NOCPROF_ERROR_ELF, &e);
-    if (fd < 0) {
-        g_set_error_literal(error, SYMBOLS_ERROR, SYMBOLS_ERROR_OPEN, e->message);
-        g_error_free(e);
+    ElfFile *elf = elf_file_open(elf_path, error);
+    if (!elf)
         return NULL;
-    }
-    elf_version(EV_CURRENT);
-    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-    if (!elf) {
-        g_set_error(error, SYMBOLS_ERROR, SYMBOLS_ERROR_OPEN, "cannot read %s: %s",
-                    elf_path, elf_errmsg(-1));
-        close(fd);
-        return NULL;
-    }
-    GElf_Ehdr eh;
-    const char *bad = NULL;
-    char buf[64];
-    if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
-        bad = "not an ELF file";
-    else if (gelf_getclass(elf) != ELFCLASS32)
-        bad = "not a 32-bit ELF file";
-    else if (eh.e_machine != EM_MIPS) {
-        g_snprintf(buf, sizeof buf, "not a MIPS ELF file (e_machine %u)", eh.e_machine);
-        bad = buf;
-    }
-    if (bad) {
-        g_set_error(error, SYMBOLS_ERROR, SYMBOLS_ERROR_FORMAT, "%s: %s", elf_path, bad);
-        elf_end(elf);
-        close(fd);
-        return NULL;
-    }
-
     Symbols *s = g_new0(Symbols, 1);
     s->path = g_strdup(elf_path);
-    s->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+    s->big_endian = elf_file_big_endian(elf);
     s->funcs = g_array_new(FALSE, FALSE, sizeof(SymFunc));
     s->lines = g_array_new(FALSE, FALSE, sizeof(LineRow));
     s->segs = g_array_new(FALSE, FALSE, sizeof(Segment));
     s->strings = g_string_chunk_new(1024);
-    read_segments(s, elf);
+    read_segments(s, elf);   /* first: function sizes are bounded by them */
     read_functions(s, elf);
-    read_lines(s, elf);
+    read_lines(s, elf_file_libelf(elf));
     if (s->funcs->len == 0)
-        synthesize_functions(s, (uint32_t)eh.e_entry);
-    elf_end(elf);
-    close(fd);
+        synthesize_functions(s, elf_file_entry(elf));
+    elf_file_close(elf);
 
     cs_mode mode = CS_MODE_MIPS32 | (s->big_endian ? CS_MODE_BIG_ENDIAN : CS_MODE_LITTLE_ENDIAN);
     s->cs_ok = cs_open(CS_ARCH_MIPS, mode, &s->cs) == CS_ERR_OK;
@@ -542,10 +468,7 @@ bool symbols_read_word(const Symbols *s, uint32_t addr, uint32_t *word)
     const guint8 *b = image_at(s, addr);
     if (!b)
         return false;
-    if (s->big_endian)
-        *word = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-    else
-        *word = (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+    *word = bytes_get32(b, s->big_endian);
     return true;
 }
 

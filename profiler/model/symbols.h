@@ -16,9 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define SYMBOLS_ERROR (symbols_error_quark())
-GQuark symbols_error_quark(void);
-typedef enum { SYMBOLS_ERROR_OPEN, SYMBOLS_ERROR_FORMAT } SymbolsError;
+#include "base/error.h"
 
 typedef struct SymFunc {
     char *name;
@@ -34,6 +32,7 @@ typedef struct SymLine {
 
 typedef struct Symbols Symbols;
 
+/* Errors: NOCPROF_ERROR_ELF (elf/elf_file.h) naming the file. */
 /* Resource limits (docs/robustness.md): functions past SYMBOLS_MAX_FUNCS
  * (in address order) and line-table rows past SYMBOLS_MAX_LINES are
  * dropped and counted; a function's size never reaches past the loaded

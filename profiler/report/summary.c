@@ -12,9 +12,9 @@ GString *summary_text(const RunInfo *run)
     GString *o = g_string_new(NULL);
     g_string_append_printf(o, "nocprof %s run summary\n\n", NOCPROF_VERSION_STRING);
     g_string_append_printf(o, "platform: %ux%u mesh, %u cores, %" G_GUINT64_FORMAT " KiB RAM per core, "
-                           "clock %.3f MHz, quantum %" G_GUINT64_FORMAT " cycles\n",
+                           "clock %.3f MHz\n",
                            cfg->mesh_width, cfg->mesh_height, run->ncores, cfg->ram_size / 1024,
-                           cfg->clock_hz / 1e6, cfg->quantum);
+                           cfg->clock_hz / 1e6);
     g_string_append_printf(o, "config:   %s\n", run->config_path ? run->config_path : "(built-in defaults)");
     g_string_append_printf(o, "exit status: %d%s\n\n", run->exit_status,
                            run->deadlock ? " (deadlock: every live core waits and nothing can wake it)" : "");

@@ -27,7 +27,8 @@ static const char *const spec_keys[] = {
     "mesh.width", "mesh.height", "memory.ram_size", "clock.hz",
     "timing.load", "timing.store", "timing.mul", "timing.div", "timing.branch_taken", "timing.mmio",
     "noc.router_latency", "noc.link_latency", "noc.buffer_depth", "noc.max_payload",
-    "noc.tx_queue_flits", "noc.rx_queue_flits", "sched.quantum", "run.max_cycles",
+    "noc.tx_queue_flits", "noc.rx_queue_flits", "sched.quantum", "sched.threads",
+    "run.max_cycles", "run.livelock_cycles",
     "profiler.sample_period",
 };
 

@@ -131,6 +131,93 @@ static void test_timer_interrupts(void)
     }
 }
 
+/* t_mmio with mmio (0) below load and store (10): lui, lw CYCLE_LO,
+ * 10 lw CORE_ID, 10 sw IRQC ENABLE, lw CYCLE_LO, subu, sw EXIT = 25
+ * instructions of 1 cycle; exit (1 + mmio) + 20 x (1 + mmio) = 21. With a
+ * sample every cycle there are exactly 25 samples: the cycles a block was
+ * first charged for its loads and stores were never sampled. */
+static void cheap_mmio(Config *c)
+{
+    c->timing.load = c->timing.store = 10;
+    c->timing.mmio = 0;
+    c->nperiods = 1;
+    c->periods[0] = 1;
+}
+
+static void test_mmio_below_load(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        Run r;
+        run_fixture(&r, "t_mmio", endians[e], cheap_mmio);
+        g_assert_cmpint(core_exit_code(r.core), ==, 21);
+        g_assert_cmpuint(core_cycles(r.core), ==, 25);
+        g_assert_cmpuint(core_instructions(r.core), ==, 25);
+        CoreHist h = core_hist(r.core, 0);
+        g_assert_cmpuint(h.total, ==, 25);
+        g_assert_cmpuint(h.outside + h.idle, ==, 0);
+        uint64_t sum = 0;
+        for (uint32_t k = 0; k < (h.high_pc - h.low_pc) / 4; k++)
+            sum += h.bins[k];
+        g_assert_cmpuint(sum, ==, 25);
+        run_done(&r);
+    }
+}
+
+/* t_likely: lui, li, move, lw CYCLE_LO, 10 beqzl never taken (their
+ * delay slots annulled), lw CYCLE_LO, subu, sw EXIT: 17 instructions,
+ * 4 x 1 + 10 x 1 + 3 MMIO x 5 = 29 cycles, exit 5 + 10 = 15, $t1 = 0. */
+static void test_branch_likely_annulled(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        Run r;
+        run_fixture(&r, "t_likely", endians[e], NULL);
+        g_assert_cmpint(core_exit_code(r.core), ==, 15);
+        g_assert_cmpuint(core_cycles(r.core), ==, 29);
+        g_assert_cmpuint(core_instructions(r.core), ==, 17);
+        g_assert_cmpuint(core_read_gpr(r.core, 9), ==, 0);
+        run_done(&r);
+    }
+}
+
+static void console_line(void *opaque, unsigned core, const char *line, size_t len)
+{
+    g_string_append_printf(opaque, "%u:", core);
+    g_string_append_len(opaque, line, (gssize)len);
+    g_string_append_c(opaque, '|');
+}
+
+/* t_devices (see the fixture): every SYS, TIMER and IRQC register. */
+static void test_device_registers(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        Config cfg;
+        config_defaults(&cfg);
+        g_autofree char *path = g_strdup_printf("%s/t_devices-%s.elf", FIXTURES, endians[e]);
+        GError *err = NULL;
+        ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
+        g_assert_no_error(err);
+        GString *lines = g_string_new(NULL);
+        Core *c = core_new(3, &cfg, img, console_line, lines, &err);
+        g_assert_no_error(err);
+        core_run(c, UINT64_C(1) << 40);
+        g_assert_cmpint(core_state(c), ==, CORE_EXITED);
+        g_assert_cmpint(core_exit_code(c), ==, 0);
+        static const struct { unsigned reg; uint32_t v; } want[] = {
+            { 17, 3 }, { 18, 4 }, { 19, 2 }, { 20, 2 }, { 21, 500 }, { 22, 495 },
+            { 23, 7 }, { 24, 0 }, { 25, 0 },
+        };
+        for (unsigned k = 0; k < G_N_ELEMENTS(want); k++)
+            g_assert_cmpuint(core_read_gpr(c, want[k].reg), ==, want[k].v);
+        size_t len;
+        g_assert_cmpstr(core_console(c, &len), ==, "ok\n");
+        g_assert_cmpuint(len, ==, 3);
+        g_assert_cmpstr(lines->str, ==, "3:ok|");
+        g_string_free(lines, TRUE);
+        core_free(c);
+        elf_image_free(img);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -138,5 +225,8 @@ int main(int argc, char **argv)
     g_test_add_func("/core/block-instructions", test_block_instructions);
     g_test_add_func("/core/faults", test_faults);
     g_test_add_func("/core/timer-interrupts", test_timer_interrupts);
+    g_test_add_func("/core/mmio-below-load", test_mmio_below_load);
+    g_test_add_func("/core/branch-likely-annulled", test_branch_likely_annulled);
+    g_test_add_func("/core/device-registers", test_device_registers);
     return g_test_run();
 }

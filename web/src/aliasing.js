@@ -46,13 +46,13 @@ export function renderAliasing(root, model, sel) {
       svg.append('text').attr('x', left - 8).attr('y', y(name) + y.bandwidth() / 2 + 4).attr('text-anchor', 'end')
         .attr('font-size', 12).attr('font-family', 'monospace').text(name);
       svg.append('rect').attr('x', x(0)).attr('y', y(name)).attr('height', y.bandwidth()).attr('width', x(exact.get(name)) - x(0))
-        .attr('fill', '#d9dee8').on('mousemove', (ev) => t.show(ev, `${esc(name)}: exact share <b>${fmtPct(exact.get(name))}</b>`)).on('mouseout', () => t.hide());
+        .attr('fill', '#c9d3e6').attr('rx', 2).on('mousemove', (ev) => t.show(ev, `${esc(name)}: exact share <b>${fmtPct(exact.get(name))}</b>`)).on('mouseout', () => t.hide());
       c.periods.forEach((per, k) => {
         const f = (per.functions || []).find((q) => q.name === name);
         if (!f) return;
         const yy = y(name) + ((k + 1) * y.bandwidth()) / (c.periods.length + 1);
         if (f.band) svg.append('line').attr('x1', x(f.band[0])).attr('x2', x(Math.min(f.band[1], xmax))).attr('y1', yy).attr('y2', yy)
-          .attr('stroke', colour(per.period)).attr('stroke-width', 1.2).attr('opacity', 0.6);
+          .attr('stroke', colour(per.period)).attr('stroke-width', 1).attr('opacity', 0.35);
         svg.append('circle').attr('cx', x(f.sampled)).attr('cy', yy).attr('r', 4).attr('fill', colour(per.period))
           .attr('stroke', f.deviates ? '#b3261e' : '#fff').attr('stroke-width', f.deviates ? 2 : 1)
           .on('mousemove', (ev) => t.show(ev, `${esc(name)} @ period ${fmtInt(per.period)}<br>sampled <b>${fmtPct(f.sampled)}</b> (${fmtInt(f.samples)} samples)` +
@@ -62,6 +62,6 @@ export function renderAliasing(root, model, sel) {
     }
     sec.append('div').attr('class', 'np-legend').html(periods.map((per) =>
       `<span><span class="sw" style="background:${colour(per)}"></span>period ${fmtInt(per)}</span>`).join('') +
-      '<span><span class="sw" style="background:#d9dee8"></span>exact share</span>');
+      '<span><span class="sw" style="background:#c9d3e6"></span>exact share</span><span>line: the band a consistent sample falls in</span>');
   }
 }

@@ -45,6 +45,10 @@ export function renderTimeline(root, model) {
     'From <code>trace.json</code>: per core every <code>wait</code> (grey) and interrupt handler run (orange), per source node every NoC packet ' +
     'from send to full delivery (blue). Scroll to zoom, drag to pan; times are exact cycles.');
   const rows = rowsFromTrace(model);
+  if (model.data.trace_dropped)
+    p.append('p').attr('class', 'np-note').attr('id', 'tl-trimmed').html(
+      `<b>Only the first ${fmtInt(model.data.trace_cut)} cycles are drawn:</b> ${fmtInt(model.data.trace_dropped)} later spans ` +
+      'were left out of this page to keep it small; <code>trace.json</code> has them all (open it in Perfetto).');
   const end = Math.max(1, ...model.cores.map((c) => c.cycles), ...rows.flatMap((r) => r.spans.map((s) => s.s + s.n)));
   const counts = rows.map((r) => r.spans.length);
   p.append('div').attr('class', 'np-legend').html(

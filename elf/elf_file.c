@@ -1,0 +1,167 @@
+/* elf_file.c — the one ELF reader: header checks, PT_LOAD segments and
+ * function-like symbols with libelf (gelf). */
+#include "elf_file.h"
+#include "base/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "base/error.h"
+
+struct ElfFile {
+    char *path;
+    int fd;
+    Elf *elf;
+    GElf_Ehdr eh;
+    GArray *loads;             /* ElfLoad */
+    GArray *syms;              /* ElfSymbol */
+};
+
+static bool check_header(ElfFile *f, GError **error)
+{
+    const char *p = f->path;
+    if (elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &f->eh)) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: not an ELF file", p);
+        return false;
+    }
+    if (gelf_getclass(f->elf) != ELFCLASS32) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF,
+                    "%s: not a 32-bit ELF file (MIPS32 firmware expected)", p);
+        return false;
+    }
+    if (f->eh.e_machine != EM_MIPS) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: not a MIPS ELF file (e_machine %u)",
+                    p, f->eh.e_machine);
+        return false;
+    }
+    if (f->eh.e_ident[EI_DATA] != ELFDATA2LSB && f->eh.e_ident[EI_DATA] != ELFDATA2MSB) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: unknown byte order in EI_DATA", p);
+        return false;
+    }
+    return true;
+}
+
+static bool read_loads(ElfFile *f, GError **error)
+{
+    size_t n = 0, size = 0;
+    if (elf_getphdrnum(f->elf, &n) != 0) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: unreadable program headers: %s",
+                    f->path, elf_errmsg(-1));
+        return false;
+    }
+    const char *raw = elf_rawfile(f->elf, &size);
+    for (size_t i = 0; i < n; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(f->elf, (int)i, &ph)) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: unreadable program header %zu",
+                        f->path, i);
+            return false;
+        }
+        if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
+            continue;
+        bool in_file = raw && ph.p_offset <= size && ph.p_filesz <= size - ph.p_offset;
+        ElfLoad l = {
+            .index = (unsigned)i, .vaddr = (uint32_t)ph.p_vaddr, .filesz = (uint32_t)ph.p_filesz,
+            .memsz = (uint32_t)ph.p_memsz, .exec = (ph.p_flags & PF_X) != 0,
+            .bytes = in_file ? (const uint8_t *)raw + ph.p_offset : NULL,
+        };
+        g_array_append_val(f->loads, l);
+    }
+    return true;
+}
+
+/* One symbol table's function-like symbols (see ElfSymbol). */
+static void read_symtab(ElfFile *f, Elf_Scn *scn, const GElf_Shdr *sh, size_t shnum)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+    if (!data)
+        return;
+    size_t n = sh->sh_size / sh->sh_entsize;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(data, (int)i, &sym))
+            continue;
+        int type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
+        if ((type != STT_FUNC && type != STT_NOTYPE) || sym.st_shndx == SHN_UNDEF
+            || sym.st_shndx >= SHN_LORESERVE || sym.st_shndx >= shnum)
+            continue;
+        if (bind != STB_GLOBAL && bind != STB_LOCAL && bind != STB_WEAK)
+            continue;
+        GElf_Shdr tsh;
+        Elf_Scn *tscn = elf_getscn(f->elf, sym.st_shndx);
+        if (!tscn || !gelf_getshdr(tscn, &tsh) || !(tsh.sh_flags & SHF_EXECINSTR))
+            continue;
+        const char *name = elf_strptr(f->elf, sh->sh_link, sym.st_name);
+        ElfSymbol s = {
+            .name = name ? name : "", .value = (uint32_t)sym.st_value & ~1u, /* ISA-mode bit */
+            .size = (uint32_t)sym.st_size, .func = type == STT_FUNC, .global = bind != STB_LOCAL,
+            .sec_lo = (uint32_t)tsh.sh_addr, .sec_hi = (uint32_t)(tsh.sh_addr + tsh.sh_size),
+        };
+        g_array_append_val(f->syms, s);
+    }
+}
+
+static void read_symbols(ElfFile *f)
+{
+    size_t shnum = 0;
+    if (elf_getshdrnum(f->elf, &shnum) != 0)
+        return;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(f->elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_entsize != 0)
+            read_symtab(f, scn, &sh, shnum);
+    }
+}
+
+ElfFile *elf_file_open(const char *path, GError **error)
+{
+    ElfFile *f = g_new0(ElfFile, 1);
+    f->path = g_strdup(path);
+    f->loads = g_array_new(FALSE, FALSE, sizeof(ElfLoad));
+    f->syms = g_array_new(FALSE, FALSE, sizeof(ElfSymbol));
+    f->fd = base_open_regular(path, NOCPROF_ERROR_ELF, error);   /* no FIFO, device, folder */
+    if (f->fd < 0) {
+        elf_file_close(f);
+        return NULL;
+    }
+    elf_version(EV_CURRENT);
+    f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+    if (!f->elf) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: not an ELF file (%s)", path,
+                    elf_errmsg(-1));
+        elf_file_close(f);
+        return NULL;
+    }
+    if (!check_header(f, error) || !read_loads(f, error)) {
+        elf_file_close(f);
+        return NULL;
+    }
+    read_symbols(f);
+    return f;
+}
+
+void elf_file_close(ElfFile *f)
+{
+    if (!f)
+        return;
+    if (f->elf)
+        elf_end(f->elf);
+    if (f->fd >= 0)
+        close(f->fd);
+    g_array_free(f->loads, TRUE);
+    g_array_free(f->syms, TRUE);
+    g_free(f->path);
+    g_free(f);
+}
+
+const char *elf_file_path(const ElfFile *f) { return f->path; }
+bool elf_file_big_endian(const ElfFile *f) { return f->eh.e_ident[EI_DATA] == ELFDATA2MSB; }
+uint32_t elf_file_entry(const ElfFile *f) { return (uint32_t)f->eh.e_entry; }
+unsigned elf_file_type(const ElfFile *f) { return f->eh.e_type; }
+unsigned elf_file_nloads(const ElfFile *f) { return f->loads->len; }
+const ElfLoad *elf_file_load(const ElfFile *f, unsigned i) { return &g_array_index(f->loads, ElfLoad, i); }
+unsigned elf_file_nsymbols(const ElfFile *f) { return f->syms->len; }
+const ElfSymbol *elf_file_symbol(const ElfFile *f, unsigned i) { return &g_array_index(f->syms, ElfSymbol, i); }
+Elf *elf_file_libelf(const ElfFile *f) { return f->elf; }

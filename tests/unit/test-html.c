@@ -1,0 +1,119 @@
+/* test-html.c — report.html's C side (web/html_report.c): the data element
+ * survives hostile strings, and a long trace.json is trimmed to a time
+ * prefix that still parses. JSON is checked by parsing it back with
+ * json-glib; the trace comes from the real trace.json writer. */
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "collect.h"
+#include "html_report.h"
+#include "noc.h"
+#include "trace.h"
+
+static unsigned count(const char *hay, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+static JsonNode *parse(const char *text)
+{
+    g_autoptr(JsonParser) p = json_parser_new();
+    GError *e = NULL;
+    g_assert_true(json_parser_load_from_data(p, text, -1, &e));
+    g_assert_no_error(e);
+    return json_node_copy(json_parser_get_root(p));
+}
+
+/* The data element ends only where the page ends it, and reads back. */
+static void test_page_data(void)
+{
+    const char *summary = "{\"x\":\"</script><script>alert(1)</script><!--\"}";
+    GString *page = html_report_build(summary, "core0;<idle> 5\n", NULL, NULL);
+    /* one for the data element, one for the bundle's script */
+    g_assert_cmpuint(count(page->str, "</script>"), ==, 2);
+    g_assert_cmpuint(count(page->str, "<!--"), ==, 0);
+    const char *tag = "<script type=\"application/json\" id=\"nocprof-data\">";
+    const char *start = strstr(page->str, tag);
+    g_assert_nonnull(start);
+    start += strlen(tag);
+    const char *end = strstr(start, "</script>");
+    g_autofree char *json = g_strndup(start, (gsize)(end - start));
+    g_autoptr(JsonNode) root = parse(json);
+    JsonObject *o = json_node_get_object(root);
+    g_assert_cmpstr(json_object_get_string_member(json_object_get_object_member(o, "summary"), "x"), ==,
+                    "</script><script>alert(1)</script><!--");
+    g_assert_cmpstr(json_object_get_string_member(o, "folded"), ==, "core0;<idle> 5\n");
+    g_assert_true(json_object_get_null_member(o, "trace"));
+    g_assert_cmpint(json_object_get_int_member(o, "trace_dropped"), ==, 0);
+    g_assert_nonnull(strstr(page->str, "</html>"));
+    g_string_free(page, TRUE);
+}
+
+static unsigned spans(JsonNode *root, uint64_t *max_start)
+{
+    JsonArray *ev = json_object_get_array_member(json_node_get_object(root), "traceEvents");
+    unsigned n = 0;
+    *max_start = 0;
+    for (unsigned i = 0; i < json_array_get_length(ev); i++) {
+        JsonObject *e = json_array_get_object_element(ev, i);
+        if (strcmp(json_object_get_string_member(e, "ph"), "X") != 0)
+            continue;
+        n++;
+        uint64_t s = (uint64_t)json_object_get_int_member(json_object_get_object_member(e, "args"), "start_cycle");
+        *max_start = MAX(*max_start, s);
+    }
+    return n;
+}
+
+/* Five waits (starting at 100, 300, 500, 700, 900) and one packet sent at
+ * cycle 0: a budget of 4 complete events keeps those starting before 700. */
+static void test_trim_trace(void)
+{
+    NocConfig nc = { .width = 2, .height = 1, .router_latency = 1, .link_latency = 1, .buffer_depth = 4,
+                     .max_payload = 16, .tx_queue_flits = 34, .rx_queue_flits = 68 };
+    Noc *noc = noc_new(&nc);
+    noc_log_packets(noc, 10);
+    uint32_t words[2] = { 1, 2 };
+    g_assert_true(noc_send(noc, 0, 1, words, 2, 0));
+    noc_run_until(noc, 1000);
+    Collector *col = collector_new(NULL);
+    CoreHooks h = collector_hooks(col);
+    for (uint64_t s = 100; s <= 900; s += 200)
+        h.idle(h.opaque, s, s + 50);
+    collector_finish(col, 1000);
+    TraceCore tc[1] = { { .id = 0, .col = col, .end_cycle = 1000, .end_what = "exit 0" } };
+    GString *trace = trace_build(tc, 1, noc, 1e6);
+    uint64_t cut = 1, dropped = 1, max_start;
+    g_assert_null(html_trim_trace(trace->str, 6, &cut, &dropped));
+    g_assert_cmpuint(cut, ==, 0);
+    g_assert_cmpuint(dropped, ==, 0);
+
+    g_autoptr(JsonNode) all = parse(trace->str);
+    g_assert_cmpuint(spans(all, &max_start), ==, 6);
+    unsigned all_events = json_array_get_length(json_object_get_array_member(json_node_get_object(all), "traceEvents"));
+    g_autofree char *trimmed = html_trim_trace(trace->str, 4, &cut, &dropped);
+    g_assert_nonnull(trimmed);
+    g_assert_cmpuint(cut, ==, 700);
+    g_assert_cmpuint(dropped, ==, 2);
+    g_autoptr(JsonNode) some = parse(trimmed);
+    g_assert_cmpuint(spans(some, &max_start), ==, 4);
+    g_assert_cmpuint(max_start, ==, 500);
+    /* metadata and the end instant stay */
+    g_assert_cmpuint(json_array_get_length(json_object_get_array_member(json_node_get_object(some), "traceEvents")), ==,
+                     all_events - 2);
+    g_string_free(trace, TRUE);
+    collector_free(col);
+    noc_free(noc);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/html/page-data", test_page_data);
+    g_test_add_func("/html/trim-trace", test_trim_trace);
+    return g_test_run();
+}

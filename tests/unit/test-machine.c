@@ -1,0 +1,63 @@
+/* test-machine.c — the scheduler over cores and the network: every core
+ * runs to its own end, and a machine where nothing can wake any idle core
+ * ends in a deadlock. */
+#include <glib.h>
+
+#include "machine.h"
+
+static void test_all_cores_exit(void)
+{
+    /* t_div on each of the 4 cores of the default 2 x 2 mesh: 29 + 10 x
+     * div (17) = 199 cycles, 17 instructions each (see test-core.c) */
+    Config cfg;
+    config_defaults(&cfg);
+    GError *err = NULL;
+    g_autofree char *path = g_strdup_printf("%s/t_div-el.elf", FIXTURES);
+    ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
+    g_assert_no_error(err);
+    ElfImage *imgs[4] = { img, img, img, img };
+    Machine *m = machine_new(&cfg, imgs, NULL, NULL, &err);
+    g_assert_no_error(err);
+    g_assert_cmpuint(m->ncores, ==, 4);
+    machine_run(m, NULL);
+    g_assert_false(m->deadlock);
+    for (unsigned i = 0; i < 4; i++) {
+        g_assert_cmpint(core_state(m->cores[i]), ==, CORE_EXITED);
+        g_assert_cmpint(core_exit_code(m->cores[i]), ==, 5 + 10 * 18);
+        g_assert_cmpuint(core_cycles(m->cores[i]), ==, 199);
+        g_assert_cmpuint(core_instructions(m->cores[i]), ==, 17);
+    }
+    machine_free(m);
+    elf_image_free(img);
+}
+
+static void test_deadlock(void)
+{
+    /* firmware/tests/deadlock.c: every core disables its interrupts and
+     * waits forever */
+    Config cfg;
+    config_defaults(&cfg);
+    GError *err = NULL;
+    g_autofree char *path = g_strdup_printf("%s/deadlock-eb.elf", FIRMWARE);
+    ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
+    g_assert_no_error(err);
+    ElfImage *imgs[4] = { img, img, img, img };
+    Machine *m = machine_new(&cfg, imgs, NULL, NULL, &err);
+    g_assert_no_error(err);
+    machine_run(m, NULL);
+    g_assert_true(m->deadlock);
+    for (unsigned i = 0; i < 4; i++) {
+        g_assert_cmpint(core_state(m->cores[i]), ==, CORE_DEADLOCK);
+        g_assert_cmpuint(core_waits(m->cores[i]), ==, 1);
+    }
+    machine_free(m);
+    elf_image_free(img);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/machine/all-cores-exit", test_all_cores_exit);
+    g_test_add_func("/machine/deadlock", test_deadlock);
+    return g_test_run();
+}
