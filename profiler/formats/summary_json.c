@@ -50,10 +50,16 @@ static void json_samples(JsonBuilder *b, const Profile *p, const uint64_t *per_h
 static void json_callers(JsonBuilder *b, const Profile *p, unsigned callee)
 {
     npjson_member_array(b, "callers");
-    for (unsigned a = 0; a < p->narcs; a++) {
+    unsigned lo = 0, hi = p->narcs;   /* arcs are sorted by callee first */
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (p->arcs[mid].callee < callee)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (unsigned a = lo; a < p->narcs && p->arcs[a].callee == callee; a++) {
         const ProfArc *arc = &p->arcs[a];
-        if (arc->callee != callee)
-            continue;
         json_builder_begin_object(b);
         npjson_member_string(b, "caller", p->funcs[arc->caller].name);
         npjson_member_u64(b, "call_site", arc->call_site);

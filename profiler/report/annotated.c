@@ -75,28 +75,11 @@ static bool block_overlaps(const ProfBlock *b, uint32_t lo, uint32_t hi)
     return b->addr < hi && end > lo;
 }
 
-/* What the listing needs of the whole profile, computed once: the longest
- * block and which functions ran (so the listing costs O(blocks log blocks +
+/* Which functions ran, computed once (so the listing costs O(blocks +
  * listed instructions), not O(functions x blocks)). */
 typedef struct Index {
-    uint64_t max_bytes;    /* longest block, in bytes */
     bool *ran;             /* [nfuncs] */
 } Index;
-
-/* First block that can overlap an address >= lo. */
-static unsigned first_block(const Profile *p, const Index *ix, uint32_t lo)
-{
-    uint64_t from = lo > ix->max_bytes ? lo - ix->max_bytes : 0;
-    unsigned a = 0, b = p->nblocks;
-    while (a < b) {
-        unsigned mid = a + (b - a) / 2;
-        if (p->blocks[mid].addr < from)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    return a;
-}
 
 /* At most this many instructions of one function are listed. */
 #define ANNOTATE_MAX_INSNS (1u << 22)
@@ -109,14 +92,14 @@ typedef struct FuncData {
     SymLine *where;
 } FuncData;
 
-static void func_data(const Profile *p, const Index *ix, const ProfFunc *f, FuncData *d)
+static void func_data(const Profile *p, const ProfFunc *f, FuncData *d)
 {
     d->lo = f->addr;
     /* symbols_load bounds sizes by the ELF's loaded bytes; stay inside the
      * 32-bit address space and under a hard cap whatever the profile says */
     uint64_t n = MIN((uint64_t)f->size, ((uint64_t)1 << 32) - f->addr) / 4;
     d->n = (unsigned)MIN(n, (uint64_t)ANNOTATE_MAX_INSNS);
-    d->b0 = first_block(p, ix, d->lo);
+    d->b0 = profile_first_block(p, d->lo);
     d->count = g_new0(uint64_t, d->n ? d->n : 1);
     d->cycles = g_new0(uint64_t, d->n ? d->n : 1);
     d->samples = g_new0(uint64_t, d->n ? d->n : 1);
@@ -268,12 +251,11 @@ typedef struct Totals {
     unsigned functions, lines, executed;
 } Totals;
 
-static void print_function(GString *o, const Profile *p, const Index *ix, unsigned fi,
-                           GHashTable *cache, Totals *t)
+static void print_function(GString *o, const Profile *p, unsigned fi, GHashTable *cache, Totals *t)
 {
     const ProfFunc *f = &p->funcs[fi];
     FuncData d;
-    func_data(p, ix, f, &d);
+    func_data(p, f, &d);
     bool too_wide;
     GArray *spans = build_spans(p, &d, &too_wide);
     bool source = spans->len > 0;
@@ -336,13 +318,11 @@ static void print_function(GString *o, const Profile *p, const Index *ix, unsign
 
 static void index_build(const Profile *p, Index *ix)
 {
-    ix->max_bytes = 0;
     ix->ran = g_new0(bool, p->nfuncs ? p->nfuncs : 1);
     for (unsigned i = 0; i < p->nfuncs; i++)
         ix->ran[i] = p->funcs[i].calls || p->funcs[i].self_cycles;
     for (unsigned i = 0; i < p->nblocks; i++) {
         const ProfBlock *b = &p->blocks[i];
-        ix->max_bytes = MAX(ix->max_bytes, (uint64_t)b->ninsns * 4);
         if (b->count && b->func < p->nfuncs)
             ix->ran[b->func] = true;
     }
@@ -380,7 +360,7 @@ GString *report_annotated(const Profile *p)
     GHashTable *cache = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, source_free);
     Totals t = { 0 };
     for (guint i = 0; i < funcs->len; i++)
-        print_function(o, p, &ix, g_array_index(funcs, unsigned, i), cache, &t);
+        print_function(o, p, g_array_index(funcs, unsigned, i), cache, &t);
     g_hash_table_unref(cache);
     g_array_free(funcs, TRUE);
     g_free(ix.ran);
