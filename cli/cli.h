@@ -3,9 +3,12 @@
  *   options.c  `nocprof run` options -> Config and the ELF of each core
  *   run.c      cmd_run: load the firmware, build and run the machine with
  *              the collectors, gather every core's outcome and profile
- *   write.c    the output folder: every report, written atomically
+ *   write.c    the output folder: every report, written atomically, from
+ *              a ProfileData (a live run's or saved data), and the data
+ *   report.c   `nocprof report`: re-render a finished run from its data,
+ *              and the report options shared by every command that writes
+ *              reports (cli_report_*)
  *   manifest.c OUT/.nocprof-manifest: what nocprof wrote there
- *   signals.c  SIGINT/SIGTERM/SIGPIPE during a run (docs/robustness.md)
  * Only this folder prints and exits; the libraries return GErrors. */
 #ifndef NOCPROF_CLI_H
 #define NOCPROF_CLI_H
@@ -18,6 +21,7 @@
 #include "collect.h"
 #include "config.h"
 #include "machine.h"
+#include "profile_data.h"
 #include "run.h"
 #include "symbols.h"
 
@@ -45,10 +49,22 @@ typedef struct Options {
     char *max_cycles;          /* NULL: the config's [run] max_cycles */
     char *threads;             /* --threads N (NULL: [sched] threads) */
     gboolean alias_check, quiet, no_profile;
+    /* issue 11: regions of interest and report shaping */
+    char **collect_only;       /* --collect-only FUNC (repeatable) */
+    char *collect_initially;   /* --collect-initially yes|no */
+    char **focus, **exclude;   /* --focus / --exclude FUNC (reports) */
+    gint fold_recursion;       /* --fold-recursion N (0: off) */
+    gboolean no_trace;         /* --no-trace */
+    gint64 trace_limit;        /* --trace-limit N events per core (0: default) */
+    char *annotate;            /* --annotate=source|asm|both */
 } Options;
 
 void options_clear(Options *o);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Options, options_clear)
+
+/* Timeline events kept per core (and NoC packets): --trace-limit, 0 with
+ * --no-trace, else 200,000. */
+size_t cli_trace_limit(const Options *o);
 
 /* Parse `nocprof run` arguments (argv[0] is "run"). */
 bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error);
@@ -66,6 +82,7 @@ typedef struct Firmware {
     char *path;
     ElfImage *img;
     Symbols *syms;
+    char *sha256;              /* hex SHA-256 of the file's content */
 } Firmware;
 
 /* The console echo on stdout (unless -q): stops for good at the first
@@ -90,21 +107,16 @@ typedef struct Run {
     int *fw_of;                /* [ncores] index into fws */
     Machine *m;
     Collector **cols;          /* [ncores]; NULL entries with --no-profile */
-    CoreResult *res;           /* [ncores] */
-    Profile **profs;           /* [ncores]; NULL with --no-profile */
-    GString *folded;           /* every core's folded stacks */
-    NocStats *ns;
-    AliasAnalysis *alias;      /* when several periods were recorded */
-    JsonNode *alias_json;      /* its summary.json member */
-    Echo echo;
-    GPtrArray *warnings;       /* char *: limits that truncated something */
+    ProfileData data;          /* the outcome: what is saved and reported */
+    Echo echo;                 /* console echo on stdout */
+    CoreResult *res;           /* = data.cores */
+    Profile **profs;           /* = data.profs; NULL with --no-profile */
     int status;
-    GPtrArray *written;        /* paths relative to out, for the manifest */
 } Run;
 
 int cmd_run(int argc, char **argv);
 
-/* signals.c */
+/* signals.c (docs/robustness.md) */
 extern volatile sig_atomic_t cli_interrupted;
 /* SIGINT/SIGTERM handlers and SIGPIPE ignored, for the whole run. */
 void cli_signals_install(void);
@@ -113,15 +125,38 @@ void cli_signals_writing(void);
 /* EXIT_SIGINT / EXIT_SIGTERM after such a signal, else 0. */
 int cli_signal_status(void);
 void cli_signals_restore(void);
+/* The final status of a run whose status was `status` once its reports
+ * were (reports_ok) or were not all written: 130/143 after a signal, else
+ * EXIT_REPORTS for a failed report, else status. */
+int cli_final_status(int status, bool reports_ok);
 
 /* Write data to dir/name atomically (temporary name, then rename). */
 bool cli_write_file(const char *dir, const char *name, const char *data, gsize len, GError **error);
-/* Write every report of a finished run into r->out (demo: the bundled
- * demo's ELF was written there too), the summaries last (then report.html
- * is built from the final summary), then the manifest. r->status becomes
- * EXIT_REPORTS when a report failed and 130/143 when a signal came
- * meanwhile; false and *error: the first report that could not be written. */
-bool cli_write_reports(Run *r, bool demo, GError **error);
+/* Write every report of a finished run (or of saved data) into out, then
+ * OUT/.nocprof-manifest, removing what an earlier run listed there and
+ * this one did not write. Flags: CLI_WRITE_DATA also saves d as
+ * out/profile.data; CLI_WRITE_DEMO: the bundled demo's ELF was written to
+ * out/firmware/; CLI_WRITE_KEEP: keep the saved data and firmware/ that
+ * the manifest lists (re-rendering into the folder of the data). */
+enum { CLI_WRITE_DATA = 1, CLI_WRITE_DEMO = 2, CLI_WRITE_KEEP = 4 };
+bool cli_write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error);
+
+/* Options that change what the reports show, shared by every command that
+ * writes reports (report, merge): parsed by one group, applied to the
+ * data before the reports are written. */
+typedef struct ReportOptions {
+    char **periods;            /* --period: recorded periods to report */
+    gint fold_recursion;       /* --fold-recursion N; -1: as the run had it */
+} ReportOptions;
+#define REPORT_OPTIONS_INIT { .fold_recursion = -1 }
+
+void report_options_clear(ReportOptions *ro);
+/* Add the report options to ctx's main group (they point into ro). */
+void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro);
+/* Apply ro to d (select periods, ...); NOCPROF_ERROR_USAGE on a bad value. */
+bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error);
+
+int cmd_report(int argc, char **argv);
 
 /* OUT/.nocprof-manifest (manifest.c): the paths it lists (empty when there
  * is none); removing the files of `before` that are not in `now`; writing. */

@@ -14,6 +14,11 @@ void options_clear(Options *o)
     g_strfreev(o->sets);
     g_strfreev(o->core_maps);
     g_strfreev(o->elfs);
+    g_strfreev(o->collect_only);
+    g_free(o->collect_initially);
+    g_strfreev(o->focus);
+    g_strfreev(o->exclude);
+    g_free(o->annotate);
     g_free(o->max_cycles);
 }
 
@@ -32,6 +37,8 @@ static const char *const run_description =
     "  stacks.folded               exact folded stacks of every core (flamegraph.pl, speedscope)\n"
     "  trace.json                  timeline of waits, interrupts and NoC packets (Perfetto)\n"
     "  aliasing.txt, aliasing.svg  when several sampling periods were recorded\n"
+    "  profile.data                the complete profile data, from which 'nocprof report'\n"
+    "                              rebuilds every report and 'nocprof diff'/'merge' work\n"
     "\n"
     "One ELF runs on every core; N ELFs (N = number of cores) run one per core;\n"
     "--core N=FILE overrides core N. With no ELF the bundled 'pipeline' demo runs.\n"
@@ -64,6 +71,14 @@ bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error)
         { "core", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->core_maps, "Run FILE on core N (repeatable)", "N=FILE" },
         { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Do not copy console output to stdout", NULL },
         { "no-profile", 0, 0, G_OPTION_ARG_NONE, &o->no_profile, "Run without profiling hooks (only cycles and samples; for benchmarks)", NULL },
+        { "collect-only", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->collect_only, "Collect counts and samples only while FUNC is on the core's call stack (repeatable); the reports say what was left out", "FUNC" },
+        { "collect-initially", 0, 0, G_OPTION_ARG_STRING, &o->collect_initially, "yes (default) or no: whether collection runs from reset; firmware starts and stops it with SYS PROF_CTRL (rt_prof_start/rt_prof_stop)", "yes|no" },
+        { "focus", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->focus, "Reports show only FUNC and what it calls (gprof -f; repeatable)", "FUNC" },
+        { "exclude", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->exclude, "Reports leave FUNC out (gprof -e: its time stays in the totals; FUNC/time: -E, its time is removed too; repeatable)", "FUNC[/time]" },
+        { "fold-recursion", 0, 0, G_OPTION_ARG_INT, &o->fold_recursion, "Keep at most N levels of a recursive function on a path of stacks.folded (totals stay exact)", "N" },
+        { "no-trace", 0, 0, G_OPTION_ARG_NONE, &o->no_trace, "Do not record the timeline (no trace.json)", NULL },
+        { "trace-limit", 0, 0, G_OPTION_ARG_INT64, &o->trace_limit, "Record at most N timeline events per core and N packets (default 200000)", "N" },
+        { "annotate", 0, 0, G_OPTION_ARG_STRING, &o->annotate, "annotated.txt layout: source (default; disassembly where there is no source), asm, or both (instructions under their source lines)", "source|asm|both" },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->elfs, NULL, "FIRMWARE.elf..." },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
@@ -94,8 +109,34 @@ static bool config_periods(const Options *o, Config *cfg, GError **error)
     return true;
 }
 
+size_t cli_trace_limit(const Options *o)
+{
+    return o->no_trace ? 0 : o->trace_limit > 0 ? (size_t)o->trace_limit : 200000;
+}
+
+/* The issue-11 options that need a value check. */
+static bool check_profile_options(const Options *o, GError **error)
+{
+    const char *bad = NULL;
+    if (o->fold_recursion < 0)
+        bad = "--fold-recursion: must be 0 (off) or a positive number of levels";
+    else if (o->trace_limit < 0)
+        bad = "--trace-limit: must be a positive number of events";
+    else if (o->annotate && strcmp(o->annotate, "source") != 0 && strcmp(o->annotate, "asm") != 0
+             && strcmp(o->annotate, "both") != 0)
+        bad = "--annotate: expected source, asm or both";
+    else if (o->collect_initially && strcmp(o->collect_initially, "yes") != 0
+             && strcmp(o->collect_initially, "no") != 0)
+        bad = "--collect-initially: expected yes or no";
+    if (bad)
+        g_set_error_literal(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, bad);
+    return !bad;
+}
+
 bool cli_config(const Options *o, Config *cfg, GError **error)
 {
+    if (!check_profile_options(o, error))
+        return false;
     config_defaults(cfg);
     if (o->config && !config_load_file(cfg, o->config, error))
         return false;

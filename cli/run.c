@@ -9,7 +9,6 @@
 #include <glib/gstdio.h>
 
 #include "cli.h"
-#include "folded.h"
 
 extern const unsigned char nocprof_demo_elf[];
 extern const unsigned long nocprof_demo_elf_len;
@@ -126,6 +125,7 @@ static void firmware_free(gpointer p)
     elf_image_free(fw->img);
     symbols_free(fw->syms);
     g_free(fw->path);
+    g_free(fw->sha256);
     g_free(fw);
 }
 
@@ -139,7 +139,9 @@ static int find_or_load(GPtrArray *fws, const char *path, const Config *cfg, GEr
     fw->img = elf_image_load(path, cfg->ram_size, error);
     if (fw->img)
         fw->syms = symbols_load(path, error);
-    if (!fw->syms) {
+    if (fw->syms)
+        fw->sha256 = profile_data_file_sha256(path, error);
+    if (!fw->sha256) {
         firmware_free(fw);
         return -1;
     }
@@ -191,10 +193,11 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
     if (!r->opts->no_profile)
         for (unsigned i = 0; i < r->ncores; i++) {
             r->cols[i] = collector_new(firmware_of(r, i)->syms);
+            collector_set_event_limit(r->cols[i], cli_trace_limit(r->opts));
             CoreHooks h = collector_hooks(r->cols[i]);
             core_set_hooks(r->m->cores[i], &h);
         }
-    noc_log_packets(r->m->noc, 200000); /* for trace.json */
+    noc_log_packets(r->m->noc, cli_trace_limit(r->opts)); /* for trace.json */
     return true;
 }
 
@@ -212,13 +215,13 @@ static void fault_of(Run *r, unsigned i)
     CoreResult *res = &r->res[i];
     res->faulted = true;
     const CoreFault *fault = core_fault(c);
-    res->fault_kind = fault->kind;
-    res->fault_message = fault->message;
+    res->fault_kind = profile_data_intern(&r->data, fault->kind);
+    res->fault_message = profile_data_intern(&r->data, fault->message);
     res->fault_pc = fault->pc;
     int fi = symbols_lookup(syms, fault->pc);
-    res->fault_function = fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL;
+    res->fault_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
     SymLine ln = symbols_line(syms, fault->pc);
-    res->fault_file = ln.file;
+    res->fault_file = profile_data_intern(&r->data, ln.file);
     res->fault_line = ln.line;
     GPtrArray *stack = g_ptr_array_new();
     if (r->cols[i]) {
@@ -242,9 +245,14 @@ static int core_outcome(Run *r, unsigned i)
     CoreResult *res = &r->res[i];
     int status = EXIT_OK;
     res->id = i;
-    res->elf = r->paths[i];
+    res->elf = profile_data_intern(&r->data, r->paths[i]);
+    r->data.elf_abs[i] = g_canonicalize_filename(r->paths[i], NULL);
+    r->data.elf_sha256[i] = g_strdup(firmware_of(r, i)->sha256);
+    size_t clen;
+    const char *console = core_console(c, &clen);
+    r->data.console[i] = g_bytes_new(console, clen);
     CoreState st = core_state(c);
-    res->status = core_state_name(st);
+    res->status = profile_data_intern(&r->data, core_state_name(st));
     res->exit_code = core_exit_code(c);
     res->instructions = core_instructions(c);
     res->cycles = core_cycles(c);
@@ -253,6 +261,15 @@ static int core_outcome(Run *r, unsigned i)
     res->irq_cycles = core_irq_cycles(c);
     res->interrupts = core_interrupts(c);
     res->waits = core_waits(c);
+    if (st == CORE_DEADLOCK) {
+        const Symbols *syms = firmware_of(r, i)->syms;
+        res->stop_pc = core_pc(c);
+        int fi = symbols_lookup(syms, res->stop_pc);
+        res->stop_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
+        SymLine ln = symbols_line(syms, res->stop_pc);
+        res->stop_file = profile_data_intern(&r->data, ln.file);
+        res->stop_line = ln.line;
+    }
     if (st == CORE_FAULT) {
         fault_of(r, i);
         status = EXIT_FAULT;
@@ -263,8 +280,6 @@ static int core_outcome(Run *r, unsigned i)
     }
     if (r->cols[i]) {
         collector_finish(r->cols[i], core_cycles(c));
-        g_autofree char *prefix = g_strdup_printf("core%u", i);
-        folded_append(r->folded, r->cols[i], prefix);
         r->profs[i] = collector_profile(r->cols[i], c, r->paths[i], (double)r->cfg.clock_hz);
         res->prof = r->profs[i];
     }
@@ -275,19 +290,26 @@ static int core_outcome(Run *r, unsigned i)
 static void gather(Run *r)
 {
     bool seen[EXIT_LIMIT + 1] = { false };
-    r->res = g_new0(CoreResult, r->ncores);
-    r->warnings = g_ptr_array_new_with_free_func(g_free);
-    r->profs = g_new0(Profile *, r->ncores);
-    r->folded = g_string_new(NULL);
+    profile_data_init(&r->data, r->ncores);
+    r->data.cfg = r->cfg;
+    r->data.config_path = g_strdup(r->opts->config);
+    r->data.fold_recursion = (unsigned)r->opts->fold_recursion;
+    r->data.no_trace = r->opts->no_trace;
+    r->res = r->data.cores;
+    r->profs = r->data.profs;
     for (unsigned i = 0; i < r->ncores; i++)
         seen[core_outcome(r, i)] = true;
     r->status = cli_signal_status() ? cli_signal_status() : seen[EXIT_FAULT] ? EXIT_FAULT : seen[EXIT_LIMIT] ? EXIT_LIMIT
               : seen[EXIT_NONZERO] ? EXIT_NONZERO : EXIT_OK;
-    r->ns = noc_stats(r->m->noc);
-    if (!r->opts->no_profile && r->cfg.nperiods > 1) {
-        r->alias = aliasing_analyse((const Profile *const *)r->profs, r->ncores);
-        r->alias_json = aliasing_json(r->alias);
-    }
+    r->data.noc = noc_stats(r->m->noc);
+    const NocPacketRecord *pk = noc_packet_log(r->m->noc, &r->data.npackets, &r->data.packets_dropped);
+    r->data.packets = r->data.npackets ? g_memdup2(pk, sizeof *pk * r->data.npackets) : NULL;
+    r->data.deadlock = r->m->deadlock;
+    r->data.livelock = r->m->livelock;
+    r->data.end_cycle = r->m->end_cycle;
+    if (r->echo.stopped && r->echo.error != EPIPE && r->status < EXIT_REPORTS)
+        r->status = EXIT_REPORTS;   /* stdout failed (not closed by a reader) */
+    r->data.exit_status = r->status;
 }
 
 static void print_outcome(const Run *r)
@@ -299,8 +321,18 @@ static void print_outcome(const Run *r)
                     c->fault_pc, c->fault_function ? c->fault_function : "??",
                     c->fault_file ? c->fault_file : "??", c->fault_line, c->fault_message);
     }
-    if (r->m->deadlock)
+    if (r->m->livelock)
+        fprintf(stderr, "nocprof: livelock: every live core only polled an empty NI for %" G_GUINT64_FORMAT
+                " cycles (found at cycle %" G_GUINT64_FORMAT ")\n", r->cfg.livelock_cycles, r->m->end_cycle);
+    else if (r->m->deadlock)
         fprintf(stderr, "nocprof: deadlock: every live core waits and nothing can wake any of them\n");
+    for (unsigned i = 0; r->m->deadlock && i < r->ncores; i++) {
+        const CoreResult *c = &r->res[i];
+        if (core_state(r->m->cores[i]) == CORE_DEADLOCK)
+            fprintf(stderr, "nocprof: core %u %s at pc 0x%08x in %s (%s:%u)\n", i,
+                    r->m->livelock ? "polling" : "waiting", c->stop_pc,
+                    c->stop_function ? c->stop_function : "??", c->stop_file ? c->stop_file : "??", c->stop_line);
+    }
     for (unsigned i = 0; i < r->ncores; i++)
         if (core_state(r->m->cores[i]) == CORE_LIMIT)
             fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached\n", i,
@@ -309,22 +341,9 @@ static void print_outcome(const Run *r)
 
 static void run_clear(Run *r)
 {
-    aliasing_free(r->alias);
-    if (r->alias_json)
-        json_node_unref(r->alias_json);
-    if (r->ns)
-        noc_stats_free(r->ns);
-    for (unsigned i = 0; r->res && i < r->ncores; i++) {
-        profile_free(r->profs[i]);
+    profile_data_clear(&r->data);
+    for (unsigned i = 0; r->cols && i < r->ncores; i++)
         collector_free(r->cols[i]);
-        g_strfreev(r->res[i].fault_stack);
-    }
-    if (r->folded)
-        g_string_free(r->folded, TRUE);
-    if (r->warnings)
-        g_ptr_array_unref(r->warnings);
-    g_free(r->profs);
-    g_free(r->res);
     g_free(r->cols);
     if (r->m)
         machine_free(r->m);
@@ -332,8 +351,6 @@ static void run_clear(Run *r)
     g_free(r->paths);
     if (r->fws)
         g_ptr_array_unref(r->fws);
-    if (r->written)
-        g_ptr_array_unref(r->written);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Run, run_clear)
 
@@ -377,12 +394,12 @@ int cmd_run(int argc, char **argv)
     run_machine(&r);
     gather(&r);
     print_outcome(&r);
-    if (r.echo.stopped && r.echo.error != EPIPE && r.status < EXIT_REPORTS)
-        r.status = EXIT_REPORTS;   /* stdout failed (not closed by a reader) */
-    if (!cli_write_reports(&r, demo != NULL, &err)) {
+    bool ok = cli_write_reports(&r.data, r.out, CLI_WRITE_DATA | (demo ? CLI_WRITE_DEMO : 0), &err);
+    if (!ok) {
         fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
         g_error_free(err);
     }
+    r.status = cli_final_status(r.status, ok);
     cli_signals_restore();
     return r.status;
 }

@@ -74,3 +74,12 @@ void cli_signals_restore(void)
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
 }
+
+int cli_final_status(int status, bool reports_ok)
+{
+    if (cli_signal_status())
+        return cli_signal_status();
+    if (!reports_ok && status < EXIT_REPORTS)
+        return EXIT_REPORTS;
+    return status;
+}

@@ -133,6 +133,8 @@ void core_run(Core *c, uint64_t horizon);
 void core_idle(Core *c, uint64_t until);
 /* Cycle at which an idle core's own timer would wake it, or UINT64_MAX. */
 uint64_t core_wake_cycle(const Core *c);
+/* The timer's interrupt is enabled in IRQC. */
+bool core_timer_irq_enabled(const Core *c);
 /* NoC receive or transmit-ready interrupts are enabled in IRQC. */
 bool core_irq_network(const Core *c);
 /* PENDING & ENABLE != 0 (network lines as of the last sync point). */
@@ -162,6 +164,10 @@ uint64_t core_interrupts(const Core *c);
 uint64_t core_waits(const Core *c);
 /* Instructions executed so far. */
 uint64_t core_instructions(const Core *c);
+
+/* CP0 register (NP_CP0_COUNT, _COMPARE, _CAUSE, _STATUS) as the guest
+ * would read it now. */
+uint32_t core_read_cp0(Core *c, unsigned reg);
 
 #define CORE_GPR_SP 29u
 #define CORE_GPR_RA 31u

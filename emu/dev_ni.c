@@ -8,12 +8,32 @@
 
 #include "nocprof/platform.h"
 
+#define NI_MAX_OBSERVERS 4
+
 struct NiDev {
     Noc *noc;
     unsigned id, ncores, max_payload;
     unsigned tx_dest, nstaged;
     uint32_t *staged;
+    unsigned nobs;
+    NiObserver obs[NI_MAX_OBSERVERS];
+    void *obs_opaque[NI_MAX_OBSERVERS];
 };
+
+void dev_ni_observe(NiDev *n, NiObserver fn, void *opaque)
+{
+    g_return_if_fail(n->nobs < NI_MAX_OBSERVERS);
+    n->obs[n->nobs] = fn;
+    n->obs_opaque[n->nobs++] = opaque;
+}
+
+static void emit(NiDev *n, const DevAccess *a, NiEventKind kind, unsigned peer, unsigned words, uint64_t sent)
+{
+    NiEvent ev = { .kind = kind, .core = n->id, .peer = peer, .words = words,
+                   .cycle = a->now, .pc = a->pc, .sent = sent };
+    for (unsigned i = 0; i < n->nobs; i++)
+        n->obs[i](n->obs_opaque[i], &ev);
+}
 
 NiDev *dev_ni_new(Noc *noc, unsigned id, unsigned ncores, unsigned max_payload)
 {
@@ -59,21 +79,33 @@ static bool ni_read(void *opaque, DevAccess *a, uint32_t *v)
 {
     NiDev *n = opaque;
     unsigned src, len, rem;
+    uint64_t sent = 0, delivered;
     switch (a->reg) {
-    case NP_NI_TX_STATUS: *v = tx_ready(n) ? 1 : 0; return true;
-    case NP_NI_RX_COUNT: *v = noc_rx_packets(n->noc, n->id); return true;
-    case NP_NI_RX_SRC:
-        *v = noc_rx_head(n->noc, n->id, &src, &len, &rem) ? src : 0;
+    case NP_NI_TX_STATUS:
+        *v = tx_ready(n) ? 1 : 0;
+        if (!*v)
+            emit(n, a, NI_EV_POLL_TX, 0, 0, 0);
         return true;
+    case NP_NI_RX_COUNT:
+    case NP_NI_RX_SRC:
     case NP_NI_RX_LEN:
-        *v = noc_rx_head(n->noc, n->id, &src, &len, &rem) ? len : 0;
+        if (!noc_rx_head(n->noc, n->id, &src, &len, &rem)) {
+            *v = 0;
+            emit(n, a, NI_EV_POLL_RX, 0, 0, 0);
+        } else {
+            *v = a->reg == NP_NI_RX_COUNT ? noc_rx_packets(n->noc, n->id) : a->reg == NP_NI_RX_SRC ? src : len;
+        }
         return true;
     case NP_NI_RX_DATA:
         *v = 0;
-        if (!noc_rx_pop(n->noc, n->id, v)) {
+        if (!noc_rx_head(n->noc, n->id, &src, &len, &rem)) {
             misuse(a, "RX_DATA read with no packet waiting");
             return true;
         }
+        noc_rx_head_times(n->noc, n->id, &sent, &delivered);
+        noc_rx_pop(n->noc, n->id, v);
+        if (rem == 1)
+            emit(n, a, NI_EV_RECV, src, len, sent);
         a->changed = true;
         return true;
     default:
@@ -91,6 +123,7 @@ static void ni_send(NiDev *n, DevAccess *a)
         misuse(a, "TX_SEND with a full injection queue (poll TX_STATUS first)");
         return;
     }
+    emit(n, a, NI_EV_SEND, n->tx_dest, n->nstaged, 0);
     n->nstaged = 0;
 }
 
@@ -118,10 +151,18 @@ static bool ni_write(void *opaque, DevAccess *a, uint32_t v)
     case NP_NI_TX_SEND:
         ni_send(n, a);
         return true;
-    case NP_NI_RX_DROP:
-        if (!noc_rx_drop(n->noc, n->id))
+    case NP_NI_RX_DROP: {
+        unsigned src, len, rem;
+        uint64_t sent = 0, delivered;
+        if (!noc_rx_head(n->noc, n->id, &src, &len, &rem)) {
             misuse(a, "RX_DROP with no packet waiting");
+            return true;
+        }
+        noc_rx_head_times(n->noc, n->id, &sent, &delivered);
+        noc_rx_drop(n->noc, n->id);
+        emit(n, a, NI_EV_DROP, src, len, sent);
         return true;
+    }
     default:
         return false;
     }

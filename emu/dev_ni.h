@@ -10,8 +10,36 @@
 struct Noc;
 typedef struct NiDev NiDev;
 
+/* What the NI saw the guest do, for observers (livelock detection in
+ * machine.c, the communication profile). A *poll* is a read of an NI
+ * status register that found nothing to do: RX_COUNT, RX_SRC or RX_LEN
+ * with no complete packet waiting, TX_STATUS with no room for a maximal
+ * packet. Everything else that changes the NI is progress. */
+typedef enum {
+    NI_EV_POLL_RX,       /* RX_COUNT / RX_SRC / RX_LEN found nothing */
+    NI_EV_POLL_TX,       /* TX_STATUS found no room */
+    NI_EV_SEND,          /* TX_SEND committed a packet */
+    NI_EV_RECV,          /* RX_DATA popped the last word: packet consumed */
+    NI_EV_DROP,          /* RX_DROP discarded the head packet */
+} NiEventKind;
+
+typedef struct NiEvent {
+    NiEventKind kind;
+    unsigned core;       /* this NI's core */
+    unsigned peer;       /* SEND: destination; RECV/DROP: source */
+    unsigned words;      /* payload words (SEND, RECV, DROP) */
+    uint64_t cycle;      /* the accessing instruction's cycle */
+    uint32_t pc;         /* the accessing instruction */
+    uint64_t sent;       /* RECV/DROP: the cycle the packet was sent */
+} NiEvent;
+
+typedef void (*NiObserver)(void *opaque, const NiEvent *ev);
+
 extern const DevOps dev_ni_ops;
 NiDev *dev_ni_new(struct Noc *noc, unsigned id, unsigned ncores, unsigned max_payload);
+/* Observers see every event, in order, from the accessing core's thread
+ * with the network locked (at most 4 per NI). */
+void dev_ni_observe(NiDev *ni, NiObserver fn, void *opaque);
 /* IRQC lines it holds up now: NP_IRQ_NOC_RX, NP_IRQ_NOC_TX. */
 uint32_t dev_ni_irq(void *ni);
 

@@ -42,6 +42,10 @@ typedef struct MCore {
     bool active;               /* resumed by its thread right now */
     bool woken;                /* MC_IDLE: the network raised a line */
     uint64_t lb, sync_t, wake_t;
+    /* livelock: polling since poll_from with no progress (NI events); the
+     * state before the last progress, to judge it as of an earlier cycle */
+    bool polled, prev_polled;
+    uint64_t poll_from, prev_poll_from, progress;
 } MCore;
 
 struct MachSched {
@@ -52,6 +56,7 @@ struct MachSched {
     unsigned nthreads, ndone;
     volatile sig_atomic_t *interrupted;
     bool halting;
+    bool halt_at_sync;         /* running cores stop at their next sync point */
     CoreState halt_state;
     ConsoleFn console_fn;
     void *console_opaque;
@@ -79,7 +84,7 @@ static bool ready(const Machine *m, const MCore *mc)
 {
     if (mc->active)
         return false;
-    if (m->sched->halting)
+    if (m->sched->halting && (!m->sched->halt_at_sync || mc->st != MC_RUN))
         return mc->st != MC_DONE;
     switch (mc->st) {
     case MC_RUN: return true;
@@ -120,6 +125,66 @@ static bool advance_network(Machine *m, uint64_t t)
             return false;
     }
     return true;
+}
+
+static void start_halt(Machine *m, CoreState state, bool at_sync)
+{
+    MachSched *s = m->sched;
+    if (s->halting)
+        return;
+    s->halting = true;
+    s->halt_at_sync = at_sync;
+    s->halt_state = state;
+    changed(m);
+}
+
+/* ---- livelock (lock held) ----------------------------------------------- */
+
+/* Core o had only polled for at least L cycles as of cycle t - 1: its
+ * events at t itself may or may not have happened yet, so they are not
+ * looked at (the verdict is the same in every schedule). */
+static bool stuck_before(const MCore *o, uint64_t t, uint64_t L)
+{
+    if (o->st == MC_IDLE)
+        return !o->woken && o->wake_t == UINT64_MAX;
+    bool polled = o->progress >= t ? o->prev_polled : o->polled;
+    uint64_t from = o->progress >= t ? o->prev_poll_from : o->poll_from;
+    return polled && from < t && t - from >= L && !core_timer_irq_enabled(o->core);
+}
+
+static void livelock_check(Machine *m, uint64_t t)
+{
+    uint64_t L = m->cfg->livelock_cycles;
+    if (L == 0 || t < L || !noc_quiescent(m->noc))
+        return;
+    for (unsigned i = 0; i < m->ncores; i++) {
+        const MCore *o = &m->sched->mc[i];
+        if (o->st != MC_DONE && !stuck_before(o, t, L))
+            return;
+    }
+    m->deadlock = m->livelock = true;
+    m->end_cycle = t;
+    start_halt(m, CORE_DEADLOCK, true);
+}
+
+/* NiObserver: polls and progress of one core's NI. */
+static void ni_event(void *opaque, const NiEvent *ev)
+{
+    MCore *mc = opaque;
+    if (ev->kind == NI_EV_POLL_RX || ev->kind == NI_EV_POLL_TX) {
+        if (!mc->polled) {
+            mc->polled = true;
+            mc->poll_from = ev->cycle;
+        }
+        livelock_check(mc->m, ev->cycle);
+        return;
+    }
+    if (mc->progress < ev->cycle) {
+        mc->prev_polled = mc->polled;
+        mc->prev_poll_from = mc->poll_from;
+    }
+    mc->progress = ev->cycle;
+    mc->polled = false;
 }
 
 /* ---- called from a core's coroutine ----------------------------------- */
@@ -191,7 +256,7 @@ static void core_main(void *opaque)
     Core *c = mc->core;
     for (;;) {
         g_mutex_lock(&s->lock);
-        if (s->halting && core_live(c)) {
+        if (s->halting && core_live(c) && (!s->halt_at_sync || core_state(c) == CORE_IDLE)) {
             if (core_state(c) == CORE_IDLE && s->halt_state == CORE_DEADLOCK)
                 core_idle(c, m->end_cycle);
             core_halt(c, s->halt_state);
@@ -231,15 +296,6 @@ static void core_main(void *opaque)
 
 /* ---- the threads ----------------------------------------------------- */
 
-static void start_halt(Machine *m, CoreState state)
-{
-    MachSched *s = m->sched;
-    if (s->halting)
-        return;
-    s->halting = true;
-    s->halt_state = state;
-    changed(m);
-}
 
 /* No core is ready or running anywhere (lock held): if every live core
  * idles with nothing to wait for, let the network run until it wakes one,
@@ -262,7 +318,7 @@ static void unstick(Machine *m)
     }
     m->deadlock = true;
     m->end_cycle = MIN(latest, m->cfg->max_cycles);
-    start_halt(m, CORE_DEADLOCK);
+    start_halt(m, CORE_DEADLOCK, false);
 }
 
 /* The ready core of this thread with the smallest lb (lock held). */
@@ -290,7 +346,7 @@ static gpointer thread_main(gpointer opaque)
     g_mutex_lock(&s->lock);
     while (s->ndone < m->ncores) {
         if (s->interrupted && *s->interrupted)
-            start_halt(m, CORE_INTERRUPTED);
+            start_halt(m, CORE_INTERRUPTED, false);
         MCore *mc = pick(m, ta->thread);
         if (mc) {
             mc->active = true;
@@ -359,6 +415,7 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
         *mc = (MCore){ .m = m, .core = m->cores[i], .id = i };
         mc->ni = dev_ni_new(m->noc, i, m->ncores, cfg->max_payload);
         core_map_device(m->cores[i], CORE_DEV_NI, &dev_ni_ops, mc->ni, dev_ni_irq);
+        dev_ni_observe(mc->ni, ni_event, mc);
         core_set_sched(m->cores[i], &(CoreSched){ .opaque = mc, .sync = sched_sync,
                                                   .sync_done = sched_sync_done });
     }
@@ -419,4 +476,10 @@ void machine_flush_console(Machine *m)
 {
     for (unsigned i = 0; i < m->ncores; i++)
         core_flush_console(m->cores[i]);
+}
+
+void machine_observe_ni(Machine *m, unsigned core, NiObserver fn, void *opaque)
+{
+    g_return_if_fail(core < m->ncores);
+    dev_ni_observe(m->sched->mc[core].ni, fn, opaque);
 }

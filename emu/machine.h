@@ -68,6 +68,11 @@ void machine_free(Machine *m);
  * when set, live cores end as CORE_INTERRUPTED. */
 void machine_run(Machine *m, volatile sig_atomic_t *interrupted);
 
+/* Observe core i's NI events (dev_ni.h) from now on. */
+struct NiEvent;
+void machine_observe_ni(Machine *m, unsigned core, void (*fn)(void *opaque, const struct NiEvent *ev),
+                        void *opaque);
+
 /* Flush each core's unterminated console line through console_fn. */
 void machine_flush_console(Machine *m);
 

@@ -48,6 +48,7 @@ enum { PORT_LOCAL, PORT_N, PORT_E, PORT_S, PORT_W, NPORTS };
 
 typedef struct Packet {
     uint64_t stamp;
+    uint64_t delivered;          /* cycle its tail reached the receive queue */
     unsigned src, dst, nwords;
     uint32_t words[];
 } Packet;
@@ -278,6 +279,7 @@ static void record_delivery(Noc *noc, const Packet *p, uint64_t c)
     unsigned pair = p->src * noc->nodes + p->dst;
     uint64_t lat = c - p->stamp;
 
+    ((Packet *)p)->delivered = c;
     noc->pair_packets[pair]++;
     noc->pair_flits[pair] += p->nwords + 1;
     noc->flits += p->nwords + 1;
@@ -588,6 +590,18 @@ unsigned noc_rx_packets(const Noc *noc, unsigned node)
 {
     g_assert(node < noc->nodes);
     return noc->ni[node].rx_complete;
+}
+
+bool noc_rx_head_times(const Noc *noc, unsigned node, uint64_t *sent, uint64_t *delivered)
+{
+    g_assert(node < noc->nodes);
+    const Ni *ni = &noc->ni[node];
+    if (ni->rx_complete == 0)
+        return false;
+    const Packet *p = queue_front(&ni->rx);
+    *sent = p->stamp;
+    *delivered = p->delivered;
+    return true;
 }
 
 bool noc_rx_head(const Noc *noc, unsigned node, unsigned *src,

@@ -122,6 +122,10 @@ unsigned noc_rx_packets(const Noc *noc, unsigned node);
 bool noc_rx_head(const Noc *noc, unsigned node, unsigned *src,
                  unsigned *len, unsigned *remaining);
 
+/* The head packet's stamped send cycle and the cycle its last flit reached
+ * the receive queue. False if no complete packet is waiting. */
+bool noc_rx_head_times(const Noc *noc, unsigned node, uint64_t *sent, uint64_t *delivered);
+
 /* Pop the next word of the head packet; the packet is consumed (its flits
  * freed from the receive queue) after its last word. False if none. */
 bool noc_rx_pop(Noc *noc, unsigned node, uint32_t *word);

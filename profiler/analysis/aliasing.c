@@ -217,6 +217,21 @@ static void chi_square(AliasPeriod *ap)
     ap->chi2_p = aliasing_chi2_q(ap->chi2, ap->chi2_dof);
 }
 
+/* Samples needed before "consistent" means anything: the widest band,
+ * z_crit * sqrt(p(1-p)/n), must be within ALIASING_RESOLUTION; and the
+ * period that gives that many samples over the core's cycles. */
+static void samples_needed(AliasPeriod *ap, uint64_t cycles)
+{
+    double pq = 0.0;
+    for (unsigned i = 0; i < ap->nfuncs; i++)
+        pq = fmax(pq, ap->funcs[i].exact * (1.0 - ap->funcs[i].exact));
+    double z = ap->z_crit;
+    ap->samples_needed = (uint64_t)ceil(z * z * pq / (ALIASING_RESOLUTION * ALIASING_RESOLUTION));
+    if (ap->samples_needed < 2)
+        ap->samples_needed = 2;
+    ap->period_needed = cycles / ap->samples_needed;
+}
+
 static void analyse_period(AliasPeriod *ap, const Profile *prof, unsigned h, uint64_t cycles)
 {
     ap->period = prof->hists[h].period;
@@ -261,6 +276,9 @@ static void analyse_period(AliasPeriod *ap, const Profile *prof, unsigned h, uin
     chi_square(ap);
     ap->diffuse = !any && ap->chi2_p < ALIASING_ALPHA && ap->tvd >= ALIASING_MIN_DISTANCE;
     ap->verdict = any || ap->diffuse ? ALIAS_ALIASED : ALIAS_CONSISTENT;
+    samples_needed(ap, cycles);
+    if (ap->verdict == ALIAS_CONSISTENT && (ap->samples < ap->samples_needed || ap->chi2_dof == 0))
+        ap->verdict = ALIAS_INCONCLUSIVE;
 }
 
 static uint64_t core_cycles(const Profile *p)
@@ -361,6 +379,7 @@ const char *alias_verdict_name(AliasVerdict v)
     switch (v) {
     case ALIAS_CONSISTENT: return "consistent";
     case ALIAS_ALIASED: return "aliased";
+    case ALIAS_INCONCLUSIVE: return "inconclusive";
     default: return "no_samples";
     }
 }

@@ -49,10 +49,18 @@
 /* Distance needed for a whole-distribution (chi-square) verdict. */
 #define ALIASING_MIN_DISTANCE   0.05
 
+/* A consistent verdict is only given when the test could have seen aliasing
+ * of this size: the widest acceptance band (the function whose share is
+ * nearest 50%) must be within +- ALIASING_RESOLUTION of its exact share,
+ * i.e. n >= z_crit^2 p(1-p) / ALIASING_RESOLUTION^2 samples (with too few
+ * samples every band spans 0-100% and nothing can ever deviate). */
+#define ALIASING_RESOLUTION     0.10
+
 typedef enum {
     ALIAS_CONSISTENT,   /* agrees with the exact profile within its band */
     ALIAS_ALIASED,      /* some function (or the whole) is significantly off */
-    ALIAS_NO_SAMPLES    /* n = 0: nothing to judge */
+    ALIAS_NO_SAMPLES,   /* n = 0: nothing to judge */
+    ALIAS_INCONCLUSIVE  /* nothing is off, but too few samples to tell */
 } AliasVerdict;
 
 typedef struct AliasFunc {
@@ -81,6 +89,9 @@ typedef struct AliasPeriod {
     unsigned chi2_dof;
     AliasVerdict verdict;
     bool diffuse;              /* aliased by the chi-square rule only */
+    uint64_t samples_needed;   /* for a verdict (ALIASING_RESOLUTION) */
+    uint64_t period_needed;    /* the longest period giving that many on
+                                  this core's cycles (0: none can) */
 } AliasPeriod;
 
 typedef struct AliasAnalysis AliasAnalysis;

@@ -43,6 +43,8 @@ static void json_period(JsonBuilder *b, const AliasPeriod *ap)
     npjson_member_bool(b, "diffuse", ap->diffuse);
     npjson_member_double(b, "tvd", ap->tvd);
     npjson_member_double(b, "chi2", ap->chi2);
+    npjson_member_u64(b, "samples_needed", ap->samples_needed);
+    npjson_member_u64(b, "period_needed", ap->period_needed);
     npjson_member_u64(b, "chi2_dof", ap->chi2_dof);
     npjson_member_double(b, "chi2_p", ap->chi2_p);
     npjson_member_u64(b, "functions_tested", ap->nfuncs);

@@ -33,7 +33,8 @@ static void svg_panel(GString *out, const AliasCore *ac, const AliasPeriod *ap, 
 {
     char buf[160], attrs[64];
     const char *state = ap->verdict == ALIAS_ALIASED ? "ALIASED"
-                        : ap->verdict == ALIAS_CONSISTENT ? "consistent" : "no samples";
+                        : ap->verdict == ALIAS_CONSISTENT ? "consistent"
+                        : ap->verdict == ALIAS_INCONCLUSIVE ? "inconclusive" : "no samples";
     g_snprintf(buf, sizeof buf, "period %" PRIu32 ": %s (%" PRIu64 " samples)", ap->period, state,
                ap->samples);
     g_snprintf(attrs, sizeof attrs, "font-weight=\"bold\" fill=\"%s\"",

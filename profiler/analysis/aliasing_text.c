@@ -18,6 +18,13 @@ static void verdict_line(GString *out, const AliasPeriod *ap)
         g_string_append(out, "no samples (the core ran fewer cycles than one period)\n");
         return;
     }
+    if (ap->verdict == ALIAS_INCONCLUSIVE) {
+        g_string_append_printf(out,
+            "inconclusive — no function is off, but %" PRIu64 " samples cannot show aliasing of "
+            "%.0f pp: a verdict needs >= %" PRIu64 " samples (period <= %" PRIu64 " cycles here)\n",
+            ap->samples, 100.0 * ALIASING_RESOLUTION, ap->samples_needed, ap->period_needed);
+        return;
+    }
     if (ap->verdict == ALIAS_CONSISTENT) {
         double zmax = 0.0;
         for (unsigned i = 0; i < ap->nfuncs; i++)
@@ -126,7 +133,8 @@ static void cross_period(GString *out, const AliasCore *ac)
     for (unsigned h = 0; h < ac->nperiods; h++) {
         AliasVerdict v = ac->periods[h].verdict;
         g_string_append_printf(out, " %9s",
-                               v == ALIAS_ALIASED ? "ALIASED" : v == ALIAS_CONSISTENT ? "ok" : "-");
+                               v == ALIAS_ALIASED ? "ALIASED" : v == ALIAS_CONSISTENT ? "ok"
+                               : v == ALIAS_INCONCLUSIVE ? "?" : "-");
     }
     g_string_append_c(out, '\n');
     g_array_free(rows, TRUE);
@@ -144,10 +152,19 @@ static void append_period_list(GString *out, const AliasCore *ac, AliasVerdict v
 
 static void recommendation(GString *out, const AliasCore *ac)
 {
-    unsigned naliased = 0, nok = 0;
+    unsigned naliased = 0, nok = 0, ninc = 0;
+    uint64_t need = 0, need_period = 0;
     for (unsigned h = 0; h < ac->nperiods; h++) {
-        naliased += ac->periods[h].verdict == ALIAS_ALIASED;
-        nok += ac->periods[h].verdict == ALIAS_CONSISTENT;
+        const AliasPeriod *ap = &ac->periods[h];
+        naliased += ap->verdict == ALIAS_ALIASED;
+        nok += ap->verdict == ALIAS_CONSISTENT;
+        if (ap->verdict == ALIAS_INCONCLUSIVE) {
+            ninc++;
+            if (ap->samples_needed > need) {
+                need = ap->samples_needed;
+                need_period = ap->period_needed;
+            }
+        }
     }
     g_string_append(out, "\nRecommendation: ");
     if (ac->recommended >= 0) {
@@ -159,6 +176,14 @@ static void recommendation(GString *out, const AliasCore *ac)
             append_period_list(out, ac, ALIAS_CONSISTENT, ac->recommended);
         }
         g_string_append(out, ".\n");
+    } else if (ninc) {
+        g_string_append_printf(out,
+            "inconclusive: too few samples to judge %s ",
+            ninc > 1 ? "periods" : "period");
+        append_period_list(out, ac, ALIAS_INCONCLUSIVE, -1);
+        g_string_append_printf(out, ".\nA verdict needs >= %" PRIu64 " samples per period: rerun with "
+                               "--sample-period %" PRIu64 " or less\n(or a longer run); until then "
+                               "read the exact profile (flat.txt).\n", need, need_period);
     } else {
         g_string_append(out,
             "no sampled profile agrees with the exact counts: read the exact profile (flat.txt),\n"
@@ -243,16 +268,25 @@ GString *aliasing_report(const AliasAnalysis *a)
         g_string_append(out, "\n==== all cores ====\n");
         for (unsigned h = 0; h < c0->nperiods; h++) {
             uint32_t per = c0->periods[h].period;
-            GString *bad = g_string_new(NULL);
+            GString *bad = g_string_new(NULL), *unsure = g_string_new(NULL);
             for (unsigned c = 0; c < a->ncores; c++)
                 for (unsigned k = 0; k < a->cores[c].nperiods; k++)
-                    if (a->cores[c].periods[k].period == per &&
-                        a->cores[c].periods[k].verdict == ALIAS_ALIASED)
-                        g_string_append_printf(bad, " %u", a->cores[c].id);
-            g_string_append_printf(out, "period %9" PRIu32 ": %s%s\n", per,
-                                   bad->len ? "ALIASED on core" : "consistent on every core",
-                                   bad->str);
+                    if (a->cores[c].periods[k].period == per) {
+                        AliasVerdict v = a->cores[c].periods[k].verdict;
+                        if (v == ALIAS_ALIASED)
+                            g_string_append_printf(bad, " %u", a->cores[c].id);
+                        else if (v == ALIAS_INCONCLUSIVE || v == ALIAS_NO_SAMPLES)
+                            g_string_append_printf(unsure, " %u", a->cores[c].id);
+                    }
+            if (bad->len)
+                g_string_append_printf(out, "period %9" PRIu32 ": ALIASED on core%s\n", per, bad->str);
+            else if (unsure->len)
+                g_string_append_printf(out, "period %9" PRIu32 ": inconclusive (too few samples) on core%s\n",
+                                       per, unsure->str);
+            else
+                g_string_append_printf(out, "period %9" PRIu32 ": consistent on every core\n", per);
             g_string_free(bad, TRUE);
+            g_string_free(unsure, TRUE);
         }
     }
     return out;

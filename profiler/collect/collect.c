@@ -32,9 +32,10 @@ Collector *collector_new(const Symbols *syms)
     col->ctx = g_array_new(FALSE, FALSE, sizeof(Ctx));
     Ctx root = { .parent = 0, .func = col->nsyms + PROF_UNKNOWN };
     g_array_append_val(col->ctx, root);
-    col->ctx_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+    col->ctx_index = g_hash_table_new(collect_ctx_hash, g_direct_equal);
     col->events = g_array_new(FALSE, FALSE, sizeof(CollectorEvent));
     col->blk = g_array_new(FALSE, FALSE, sizeof(BlockInfo));
+    col->max_events = COLLECTOR_MAX_EVENTS;
     return col;
 }
 
@@ -258,6 +259,11 @@ CoreHooks collector_hooks(Collector *col)
         .interrupt = on_interrupt,
         .idle = on_idle,
     };
+}
+
+void collector_set_event_limit(Collector *col, size_t max)
+{
+    col->max_events = max;
 }
 
 void collector_finish(Collector *col, uint64_t now)

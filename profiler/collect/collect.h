@@ -44,27 +44,23 @@ unsigned *collector_stack(const Collector *col, unsigned *n);
  * whole stack; idle time is an <idle> node under the path that waited,
  * interrupts are <interrupt> nodes on the path they interrupted, so the
  * selfs add up to the core's cycles (after collector_finish). */
-typedef struct CollectorCtx {
-    unsigned parent, func;
-    uint64_t self;
-} CollectorCtx;
+typedef ProfCtx CollectorCtx;
 
 const CollectorCtx *collector_contexts(const Collector *col, size_t *n);
 
 /* A span on the core's timeline: a wait (idle) or an interrupt handler
  * run (func = the vector's function), in cycles [start, end). */
-typedef struct CollectorEvent {
-    uint64_t start, end;
-    unsigned func;
-    bool idle;
-} CollectorEvent;
+typedef ProfEvent CollectorEvent;
 
-/* The spans in time order (at most 200,000; *dropped counts the rest). */
+/* Keep at most max spans (default 200,000; 0 records none). */
+void collector_set_event_limit(Collector *col, size_t max);
+/* The spans in time order (at most the limit; *dropped counts the rest). */
 const CollectorEvent *collector_events(const Collector *col, size_t *n, uint64_t *dropped);
 /* Name of a function index: a symbol or a pseudo-function. */
 const char *collector_func_name(const Collector *col, unsigned func);
 
-/* Build the core's Profile (after collector_finish). */
+/* Build the core's Profile (after collector_finish), its calling contexts
+ * and timeline spans included. */
 Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz);
 
 #endif

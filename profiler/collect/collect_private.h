@@ -52,6 +52,7 @@ struct Collector {
     GArray *events;            /* CollectorEvent: waits and interrupts */
     GArray *blk;               /* BlockInfo, by block tag */
     uint64_t events_dropped;
+    size_t max_events;         /* COLLECTOR_MAX_EVENTS unless set */
 };
 #define COLLECTOR_MAX_EVENTS 200000
 
@@ -72,6 +73,8 @@ static inline void collect_ctx_account(Collector *col, uint64_t now)
 /* The calling-context node for func called from node parent (made on
  * first use). */
 unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func);
+/* Hash of a calling-context key (parent << 32 | func), all 64 bits. */
+guint collect_ctx_hash(gconstpointer key);
 /* Function index of a pseudo-function. */
 static inline unsigned collect_pseudo(const Collector *col, ProfPseudo which)
 {

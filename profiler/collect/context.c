@@ -7,7 +7,7 @@ static const char *const pseudo_names[PROF_NPSEUDO] = { "<idle>", "<interrupt>",
 
 void collect_add_event(Collector *col, uint64_t start, uint64_t end, unsigned func, bool idle)
 {
-    if (col->events->len >= COLLECTOR_MAX_EVENTS) {
+    if (col->events->len >= col->max_events) {
         col->events_dropped++;
         return;
     }
@@ -16,6 +16,16 @@ void collect_add_event(Collector *col, uint64_t start, uint64_t end, unsigned fu
 }
 
 /* The time since the last stack change belongs to the current path. */
+/* The key (parent << 32 | func) hashed on all 64 bits (g_direct_hash keeps
+ * only the low 32, the function: every context of one function collided,
+ * and deep recursion cost time quadratic in the number of contexts).
+ * Fibonacci hashing: multiply by 2^64 / phi, keep the high bits. */
+guint collect_ctx_hash(gconstpointer key)
+{
+    guint64 k = (guint64)GPOINTER_TO_SIZE(key);
+    return (guint)((k * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15)) >> 32);
+}
+
 unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
 {
     gpointer key = GSIZE_TO_POINTER(((guint64)parent << 32) | func);

@@ -103,6 +103,11 @@ static void build_hists(Profile *p, const Collector *col, const Core *core)
         p->funcs[idle].samples[h] = src.idle;
         p->funcs[unknown].samples[h] = src.outside;
     }
+    p->nctxs = col->ctx->len;
+    p->ctxs = p->nctxs ? g_memdup2(col->ctx->data, sizeof(ProfCtx) * p->nctxs) : NULL;
+    p->nevents = col->events->len;
+    p->events = p->nevents ? g_memdup2(col->events->data, sizeof(ProfEvent) * p->nevents) : NULL;
+    p->events_dropped = col->events_dropped;
     int last = -1;
     for (uint32_t k = 0; k < nbins; k++) {
         uint32_t pc = lo + 4 * k;

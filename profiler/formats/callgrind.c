@@ -20,11 +20,58 @@ static void put_name(GString *o, const char *key, Names *n, const char *name)
     g_string_append_printf(o, "%s=(%u) %s\n", key, n->next, name);
 }
 
-static const char *file_of(const Profile *p, uint32_t addr, unsigned *line)
+/* Source file names are written relative to the folder that holds all of
+ * them (their longest common directory), in fl=, fi=, fe= and cfi= alike:
+ * callgrind_annotate strips the current directory from fl/fi/fe names but
+ * not from cfi names, so absolute names listed every function twice when it
+ * ran from the sources' folder. root_len = length of "ROOT/" to skip. */
+typedef struct Files {
+    const char *root; /* the first absolute name; its first root_len bytes */
+    size_t root_len;
+} Files;
+
+static const char *file_of(const Profile *p, uint32_t addr, unsigned *line, const Files *fs)
 {
     SymLine l = p->syms && addr ? symbols_line(p->syms, addr) : (SymLine){ 0 };
     *line = l.line;
-    return l.file ? l.file : "???";
+    if (!l.file)
+        return "???";
+    return l.file[0] == '/' && fs ? l.file + fs->root_len : l.file;
+}
+
+/* Longest common directory of two absolute paths, as a length (with '/'). */
+static size_t common_dir(const char *a, size_t alen, const char *b)
+{
+    size_t n = 0, last = 0;
+    while (n < alen && a[n] && a[n] == b[n]) {
+        if (a[n] == '/')
+            last = n + 1;
+        n++;
+    }
+    return last;
+}
+
+/* The common folder of every absolute source file the profile names. */
+static Files files_root(const Profile *p)
+{
+    const char *first = NULL;
+    size_t len = 0;
+    unsigned line;
+    for (unsigned i = 0; i < p->nfuncs + p->nblocks + p->narcs; i++) {
+        uint32_t addr = i < p->nfuncs ? p->funcs[i].addr
+                      : i < p->nfuncs + p->nblocks ? p->blocks[i - p->nfuncs].addr
+                      : p->arcs[i - p->nfuncs - p->nblocks].call_site;
+        const char *f = file_of(p, addr, &line, NULL);
+        if (f[0] != '/')
+            continue;
+        if (!first) {
+            first = f;
+            len = strrchr(f, '/') - f + 1;
+        } else {
+            len = common_dir(first, len, f);
+        }
+    }
+    return (Files){ .root = first, .root_len = first && len > 1 ? len : 0 };
 }
 
 GString *callgrind_build(const Profile *p)
@@ -34,6 +81,9 @@ GString *callgrind_build(const Profile *p)
                            p->core);
     g_string_append(o, "positions: instr line\nevents: Cycles\n");
     g_string_append_printf(o, "summary: %" G_GUINT64_FORMAT "\n\n", p->cycles);
+    Files fs = files_root(p);
+    if (fs.root_len)
+        g_string_append_printf(o, "# source files are relative to %.*s\n", (int)fs.root_len, fs.root);
 
     Names files = { g_hash_table_new(g_str_hash, g_str_equal), 0 };
     Names fns = { g_hash_table_new(g_str_hash, g_str_equal), 0 };
@@ -67,14 +117,14 @@ GString *callgrind_build(const Profile *p)
         if (!has_blocks && !has_calls && !pseudo_cost)
             continue;
         unsigned line;
-        const char *file = file_of(p, f->addr, &line);
+        const char *file = file_of(p, f->addr, &line, &fs);
         put_name(o, "fl", &files, file);
         put_name(o, "fn", &fns, f->name);
         if (pseudo_cost)
             g_string_append_printf(o, "0 0 %" G_GUINT64_FORMAT "\n", f->self_cycles);
         for (unsigned k = bstart[fi]; k < bstart[fi + 1]; k++) {
             const ProfBlock *blk = &p->blocks[bidx[k]];
-            const char *bf = file_of(p, blk->addr, &line);
+            const char *bf = file_of(p, blk->addr, &line, &fs);
             bool other = strcmp(bf, file) != 0;
             if (other)
                 put_name(o, "fi", &files, bf);
@@ -86,11 +136,11 @@ GString *callgrind_build(const Profile *p)
             const ProfArc *arc = &p->arcs[aidx[k]];
             const ProfFunc *callee = &p->funcs[arc->callee];
             unsigned cline, sline;
-            const char *cfile = file_of(p, callee->addr, &cline);
+            const char *cfile = file_of(p, callee->addr, &cline, &fs);
             put_name(o, "cfi", &files, cfile);
             put_name(o, "cfn", &fns, callee->name);
             g_string_append_printf(o, "calls=%" G_GUINT64_FORMAT " 0x%08x %u\n", arc->count, callee->addr, cline);
-            file_of(p, arc->call_site, &sline);
+            file_of(p, arc->call_site, &sline, &fs);
             g_string_append_printf(o, "0x%08x %u %" G_GUINT64_FORMAT "\n", arc->call_site, sline,
                                    arc->inclusive_cycles);
         }

@@ -1,26 +1,90 @@
 /* folded.c — folded stacks of a calling-context tree (see folded.h). */
 #include "folded.h"
 
-void folded_append(GString *o, const Collector *col, const char *prefix)
+/* The folded tree: each calling context maps to a node of a smaller tree in
+ * which a function appears at most `fold` times on any path (deeper levels
+ * are merged into the deepest kept one), so totals stay exact. */
+typedef struct FoldNode {
+    unsigned parent, func;
+    uint64_t self;
+} FoldNode;
+
+static guint key_hash(gconstpointer key)
 {
-    size_t nctx;
-    const CollectorCtx *ctx = collector_contexts(col, &nctx);
+    guint64 k = (guint64)GPOINTER_TO_SIZE(key);
+    return (guint)((k * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15)) >> 32);
+}
+
+/* How many times func is on the folded path ending at node n. */
+static unsigned occurrences(const GArray *fn, unsigned n, unsigned func)
+{
+    unsigned c = 0;
+    for (;; n = g_array_index(fn, FoldNode, n).parent) {
+        c += g_array_index(fn, FoldNode, n).func == func;
+        if (n == 0)
+            return c;
+    }
+}
+
+/* Folded node of every context, in a tree of fn (node 0 = root). */
+static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold)
+{
+    GArray *fn = g_array_new(FALSE, FALSE, sizeof(FoldNode));
+    g_autofree unsigned *map = g_new(unsigned, nctx ? nctx : 1);
+    GHashTable *index = g_hash_table_new(key_hash, g_direct_equal);
+    FoldNode root = { .parent = 0, .func = ctx[0].func, .self = ctx[0].self };
+    g_array_append_val(fn, root);
+    map[0] = 0;
+    for (size_t n = 1; n < nctx; n++) {
+        unsigned p = map[ctx[n].parent], f = ctx[n].func;
+        gpointer key = GSIZE_TO_POINTER(((guint64)p << 32) | f), v;
+        if (g_hash_table_lookup_extended(index, key, NULL, &v)) {
+            map[n] = GPOINTER_TO_UINT(v);
+        } else if (fold && occurrences(fn, p, f) >= fold) {
+            map[n] = p;
+        } else {
+            FoldNode c = { .parent = p, .func = f };
+            g_array_append_val(fn, c);
+            map[n] = fn->len - 1;
+            g_hash_table_insert(index, key, GUINT_TO_POINTER(map[n]));
+        }
+        g_array_index(fn, FoldNode, map[n]).self += ctx[n].self;
+    }
+    g_hash_table_destroy(index);
+    return fn;
+}
+
+void folded_append_fold(GString *o, const Profile *p, const char *prefix, unsigned fold)
+{
+    if (!p->nctxs)
+        return;
+    GArray *fn = fold_tree(p->ctxs, p->nctxs, fold);
     GPtrArray *path = g_ptr_array_new();
-    for (size_t n = 0; n < nctx; n++) {
-        const CollectorCtx *c = &ctx[n];
+    for (unsigned n = 0; n < fn->len; n++) {
+        const FoldNode *c = &g_array_index(fn, FoldNode, n);
         if (!c->self)
             continue;
         g_ptr_array_set_size(path, 0);
-        for (size_t k = n;; k = ctx[k].parent) {
-            g_ptr_array_add(path, (gpointer)collector_func_name(col, ctx[k].func));
+        for (unsigned k = n;; k = g_array_index(fn, FoldNode, k).parent) {
+            g_ptr_array_add(path, (gpointer)p->funcs[g_array_index(fn, FoldNode, k).func].name);
             if (k == 0)
                 break;
         }
-        if (prefix)
-            g_string_append_printf(o, "%s;", prefix);
-        for (unsigned i = path->len; i-- > 0;)
-            g_string_append_printf(o, "%s%s", (const char *)g_ptr_array_index(path, i), i ? ";" : "");
-        g_string_append_printf(o, " %" G_GUINT64_FORMAT "\n", c->self);
+        if (prefix) {
+            g_string_append(o, prefix);
+            g_string_append_c(o, ';');
+        }
+        for (unsigned i = path->len; i-- > 0;) {
+            g_string_append(o, g_ptr_array_index(path, i));
+            g_string_append_c(o, i ? ';' : ' ');
+        }
+        g_string_append_printf(o, "%" G_GUINT64_FORMAT "\n", c->self);
     }
     g_ptr_array_free(path, TRUE);
+    g_array_free(fn, TRUE);
+}
+
+void folded_append(GString *o, const Profile *p, const char *prefix)
+{
+    folded_append_fold(o, p, prefix, 0);
 }

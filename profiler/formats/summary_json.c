@@ -35,6 +35,17 @@ static void json_config(JsonBuilder *b, const Config *cfg)
     json_builder_end_object(b);
 }
 
+/* "never_called": the ELF's functions that never ran (gprof -z). */
+static void json_never_called(JsonBuilder *b, const Profile *p)
+{
+    npjson_member_array(b, "never_called");
+    unsigned n = 0;
+    g_autofree unsigned *idx = p ? profile_never_called(p, &n) : NULL;
+    for (unsigned j = 0; j < n; j++)
+        npjson_string(b, p->funcs[idx[j]].name);
+    json_builder_end_array(b);
+}
+
 /* {"<period>": n, ...} of one function (or of the core's totals). */
 static void json_samples(JsonBuilder *b, const Profile *p, const uint64_t *per_hist)
 {
@@ -50,16 +61,10 @@ static void json_samples(JsonBuilder *b, const Profile *p, const uint64_t *per_h
 static void json_callers(JsonBuilder *b, const Profile *p, unsigned callee)
 {
     npjson_member_array(b, "callers");
-    unsigned lo = 0, hi = p->narcs;   /* arcs are sorted by callee first */
-    while (lo < hi) {
-        unsigned mid = lo + (hi - lo) / 2;
-        if (p->arcs[mid].callee < callee)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (unsigned a = lo; a < p->narcs && p->arcs[a].callee == callee; a++) {
+    for (unsigned a = 0; a < p->narcs; a++) {
         const ProfArc *arc = &p->arcs[a];
+        if (arc->callee != callee)
+            continue;
         json_builder_begin_object(b);
         npjson_member_string(b, "caller", p->funcs[arc->caller].name);
         npjson_member_u64(b, "call_site", arc->call_site);
@@ -194,6 +199,7 @@ static void json_core(JsonBuilder *b, const CoreResult *c)
     npjson_member_u64(b, "waits", c->waits);
     json_samples(b, c->prof, NULL);
     json_functions(b, c->prof);
+    json_never_called(b, c->prof);
     json_builder_end_object(b);
 }
 
@@ -213,6 +219,7 @@ GString *summary_json(const RunInfo *run)
             npjson_string(b, run->warnings[i]);
         json_builder_end_array(b);
     }
+    npjson_member_bool(b, "livelock", run->livelock);
     npjson_member_array(b, "cores");
     for (unsigned i = 0; i < run->ncores; i++)
         json_core(b, &run->cores[i]);

@@ -47,53 +47,100 @@ static void span(GString *o, Quoter *q, const char *name, const char *cat, unsig
                            start, end - start);
 }
 
-GString *trace_build(const TraceCore *cores, unsigned ncores, const Noc *noc, double hz)
+/* Streaming: with a FILE, the text is written out whenever 64 KiB are
+ * pending, so a long timeline never sits in memory as one string. */
+typedef struct Sink {
+    GString *o;
+    FILE *f;
+    bool ok;
+    Quoter q;
+} Sink;
+
+static void sink_flush(Sink *k, gsize at_least)
 {
-    Quoter q = { g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free) };
-    GString *o = g_string_new("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+    if (!k->f || k->o->len < at_least)
+        return;
+    if (fwrite(k->o->str, 1, k->o->len, k->f) != k->o->len)
+        k->ok = false;
+    g_string_truncate(k->o, 0);
+}
+
+static void core_events(Sink *k, const TraceCore *c, double hz)
+{
+    GString *o = k->o;
+    Quoter *q = &k->q;
+    g_autofree char *pname = g_strdup_printf("core %u", c->id);
+    meta(o, q, "process_name", c->id, 0, pname);
+    meta(o, q, "thread_name", c->id, 0, "cpu");
+    if (c->prof) {
+        size_t n = c->prof->nevents;
+        uint64_t dropped = c->prof->events_dropped;
+        const ProfEvent *ev = c->prof->events;
+        for (size_t j = 0; j < n; j++) {
+            const char *name = ev[j].idle ? "wait" : c->prof->funcs[ev[j].func].name;
+            span(o, q, name, ev[j].idle ? "idle" : "interrupt", c->id, 0, ev[j].start, ev[j].end, hz);
+            g_string_append(o, "}}");
+            sink_flush(k, 1 << 16);
+        }
+        if (dropped)
+            g_string_append_printf(o, ",\n{\"name\":\"%" G_GUINT64_FORMAT " more spans not recorded\","
+                                   "\"ph\":\"i\",\"s\":\"p\",\"pid\":%u,\"tid\":0,\"ts\":0}", dropped, c->id);
+    }
+    g_string_append(o, ",\n{\"name\":");
+    put_str(o, q, c->end_what);
+    g_string_append_printf(o, ",\"cat\":\"end\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":0,\"ts\":", c->id);
+    put_us(o, c->end_cycle, hz);
+    g_string_append(o, "}");
+}
+
+static void trace_emit(Sink *k, const TraceCore *cores, unsigned ncores, const TracePackets *pkts, double hz)
+{
+    GString *o = k->o;
+    g_string_append(o, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
     /* the first event, so that every later one starts with a comma */
     g_string_append_printf(o, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
                            "\"args\":{\"name\":\"NoC\"}}", ncores);
-    for (unsigned i = 0; i < ncores; i++) {
-        const TraceCore *c = &cores[i];
-        g_autofree char *pname = g_strdup_printf("core %u", c->id);
-        meta(o, &q, "process_name", c->id, 0, pname);
-        meta(o, &q, "thread_name", c->id, 0, "cpu");
-        if (c->col) {
-            size_t n;
-            uint64_t dropped;
-            const CollectorEvent *ev = collector_events(c->col, &n, &dropped);
-            for (size_t k = 0; k < n; k++) {
-                const char *name = ev[k].idle ? "wait" : collector_func_name(c->col, ev[k].func);
-                span(o, &q, name, ev[k].idle ? "idle" : "interrupt", c->id, 0, ev[k].start, ev[k].end, hz);
-                g_string_append(o, "}}");
-            }
-            if (dropped)
-                g_string_append_printf(o, ",\n{\"name\":\"%" G_GUINT64_FORMAT " more spans not recorded\","
-                                       "\"ph\":\"i\",\"s\":\"p\",\"pid\":%u,\"tid\":0,\"ts\":0}", dropped, c->id);
-        }
-        g_string_append(o, ",\n{\"name\":");
-        put_str(o, &q, c->end_what);
-        g_string_append_printf(o, ",\"cat\":\"end\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":0,\"ts\":", c->id);
-        put_us(o, c->end_cycle, hz);
-        g_string_append(o, "}");
-    }
-    for (unsigned r = 0; r < noc_nodes(noc); r++) {
+    for (unsigned i = 0; i < ncores; i++)
+        core_events(k, &cores[i], hz);
+    for (unsigned r = 0; r < pkts->nodes; r++) {
         g_autofree char *tname = g_strdup_printf("from node %u", r);
-        meta(o, &q, "thread_name", ncores, r, tname);
+        meta(o, &k->q, "thread_name", ncores, r, tname);
     }
-    size_t n;
-    uint64_t dropped;
-    const NocPacketRecord *pk = noc_packet_log(noc, &n, &dropped);
-    for (size_t k = 0; k < n; k++) {
-        g_autofree char *name = g_strdup_printf("%u->%u", pk[k].src, pk[k].dst);
-        span(o, &q, name, "packet", ncores, pk[k].src, pk[k].sent, pk[k].delivered, hz);
-        g_string_append_printf(o, ",\"dst\":%u,\"words\":%u}}", pk[k].dst, pk[k].nwords);
+    size_t n = pkts->n;
+    uint64_t dropped = pkts->dropped;
+    const NocPacketRecord *pk = pkts->recs;
+    for (size_t j = 0; j < n; j++) {
+        g_autofree char *name = g_strdup_printf("%u->%u", pk[j].src, pk[j].dst);
+        span(o, &k->q, name, "packet", ncores, pk[j].src, pk[j].sent, pk[j].delivered, hz);
+        g_string_append_printf(o, ",\"dst\":%u,\"words\":%u}}", pk[j].dst, pk[j].nwords);
+        sink_flush(k, 1 << 16);
     }
     if (dropped)
         g_string_append_printf(o, ",\n{\"name\":\"%" G_GUINT64_FORMAT " more packets not recorded\","
                                "\"ph\":\"i\",\"s\":\"p\",\"pid\":%u,\"tid\":0,\"ts\":0}", dropped, ncores);
     g_string_append(o, "\n]}\n");
-    g_hash_table_destroy(q.done);
-    return o;
+    sink_flush(k, 0);
+}
+
+static Sink sink_new(FILE *f)
+{
+    return (Sink){ .o = g_string_sized_new(f ? 1 << 17 : 1024), .f = f, .ok = true,
+                   .q = { g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free) } };
+}
+
+GString *trace_build(const TraceCore *cores, unsigned ncores, const TracePackets *pk, double hz)
+{
+    Sink k = sink_new(NULL);
+    trace_emit(&k, cores, ncores, pk, hz);
+    g_hash_table_destroy(k.q.done);
+    return k.o;
+}
+
+bool trace_write(FILE *f, const TraceCore *cores, unsigned ncores, const TracePackets *pk, double hz)
+{
+    Sink k = sink_new(f);
+    trace_emit(&k, cores, ncores, pk, hz);
+    g_hash_table_destroy(k.q.done);
+    g_string_free(k.o, TRUE);
+    return k.ok;
 }

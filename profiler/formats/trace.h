@@ -14,17 +14,30 @@
 #define NOCPROF_TRACE_H
 
 #include <glib.h>
+#include <stdbool.h>
+#include <stdio.h>
 
-#include "collect.h"
 #include "noc.h"
+#include "profile.h"
 
 typedef struct TraceCore {
     unsigned id;
-    const Collector *col;      /* NULL: no spans (profiling off) */
+    const Profile *prof;       /* its events; NULL: no spans (profiling off) */
     uint64_t end_cycle;
     const char *end_what;      /* e.g. "exit 0", "fault: bus-error" */
 } TraceCore;
 
-GString *trace_build(const TraceCore *cores, unsigned ncores, const Noc *noc, double clock_hz);
+/* The NoC's packet log (noc_packet_log) over its nodes. */
+typedef struct TracePackets {
+    unsigned nodes;
+    const NocPacketRecord *recs;
+    size_t n;
+    uint64_t dropped;          /* packets past the log's limit */
+} TracePackets;
+
+GString *trace_build(const TraceCore *cores, unsigned ncores, const TracePackets *pk, double clock_hz);
+/* The same text written to f as it is made (64 KiB at a time), so the
+ * timeline never sits in memory whole; false on a write error. */
+bool trace_write(FILE *f, const TraceCore *cores, unsigned ncores, const TracePackets *pk, double clock_hz);
 
 #endif

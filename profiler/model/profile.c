@@ -15,8 +15,32 @@ void profile_free(Profile *p)
     g_free(p->arcs);
     g_free(p->blocks);
     g_free(p->hists);
+    g_free(p->ctxs);
+    g_free(p->events);
     g_free(p->elf_path);
     g_free(p);
+}
+
+static bool never_ran(const Profile *p, unsigned i)
+{
+    const ProfFunc *f = &p->funcs[i];
+    if (f->pseudo || f->calls || f->self_cycles || f->inclusive_cycles)
+        return false;
+    for (unsigned h = 0; h < p->nperiods; h++)
+        if (f->samples && f->samples[h])
+            return false;
+    return true;
+}
+
+/* Functions are in symbols order, which is address order. */
+unsigned *profile_never_called(const Profile *p, unsigned *n)
+{
+    unsigned *out = g_new(unsigned, p->nfuncs ? p->nfuncs : 1);
+    *n = 0;
+    for (unsigned i = 0; i < p->nfuncs; i++)
+        if (never_ran(p, i))
+            out[(*n)++] = i;
+    return out;
 }
 
 /* Blocks are sorted by start address. Every block that can contain addr

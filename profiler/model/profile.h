@@ -63,6 +63,24 @@ typedef struct ProfHist {
     uint64_t total;            /* all samples = floor(cycles / period) */
 } ProfHist;
 
+/* Calling-context tree node: one per distinct call path. Node 0 is the root
+ * (the function where the core started); every other node's parent is a
+ * smaller index; self = the exact cycles during which the path was the
+ * whole stack (idle time is an <idle> node under the path that waited,
+ * interrupts are <interrupt> nodes), so the selfs add up to the cycles. */
+typedef struct ProfCtx {
+    unsigned parent, func;
+    uint64_t self;
+} ProfCtx;
+
+/* A span on the core's timeline: a wait (idle) or an interrupt handler run
+ * (func = the vector's function), cycles [start, end). */
+typedef struct ProfEvent {
+    uint64_t start, end;
+    unsigned func;
+    bool idle;
+} ProfEvent;
+
 typedef struct Profile {
     unsigned core;
     char *elf_path;
@@ -79,6 +97,11 @@ typedef struct Profile {
                                   (then range lookups scan every block) */
     unsigned nperiods;
     ProfHist *hists;           /* [nperiods], in the order given by the user */
+    size_t nctxs;
+    ProfCtx *ctxs;             /* calling contexts (folded stacks, flame graphs) */
+    size_t nevents;
+    ProfEvent *events;         /* timeline spans in time order */
+    uint64_t events_dropped;   /* spans past the recording limit */
 } Profile;
 
 static inline unsigned profile_pseudo(const Profile *p, ProfPseudo which)
@@ -87,6 +110,11 @@ static inline unsigned profile_pseudo(const Profile *p, ProfPseudo which)
 }
 
 void profile_free(Profile *p);
+
+/* gprof -z: the ELF's functions (not pseudo-functions) with no calls, no
+ * cycles and no samples: dead code, never-taken handlers. Function indices
+ * in address order; *n set to their number. Caller frees. */
+unsigned *profile_never_called(const Profile *p, unsigned *n);
 
 /* Per-instruction execution count at addr, summed over the blocks that
  * contain it (an instruction can be in several overlapping blocks). */

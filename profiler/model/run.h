@@ -23,6 +23,9 @@ typedef struct CoreResult {
     char **fault_stack;        /* NULL-terminated, innermost first */
     uint64_t instructions, cycles, busy_cycles, idle_cycles, irq_cycles;
     uint64_t interrupts, waits;
+    uint32_t stop_pc;          /* where it stopped (deadlock: where it waited) */
+    const char *stop_function, *stop_file;
+    unsigned stop_line;
     const Profile *prof;       /* NULL when profiling was off */
 } CoreResult;
 
@@ -33,6 +36,9 @@ typedef struct RunInfo {
     CoreResult *cores;
     const NocStats *noc;
     bool deadlock;
+    bool livelock;             /* the deadlock was a livelock */
+    uint64_t livelock_cycles;  /* ... found after this many polling cycles */
+    uint64_t end_cycle;        /* the cycle the deadlock or livelock was found */
     int exit_status;
     JsonNode *aliasing;        /* summary.json "aliasing" or NULL (borrowed) */
     const char *const *warnings; /* NULL-terminated (or NULL): resource

@@ -194,7 +194,7 @@ static void find_cycles(Graph *g)
                 const Arc *a = arc_at(g, g->out[m], k);
                 if (g->comp[a->callee] != (int)i)
                     c->children += a->incl;
-                else
+                else if (a->callee != m) /* gprof leaves self-arcs out */
                     c->int_calls += a->count;
             }
             for (guint k = 0; k < g->in[m]->len; k++) {
@@ -333,9 +333,32 @@ static void arc_line(GString *o, uint64_t incl, uint64_t callee_self, uint64_t c
     put_line(o, "", "", a, b, called, name, false);
 }
 
-static uint64_t nonrec_calls(const ProfFunc *f)
+/* gprof's convention (cg_arcs.c): a function's calls split into those on
+ * its self-arc (f calls f directly: the `+r` part) and all others, whoever
+ * made them, so the numbers are those gprof prints for the same gmon.out. */
+static uint64_t self_arc_calls(const Graph *g, unsigned f)
 {
-    return f->calls > f->recursive_calls ? f->calls - f->recursive_calls : 0;
+    for (guint j = 0; j < g->out[f]->len; j++) {
+        const Arc *a = arc_at(g, g->out[f], j);
+        if (a->callee == f)
+            return a->count;
+    }
+    return 0;
+}
+
+static uint64_t nonrec_calls_of(const Graph *g, unsigned f)
+{
+    uint64_t c = g->p->funcs[f].calls, r = self_arc_calls(g, f);
+    return c > r ? c - r : 0;
+}
+
+/* Denominator of an arc's count/total: the callee's non-self calls, or
+ * for a cycle member the calls into its cycle from outside (gprof). */
+static uint64_t arc_total(const Graph *g, unsigned f)
+{
+    if (g->comp[f] >= 0)
+        return ((const Cycle *)g_ptr_array_index(g->cycles, g->comp[f]))->ext_calls;
+    return nonrec_calls_of(g, f);
 }
 
 /* Self and total time of what an arc into f enters: f, or f's cycle. */
@@ -419,7 +442,7 @@ static void print_function(GString *o, Graph *g, unsigned f)
         } else {
             uint64_t s, t;
             callee_ratio(g, f, &s, &t);
-            called = called_arc(a->count, nonrec_calls(x));
+            called = called_arc(a->count, arc_total(g, f));
             arc_line(o, a->incl, s, t, called, name);
         }
         if (a->caller != f)
@@ -437,7 +460,7 @@ static void print_function(GString *o, Graph *g, unsigned f)
     pct_str(pct, sizeof pct, g, g->self[f] + g->children[f]);
     g_snprintf(s, sizeof s, "%" PRIu64, g->self[f]);
     g_snprintf(c, sizeof c, "%" PRIu64, g->children[f]);
-    char *called = x->pseudo ? g_strdup("") : called_primary(nonrec_calls(x), x->recursive_calls);
+    char *called = x->pseudo ? g_strdup("") : called_primary(nonrec_calls_of(g, f), self_arc_calls(g, f));
     char *name = fname(g, f);
     put_line(o, idx, pct, s, c, called, name, true);
     g_free(name);
@@ -455,7 +478,7 @@ static void print_function(GString *o, Graph *g, unsigned f)
         } else {
             uint64_t cs, ct;
             callee_ratio(g, a->callee, &cs, &ct);
-            cc = called_arc(a->count, nonrec_calls(&g->p->funcs[a->callee]));
+            cc = called_arc(a->count, arc_total(g, a->callee));
             arc_line(o, a->incl, cs, ct, cc, cname);
         }
         g_free(cc);
@@ -504,10 +527,9 @@ static void print_cycle(GString *o, Graph *g, unsigned slot)
     /* members, by address */
     for (guint j = 0; j < c->members->len; j++) {
         unsigned m = g_array_index(c->members, unsigned, j);
-        const ProfFunc *x = &g->p->funcs[m];
         g_snprintf(s, sizeof s, "%" PRIu64, g->self[m]);
         g_snprintf(ch, sizeof ch, "%" PRIu64, g->children[m]);
-        char *mc = called_primary(nonrec_calls(x), x->recursive_calls);
+        char *mc = called_primary(nonrec_calls_of(g, m), self_arc_calls(g, m));
         char *mn = fname(g, m);
         put_line(o, "", "", s, ch, mc, mn, false);
         g_free(mn);

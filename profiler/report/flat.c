@@ -127,6 +127,19 @@ static void print_sampled(GString *out, const Profile *p, unsigned k)
     g_free(idx);
 }
 
+/* gprof -z: the ELF's functions that never ran, in address order. */
+static void print_never_called(GString *out, const Profile *p)
+{
+    unsigned n;
+    g_autofree unsigned *idx = profile_never_called(p, &n);
+    g_string_append_printf(out, "\nNever called (gprof -z): %u function%s of the ELF with no calls, "
+                           "no cycles and no samples%s\n", n, n == 1 ? "" : "s", n ? ":" : ".");
+    for (unsigned j = 0; j < n; j++) {
+        const ProfFunc *f = &p->funcs[idx[j]];
+        g_string_append_printf(out, "  0x%08" PRIx32 " %6" PRIu32 " bytes  %s\n", f->addr, f->size, f->name);
+    }
+}
+
 static const char flat_blurb[] =
     "\n"
     " %time      the share of the run's cycles (exact) or samples (sampled) spent in\n"
@@ -160,5 +173,6 @@ GString *report_flat(const Profile *p)
     if (!p->nperiods)
         g_string_append(out, "\nNo sampling period was recorded: no sampled profile.\n");
     g_string_append(out, flat_blurb);
+    print_never_called(out, p);
     return out;
 }

@@ -1,6 +1,8 @@
 /* summary.c — summary.txt and noc.txt (SPEC section 4). */
 #include "summary.h"
 
+#include <string.h>
+
 static double secs(uint64_t cycles, const Config *cfg)
 {
     return (double)cycles / (double)cfg->clock_hz;
@@ -17,9 +19,25 @@ GString *summary_text(const RunInfo *run)
                            cfg->clock_hz / 1e6);
     g_string_append_printf(o, "config:   %s\n", run->config_path ? run->config_path : "(built-in defaults)");
     g_string_append_printf(o, "exit status: %d%s\n\n", run->exit_status,
-                           run->deadlock ? " (deadlock: every live core waits and nothing can wake it)" : "");
+                           run->livelock ? " (livelock: every live core only polled an empty NI)"
+                           : run->deadlock ? " (deadlock: every live core waits and nothing can wake it)" : "");
     for (unsigned i = 0; run->warnings && run->warnings[i]; i++)
         g_string_append_printf(o, "WARNING: %s\n%s", run->warnings[i], run->warnings[i + 1] ? "" : "\n");
+    if (run->deadlock) {
+        if (run->livelock)
+            g_string_append_printf(o, "livelock: every live core only polled an empty NI for %" G_GUINT64_FORMAT
+                                   " cycles, nothing in flight, no timer interrupt enabled (found at cycle %"
+                                   G_GUINT64_FORMAT ")\n", run->livelock_cycles, run->end_cycle);
+        for (unsigned i = 0; i < run->ncores; i++) {
+            const CoreResult *c = &run->cores[i];
+            if (strcmp(c->status, "deadlock") == 0)
+                g_string_append_printf(o, "  core %u %s at pc 0x%08x in %s (%s:%u)\n", c->id,
+                                       run->livelock ? "polling" : "waiting", c->stop_pc,
+                                       c->stop_function ? c->stop_function : "??",
+                                       c->stop_file ? c->stop_file : "??", c->stop_line);
+        }
+        g_string_append_c(o, '\n');
+    }
     g_string_append_printf(o, "%-5s %-11s %5s %14s %14s %14s %14s %14s  %s\n", "core", "status", "exit",
                            "instructions", "cycles", "busy", "idle", "irq", "firmware");
     for (unsigned i = 0; i < run->ncores; i++) {

@@ -58,6 +58,19 @@ class Exact(unittest.TestCase):
     def test_pipeline(self):
         self.check_knobs("pipeline", [(1, 1), (1000, 4), (100000, 2)])
 
+    def test_livelock(self):
+        # where each core stops and the cycle the livelock is found
+        base = None
+        for q, t in [(1, 1), (1000, 2), (10000, 4)]:
+            r = run([fw("livelock"), "--set", "run.livelock_cycles=50000", "--set", "sched.quantum=%d" % q,
+                     "--threads", str(t)])
+            self.assertEqual(r.rc, 4, r.describe())
+            got = files_of(r.out)
+            if base is None:
+                base = got
+            for k in base:
+                self.assertEqual(got[k], base[k], "livelock: %s differs at quantum %d, %d threads" % (k, q, t))
+
     def test_threads_option_validated(self):
         r = run([fw("matmul"), "--threads", "x"])
         self.assertEqual(r.rc, 2)

@@ -5,6 +5,7 @@ and usage/config/ELF errors (status 2, no reports written)."""
 import os
 import re
 import shutil
+import subprocess
 import sys
 import unittest
 
@@ -169,6 +170,37 @@ class EndOfRun(unittest.TestCase):
         r = run([fw("deadlock", "eb")], timeout=60)
         self.assertEqual(r.rc, 4, r.describe())
         self.assertEqual({c["status"] for c in r.summary["cores"]}, {"deadlock"})
+
+    def test_livelock(self):
+        """Every core polls RX_COUNT for a packet nobody sends: after
+        [run] livelock_cycles the run ends as a deadlock that says livelock
+        and names the poll instruction of every core."""
+        L = 200000
+        for endian in ("el", "eb"):
+            r = run(["--set", "run.livelock_cycles=%d" % L, fw("livelock", endian)], timeout=120)
+            self.assertEqual(r.rc, 4, r.describe())
+            s = r.summary
+            self.assertTrue(s["deadlock"])
+            self.assertTrue(s["livelock"])
+            self.assertIn("livelock", r.stderr)
+            # the poll: rt_recv's load of RX_COUNT (NI base + 0x10), from the disassembly
+            dis = subprocess.run([nptest.tool("mipsel-linux-gnu-objdump"), "-d", fw("livelock", endian)],
+                                 capture_output=True, text=True, check=True).stdout
+            body = dis[dis.index("<rt_recv>:"):]
+            poll = int(re.search(r"^([0-9a-f]+):\s+\S+\s+lw\s+\w+,12304\(", body, re.M).group(1), 16)
+            summary_txt = r.text("summary.txt")
+            self.assertIn("livelock: every live core only polled an empty NI for %d cycles" % L, summary_txt)
+            for c in s["cores"]:
+                self.assertEqual(c["status"], "deadlock")
+                self.assertGreaterEqual(c["cycles"], L)
+                self.assertLess(c["cycles"], L + 2000)
+                self.assertIn("core %d polling at pc 0x%08x in rt_recv" % (c["id"], poll), summary_txt)
+
+    def test_livelock_off(self):
+        r = run(["--set", "run.livelock_cycles=0", "--max-cycles", "300000", fw("livelock")], timeout=120)
+        self.assertEqual(r.rc, 4, r.describe())
+        self.assertFalse(r.summary["livelock"])
+        self.assertEqual({c["status"] for c in r.summary["cores"]}, {"limit"})
 
     def test_spin_limit(self):
         for mc in (300000, 1234567):

@@ -279,7 +279,7 @@ static void test_resonance_one_function(void)
 
 /* A 10% function sampled at 0% (others proportionally higher), and at
  * 100%: both flagged at n = 400; at n = 20 the test cannot tell (0.9^20 =
- * 12%) and must not claim aliasing. */
+ * 12%) and must not claim aliasing, nor consistency: inconclusive. */
 static void test_resonance_zero_and_full(void)
 {
     static const char *const names[] = { "f10", "g45", "h45" };
@@ -294,7 +294,9 @@ static void test_resonance_zero_and_full(void)
     g_assert_true(aliasing_flagged(a, 0, 0));
     g_assert_true(aliasing_flagged(a, 0, 1));
     g_assert_false(aliasing_flagged(a, 0, 2));
-    g_assert_cmpint(aliasing_recommended(a, 0), ==, 2);
+    /* n = 20 is too few to call it consistent either (issue 11) */
+    g_assert_cmpint(aliasing_period(a, 0, 2)->verdict, ==, ALIAS_INCONCLUSIVE);
+    g_assert_cmpint(aliasing_recommended(a, 0), ==, -1);
     GString *r = aliasing_report(a);
     g_assert_true(contains(r->str, "f10 sampled 0.0% vs exact 10.0%"));
     g_assert_true(contains(r->str, "f10 sampled 100.0% vs exact 10.0%"));
@@ -335,9 +337,12 @@ static void test_consistent_multinomial(void)
                 g_printerr("false alarm: seed %u period %u\n%s", t, h, r->str);
                 g_string_free(r, TRUE);
             }
-            g_assert_cmpint(aliasing_period(a, 0, h)->verdict, ==, ALIAS_CONSISTENT);
+            const AliasPeriod *ap = aliasing_period(a, 0, h);
+            g_assert_cmpint(ap->verdict, ==, ap->samples >= ap->samples_needed ? ALIAS_CONSISTENT
+                                                                               : ALIAS_INCONCLUSIVE);
         }
-        g_assert_cmpint(aliasing_recommended(a, 0), >=, 0);
+        if (n0 >= 418) /* the samples a verdict needs here (test_inconclusive) */
+            g_assert_cmpint(aliasing_recommended(a, 0), >=, 0);
         aliasing_free(a);
         free_profile(p);
         for (unsigned h = 0; h < 4; h++)
@@ -361,12 +366,13 @@ static void test_consistent_grid(void)
         AliasAnalysis *a = analyse_one(p);
         for (unsigned h = 0; h < 20; h++) {
             const AliasPeriod *ap = aliasing_period(a, 0, h);
-            if (ap->verdict != ALIAS_CONSISTENT) {
+            AliasVerdict want = ap->samples >= ap->samples_needed ? ALIAS_CONSISTENT : ALIAS_INCONCLUSIVE;
+            if (ap->verdict != want) {
                 GString *r = aliasing_report(a);
                 g_printerr("%s", r->str);
                 g_string_free(r, TRUE);
             }
-            g_assert_cmpint(ap->verdict, ==, ALIAS_CONSISTENT);
+            g_assert_cmpint(ap->verdict, ==, want);
             for (unsigned i = 0; i < ap->nfuncs; i++)
                 zmax = fmax(zmax, fabs(ap->funcs[i].z));
             tvdmax = fmax(tvdmax, ap->tvd);
@@ -421,7 +427,8 @@ static void test_band(void)
         Profile *p = make_profile(0, &s);
         AliasAnalysis *a = analyse_one(p);
         const AliasPeriod *ap = aliasing_period(a, 0, 0);
-        g_assert_cmpint(ap->verdict, ==, ALIAS_CONSISTENT);
+        g_assert_cmpint(ap->verdict, ==, ap->samples >= ap->samples_needed ? ALIAS_CONSISTENT
+                                                                           : ALIAS_INCONCLUSIVE);
         double zsum = 0.0;
         for (unsigned i = 0; i < ap->nfuncs; i++) {
             const AliasFunc *f = &ap->funcs[i];
@@ -669,7 +676,8 @@ static void test_json(void)
 
     static const char *const names[] = { "quote\"d", "long_task" };
     uint64_t self[] = { 200000, 1600000, 200000, 0, 0 };
-    uint64_t s0[] = { 0, 400, 0, 0, 0 }, s1[] = { 41, 318, 41, 0, 0 }, s2[] = { 0, 0, 0, 0, 0 };
+    /* 2000 samples: enough for a verdict (inconclusive below 276 here) */
+    uint64_t s0[] = { 0, 2000, 0, 0, 0 }, s1[] = { 205, 1590, 205, 0, 0 }, s2[] = { 0, 0, 0, 0, 0 };
     uint64_t *samples[] = { s0, s1, s2 };
     uint32_t periods[] = { 5000, 4999, 5000000 };
     Spec s = { 2, names, self, 3, periods, samples };
@@ -693,7 +701,7 @@ static void test_json(void)
                            "\"deviating\":[\"long_task\"", "\"quote\\\"d\"", "\"trusted\":[4999]",
                            "\"aliased\":[5000]", "\"recommended\":4999", "\"alpha\":0.0001",
                            "\"any_aliased\":true", "\"band\":[", "\"z\":", "\"tvd\":",
-                           "\"chi2_p\":", "\"id\":2,\"index\":2" };
+                           "\"chi2_p\":", "\"id\":2,\"index\":2", "\"samples_needed\":" };
     for (unsigned i = 0; i < G_N_ELEMENTS(keys); i++)
         g_assert_true(contains(js->str, keys[i]));
     g_assert_null(strstr(js->str, "\"index\":1"));
@@ -821,6 +829,47 @@ static void test_large(void)
         g_free(samples[h]);
 }
 
+/* Issue 11: 9 samples per period used to give "trust period 9239" with
+ * bands of 0-100% and a chi-square of 0 degrees of freedom. Too few samples
+ * is "inconclusive", with the samples (and period) a verdict needs:
+ * 12 functions tested (10 + <idle> + <unknown>), z_crit = the normal
+ * quantile of 1 - 1e-4/12/2 = 4.4564 (Python statistics.NormalDist), the
+ * widest band crc32's, p = 0.3: n >= ceil(4.4564^2 * 0.21 / 0.10^2) = 418
+ * samples, a period of at most floor(10^6 / 418) = 2392 cycles. */
+static void test_inconclusive(void)
+{
+    unsigned k = G_N_ELEMENTS(mixed_self);
+    for (unsigned t = 0; t < 2; t++) {
+        uint64_t n = t == 0 ? 9 : 2000, *samples[1] = { g_new0(uint64_t, k) };
+        for (unsigned i = 0; i < k; i++)   /* exactly proportional, rounded */
+            samples[0][i] = (mixed_self[i] * n + 500000) / 1000000;
+        uint32_t periods[1] = { 9239 };
+        Spec s = { 10, mixed_names, mixed_self, 1, periods, samples };
+        Profile *p = make_profile(0, &s);
+        AliasAnalysis *a = analyse_one(p);
+        const AliasPeriod *ap = aliasing_period(a, 0, 0);
+        g_assert_cmpuint(ap->samples_needed, ==, 418);
+        g_assert_cmpuint(ap->period_needed, ==, 2392);
+        GString *r = aliasing_report(a);
+        if (t == 0) {
+            g_assert_cmpint(ap->verdict, ==, ALIAS_INCONCLUSIVE);
+            g_assert_cmpint(aliasing_recommended(a, 0), ==, -1);
+            g_assert_false(aliasing_flagged(a, 0, 0));
+            g_assert_true(contains(r->str, "period 9239: inconclusive"));
+            g_assert_true(contains(r->str, "--sample-period 2392 or less"));
+            g_assert_false(contains(r->str, "trust period"));
+        } else {
+            g_assert_cmpint(ap->verdict, ==, ALIAS_CONSISTENT);
+            g_assert_cmpint(aliasing_recommended(a, 0), ==, 0);
+            g_assert_true(contains(r->str, "trust period 9239"));
+        }
+        g_string_free(r, TRUE);
+        aliasing_free(a);
+        free_profile(p);
+        g_free(samples[0]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -830,6 +879,7 @@ int main(int argc, char **argv)
     g_test_add_func("/aliasing/consistent/grid-20-periods", test_consistent_grid);
     g_test_add_func("/aliasing/grid/periodic-timer", test_grid_periodic);
     g_test_add_func("/aliasing/band", test_band);
+    g_test_add_func("/aliasing/inconclusive", test_inconclusive);
     g_test_add_func("/aliasing/stats", test_stats);
     g_test_add_func("/aliasing/neighbours", test_neighbours);
     g_test_add_func("/aliasing/json", test_json);

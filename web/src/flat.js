@@ -9,7 +9,7 @@ export function renderFlat(root, model, sel, nav) {
     'Click a column to sort, a row to open the function in the call graph.');
   const bar = p.append('div').attr('class', 'np-toolbar');
   const filter = bar.append('input').attr('type', 'search').attr('id', 'flat-filter').attr('placeholder', 'Filter by name…');
-  const maxSelf = Math.max(1, ...fns.map((f) => f.self));
+  const maxSelf = fns.reduce((m, f) => Math.max(m, f.self), 1);
   const cols = [
     { key: 'pct', label: '% time', value: (f) => f.self / total, fmt: (v) => fmtPct(v), title: 'self cycles / all cycles' },
     { key: 'bar', label: '', value: (f) => f.self, html: (f) => `<span class="np-bar" style="width:${Math.round(60 * f.self / maxSelf)}px"></span>` },

@@ -27,6 +27,15 @@ function start() {
   const model = new Model(loadData());
   const s = model.summary;
   const state = { tab: 'overview', sel: 'chip' };
+  // #tab/core in the address keeps the view across reloads
+  const fromHash = () => {
+    const m = /^#(\w+)\/(chip|\d+)$/.exec(window.location.hash);
+    if (!m || !TABS.some((t) => t.id === m[1]) || !(m[2] === 'chip' || Number(m[2]) < model.cores.length)) return false;
+    state.tab = m[1];
+    state.sel = m[2];
+    return true;
+  };
+  fromHash();
   const app = select('#app');
   const top = app.append('header').attr('class', 'np-top');
   top.append('h1').text('nocprof report');
@@ -39,6 +48,8 @@ function start() {
   const coreSel = top.append('select').attr('id', 'core-select');
   coreSel.selectAll('option').data(['chip', ...model.cores.map((c) => String(c.id))]).join('option')
     .attr('value', (d) => d).text((d) => (d === 'chip' ? 'chip (all cores)' : `core ${d}`));
+  coreSel.property('value', state.sel);
+  document.title = `nocprof — ${elfs.map((e) => e.split('/').pop()).join(', ')}`;
   const nav = app.append('nav').attr('class', 'np-tabs');
   const main = app.append('main').attr('class', 'np-main').attr('id', 'view');
   const tabs = TABS.filter((t) => !t.when || t.when(model));
@@ -56,13 +67,14 @@ function start() {
   };
   function show(id) { state.tab = id; render(); }
   function render() {
+    const tab = tabs.find((t) => t.id === state.tab) || tabs[0];
+    state.tab = tab.id;
     nav.selectAll('button').data(tabs).join('button')
       .attr('class', (t) => (t.id === state.tab ? 'active' : null))
       .attr('data-tab', (t) => t.id)
       .text((t) => t.label)
       .on('click', (ev, t) => show(t.id));
     main.selectAll('*').remove();
-    const tab = tabs.find((t) => t.id === state.tab);
     const sel = state.sel === 'chip' ? 'chip' : Number(state.sel);
     try {
       tab.render(main, model, sel, api, state);
@@ -70,10 +82,14 @@ function start() {
       main.append('div').attr('class', 'np-panel').html(`<b>This view failed:</b> ${esc(e.message)}`);
       throw e;
     }
+    try { window.history.replaceState(null, '', `#${state.tab}/${state.sel}`); } catch (e) { /* not allowed here */ }
     document.body.dataset.tab = state.tab;
     document.body.dataset.sel = state.sel;
   }
   coreSel.on('change', () => { state.sel = coreSel.property('value'); render(); });
+  window.addEventListener('hashchange', () => {
+    if (window.location.hash !== `#${state.tab}/${state.sel}` && fromHash()) { coreSel.property('value', state.sel); render(); }
+  });
   window.nocprofReport = { model, state, show, api };
   render();
 }

@@ -49,7 +49,10 @@ export function renderTimeline(root, model) {
     p.append('p').attr('class', 'np-note').attr('id', 'tl-trimmed').html(
       `<b>Only the first ${fmtInt(model.data.trace_cut)} cycles are drawn:</b> ${fmtInt(model.data.trace_dropped)} later spans ` +
       'were left out of this page to keep it small; <code>trace.json</code> has them all (open it in Perfetto).');
-  const end = Math.max(1, ...model.cores.map((c) => c.cycles), ...rows.flatMap((r) => r.spans.map((s) => s.s + s.n)));
+  let end = 1;
+  for (const c of model.cores) end = Math.max(end, c.cycles);
+  for (const r of rows) for (const sp of r.spans) end = Math.max(end, sp.s + sp.n);
+  if (model.data.trace_dropped) end = Math.max(1, model.data.trace_cut);
   const counts = rows.map((r) => r.spans.length);
   p.append('div').attr('class', 'np-legend').html(
     `<span><span class="sw" style="background:${COLOURS.idle}"></span>wait (idle)</span>` +
@@ -88,7 +91,8 @@ export function renderTimeline(root, model) {
         const a = x(s.s), b = x(s.s + s.n);
         if (b < labelW || a > width) continue;
         ctx.fillStyle = COLOURS[s.cat] || '#7a8599';
-        ctx.fillRect(a, yy + rowPad + (s.lane % r.lanes) * laneH, Math.max(1, b - a), laneH - 2);
+        const w = b - a > 3 ? b - a - 1 : Math.max(1, b - a); // a gap between neighbours
+        ctx.fillRect(a, yy + rowPad + (s.lane % r.lanes) * laneH, w, laneH - 2);
       }
       for (const m of r.marks) {
         const a = x(m.s);

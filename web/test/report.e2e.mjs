@@ -107,7 +107,7 @@ function runNocprof(name, argv) {
   return {
     dir: out,
     summary: JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')),
-    folded: parseFolded(readFileSync(join(out, 'stacks.folded'), 'utf8')),
+    folded: parseFolded(existsSync(join(out, 'stacks.folded')) ? readFileSync(join(out, 'stacks.folded'), 'utf8') : ''),
   };
 }
 
@@ -294,13 +294,41 @@ async function testDemo() {
     assert.match(await page.textContent('main .np-legend'), new RegExp(`${fmt(spans)} spans`));
     await page.screenshot({ path: join(artifacts, 'demo-timeline.png') });
   });
+  await check('demo: #callgraph/1 in the address opens that tab and core', async () => {
+    const p2 = await browser.newPage();
+    const errs = [];
+    p2.on('pageerror', (e) => errs.push(e.message));
+    await p2.goto('file://' + join(run.dir, 'report.html') + '#callgraph/1');
+    await p2.waitForSelector('#cg-name');
+    assert.equal(await p2.textContent('nav button.active'), 'Call graph');
+    assert.equal(await p2.inputValue('#core-select'), '1');
+    assert.deepEqual(errs, []);
+    await p2.close();
+  });
   await check('demo: no console errors, no network requests', async () => assert.deepEqual(errors, []));
+  await page.close();
+}
+
+// ---- --no-profile: no stacks, no source data; every tab still renders ---------
+async function testNoProfile() {
+  const run = runNocprof('noprof', ['--no-profile', join(args.fw, 'calls-el.elf')]);
+  const { page, errors } = await openReport(run);
+  await check('--no-profile: every tab renders, the flame graph says why it is empty', async () => {
+    for (const tab of await page.$$eval('nav.np-tabs button', (bs) => bs.map((b) => b.dataset.tab))) {
+      await page.click(`nav.np-tabs button[data-tab=${tab}]`);
+      assert.equal(await page.locator('main .np-panel', { hasText: 'This view failed' }).count(), 0, tab);
+    }
+    await page.click('nav.np-tabs button[data-tab=flame]');
+    assert.match(await page.textContent('main'), /No calling contexts were recorded/);
+    assert.deepEqual(errors, []);
+  });
   await page.close();
 }
 
 try {
   await testCalls();
   await testDemo();
+  await testNoProfile();
 } catch (e) {
   failed++;
   console.log(`FAIL setup: ${e.stack || e}`);
