@@ -174,6 +174,54 @@ static bool load_firmware(Run *r, ElfImage **imgs, GError **error)
     return true;
 }
 
+/* --focus / --exclude name functions of core i's ELF (checked before the
+ * run: a typo is a usage error, not a lost run). */
+static bool check_filter_names(Run *r, unsigned i, GError **error)
+{
+    const Symbols *syms = firmware_of(r, i)->syms;
+    for (unsigned k = 0; k < 2; k++)
+        for (char **f = k ? r->opts->exclude : r->opts->focus; f && *f; f++) {
+            const char *slash = k ? strrchr(*f, '/') : NULL;
+            g_autofree char *name = slash && strcmp(slash, "/time") == 0 ? g_strndup(*f, (gsize)(slash - *f))
+                                                                        : g_strdup(*f);
+            bool found = false;
+            for (unsigned j = 0; j < symbols_count(syms) && !found; j++)
+                found = strcmp(symbols_func(syms, j)->name, name) == 0;
+            if (!found) {
+                g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--%s %s: no such function in %s",
+                            k ? "exclude" : "focus", name, r->paths[i]);
+                return false;
+            }
+        }
+    return true;
+}
+
+/* Core i's collector: trace limit, regions of interest (--collect-only,
+ * --collect-initially), hooked on the core. */
+static Collector *make_collector(Run *r, unsigned i, GError **error)
+{
+    const Options *o = r->opts;
+    Collector *col = collector_new(firmware_of(r, i)->syms);
+    collector_set_event_limit(col, cli_trace_limit(o));
+    collector_bind_core(col, r->m->cores[i]);
+    for (char **f = o->collect_only; f && *f; f++)
+        if (!collector_collect_only(col, *f)) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
+                        "--collect-only %s: no such function in %s", *f, r->paths[i]);
+            collector_free(col);
+            return NULL;
+        }
+    if (o->collect_initially)
+        collector_collect_initially(col, strcmp(o->collect_initially, "yes") == 0);
+    if (!check_filter_names(r, i, error)) {
+        collector_free(col);
+        return NULL;
+    }
+    CoreHooks h = collector_hooks(col);
+    core_set_hooks(r->m->cores[i], &h);
+    return col;
+}
+
 /* Build the machine and hang a collector on every core. The output folder
  * is made only once the machine stands: nothing is written before every
  * input is known to be good and the emulator has started (status 2 leaves
@@ -184,19 +232,16 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
     r->m = machine_new(&r->cfg, imgs, console_line, &r->echo, error);
     if (!r->m)
         return false;
+    r->cols = g_new0(Collector *, r->ncores);
+    if (!r->opts->no_profile)
+        for (unsigned i = 0; i < r->ncores; i++)
+            if (!(r->cols[i] = make_collector(r, i, error)))
+                return false;
     if (g_mkdir_with_parents(r->out, 0755) != 0) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create output folder: %s", r->out,
                     g_strerror(errno));
         return false;
     }
-    r->cols = g_new0(Collector *, r->ncores);
-    if (!r->opts->no_profile)
-        for (unsigned i = 0; i < r->ncores; i++) {
-            r->cols[i] = collector_new(firmware_of(r, i)->syms);
-            collector_set_event_limit(r->cols[i], cli_trace_limit(r->opts));
-            CoreHooks h = collector_hooks(r->cols[i]);
-            core_set_hooks(r->m->cores[i], &h);
-        }
     noc_log_packets(r->m->noc, cli_trace_limit(r->opts)); /* for trace.json */
     return true;
 }
@@ -295,6 +340,9 @@ static void gather(Run *r)
     r->data.config_path = g_strdup(r->opts->config);
     r->data.fold_recursion = (unsigned)r->opts->fold_recursion;
     r->data.no_trace = r->opts->no_trace;
+    r->data.focus = r->opts->focus;       /* names checked before the run */
+    r->data.exclude = r->opts->exclude;
+    r->data.annotate = r->opts->annotate;
     r->res = r->data.cores;
     r->profs = r->data.profs;
     for (unsigned i = 0; i < r->ncores; i++)

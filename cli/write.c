@@ -59,6 +59,15 @@ static bool put_gstring(Out *o, const char *sub, const char *name, GString *s, G
     return ok;
 }
 
+/* annotated.txt in the --annotate layout (source by default). */
+static GString *annotated(const ProfileData *d, const Profile *p)
+{
+    const char *mode = d->annotate ? d->annotate : "source";
+    if (strcmp(mode, "source") == 0)
+        return report_annotated(p);
+    return report_annotated_asm(p, strcmp(mode, "both") == 0);
+}
+
 /* gmon.out (first period) and gmon-P.out (each further period P). */
 static bool write_gmons(Out *o, const char *sub, const Profile *p, GError **error)
 {
@@ -97,7 +106,7 @@ static bool write_core(Out *o, const ProfileData *d, unsigned i, GError **error)
         return true;
     return put_gstring(o, sub, "flat.txt", report_flat(p), error)
         && put_gstring(o, sub, "callgraph.txt", report_callgraph(p), error)
-        && put_gstring(o, sub, "annotated.txt", report_annotated(p), error)
+        && put_gstring(o, sub, "annotated.txt", annotated(d, p), error)
         && put_gstring(o, sub, "callgrind.out", callgrind_build(p), error)
         && write_gmons(o, sub, p, error);
 }
@@ -218,7 +227,7 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     }
     GError *first = NULL;
     GString *folded = have_profiles ? folded_all(d) : NULL;
-    bool ok = (!(flags & CLI_WRITE_DATA) || write_data(o, d, &first))
+    bool ok = (!(flags & CLI_WRITE_DATA) || write_data(o, d->whole ? d->whole : d, &first))
            && put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), &first);
     for (unsigned i = 0; ok && i < d->ncores; i++)
         ok = write_core(o, d, i, &first);
@@ -272,7 +281,53 @@ static void keep_inputs(Out *o, const ProfileData *d)
     g_ptr_array_add(o->written, g_strdup(PROFILE_DATA_FILE));
 }
 
-bool cli_write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error)
+static bool write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error);
+
+/* --focus / --exclude: a view of d whose profiles are filtered (the saved
+ * data keeps them whole). free_view undoes it. */
+static ProfileData *filtered_view(const ProfileData *d, GError **error)
+{
+    ProfileData *v = g_memdup2(d, sizeof *d);
+    v->whole = d;   /* profile.data saves the unfiltered profiles */
+    v->profs = g_new0(Profile *, d->ncores ? d->ncores : 1);
+    v->cores = g_memdup2(d->cores, sizeof *d->cores * (d->ncores ? d->ncores : 1));
+    for (unsigned i = 0; i < d->ncores; i++) {
+        if (d->profs[i] && !(v->profs[i] = profile_filter(d->profs[i], d->focus, d->exclude, error))) {
+            for (unsigned k = 0; k < i; k++)
+                profile_free(v->profs[k]);
+            g_free(v->profs);
+            g_free(v->cores);
+            g_free(v);
+            return NULL;
+        }
+        v->cores[i].prof = v->profs[i];
+    }
+    return v;
+}
+
+static void free_view(ProfileData *v, unsigned ncores)
+{
+    for (unsigned i = 0; i < ncores; i++)
+        profile_free(v->profs[i]);
+    g_free(v->profs);
+    g_free(v->cores);
+    g_free(v);
+}
+
+bool cli_write_reports(const ProfileData *data, const char *out, unsigned flags, GError **error)
+{
+    ProfileData *view = NULL;
+    if (data->focus || data->exclude) {
+        if (!(view = filtered_view(data, error)))
+            return false;
+    }
+    bool ok = write_reports(view ? view : data, out, flags, error);
+    if (view)
+        free_view(view, data->ncores);
+    return ok;
+}
+
+static bool write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error)
 {
     g_autoptr(GPtrArray) before = manifest_read(out);
     Out o = { .dir = out, .written = g_ptr_array_new_with_free_func(g_free) };

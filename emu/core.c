@@ -241,6 +241,17 @@ static void sys_exit(void *opaque, int code, uint32_t pc)
     core_stop(c, CORE_EXITED);
 }
 
+/* SYS PROF_CTRL: the client (profiler) starts or stops collecting. The
+ * block holding the store has been charged already: collection changes
+ * from the next block on. */
+static void sys_prof(void *opaque, bool on, uint32_t pc)
+{
+    Core *c = opaque;
+    (void)pc;
+    if (c->hooks.prof_ctrl)
+        c->hooks.prof_ctrl(c->hooks.opaque, c, on, c->cycles);
+}
+
 /* IRQC PENDING read at `now`: a timer expiry already passed fires first. */
 static void irqc_refresh(void *opaque, uint64_t now)
 {
@@ -253,6 +264,7 @@ static void devices_init(Core *c, ConsoleFn console_fn, void *console_opaque)
 {
     dev_sys_init(&c->sys, c->id, c->cfg, console_fn, console_opaque);
     c->sys.exit_fn = sys_exit;
+    c->sys.prof_fn = sys_prof;
     c->sys.exit_opaque = c;
     dev_timer_init(&c->timer, (IrqLine){ .set = dev_irqc_set, .opaque = &c->irqc, .line = 0 });
     c->irqc.refresh = irqc_refresh;

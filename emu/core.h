@@ -85,6 +85,9 @@ typedef struct CoreHooks {
     void (*interrupt)(void *opaque, uint32_t epc, uint64_t now);
     /* The core idled in wait over [from, to). */
     void (*idle)(void *opaque, uint64_t from, uint64_t to);
+    /* Firmware wrote SYS PROF_CTRL at the block ending at cycle `now`:
+     * on = start collecting, off = stop (from the next block on). */
+    void (*prof_ctrl)(void *opaque, Core *core, bool on, uint64_t now);
 } CoreHooks;
 
 typedef struct CoreSched {

@@ -52,6 +52,15 @@ const CollectorCtx *collector_contexts(const Collector *col, size_t *n);
  * run (func = the vector's function), in cycles [start, end). */
 typedef ProfEvent CollectorEvent;
 
+/* Regions of interest (region.c). The core whose counters the collector
+ * reads when collection stops and starts (needed before any switch). */
+void collector_bind_core(Collector *col, Core *core);
+/* Collect only while the function named `name` is on the call stack
+ * (repeatable: any of them). false: no such function. */
+bool collector_collect_only(Collector *col, const char *name);
+/* PROF_CTRL's state at reset (default on); firmware switches it. */
+void collector_collect_initially(Collector *col, bool on);
+
 /* Keep at most max spans (default 200,000; 0 records none). */
 void collector_set_event_limit(Collector *col, size_t max);
 /* The spans in time order (at most the limit; *dropped counts the rest). */

@@ -36,6 +36,7 @@ typedef struct ProfFunc {
                                   idle and interrupt time excluded */
     uint64_t instructions;     /* instructions executed in its body */
     uint64_t *samples;         /* [nperiods] samples that hit it */
+    bool hidden;               /* left out of the reports (profile_filter) */
 } ProfFunc;
 
 typedef struct ProfArc {
@@ -102,6 +103,12 @@ typedef struct Profile {
     size_t nevents;
     ProfEvent *events;         /* timeline spans in time order */
     uint64_t events_dropped;   /* spans past the recording limit */
+    /* Regions of interest: every number above counts only what ran while
+     * collection was on; excluded_cycles ran outside (0: collected
+     * throughout), collection says how the region was chosen (owned). */
+    uint64_t excluded_cycles;
+    char *collection;
+    char *filter;              /* what profile_filter did (owned), or NULL */
 } Profile;
 
 static inline unsigned profile_pseudo(const Profile *p, ProfPseudo which)
@@ -110,6 +117,19 @@ static inline unsigned profile_pseudo(const Profile *p, ProfPseudo which)
 }
 
 void profile_free(Profile *p);
+
+/* The reports' filters, gprof's -f/-F and -e/-E, as a new Profile:
+ *   focus   (NULL-terminated names, or NULL) keep only these functions and
+ *           those reachable from them by arcs; the others are hidden and
+ *           their time (self cycles, samples, histogram bins) is removed,
+ *           so percentages are of the focus subtrees (gprof -F);
+ *   exclude "FUNC" hides FUNC, its time stays in the totals (gprof -e);
+ *           "FUNC/time" also removes its time (gprof -E).
+ * Hidden functions keep no arcs and no blocks: every report (flat, call
+ * graph, annotated, summary.json, gmon.out, callgrind.out) leaves them
+ * out. filter describes what was done. Error (NOCPROF_ERROR_USAGE): a name
+ * that is no function of the profile. */
+Profile *profile_filter(const Profile *p, char **focus, char **exclude, GError **error);
 
 /* gprof -z: the ELF's functions (not pseudo-functions) with no calls, no
  * cycles and no samples: dead code, never-taken handlers. Function indices
