@@ -19,6 +19,8 @@ void options_clear(Options *o)
     g_strfreev(o->focus);
     g_strfreev(o->exclude);
     g_free(o->annotate);
+    g_strfreev(o->source_dirs);
+    g_strfreev(o->source_maps);
     g_free(o->max_cycles);
 }
 
@@ -46,9 +48,12 @@ static const char *const run_description =
     "Exit status: 0 every core exited with 0; 1 some core exited non-zero;\n"
     "2 usage, config or ELF error (nothing ran); 3 a core faulted (bus error,\n"
     "NI misuse, unmapped access, reserved instruction, ...); 4 cycle limit reached\n"
-    "or deadlock (livelock included); 5 the run ended but a report could not be written (the error\n"
-    "names the file); 130 interrupted (SIGINT). When several apply, the first of\n"
-    "130, 5, 3, 4, 1 wins.\n"
+    "or deadlock (livelock included); 5 the run ended but a report (or stdout)\n"
+    "could not be written (the error names the file); 130 interrupted (SIGINT);\n"
+    "143 terminated (SIGTERM). When several apply, the first of 130/143, 5, 3, 4,\n"
+    "1 wins. A second SIGINT/SIGTERM aborts at once (the folder then has no\n"
+    "summary). Config integers are decimal (leading zeros ignored: 010 is 10) or\n"
+    "0x hex.\n"
     "\n"
     "OUT/.nocprof-manifest lists the files nocprof wrote; re-running into OUT\n"
     "removes those of an earlier run that this run does not write (aliasing.*,\n"
@@ -76,6 +81,8 @@ bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error)
         { "no-trace", 0, 0, G_OPTION_ARG_NONE, &o->no_trace, "Do not record the timeline (no trace.json)", NULL },
         { "trace-limit", 0, 0, G_OPTION_ARG_INT64, &o->trace_limit, "Record at most N timeline events per core and N packets (default 10000; memory grows by about 1 KB per event)", "N" },
         { "annotate", 0, 0, G_OPTION_ARG_STRING, &o->annotate, "annotated.txt layout: source (default; disassembly where there is no source), asm, or both (instructions under their source lines)", "source|asm|both" },
+        { "source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->source_dirs, "Also look for source files in DIR (repeatable, like gprof -I)", "DIR" },
+        { "source-map", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->source_maps, "Read source paths starting with OLD from NEW instead (repeatable, like gdb's substitute-path)", "OLD=NEW" },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->elfs, NULL, "FIRMWARE.elf..." },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };

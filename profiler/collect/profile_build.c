@@ -55,6 +55,7 @@ static void build_blocks(Profile *p, Collector *col, const Core *core)
         if (!count && !cyc)
             continue;
         unsigned fi = block_tag(b) != CORE_NO_TAG ? collect_block(col, b)->func : unknown;
+        p->max_block_insns = MAX(p->max_block_insns, block_ninsns(b));
         p->blocks[nb++] = (ProfBlock){ .addr = block_addr(b), .ninsns = block_ninsns(b), .func = fi,
                                        .count = count, .cycles = cyc };
         p->funcs[fi].self_cycles += cyc;
@@ -79,8 +80,8 @@ static void build_arcs(Profile *p, const Collector *col)
         p->arcs[na++] = (ProfArc){ .caller = a->caller, .callee = a->callee, .call_site = a->site,
                                    .count = a->count, .inclusive_cycles = a->incl };
     }
+    p->narcs = na;   /* the skipped ones are not arcs of the profile */
     qsort(p->arcs, na, sizeof *p->arcs, cmp_arc);
-
 }
 
 /* The sampling histograms and each function's samples. */
