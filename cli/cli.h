@@ -10,11 +10,13 @@
  *              reports (cli_report_*)
  *   manifest.c OUT/.nocprof-manifest: what nocprof wrote there
  *   diff.c     `nocprof diff`: two runs compared function by function
+ *   merge.c    `nocprof merge`: runs of the same firmware summed
  * Only this folder prints and exits; the libraries return GErrors. */
 #ifndef NOCPROF_CLI_H
 #define NOCPROF_CLI_H
 
 #include <glib.h>
+#include <signal.h>
 #include <stdbool.h>
 
 #include "aliasing.h"
@@ -34,6 +36,7 @@ enum {
     EXIT_LIMIT = 4,
     EXIT_REPORTS = 5,          /* the run ended, a report could not be written */
     EXIT_SIGINT = 130,
+    EXIT_SIGTERM = 143,
 };
 
 #define CLI_DEFAULT_OUT "nocprof-out"
@@ -86,6 +89,14 @@ typedef struct Firmware {
     char *sha256;              /* hex SHA-256 of the file's content */
 } Firmware;
 
+/* The console echo on stdout (unless -q): stops for good at the first
+ * write error (a closed pipe, a full disk); console.txt is unaffected. */
+typedef struct Echo {
+    gboolean quiet;
+    bool stopped;
+    int error;                 /* errno of the failed write, 0 if none */
+} Echo;
+
 /* Everything one run made, for the report writers. */
 typedef struct Run {
     const Options *opts;
@@ -101,12 +112,27 @@ typedef struct Run {
     Machine *m;
     Collector **cols;          /* [ncores]; NULL entries with --no-profile */
     ProfileData data;          /* the outcome: what is saved and reported */
+    Echo echo;                 /* console echo on stdout */
     CoreResult *res;           /* = data.cores */
     Profile **profs;           /* = data.profs; NULL with --no-profile */
     int status;
 } Run;
 
 int cmd_run(int argc, char **argv);
+
+/* signals.c (docs/robustness.md) */
+extern volatile sig_atomic_t cli_interrupted;
+/* SIGINT/SIGTERM handlers and SIGPIPE ignored, for the whole run. */
+void cli_signals_install(void);
+/* The machine has stopped: a first signal now only sets the status. */
+void cli_signals_writing(void);
+/* EXIT_SIGINT / EXIT_SIGTERM after such a signal, else 0. */
+int cli_signal_status(void);
+void cli_signals_restore(void);
+/* The final status of a run whose status was `status` once its reports
+ * were (reports_ok) or were not all written: 130/143 after a signal, else
+ * EXIT_REPORTS for a failed report, else status. */
+int cli_final_status(int status, bool reports_ok);
 
 /* Write data to dir/name atomically (temporary name, then rename). */
 bool cli_write_file(const char *dir, const char *name, const char *data, gsize len, GError **error);
@@ -141,6 +167,8 @@ bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error);
 int cmd_report(int argc, char **argv);
 /* diff.c: `nocprof diff OUT_A OUT_B` */
 int cmd_diff(int argc, char **argv);
+/* merge.c: `nocprof merge OUT... -o MERGED` */
+int cmd_merge(int argc, char **argv);
 
 /* OUT/.nocprof-manifest (manifest.c): the paths it lists (empty when there
  * is none); removing the files of `before` that are not in `now`; writing. */

@@ -1,5 +1,8 @@
 /* main.c — nocprof's entry point: top-level help and command dispatch. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "cli.h"
@@ -17,13 +20,29 @@ static const char *top_help =
     "                                  OUT/profile.data, without running again\n"
     "  diff [OPTIONS] OUT_A OUT_B      compare two runs function by function\n"
     "                                  (diff.txt, diff.folded; --fail-if-slower PCT)\n"
+    "  merge OUT... -o MERGED          sum runs of the same firmware (gprof -s) and\n"
+    "                                  write every report of the sum\n"
     "\n"
     "Options:\n"
     "  -h, --help      this help\n"
     "  --version       print the version\n";
 
+/* Like gnulib's close_stdout: output that could not be written (`nocprof
+ * --help > /dev/full`) is an error, not a silent success. Runs at exit, so
+ * it also covers GOption's own `run --help`, which exits by itself. The run
+ * handles its console echo itself (a closed pipe is not an error there). */
+static void check_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int e = errno ? errno : EIO;
+        fprintf(stderr, "nocprof: stdout: write error: %s\n", g_strerror(e));
+        _exit(EXIT_USAGE);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    atexit(check_stdout);
     if (argc < 2) {
         fputs(top_help, stderr);
         return EXIT_USAGE;
@@ -38,6 +57,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "run") == 0)
         return cmd_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "merge") == 0)
+        return cmd_merge(argc - 1, argv + 1);
     if (strcmp(argv[1], "diff") == 0)
         return cmd_diff(argc - 1, argv + 1);
     if (strcmp(argv[1], "report") == 0)
