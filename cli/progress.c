@@ -20,7 +20,7 @@ struct Progress {
     GThread *thread;
     GMutex lock;
     GCond cond;
-    bool stop;
+    gint stop;       /* atomic: read by the drawing thread */
 };
 
 /* "123.4M" style, to keep the line short. */
@@ -37,12 +37,8 @@ static void human(char *buf, size_t n, double v)
 
 static void draw(Progress *p)
 {
-    uint64_t lo = G_MAXUINT64, hi = 0;
-    for (unsigned i = 0; i < p->m->ncores; i++) {
-        uint64_t c = core_cycles(p->m->cores[i]);
-        lo = MIN(lo, c);
-        hi = MAX(hi, c);
-    }
+    uint64_t lo, hi;
+    machine_progress(p->m, &lo, &hi);
     double secs = (double)(g_get_monotonic_time() - p->t0) / 1e6;
     char a[16], b[16], lim[16], rate[16];
     human(a, sizeof a, (double)lo);
@@ -59,11 +55,11 @@ static gpointer progress_thread(gpointer data)
 {
     Progress *p = data;
     g_mutex_lock(&p->lock);
-    while (!p->stop) {
+    while (!g_atomic_int_get(&p->stop)) {
         gint64 until = g_get_monotonic_time() + 250 * G_TIME_SPAN_MILLISECOND;
-        while (!p->stop && g_cond_wait_until(&p->cond, &p->lock, until))
+        while (!g_atomic_int_get(&p->stop) && g_cond_wait_until(&p->cond, &p->lock, until))
             ;
-        if (!p->stop)
+        if (!g_atomic_int_get(&p->stop))
             draw(p);
     }
     g_mutex_unlock(&p->lock);
@@ -89,7 +85,7 @@ void progress_stop(Progress *p)
     if (!p)
         return;
     g_mutex_lock(&p->lock);
-    p->stop = true;
+    g_atomic_int_set(&p->stop, 1);
     g_cond_signal(&p->cond);
     g_mutex_unlock(&p->lock);
     g_thread_join(p->thread);

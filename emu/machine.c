@@ -26,6 +26,8 @@
 #include "coro.h"
 #include "dev_ni.h"
 
+#include <pthread.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CORO_STACK (8u << 20)
@@ -54,9 +56,10 @@ typedef struct MCore {
 } MCore;
 
 struct MachSched {
-    GMutex lock;
-    GCond cond;
-    GMutex console_lock;
+    /* pthread, not GMutex: ThreadSanitizer sees pthread's synchronisation */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    pthread_mutex_t console_lock;
     MCore *mc;
     unsigned nthreads, ndone;
     volatile sig_atomic_t *interrupted;
@@ -119,7 +122,7 @@ static bool net_wakes(MCore *o)
 
 static void changed(Machine *m)
 {
-    g_cond_broadcast(&m->sched->cond);
+    pthread_cond_broadcast(&m->sched->cond);
 }
 
 /* Simulate the network up to t (every core's lb >= t, idle cores apart).
@@ -215,9 +218,9 @@ static void suspend(MCore *mc)
 {
     MachSched *s = mc->m->sched;
     changed(mc->m);
-    g_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->lock);
     coro_yield(mc->co);
-    g_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->lock);
 }
 
 /* CoreSched.sync: the network exactly at t, lock held on success. */
@@ -226,13 +229,13 @@ static bool sched_sync(void *opaque, Core *core, uint64_t t)
     MCore *mc = opaque;
     Machine *m = mc->m;
     MachSched *s = m->sched;
-    g_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->lock);
     mc->st = MC_SYNC;
     mc->sync_t = mc->lb = t;
     for (;;) {
         if (s->halting) {
             mc->st = MC_RUN;
-            g_mutex_unlock(&s->lock);
+            pthread_mutex_unlock(&s->lock);
             core_halt(core, s->halt_state);
             return false;
         }
@@ -250,7 +253,7 @@ static bool sched_sync_done(void *opaque, Core *core)
     MachSched *s = mc->m->sched;
     bool halt = s->halting && s->halt_at_sync;
     CoreState st = s->halt_state;
-    g_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->lock);
     if (halt)
         core_halt(core, st);
     return !halt;
@@ -265,7 +268,7 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     MCore *mc = opaque;
     Machine *m = mc->m;
     MachSched *s = m->sched;
-    g_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->lock);
     mc->polling = true;
     mc->p_tx = tx;
     mc->p_start = start;
@@ -299,7 +302,7 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     mc->lb = r;
     if (r > start)
         dev_ni_emit_polls(mc->ni, tx, poll_pc, start + poll_offset, period, (r - start) / period);
-    g_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->lock);
     return r;
 }
 
@@ -329,7 +332,7 @@ static void core_main(void *opaque)
     MachSched *s = m->sched;
     Core *c = mc->core;
     for (;;) {
-        g_mutex_lock(&s->lock);
+        pthread_mutex_lock(&s->lock);
         if (s->halting && core_live(c) && (!s->halt_at_sync || core_state(c) == CORE_IDLE)) {
             if (core_state(c) == CORE_IDLE && s->halt_state == CORE_DEADLOCK)
                 core_idle(c, m->end_cycle);
@@ -342,20 +345,20 @@ static void core_main(void *opaque)
             mc->st = MC_DONE;
             s->ndone++;
             changed(m);
-            g_mutex_unlock(&s->lock);
+            pthread_mutex_unlock(&s->lock);
             return;
         }
         if (st == CORE_IDLE) {
             mc->st = MC_IDLE;
             suspend(mc);
-            g_mutex_unlock(&s->lock);
+            pthread_mutex_unlock(&s->lock);
             continue;
         }
         mc->st = MC_RUN;
         mc->lb = core_cycles(c);
-        g_mutex_unlock(&s->lock);
+        pthread_mutex_unlock(&s->lock);
         core_run(c, sat_add(core_cycles(c), m->cfg->quantum));
-        g_mutex_lock(&s->lock);
+        pthread_mutex_lock(&s->lock);
         if (core_state(c) == CORE_IDLE) {
             mc->st = MC_IDLE;           /* look at it at the cycle it waits */
             mc->woken = false;
@@ -364,7 +367,7 @@ static void core_main(void *opaque)
             mc->lb = core_cycles(c);
         }
         suspend(mc);
-        g_mutex_unlock(&s->lock);
+        pthread_mutex_unlock(&s->lock);
     }
 }
 
@@ -452,16 +455,16 @@ static gpointer thread_main(gpointer opaque)
     ThreadArg *ta = opaque;
     Machine *m = ta->m;
     MachSched *s = m->sched;
-    g_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->lock);
     while (s->ndone < m->ncores) {
         if (s->interrupted && *s->interrupted)
             start_halt(m, CORE_INTERRUPTED, false);
         MCore *mc = pick(m, ta->thread);
         if (mc) {
             mc->active = true;
-            g_mutex_unlock(&s->lock);
+            pthread_mutex_unlock(&s->lock);
             coro_resume(mc->co);
-            g_mutex_lock(&s->lock);
+            pthread_mutex_lock(&s->lock);
             mc->active = false;
             changed(m);
             continue;
@@ -470,9 +473,16 @@ static gpointer thread_main(gpointer opaque)
         if (pick(m, ta->thread) || s->ndone == m->ncores)
             continue;
         /* wake up now and then to see an interrupt flag set by a signal */
-        g_cond_wait_until(&s->cond, &s->lock, g_get_monotonic_time() + 50 * G_TIME_SPAN_MILLISECOND);
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_nsec += 50 * 1000 * 1000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&s->cond, &s->lock, &ts);
     }
-    g_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->lock);
     return NULL;
 }
 
@@ -481,10 +491,10 @@ static gpointer thread_main(gpointer opaque)
 static void console_locked(void *opaque, unsigned core, const char *line, size_t len)
 {
     MachSched *s = opaque;
-    g_mutex_lock(&s->console_lock);
+    pthread_mutex_lock(&s->console_lock);
     if (s->console_fn)
         s->console_fn(s->console_opaque, core, line, len);
-    g_mutex_unlock(&s->console_lock);
+    pthread_mutex_unlock(&s->console_lock);
 }
 
 unsigned machine_threads(const Config *cfg)
@@ -500,9 +510,13 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
     MachSched *s = m->sched = g_new0(MachSched, 1);
     m->cfg = cfg;
     m->ncores = config_cores(cfg);
-    g_mutex_init(&s->lock);
-    g_mutex_init(&s->console_lock);
-    g_cond_init(&s->cond);
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->console_lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&s->cond, &ca);
+    pthread_condattr_destroy(&ca);
     s->console_fn = console_fn;
     s->console_opaque = console_opaque;
     NocConfig nc = {
@@ -545,9 +559,9 @@ void machine_free(Machine *m)
     g_free(s->mc);
     g_free(m->cores);
     noc_free(m->noc);
-    g_mutex_clear(&s->lock);
-    g_mutex_clear(&s->console_lock);
-    g_cond_clear(&s->cond);
+    pthread_mutex_destroy(&s->lock);
+    pthread_mutex_destroy(&s->console_lock);
+    pthread_cond_destroy(&s->cond);
     g_free(s);
     g_free(m);
 }
@@ -592,4 +606,21 @@ void machine_observe_ni(Machine *m, unsigned core, NiObserver fn, void *opaque)
 {
     g_return_if_fail(core < m->ncores);
     dev_ni_observe(m->sched->mc[core].ni, fn, opaque);
+}
+
+void machine_progress(Machine *m, uint64_t *lo, uint64_t *hi)
+{
+    MachSched *s = m->sched;
+    *lo = UINT64_MAX;
+    *hi = 0;
+    pthread_mutex_lock(&s->lock);
+    for (unsigned i = 0; i < m->ncores; i++) {
+        const MCore *o = &s->mc[i];
+        uint64_t c = o->st == MC_DONE || !s->mc[i].co ? core_cycles(o->core) : o->lb;
+        if (c == UINT64_MAX)
+            c = core_cycles(o->core); /* idle with nothing armed: it stays where it is */
+        *lo = MIN(*lo, c);
+        *hi = MAX(*hi, c);
+    }
+    pthread_mutex_unlock(&s->lock);
 }

@@ -73,6 +73,10 @@ struct NiEvent;
 void machine_observe_ni(Machine *m, unsigned core, void (*fn)(void *opaque, const struct NiEvent *ev),
                         void *opaque);
 
+/* The cycles the cores have published (smallest and largest), safe to
+ * call from any thread while the machine runs (for a progress line). */
+void machine_progress(Machine *m, uint64_t *lo, uint64_t *hi);
+
 /* Flush each core's unterminated console line through console_fn. */
 void machine_flush_console(Machine *m);
 
