@@ -14,6 +14,7 @@
 
 #include "aliasing.h"
 #include "collect.h"
+#include "comm.h"
 #include "config.h"
 #include "machine.h"
 #include "run.h"
@@ -99,6 +100,9 @@ typedef struct Run {
     JsonNode *alias_json;      /* its summary.json member */
     int status;
     GPtrArray *written;        /* paths relative to out, for the manifest */
+    CommRun *comm;             /* communication recorder (NULL: profiling off) */
+    CommReport *comm_report;
+    JsonNode *comm_json;       /* its summary.json member */
 } Run;
 
 int cmd_run(int argc, char **argv);

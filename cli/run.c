@@ -161,6 +161,13 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
             CoreHooks h = collector_hooks(r->cols[i]);
             core_set_hooks(r->m->cores[i], &h);
         }
+    if (!r->opts->no_profile) {
+        r->comm = comm_new(r->ncores, r->cols, cli_trace_limit(r->opts));
+        for (unsigned i = 0; i < r->ncores; i++) {
+            collector_attach_core(r->cols[i], r->m->cores[i]);
+            machine_observe_ni(r->m, i, comm_observer, comm_core(r->comm, i));
+        }
+    }
     noc_log_packets(r->m->noc, cli_trace_limit(r->opts)); /* for trace.json */
     return true;
 }
@@ -250,6 +257,24 @@ static int core_outcome(Run *r, unsigned i)
     return status;
 }
 
+/* The communication analysis, after every collector finished; each
+ * core's per-line figures go into its Profile (callgrind.out). */
+static void comm_gather(Run *r)
+{
+    g_autofree uint64_t *finish = g_new(uint64_t, r->ncores);
+    for (unsigned i = 0; i < r->ncores; i++)
+        finish[i] = r->res[i].cycles;
+    r->comm_report = comm_analyse(r->comm, finish);
+    r->comm_json = comm_json(r->comm_report);
+    for (unsigned i = 0; i < r->ncores; i++) {
+        const CommCoreReport *cr = &r->comm_report->cores[i];
+        if (!r->profs[i])
+            continue;
+        r->profs[i]->ncomm = cr->nlines;
+        r->profs[i]->comm = g_memdup2(cr->lines, sizeof(ProfCommLine) * (cr->nlines + 1));
+    }
+}
+
 /* Every core's outcome; the run's status (the first of 130, 3, 4, 1). */
 static void gather(Run *r)
 {
@@ -262,6 +287,8 @@ static void gather(Run *r)
     r->status = interrupted ? EXIT_SIGINT : seen[EXIT_FAULT] ? EXIT_FAULT : seen[EXIT_LIMIT] ? EXIT_LIMIT
               : seen[EXIT_NONZERO] ? EXIT_NONZERO : EXIT_OK;
     r->ns = noc_stats(r->m->noc);
+    if (r->comm)
+        comm_gather(r);
     if (!r->opts->no_profile && r->cfg.nperiods > 1) {
         r->alias = aliasing_analyse((const Profile *const *)r->profs, r->ncores);
         r->alias_json = aliasing_json(r->alias);
@@ -298,6 +325,9 @@ static void print_outcome(const Run *r)
 static void run_clear(Run *r)
 {
     aliasing_free(r->alias);
+    comm_report_free(r->comm_report);
+    if (r->comm_json)
+        json_node_unref(r->comm_json);
     if (r->alias_json)
         json_node_unref(r->alias_json);
     if (r->ns)
@@ -314,6 +344,7 @@ static void run_clear(Run *r)
     g_free(r->cols);
     if (r->m)
         machine_free(r->m);
+    comm_free(r->comm); /* after the machine: its NIs call into it */
     g_free(r->fw_of);
     g_free(r->paths);
     if (r->fws)

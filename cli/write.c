@@ -137,11 +137,12 @@ static bool write_all(Run *r, GError **error)
                     .noc = r->ns, .deadlock = r->m->deadlock,
                     .livelock = r->m->livelock, .livelock_cycles = r->cfg.livelock_cycles,
                     .end_cycle = r->m->end_cycle, .exit_status = r->status,
-                    .aliasing = r->alias_json };
+                    .aliasing = r->alias_json, .communication = r->comm_json };
     bool have_profiles = !r->opts->no_profile;
     bool ok = put_gstring(r, NULL, "summary.json", summary_json(&run), error)
            && put_gstring(r, NULL, "summary.txt", summary_text(&run), error)
-           && put_gstring(r, NULL, "noc.txt", noc_report(r->ns, &r->cfg), error);
+           && put_gstring(r, NULL, "noc.txt", noc_report(r->ns, &r->cfg), error)
+           && (!r->comm_report || put_gstring(r, NULL, "comm.txt", comm_text(r->comm_report), error));
     for (unsigned i = 0; ok && i < r->ncores; i++)
         ok = write_core(r, i, error);
     if (ok && have_profiles)

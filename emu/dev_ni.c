@@ -27,12 +27,18 @@ void dev_ni_observe(NiDev *n, NiObserver fn, void *opaque)
     n->obs_opaque[n->nobs++] = opaque;
 }
 
-static void emit(NiDev *n, const DevAccess *a, NiEventKind kind, unsigned peer, unsigned words, uint64_t sent)
+static void emit_at(NiDev *n, const DevAccess *a, NiEventKind kind, unsigned peer, unsigned words, uint64_t sent,
+                    uint64_t delivered)
 {
     NiEvent ev = { .kind = kind, .core = n->id, .peer = peer, .words = words,
-                   .cycle = a->now, .pc = a->pc, .sent = sent };
+                   .cycle = a->now, .pc = a->pc, .sent = sent, .delivered = delivered };
     for (unsigned i = 0; i < n->nobs; i++)
         n->obs[i](n->obs_opaque[i], &ev);
+}
+
+static void emit(NiDev *n, const DevAccess *a, NiEventKind kind, unsigned peer, unsigned words, uint64_t sent)
+{
+    emit_at(n, a, kind, peer, words, sent, 0);
 }
 
 NiDev *dev_ni_new(Noc *noc, unsigned id, unsigned ncores, unsigned max_payload)
@@ -83,8 +89,7 @@ static bool ni_read(void *opaque, DevAccess *a, uint32_t *v)
     switch (a->reg) {
     case NP_NI_TX_STATUS:
         *v = tx_ready(n) ? 1 : 0;
-        if (!*v)
-            emit(n, a, NI_EV_POLL_TX, 0, 0, 0);
+        emit(n, a, *v ? NI_EV_READY_TX : NI_EV_POLL_TX, 0, 0, 0);
         return true;
     case NP_NI_RX_COUNT:
     case NP_NI_RX_SRC:
@@ -94,6 +99,7 @@ static bool ni_read(void *opaque, DevAccess *a, uint32_t *v)
             emit(n, a, NI_EV_POLL_RX, 0, 0, 0);
         } else {
             *v = a->reg == NP_NI_RX_COUNT ? noc_rx_packets(n->noc, n->id) : a->reg == NP_NI_RX_SRC ? src : len;
+            emit(n, a, NI_EV_READY_RX, 0, 0, 0);
         }
         return true;
     case NP_NI_RX_DATA:
@@ -105,7 +111,7 @@ static bool ni_read(void *opaque, DevAccess *a, uint32_t *v)
         noc_rx_head_times(n->noc, n->id, &sent, &delivered);
         noc_rx_pop(n->noc, n->id, v);
         if (rem == 1)
-            emit(n, a, NI_EV_RECV, src, len, sent);
+            emit_at(n, a, NI_EV_RECV, src, len, sent, delivered);
         a->changed = true;
         return true;
     default:
@@ -160,7 +166,7 @@ static bool ni_write(void *opaque, DevAccess *a, uint32_t v)
         }
         noc_rx_head_times(n->noc, n->id, &sent, &delivered);
         noc_rx_drop(n->noc, n->id);
-        emit(n, a, NI_EV_DROP, src, len, sent);
+        emit_at(n, a, NI_EV_DROP, src, len, sent, delivered);
         return true;
     }
     default:

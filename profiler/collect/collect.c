@@ -36,6 +36,7 @@ Collector *collector_new(const Symbols *syms)
     col->events = g_array_new(FALSE, FALSE, sizeof(CollectorEvent));
     col->blk = g_array_new(FALSE, FALSE, sizeof(BlockInfo));
     col->max_events = COLLECTOR_MAX_EVENTS;
+    col->blk_kind = -1;
     return col;
 }
 
@@ -80,6 +81,7 @@ static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t
     col->calls[func]++;
     arc->count++;
     collect_ctx_account(col, now);
+    col->irq_depth += irq;
     unsigned parent = irq ? collect_ctx_child(col, col->ctx_cur, col->nsyms + PROF_INTERRUPT) : col->ctx_cur;
     if (arc->ctx_node == 0 || arc->ctx_parent != parent) {
         arc->ctx_parent = parent;
@@ -113,6 +115,7 @@ static void pop(Collector *col, uint64_t now)
         collect_add_event(col, f->entry, now, f->func, false);
     }
     collect_ctx_account(col, now);
+    col->irq_depth -= f->irq;
     col->depth--;
     col->ctx_cur = col->depth ? col->stack[col->depth - 1].ctx : 0;
 }
@@ -228,6 +231,12 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
     collect_ctx_account(col, from);
     unsigned node = collect_ctx_child(col, col->ctx_cur, idle); /* may grow ctx */
     g_array_index(col->ctx, Ctx, node).self += to - from;
+    if (col->core && core_irq_network(col->core)) {
+        g_array_index(col->ctx, Ctx, node).blocked[COLLECT_WAIT_IRQ] += to - from;
+        col->noc_wait_from = from;
+        col->noc_wait_to = to;
+        col->noc_waited = true;
+    }
     col->ctx_mark = to;
 }
 

@@ -47,7 +47,35 @@ unsigned *collector_stack(const Collector *col, unsigned *n);
 typedef struct CollectorCtx {
     unsigned parent, func;
     uint64_t self;
+    /* Communication (profiler/comm): cycles of self that were blocked
+     * (COLLECT_POLL_RX, COLLECT_WAIT_TX; COLLECT_WAIT_IRQ is set on <idle>
+     * nodes: the part of their cycles spent in `wait` with NoC interrupts
+     * enabled), packets and flits sent and received on this path. */
+    uint64_t blocked[3];
+    uint64_t sent_packets, sent_flits, recv_packets, recv_flits;
 } CollectorCtx;
+
+/* Kinds of blocked cycles (profiler/comm, docs/reports.md). */
+enum { COLLECT_POLL_RX, COLLECT_WAIT_TX, COLLECT_WAIT_IRQ, COLLECT_NBLOCKED };
+
+/* The core, so that idle spans can tell whether NoC interrupts were
+ * enabled (wait_irq). */
+void collector_attach_core(Collector *col, const Core *core);
+/* From cycle now on, the cycles of the current paths (outside interrupt
+ * handlers entered later) are also blocked cycles of kind k (POLL_RX or
+ * WAIT_TX); a span already open of another kind ends first. */
+void collector_block_begin(Collector *col, unsigned kind, uint64_t now);
+/* End the open blocked span at cycle now; its blocked cycles (0 if none
+ * was open). *kind (may be NULL) is set to its kind. */
+uint64_t collector_block_end(Collector *col, uint64_t now, unsigned *kind);
+/* Whether a blocked span is open, and its kind. */
+bool collector_blocked(const Collector *col, unsigned *kind);
+/* Count a packet of `flits` flits sent (or received) by the current path at
+ * cycle now; returns the path's calling-context node. */
+unsigned collector_count_packet(Collector *col, uint64_t now, bool sent, unsigned flits);
+/* The last `wait` span with NoC interrupts enabled, [*from, *to); false
+ * if none yet. */
+bool collector_last_noc_wait(const Collector *col, uint64_t *from, uint64_t *to);
 
 const CollectorCtx *collector_contexts(const Collector *col, size_t *n);
 

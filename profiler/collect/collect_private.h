@@ -53,6 +53,13 @@ struct Collector {
     GArray *blk;               /* BlockInfo, by block tag */
     uint64_t events_dropped;
     size_t max_events;         /* COLLECTOR_MAX_EVENTS unless set */
+    /* communication: the open blocked span (blk_kind < 0: none) */
+    int blk_kind;
+    unsigned irq_depth, blk_irq_depth;
+    uint64_t blk_acc;          /* its blocked cycles so far */
+    const Core *core;          /* for wait_irq; NULL: not tracked */
+    uint64_t noc_wait_from, noc_wait_to;
+    bool noc_waited;
 };
 #define COLLECTOR_MAX_EVENTS 200000
 
@@ -67,7 +74,13 @@ void collect_add_event(Collector *col, uint64_t start, uint64_t end, unsigned fu
 /* The time since the last stack change belongs to the current path. */
 static inline void collect_ctx_account(Collector *col, uint64_t now)
 {
-    g_array_index(col->ctx, Ctx, col->ctx_cur).self += now - col->ctx_mark;
+    Ctx *c = &g_array_index(col->ctx, Ctx, col->ctx_cur);
+    uint64_t d = now - col->ctx_mark;
+    c->self += d;
+    if (col->blk_kind >= 0 && col->irq_depth == col->blk_irq_depth) {
+        c->blocked[col->blk_kind] += d;
+        col->blk_acc += d;
+    }
     col->ctx_mark = now;
 }
 /* The calling-context node for func called from node parent (made on

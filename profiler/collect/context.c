@@ -60,3 +60,63 @@ const CollectorCtx *collector_contexts(const Collector *col, size_t *n)
     *n = col->ctx->len;
     return (const CollectorCtx *)(void *)col->ctx->data;
 }
+
+/* ---- communication (profiler/comm) ------------------------------------ */
+
+void collector_attach_core(Collector *col, const Core *core)
+{
+    col->core = core;
+}
+
+uint64_t collector_block_end(Collector *col, uint64_t now, unsigned *kind)
+{
+    if (kind)
+        *kind = col->blk_kind < 0 ? 0 : (unsigned)col->blk_kind;
+    if (col->blk_kind < 0)
+        return 0;
+    collect_ctx_account(col, now);
+    uint64_t n = col->blk_acc;
+    col->blk_kind = -1;
+    col->blk_acc = 0;
+    return n;
+}
+
+void collector_block_begin(Collector *col, unsigned kind, uint64_t now)
+{
+    if (col->blk_kind == (int)kind)
+        return;
+    if (col->blk_kind >= 0)
+        collector_block_end(col, now, NULL);
+    collect_ctx_account(col, now);
+    col->blk_kind = (int)kind;
+    col->blk_irq_depth = col->irq_depth;
+    col->blk_acc = 0;
+}
+
+bool collector_blocked(const Collector *col, unsigned *kind)
+{
+    if (kind)
+        *kind = col->blk_kind < 0 ? 0 : (unsigned)col->blk_kind;
+    return col->blk_kind >= 0;
+}
+
+unsigned collector_count_packet(Collector *col, uint64_t now, bool sent, unsigned flits)
+{
+    collect_ctx_account(col, now);
+    Ctx *c = &g_array_index(col->ctx, Ctx, col->ctx_cur);
+    if (sent) {
+        c->sent_packets++;
+        c->sent_flits += flits;
+    } else {
+        c->recv_packets++;
+        c->recv_flits += flits;
+    }
+    return col->ctx_cur;
+}
+
+bool collector_last_noc_wait(const Collector *col, uint64_t *from, uint64_t *to)
+{
+    *from = col->noc_wait_from;
+    *to = col->noc_wait_to;
+    return col->noc_waited;
+}

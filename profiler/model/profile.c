@@ -15,6 +15,7 @@ void profile_free(Profile *p)
     g_free(p->arcs);
     g_free(p->blocks);
     g_free(p->hists);
+    g_free(p->comm);
     g_free(p->elf_path);
     g_free(p);
 }

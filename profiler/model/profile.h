@@ -63,6 +63,14 @@ typedef struct ProfHist {
     uint64_t total;            /* all samples = floor(cycles / period) */
 } ProfHist;
 
+/* Communication per instruction (profiler/comm): blocked cycles charged
+ * to the first failed poll of each blocked span, packets sent at TX_SEND,
+ * received at the last RX_DATA / RX_DROP. */
+typedef struct ProfCommLine {
+    uint32_t pc;
+    uint64_t blocked, sent, recv;
+} ProfCommLine;
+
 typedef struct Profile {
     unsigned core;
     char *elf_path;
@@ -77,6 +85,8 @@ typedef struct Profile {
     ProfBlock *blocks;         /* sorted by addr */
     unsigned nperiods;
     ProfHist *hists;           /* [nperiods], in the order given by the user */
+    unsigned ncomm;
+    ProfCommLine *comm;        /* [ncomm] by pc; NULL: no communication data */
 } Profile;
 
 static inline unsigned profile_pseudo(const Profile *p, ProfPseudo which)

@@ -1,0 +1,306 @@
+/* comm_analyse.c — from the recorder to the CommReport: per function, per
+ * call path, per partner, per line, and the critical chain. */
+#include <string.h>
+
+#include "comm_private.h"
+
+static uint64_t blocked_sum(const uint64_t *b)
+{
+    return b[COLLECT_POLL_RX] + b[COLLECT_WAIT_TX] + b[COLLECT_WAIT_IRQ];
+}
+
+static bool has_comm(const uint64_t *b, uint64_t sp, uint64_t rp)
+{
+    return blocked_sum(b) || sp || rp;
+}
+
+/* Context node i's own communication figures; wait_irq of an <idle> node
+ * is charged to its parent (the path that executed `wait`). */
+static void ctx_add(uint64_t *b, uint64_t *sp, uint64_t *sf, uint64_t *rp, uint64_t *rf, const CollectorCtx *c)
+{
+    for (unsigned k = 0; k < COLLECT_NBLOCKED; k++)
+        b[k] += c->blocked[k];
+    *sp += c->sent_packets;
+    *sf += c->sent_flits;
+    *rp += c->recv_packets;
+    *rf += c->recv_flits;
+}
+
+static int cmp_func(const void *x, const void *y)
+{
+    const CommFunc *a = x, *b = y;
+    uint64_t ba = blocked_sum(a->blocked), bb = blocked_sum(b->blocked);
+    if (ba != bb)
+        return ba > bb ? -1 : 1;
+    if (a->sent_packets + a->recv_packets != b->sent_packets + b->recv_packets)
+        return a->sent_packets + a->recv_packets > b->sent_packets + b->recv_packets ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static int cmp_path(const void *x, const void *y)
+{
+    const CommPath *a = x, *b = y;
+    uint64_t ba = blocked_sum(a->blocked), bb = blocked_sum(b->blocked);
+    if (ba != bb)
+        return ba > bb ? -1 : 1;
+    if (a->sent_packets + a->recv_packets != b->sent_packets + b->recv_packets)
+        return a->sent_packets + a->recv_packets > b->sent_packets + b->recv_packets ? -1 : 1;
+    return strcmp(a->path, b->path);
+}
+
+static char *ctx_path(const Collector *col, const CollectorCtx *c, unsigned i)
+{
+    GPtrArray *names = g_ptr_array_new();
+    for (;;) {
+        g_ptr_array_add(names, (gpointer)collector_func_name(col, c[i].func));
+        if (i == 0)
+            break;
+        i = c[i].parent;
+    }
+    GString *s = g_string_new(NULL);
+    for (unsigned j = names->len; j-- > 0;)
+        g_string_append_printf(s, "%s%s", (const char *)g_ptr_array_index(names, j), j ? ";" : "");
+    g_ptr_array_free(names, TRUE);
+    return g_string_free(s, FALSE);
+}
+
+/* Per function and per path of one core. A node's figures go to its own
+ * function and path, except an <idle> node's, which go to its parent. */
+static void core_funcs(CommCoreReport *cr, const Collector *col)
+{
+    size_t n;
+    const CollectorCtx *c = collector_contexts(col, &n);
+    GHashTable *byname = g_hash_table_new(g_str_hash, g_str_equal);
+    GArray *funcs = g_array_new(FALSE, TRUE, sizeof(CommFunc));
+    GArray *paths = g_array_new(FALSE, TRUE, sizeof(CommPath));
+    GHashTable *pathof = g_hash_table_new(g_direct_hash, g_direct_equal); /* node -> path index + 1 */
+    for (size_t i = 0; i < n; i++) {
+        bool idle = strcmp(collector_func_name(col, c[i].func), "<idle>") == 0 && i > 0;
+        unsigned owner = idle ? c[i].parent : (unsigned)i;
+        const char *name = collector_func_name(col, c[owner].func);
+        gpointer fi = g_hash_table_lookup(byname, name);
+        if (!fi) {
+            CommFunc f = { .name = name };
+            g_array_append_val(funcs, f);
+            fi = GUINT_TO_POINTER(funcs->len);
+            g_hash_table_insert(byname, (gpointer)name, fi);
+        }
+        CommFunc *f = &g_array_index(funcs, CommFunc, GPOINTER_TO_UINT(fi) - 1);
+        if (!idle)
+            f->self_cycles += c[i].self;
+        ctx_add(f->blocked, &f->sent_packets, &f->sent_flits, &f->recv_packets, &f->recv_flits, &c[i]);
+        if (!has_comm(c[i].blocked, c[i].sent_packets, c[i].recv_packets) && idle)
+            continue;
+        gpointer pi = g_hash_table_lookup(pathof, GUINT_TO_POINTER(owner));
+        if (!pi) {
+            CommPath p = { .path = ctx_path(col, c, owner) };
+            g_array_append_val(paths, p);
+            pi = GUINT_TO_POINTER(paths->len);
+            g_hash_table_insert(pathof, GUINT_TO_POINTER(owner), pi);
+        }
+        CommPath *p = &g_array_index(paths, CommPath, GPOINTER_TO_UINT(pi) - 1);
+        if (!idle)
+            p->self_cycles += c[i].self;
+        ctx_add(p->blocked, &p->sent_packets, &p->sent_flits, &p->recv_packets, &p->recv_flits, &c[i]);
+    }
+    /* keep those with communication */
+    cr->funcs = g_new(CommFunc, funcs->len + 1);
+    for (unsigned i = 0; i < funcs->len; i++) {
+        CommFunc *f = &g_array_index(funcs, CommFunc, i);
+        if (has_comm(f->blocked, f->sent_packets, f->recv_packets))
+            cr->funcs[cr->nfuncs++] = *f;
+    }
+    cr->paths = g_new(CommPath, paths->len + 1);
+    for (unsigned i = 0; i < paths->len; i++) {
+        CommPath *p = &g_array_index(paths, CommPath, i);
+        if (has_comm(p->blocked, p->sent_packets, p->recv_packets))
+            cr->paths[cr->npaths++] = *p;
+        else
+            g_free(p->path);
+    }
+    qsort(cr->funcs, cr->nfuncs, sizeof *cr->funcs, cmp_func);
+    qsort(cr->paths, cr->npaths, sizeof *cr->paths, cmp_path);
+    for (unsigned i = 0; i < cr->nfuncs; i++)
+        for (unsigned k = 0; k < COLLECT_NBLOCKED; k++)
+            cr->blocked[k] += cr->funcs[i].blocked[k];
+    g_array_free(funcs, TRUE);
+    g_array_free(paths, TRUE);
+    g_hash_table_destroy(byname);
+    g_hash_table_destroy(pathof);
+}
+
+static int cmp_partner(const void *x, const void *y)
+{
+    const CommPartner *a = x, *b = y;
+    if (a->w.late_sender != b->w.late_sender)
+        return a->w.late_sender > b->w.late_sender ? -1 : 1;
+    if (a->w.packets != b->w.packets)
+        return a->w.packets > b->w.packets ? -1 : 1;
+    int c = strcmp(a->recv_func, b->recv_func);
+    return c ? c : a->src != b->src ? (a->src < b->src ? -1 : 1) : strcmp(a->send_func, b->send_func);
+}
+
+static void wait_add(CommWait *to, const CommWait *w)
+{
+    to->packets += w->packets;
+    to->late_sender += w->late_sender;
+    to->network += w->network;
+    to->late_receiver += w->late_receiver;
+    to->waited += w->waited;
+}
+
+/* Partners by (receiver function, sender core, sender function) names. */
+static void core_partners(CommCoreReport *cr, const CommRun *run, const CommCore *cc)
+{
+    GArray *out = g_array_new(FALSE, TRUE, sizeof(CommPartner));
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, cc->partners);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        const PartnerKey *key = k;
+        const char *rf = comm_ctx_func(run, cc->id, key->recv_ctx);
+        const char *sf = comm_ctx_func(run, key->src, key->send_ctx);
+        rf = rf ? rf : "??";
+        sf = sf ? sf : "??";
+        unsigned j;
+        for (j = 0; j < out->len; j++) {
+            CommPartner *p = &g_array_index(out, CommPartner, j);
+            if (p->src == key->src && strcmp(p->recv_func, rf) == 0 && strcmp(p->send_func, sf) == 0)
+                break;
+        }
+        if (j == out->len) {
+            CommPartner p = { .recv_func = rf, .src = key->src, .send_func = sf };
+            g_array_append_val(out, p);
+        }
+        wait_add(&g_array_index(out, CommPartner, j).w, v);
+    }
+    cr->npartners = out->len;
+    cr->partners = (CommPartner *)(void *)g_array_free(out, FALSE);
+    qsort(cr->partners, cr->npartners, sizeof *cr->partners, cmp_partner);
+}
+
+static int cmp_line(const void *x, const void *y)
+{
+    const CommLine *a = x, *b = y;
+    return a->pc < b->pc ? -1 : a->pc > b->pc;
+}
+
+static void core_lines(CommCoreReport *cr, const CommCore *cc)
+{
+    cr->nlines = g_hash_table_size(cc->lines);
+    cr->lines = g_new(CommLine, cr->nlines + 1);
+    GHashTableIter it;
+    gpointer v;
+    unsigned j = 0;
+    g_hash_table_iter_init(&it, cc->lines);
+    while (g_hash_table_iter_next(&it, NULL, &v))
+        cr->lines[j++] = *(const CommLine *)v;
+    qsort(cr->lines, cr->nlines, sizeof *cr->lines, cmp_line);
+}
+
+/* The last packet core waited for and consumed at or before cycle t. */
+static const CommPacket *last_wait(const CommRun *run, unsigned core, uint64_t t)
+{
+    size_t n;
+    uint64_t dropped;
+    const CommPacket *p = comm_packets(run, core, &n, &dropped);
+    size_t lo = 0, hi = n; /* first record with tc > t */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (p[mid].tc <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    while (lo-- > 0)
+        if (p[lo].tw != COMM_NO_WAIT)
+            return &p[lo];
+    return NULL;
+}
+
+char *comm_ctx_path(const CommRun *run, unsigned core, unsigned ctx)
+{
+    if (ctx == COMM_NO_CTX || core >= run->n || !run->cores[core].col)
+        return g_strdup("??");
+    size_t n;
+    const CollectorCtx *c = collector_contexts(run->cores[core].col, &n);
+    return ctx < n ? ctx_path(run->cores[core].col, c, ctx) : g_strdup("??");
+}
+
+/* Walk back from the core that finished last: the packet it last waited
+ * for, its sender at the send cycle, and so on. */
+static void chain(CommReport *r, const CommRun *run, const uint64_t *finish)
+{
+    r->last_core = 0;
+    for (unsigned i = 1; i < r->ncores; i++)
+        if (finish[i] > finish[r->last_core])
+            r->last_core = i;
+    GArray *steps = g_array_new(FALSE, FALSE, sizeof(CommStep));
+    unsigned core = r->last_core;
+    uint64_t t = r->ncores ? finish[core] : 0;
+    const CommPacket *p;
+    while (steps->len < 10000 && (p = last_wait(run, core, t))) {
+        const char *rf = comm_ctx_func(run, core, p->recv_ctx), *sf = comm_ctx_func(run, p->src, p->send_ctx);
+        CommStep s = { .core = core, .src = p->src, .recv_func = rf ? rf : "??", .send_func = sf ? sf : "??",
+                       .tw = p->tw, .ts = p->ts, .td = p->td, .tc = p->tc,
+                       .recv_path = comm_ctx_path(run, core, p->recv_ctx),
+                       .send_path = comm_ctx_path(run, p->src, p->send_ctx) };
+        g_array_append_val(steps, s);
+        core = p->src;
+        t = p->ts;
+    }
+    for (unsigned i = 0; i < r->ncores; i++)
+        if (run->cores[i].packets_dropped)
+            r->chain_truncated = true;
+    r->nchain = steps->len;
+    r->chain = g_new(CommStep, steps->len + 1);
+    for (unsigned i = 0; i < steps->len; i++)
+        r->chain[i] = g_array_index(steps, CommStep, steps->len - 1 - i);
+    g_array_free(steps, TRUE);
+}
+
+CommReport *comm_analyse(const CommRun *run, const uint64_t *finish)
+{
+    CommReport *r = g_new0(CommReport, 1);
+    r->ncores = run->n;
+    r->cores = g_new0(CommCoreReport, run->n + 1);
+    r->pairs = g_memdup2(run->pairs, sizeof(CommWait) * run->n * run->n);
+    for (unsigned i = 0; i < run->n; i++) {
+        const CommCore *cc = &run->cores[i];
+        CommCoreReport *cr = &r->cores[i];
+        cr->id = i;
+        cr->finish = finish[i];
+        cr->polls_rx = cc->polls_rx;
+        cr->polls_tx = cc->polls_tx;
+        r->unmatched += cc->unmatched;
+        if (cc->col)
+            core_funcs(cr, cc->col);
+        core_partners(cr, run, cc);
+        core_lines(cr, cc);
+    }
+    chain(r, run, finish);
+    return r;
+}
+
+void comm_report_free(CommReport *r)
+{
+    if (!r)
+        return;
+    for (unsigned i = 0; i < r->ncores; i++) {
+        CommCoreReport *cr = &r->cores[i];
+        for (unsigned j = 0; j < cr->npaths; j++)
+            g_free(cr->paths[j].path);
+        g_free(cr->funcs);
+        g_free(cr->paths);
+        g_free(cr->partners);
+        g_free(cr->lines);
+    }
+    for (unsigned i = 0; i < r->nchain; i++) {
+        g_free(r->chain[i].recv_path);
+        g_free(r->chain[i].send_path);
+    }
+    g_free(r->cores);
+    g_free(r->pairs);
+    g_free(r->chain);
+    g_free(r);
+}
