@@ -107,6 +107,7 @@ static bool write_trace(Run *r, GError **error)
 {
     TraceCore *tc = g_new0(TraceCore, r->ncores);
     g_autoptr(GPtrArray) whats = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) flows = g_ptr_array_new_with_free_func(g_free);
     for (unsigned i = 0; i < r->ncores; i++) {
         const CoreResult *res = &r->res[i];
         char *what = res->faulted ? g_strdup_printf("fault: %s", res->fault_kind)
@@ -114,6 +115,20 @@ static bool write_trace(Run *r, GError **error)
                    : g_strdup(res->status);
         g_ptr_array_add(whats, what);
         tc[i] = (TraceCore){ .id = i, .col = r->cols[i], .end_cycle = res->cycles, .end_what = what };
+        if (r->comm) {
+            size_t n;
+            uint64_t dropped;
+            const CommPacket *pk = comm_packets(r->comm, i, &n, &dropped);
+            TraceFlow *fl = g_new(TraceFlow, n + 1);
+            for (size_t j = 0; j < n; j++)
+                fl[j] = (TraceFlow){ .src = pk[j].src, .sent = pk[j].ts, .delivered = pk[j].td,
+                                     .consumed = pk[j].tc,
+                                     .send_func = comm_ctx_func(r->comm, pk[j].src, pk[j].send_ctx),
+                                     .recv_func = comm_ctx_func(r->comm, i, pk[j].recv_ctx) };
+            tc[i].flows = fl;
+            tc[i].nflows = n;
+            g_ptr_array_add(flows, fl);
+        }
     }
     /* streamed: a long timeline never sits in memory whole */
     g_autofree char *path = g_build_filename(r->out, "trace.json", NULL);
