@@ -102,7 +102,7 @@ GString *callgrind_build(const Profile *p)
     g_string_append_printf(o, "cmd: %s\npid: %u\nthread: 1\npart: 1\n", p->elf_path ? p->elf_path : "?",
                            p->core);
     g_string_append(o, "positions: instr line\n");
-    if (p->comm) {
+    if (p->ncomm) {
         uint64_t tb = 0, ts = 0, tr = 0;
         for (unsigned i = 0; i < p->ncomm; i++) {
             tb += p->comm[i].blocked;
