@@ -3,7 +3,11 @@
  *   options.c  `nocprof run` options -> Config and the ELF of each core
  *   run.c      cmd_run: load the firmware, build and run the machine with
  *              the collectors, gather every core's outcome and profile
- *   write.c    the output folder: every report, written atomically
+ *   write.c    the output folder: every report, written atomically, from
+ *              a ProfileData (a live run's or saved data), and the data
+ *   report.c   `nocprof report`: re-render a finished run from its data,
+ *              and the report options shared by every command that writes
+ *              reports (cli_report_*)
  *   manifest.c OUT/.nocprof-manifest: what nocprof wrote there
  * Only this folder prints and exits; the libraries return GErrors. */
 #ifndef NOCPROF_CLI_H
@@ -17,6 +21,7 @@
 #include "comm.h"
 #include "config.h"
 #include "machine.h"
+#include "profile_data.h"
 #include "run.h"
 #include "symbols.h"
 
@@ -76,6 +81,7 @@ typedef struct Firmware {
     char *path;
     ElfImage *img;
     Symbols *syms;
+    char *sha256;              /* hex SHA-256 of the file's content */
 } Firmware;
 
 /* Everything one run made, for the report writers. */
@@ -92,26 +98,42 @@ typedef struct Run {
     int *fw_of;                /* [ncores] index into fws */
     Machine *m;
     Collector **cols;          /* [ncores]; NULL entries with --no-profile */
-    CoreResult *res;           /* [ncores] */
-    Profile **profs;           /* [ncores]; NULL with --no-profile */
-    GString *folded;           /* every core's folded stacks */
-    NocStats *ns;
-    AliasAnalysis *alias;      /* when several periods were recorded */
-    JsonNode *alias_json;      /* its summary.json member */
+    CommRun *comm;             /* communication recorder; NULL with --no-profile */
+    ProfileData data;          /* the outcome: what is saved and reported */
+    CoreResult *res;           /* = data.cores */
+    Profile **profs;           /* = data.profs; NULL with --no-profile */
     int status;
-    GPtrArray *written;        /* paths relative to out, for the manifest */
-    CommRun *comm;             /* communication recorder (NULL: profiling off) */
-    CommReport *comm_report;
-    JsonNode *comm_json;       /* its summary.json member */
 } Run;
 
 int cmd_run(int argc, char **argv);
 
 /* Write data to dir/name atomically (temporary name, then rename). */
 bool cli_write_file(const char *dir, const char *name, const char *data, gsize len, GError **error);
-/* Write every report of a finished run into r->out (demo: the bundled
- * demo's ELF was written there too), then the manifest. */
-bool cli_write_reports(Run *r, bool demo, GError **error);
+/* Write every report of a finished run (or of saved data) into out, then
+ * OUT/.nocprof-manifest, removing what an earlier run listed there and
+ * this one did not write. Flags: CLI_WRITE_DATA also saves d as
+ * out/profile.data; CLI_WRITE_DEMO: the bundled demo's ELF was written to
+ * out/firmware/; CLI_WRITE_KEEP: keep the saved data and firmware/ that
+ * the manifest lists (re-rendering into the folder of the data). */
+enum { CLI_WRITE_DATA = 1, CLI_WRITE_DEMO = 2, CLI_WRITE_KEEP = 4 };
+bool cli_write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error);
+
+/* Options that change what the reports show, shared by every command that
+ * writes reports (report, merge): parsed by one group, applied to the
+ * data before the reports are written. */
+typedef struct ReportOptions {
+    char **periods;            /* --period: recorded periods to report */
+    gint fold_recursion;       /* --fold-recursion N; -1: as the run had it */
+} ReportOptions;
+#define REPORT_OPTIONS_INIT { .fold_recursion = -1 }
+
+void report_options_clear(ReportOptions *ro);
+/* Add the report options to ctx's main group (they point into ro). */
+void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro);
+/* Apply ro to d (select periods, ...); NOCPROF_ERROR_USAGE on a bad value. */
+bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error);
+
+int cmd_report(int argc, char **argv);
 
 /* OUT/.nocprof-manifest (manifest.c): the paths it lists (empty when there
  * is none); removing the files of `before` that are not in `now`; writing. */

@@ -37,6 +37,8 @@ static const char *const run_description =
     "  stacks.folded               exact folded stacks of every core (flamegraph.pl, speedscope)\n"
     "  trace.json                  timeline of waits, interrupts and NoC packets (Perfetto)\n"
     "  aliasing.txt, aliasing.svg  when several sampling periods were recorded\n"
+    "  profile.data                the complete profile data, from which 'nocprof report'\n"
+    "                              rebuilds every report and 'nocprof diff'/'merge' work\n"
     "\n"
     "One ELF runs on every core; N ELFs (N = number of cores) run one per core;\n"
     "--core N=FILE overrides core N. With no ELF the bundled 'pipeline' demo runs.\n"

@@ -9,7 +9,6 @@
 #include <glib/gstdio.h>
 
 #include "cli.h"
-#include "folded.h"
 
 extern const unsigned char nocprof_demo_elf[];
 extern const unsigned long nocprof_demo_elf_len;
@@ -93,6 +92,7 @@ static void firmware_free(gpointer p)
     elf_image_free(fw->img);
     symbols_free(fw->syms);
     g_free(fw->path);
+    g_free(fw->sha256);
     g_free(fw);
 }
 
@@ -106,7 +106,9 @@ static int find_or_load(GPtrArray *fws, const char *path, const Config *cfg, GEr
     fw->img = elf_image_load(path, cfg->ram_size, error);
     if (fw->img)
         fw->syms = symbols_load(path, error);
-    if (!fw->syms) {
+    if (fw->syms)
+        fw->sha256 = profile_data_file_sha256(path, error);
+    if (!fw->sha256) {
         firmware_free(fw);
         return -1;
     }
@@ -139,6 +141,54 @@ static bool load_firmware(Run *r, ElfImage **imgs, GError **error)
     return true;
 }
 
+/* --focus / --exclude name functions of core i's ELF (checked before the
+ * run: a typo is a usage error, not a lost run). */
+static bool check_filter_names(Run *r, unsigned i, GError **error)
+{
+    const Symbols *syms = firmware_of(r, i)->syms;
+    for (unsigned k = 0; k < 2; k++)
+        for (char **f = k ? r->opts->exclude : r->opts->focus; f && *f; f++) {
+            const char *slash = k ? strrchr(*f, '/') : NULL;
+            g_autofree char *name = slash && strcmp(slash, "/time") == 0 ? g_strndup(*f, (gsize)(slash - *f))
+                                                                        : g_strdup(*f);
+            bool found = false;
+            for (unsigned j = 0; j < symbols_count(syms) && !found; j++)
+                found = strcmp(symbols_func(syms, j)->name, name) == 0;
+            if (!found) {
+                g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--%s %s: no such function in %s",
+                            k ? "exclude" : "focus", name, r->paths[i]);
+                return false;
+            }
+        }
+    return true;
+}
+
+/* Core i's collector: trace limit, regions of interest (--collect-only,
+ * --collect-initially), hooked on the core. */
+static Collector *make_collector(Run *r, unsigned i, GError **error)
+{
+    const Options *o = r->opts;
+    Collector *col = collector_new(firmware_of(r, i)->syms);
+    collector_set_event_limit(col, cli_trace_limit(o));
+    collector_bind_core(col, r->m->cores[i]);
+    for (char **f = o->collect_only; f && *f; f++)
+        if (!collector_collect_only(col, *f)) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
+                        "--collect-only %s: no such function in %s", *f, r->paths[i]);
+            collector_free(col);
+            return NULL;
+        }
+    if (o->collect_initially)
+        collector_collect_initially(col, strcmp(o->collect_initially, "yes") == 0);
+    if (!check_filter_names(r, i, error)) {
+        collector_free(col);
+        return NULL;
+    }
+    CoreHooks h = collector_hooks(col);
+    core_set_hooks(r->m->cores[i], &h);
+    return col;
+}
+
 /* Build the machine and hang a collector on every core. The output folder
  * is made only once the machine stands: nothing is written before every
  * input is known to be good and the emulator has started (status 2 leaves
@@ -148,25 +198,22 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
     r->m = machine_new(&r->cfg, imgs, console_line, (void *)&r->opts->quiet, error);
     if (!r->m)
         return false;
-    if (g_mkdir_with_parents(r->out, 0755) != 0) {
-        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create output folder: %s", r->out,
-                    g_strerror(errno));
-        return false;
-    }
     r->cols = g_new0(Collector *, r->ncores);
     if (!r->opts->no_profile)
-        for (unsigned i = 0; i < r->ncores; i++) {
-            r->cols[i] = collector_new(firmware_of(r, i)->syms);
-            collector_set_event_limit(r->cols[i], cli_trace_limit(r->opts));
-            CoreHooks h = collector_hooks(r->cols[i]);
-            core_set_hooks(r->m->cores[i], &h);
-        }
+        for (unsigned i = 0; i < r->ncores; i++)
+            if (!(r->cols[i] = make_collector(r, i, error)))
+                return false;
     if (!r->opts->no_profile) {
         r->comm = comm_new(r->ncores, r->cols, cli_trace_limit(r->opts));
         for (unsigned i = 0; i < r->ncores; i++) {
             collector_attach_core(r->cols[i], r->m->cores[i]);
             machine_observe_ni(r->m, i, comm_observer, comm_core(r->comm, i));
         }
+    }
+    if (g_mkdir_with_parents(r->out, 0755) != 0) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create output folder: %s", r->out,
+                    g_strerror(errno));
+        return false;
     }
     noc_log_packets(r->m->noc, cli_trace_limit(r->opts)); /* for trace.json */
     return true;
@@ -189,13 +236,13 @@ static void fault_of(Run *r, unsigned i)
     CoreResult *res = &r->res[i];
     res->faulted = true;
     const CoreFault *fault = core_fault(c);
-    res->fault_kind = fault->kind;
-    res->fault_message = fault->message;
+    res->fault_kind = profile_data_intern(&r->data, fault->kind);
+    res->fault_message = profile_data_intern(&r->data, fault->message);
     res->fault_pc = fault->pc;
     int fi = symbols_lookup(syms, fault->pc);
-    res->fault_function = fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL;
+    res->fault_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
     SymLine ln = symbols_line(syms, fault->pc);
-    res->fault_file = ln.file;
+    res->fault_file = profile_data_intern(&r->data, ln.file);
     res->fault_line = ln.line;
     GPtrArray *stack = g_ptr_array_new();
     if (r->cols[i]) {
@@ -219,9 +266,14 @@ static int core_outcome(Run *r, unsigned i)
     CoreResult *res = &r->res[i];
     int status = EXIT_OK;
     res->id = i;
-    res->elf = r->paths[i];
+    res->elf = profile_data_intern(&r->data, r->paths[i]);
+    r->data.elf_abs[i] = g_canonicalize_filename(r->paths[i], NULL);
+    r->data.elf_sha256[i] = g_strdup(firmware_of(r, i)->sha256);
+    size_t clen;
+    const char *console = core_console(c, &clen);
+    r->data.console[i] = g_bytes_new(console, clen);
     CoreState st = core_state(c);
-    res->status = core_state_name(st);
+    res->status = profile_data_intern(&r->data, core_state_name(st));
     res->exit_code = core_exit_code(c);
     res->instructions = core_instructions(c);
     res->cycles = core_cycles(c);
@@ -234,9 +286,9 @@ static int core_outcome(Run *r, unsigned i)
         const Symbols *syms = firmware_of(r, i)->syms;
         res->stop_pc = core_pc(c);
         int fi = symbols_lookup(syms, res->stop_pc);
-        res->stop_function = fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL;
+        res->stop_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
         SymLine ln = symbols_line(syms, res->stop_pc);
-        res->stop_file = ln.file;
+        res->stop_file = profile_data_intern(&r->data, ln.file);
         res->stop_line = ln.line;
     }
     if (st == CORE_FAULT) {
@@ -249,49 +301,42 @@ static int core_outcome(Run *r, unsigned i)
     }
     if (r->cols[i]) {
         collector_finish(r->cols[i], core_cycles(c));
-        g_autofree char *prefix = g_strdup_printf("core%u", i);
-        folded_append_fold(r->folded, r->cols[i], prefix, (unsigned)r->opts->fold_recursion);
         r->profs[i] = collector_profile(r->cols[i], c, r->paths[i], (double)r->cfg.clock_hz);
         res->prof = r->profs[i];
     }
     return status;
 }
 
-/* The communication analysis, after every collector finished; each
- * core's per-line figures go into its Profile (callgrind.out). */
-static void comm_gather(Run *r)
-{
-    g_autofree uint64_t *finish = g_new(uint64_t, r->ncores);
-    for (unsigned i = 0; i < r->ncores; i++)
-        finish[i] = r->res[i].cycles;
-    r->comm_report = comm_analyse(r->comm, finish);
-    r->comm_json = comm_json(r->comm_report);
-    for (unsigned i = 0; i < r->ncores; i++) {
-        const CommCoreReport *cr = &r->comm_report->cores[i];
-        if (!r->profs[i])
-            continue;
-        r->profs[i]->ncomm = cr->nlines;
-        r->profs[i]->comm = g_memdup2(cr->lines, sizeof(ProfCommLine) * (cr->nlines + 1));
-    }
-}
-
 /* Every core's outcome; the run's status (the first of 130, 3, 4, 1). */
 static void gather(Run *r)
 {
     bool seen[EXIT_LIMIT + 1] = { false };
-    r->res = g_new0(CoreResult, r->ncores);
-    r->profs = g_new0(Profile *, r->ncores);
-    r->folded = g_string_new(NULL);
+    profile_data_init(&r->data, r->ncores);
+    r->data.cfg = r->cfg;
+    r->data.config_path = g_strdup(r->opts->config);
+    r->data.fold_recursion = (unsigned)r->opts->fold_recursion;
+    r->data.no_trace = r->opts->no_trace;
+    r->data.focus = r->opts->focus;       /* names checked before the run */
+    r->data.exclude = r->opts->exclude;
+    r->data.annotate = r->opts->annotate;
+    r->res = r->data.cores;
+    r->profs = r->data.profs;
     for (unsigned i = 0; i < r->ncores; i++)
         seen[core_outcome(r, i)] = true;
     r->status = interrupted ? EXIT_SIGINT : seen[EXIT_FAULT] ? EXIT_FAULT : seen[EXIT_LIMIT] ? EXIT_LIMIT
               : seen[EXIT_NONZERO] ? EXIT_NONZERO : EXIT_OK;
-    r->ns = noc_stats(r->m->noc);
-    if (r->comm)
-        comm_gather(r);
-    if (!r->opts->no_profile && r->cfg.nperiods > 1) {
-        r->alias = aliasing_analyse((const Profile *const *)r->profs, r->ncores);
-        r->alias_json = aliasing_json(r->alias);
+    r->data.noc = noc_stats(r->m->noc);
+    const NocPacketRecord *pk = noc_packet_log(r->m->noc, &r->data.npackets, &r->data.packets_dropped);
+    r->data.packets = r->data.npackets ? g_memdup2(pk, sizeof *pk * r->data.npackets) : NULL;
+    r->data.deadlock = r->m->deadlock;
+    r->data.livelock = r->m->livelock;
+    r->data.end_cycle = r->m->end_cycle;
+    r->data.exit_status = r->status;
+    if (r->comm) {
+        g_autofree uint64_t *finish = g_new(uint64_t, r->ncores);
+        for (unsigned i = 0; i < r->ncores; i++)
+            finish[i] = r->res[i].cycles;
+        r->data.comm = comm_analyse(r->comm, finish);
     }
 }
 
@@ -324,23 +369,9 @@ static void print_outcome(const Run *r)
 
 static void run_clear(Run *r)
 {
-    aliasing_free(r->alias);
-    comm_report_free(r->comm_report);
-    if (r->comm_json)
-        json_node_unref(r->comm_json);
-    if (r->alias_json)
-        json_node_unref(r->alias_json);
-    if (r->ns)
-        noc_stats_free(r->ns);
-    for (unsigned i = 0; r->res && i < r->ncores; i++) {
-        profile_free(r->profs[i]);
+    profile_data_clear(&r->data);
+    for (unsigned i = 0; r->cols && i < r->ncores; i++)
         collector_free(r->cols[i]);
-        g_strfreev(r->res[i].fault_stack);
-    }
-    if (r->folded)
-        g_string_free(r->folded, TRUE);
-    g_free(r->profs);
-    g_free(r->res);
     g_free(r->cols);
     if (r->m)
         machine_free(r->m);
@@ -349,8 +380,6 @@ static void run_clear(Run *r)
     g_free(r->paths);
     if (r->fws)
         g_ptr_array_unref(r->fws);
-    if (r->written)
-        g_ptr_array_unref(r->written);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Run, run_clear)
 
@@ -391,7 +420,7 @@ int cmd_run(int argc, char **argv)
     run_machine(&r);
     gather(&r);
     print_outcome(&r);
-    if (!cli_write_reports(&r, demo != NULL, &err)) {
+    if (!cli_write_reports(&r.data, r.out, CLI_WRITE_DATA | (demo ? CLI_WRITE_DEMO : 0), &err)) {
         fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
         g_error_free(err);
         if (r.status != EXIT_SIGINT)

@@ -1,11 +1,14 @@
-/* write.c — the output folder of a run: every report, each written
- * atomically (a temporary name in the same folder, then rename). */
+/* write.c — the output folder: every report of a run (live, or rebuilt
+ * from saved profile data), each written atomically (a temporary name in
+ * the same folder, then rename), and the saved data itself. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "callgrind.h"
 #include "cli.h"
+#include "folded.h"
 #include "gmon.h"
 #include "html_report.h"
 #include "report.h"
@@ -13,7 +16,6 @@
 #include "summary_json.h"
 #include "trace.h"
 
-#include <glib/gstdio.h>
 
 /* Not g_file_set_contents: it fsyncs every replaced file, which made
  * re-running into an existing folder up to 0.4 s slower; a report is not
@@ -33,25 +35,41 @@ bool cli_write_file(const char *dir, const char *name, const char *data, gsize l
     return false;
 }
 
-/* Write one report, OUT/sub/name (sub may be NULL), and remember it. */
-static bool put(Run *r, const char *sub, const char *name, const char *data, gsize len, GError **error)
+
+/* The folder being written and what went into it (for the manifest). */
+typedef struct Out {
+    const char *dir;
+    GPtrArray *written;        /* paths relative to dir */
+} Out;
+
+/* Write one file, OUT/sub/name (sub may be NULL), and remember it. */
+static bool put(Out *o, const char *sub, const char *name, const char *data, gsize len, GError **error)
 {
-    g_autofree char *dir = sub ? g_build_filename(r->out, sub, NULL) : g_strdup(r->out);
+    g_autofree char *dir = sub ? g_build_filename(o->dir, sub, NULL) : g_strdup(o->dir);
     if (!cli_write_file(dir, name, data, len, error))
         return false;
-    g_ptr_array_add(r->written, sub ? g_build_filename(sub, name, NULL) : g_strdup(name));
+    g_ptr_array_add(o->written, sub ? g_build_filename(sub, name, NULL) : g_strdup(name));
     return true;
 }
 
-static bool put_gstring(Run *r, const char *sub, const char *name, GString *s, GError **error)
+static bool put_gstring(Out *o, const char *sub, const char *name, GString *s, GError **error)
 {
-    bool ok = put(r, sub, name, s->str, s->len, error);
+    bool ok = put(o, sub, name, s->str, s->len, error);
     g_string_free(s, TRUE);
     return ok;
 }
 
+/* annotated.txt in the --annotate layout (source by default). */
+static GString *annotated(const ProfileData *d, const Profile *p)
+{
+    const char *mode = d->annotate ? d->annotate : "source";
+    if (strcmp(mode, "source") == 0)
+        return report_annotated(p);
+    return report_annotated_asm(p, strcmp(mode, "both") == 0);
+}
+
 /* gmon.out (first period) and gmon-P.out (each further period P). */
-static bool write_gmons(Run *r, const char *sub, const Profile *p, GError **error)
+static bool write_gmons(Out *o, const char *sub, const Profile *p, GError **error)
 {
     for (unsigned h = 0; h < p->nperiods; h++) {
         /* big-endian: no basic-block record, or binutils 2.40's
@@ -62,7 +80,7 @@ static bool write_gmons(Run *r, const char *sub, const Profile *p, GError **erro
         if (!g)
             return false;
         g_autofree char *gname = h == 0 ? g_strdup("gmon.out") : g_strdup_printf("gmon-%u.out", p->hists[h].period);
-        bool ok = put(r, sub, gname, (const char *)g->data, g->len, error);
+        bool ok = put(o, sub, gname, (const char *)g->data, g->len, error);
         g_byte_array_unref(g);
         if (!ok)
             return false;
@@ -71,74 +89,75 @@ static bool write_gmons(Run *r, const char *sub, const Profile *p, GError **erro
 }
 
 /* OUT/coreN/: console, and the core's profile in every layout. */
-static bool write_core(Run *r, unsigned i, GError **error)
+static bool write_core(Out *o, const ProfileData *d, unsigned i, GError **error)
 {
     g_autofree char *sub = g_strdup_printf("core%u", i);
-    g_autofree char *dir = g_build_filename(r->out, sub, NULL);
+    g_autofree char *dir = g_build_filename(o->dir, sub, NULL);
     if (g_mkdir_with_parents(dir, 0755) != 0) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir, g_strerror(errno));
         return false;
     }
-    size_t len;
-    const char *console = core_console(r->m->cores[i], &len);
-    if (!put(r, sub, "console.txt", console, len, error))
+    gsize len;
+    const char *console = g_bytes_get_data(d->console[i], &len);
+    if (!put(o, sub, "console.txt", console ? console : "", len, error))
         return false;
-    const Profile *p = r->profs[i];
+    const Profile *p = d->profs[i];
     if (!p)
         return true;
-    return put_gstring(r, sub, "flat.txt", report_flat(p), error)
-        && put_gstring(r, sub, "callgraph.txt", report_callgraph(p), error)
-        && put_gstring(r, sub, "annotated.txt", report_annotated(p), error)
-        && put_gstring(r, sub, "callgrind.out", callgrind_build(p), error)
-        && write_gmons(r, sub, p, error);
+    return put_gstring(o, sub, "flat.txt", report_flat(p), error)
+        && put_gstring(o, sub, "callgraph.txt", report_callgraph(p), error)
+        && put_gstring(o, sub, "annotated.txt", annotated(d, p), error)
+        && put_gstring(o, sub, "callgrind.out",
+                       d->comm ? callgrind_build_comm(p, d->comm->cores[i].lines, d->comm->cores[i].nlines)
+                               : callgrind_build(p), error)
+        && write_gmons(o, sub, p, error);
 }
 
 /* OUT/flat.txt and OUT/callgraph.txt: all cores summed by function name. */
-static bool write_chip(Run *r, GError **error)
+static bool write_chip(Out *o, const ProfileData *d, GError **error)
 {
-    Profile *chip = profile_merge((const Profile *const *)r->profs, r->ncores);
-    bool ok = put_gstring(r, NULL, "flat.txt", report_flat(chip), error)
-           && put_gstring(r, NULL, "callgraph.txt", report_callgraph(chip), error);
+    Profile *chip = profile_merge((const Profile *const *)d->profs, d->ncores);
+    bool ok = put_gstring(o, NULL, "flat.txt", report_flat(chip), error)
+           && put_gstring(o, NULL, "callgraph.txt", report_callgraph(chip), error);
     profile_free(chip);
     return ok;
 }
 
-static bool write_trace(Run *r, GError **error)
+static bool write_trace(Out *o, const ProfileData *d, GError **error)
 {
-    TraceCore *tc = g_new0(TraceCore, r->ncores);
+    TraceCore *tc = g_new0(TraceCore, d->ncores);
     g_autoptr(GPtrArray) whats = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GPtrArray) flows = g_ptr_array_new_with_free_func(g_free);
-    for (unsigned i = 0; i < r->ncores; i++) {
-        const CoreResult *res = &r->res[i];
+    for (unsigned i = 0; i < d->ncores; i++) {
+        const CoreResult *res = &d->cores[i];
         char *what = res->faulted ? g_strdup_printf("fault: %s", res->fault_kind)
-                   : core_state(r->m->cores[i]) == CORE_EXITED ? g_strdup_printf("exit %d", res->exit_code)
+                   : strcmp(res->status, "exited") == 0 ? g_strdup_printf("exit %d", res->exit_code)
                    : g_strdup(res->status);
         g_ptr_array_add(whats, what);
-        tc[i] = (TraceCore){ .id = i, .col = r->cols[i], .end_cycle = res->cycles, .end_what = what };
-        if (r->comm) {
-            size_t n;
-            uint64_t dropped;
-            const CommPacket *pk = comm_packets(r->comm, i, &n, &dropped);
-            TraceFlow *fl = g_new(TraceFlow, n + 1);
-            for (size_t j = 0; j < n; j++)
-                fl[j] = (TraceFlow){ .src = pk[j].src, .sent = pk[j].ts, .delivered = pk[j].td,
-                                     .consumed = pk[j].tc,
-                                     .send_func = comm_ctx_func(r->comm, pk[j].src, pk[j].send_ctx),
-                                     .recv_func = comm_ctx_func(r->comm, i, pk[j].recv_ctx) };
+        tc[i] = (TraceCore){ .id = i, .prof = d->profs[i], .end_cycle = res->cycles, .end_what = what };
+        const CommCoreReport *cr = d->comm ? &d->comm->cores[i] : NULL;
+        if (cr) {
+            TraceFlow *fl = g_new(TraceFlow, cr->nflows + 1);
+            for (size_t j = 0; j < cr->nflows; j++)
+                fl[j] = (TraceFlow){ .src = cr->flows[j].src, .sent = cr->flows[j].ts,
+                                     .delivered = cr->flows[j].td, .consumed = cr->flows[j].tc,
+                                     .send_func = cr->flows[j].send_func, .recv_func = cr->flows[j].recv_func };
             tc[i].flows = fl;
-            tc[i].nflows = n;
+            tc[i].nflows = cr->nflows;
             g_ptr_array_add(flows, fl);
         }
     }
-    /* streamed: a long timeline never sits in memory whole */
-    g_autofree char *path = g_build_filename(r->out, "trace.json", NULL);
+    TracePackets pk = { .nodes = d->noc->nodes, .recs = d->packets, .n = d->npackets,
+                        .dropped = d->packets_dropped };
+    /* streamed: a long timeline never sits in memory as one string */
+    g_autofree char *path = g_build_filename(o->dir, "trace.json", NULL);
     g_autofree char *tmp = g_strdup_printf("%s.tmp-%d", path, (int)getpid());
     FILE *f = fopen(tmp, "wb");
-    bool ok = f && trace_write(f, tc, r->ncores, r->m->noc, (double)r->cfg.clock_hz);
+    bool ok = f && trace_write(f, tc, d->ncores, &pk, (double)d->cfg.clock_hz);
     ok = (f && fclose(f) == 0) && ok;
     g_free(tc);
     if (ok && rename(tmp, path) == 0) {
-        g_ptr_array_add(r->written, g_strdup("trace.json"));
+        g_ptr_array_add(o->written, g_strdup("trace.json"));
         return true;
     }
     g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(errno));
@@ -146,53 +165,148 @@ static bool write_trace(Run *r, GError **error)
     return false;
 }
 
-static bool write_all(Run *r, GError **error)
+/* stacks.folded: every core's calling contexts, prefixed coreN. */
+static GString *folded_all(const ProfileData *d)
 {
-    RunInfo run = { .cfg = &r->cfg, .config_path = r->opts->config, .ncores = r->ncores, .cores = r->res,
-                    .noc = r->ns, .deadlock = r->m->deadlock,
-                    .livelock = r->m->livelock, .livelock_cycles = r->cfg.livelock_cycles,
-                    .end_cycle = r->m->end_cycle, .exit_status = r->status,
-                    .aliasing = r->alias_json, .communication = r->comm_json };
-    bool have_profiles = !r->opts->no_profile;
-    bool ok = put_gstring(r, NULL, "summary.json", summary_json(&run), error)
-           && put_gstring(r, NULL, "summary.txt", summary_text(&run), error)
-           && put_gstring(r, NULL, "noc.txt", noc_report(r->ns, &r->cfg), error)
-           && (!r->comm_report || put_gstring(r, NULL, "comm.txt", comm_text(r->comm_report), error));
-    for (unsigned i = 0; ok && i < r->ncores; i++)
-        ok = write_core(r, i, error);
+    GString *s = g_string_new(NULL);
+    for (unsigned i = 0; i < d->ncores; i++)
+        if (d->profs[i]) {
+            g_autofree char *prefix = g_strdup_printf("core%u", i);
+            folded_append_fold(s, d->profs[i], prefix, d->fold_recursion);
+        }
+    return s;
+}
+
+static bool write_data(Out *o, const ProfileData *d, GError **error)
+{
+    g_autoptr(GBytes) b = profile_data_encode(d);
+    gsize len;
+    const char *data = g_bytes_get_data(b, &len);
+    return put(o, NULL, PROFILE_DATA_FILE, data, len, error);
+}
+
+static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **error)
+{
+    bool have_profiles = d->ncores && d->profs[0];
+    AliasAnalysis *alias = NULL;
+    JsonNode *alias_json = NULL;
+    if (have_profiles && d->cfg.nperiods > 1) {
+        alias = aliasing_analyse((const Profile *const *)d->profs, d->ncores);
+        alias_json = aliasing_json(alias);
+    }
+    RunInfo run = profile_data_run_info(d);
+    run.aliasing = alias_json;
+    run.communication = d->comm ? comm_json(d->comm, false) : NULL;
+    bool ok = (!(flags & CLI_WRITE_DATA) || write_data(o, d->whole ? d->whole : d, error))
+           && put_gstring(o, NULL, "summary.json", summary_json(&run), error)
+           && put_gstring(o, NULL, "summary.txt", summary_text(&run), error)
+           && put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), error)
+           && (!d->comm || put_gstring(o, NULL, "comm.txt", comm_text(d->comm), error));
+    if (run.communication)
+        json_node_unref(run.communication);
+    for (unsigned i = 0; ok && i < d->ncores; i++)
+        ok = write_core(o, d, i, error);
     if (ok && have_profiles)
-        ok = write_chip(r, error);
-    if (ok && !r->opts->no_trace)
-        ok = write_trace(r, error);
+        ok = write_chip(o, d, error);
+    if (ok && !d->no_trace)
+        ok = write_trace(o, d, error);
     if (ok && have_profiles)
-        ok = put(r, NULL, "stacks.folded", r->folded->str, r->folded->len, error);
-    if (ok && r->alias)
-        ok = put_gstring(r, NULL, "aliasing.txt", aliasing_report(r->alias), error)
-          && put_gstring(r, NULL, "aliasing.svg", aliasing_svg(r->alias), error);
+        ok = put_gstring(o, NULL, "stacks.folded", folded_all(d), error);
+    if (ok && alias)
+        ok = put_gstring(o, NULL, "aliasing.txt", aliasing_report(alias), error)
+          && put_gstring(o, NULL, "aliasing.svg", aliasing_svg(alias), error);
+    aliasing_free(alias);
+    if (alias_json)
+        json_node_unref(alias_json);
     if (ok) { /* last: it embeds summary.json, stacks.folded and trace.json */
-        GString *page = html_report_page(r->out, (const Profile *const *)r->profs, r->ncores, error);
-        ok = page && put_gstring(r, NULL, "report.html", page, error);
+        GString *page = html_report_page(o->dir, (const Profile *const *)d->profs, d->ncores, error);
+        ok = page && put_gstring(o, NULL, "report.html", page, error);
     }
     return ok;
 }
 
-bool cli_write_reports(Run *r, bool demo, GError **error)
+/* With CLI_WRITE_KEEP: what a re-render into the data's own folder does
+ * not write but must keep listed (so not remove), in the order a run lists
+ * them: the bundled demo's ELF when a core ran it, then the data. */
+static void keep_inputs(Out *o, const ProfileData *d)
 {
-    g_autoptr(GPtrArray) before = manifest_read(r->out);
-    r->written = g_ptr_array_new_with_free_func(g_free);
-    if (demo)
-        g_ptr_array_add(r->written, g_build_filename("firmware", "pipeline.elf", NULL));
-    bool ok = write_all(r, error);
+    g_autofree char *demo = g_build_filename("firmware", "pipeline.elf", NULL);
+    g_autofree char *demo_path = g_build_filename(o->dir, demo, NULL);
+    g_autofree char *suffix = g_strconcat(G_DIR_SEPARATOR_S, demo, NULL);
+    bool ran_demo = false;
+    for (unsigned i = 0; i < d->ncores; i++)
+        ran_demo |= g_str_has_suffix(d->cores[i].elf, suffix) || strcmp(d->cores[i].elf, demo) == 0;
+    if (ran_demo && g_file_test(demo_path, G_FILE_TEST_IS_REGULAR))
+        g_ptr_array_add(o->written, g_strdup(demo));
+    g_ptr_array_add(o->written, g_strdup(PROFILE_DATA_FILE));
+}
+
+static bool write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error);
+
+/* --focus / --exclude: a view of d whose profiles are filtered (the saved
+ * data keeps them whole). free_view undoes it. */
+static ProfileData *filtered_view(const ProfileData *d, GError **error)
+{
+    ProfileData *v = g_memdup2(d, sizeof *d);
+    v->whole = d;   /* profile.data saves the unfiltered profiles */
+    v->profs = g_new0(Profile *, d->ncores ? d->ncores : 1);
+    v->cores = g_memdup2(d->cores, sizeof *d->cores * (d->ncores ? d->ncores : 1));
+    for (unsigned i = 0; i < d->ncores; i++) {
+        if (d->profs[i] && !(v->profs[i] = profile_filter(d->profs[i], d->focus, d->exclude, error))) {
+            for (unsigned k = 0; k < i; k++)
+                profile_free(v->profs[k]);
+            g_free(v->profs);
+            g_free(v->cores);
+            g_free(v);
+            return NULL;
+        }
+        v->cores[i].prof = v->profs[i];
+    }
+    return v;
+}
+
+static void free_view(ProfileData *v, unsigned ncores)
+{
+    for (unsigned i = 0; i < ncores; i++)
+        profile_free(v->profs[i]);
+    g_free(v->profs);
+    g_free(v->cores);
+    g_free(v);
+}
+
+bool cli_write_reports(const ProfileData *data, const char *out, unsigned flags, GError **error)
+{
+    ProfileData *view = NULL;
+    if (data->focus || data->exclude) {
+        if (!(view = filtered_view(data, error)))
+            return false;
+    }
+    bool ok = write_reports(view ? view : data, out, flags, error);
+    if (view)
+        free_view(view, data->ncores);
+    return ok;
+}
+
+static bool write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error)
+{
+    g_autoptr(GPtrArray) before = manifest_read(out);
+    Out o = { .dir = out, .written = g_ptr_array_new_with_free_func(g_free) };
+    if (flags & CLI_WRITE_DEMO)
+        g_ptr_array_add(o.written, g_build_filename("firmware", "pipeline.elf", NULL));
+    if (flags & CLI_WRITE_KEEP)
+        keep_inputs(&o, d);
+    bool ok = write_all(&o, d, flags, error);
     /* a failed run keeps what the earlier one wrote listed, so that a later
      * run can still remove it */
     if (ok)
-        manifest_prune(r->out, before, r->written);
+        manifest_prune(out, before, o.written);
     else
         for (unsigned i = 0; i < before->len; i++)
-            g_ptr_array_add(r->written, g_strdup(g_ptr_array_index(before, i)));
+            g_ptr_array_add(o.written, g_strdup(g_ptr_array_index(before, i)));
     GError *merr = NULL;
-    if (!manifest_write(r->out, r->written, ok ? error : &merr))
+    if (!manifest_write(out, o.written, ok ? error : &merr))
         ok = false;
     g_clear_error(&merr);
+    g_ptr_array_unref(o.written);
     return ok;
 }

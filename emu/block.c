@@ -49,6 +49,10 @@ static uint32_t block_scan(Core *c, Block *b)
         if (cls & MIPS_STORE) cost += t->store;
         if (cls & MIPS_MUL) cost += t->mul;
         if (cls & MIPS_DIV) cost += t->div;
+        if (cls & MIPS_FPU_ADD) cost += t->fpu_add;
+        if (cls & MIPS_FPU_MUL) cost += t->fpu_mul;
+        if (cls & MIPS_FPU_DIV) cost += t->fpu_div;
+        if (cls & MIPS_FPU_SQRT) cost += t->fpu_sqrt;
         b->icost[i] = (uint16_t)cost;
         b->cost += b->icost[i];
         if (!b->flags && (cls & (MIPS_BRANCH | MIPS_ERET))) {
@@ -130,7 +134,15 @@ G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_
         core_raise(c, "fetch-outside-ram", addr, "instruction fetch at 0x%08x outside RAM", addr);
         return NULL;
     }
-    return c->btab[idx] = block_new(c, addr, size);
+    Block *b = c->btab[idx] = block_new(c, addr, size);
+    if (cp0_scan_block(c, b)) {
+        /* CP0 accesses got their hooks: translate the block again and
+         * restart it (not charged: it has not run) */
+        uc_ctl_remove_cache(c->uc, addr, (uint64_t)addr + size);
+        uc_reg_write(c->uc, UC_MIPS_REG_PC, &addr);
+        return NULL;
+    }
+    return b;
 }
 
 Block *core_current_block(const Core *c)
@@ -255,12 +267,17 @@ G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t
  * must see, an event or a sample due. */
 G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
 {
+    if (c->cp0.fix_pending) {
+        /* an mfc0 ended the previous block: its value reaches rt now */
+        cp0_apply_fix(c);
+        c->deadline = MIN(c->next_event, c->next_sample);
+    }
     uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
     Block *b = idx < c->nslots ? c->btab[idx] : NULL;
     if (!b || b->size != size || b->addr != addr) {
         b = block_lookup_slow(c, addr, size);
         if (!b)
-            return; /* the stub (free, invisible) or a fault */
+            return; /* the stub (free, invisible), a fault or a restart */
     }
     Block *p = c->prev;
     uint64_t start = c->cycles;

@@ -17,12 +17,14 @@
 
 typedef struct Timing {
     unsigned load, store, mul, div, branch_taken, mmio; /* extra cycles */
+    unsigned fpu_add, fpu_mul, fpu_div, fpu_sqrt;       /* extra cycles */
 } Timing;
 
 typedef struct Config {
     unsigned mesh_width, mesh_height;
     uint64_t ram_size;
     uint64_t clock_hz;
+    unsigned count_divisor;    /* CP0 Count increments every this many cycles */
     Timing timing;
     unsigned router_latency, link_latency, buffer_depth, max_payload;
     unsigned tx_queue_flits, rx_queue_flits;

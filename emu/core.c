@@ -45,10 +45,18 @@ bool core_live(const Core *c)
     return c->state == CORE_RUNNING || c->state == CORE_IDLE;
 }
 
+/* A Unicorn call failed while running: the core faults ("emulator"). */
+static void uc_ok(Core *c, uc_err err, const char *what)
+{
+    g_autoptr(GError) e = NULL;
+    if (!uc_check(err, &e, "%s", what))
+        core_raise(c, "emulator", c->pc, "core %u: %s", c->id, e->message);
+}
+
 uint32_t core_reg(Core *c, int reg)
 {
     uint32_t v = 0;
-    uc_reg_read(c->uc, reg, &v);
+    uc_ok(c, uc_reg_read(c->uc, reg, &v), "register read");
     return v;
 }
 
@@ -59,7 +67,7 @@ uint32_t core_read_gpr(Core *c, unsigned n)
 
 static void write_reg(Core *c, int reg, uint32_t v)
 {
-    uc_reg_write(c->uc, reg, &v);
+    uc_ok(c, uc_reg_write(c->uc, reg, &v), "register write");
 }
 
 uint32_t core_guest_word(const Core *c, const uint8_t *p)
@@ -72,7 +80,7 @@ void core_stop(Core *c, CoreState state)
     c->state = state;
     c->stopping = true;
     c->next_event = c->deadline = 0;
-    uc_emu_stop(c->uc);
+    uc_ok(c, uc_emu_stop(c->uc), "stop");
 }
 
 /* ---- interrupts ------------------------------------------------------ */
@@ -116,14 +124,37 @@ void core_sync_end(Core *c)
         c->sched.sync_done(c->sched.opaque, c);
 }
 
-bool core_irq_wanted(const Core *c)
+bool core_irqc_output(const Core *c)
 {
     return c->irqc.enable && (dev_irqc_pending(&c->irqc) & c->irqc.enable);
 }
 
-static bool status_allows(uint32_t st)
+static uint32_t status_of(const Core *c)
 {
-    return (st & (NP_ST_IE | NP_ST_EXL | NP_ST_ERL | NP_ST_IM2)) == (NP_ST_IE | NP_ST_IM2);
+    uint32_t st = 0;
+    uc_reg_read(c->uc, UC_MIPS_REG_CP0_STATUS, &st);
+    return st;
+}
+
+/* The CP0 timer is pending and Status.IM7 unmasks it. */
+static bool core_cp0_timer_wanted(const Core *c)
+{
+    return cp0_timer_line(c) && (status_of(c) & NP_ST_IM7);
+}
+
+/* A line is up and unmasked (IRQC: by ENABLE, CP0 timer: by IM7): it
+ * wakes `wait`. */
+bool core_irq_wanted(const Core *c)
+{
+    return core_irqc_output(c) || core_cp0_timer_wanted(c);
+}
+
+/* SPEC section 1: taken when (IM2 & IP2) or (IM7 & IP7), IE=1, EXL=0, ERL=0. */
+static bool status_allows(const Core *c, uint32_t st)
+{
+    if ((st & (NP_ST_IE | NP_ST_EXL | NP_ST_ERL)) != NP_ST_IE)
+        return false;
+    return ((st & NP_ST_IM2) && core_irqc_output(c)) || ((st & NP_ST_IM7) && cp0_timer_line(c));
 }
 
 void core_update_next_event(Core *c)
@@ -133,7 +164,7 @@ void core_update_next_event(Core *c)
         return;
     }
     uint64_t e = MIN(c->slice_end, c->timer.expiry);
-    e = MIN(e, c->cfg->max_cycles);
+    e = MIN(e, MIN(c->cfg->max_cycles, c->cp0.match_at));
     if (core_irq_wanted(c) || core_irq_network(c))
         e = 0; /* network lines are tested at every boundary */
     c->next_event = e;
@@ -145,7 +176,7 @@ static void deliver(Core *c, uint32_t epc, uint32_t status, bool in_hook)
 {
     write_reg(c, UC_MIPS_REG_K0, epc);
     status |= NP_ST_EXL;
-    uc_reg_write(c->uc, UC_MIPS_REG_CP0_STATUS, &status);
+    write_reg(c, UC_MIPS_REG_CP0_STATUS, status);
     if (in_hook)
         write_reg(c, UC_MIPS_REG_PC, CORE_STUB_VADDR);
     c->pc = CORE_STUB_VADDR;
@@ -163,6 +194,7 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
         return true;
     if (c->cycles >= c->timer.expiry)
         dev_timer_fire(&c->timer, c->cycles);
+    cp0_fire(c, c->cycles);
     if (c->cycles >= c->cfg->max_cycles) {
         c->pc = addr;
         core_stop(c, CORE_LIMIT);
@@ -183,7 +215,7 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
     }
     if (core_irq_wanted(c)) {
         uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);
-        if (status_allows(st)) {
+        if (status_allows(c, st)) {
             deliver(c, addr, st, true);
             core_update_next_event(c);
             return true;
@@ -192,7 +224,7 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
     if (c->cycles >= c->slice_end) {
         c->pc = addr;
         c->stopping = true;
-        uc_emu_stop(c->uc);
+        uc_ok(c, uc_emu_stop(c->uc), "stop");
         return true;
     }
     core_update_next_event(c);
@@ -209,6 +241,17 @@ static void sys_exit(void *opaque, int code, uint32_t pc)
     core_stop(c, CORE_EXITED);
 }
 
+/* SYS PROF_CTRL: the client (profiler) starts or stops collecting. The
+ * block holding the store has been charged already: collection changes
+ * from the next block on. */
+static void sys_prof(void *opaque, bool on, uint32_t pc)
+{
+    Core *c = opaque;
+    (void)pc;
+    if (c->hooks.prof_ctrl)
+        c->hooks.prof_ctrl(c->hooks.opaque, c, on, c->cycles);
+}
+
 /* IRQC PENDING read at `now`: a timer expiry already passed fires first. */
 static void irqc_refresh(void *opaque, uint64_t now)
 {
@@ -221,6 +264,7 @@ static void devices_init(Core *c, ConsoleFn console_fn, void *console_opaque)
 {
     dev_sys_init(&c->sys, c->id, c->cfg, console_fn, console_opaque);
     c->sys.exit_fn = sys_exit;
+    c->sys.prof_fn = sys_prof;
     c->sys.exit_opaque = c;
     dev_timer_init(&c->timer, (IrqLine){ .set = dev_irqc_set, .opaque = &c->irqc, .line = 0 });
     c->irqc.refresh = irqc_refresh;
@@ -300,6 +344,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->irq_marker.attn_out = true;
     c->arrive_mask = MIPS_ERET | MIPS_LIKELY | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL;
     c->pc = img->entry;
+    cp0_init(c);
     if (!engine_open(c, error) || !engine_load(c, error)) {
         core_free(c);
         return NULL;
@@ -315,6 +360,7 @@ void core_free(Core *c)
     if (c->uc)
         uc_close(c->uc);
     sample_clear(c);
+    cp0_clear(c);
     for (unsigned i = 0; i < CORE_NSLOTS; i++)
         if (c->dev[i].ops && c->dev[i].ops->free)
             c->dev[i].ops->free(c->dev[i].opaque);
@@ -393,7 +439,10 @@ void core_run(Core *c, uint64_t horizon)
 
 uint64_t core_wake_cycle(const Core *c)
 {
-    return (c->irqc.enable & NP_IRQ_TIMER) ? dev_timer_irq_cycle(&c->timer) : UINT64_MAX;
+    uint64_t t = (c->irqc.enable & NP_IRQ_TIMER) ? dev_timer_irq_cycle(&c->timer) : UINT64_MAX;
+    if (status_of(c) & NP_ST_IM7)
+        t = MIN(t, c->cp0.match_at);
+    return t;
 }
 
 static void idle_to(Core *c, uint64_t to)
@@ -412,14 +461,17 @@ void core_idle(Core *c, uint64_t until)
         return;
     uint64_t idle_from = c->idle_from;
     uint64_t limit = c->cfg->max_cycles;
-    /* Local lines (the timer) may rise on the way; the network lines are
-     * as of `until` (the scheduler never lets them rise earlier unseen). */
-    while (!(c->irqc.level & c->irqc.enable)) {
-        uint64_t w = MIN(c->timer.expiry, MIN(until, limit));
+    /* Local lines (the timer, the CP0 timer) may rise on the way; the
+     * network lines are as of `until` (the scheduler never lets them rise
+     * earlier unseen). */
+    while (!(c->irqc.level & c->irqc.enable) && !core_cp0_timer_wanted(c)) {
+        uint64_t w = MIN(MIN(c->timer.expiry, c->cp0.match_at), MIN(until, limit));
         idle_to(c, w);
+        bool fired = c->cycles >= c->timer.expiry || c->cycles >= c->cp0.match_at;
         if (c->cycles >= c->timer.expiry)
             dev_timer_fire(&c->timer, c->cycles);
-        else
+        cp0_fire(c, c->cycles);
+        if (!fired)
             break;
     }
     if (c->cycles >= limit && !core_irq_wanted(c)) {
@@ -435,6 +487,6 @@ void core_idle(Core *c, uint64_t until)
         c->hooks.idle(c->hooks.opaque, idle_from, c->cycles);
     c->state = CORE_RUNNING;
     uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);
-    if (status_allows(st))
+    if (status_allows(c, st))
         deliver(c, c->pc, st, false);
 }

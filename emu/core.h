@@ -85,6 +85,9 @@ typedef struct CoreHooks {
     void (*interrupt)(void *opaque, uint32_t epc, uint64_t now);
     /* The core idled in wait over [from, to). */
     void (*idle)(void *opaque, uint64_t from, uint64_t to);
+    /* Firmware wrote SYS PROF_CTRL at the block ending at cycle `now`:
+     * on = start collecting, off = stop (from the next block on). */
+    void (*prof_ctrl)(void *opaque, Core *core, bool on, uint64_t now);
 } CoreHooks;
 
 typedef struct CoreSched {
@@ -163,6 +166,10 @@ uint64_t core_interrupts(const Core *c);
 uint64_t core_waits(const Core *c);
 /* Instructions executed so far. */
 uint64_t core_instructions(const Core *c);
+
+/* CP0 register (NP_CP0_COUNT, _COMPARE, _CAUSE, _STATUS) as the guest
+ * would read it now. */
+uint32_t core_read_cp0(Core *c, unsigned reg);
 
 #define CORE_GPR_SP 29u
 #define CORE_GPR_RA 31u

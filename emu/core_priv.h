@@ -55,6 +55,20 @@ typedef struct Histogram {
     uint64_t idle, outside, total;
 } Histogram;
 
+/* CP0 Count/Compare/Cause (cp0.c) */
+typedef struct Cp0 {
+    uint32_t divisor;          /* [clock] count_divisor */
+    uint32_t count_base;       /* Count(t) = count_base + t / divisor */
+    uint32_t compare;
+    uint64_t match_at;         /* cycle Count next becomes Compare */
+    bool ti;                   /* CP0 timer pending (Cause.IP7, TI) */
+    uint32_t cause_sw;         /* Cause bits software wrote (IV, IP1..0) */
+    GHashTable *hooked;        /* addresses with a code hook */
+    bool fix_pending;          /* an mfc0's value still to reach rt */
+    unsigned fix_reg;
+    uint32_t fix_val;
+} Cp0;
+
 typedef struct DevSlot {
     const DevOps *ops;
     void *opaque;
@@ -100,6 +114,7 @@ struct Core {
     TimerDev timer;
     IrqcDev irqc;
     DevSlot dev[CORE_NSLOTS];
+    Cp0 cp0;
 
     /* sampling */
     unsigned nhists;
@@ -129,6 +144,29 @@ uint32_t core_reg(Core *c, int reg);
 bool core_sync(Core *c, uint64_t t, uint32_t pc);
 void core_sync_end(Core *c);
 uint32_t core_guest_word(const Core *c, const uint8_t *p);
+
+/* IRQC output: PENDING & ENABLE != 0 (hardware line 0, Cause.IP2). */
+bool core_irqc_output(const Core *c);
+
+/* cp0.c */
+void cp0_init(Core *c);
+void cp0_clear(Core *c);
+uint32_t cp0_count(const Core *c, uint64_t t);
+void cp0_rearm(Core *c, uint64_t now);
+/* Matches of Count and Compare up to `now` make the CP0 timer pending. */
+void cp0_fire(Core *c, uint64_t now);
+bool cp0_timer_line(const Core *c);
+void cp0_apply_fix(Core *c);
+/* Hook the CP0 accesses of a new block: true when the block must be
+ * translated again (hooks were added). */
+bool cp0_scan_block(Core *c, const Block *b);
+
+/* mmio.c */
+/* Cause.IP2 is read at cycle t by the instruction at pc: the network is
+ * made exact at t (core_sync, as for an IRQC PENDING read) and a TIMER
+ * expiry already due fires. False when the core was halted meanwhile
+ * (it is then stopped before pc). */
+bool core_sync_point(Core *c, uint64_t t, uint32_t pc);
 
 /* block.c */
 void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);

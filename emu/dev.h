@@ -32,6 +32,8 @@ typedef struct SysDev {
     void *console_opaque;
     void (*exit_fn)(void *opaque, int code, uint32_t pc);
     void *exit_opaque;
+    /* PROF_CTRL written (on = value != 0); optional */
+    void (*prof_fn)(void *opaque, bool on, uint32_t pc);
 } SysDev;
 
 extern const DevOps dev_sys_ops;

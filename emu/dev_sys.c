@@ -1,4 +1,5 @@
-/* dev_sys.c — SYS: core identity, the cycle counter, console and exit. */
+/* dev_sys.c — SYS: core identity, the cycle counter, console, exit and
+ * PROF_CTRL (profile collection on/off, passed to the core's client). */
 #include "dev.h"
 
 #include "nocprof/platform.h"
@@ -69,6 +70,10 @@ static bool sys_write(void *opaque, DevAccess *a, uint32_t v)
         return true;
     case NP_SYS_EXIT:
         s->exit_fn(s->exit_opaque, (int32_t)v, a->pc);
+        return true;
+    case NP_SYS_PROF_CTRL:
+        if (s->prof_fn)
+            s->prof_fn(s->exit_opaque, v != 0, a->pc);
         return true;
     default:
         return false;

@@ -35,6 +35,28 @@ static unsigned classify_regimm(uint32_t i)
     }
 }
 
+/* COP1 with a format in rs: S, D, W, L (PS is not on the 24Kf). */
+static unsigned classify_cop1(uint32_t i)
+{
+    unsigned fmt = RS(i), f = FUNCT(i);
+    if (fmt == 0x08)
+        return MIPS_BRANCH | ((RT(i) & 2) ? MIPS_LIKELY : 0);  /* bc1f/t(l) */
+    if (fmt != 0x10 && fmt != 0x11 && fmt != 0x14 && fmt != 0x15)
+        return 0;                                              /* mfc1, mtc1, ... */
+    switch (f) {
+    case 0x02: return MIPS_FPU_MUL;
+    case 0x03: case 0x15: return MIPS_FPU_DIV;                 /* div, recip */
+    case 0x04: case 0x16: return MIPS_FPU_SQRT;                /* sqrt, rsqrt */
+    case 0x00: case 0x01: case 0x05: case 0x06: case 0x07:     /* add sub abs mov neg */
+    case 0x11: case 0x12: case 0x13:                           /* movf/t, movz, movn */
+        return MIPS_FPU_ADD;
+    default:
+        if ((f >= 0x08 && f <= 0x0f) || (f >= 0x20 && f <= 0x26) || f >= 0x30)
+            return MIPS_FPU_ADD;                               /* round.., cvt, c.cond */
+        return 0;
+    }
+}
+
 unsigned mips_classify(uint32_t i)
 {
     switch (OP(i)) {
@@ -48,6 +70,9 @@ unsigned mips_classify(uint32_t i)
         if (i == 0x42000018u) return MIPS_ERET;
         if ((i & MIPS_WAIT_MASK) == MIPS_WAIT_BITS) return MIPS_WAIT;
         return 0;
+    case 0x11: return classify_cop1(i);
+    case 0x13:                                                 /* COP1X */
+        return (FUNCT(i) & 0x30) >= 0x20 && (FUNCT(i) & 6) == 0 ? MIPS_FPU_MUL : 0; /* [n]madd/msub.s/d */
     case 0x14: case 0x15: case 0x16: case 0x17: return MIPS_BRANCH | MIPS_LIKELY;
     case 0x1c:                                                 /* SPECIAL2 */
         switch (FUNCT(i)) {

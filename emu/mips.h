@@ -27,6 +27,15 @@ enum {
     MIPS_OVERFLOW = 1u << 12, /* add, addi, sub: trap on overflow */
     MIPS_LIKELY = 1u << 13, /* branch-likely: delay slot annulled if not taken */
     MIPS_JREG = 1u << 14,   /* jr, jalr: target from a register */
+    /* FPU arithmetic (single, double, and word/long conversions):
+     * add-class = add sub abs neg mov movz movn movf movt round trunc ceil
+     * floor cvt c.cond; mul-class = mul madd msub nmadd nmsub; div-class =
+     * div recip; sqrt-class = sqrt rsqrt. Moves to/from the FPU (mfc1,
+     * mtc1, ...), its loads/stores and bc1 branches are not in any. */
+    MIPS_FPU_ADD = 1u << 15,
+    MIPS_FPU_MUL = 1u << 16,
+    MIPS_FPU_DIV = 1u << 17,
+    MIPS_FPU_SQRT = 1u << 18,
 };
 
 unsigned mips_classify(uint32_t insn);

@@ -18,6 +18,16 @@ void core_map_device(Core *c, unsigned slot, const DevOps *ops, void *opaque,
     }
 }
 
+bool core_sync_point(Core *c, uint64_t t, uint32_t pc)
+{
+    if (!core_sync(c, t, pc))
+        return false;
+    if (c->irqc.refresh)
+        c->irqc.refresh(c->irqc.refresh_opaque, t);
+    core_sync_end(c);
+    return true;
+}
+
 /* Find the instruction, charge the MMIO cost, check size. */
 static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write, DevAccess *a)
 {

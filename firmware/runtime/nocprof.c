@@ -258,6 +258,18 @@ RT_API void rt_exit(int code)
         ;   /* not reached: EXIT stops the core */
 }
 
+/* ---- profiling region ----------------------------------------------------- */
+
+RT_API void rt_prof_start(void)
+{
+    rt_mmio_write(RT_SYS_BASE, RT_SYS_PROF_CTRL, 1u);
+}
+
+RT_API void rt_prof_stop(void)
+{
+    rt_mmio_write(RT_SYS_BASE, RT_SYS_PROF_CTRL, 0u);
+}
+
 /* ---- NoC ---------------------------------------------------------------- */
 
 RT_API bool rt_tx_ready(void)

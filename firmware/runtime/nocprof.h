@@ -42,6 +42,7 @@
 #define RT_SYS_CYCLE_HI    NP_SYS_CYCLE_HI
 #define RT_SYS_CONSOLE     NP_SYS_CONSOLE
 #define RT_SYS_EXIT        NP_SYS_EXIT
+#define RT_SYS_PROF_CTRL   NP_SYS_PROF_CTRL
 
 #define RT_TIMER_BASE      NP_TIMER_BASE
 #define RT_TIMER_CTRL      NP_TIMER_CTRL
@@ -122,6 +123,15 @@ void rt_delay(uint32_t cycles);      /* busy-wait >= cycles on the counter */
 
 /* ---- exit -------------------------------------------------------------- */
 void rt_exit(int code) __attribute__((noreturn));
+
+/* ---- profiling region (SYS PROF_CTRL) -----------------------------------
+ * Start and stop the profiler's collection on this core (a region of
+ * interest; run with `nocprof run --collect-initially no` to collect only
+ * between the calls). Without the profiler they do nothing. Collection
+ * changes at the block after the register write: the rest of rt_prof_start
+ * (its return) is collected, rt_prof_stop's own block is. */
+void rt_prof_start(void);
+void rt_prof_stop(void);
 
 /* ---- NoC ---------------------------------------------------------------- */
 /* TX_STATUS bit0: a maximal packet can be staged now. */

@@ -37,6 +37,7 @@ Collector *collector_new(const Symbols *syms)
     col->blk = g_array_new(FALSE, FALSE, sizeof(BlockInfo));
     col->max_events = COLLECTOR_MAX_EVENTS;
     col->blk_kind = -1;
+    col->collecting = true;
     return col;
 }
 
@@ -54,6 +55,7 @@ void collector_free(Collector *col)
     g_hash_table_destroy(col->ctx_index);
     g_array_free(col->events, TRUE);
     g_array_free(col->blk, TRUE);
+    collect_region_free(col);
     g_free(col);
 }
 
@@ -71,15 +73,19 @@ static Arc *arc_get(Collector *col, unsigned caller, unsigned callee, uint32_t s
 static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t sp,
                  uint64_t now, bool irq)
 {
+    if (col->region)
+        collect_region_frame(col, func, +1, now);
     Frame f = {
         .func = func, .arc = arc, .ret = ret, .sp = sp, .entry = now,
-        .excluded = col->excluded, .irq = irq,
+        .excluded = collect_excluded_now(col, now), .irq = irq, .counted = col->collecting,
     };
     f.outermost = col->active[func]++ == 0;
-    if (!f.outermost)
-        col->rcalls[func]++;
-    col->calls[func]++;
-    arc->count++;
+    if (f.counted) {
+        if (!f.outermost)
+            col->rcalls[func]++;
+        col->calls[func]++;
+        arc->count++;
+    }
     collect_ctx_account(col, now);
     col->irq_depth += irq;
     unsigned parent = irq ? collect_ctx_child(col, col->ctx_cur, col->nsyms + PROF_INTERRUPT) : col->ctx_cur;
@@ -103,21 +109,26 @@ static Frame *top(Collector *col)
 static void pop(Collector *col, uint64_t now)
 {
     Frame *f = top(col);
-    uint64_t incl = (now - f->entry) - (col->excluded - f->excluded);
-    if (f->outermost) {
+    uint64_t incl = (now - f->entry) - (collect_excluded_now(col, now) - f->excluded);
+    if (f->outermost && f->counted) {
         col->incl[f->func] += incl;
         f->arc->incl += incl;
     }
     col->active[f->func]--;
     if (f->irq) {
-        col->irq_incl += now - f->entry;
-        col->excluded += now - f->entry;
+        if (f->counted && col->collecting) {
+            col->irq_incl += now - f->entry;
+            col->excluded += now - f->entry;
+        }
         collect_add_event(col, f->entry, now, f->func, false);
     }
     collect_ctx_account(col, now);
     col->irq_depth -= f->irq;
+    unsigned func = f->func;
     col->depth--;
     col->ctx_cur = col->depth ? col->stack[col->depth - 1].ctx : 0;
+    if (col->region)
+        collect_region_frame(col, func, -1, now);
 }
 
 static uint32_t read_sp(Core *core)
@@ -224,6 +235,11 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
 {
     Collector *col = opaque;
     unsigned idle = collect_pseudo(col, PROF_IDLE);
+    if (!col->collecting) {
+        collect_add_event(col, from, to, idle, true);
+        col->ctx_mark = to;
+        return;
+    }
     col->calls[idle]++;
     col->incl[idle] += to - from;
     col->excluded += to - from;
@@ -259,6 +275,11 @@ static uint32_t on_block_tag(void *opaque, uint32_t addr, bool *watch)
     return col->blk->len - 1;
 }
 
+static void on_prof_ctrl(void *opaque, Core *core, bool on, uint64_t now)
+{
+    collect_region_ctrl(opaque, core, on, now);
+}
+
 CoreHooks collector_hooks(Collector *col)
 {
     return (CoreHooks){
@@ -267,6 +288,7 @@ CoreHooks collector_hooks(Collector *col)
         .arrive = on_arrive,
         .interrupt = on_interrupt,
         .idle = on_idle,
+        .prof_ctrl = on_prof_ctrl,
     };
 }
 
@@ -280,6 +302,7 @@ void collector_finish(Collector *col, uint64_t now)
     while (col->depth)
         pop(col, now);
     collect_ctx_account(col, now);
+    collect_region_finish(col);
 }
 
 unsigned *collector_stack(const Collector *col, unsigned *n)

@@ -44,16 +44,7 @@ unsigned *collector_stack(const Collector *col, unsigned *n);
  * whole stack; idle time is an <idle> node under the path that waited,
  * interrupts are <interrupt> nodes on the path they interrupted, so the
  * selfs add up to the core's cycles (after collector_finish). */
-typedef struct CollectorCtx {
-    unsigned parent, func;
-    uint64_t self;
-    /* Communication (profiler/comm): cycles of self that were blocked
-     * (COLLECT_POLL_RX, COLLECT_WAIT_TX; COLLECT_WAIT_IRQ is set on <idle>
-     * nodes: the part of their cycles spent in `wait` with NoC interrupts
-     * enabled), packets and flits sent and received on this path. */
-    uint64_t blocked[3];
-    uint64_t sent_packets, sent_flits, recv_packets, recv_flits;
-} CollectorCtx;
+typedef ProfCtx CollectorCtx;
 
 /* Kinds of blocked cycles (profiler/comm, docs/reports.md). */
 enum { COLLECT_POLL_RX, COLLECT_WAIT_TX, COLLECT_WAIT_IRQ, COLLECT_NBLOCKED };
@@ -63,7 +54,7 @@ enum { COLLECT_POLL_RX, COLLECT_WAIT_TX, COLLECT_WAIT_IRQ, COLLECT_NBLOCKED };
 void collector_attach_core(Collector *col, const Core *core);
 /* From cycle now on, the cycles of the current paths (outside interrupt
  * handlers entered later) are also blocked cycles of kind k (POLL_RX or
- * WAIT_TX); a span already open of another kind ends first. */
+ * WAIT_TX) of their calling contexts; a span of another kind ends first. */
 void collector_block_begin(Collector *col, unsigned kind, uint64_t now);
 /* End the open blocked span at cycle now; its blocked cycles (0 if none
  * was open). *kind (may be NULL) is set to its kind. */
@@ -81,11 +72,16 @@ const CollectorCtx *collector_contexts(const Collector *col, size_t *n);
 
 /* A span on the core's timeline: a wait (idle) or an interrupt handler
  * run (func = the vector's function), in cycles [start, end). */
-typedef struct CollectorEvent {
-    uint64_t start, end;
-    unsigned func;
-    bool idle;
-} CollectorEvent;
+typedef ProfEvent CollectorEvent;
+
+/* Regions of interest (region.c). The core whose counters the collector
+ * reads when collection stops and starts (needed before any switch). */
+void collector_bind_core(Collector *col, Core *core);
+/* Collect only while the function named `name` is on the call stack
+ * (repeatable: any of them). false: no such function. */
+bool collector_collect_only(Collector *col, const char *name);
+/* PROF_CTRL's state at reset (default on); firmware switches it. */
+void collector_collect_initially(Collector *col, bool on);
 
 /* Keep at most max spans (default 200,000; 0 records none). */
 void collector_set_event_limit(Collector *col, size_t max);
@@ -94,7 +90,8 @@ const CollectorEvent *collector_events(const Collector *col, size_t *n, uint64_t
 /* Name of a function index: a symbol or a pseudo-function. */
 const char *collector_func_name(const Collector *col, unsigned func);
 
-/* Build the core's Profile (after collector_finish). */
+/* Build the core's Profile (after collector_finish), its calling contexts
+ * and timeline spans included. */
 Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz);
 
 #endif

@@ -31,7 +31,10 @@ typedef struct Frame {
     uint32_t ret, sp;
     uint64_t entry, excluded;
     bool outermost, irq;
+    bool counted;              /* entered while collecting */
 } Frame;
+
+typedef struct Region Region;  /* region.c */
 
 struct Collector {
     const Symbols *syms;
@@ -53,6 +56,8 @@ struct Collector {
     GArray *blk;               /* BlockInfo, by block tag */
     uint64_t events_dropped;
     size_t max_events;         /* COLLECTOR_MAX_EVENTS unless set */
+    bool collecting;           /* counting now (regions of interest) */
+    Region *region;            /* NULL: collecting throughout */
     /* communication: the open blocked span (blk_kind < 0: none) */
     int blk_kind;
     unsigned irq_depth, blk_irq_depth;
@@ -74,15 +79,36 @@ void collect_add_event(Collector *col, uint64_t start, uint64_t end, unsigned fu
 /* The time since the last stack change belongs to the current path. */
 static inline void collect_ctx_account(Collector *col, uint64_t now)
 {
-    Ctx *c = &g_array_index(col->ctx, Ctx, col->ctx_cur);
-    uint64_t d = now - col->ctx_mark;
-    c->self += d;
-    if (col->blk_kind >= 0 && col->irq_depth == col->blk_irq_depth) {
-        c->blocked[col->blk_kind] += d;
-        col->blk_acc += d;
+    if (col->collecting) {
+        Ctx *c = &g_array_index(col->ctx, Ctx, col->ctx_cur);
+        uint64_t d = now - col->ctx_mark;
+        c->self += d;
+        if (col->blk_kind >= 0 && col->irq_depth == col->blk_irq_depth) {
+            c->blocked[col->blk_kind] += d;
+            col->blk_acc += d;
+        }
     }
     col->ctx_mark = now;
 }
+
+/* ---- region.c: collection on and off ---------------------------------- */
+/* Idle, interrupt and not-collected cycles so far (frames subtract them). */
+uint64_t collect_excluded_now(const Collector *col, uint64_t now);
+/* Re-decide collection after a change of its inputs. */
+void collect_region_update(Collector *col, uint64_t now);
+/* A frame of func opened (delta +1) or closed (-1): --collect-only. */
+void collect_region_frame(Collector *col, unsigned func, int delta, uint64_t now);
+/* SYS PROF_CTRL written. */
+void collect_region_ctrl(Collector *col, Core *core, bool on, uint64_t now);
+/* End of the run: close the excluded amounts. */
+void collect_region_finish(Collector *col);
+void collect_region_free(Collector *col);
+/* Subtract what ran while not collecting: block i's counters, histogram
+ * h, the Profile's totals (and set excluded_cycles, collection). */
+void collect_region_block(const Collector *col, unsigned i, uint64_t *count, uint64_t *cycles,
+                          uint64_t *insns);
+void collect_region_hist(const Collector *col, unsigned h, ProfHist *d);
+void collect_region_totals(const Collector *col, Profile *p);
 /* The calling-context node for func called from node parent (made on
  * first use). */
 unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func);

@@ -50,15 +50,15 @@ static void build_blocks(Profile *p, Collector *col, const Core *core)
     unsigned nb = 0;
     for (unsigned i = 0; i < p->nblocks; i++) {
         const Block *b = core_block(core, i);
-        uint64_t count = block_count(b);
-        uint64_t cyc = block_cycles(b);
+        uint64_t count = block_count(b), cyc = block_cycles(b), insns = block_instructions(b);
+        collect_region_block(col, i, &count, &cyc, &insns);
         if (!count && !cyc)
             continue;
         unsigned fi = block_tag(b) != CORE_NO_TAG ? collect_block(col, b)->func : unknown;
         p->blocks[nb++] = (ProfBlock){ .addr = block_addr(b), .ninsns = block_ninsns(b), .func = fi,
                                        .count = count, .cycles = cyc };
         p->funcs[fi].self_cycles += cyc;
-        p->funcs[fi].instructions += block_instructions(b);
+        p->funcs[fi].instructions += insns;
     }
     p->nblocks = nb;
     qsort(p->blocks, nb, sizeof *p->blocks, cmp_block);
@@ -74,6 +74,8 @@ static void build_arcs(Profile *p, const Collector *col)
     g_hash_table_iter_init(&it, col->arcs);
     while (g_hash_table_iter_next(&it, &key, NULL)) {
         const Arc *a = key;
+        if (!a->count && !a->incl)   /* only taken while not collecting */
+            continue;
         p->arcs[na++] = (ProfArc){ .caller = a->caller, .callee = a->callee, .call_site = a->site,
                                    .count = a->count, .inclusive_cycles = a->incl };
     }
@@ -99,9 +101,15 @@ static void build_hists(Profile *p, const Collector *col, const Core *core)
         d->idle = src.idle;
         d->outside = src.outside;
         d->total = src.total;
-        p->funcs[idle].samples[h] = src.idle;
-        p->funcs[unknown].samples[h] = src.outside;
+        collect_region_hist(col, h, d);
+        p->funcs[idle].samples[h] = d->idle;
+        p->funcs[unknown].samples[h] = d->outside;
     }
+    p->nctxs = col->ctx->len;
+    p->ctxs = p->nctxs ? g_memdup2(col->ctx->data, sizeof(ProfCtx) * p->nctxs) : NULL;
+    p->nevents = col->events->len;
+    p->events = p->nevents ? g_memdup2(col->events->data, sizeof(ProfEvent) * p->nevents) : NULL;
+    p->events_dropped = col->events_dropped;
     int last = -1;
     for (uint32_t k = 0; k < nbins; k++) {
         uint32_t pc = lo + 4 * k;
@@ -125,6 +133,7 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
     p->idle_cycles = core_idle_cycles(core);
     p->irq_cycles = core_irq_cycles(core);
     p->busy_cycles = p->cycles - p->idle_cycles;
+    collect_region_totals(col, p);
     p->nfuncs = col->nfuncs;
     p->nperiods = core_nhists(core);
     build_funcs(p, col);

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "collect.h"
+#include "comm_report.h"
 #include "dev_ni.h"
 
 typedef struct CommRun CommRun;
@@ -49,13 +50,6 @@ void comm_free(CommRun *run);
 CommCore *comm_core(CommRun *run, unsigned core);
 void comm_observer(void *opaque, const NiEvent *ev);
 
-/* Sums of one (receiver, sender) combination. */
-typedef struct CommWait {
-    uint64_t packets;
-    uint64_t late_sender, network, late_receiver;
-    uint64_t waited;           /* packets whose receiver waited for them */
-} CommWait;
-
 /* One consumed packet. tw == COMM_NO_WAIT: the receiver did not wait. */
 #define COMM_NO_WAIT UINT64_MAX
 typedef struct CommPacket {
@@ -67,64 +61,8 @@ typedef struct CommPacket {
 
 /* ---- after the run (collector_finish done): the analysis ------------- */
 
-typedef struct CommFunc {
-    const char *name;
-    uint64_t self_cycles;      /* from the calling contexts */
-    uint64_t blocked[COLLECT_NBLOCKED];
-    uint64_t sent_packets, sent_flits, recv_packets, recv_flits;
-} CommFunc;
-
-typedef struct CommPath {
-    char *path;                /* "main;rt_recv" */
-    uint64_t self_cycles;
-    uint64_t blocked[COLLECT_NBLOCKED];
-    uint64_t sent_packets, sent_flits, recv_packets, recv_flits;
-} CommPath;
-
-typedef struct CommPartner {
-    const char *recv_func;
-    unsigned src;
-    const char *send_func;
-    CommWait w;
-} CommPartner;
-
-/* Per source line: blocked cycles charged at the first failed poll's pc,
- * packets at the TX_SEND / last RX_DATA pc. */
-typedef ProfCommLine CommLine;
-
-typedef struct CommCoreReport {
-    unsigned id;
-    uint64_t finish;           /* the core's last cycle */
-    uint64_t blocked[COLLECT_NBLOCKED];
-    uint64_t polls_rx, polls_tx;
-    unsigned nfuncs, npaths, npartners, nlines;
-    CommFunc *funcs;           /* those with any communication, by blocked desc */
-    CommPath *paths;           /* likewise */
-    CommPartner *partners;     /* by late_sender desc */
-    CommLine *lines;           /* by pc */
-} CommCoreReport;
-
-typedef struct CommStep {      /* one wait of the critical chain */
-    unsigned core, src;
-    const char *recv_func, *send_func;
-    char *recv_path, *send_path;   /* calling contexts: "main;stage;rt_recv" */
-    uint64_t tw, ts, td, tc;
-} CommStep;
-
-typedef struct CommReport {
-    unsigned ncores;
-    CommCoreReport *cores;
-    CommWait *pairs;           /* [src * ncores + dst] */
-    unsigned last_core;        /* the core that finished last */
-    unsigned nchain;
-    CommStep *chain;           /* in time order; the last step ends on last_core */
-    bool chain_truncated;      /* packet records ran out */
-    uint64_t unmatched;        /* RECVs without a recorded SEND (0 normally) */
-} CommReport;
-
 /* finish[i]: core i's final cycle. */
 CommReport *comm_analyse(const CommRun *run, const uint64_t *finish);
-void comm_report_free(CommReport *r);
 /* The consumed packets of core `dst` (time order); *dropped = not kept. */
 const CommPacket *comm_packets(const CommRun *run, unsigned dst, size_t *n, uint64_t *dropped);
 /* Name of the function of calling context ctx on core (NULL if unknown),
@@ -132,9 +70,6 @@ const CommPacket *comm_packets(const CommRun *run, unsigned dst, size_t *n, uint
 const char *comm_ctx_func(const CommRun *run, unsigned core, unsigned ctx);
 char *comm_ctx_path(const CommRun *run, unsigned core, unsigned ctx);
 
-/* comm_text.c: OUT/comm.txt. */
-GString *comm_text(const CommReport *r);
-/* comm_json.c: summary.json "communication" (SPEC section 6). */
-JsonNode *comm_json(const CommReport *r);
+
 
 #endif

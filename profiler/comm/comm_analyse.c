@@ -4,6 +4,14 @@
 
 #include "comm_private.h"
 
+G_STATIC_ASSERT((int)COLLECT_POLL_RX == (int)COMM_POLL_RX && (int)COLLECT_WAIT_TX == (int)COMM_WAIT_TX
+                && (int)COLLECT_WAIT_IRQ == (int)COMM_WAIT_IRQ && (int)COLLECT_NBLOCKED == (int)COMM_NBLOCKED);
+
+static const char *intern(CommReport *r, const char *s)
+{
+    return s ? g_string_chunk_insert_const(r->strings, s) : NULL;
+}
+
 static uint64_t blocked_sum(const uint64_t *b)
 {
     return b[COLLECT_POLL_RX] + b[COLLECT_WAIT_TX] + b[COLLECT_WAIT_IRQ];
@@ -18,7 +26,7 @@ static bool has_comm(const uint64_t *b, uint64_t sp, uint64_t rp)
  * is charged to its parent (the path that executed `wait`). */
 static void ctx_add(uint64_t *b, uint64_t *sp, uint64_t *sf, uint64_t *rp, uint64_t *rf, const CollectorCtx *c)
 {
-    for (unsigned k = 0; k < COLLECT_NBLOCKED; k++)
+    for (unsigned k = 0; k < COMM_NBLOCKED; k++)
         b[k] += c->blocked[k];
     *sp += c->sent_packets;
     *sf += c->sent_flits;
@@ -66,7 +74,7 @@ static char *ctx_path(const Collector *col, const CollectorCtx *c, unsigned i)
 
 /* Per function and per path of one core. A node's figures go to its own
  * function and path, except an <idle> node's, which go to its parent. */
-static void core_funcs(CommCoreReport *cr, const Collector *col)
+static void core_funcs(CommReport *r, CommCoreReport *cr, const Collector *col)
 {
     size_t n;
     const CollectorCtx *c = collector_contexts(col, &n);
@@ -80,7 +88,7 @@ static void core_funcs(CommCoreReport *cr, const Collector *col)
         const char *name = collector_func_name(col, c[owner].func);
         gpointer fi = g_hash_table_lookup(byname, name);
         if (!fi) {
-            CommFunc f = { .name = name };
+            CommFunc f = { .name = intern(r, name) };
             g_array_append_val(funcs, f);
             fi = GUINT_TO_POINTER(funcs->len);
             g_hash_table_insert(byname, (gpointer)name, fi);
@@ -93,7 +101,8 @@ static void core_funcs(CommCoreReport *cr, const Collector *col)
             continue;
         gpointer pi = g_hash_table_lookup(pathof, GUINT_TO_POINTER(owner));
         if (!pi) {
-            CommPath p = { .path = ctx_path(col, c, owner) };
+            g_autofree char *path = ctx_path(col, c, owner);
+            CommPath p = { .path = intern(r, path) };
             g_array_append_val(paths, p);
             pi = GUINT_TO_POINTER(paths->len);
             g_hash_table_insert(pathof, GUINT_TO_POINTER(owner), pi);
@@ -115,13 +124,11 @@ static void core_funcs(CommCoreReport *cr, const Collector *col)
         CommPath *p = &g_array_index(paths, CommPath, i);
         if (has_comm(p->blocked, p->sent_packets, p->recv_packets))
             cr->paths[cr->npaths++] = *p;
-        else
-            g_free(p->path);
     }
     qsort(cr->funcs, cr->nfuncs, sizeof *cr->funcs, cmp_func);
     qsort(cr->paths, cr->npaths, sizeof *cr->paths, cmp_path);
     for (unsigned i = 0; i < cr->nfuncs; i++)
-        for (unsigned k = 0; k < COLLECT_NBLOCKED; k++)
+        for (unsigned k = 0; k < COMM_NBLOCKED; k++)
             cr->blocked[k] += cr->funcs[i].blocked[k];
     g_array_free(funcs, TRUE);
     g_array_free(paths, TRUE);
@@ -150,7 +157,7 @@ static void wait_add(CommWait *to, const CommWait *w)
 }
 
 /* Partners by (receiver function, sender core, sender function) names. */
-static void core_partners(CommCoreReport *cr, const CommRun *run, const CommCore *cc)
+static void core_partners(CommReport *r, CommCoreReport *cr, const CommRun *run, const CommCore *cc)
 {
     GArray *out = g_array_new(FALSE, TRUE, sizeof(CommPartner));
     GHashTableIter it;
@@ -160,8 +167,8 @@ static void core_partners(CommCoreReport *cr, const CommRun *run, const CommCore
         const PartnerKey *key = k;
         const char *rf = comm_ctx_func(run, cc->id, key->recv_ctx);
         const char *sf = comm_ctx_func(run, key->src, key->send_ctx);
-        rf = rf ? rf : "??";
-        sf = sf ? sf : "??";
+        rf = intern(r, rf ? rf : "??");
+        sf = intern(r, sf ? sf : "??");
         unsigned j;
         for (j = 0; j < out->len; j++) {
             CommPartner *p = &g_array_index(out, CommPartner, j);
@@ -196,6 +203,18 @@ static void core_lines(CommCoreReport *cr, const CommCore *cc)
     while (g_hash_table_iter_next(&it, NULL, &v))
         cr->lines[j++] = *(const CommLine *)v;
     qsort(cr->lines, cr->nlines, sizeof *cr->lines, cmp_line);
+}
+
+static void core_flows(CommReport *r, CommCoreReport *cr, const CommRun *run, const CommCore *cc)
+{
+    size_t n;
+    const CommPacket *p = comm_packets(run, cc->id, &n, &cr->flows_dropped);
+    cr->nflows = n;
+    cr->flows = g_new(CommFlow, n + 1);
+    for (size_t j = 0; j < n; j++)
+        cr->flows[j] = (CommFlow){ .src = p[j].src, .ts = p[j].ts, .td = p[j].td, .tc = p[j].tc,
+                                   .send_func = intern(r, comm_ctx_func(run, p[j].src, p[j].send_ctx)),
+                                   .recv_func = intern(r, comm_ctx_func(run, cc->id, p[j].recv_ctx)) };
 }
 
 /* The last packet core waited for and consumed at or before cycle t. */
@@ -241,10 +260,11 @@ static void chain(CommReport *r, const CommRun *run, const uint64_t *finish)
     const CommPacket *p;
     while (steps->len < 10000 && (p = last_wait(run, core, t))) {
         const char *rf = comm_ctx_func(run, core, p->recv_ctx), *sf = comm_ctx_func(run, p->src, p->send_ctx);
-        CommStep s = { .core = core, .src = p->src, .recv_func = rf ? rf : "??", .send_func = sf ? sf : "??",
-                       .tw = p->tw, .ts = p->ts, .td = p->td, .tc = p->tc,
-                       .recv_path = comm_ctx_path(run, core, p->recv_ctx),
-                       .send_path = comm_ctx_path(run, p->src, p->send_ctx) };
+        g_autofree char *rp = comm_ctx_path(run, core, p->recv_ctx);
+        g_autofree char *sp = comm_ctx_path(run, p->src, p->send_ctx);
+        CommStep s = { .core = core, .src = p->src, .recv_func = intern(r, rf ? rf : "??"),
+                       .send_func = intern(r, sf ? sf : "??"), .tw = p->tw, .ts = p->ts, .td = p->td, .tc = p->tc,
+                       .recv_path = intern(r, rp), .send_path = intern(r, sp) };
         g_array_append_val(steps, s);
         core = p->src;
         t = p->ts;
@@ -262,6 +282,7 @@ static void chain(CommReport *r, const CommRun *run, const uint64_t *finish)
 CommReport *comm_analyse(const CommRun *run, const uint64_t *finish)
 {
     CommReport *r = g_new0(CommReport, 1);
+    r->strings = g_string_chunk_new(4096);
     r->ncores = run->n;
     r->cores = g_new0(CommCoreReport, run->n + 1);
     r->pairs = g_memdup2(run->pairs, sizeof(CommWait) * run->n * run->n);
@@ -274,33 +295,12 @@ CommReport *comm_analyse(const CommRun *run, const uint64_t *finish)
         cr->polls_tx = cc->polls_tx;
         r->unmatched += cc->unmatched;
         if (cc->col)
-            core_funcs(cr, cc->col);
-        core_partners(cr, run, cc);
+            core_funcs(r, cr, cc->col);
+        core_partners(r, cr, run, cc);
         core_lines(cr, cc);
+        core_flows(r, cr, run, cc);
     }
     chain(r, run, finish);
     return r;
 }
 
-void comm_report_free(CommReport *r)
-{
-    if (!r)
-        return;
-    for (unsigned i = 0; i < r->ncores; i++) {
-        CommCoreReport *cr = &r->cores[i];
-        for (unsigned j = 0; j < cr->npaths; j++)
-            g_free(cr->paths[j].path);
-        g_free(cr->funcs);
-        g_free(cr->paths);
-        g_free(cr->partners);
-        g_free(cr->lines);
-    }
-    for (unsigned i = 0; i < r->nchain; i++) {
-        g_free(r->chain[i].recv_path);
-        g_free(r->chain[i].send_path);
-    }
-    g_free(r->cores);
-    g_free(r->pairs);
-    g_free(r->chain);
-    g_free(r);
-}

@@ -1,21 +1,21 @@
 /* comm_json.c — the "communication" member of summary.json (SPEC 6). */
 #include "base/json.h"
-#include "comm.h"
+#include "comm_report.h"
 
 static void blocked(JsonBuilder *b, const uint64_t *k)
 {
     npjson_member_object(b, "blocked_cycles");
-    npjson_member_u64(b, "total", k[COLLECT_POLL_RX] + k[COLLECT_WAIT_TX] + k[COLLECT_WAIT_IRQ]);
-    npjson_member_u64(b, "poll_rx", k[COLLECT_POLL_RX]);
-    npjson_member_u64(b, "wait_tx", k[COLLECT_WAIT_TX]);
-    npjson_member_u64(b, "wait_irq", k[COLLECT_WAIT_IRQ]);
+    npjson_member_u64(b, "total", k[COMM_POLL_RX] + k[COMM_WAIT_TX] + k[COMM_WAIT_IRQ]);
+    npjson_member_u64(b, "poll_rx", k[COMM_POLL_RX]);
+    npjson_member_u64(b, "wait_tx", k[COMM_WAIT_TX]);
+    npjson_member_u64(b, "wait_irq", k[COMM_WAIT_IRQ]);
     json_builder_end_object(b);
 }
 
 static void figures(JsonBuilder *b, uint64_t self, const uint64_t *k, uint64_t sp, uint64_t sf, uint64_t rp,
                     uint64_t rf)
 {
-    uint64_t in_self = k[COLLECT_POLL_RX] + k[COLLECT_WAIT_TX];
+    uint64_t in_self = k[COMM_POLL_RX] + k[COMM_WAIT_TX];
     npjson_member_u64(b, "self_cycles", self);
     npjson_member_u64(b, "busy_cycles", self > in_self ? self - in_self : 0);
     npjson_member_u64(b, "sent_packets", sp);
@@ -34,7 +34,9 @@ static void waits(JsonBuilder *b, const CommWait *w)
     npjson_member_u64(b, "late_receiver_cycles", w->late_receiver);
 }
 
-static void core(JsonBuilder *b, const CommCoreReport *cr)
+static void core_full(JsonBuilder *b, const CommCoreReport *cr);
+
+static void core(JsonBuilder *b, const CommCoreReport *cr, bool full)
 {
     json_builder_begin_object(b);
     npjson_member_u64(b, "id", cr->id);
@@ -71,7 +73,38 @@ static void core(JsonBuilder *b, const CommCoreReport *cr)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
+    if (full)
+        core_full(b, cr);
     json_builder_end_object(b);
+}
+
+/* What profile.data keeps besides: per-line figures and flows. */
+static void core_full(JsonBuilder *b, const CommCoreReport *cr)
+{
+    npjson_member_array(b, "lines");
+    for (unsigned j = 0; j < cr->nlines; j++) {
+        json_builder_begin_object(b);
+        npjson_member_u64(b, "pc", cr->lines[j].pc);
+        npjson_member_u64(b, "blocked", cr->lines[j].blocked);
+        npjson_member_u64(b, "sent", cr->lines[j].sent);
+        npjson_member_u64(b, "received", cr->lines[j].recv);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    npjson_member_array(b, "flows");
+    for (size_t j = 0; j < cr->nflows; j++) {
+        const CommFlow *f = &cr->flows[j];
+        json_builder_begin_object(b);
+        npjson_member_u64(b, "src", f->src);
+        npjson_member_u64(b, "sent", f->ts);
+        npjson_member_u64(b, "delivered", f->td);
+        npjson_member_u64(b, "consumed", f->tc);
+        npjson_member_string(b, "src_function", f->send_func);
+        npjson_member_string(b, "function", f->recv_func);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    npjson_member_u64(b, "flows_dropped", cr->flows_dropped);
 }
 
 static void chain(JsonBuilder *b, const CommReport *r)
@@ -100,14 +133,14 @@ static void chain(JsonBuilder *b, const CommReport *r)
     json_builder_end_object(b);
 }
 
-JsonNode *comm_json(const CommReport *r)
+JsonNode *comm_json(const CommReport *r, bool full)
 {
     JsonBuilder *b = json_builder_new();
     json_builder_begin_object(b);
     npjson_member_string(b, "definitions", "docs/reports.md#commtxt");
     npjson_member_array(b, "cores");
     for (unsigned i = 0; i < r->ncores; i++)
-        core(b, &r->cores[i]);
+        core(b, &r->cores[i], full);
     json_builder_end_array(b);
     npjson_member_array(b, "pairs");
     for (unsigned s = 0; s < r->ncores; s++)
@@ -123,6 +156,8 @@ JsonNode *comm_json(const CommReport *r)
         }
     json_builder_end_array(b);
     chain(b, r);
+    if (full)
+        npjson_member_u64(b, "unmatched", r->unmatched);
     json_builder_end_object(b);
     JsonNode *n = json_builder_get_root(b);
     g_object_unref(b);

@@ -1,14 +1,14 @@
 /* comm_text.c — OUT/comm.txt: the communication profile for people. */
 #include <inttypes.h>
 
-#include "comm.h"
+#include "comm_report.h"
 
 #define TOP_FUNCS 10
 #define TOP_PARTNERS 5
 
 static uint64_t bsum(const uint64_t *b)
 {
-    return b[COLLECT_POLL_RX] + b[COLLECT_WAIT_TX] + b[COLLECT_WAIT_IRQ];
+    return b[COMM_POLL_RX] + b[COMM_WAIT_TX] + b[COMM_WAIT_IRQ];
 }
 
 static void core_funcs(GString *o, const CommCoreReport *cr)
@@ -17,12 +17,12 @@ static void core_funcs(GString *o, const CommCoreReport *cr)
                            "poll_rx", "wait_tx", "wait_irq", "busy", "sent pk/fl", "recv pk/fl");
     for (unsigned j = 0; j < cr->nfuncs && j < TOP_FUNCS; j++) {
         const CommFunc *f = &cr->funcs[j];
-        uint64_t in_self = f->blocked[COLLECT_POLL_RX] + f->blocked[COLLECT_WAIT_TX];
+        uint64_t in_self = f->blocked[COMM_POLL_RX] + f->blocked[COMM_WAIT_TX];
         g_autofree char *sent = g_strdup_printf("%" PRIu64 "/%" PRIu64, f->sent_packets, f->sent_flits);
         g_autofree char *recv = g_strdup_printf("%" PRIu64 "/%" PRIu64, f->recv_packets, f->recv_flits);
         g_string_append_printf(o, "  %-22s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
                                " %10" PRIu64 " %13s %13s\n", f->name, f->self_cycles, bsum(f->blocked),
-                               f->blocked[COLLECT_POLL_RX], f->blocked[COLLECT_WAIT_TX], f->blocked[COLLECT_WAIT_IRQ],
+                               f->blocked[COMM_POLL_RX], f->blocked[COMM_WAIT_TX], f->blocked[COMM_WAIT_IRQ],
                                f->self_cycles > in_self ? f->self_cycles - in_self : 0, sent, recv);
     }
     if (cr->nfuncs > TOP_FUNCS)
@@ -113,8 +113,8 @@ GString *comm_text(const CommReport *r)
         g_string_append_printf(o, "Core %u (finished at cycle %" PRIu64 "): blocked %" PRIu64 " cycles (poll_rx %"
                                PRIu64 ", wait_tx %" PRIu64 ", wait_irq %" PRIu64 "); %" PRIu64 " failed RX polls, %"
                                PRIu64 " failed TX polls\n", cr->id, cr->finish, bsum(cr->blocked),
-                               cr->blocked[COLLECT_POLL_RX], cr->blocked[COLLECT_WAIT_TX],
-                               cr->blocked[COLLECT_WAIT_IRQ], cr->polls_rx, cr->polls_tx);
+                               cr->blocked[COMM_POLL_RX], cr->blocked[COMM_WAIT_TX],
+                               cr->blocked[COMM_WAIT_IRQ], cr->polls_rx, cr->polls_tx);
         if (cr->nfuncs)
             core_funcs(o, cr);
         core_partners(o, cr);

@@ -76,10 +76,11 @@ static Files files_root(const Profile *p)
 
 /* The communication costs (Blocked, Sent, Received) of the instructions
  * of function fi, on the lines of those instructions. */
-static void comm_lines(GString *o, const Profile *p, unsigned fi, const char *file, Names *files, const Files *fs)
+static void comm_lines(GString *o, const Profile *p, const ProfCommLine *comm, unsigned ncomm, unsigned fi,
+                       const char *file, Names *files, const Files *fs)
 {
-    for (unsigned i = 0; i < p->ncomm; i++) {
-        const ProfCommLine *c = &p->comm[i];
+    for (unsigned i = 0; i < ncomm; i++) {
+        const ProfCommLine *c = &comm[i];
         int f = p->syms ? symbols_lookup(p->syms, c->pc) : -1;
         unsigned owner = f >= 0 ? (unsigned)f : profile_pseudo(p, PROF_UNKNOWN);
         if (owner != fi)
@@ -98,16 +99,21 @@ static void comm_lines(GString *o, const Profile *p, unsigned fi, const char *fi
 
 GString *callgrind_build(const Profile *p)
 {
+    return callgrind_build_comm(p, NULL, 0);
+}
+
+GString *callgrind_build_comm(const Profile *p, const ProfCommLine *comm, unsigned ncomm)
+{
     GString *o = g_string_new("# callgrind format\nversion: 1\ncreator: nocprof\n");
     g_string_append_printf(o, "cmd: %s\npid: %u\nthread: 1\npart: 1\n", p->elf_path ? p->elf_path : "?",
                            p->core);
     g_string_append(o, "positions: instr line\n");
-    if (p->ncomm) {
+    if (ncomm) {
         uint64_t tb = 0, ts = 0, tr = 0;
-        for (unsigned i = 0; i < p->ncomm; i++) {
-            tb += p->comm[i].blocked;
-            ts += p->comm[i].sent;
-            tr += p->comm[i].recv;
+        for (unsigned i = 0; i < ncomm; i++) {
+            tb += comm[i].blocked;
+            ts += comm[i].sent;
+            tr += comm[i].recv;
         }
         g_string_append(o, "event: Blocked : Blocked cycles (NoC poll loops)\nevent: Sent : Packets sent\n"
                            "event: Received : Packets received\nevents: Cycles Blocked Sent Received\n");
@@ -168,7 +174,7 @@ GString *callgrind_build(const Profile *p)
             if (other)
                 put_name(o, "fe", &files, file);
         }
-        comm_lines(o, p, fi, file, &files, &fs);
+        comm_lines(o, p, comm, ncomm, fi, file, &files, &fs);
         for (unsigned k = astart[fi]; k < astart[fi + 1]; k++) {
             const ProfArc *arc = &p->arcs[aidx[k]];
             const ProfFunc *callee = &p->funcs[arc->callee];

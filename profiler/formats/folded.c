@@ -27,7 +27,7 @@ static unsigned occurrences(const GArray *fn, unsigned n, unsigned func)
 }
 
 /* Folded node of every context, in a tree of fn (node 0 = root). */
-static GArray *fold_tree(const CollectorCtx *ctx, size_t nctx, unsigned fold)
+static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold)
 {
     GArray *fn = g_array_new(FALSE, FALSE, sizeof(FoldNode));
     g_autofree unsigned *map = g_new(unsigned, nctx ? nctx : 1);
@@ -54,13 +54,11 @@ static GArray *fold_tree(const CollectorCtx *ctx, size_t nctx, unsigned fold)
     return fn;
 }
 
-void folded_append_fold(GString *o, const Collector *col, const char *prefix, unsigned fold)
+void folded_append_fold(GString *o, const Profile *p, const char *prefix, unsigned fold)
 {
-    size_t nctx;
-    const CollectorCtx *ctx = collector_contexts(col, &nctx);
-    if (!nctx)
+    if (!p->nctxs)
         return;
-    GArray *fn = fold_tree(ctx, nctx, fold);
+    GArray *fn = fold_tree(p->ctxs, p->nctxs, fold);
     GPtrArray *path = g_ptr_array_new();
     for (unsigned n = 0; n < fn->len; n++) {
         const FoldNode *c = &g_array_index(fn, FoldNode, n);
@@ -68,7 +66,7 @@ void folded_append_fold(GString *o, const Collector *col, const char *prefix, un
             continue;
         g_ptr_array_set_size(path, 0);
         for (unsigned k = n;; k = g_array_index(fn, FoldNode, k).parent) {
-            g_ptr_array_add(path, (gpointer)collector_func_name(col, g_array_index(fn, FoldNode, k).func));
+            g_ptr_array_add(path, (gpointer)p->funcs[g_array_index(fn, FoldNode, k).func].name);
             if (k == 0)
                 break;
         }
@@ -86,7 +84,7 @@ void folded_append_fold(GString *o, const Collector *col, const char *prefix, un
     g_array_free(fn, TRUE);
 }
 
-void folded_append(GString *o, const Collector *col, const char *prefix)
+void folded_append(GString *o, const Profile *p, const char *prefix)
 {
-    folded_append_fold(o, col, prefix, 0);
+    folded_append_fold(o, p, prefix, 0);
 }

@@ -84,6 +84,8 @@ static void json_functions(JsonBuilder *b, const Profile *p)
         for (unsigned h = 0; h < p->nperiods; h++)
             any_sample |= f->samples[h] != 0;
         bool always = i == profile_pseudo(p, PROF_IDLE) || i == profile_pseudo(p, PROF_INTERRUPT);
+        if (f->hidden)
+            continue;
         if (!always && !f->calls && !f->self_cycles && !f->inclusive_cycles && !any_sample)
             continue;
         json_builder_begin_object(b);
@@ -182,6 +184,18 @@ static void json_fault(JsonBuilder *b, const CoreResult *c)
     json_builder_end_object(b);
 }
 
+/* "collection": the region of interest (null: the whole run), the cycles
+ * collected and those that ran outside it. */
+static void json_collection(JsonBuilder *b, const Profile *p)
+{
+    npjson_member_object(b, "collection");
+    npjson_member_string(b, "region", p ? p->collection : NULL);
+    npjson_member_u64(b, "collected_cycles", p ? p->cycles : 0);
+    npjson_member_u64(b, "excluded_cycles", p ? p->excluded_cycles : 0);
+    npjson_member_string(b, "filter", p ? p->filter : NULL);
+    json_builder_end_object(b);
+}
+
 static void json_core(JsonBuilder *b, const CoreResult *c)
 {
     json_builder_begin_object(b);
@@ -200,6 +214,7 @@ static void json_core(JsonBuilder *b, const CoreResult *c)
     json_samples(b, c->prof, NULL);
     json_functions(b, c->prof);
     json_never_called(b, c->prof);
+    json_collection(b, c->prof);
     json_builder_end_object(b);
 }
 

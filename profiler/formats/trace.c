@@ -94,17 +94,18 @@ static void core_events(Sink *k, const TraceCore *c, double hz)
     g_autofree char *pname = g_strdup_printf("core %u", c->id);
     meta(o, q, "process_name", c->id, 0, pname);
     meta(o, q, "thread_name", c->id, 0, "cpu");
-    meta(o, q, "thread_name", c->id, 1, "messages");
+    if (c->nflows)
+        meta(o, q, "thread_name", c->id, 1, "messages");
     for (size_t j = 0; j < c->nflows; j++) {
         flow(k, c, &c->flows[j], ((uint64_t)c->id << 40) | j, hz);
         sink_flush(k, 1 << 16);
     }
-    if (c->col) {
-        size_t n;
-        uint64_t dropped;
-        const CollectorEvent *ev = collector_events(c->col, &n, &dropped);
+    if (c->prof) {
+        size_t n = c->prof->nevents;
+        uint64_t dropped = c->prof->events_dropped;
+        const ProfEvent *ev = c->prof->events;
         for (size_t j = 0; j < n; j++) {
-            const char *name = ev[j].idle ? "wait" : collector_func_name(c->col, ev[j].func);
+            const char *name = ev[j].idle ? "wait" : c->prof->funcs[ev[j].func].name;
             span(o, q, name, ev[j].idle ? "idle" : "interrupt", c->id, 0, ev[j].start, ev[j].end, hz);
             g_string_append(o, "}}");
             sink_flush(k, 1 << 16);
@@ -120,7 +121,7 @@ static void core_events(Sink *k, const TraceCore *c, double hz)
     g_string_append(o, "}");
 }
 
-static void trace_emit(Sink *k, const TraceCore *cores, unsigned ncores, const Noc *noc, double hz)
+static void trace_emit(Sink *k, const TraceCore *cores, unsigned ncores, const TracePackets *pkts, double hz)
 {
     GString *o = k->o;
     g_string_append(o, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
@@ -129,13 +130,13 @@ static void trace_emit(Sink *k, const TraceCore *cores, unsigned ncores, const N
                            "\"args\":{\"name\":\"NoC\"}}", ncores);
     for (unsigned i = 0; i < ncores; i++)
         core_events(k, &cores[i], hz);
-    for (unsigned r = 0; r < noc_nodes(noc); r++) {
+    for (unsigned r = 0; r < pkts->nodes; r++) {
         g_autofree char *tname = g_strdup_printf("from node %u", r);
         meta(o, &k->q, "thread_name", ncores, r, tname);
     }
-    size_t n;
-    uint64_t dropped;
-    const NocPacketRecord *pk = noc_packet_log(noc, &n, &dropped);
+    size_t n = pkts->n;
+    uint64_t dropped = pkts->dropped;
+    const NocPacketRecord *pk = pkts->recs;
     for (size_t j = 0; j < n; j++) {
         g_autofree char *name = g_strdup_printf("%u->%u", pk[j].src, pk[j].dst);
         span(o, &k->q, name, "packet", ncores, pk[j].src, pk[j].sent, pk[j].delivered, hz);
@@ -155,18 +156,18 @@ static Sink sink_new(FILE *f)
                    .q = { g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free) } };
 }
 
-GString *trace_build(const TraceCore *cores, unsigned ncores, const Noc *noc, double hz)
+GString *trace_build(const TraceCore *cores, unsigned ncores, const TracePackets *pk, double hz)
 {
     Sink k = sink_new(NULL);
-    trace_emit(&k, cores, ncores, noc, hz);
+    trace_emit(&k, cores, ncores, pk, hz);
     g_hash_table_destroy(k.q.done);
     return k.o;
 }
 
-bool trace_write(FILE *f, const TraceCore *cores, unsigned ncores, const Noc *noc, double hz)
+bool trace_write(FILE *f, const TraceCore *cores, unsigned ncores, const TracePackets *pk, double hz)
 {
     Sink k = sink_new(f);
-    trace_emit(&k, cores, ncores, noc, hz);
+    trace_emit(&k, cores, ncores, pk, hz);
     g_hash_table_destroy(k.q.done);
     g_string_free(k.o, TRUE);
     return k.ok;

@@ -7,10 +7,11 @@
  * stopped (exit code, fault, limit...). One process "NoC" (pid = number of
  * cores) with one thread per source node: a complete event per delivered
  * packet from its send stamp to full delivery, named "src->dst", with its
- * payload words and latency in args. Thread 1 "messages" of each core has
- * a 1-cycle slice per packet sent / consumed and flow events ("s"/"f") from
- * the sending call site to the receiving one. Timestamps are microseconds at the
+ * payload words and latency in args. Timestamps are microseconds at the
  * configured clock (cycles / hz * 1e6); args also carry the cycles.
+ * Thread 1 "messages" of each core has a 1-cycle slice per packet sent and
+ * consumed, and flow events ("s"/"f") from the sending call site to the
+ * receiving one.
  */
 #ifndef NOCPROF_TRACE_H
 #define NOCPROF_TRACE_H
@@ -19,8 +20,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "collect.h"
 #include "noc.h"
+#include "profile.h"
 
 /* A packet consumed by a core: a flow arrow ("s" at the sender's TX_SEND
  * slice, "f" at the receiver's consume slice, both on thread 1
@@ -35,14 +36,22 @@ typedef struct TraceCore {
     unsigned id;
     const TraceFlow *flows;    /* packets this core consumed (may be NULL) */
     size_t nflows;
-    const Collector *col;      /* NULL: no spans (profiling off) */
+    const Profile *prof;       /* its events; NULL: no spans (profiling off) */
     uint64_t end_cycle;
     const char *end_what;      /* e.g. "exit 0", "fault: bus-error" */
 } TraceCore;
 
-GString *trace_build(const TraceCore *cores, unsigned ncores, const Noc *noc, double clock_hz);
+/* The NoC's packet log (noc_packet_log) over its nodes. */
+typedef struct TracePackets {
+    unsigned nodes;
+    const NocPacketRecord *recs;
+    size_t n;
+    uint64_t dropped;          /* packets past the log's limit */
+} TracePackets;
+
+GString *trace_build(const TraceCore *cores, unsigned ncores, const TracePackets *pk, double clock_hz);
 /* The same text written to f as it is made (64 KiB at a time), so the
  * timeline never sits in memory whole; false on a write error. */
-bool trace_write(FILE *f, const TraceCore *cores, unsigned ncores, const Noc *noc, double clock_hz);
+bool trace_write(FILE *f, const TraceCore *cores, unsigned ncores, const TracePackets *pk, double clock_hz);
 
 #endif

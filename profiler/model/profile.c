@@ -15,15 +15,18 @@ void profile_free(Profile *p)
     g_free(p->arcs);
     g_free(p->blocks);
     g_free(p->hists);
-    g_free(p->comm);
+    g_free(p->ctxs);
+    g_free(p->events);
     g_free(p->elf_path);
+    g_free(p->collection);
+    g_free(p->filter);
     g_free(p);
 }
 
 static bool never_ran(const Profile *p, unsigned i)
 {
     const ProfFunc *f = &p->funcs[i];
-    if (f->pseudo || f->calls || f->self_cycles || f->inclusive_cycles)
+    if (f->pseudo || f->hidden || f->calls || f->self_cycles || f->inclusive_cycles)
         return false;
     for (unsigned h = 0; h < p->nperiods; h++)
         if (f->samples && f->samples[h])

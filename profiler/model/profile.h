@@ -36,6 +36,7 @@ typedef struct ProfFunc {
                                   idle and interrupt time excluded */
     uint64_t instructions;     /* instructions executed in its body */
     uint64_t *samples;         /* [nperiods] samples that hit it */
+    bool hidden;               /* left out of the reports (profile_filter) */
 } ProfFunc;
 
 typedef struct ProfArc {
@@ -63,6 +64,30 @@ typedef struct ProfHist {
     uint64_t total;            /* all samples = floor(cycles / period) */
 } ProfHist;
 
+/* Calling-context tree node: one per distinct call path. Node 0 is the root
+ * (the function where the core started); every other node's parent is a
+ * smaller index; self = the exact cycles during which the path was the
+ * whole stack (idle time is an <idle> node under the path that waited,
+ * interrupts are <interrupt> nodes), so the selfs add up to the cycles. */
+typedef struct ProfCtx {
+    unsigned parent, func;
+    uint64_t self;
+    /* Communication (profiler/comm; not saved in profile.data, which keeps
+     * the CommReport instead): cycles of self that were blocked (poll_rx,
+     * wait_tx; wait_irq on <idle> nodes: their cycles in `wait` with NoC
+     * interrupts enabled), packets and flits sent and received. */
+    uint64_t blocked[3];
+    uint64_t sent_packets, sent_flits, recv_packets, recv_flits;
+} ProfCtx;
+
+/* A span on the core's timeline: a wait (idle) or an interrupt handler run
+ * (func = the vector's function), cycles [start, end). */
+typedef struct ProfEvent {
+    uint64_t start, end;
+    unsigned func;
+    bool idle;
+} ProfEvent;
+
 /* Communication per instruction (profiler/comm): blocked cycles charged
  * to the first failed poll of each blocked span, packets sent at TX_SEND,
  * received at the last RX_DATA / RX_DROP. */
@@ -85,8 +110,17 @@ typedef struct Profile {
     ProfBlock *blocks;         /* sorted by addr */
     unsigned nperiods;
     ProfHist *hists;           /* [nperiods], in the order given by the user */
-    unsigned ncomm;
-    ProfCommLine *comm;        /* [ncomm] by pc; NULL: no communication data */
+    size_t nctxs;
+    ProfCtx *ctxs;             /* calling contexts (folded stacks, flame graphs) */
+    size_t nevents;
+    ProfEvent *events;         /* timeline spans in time order */
+    uint64_t events_dropped;   /* spans past the recording limit */
+    /* Regions of interest: every number above counts only what ran while
+     * collection was on; excluded_cycles ran outside (0: collected
+     * throughout), collection says how the region was chosen (owned). */
+    uint64_t excluded_cycles;
+    char *collection;
+    char *filter;              /* what profile_filter did (owned), or NULL */
 } Profile;
 
 static inline unsigned profile_pseudo(const Profile *p, ProfPseudo which)
@@ -95,6 +129,19 @@ static inline unsigned profile_pseudo(const Profile *p, ProfPseudo which)
 }
 
 void profile_free(Profile *p);
+
+/* The reports' filters, gprof's -f/-F and -e/-E, as a new Profile:
+ *   focus   (NULL-terminated names, or NULL) keep only these functions and
+ *           those reachable from them by arcs; the others are hidden and
+ *           their time (self cycles, samples, histogram bins) is removed,
+ *           so percentages are of the focus subtrees (gprof -F);
+ *   exclude "FUNC" hides FUNC, its time stays in the totals (gprof -e);
+ *           "FUNC/time" also removes its time (gprof -E).
+ * Hidden functions keep no arcs and no blocks: every report (flat, call
+ * graph, annotated, summary.json, gmon.out, callgrind.out) leaves them
+ * out. filter describes what was done. Error (NOCPROF_ERROR_USAGE): a name
+ * that is no function of the profile. */
+Profile *profile_filter(const Profile *p, char **focus, char **exclude, GError **error);
 
 /* gprof -z: the ELF's functions (not pseudo-functions) with no calls, no
  * cycles and no samples: dead code, never-taken handlers. Function indices

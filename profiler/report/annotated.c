@@ -319,7 +319,7 @@ GString *report_annotated(const Profile *p)
 
     GArray *funcs = g_array_new(FALSE, FALSE, sizeof(unsigned));
     for (unsigned i = 0; i < p->nfuncs; i++)
-        if (!p->funcs[i].pseudo && p->funcs[i].size && func_ran(p, i))
+        if (!p->funcs[i].pseudo && !p->funcs[i].hidden && p->funcs[i].size && func_ran(p, i))
             g_array_append_val(funcs, i);
     g_qsort_with_data(funcs->data, (gint)funcs->len, sizeof(unsigned), addr_cmp, (void *)p);
 

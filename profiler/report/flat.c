@@ -167,6 +167,15 @@ GString *report_flat(const Profile *p)
     char *title = report_title(p);
     g_string_append_printf(out, "Flat profile, %s\n\n", title);
     g_free(title);
+    if (p->filter)
+        g_string_append_printf(out, "Filter: %s.\n\n", p->filter);
+    if (p->collection) {
+        uint64_t all = p->cycles + p->excluded_cycles;
+        g_string_append_printf(out, "Collected %s: %" PRIu64 " of the core's %" PRIu64 " cycles; "
+                               "%" PRIu64 " cycles (%.2f%%) ran outside and are excluded from every "
+                               "number below.\n\n", p->collection, p->cycles, all, p->excluded_cycles,
+                               pct(p->excluded_cycles, all));
+    }
     print_exact(out, p);
     for (unsigned k = 0; k < p->nperiods; k++)
         print_sampled(out, p, k);

@@ -30,5 +30,10 @@
 GString *report_flat(const Profile *p);
 GString *report_callgraph(const Profile *p);
 GString *report_annotated(const Profile *p);
+/* --annotate=asm (with_source false) and --annotate=both (true): every
+ * function that ran, instruction by instruction with its executions,
+ * cycles and samples (perf annotate); with source, each group of
+ * instructions is headed by its source line (file:line: text). */
+GString *report_annotated_asm(const Profile *p, bool with_source);
 
 #endif

@@ -32,6 +32,8 @@ char *report_title(const Profile *p)
 bool report_func_active(const Profile *p, unsigned f)
 {
     const ProfFunc *x = &p->funcs[f];
+    if (x->hidden)
+        return false;
     if (x->calls || x->self_cycles || x->inclusive_cycles)
         return true;
     for (unsigned k = 0; k < p->nperiods; k++)

@@ -118,7 +118,7 @@ class Reuse(unittest.TestCase):
         self.assertEqual(second, sorted([
             MANIFEST, "callgraph.txt", "comm.txt", "core0/annotated.txt", "core0/callgraph.txt", "core0/callgrind.out",
             "core0/console.txt", "core0/flat.txt", "core0/gmon.out", "core3/mine.txt", "flat.txt",
-            "noc.txt", "notes.txt", "report.html", "stacks.folded", "summary.json", "summary.txt", "trace.json"]))
+            "noc.txt", "notes.txt", "profile.data", "report.html", "stacks.folded", "summary.json", "summary.txt", "trace.json"]))
         self.assertFalse(os.path.exists(os.path.join(out, "core1")))
         self.assertFalse(os.path.exists(os.path.join(out, "core2")))
         self.assertEqual(manifest(out), [f for f in second if f not in (MANIFEST, "notes.txt", "core3/mine.txt")])
@@ -128,7 +128,7 @@ class Reuse(unittest.TestCase):
         self.assertEqual(run([fw("calls")] + nptest.ONE_CORE, out=out).rc, 0)
         self.assertEqual(run(["--no-profile", fw("calls")] + nptest.ONE_CORE, out=out).rc, 0)
         self.assertEqual(files_under(out), sorted([
-            MANIFEST, "core0/console.txt", "noc.txt", "report.html", "summary.json", "summary.txt", "trace.json"]))
+            MANIFEST, "core0/console.txt", "noc.txt", "profile.data", "report.html", "summary.json", "summary.txt", "trace.json"]))
 
     def test_manifest_cannot_reach_outside(self):
         out = os.path.join(nptest.tmpdir("reuse"), "o")

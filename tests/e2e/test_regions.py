@@ -230,5 +230,184 @@ class TraceBounds(unittest.TestCase):
             self.assertEqual(r.rc, 2, opt)
 
 
+def disasm_count(elf, func):
+    """Instructions of a function in objdump's disassembly (its size / 4 checked)."""
+    od = tool("mipsel-linux-gnu-objdump")
+    out = subprocess.run([od, "-d", "--disassemble=" + func, elf], stdout=subprocess.PIPE,
+                         universal_newlines=True, check=True).stdout
+    return len(re.findall(r"(?m)^\s*[0-9a-f]+:\s+[0-9a-f]{8}\s", out))
+
+
+class RegionsOfInterest(unittest.TestCase):
+    """Feature 1: --collect-only FUNC, SYS PROF_CTRL (rt_prof_start/stop)
+    with --collect-initially no. firmware/tests/roi.c: warmup() calls
+    leaf_before 50 times, kernel() calls leaf 200 times between
+    rt_prof_start() and rt_prof_stop(), cooldown() calls leaf_after 30 times."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.elf = fw("roi")
+        cls.full = run([cls.elf] + ONE_CORE)
+        cls.ffull = functions(cls.full.core(0))
+
+    def test_default_run_counts(self):
+        # collection runs from reset; the firmware's rt_prof_stop() stops it
+        # (SPEC: 0 stops), so cooldown() is left out
+        f = self.ffull
+        self.assertEqual(self.full.core(0)["collection"]["region"],
+                         "between SYS PROF_CTRL writes (rt_prof_start / rt_prof_stop)")
+        self.assertGreater(self.full.core(0)["collection"]["excluded_cycles"], 0)
+        self.assertEqual([f[n]["calls"] for n in ("leaf_before", "leaf", "kernel", "rt_prof_start")],
+                         [50, 200, 1, 1])
+        self.assertNotIn("leaf_after", [n for n in f if f[n]["calls"]])
+        n_leaf = disasm_count(self.elf, "leaf")       # straight-line: x*3+7, jr ra
+        self.assertEqual(f["leaf"]["instructions"], 200 * n_leaf)
+
+    def test_collect_only_kernel(self):
+        r = run([self.elf, "--collect-only", "kernel"] + ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        f = functions(r.core(0))
+        ran = sorted(n for n, x in f.items() if x["self_cycles"] or x["calls"])
+        self.assertEqual(ran, ["kernel", "leaf"])
+        for n in ("kernel", "leaf"):   # exactly what the whole run counts for them
+            for k in ("calls", "self_cycles", "instructions", "inclusive_cycles"):
+                self.assertEqual(f[n][k], self.ffull[n][k], (n, k))
+        coll = r.core(0)["collection"]
+        self.assertEqual(coll["region"], "only while kernel is on the call stack")
+        self.assertEqual(coll["collected_cycles"], self.ffull["kernel"]["inclusive_cycles"])
+        self.assertEqual(coll["collected_cycles"] + coll["excluded_cycles"], self.full.core(0)["cycles"])
+        flat = r.text("core0", "flat.txt")
+        self.assertIn("Collected only while kernel is on the call stack: %d of the core's %d cycles; %d cycles"
+                      % (coll["collected_cycles"], self.full.core(0)["cycles"], coll["excluded_cycles"]), flat)
+        st = folded(r)
+        self.assertEqual(sum(st.values()), coll["collected_cycles"])
+        self.assertIn("leaf_before", r.core(0)["never_called"])
+        # the gmon.out gprof reads has only the region's arcs
+        g = gprof(self.elf, r.path("core0", "gmon.out"), "-q")
+        self.assertEqual(called_columns(g).get("leaf"), "200")
+        self.assertNotIn("leaf_before", called_columns(g))
+
+    def test_prof_ctrl_region(self):
+        r = run([self.elf, "--collect-initially", "no"] + ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        f = functions(r.core(0))
+        for n in ("warmup", "leaf_before", "cooldown", "leaf_after"):
+            self.assertTrue(n not in f or (f[n]["calls"] == 0 and f[n]["self_cycles"] == 0), n)
+            self.assertIn(n, r.core(0)["never_called"])
+        for n in ("kernel", "leaf"):
+            for k in ("calls", "self_cycles", "instructions", "inclusive_cycles"):
+                self.assertEqual(f[n][k], self.ffull[n][k], (n, k))
+        # rt_prof_stop is collected (its store's block runs before the switch)
+        self.assertEqual(f["rt_prof_stop"]["calls"], 1)
+        self.assertEqual(f["rt_prof_stop"]["instructions"], disasm_count(self.elf, "rt_prof_stop"))
+        self.assertEqual(r.core(0)["collection"]["region"],
+                         "between SYS PROF_CTRL writes (rt_prof_start / rt_prof_stop)")
+
+    def test_unknown_function(self):
+        r = run([self.elf, "--collect-only", "no_such_function"] + ONE_CORE)
+        self.assertEqual(r.rc, 2)
+        self.assertIn("no such function", r.stderr)
+        self.assertFalse(os.path.exists(r.path("summary.json")))
+
+
+def flat_rows(text):
+    """name -> self cycles of flat.txt's exact table; and its total."""
+    total = int(re.search(r"Exact profile: (\d+) cycles", text).group(1))
+    exact = text.split("Exact profile:", 1)[1].split("Sampled profile", 1)[0]
+    rows = {}
+    for line in exact.splitlines():
+        m = re.match(r"^\s*[\d.]+\s+\d+\s+[\d.]+\s+(\d+)\s+[\d.]+\s.*?\s(\S+)$", line)
+        if m:
+            rows[m.group(2)] = int(m.group(1))
+    return rows, total
+
+
+class ReportFilters(unittest.TestCase):
+    """Feature 1: --focus FUNC (gprof -f/-F) and --exclude FUNC[/time]
+    (gprof -e/-E) for text, JSON and gmon.out, on firmware/tests/roi.c."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.elf = fw("roi")
+        cls.full = run([cls.elf] + ONE_CORE)
+        cls.f = functions(cls.full.core(0))
+        cls.rows, cls.total = flat_rows(cls.full.text("core0", "flat.txt"))
+
+    def test_focus(self):
+        r = run([self.elf, "--focus", "kernel"] + ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        rows, total = flat_rows(r.text("core0", "flat.txt"))
+        self.assertEqual(sorted(rows), ["kernel", "leaf"])
+        self.assertEqual(total, self.f["kernel"]["inclusive_cycles"])    # -F: only their time
+        self.assertEqual(rows, {"kernel": self.rows["kernel"], "leaf": self.rows["leaf"]})
+        self.assertIn("%.2f" % (100.0 * rows["kernel"] / total), r.text("core0", "flat.txt"))
+        names = sorted(x["name"] for x in r.core(0)["functions"])
+        self.assertEqual(names, ["kernel", "leaf"])
+        self.assertEqual(r.core(0)["collection"]["filter"],
+                         "focus on kernel and what it calls (gprof -F: only their time counts)")
+        g = called_columns(gprof(self.elf, r.path("core0", "gmon.out"), "-q"))
+        self.assertEqual(g, {"leaf": "200"})
+        cg = called_columns(r.text("core0", "callgraph.txt"))
+        self.assertEqual(cg, {"kernel": "1", "leaf": "200"})
+
+    def test_exclude_keeps_time(self):
+        r = run([self.elf, "--exclude", "leaf"] + ONE_CORE)
+        rows, total = flat_rows(r.text("core0", "flat.txt"))
+        self.assertNotIn("leaf", rows)
+        self.assertEqual(total, self.total)                              # -e: time stays
+        self.assertEqual(rows["kernel"], self.rows["kernel"])
+        self.assertNotIn("leaf", [x["name"] for x in r.core(0)["functions"]])
+        self.assertNotIn("leaf", called_columns(gprof(self.elf, r.path("core0", "gmon.out"), "-q")))
+        self.assertNotRegex(r.text("core0", "callgraph.txt"), r"\bleaf \[")
+        self.assertNotRegex(r.text("core0", "callgraph.txt"), r"\s0/0\s")   # no arc taken only outside
+
+    def test_exclude_removes_time(self):
+        r = run([self.elf, "--exclude", "leaf/time"] + ONE_CORE)
+        rows, total = flat_rows(r.text("core0", "flat.txt"))
+        self.assertNotIn("leaf", rows)
+        self.assertEqual(total, self.total - self.rows["leaf"])          # -E: time removed
+        self.assertIn("%.2f" % (100.0 * rows["kernel"] / total), r.text("core0", "flat.txt"))
+
+    def test_unknown_names(self):
+        for opt in (["--focus", "nope"], ["--exclude", "nope/time"]):
+            r = run(opt + [self.elf] + ONE_CORE)
+            self.assertEqual(r.rc, 2, opt)
+            self.assertIn("no such function", r.stderr)
+
+
+class AnnotateModes(unittest.TestCase):
+    """Feature 4: --annotate=asm|both: per-instruction executions, cycles and
+    samples, with the source lines interleaved (both)."""
+
+    def test_both(self):
+        elf = fw("roi")
+        r = run([elf, "--annotate=both", "--sample-period", "7"] + ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        text = r.text("core0", "annotated.txt")
+        self.assertTrue(text.startswith("Annotated source and disassembly"))
+        f = functions(r.core(0))
+        funcs = re.split(r"(?m)^\*\*\* ", text)[1:]
+        by_name = {b.split(" ", 1)[0]: b for b in funcs}
+        # leaf: x * 3u + 7u, four instructions (objdump), 200 executions each
+        leaf = by_name["leaf"]
+        self.assertIn("roi.c:21: unsigned leaf(unsigned x) { return x * 3u + 7u; }", leaf)
+        ins = re.findall(r"(?m)^\s+(\d+|#####)\s+(\d+)\s+(\d+)\s+0x([0-9a-f]{8}): (.*)$", leaf)
+        self.assertEqual(len(ins), disasm_count(elf, "leaf"))
+        self.assertEqual([int(c) for c, _, _, _, _ in ins], [200] * len(ins))
+        for name, block in by_name.items():
+            rows = re.findall(r"(?m)^\s+(\d+|#####)\s+(\d+)\s+(\d+)\s+0x[0-9a-f]{8}: ", block)
+            self.assertEqual(sum(int(cy) for _, cy, _ in rows), f[name]["self_cycles"], name)
+            self.assertEqual(sum(int(s) for _, _, s in rows), f[name]["samples"]["7"], name)
+            ninsn = sum(int(c) for c, _, _ in rows if c != "#####")
+            self.assertEqual(ninsn, f[name]["instructions"], name)
+
+    def test_asm(self):
+        r = run([fw("roi"), "--annotate", "asm"] + ONE_CORE)
+        text = r.text("core0", "annotated.txt")
+        self.assertTrue(text.startswith("Annotated disassembly"))
+        self.assertNotIn("roi.c:21:", text)
+        self.assertRegex(text, r"(?m)^\s+200\s+\d+\s+\d+\s+0x[0-9a-f]{8}: jal ")
+
+
 if __name__ == "__main__":
     nptest.main()

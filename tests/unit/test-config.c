@@ -24,8 +24,9 @@ static unsigned count_keys(void)
 
 /* SPEC 5 lists these keys; the table must have exactly them. */
 static const char *const spec_keys[] = {
-    "mesh.width", "mesh.height", "memory.ram_size", "clock.hz",
+    "mesh.width", "mesh.height", "memory.ram_size", "clock.hz", "clock.count_divisor",
     "timing.load", "timing.store", "timing.mul", "timing.div", "timing.branch_taken", "timing.mmio",
+    "timing.fpu_add", "timing.fpu_mul", "timing.fpu_div", "timing.fpu_sqrt",
     "noc.router_latency", "noc.link_latency", "noc.buffer_depth", "noc.max_payload",
     "noc.tx_queue_flits", "noc.rx_queue_flits", "sched.quantum", "sched.threads",
     "run.max_cycles", "run.livelock_cycles",
@@ -101,6 +102,11 @@ static void test_defaults_equal_default_ini(void)
     g_assert_cmpuint(def.timing.div, ==, 17);
     g_assert_cmpuint(def.timing.branch_taken, ==, 1);
     g_assert_cmpuint(def.timing.mmio, ==, 4);
+    g_assert_cmpuint(def.timing.fpu_add, ==, 3);
+    g_assert_cmpuint(def.timing.fpu_mul, ==, 4);
+    g_assert_cmpuint(def.timing.fpu_div, ==, 31);
+    g_assert_cmpuint(def.timing.fpu_sqrt, ==, 31);
+    g_assert_cmpuint(def.count_divisor, ==, 2);
     g_assert_cmpuint(def.ram_size, ==, 1u << 20);
     g_assert_cmpuint(def.max_cycles, ==, G_GUINT64_CONSTANT(10000000000));
     g_assert_cmpuint(def.max_payload, ==, 16);
@@ -171,6 +177,8 @@ static void test_file_errors(void)
     expect_file_error("[timing]\nload = fast\n", (const char *const[]){ "timing", "load", "fast", NULL });
     expect_file_error("[timing]\nload = -1\n", (const char *const[]){ "timing", "load", NULL });
     expect_file_error("[timing]\nmul = 3x\n", (const char *const[]){ "timing", "mul", NULL });
+    /* Count must advance: a divisor of 0 is rejected */
+    expect_file_error("[clock]\ncount_divisor = 0\n", (const char *const[]){ "clock", "count_divisor", NULL });
     expect_file_error("[mesh]\nwidth = 0\n", (const char *const[]){ "mesh", "width", NULL });
     expect_file_error("[noc]\nbuffer_depth =\n", (const char *const[]){ "noc", "buffer_depth", NULL });
     expect_file_error("[run]\nmax_cycles = 99999999999999999999999\n",

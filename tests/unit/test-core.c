@@ -131,6 +131,69 @@ static void test_timer_interrupts(void)
     }
 }
 
+/* t_cp0 (see its header for the cycle of every instruction): Count read,
+ * written, read in a delay slot; Compare raises the CP0 timer (IP7) that
+ * wakes `wait` and is taken with IE | IM7; Cause in the handler shows
+ * IP7 | TI with ExcCode 0 and BD 0; writing Compare clears it. With
+ * count_divisor d: Count(t) = base + t/d where base = 1000 - 9/d (mtc0 at
+ * cycle 9); Compare = base + 16/d + 50, reached at t = (16/d + 50) d. */
+static unsigned divisor;
+static void set_divisor(Config *c) { c->count_divisor = divisor; }
+
+static void test_cp0_count_compare_cause(void)
+{
+    static const unsigned ds[] = { 1, 2, 3, 7 };
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned k = 0; k < G_N_ELEMENTS(ds); k++) {
+            Run r;
+            unsigned d = divisor = ds[k];
+            run_fixture(&r, "t_cp0", endians[e], set_divisor);
+            while (core_state(r.core) == CORE_IDLE) {
+                core_idle(r.core, UINT64_C(1) << 40);
+                core_run(r.core, UINT64_C(1) << 40);
+            }
+            g_test_message("t_cp0-%s divisor %u", endians[e], d);
+            uint32_t base = 1000 - 9 / d, match = (16 / d + 50) * d;
+            g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+            g_assert_cmpint(core_exit_code(r.core), ==, 0x55);
+            g_assert_cmpuint(core_read_gpr(r.core, 17), ==, 7 / d);           /* s1 */
+            g_assert_cmpuint(core_read_gpr(r.core, 18), ==, base + 12 / d);   /* s2 */
+            g_assert_cmpuint(core_read_gpr(r.core, 19), ==, base + 14 / d);   /* s3: delay slot */
+            g_assert_cmphex(core_read_gpr(r.core, 20), ==, 0);                /* s4: Cause, idle */
+            g_assert_cmphex(core_read_gpr(r.core, 21), ==, 0x40008000u);      /* s5: Cause in handler */
+            g_assert_cmpuint(core_read_gpr(r.core, 22), ==, base + (match + 1) / d); /* s6 */
+            g_assert_cmphex(core_read_gpr(r.core, 23), ==, 0x8000005Cu);      /* s7: EPC = after_wait */
+            g_assert_cmphex(core_read_gpr(r.core, 9), ==, 0);                 /* t1: Cause after ack */
+            g_assert_cmpuint(core_interrupts(r.core), ==, 1);
+            g_assert_cmpuint(core_idle_cycles(r.core), ==, match - 24);
+            g_assert_cmpuint(core_cycles(r.core), ==, match + 13);
+            g_assert_cmpuint(core_instructions(r.core), ==, 32);
+            g_assert_cmpuint(core_read_cp0(r.core, 11), ==, 0);               /* Compare */
+            g_assert_cmpuint(core_read_cp0(r.core, 9), ==, base + (match + 13) / d);
+            run_done(&r);
+        }
+}
+
+/* t_cp0irq (cycles in its header): Cause.IP2 follows the IRQC output at
+ * the exact cycle of the mfc0 (interrupts off): first seen at 120, the
+ * TIMER's expiry; cleared by TIMER ACK. 13 + 20 x 4 + 6 instructions. */
+static void test_cp0_cause_ip2(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        Run r;
+        run_fixture(&r, "t_cp0irq", endians[e], NULL);
+        g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+        g_assert_cmpint(core_exit_code(r.core), ==, 0x66);
+        g_assert_cmpuint(core_read_gpr(r.core, 17), ==, 124);
+        g_assert_cmphex(core_read_gpr(r.core, 18), ==, 0x400);
+        g_assert_cmphex(core_read_gpr(r.core, 19), ==, 0);
+        g_assert_cmpuint(core_cycles(r.core), ==, 142);
+        g_assert_cmpuint(core_instructions(r.core), ==, 99);
+        g_assert_cmpuint(core_interrupts(r.core), ==, 0);
+        run_done(&r);
+    }
+}
+
 /* t_mmio with mmio (0) below load and store (10): lui, lw CYCLE_LO,
  * 10 lw CORE_ID, 10 sw IRQC ENABLE, lw CYCLE_LO, subu, sw EXIT = 25
  * instructions of 1 cycle; exit (1 + mmio) + 20 x (1 + mmio) = 21. With a
@@ -163,6 +226,40 @@ static void test_mmio_below_load(void)
     }
 }
 
+/* t_fpu (see its header): every FPU class costs its [timing] key, single
+ * and double alike; moves to the FPU cost nothing extra. */
+static Timing fpu_timing;
+static void set_fpu(Config *c)
+{
+    c->timing.fpu_add = fpu_timing.fpu_add;
+    c->timing.fpu_mul = fpu_timing.fpu_mul;
+    c->timing.fpu_div = fpu_timing.fpu_div;
+    c->timing.fpu_sqrt = fpu_timing.fpu_sqrt;
+}
+
+static void test_fpu_costs(void)
+{
+    static const Timing ts[] = {
+        { .fpu_add = 3, .fpu_mul = 4, .fpu_div = 31, .fpu_sqrt = 31 }, /* defaults */
+        { .fpu_add = 0, .fpu_mul = 0, .fpu_div = 0, .fpu_sqrt = 0 },
+        { .fpu_add = 1, .fpu_mul = 10, .fpu_div = 100, .fpu_sqrt = 1000 },
+    };
+    static const int want[] = { 174, 20, 5 + 6 * 2 + 3 * 11 + 2 * 101 + 2 * 1001 + 2 };
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned k = 0; k < G_N_ELEMENTS(ts); k++) {
+            Run r;
+            fpu_timing = ts[k];
+            run_fixture(&r, "t_fpu", endians[e], set_fpu);
+            g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+            int exit = 5 + 6 * (1 + (int)ts[k].fpu_add) + 3 * (1 + (int)ts[k].fpu_mul)
+                       + 2 * (1 + (int)ts[k].fpu_div) + 2 * (1 + (int)ts[k].fpu_sqrt) + 2;
+            g_assert_cmpint(exit, ==, want[k]);
+            g_assert_cmpint(core_exit_code(r.core), ==, want[k]);
+            g_assert_cmpuint(core_instructions(r.core), ==, 26);
+            run_done(&r);
+        }
+}
+
 /* t_likely: lui, li, move, lw CYCLE_LO, 10 beqzl never taken (their
  * delay slots annulled), lw CYCLE_LO, subu, sw EXIT: 17 instructions,
  * 4 x 1 + 10 x 1 + 3 MMIO x 5 = 29 cycles, exit 5 + 10 = 15, $t1 = 0. */
@@ -177,6 +274,59 @@ static void test_branch_likely_annulled(void)
         g_assert_cmpuint(core_read_gpr(r.core, 9), ==, 0);
         run_done(&r);
     }
+}
+
+/* Every [timing] cost on a core without a network: the exit code of each
+ * timing fixture is the cycles between its two CYCLE_LO reads, by the
+ * formula in the fixture's header (the same as e2e/timing's), with the
+ * default costs, with others, and with 1000 (the top of the range). */
+typedef struct TimingCase {
+    const char *fixture;
+    int64_t (*expect)(const Timing *t);
+} TimingCase;
+
+static int64_t rp(const Timing *t) { return 1 + (int64_t)t->mmio; }
+static int64_t x_empty(const Timing *t) { return rp(t); }
+static int64_t x_alu(const Timing *t) { return rp(t) + 20; }
+static int64_t x_load(const Timing *t) { return rp(t) + 10 * (1 + (int64_t)t->load); }
+static int64_t x_store(const Timing *t) { return rp(t) + 10 * (1 + (int64_t)t->store); }
+static int64_t x_mul(const Timing *t) { return rp(t) + 10 * (1 + (int64_t)t->mul); }
+static int64_t x_div(const Timing *t) { return rp(t) + 10 * (1 + (int64_t)t->div); }
+static int64_t x_branch(const Timing *t) { return rp(t) + 10 * (2 + (int64_t)t->branch_taken) + 20; }
+static int64_t x_jump(const Timing *t) { return rp(t) + 15 * (2 + (int64_t)t->branch_taken); }
+static int64_t x_mmio(const Timing *t) { return rp(t) + 20 * (1 + (int64_t)t->mmio); }
+static int64_t x_loop(const Timing *t)
+{
+    return rp(t) + 1 + 25 * (4 + (int64_t)t->load) + 24 * (int64_t)t->branch_taken;
+}
+
+static const Timing *timing_now;
+static void set_timing(Config *c) { c->timing = *timing_now; }
+
+static void test_timing_costs(void)
+{
+    static const TimingCase cases[] = {
+        { "t_empty", x_empty }, { "t_alu", x_alu }, { "t_load", x_load }, { "t_store", x_store },
+        { "t_mul", x_mul }, { "t_div", x_div }, { "t_branch", x_branch }, { "t_jump", x_jump },
+        { "t_mmio", x_mmio }, { "t_loop", x_loop },
+    };
+    static const Timing timings[] = {
+        { .load = 1, .store = 0, .mul = 2, .div = 17, .branch_taken = 1, .mmio = 4 },
+        { .load = 3, .store = 2, .mul = 5, .div = 40, .branch_taken = 4, .mmio = 9 },
+        { .load = 1000, .store = 1000, .mul = 1000, .div = 1000, .branch_taken = 1000, .mmio = 1000 },
+        { .load = 0, .store = 0, .mul = 0, .div = 0, .branch_taken = 0, .mmio = 0 },
+    };
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned t = 0; t < G_N_ELEMENTS(timings); t++)
+            for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
+                Run r;
+                timing_now = &timings[t];
+                run_fixture(&r, cases[k].fixture, endians[e], set_timing);
+                g_test_message("%s-%s timing %u", cases[k].fixture, endians[e], t);
+                g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+                g_assert_cmpint(core_exit_code(r.core), ==, cases[k].expect(&timings[t]));
+                run_done(&r);
+            }
 }
 
 static void console_line(void *opaque, unsigned core, const char *line)
@@ -223,8 +373,12 @@ int main(int argc, char **argv)
     g_test_add_func("/core/block-instructions", test_block_instructions);
     g_test_add_func("/core/faults", test_faults);
     g_test_add_func("/core/timer-interrupts", test_timer_interrupts);
+    g_test_add_func("/core/cp0-count-compare-cause", test_cp0_count_compare_cause);
+    g_test_add_func("/core/cp0-cause-ip2", test_cp0_cause_ip2);
+    g_test_add_func("/core/fpu-costs", test_fpu_costs);
     g_test_add_func("/core/mmio-below-load", test_mmio_below_load);
     g_test_add_func("/core/branch-likely-annulled", test_branch_likely_annulled);
     g_test_add_func("/core/device-registers", test_device_registers);
+    g_test_add_func("/core/timing-costs", test_timing_costs);
     return g_test_run();
 }

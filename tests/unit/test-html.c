@@ -6,7 +6,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
-#include "collect.h"
+#include "profile.h"
 #include "html_report.h"
 #include "noc.h"
 #include "trace.h"
@@ -80,13 +80,16 @@ static void test_trim_trace(void)
     uint32_t words[2] = { 1, 2 };
     g_assert_true(noc_send(noc, 0, 1, words, 2, 0));
     noc_run_until(noc, 1000);
-    Collector *col = collector_new(NULL);
-    CoreHooks h = collector_hooks(col);
-    for (uint64_t s = 100; s <= 900; s += 200)
-        h.idle(h.opaque, s, s + 50);
-    collector_finish(col, 1000);
-    TraceCore tc[1] = { { .id = 0, .col = col, .end_cycle = 1000, .end_what = "exit 0" } };
-    GString *trace = trace_build(tc, 1, noc, 1e6);
+    ProfEvent waits[5];
+    for (unsigned k = 0; k < 5; k++)
+        waits[k] = (ProfEvent){ .start = 100 + 200 * k, .end = 150 + 200 * k, .idle = true };
+    Profile p0 = { .nevents = 5, .events = waits };
+    TraceCore tc[1] = { { .id = 0, .prof = &p0, .end_cycle = 1000, .end_what = "exit 0" } };
+    size_t np;
+    uint64_t ndropped;
+    const NocPacketRecord *rec = noc_packet_log(noc, &np, &ndropped);
+    TracePackets pk = { .nodes = noc_nodes(noc), .recs = rec, .n = np, .dropped = ndropped };
+    GString *trace = trace_build(tc, 1, &pk, 1e6);
     uint64_t cut = 1, dropped = 1, max_start;
     g_assert_null(html_trim_trace(trace->str, 6, &cut, &dropped));
     g_assert_cmpuint(cut, ==, 0);
@@ -106,7 +109,6 @@ static void test_trim_trace(void)
     g_assert_cmpuint(json_array_get_length(json_object_get_array_member(json_node_get_object(some), "traceEvents")), ==,
                      all_events - 2);
     g_string_free(trace, TRUE);
-    collector_free(col);
     noc_free(noc);
 }
 

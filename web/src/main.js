@@ -90,6 +90,16 @@ function start() {
   window.addEventListener('hashchange', () => {
     if (window.location.hash !== `#${state.tab}/${state.sel}` && fromHash()) { coreSel.property('value', state.sel); render(); }
   });
+  // the flame graph and the timeline are drawn to the window's width
+  let resizeTimer = null;
+  let lastWidth = window.innerWidth;
+  window.addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      if (window.innerWidth !== lastWidth && ['flame', 'timeline'].includes(state.tab)) render();
+      lastWidth = window.innerWidth;
+    }, 250);
+  });
   window.nocprofReport = { model, state, show, api };
   render();
 }

@@ -1,0 +1,143 @@
+/* report.c — `nocprof report OUT`: every report of a finished run rebuilt
+ * from OUT/profile.data without running again; and the report options that
+ * every command writing reports shares (one parser, one place to apply). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void report_options_clear(ReportOptions *ro)
+{
+    g_strfreev(ro->periods);
+    *ro = (ReportOptions)REPORT_OPTIONS_INIT;
+}
+
+void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro)
+{
+    const GOptionEntry entries[] = {
+        { "period", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ro->periods,
+          "Report only these recorded sampling periods, in this order (the first is gmon.out's; repeat or "
+          "give a comma list; default: all, as recorded)", "CYCLES" },
+        { "fold-recursion", 0, 0, G_OPTION_ARG_INT, &ro->fold_recursion,
+          "Keep at most N frames of a recursive function on a path of stacks.folded (0: all; default: as "
+          "the run had it)", "N" },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    g_option_context_add_main_entries(ctx, entries, NULL);
+}
+
+/* "P1,P2" and repeated --period -> numbers. */
+static bool parse_periods(char **args, uint32_t *out, unsigned *n, GError **error)
+{
+    *n = 0;
+    for (char **a = args; a && *a; a++) {
+        g_auto(GStrv) parts = g_strsplit(*a, ",", -1);
+        for (char **p = parts; *p; p++) {
+            char *end;
+            errno = 0;
+            unsigned long v = strtoul(*p, &end, 10);
+            if (!**p || *end || errno || v == 0 || v > G_MAXUINT32 || **p == '-') {
+                g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--period %s: not a period in cycles", *p);
+                return false;
+            }
+            if (*n == CONFIG_MAX_PERIODS) {
+                g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--period: at most %d periods",
+                            CONFIG_MAX_PERIODS);
+                return false;
+            }
+            out[(*n)++] = (uint32_t)v;
+        }
+    }
+    return true;
+}
+
+bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error)
+{
+    if (ro->fold_recursion < -1) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--fold-recursion %d: must be 0 (all) or a number of levels",
+                    ro->fold_recursion);
+        return false;
+    }
+    if (ro->fold_recursion >= 0)
+        d->fold_recursion = (unsigned)ro->fold_recursion;
+    if (ro->periods) {
+        uint32_t periods[CONFIG_MAX_PERIODS];
+        unsigned n;
+        if (!parse_periods(ro->periods, periods, &n, error) || !profile_data_select_periods(d, periods, n, error))
+            return false;
+    }
+    return true;
+}
+
+static const char *const report_description =
+    "Reads OUT/profile.data (written by every 'nocprof run' and 'nocprof merge')\n"
+    "and writes every report of that run again: summary.txt, summary.json,\n"
+    "noc.txt, flat.txt, callgraph.txt, trace.json, stacks.folded, aliasing.*\n"
+    "(two or more periods), and per core console.txt, flat.txt, callgraph.txt,\n"
+    "annotated.txt, callgrind.out, gmon.out and gmon-P.out. Without options\n"
+    "they are byte-identical to the run's own. Nothing runs again.\n"
+    "\n"
+    "The ELF of every profiled core is needed (symbols, source lines,\n"
+    "disassembly): it is looked for at the absolute path it had during the\n"
+    "run, then at the path as given to 'nocprof run', then in OUT/firmware/;\n"
+    "its content must be the one that ran (SHA-256 recorded in the data).\n"
+    "annotated.txt reads the source files again.\n"
+    "\n"
+    "Exit status: 0 written; 2 usage error, unreadable or invalid profile data,\n"
+    "ELF missing or changed; 5 a report could not be written.";
+
+static bool same_folder(const char *a, const char *b)
+{
+    g_autofree char *ca = g_canonicalize_filename(a, NULL), *cb = g_canonicalize_filename(b, NULL);
+    return strcmp(ca, cb) == 0;
+}
+
+static int fail(int status, GError *err)
+{
+    fprintf(stderr, "nocprof report: %s\n", err->message);
+    g_error_free(err);
+    return status;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    g_auto(GStrv) rest = NULL;
+    g_autofree char *out = NULL;
+    ReportOptions ro = REPORT_OPTIONS_INIT;
+    GOptionEntry entries[] = {
+        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+          "Write the reports into DIR (default: OUT itself), with the data they show as DIR/profile.data", "DIR" },
+        { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, "OUT" },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    g_set_prgname("nocprof report");
+    g_autoptr(GOptionContext) ctx = g_option_context_new("- rebuild the reports of a finished run");
+    g_option_context_set_description(ctx, report_description);
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    cli_report_add_options(ctx, &ro);
+    GError *err = NULL;
+    int status = EXIT_OK;
+    ProfileData d = { 0 };
+    if (!g_option_context_parse(ctx, &argc, &argv, &err))
+        status = fail(EXIT_USAGE, err);
+    else if (!rest || !rest[0] || rest[1])
+        status = fail(EXIT_USAGE, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
+                                               "give one output folder of a run (see --help)"));
+    if (status == EXIT_OK) {
+        g_autofree char *path = g_build_filename(rest[0], PROFILE_DATA_FILE, NULL);
+        const char *dest = out ? out : rest[0];
+        if (!profile_data_load(path, &d, &err) || !profile_data_attach_elfs(&d, rest[0], &err)
+            || !cli_report_apply(&ro, &d, &err))
+            status = fail(EXIT_USAGE, err);
+        else if (g_mkdir_with_parents(dest, 0755) != 0)
+            status = fail(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dest,
+                                                    g_strerror(errno)));
+        else if (!cli_write_reports(&d, dest, same_folder(rest[0], dest) ? CLI_WRITE_KEEP : CLI_WRITE_DATA, &err))
+            status = fail(EXIT_REPORTS, err);
+    }
+    profile_data_clear(&d);
+    report_options_clear(&ro);
+    return status;
+}

@@ -1,0 +1,215 @@
+/* cp0.c — the CP0 registers Unicorn does not model: Count, Compare and
+ * Cause (SPEC section 1), exact to the cycle.
+ *
+ * Unicorn exposes only Status, Config3 and UserLocal, its Count never
+ * ticks and its Cause never shows our interrupt lines. Blocks keep their
+ * instruction words (block.c), so the few instructions that touch these
+ * registers are found when a block is first seen: `mfc0 rt, $9/$13`,
+ * `mtc0 rt, $9/$11/$13/$12` and `di`/`ei`. For each, a UC_HOOK_CODE hook is
+ * added for exactly that address (plus one on the next instruction when
+ * it runs in the same block), the block's translation is dropped
+ * (uc_ctl_remove_cache) and the block restarts, uncharged: only those
+ * instructions ever call a hook, code without them costs nothing.
+ *
+ * The hook runs before its instruction, with the registers current:
+ * - mtc0 Count/Compare/Cause: the value of rt is recorded at the cycle
+ *   the instruction runs (the instruction itself then runs natively and
+ *   changes nothing we read).
+ * - mtc0 Status, di, ei: the next block boundary re-evaluates interrupts.
+ * - mfc0 Count/Cause: the value at that cycle is computed, the native
+ *   instruction runs (and loads a meaningless value), and the value is
+ *   written to rt before the next instruction runs: by the hook on the
+ *   next instruction of the same block, or else (the mfc0 ends its block,
+ *   e.g. in a delay slot) at the next block boundary. No PC is rewritten,
+ *   so branches and delay slots are never disturbed.
+ *
+ * Count(t) = count_base + floor(t / count_divisor) (mod 2^32) at core
+ * cycle t. The CP0 timer becomes pending at the cycle Count becomes equal
+ * to Compare, and stays pending until Compare is written.
+ */
+#include "core_priv.h"
+
+#include "nocprof/platform.h"
+
+#define OP_COP0 0x10u
+#define CP0_MF 0x00u
+#define CP0_MT 0x04u
+#define CP0_MFMC0 0x0Bu
+/* Cause bits software may write (IV, IP1, IP0); DC is not modelled */
+#define CAUSE_SW_MASK 0x00800300u
+#define CAUSE_TI 0x40000000u
+
+typedef enum { CP0_NONE, CP0_READ, CP0_WRITE, CP0_STATUS } Cp0Kind;
+
+/* What a word does to the registers this file models. */
+static Cp0Kind cp0_kind(uint32_t w, unsigned *rt, unsigned *rd)
+{
+    if ((w >> 26) != OP_COP0)
+        return CP0_NONE;
+    unsigned rs = (w >> 21) & 31;
+    *rt = (w >> 16) & 31;
+    *rd = (w >> 11) & 31;
+    if (rs == CP0_MFMC0 && *rd == NP_CP0_STATUS && (w & 0x7DFu) == 0)
+        return CP0_STATUS;                                  /* di, ei */
+    if ((rs != CP0_MF && rs != CP0_MT) || (w & 0x7FFu) != 0) /* sel 0 only */
+        return CP0_NONE;
+    if (rs == CP0_MF)
+        return (*rd == NP_CP0_COUNT || *rd == NP_CP0_CAUSE) ? CP0_READ : CP0_NONE;
+    if (*rd == NP_CP0_STATUS)
+        return CP0_STATUS;
+    return (*rd == NP_CP0_COUNT || *rd == NP_CP0_COMPARE || *rd == NP_CP0_CAUSE) ? CP0_WRITE : CP0_NONE;
+}
+
+void cp0_init(Core *c)
+{
+    c->cp0.divisor = c->cfg->count_divisor ? c->cfg->count_divisor : 1;
+    c->cp0.hooked = g_hash_table_new(NULL, NULL);
+    cp0_rearm(c, 0);
+}
+
+void cp0_clear(Core *c)
+{
+    if (c->cp0.hooked)
+        g_hash_table_destroy(c->cp0.hooked);
+}
+
+uint32_t cp0_count(const Core *c, uint64_t t)
+{
+    return c->cp0.count_base + (uint32_t)(t / c->cp0.divisor);
+}
+
+/* The cycle (after `now`) at which Count next becomes Compare. */
+void cp0_rearm(Core *c, uint64_t now)
+{
+    uint64_t d = c->cp0.divisor, n = now / d;
+    uint64_t k = (uint32_t)(c->cp0.compare - c->cp0.count_base - (uint32_t)n);
+    if (k == 0)
+        k = UINT64_C(1) << 32;
+    c->cp0.match_at = (n + k) * d;
+}
+
+/* The CP0 timer line at cycle t (a match at or before t has happened). */
+static bool timer_pending(const Core *c, uint64_t t)
+{
+    return c->cp0.ti || c->cp0.match_at <= t;
+}
+
+void cp0_fire(Core *c, uint64_t now)
+{
+    while (c->cp0.match_at <= now) {
+        c->cp0.ti = true;
+        c->cp0.match_at += (UINT64_C(1) << 32) * c->cp0.divisor;
+    }
+}
+
+bool cp0_timer_line(const Core *c)
+{
+    return c->cp0.ti;
+}
+
+/* Cause at cycle t: BD = 0 and ExcCode = 0 always (interrupts are taken
+ * only at block boundaries, never between a branch and its delay slot;
+ * no other exception is delivered), TI = IP7 = the CP0 timer, IP2 = the
+ * IRQC output, plus the software-written bits. */
+static uint32_t cause_at(Core *c, uint64_t t, uint32_t pc)
+{
+    if (!core_sync_point(c, t, pc))
+        return 0; /* halted: the mfc0 does not complete */
+    uint32_t v = c->cp0.cause_sw;
+    if (core_irqc_output(c))
+        v |= NP_CAUSE_IP2;
+    if (timer_pending(c, t))
+        v |= NP_CAUSE_IP7 | CAUSE_TI;
+    return v;
+}
+
+static void record_write(Core *c, unsigned rd, uint32_t v, uint64_t t)
+{
+    switch (rd) {
+    case NP_CP0_COUNT:
+        c->cp0.count_base = v - (uint32_t)(t / c->cp0.divisor);
+        cp0_fire(c, t);
+        break;
+    case NP_CP0_COMPARE:
+        cp0_fire(c, t);
+        c->cp0.compare = v;
+        c->cp0.ti = false;
+        break;
+    default: /* Cause */
+        c->cp0.cause_sw = v & CAUSE_SW_MASK;
+        return;
+    }
+    cp0_rearm(c, t);
+    core_update_next_event(c);
+}
+
+/* A value computed for rt by an mfc0 reaches the register now. */
+void cp0_apply_fix(Core *c)
+{
+    c->cp0.fix_pending = false;
+    uc_reg_write(c->uc, UC_MIPS_REG_0 + (int)c->cp0.fix_reg, &c->cp0.fix_val);
+}
+
+static void cp0_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    Core *c = opaque;
+    uint32_t pc = (uint32_t)address;
+    if (c->cp0.fix_pending)
+        cp0_apply_fix(c);
+    Block *b = core_current_block(c);
+    if (!b || pc < b->addr || pc >= b->addr + b->size || c->state != CORE_RUNNING)
+        return;
+    uint32_t i = (pc - b->addr) / 4;
+    unsigned rt, rd;
+    Cp0Kind k = cp0_kind(b->words[i], &rt, &rd);
+    uint64_t t = exc_insn_cycle(c, (int)i);
+    if (k == CP0_WRITE) {
+        record_write(c, rd, core_read_gpr(c, rt), t);
+    } else if (k == CP0_STATUS) {
+        c->next_event = c->deadline = 0; /* interrupts may become deliverable */
+    } else if (k == CP0_READ && rt != 0) {
+        c->cp0.fix_val = rd == NP_CP0_COUNT ? cp0_count(c, t) : cause_at(c, t, pc);
+        c->cp0.fix_reg = rt;
+        c->cp0.fix_pending = true;
+        if (i + 1 >= b->ninsns) /* ends its block: the next boundary writes rt */
+            c->deadline = 0;
+    }
+}
+
+static bool hook_at(Core *c, uint32_t addr)
+{
+    if (g_hash_table_contains(c->cp0.hooked, GUINT_TO_POINTER(addr)))
+        return false;
+    uc_hook h;
+    if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)cp0_hook, c, addr, addr) != UC_ERR_OK)
+        return false;
+    g_hash_table_add(c->cp0.hooked, GUINT_TO_POINTER(addr));
+    return true;
+}
+
+bool cp0_scan_block(Core *c, const Block *b)
+{
+    bool added = false;
+    for (uint32_t i = 0; i < b->ninsns; i++) {
+        unsigned rt, rd;
+        Cp0Kind k = cp0_kind(b->words[i], &rt, &rd);
+        if (k == CP0_NONE)
+            continue;
+        added |= hook_at(c, b->addr + 4 * i);
+        if (k == CP0_READ && i + 1 < b->ninsns)
+            added |= hook_at(c, b->addr + 4 * (i + 1));
+    }
+    return added;
+}
+
+uint32_t core_read_cp0(Core *c, unsigned reg)
+{
+    uint64_t t = c->cycles;
+    switch (reg) {
+    case NP_CP0_COUNT: return cp0_count(c, t);
+    case NP_CP0_COMPARE: return c->cp0.compare;
+    case NP_CP0_CAUSE: return cause_at(c, t, 0);
+    case NP_CP0_STATUS: return core_reg(c, UC_MIPS_REG_CP0_STATUS);
+    default: return 0;
+    }
+}

@@ -1,0 +1,231 @@
+/* profile_data.c — lifetime of a ProfileData and its saved form (the
+ * writer; profile_data_read.c reads and validates, profile_data_elf.c finds
+ * the ELFs). See profile_data.h for the file layout. */
+#include "profile_data.h"
+
+#include <string.h>
+
+#include "profile_data_types.h"
+#include "symbols.h"
+
+void profile_data_init(ProfileData *d, unsigned ncores)
+{
+    memset(d, 0, sizeof *d);
+    d->ncores = ncores;
+    d->cores = g_new0(CoreResult, ncores ? ncores : 1);
+    d->elf_abs = g_new0(char *, ncores + 1);
+    d->elf_sha256 = g_new0(char *, ncores + 1);
+    d->console = g_new0(GBytes *, ncores ? ncores : 1);
+    d->profs = g_new0(Profile *, ncores ? ncores : 1);
+    d->strings = g_string_chunk_new(4096);
+    d->symbols = g_ptr_array_new_with_free_func((GDestroyNotify)symbols_free);
+}
+
+void profile_data_clear(ProfileData *d)
+{
+    if (!d->cores)
+        return;
+    for (unsigned i = 0; i < d->ncores; i++) {
+        profile_free(d->profs[i]);
+        g_strfreev(d->cores[i].fault_stack);
+        if (d->console[i])
+            g_bytes_unref(d->console[i]);
+    }
+    g_free(d->cores);
+    g_free(d->profs);
+    g_free(d->console);
+    g_strfreev(d->elf_abs);
+    g_strfreev(d->elf_sha256);
+    g_free(d->config_path);
+    if (d->noc)
+        noc_stats_free(d->noc);
+    comm_report_free(d->comm);
+    g_free(d->packets);
+    g_string_chunk_free(d->strings);
+    g_ptr_array_unref(d->symbols);
+    memset(d, 0, sizeof *d);
+}
+
+const char *profile_data_intern(ProfileData *d, const char *s)
+{
+    return s ? g_string_chunk_insert_const(d->strings, s) : NULL;
+}
+
+RunInfo profile_data_run_info(const ProfileData *d)
+{
+    return (RunInfo){ .cfg = &d->cfg, .config_path = d->config_path, .ncores = d->ncores, .cores = d->cores,
+                      .noc = d->noc, .deadlock = d->deadlock, .livelock = d->livelock,
+                      .livelock_cycles = d->cfg.livelock_cycles, .end_cycle = d->end_cycle,
+                      .exit_status = d->exit_status };
+}
+
+/* ---- writer ----------------------------------------------------------- */
+
+static GVariant *fixed_u64(const uint64_t *v, size_t n)
+{
+    return g_variant_new_fixed_array(G_VARIANT_TYPE_UINT64, v, n, sizeof *v);
+}
+
+static GVariant *enc_funcs(const Profile *p)
+{
+    GVariantBuilder b;
+    g_variant_builder_init(&b, G_VARIANT_TYPE("a" PD_FUNC));
+    for (unsigned i = 0; i < p->nfuncs; i++) {
+        const ProfFunc *f = &p->funcs[i];
+        g_variant_builder_add(&b, "(suubttttt@at)", f->name, f->addr, f->size, (gboolean)f->pseudo, f->calls,
+                              f->recursive_calls, f->self_cycles, f->inclusive_cycles, f->instructions,
+                              fixed_u64(f->samples, p->nperiods));
+    }
+    return g_variant_builder_end(&b);
+}
+
+static GVariant *enc_arcs(const Profile *p)
+{
+    GVariantBuilder b;
+    g_variant_builder_init(&b, G_VARIANT_TYPE("a" PD_ARC));
+    for (unsigned i = 0; i < p->narcs; i++) {
+        const ProfArc *a = &p->arcs[i];
+        g_variant_builder_add(&b, PD_ARC, a->caller, a->callee, a->call_site, a->count, a->inclusive_cycles);
+    }
+    return g_variant_builder_end(&b);
+}
+
+static GVariant *enc_blocks(const Profile *p)
+{
+    GVariantBuilder b;
+    g_variant_builder_init(&b, G_VARIANT_TYPE("a" PD_BLOCK));
+    for (unsigned i = 0; i < p->nblocks; i++) {
+        const ProfBlock *k = &p->blocks[i];
+        g_variant_builder_add(&b, PD_BLOCK, k->addr, k->ninsns, k->func, k->count, k->cycles);
+    }
+    return g_variant_builder_end(&b);
+}
+
+static GVariant *enc_hists(const Profile *p)
+{
+    GVariantBuilder b;
+    g_variant_builder_init(&b, G_VARIANT_TYPE("a" PD_HIST));
+    for (unsigned h = 0; h < p->nperiods; h++) {
+        const ProfHist *x = &p->hists[h];
+        GVariant *bins = g_variant_new_fixed_array(G_VARIANT_TYPE_UINT32, x->bins, (x->high_pc - x->low_pc) / 4,
+                                                   sizeof(uint32_t));
+        g_variant_builder_add(&b, "(uuu@auttt)", x->period, x->low_pc, x->high_pc, bins, x->idle, x->outside,
+                              x->total);
+    }
+    return g_variant_builder_end(&b);
+}
+
+static GVariant *enc_profile(const Profile *p)
+{
+    GVariantBuilder b;
+    g_variant_builder_init(&b, G_VARIANT_TYPE("a" PD_CTX));
+    for (size_t i = 0; i < p->nctxs; i++)
+        g_variant_builder_add(&b, PD_CTX, p->ctxs[i].parent, p->ctxs[i].func, p->ctxs[i].self);
+    GVariant *ctxs = g_variant_builder_end(&b);
+    g_variant_builder_init(&b, G_VARIANT_TYPE("a" PD_EVENT));
+    for (size_t i = 0; i < p->nevents; i++) {
+        const ProfEvent *e = &p->events[i];
+        g_variant_builder_add(&b, PD_EVENT, e->start, e->end, e->func, (gboolean)e->idle);
+    }
+    GVariant *events = g_variant_builder_end(&b);
+    return g_variant_new("(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT "t)",
+                         p->cycles, p->instructions, p->idle_cycles, p->irq_cycles, p->busy_cycles, p->clock_hz,
+                         enc_funcs(p), enc_arcs(p), enc_blocks(p), enc_hists(p), ctxs, events, p->events_dropped);
+}
+
+static GVariant *enc_core(const ProfileData *d, unsigned i)
+{
+    const CoreResult *c = &d->cores[i];
+    const char *const empty[] = { NULL };
+    const char *const *stack = c->fault_stack ? (const char *const *)c->fault_stack : empty;
+    gsize clen = 0;
+    const void *cdata = d->console[i] ? g_bytes_get_data(d->console[i], &clen) : NULL;
+    GVariant *console = g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, cdata ? cdata : "", clen, 1);
+    GVariant *prof = g_variant_new_maybe(G_VARIANT_TYPE(PD_PROF), d->profs[i] ? enc_profile(d->profs[i]) : NULL);
+    return g_variant_new("(u" "ssss" "i" "b" "msmsmsms" "uu" "^as" "ttttttt" "umsmsu" "@ay" "@m" PD_PROF ")", c->id,
+                         c->elf, d->elf_abs[i], d->elf_sha256[i], c->status, c->exit_code, (gboolean)c->faulted,
+                         c->fault_kind, c->fault_message, c->fault_function, c->fault_file, c->fault_pc,
+                         c->fault_line, stack, c->instructions, c->cycles, c->busy_cycles, c->idle_cycles,
+                         c->irq_cycles, c->interrupts, c->waits, c->stop_pc, c->stop_function, c->stop_file,
+                         c->stop_line, console, prof);
+}
+
+static GVariant *enc_noc(const NocStats *s)
+{
+    GVariantBuilder b;
+    g_variant_builder_init(&b, G_VARIANT_TYPE("a" PD_LINK));
+    for (unsigned i = 0; i < s->nlinks; i++)
+        g_variant_builder_add(&b, PD_LINK, s->links[i].from, s->links[i].to, s->links[i].flits,
+                              s->links[i].utilization);
+    size_t n = s->nodes;
+    return g_variant_new("(tu@a" PD_LINK "@at" "@at" "ttttttt" "d" "@ad" "@au" "@at" "t" "@at" "t)", s->cycles, s->nodes,
+                         g_variant_builder_end(&b), fixed_u64(s->pair_packets, n * n),
+                         fixed_u64(s->pair_flits, n * n), s->packets, s->flits, s->lat_min, s->lat_max,
+                         s->lat_p50, s->lat_p95, s->lat_p99, s->lat_mean,
+                         g_variant_new_fixed_array(G_VARIANT_TYPE_DOUBLE, s->router_occupancy_mean, n,
+                                                   sizeof(double)),
+                         g_variant_new_fixed_array(G_VARIANT_TYPE_UINT32, s->router_occupancy_max, n,
+                                                   sizeof(unsigned)),
+                         fixed_u64(s->router_stall_cycles, n), s->stall_cycles, fixed_u64(s->inject_stall_cycles, n),
+                         s->inject_stall_total);
+}
+
+static GVariant *enc_top(const ProfileData *d)
+{
+    GVariantBuilder cfg, pk, cores;
+    g_variant_builder_init(&cfg, G_VARIANT_TYPE("a(sss)"));
+    const char *group, *key;
+    for (unsigned k = 0; config_key(k, &group, &key); k++) {
+        if (strcmp(group, "sched") == 0)
+            continue; /* speed knobs, not results (as in summary.json) */
+        g_autofree char *v = config_value_string(&d->cfg, group, key);
+        g_variant_builder_add(&cfg, "(sss)", group, key, v);
+    }
+    g_variant_builder_init(&pk, G_VARIANT_TYPE("a" PD_PACKET));
+    for (size_t i = 0; i < d->npackets; i++) {
+        const NocPacketRecord *r = &d->packets[i];
+        g_variant_builder_add(&pk, PD_PACKET, r->src, r->dst, r->nwords, r->sent, r->delivered);
+    }
+    g_variant_builder_init(&cores, G_VARIANT_TYPE("a" PD_CORE));
+    for (unsigned i = 0; i < d->ncores; i++)
+        g_variant_builder_add_value(&cores, enc_core(d, i));
+    GVariantBuilder set;
+    g_variant_builder_init(&set, G_VARIANT_TYPE("a{ss}"));
+    g_autofree char *fold = g_strdup_printf("%u", d->fold_recursion);
+    if (d->fold_recursion)
+        g_variant_builder_add(&set, "{ss}", "fold-recursion", fold);
+    if (d->no_trace)
+        g_variant_builder_add(&set, "{ss}", "no-trace", "1");
+    g_autofree char *comm = NULL;
+    if (d->comm) {
+        JsonNode *n = comm_json(d->comm, true);
+        comm = json_to_string(n, FALSE);
+        json_node_unref(n);
+    }
+    return g_variant_new("(@a(sss)msbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss}ms)",
+                         g_variant_builder_end(&cfg), d->config_path, (gboolean)d->deadlock, (gboolean)d->livelock,
+                         d->end_cycle, d->exit_status, enc_noc(d->noc),
+                         g_variant_builder_end(&pk), d->packets_dropped, g_variant_builder_end(&cores),
+                         g_variant_builder_end(&set), comm);
+}
+
+GBytes *profile_data_encode(const ProfileData *d)
+{
+    GVariant *v = g_variant_ref_sink(enc_top(d));
+    if (G_BYTE_ORDER != G_LITTLE_ENDIAN) {
+        GVariant *sw = g_variant_byteswap(v);
+        g_variant_unref(v);
+        v = sw;
+    }
+    gsize len = g_variant_get_size(v);
+    guint8 *buf = g_malloc(PD_HEADER + len);
+    memcpy(buf, PD_MAGIC, 8);
+    guint32 ver = GUINT32_TO_LE(PROFILE_DATA_VERSION), zero = 0;
+    guint64 len64 = GUINT64_TO_LE((guint64)len);
+    memcpy(buf + 8, &ver, 4);
+    memcpy(buf + 12, &zero, 4);
+    memcpy(buf + 16, &len64, 8);
+    g_variant_store(v, buf + PD_HEADER);
+    g_variant_unref(v);
+    return g_bytes_new_take(buf, PD_HEADER + len);
+}

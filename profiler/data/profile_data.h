@@ -1,0 +1,107 @@
+/* profile_data.h — a run's complete profile data, saved into its output
+ * folder (OUT/profile.data) so that every report can be rebuilt without
+ * running again (`nocprof report`), compared (`nocprof diff`) and summed
+ * (`nocprof merge`).
+ *
+ * The file (docs/reports.md, "Saved profile data"): a 24-byte header
+ *   "NOCPROFD"  8 bytes magic
+ *   version     u32 little-endian (PROFILE_DATA_VERSION)
+ *   reserved    u32 little-endian, 0
+ *   length      u64 little-endian, bytes of payload that follow
+ * then one GVariant (little-endian serialisation) of the type
+ * PD_TOP (profile_data_types.h): the effective configuration as
+ * group/key/value text ([sched] left out: speed knobs, not results),
+ * every core's outcome (status, exit code, fault, counters, console bytes,
+ * ELF path as given and absolute, SHA-256 of the ELF's content) and profile
+ * (functions, arcs with call sites, basic blocks, every sampling period's
+ * histogram, calling contexts, timeline spans), the NoC statistics and its
+ * packet log, and the communication profile (as its full JSON text). Numbers are stored exactly (64-bit integers, IEEE doubles).
+ *
+ * Loading validates everything a report will index: the header, the
+ * version, the payload's size and normal form, then every count, index,
+ * order and size against the others; errors are NOCPROF_ERROR_DATA naming
+ * the file and the field ("cores[1].profile.arcs[3].callee: ..."). A loaded
+ * ProfileData has no symbols: profile_data_attach_elfs() loads each core's
+ * ELF (checking its content hash) for the reports that need them.
+ */
+#ifndef NOCPROF_PROFILE_DATA_H
+#define NOCPROF_PROFILE_DATA_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+#include "comm_report.h"
+#include "config.h"
+#include "noc.h"
+#include "profile.h"
+#include "run.h"
+
+#define PROFILE_DATA_FILE "profile.data"
+#define PROFILE_DATA_VERSION 2u
+
+typedef struct ProfileData {
+    Config cfg;
+    char *config_path;         /* NULL: built-in defaults */
+    unsigned ncores;
+    CoreResult *cores;         /* [ncores]; cores[i].prof == profs[i] */
+    char **elf_abs;            /* [ncores] absolute ELF path at run time */
+    char **elf_sha256;         /* [ncores] hex SHA-256 of the ELF's content */
+    GBytes **console;          /* [ncores] what each core printed */
+    Profile **profs;           /* [ncores]; NULL entries: not profiled */
+    NocStats *noc;
+    NocPacketRecord *packets;  /* the NoC's packet log, delivery order */
+    size_t npackets;
+    uint64_t packets_dropped;
+    bool deadlock, livelock;   /* livelock: the deadlock was one */
+    uint64_t end_cycle;        /* the cycle the deadlock or livelock was found */
+    int exit_status;
+    CommReport *comm;          /* communication profile (owned), or NULL */
+    /* the run's report settings, saved so that a plain `nocprof report`
+     * shows the same (report options override them) */
+    unsigned fold_recursion;   /* --fold-recursion N: stacks.folded (0: off) */
+    bool no_trace;             /* --no-trace: no trace.json */
+    /* report settings that are not saved (borrowed strings): --focus and
+     * --exclude (profile_filter on every report but stacks.folded and
+     * trace.json), --annotate=source|asm|both (NULL: source) */
+    char **focus, **exclude;
+    const char *annotate;
+    const struct ProfileData *whole;  /* a filtered view's unfiltered data */
+    /* storage */
+    GStringChunk *strings;     /* CoreResult and function name strings */
+    GPtrArray *symbols;        /* Symbols loaded by profile_data_attach_elfs */
+} ProfileData;
+
+/* An empty ProfileData ready to be filled (strings allocated). */
+void profile_data_init(ProfileData *d, unsigned ncores);
+/* Frees everything d owns (profiles, NoC statistics, strings, symbols). */
+void profile_data_clear(ProfileData *d);
+/* A copy of s that lives as long as d. NULL stays NULL. */
+const char *profile_data_intern(ProfileData *d, const char *s);
+
+/* The saved form of d: header and payload. */
+GBytes *profile_data_encode(const ProfileData *d);
+/* Parse and validate a saved form; name is used in error messages. On
+ * failure d is left cleared. */
+bool profile_data_decode(GBytes *bytes, const char *name, ProfileData *d, GError **error);
+/* profile_data_decode of the file at path. */
+bool profile_data_load(const char *path, ProfileData *d, GError **error);
+
+/* Hex SHA-256 of a file's content. */
+char *profile_data_file_sha256(const char *path, GError **error);
+/* Load the Symbols of every profiled core's ELF (each distinct file once)
+ * and set Profile.syms. The ELF is looked for at its absolute path, then at
+ * the path as given, then in out_dir/firmware/ (the bundled demo); its
+ * content must have the recorded SHA-256 and its functions must be those of
+ * the profile. Errors: NOCPROF_ERROR_DATA naming the core and the ELF. */
+bool profile_data_attach_elfs(ProfileData *d, const char *out_dir, GError **error);
+
+/* Keep only the recorded sampling periods listed (in that order: the first
+ * becomes gmon.out's): the configuration, every profile's histograms and
+ * every function's samples. NOCPROF_ERROR_USAGE naming a period that was
+ * not recorded. */
+bool profile_data_select_periods(ProfileData *d, const uint32_t *periods, unsigned n, GError **error);
+
+/* The RunInfo view of d for the summary writers (aliasing: NULL). */
+RunInfo profile_data_run_info(const ProfileData *d);
+
+#endif

@@ -1,0 +1,470 @@
+/* profile_data_read.c — reading and validating saved profile data (see
+ * profile_data.h). The payload is untrusted: GVariant checks the shape
+ * (normal form of PD_TOP), this file checks every count, index, order and
+ * size that a report or merge will rely on, and names the field that is
+ * wrong. */
+#include "profile_data.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "profile_data_types.h"
+
+typedef struct Rd {
+    const char *name;          /* the file, for messages */
+    GError **error;
+    ProfileData *d;
+} Rd;
+
+static bool G_GNUC_PRINTF(3, 4) fail(Rd *r, const char *field, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error(r->error, NOCPROF_ERROR, NOCPROF_ERROR_DATA, "%s: %s: %s", r->name, field, msg);
+    return false;
+}
+
+static const void *fixed(GVariant *parent, gsize idx, gsize elem, gsize *n)
+{
+    g_autoptr(GVariant) v = g_variant_get_child_value(parent, idx);
+    /* the data lives as long as parent (a child shares its buffer) */
+    return g_variant_get_fixed_array(v, n, elem);
+}
+
+/* ---- profile ------------------------------------------------------------ */
+
+static bool dec_funcs(Rd *r, const char *at, GVariant *prof, Profile *p)
+{
+    g_autoptr(GVariant) v = g_variant_get_child_value(prof, 6);
+    gsize n = g_variant_n_children(v);
+    if (n < PROF_NPSEUDO || n > G_MAXINT)
+        return fail(r, at, "functions: %" G_GSIZE_FORMAT " entries (at least %d: the pseudo-functions)", n,
+                    PROF_NPSEUDO);
+    p->nfuncs = (unsigned)n;
+    p->funcs = g_new0(ProfFunc, n);
+    for (unsigned i = 0; i < p->nfuncs; i++) {
+        ProfFunc *f = &p->funcs[i];
+        g_autoptr(GVariant) fv = g_variant_get_child_value(v, i);
+        const char *name;
+        gboolean pseudo;
+        g_variant_get(fv, "(&suubttttt@at)", &name, &f->addr, &f->size, &pseudo, &f->calls, &f->recursive_calls,
+                      &f->self_cycles, &f->inclusive_cycles, &f->instructions, NULL);
+        f->name = profile_data_intern(r->d, name);
+        f->pseudo = pseudo;
+        gsize ns;
+        const uint64_t *s = fixed(fv, 9, sizeof(uint64_t), &ns);
+        g_autofree char *field = g_strdup_printf("%s.functions[%u]", at, i);
+        if (ns != p->nperiods)
+            return fail(r, field, "%" G_GSIZE_FORMAT " sample counts for %u sampling periods", ns, p->nperiods);
+        f->samples = g_new0(uint64_t, p->nperiods ? p->nperiods : 1);
+        if (ns)
+            memcpy(f->samples, s, ns * sizeof *s);
+        if (f->pseudo != (i >= p->nfuncs - PROF_NPSEUDO))
+            return fail(r, field, "pseudo-functions must be the last %d entries", PROF_NPSEUDO);
+        if (!f->pseudo && (uint64_t)f->addr + f->size > G_MAXUINT32 + 1ull)
+            return fail(r, field, "address 0x%08x + size %u is past 2^32", f->addr, f->size);
+    }
+    return true;
+}
+
+static int arc_key_cmp(const ProfArc *a, const ProfArc *b)
+{
+    if (a->callee != b->callee) return a->callee < b->callee ? -1 : 1;
+    if (a->caller != b->caller) return a->caller < b->caller ? -1 : 1;
+    return a->call_site < b->call_site ? -1 : a->call_site > b->call_site;
+}
+
+static bool dec_arcs(Rd *r, const char *at, GVariant *prof, Profile *p)
+{
+    g_autoptr(GVariant) v = g_variant_get_child_value(prof, 7);
+    gsize n = g_variant_n_children(v);
+    p->narcs = (unsigned)n;
+    p->arcs = g_new0(ProfArc, n ? n : 1);
+    for (unsigned i = 0; i < n; i++) {
+        ProfArc *a = &p->arcs[i];
+        g_variant_get_child(v, i, PD_ARC, &a->caller, &a->callee, &a->call_site, &a->count, &a->inclusive_cycles);
+        g_autofree char *field = g_strdup_printf("%s.arcs[%u]", at, i);
+        if (a->caller >= p->nfuncs || a->callee >= p->nfuncs)
+            return fail(r, field, "caller %u / callee %u: functions are 0 .. %u", a->caller, a->callee,
+                        p->nfuncs - 1);
+        if (i && arc_key_cmp(&p->arcs[i - 1], a) >= 0)
+            return fail(r, field, "not sorted by (callee, caller, call site) or repeated");
+    }
+    return true;
+}
+
+static bool dec_blocks(Rd *r, const char *at, GVariant *prof, Profile *p)
+{
+    g_autoptr(GVariant) v = g_variant_get_child_value(prof, 8);
+    gsize n = g_variant_n_children(v);
+    p->nblocks = (unsigned)n;
+    p->blocks = g_new0(ProfBlock, n ? n : 1);
+    for (unsigned i = 0; i < n; i++) {
+        ProfBlock *b = &p->blocks[i];
+        g_variant_get_child(v, i, PD_BLOCK, &b->addr, &b->ninsns, &b->func, &b->count, &b->cycles);
+        g_autofree char *field = g_strdup_printf("%s.blocks[%u]", at, i);
+        if (b->func >= p->nfuncs)
+            return fail(r, field, "function %u: functions are 0 .. %u", b->func, p->nfuncs - 1);
+        if (b->addr % 4 || b->ninsns == 0 || b->ninsns > 4096 || (uint64_t)b->addr + 4ull * b->ninsns > 1ull << 32)
+            return fail(r, field, "address 0x%08x with %u instructions is not a block", b->addr, b->ninsns);
+        if (i && p->blocks[i - 1].addr > b->addr)
+            return fail(r, field, "blocks not sorted by address");
+    }
+    return true;
+}
+
+static bool dec_hists(Rd *r, const char *at, GVariant *prof, Profile *p)
+{
+    g_autoptr(GVariant) v = g_variant_get_child_value(prof, 9);
+    if (g_variant_n_children(v) != p->nperiods)
+        return fail(r, at, "%" G_GSIZE_FORMAT " histograms for %u sampling periods", g_variant_n_children(v),
+                    p->nperiods);
+    p->hists = g_new0(ProfHist, p->nperiods ? p->nperiods : 1);
+    for (unsigned h = 0; h < p->nperiods; h++) {
+        ProfHist *x = &p->hists[h];
+        g_autoptr(GVariant) hv = g_variant_get_child_value(v, h);
+        g_variant_get(hv, "(uuu@auttt)", &x->period, &x->low_pc, &x->high_pc, NULL, &x->idle, &x->outside,
+                      &x->total);
+        g_autofree char *field = g_strdup_printf("%s.histograms[%u]", at, h);
+        if (x->period != r->d->cfg.periods[h])
+            return fail(r, field, "period %u, but the configuration's period %u is %u", x->period, h + 1,
+                        r->d->cfg.periods[h]);
+        if (x->low_pc % 4 || x->high_pc % 4 || x->low_pc > x->high_pc)
+            return fail(r, field, "range 0x%08x .. 0x%08x", x->low_pc, x->high_pc);
+        gsize nb;
+        const uint32_t *bins = fixed(hv, 3, sizeof(uint32_t), &nb);
+        if (nb != (x->high_pc - x->low_pc) / 4)
+            return fail(r, field, "%" G_GSIZE_FORMAT " bins for the range 0x%08x .. 0x%08x (%u expected)", nb,
+                        x->low_pc, x->high_pc, (x->high_pc - x->low_pc) / 4);
+        x->bins = nb ? g_memdup2(bins, nb * sizeof *bins) : g_new0(uint32_t, 1);
+    }
+    return true;
+}
+
+static bool dec_contexts(Rd *r, const char *at, GVariant *prof, Profile *p)
+{
+    g_autoptr(GVariant) cv = g_variant_get_child_value(prof, 10);
+    p->nctxs = g_variant_n_children(cv);
+    p->ctxs = p->nctxs ? g_new0(ProfCtx, p->nctxs) : NULL;
+    for (size_t i = 0; i < p->nctxs; i++) {
+        ProfCtx *c = &p->ctxs[i];
+        g_variant_get_child(cv, i, PD_CTX, &c->parent, &c->func, &c->self);
+        if ((i && c->parent >= i) || c->func >= p->nfuncs) {
+            g_autofree char *field = g_strdup_printf("%s.contexts[%" G_GSIZE_FORMAT "]", at, i);
+            return fail(r, field, "parent %u / function %u out of range", c->parent, c->func);
+        }
+    }
+    g_autoptr(GVariant) ev = g_variant_get_child_value(prof, 11);
+    p->nevents = g_variant_n_children(ev);
+    p->events = p->nevents ? g_new0(ProfEvent, p->nevents) : NULL;
+    for (size_t i = 0; i < p->nevents; i++) {
+        ProfEvent *e = &p->events[i];
+        gboolean idle;
+        g_variant_get_child(ev, i, PD_EVENT, &e->start, &e->end, &e->func, &idle);
+        e->idle = idle;
+        if (e->start > e->end || e->func >= p->nfuncs) {
+            g_autofree char *field = g_strdup_printf("%s.events[%" G_GSIZE_FORMAT "]", at, i);
+            return fail(r, field, "span %" G_GUINT64_FORMAT " .. %" G_GUINT64_FORMAT " of function %u", e->start,
+                        e->end, e->func);
+        }
+    }
+    g_variant_get_child(prof, 12, "t", &p->events_dropped);
+    return true;
+}
+
+static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
+{
+    g_autofree char *at = g_strdup_printf("cores[%u].profile", core);
+    Profile *p = g_new0(Profile, 1);
+    p->core = core;
+    p->elf_path = g_strdup(elf);
+    p->nperiods = r->d->cfg.nperiods;
+    g_variant_get(v, "(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT "t)",
+                  &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles, &p->clock_hz,
+                  NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+    bool ok = true;
+    if (p->clock_hz != (double)r->d->cfg.clock_hz)
+        ok = fail(r, at, "clock %g Hz, but the configuration's clock.hz is %" G_GUINT64_FORMAT, p->clock_hz,
+                  r->d->cfg.clock_hz);
+    else if (p->idle_cycles > p->cycles || p->busy_cycles != p->cycles - p->idle_cycles)
+        ok = fail(r, at, "idle %" G_GUINT64_FORMAT " + busy %" G_GUINT64_FORMAT " cycles are not the %"
+                  G_GUINT64_FORMAT " cycles", p->idle_cycles, p->busy_cycles, p->cycles);
+    ok = ok && dec_funcs(r, at, v, p) && dec_arcs(r, at, v, p) && dec_blocks(r, at, v, p)
+         && dec_hists(r, at, v, p) && dec_contexts(r, at, v, p);
+    if (!ok) {
+        if (!p->hists)
+            p->nperiods = 0;
+        profile_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* ---- cores -------------------------------------------------------------- */
+
+static const char *const statuses[] = { "exited", "fault", "limit", "deadlock", "interrupted", "running", NULL };
+
+static const char *known_status(const char *s)
+{
+    for (unsigned i = 0; statuses[i]; i++)
+        if (strcmp(s, statuses[i]) == 0)
+            return statuses[i];
+    return NULL;
+}
+
+static bool dec_core(Rd *r, GVariant *cores, unsigned i)
+{
+    ProfileData *d = r->d;
+    CoreResult *c = &d->cores[i];
+    g_autoptr(GVariant) v = g_variant_get_child_value(cores, i);
+    const char *elf, *abs, *sha, *status, *kind, *msg, *func, *file, *sfunc, *sfile;
+    gboolean faulted;
+    g_autoptr(GVariant) console = NULL, prof = NULL;
+    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay@m" PD_PROF ")", &c->id,
+                  &elf, &abs, &sha, &status, &c->exit_code, &faulted, &kind, &msg, &func, &file, &c->fault_pc,
+                  &c->fault_line, &c->fault_stack, &c->instructions, &c->cycles, &c->busy_cycles, &c->idle_cycles,
+                  &c->irq_cycles, &c->interrupts, &c->waits, &c->stop_pc, &sfunc, &sfile, &c->stop_line, &console,
+                  &prof);
+    g_autofree char *at = g_strdup_printf("cores[%u]", i);
+    c->elf = profile_data_intern(d, elf);
+    d->elf_abs[i] = g_strdup(abs);
+    d->elf_sha256[i] = g_strdup(sha);
+    c->faulted = faulted;
+    c->fault_kind = profile_data_intern(d, kind);
+    c->fault_message = profile_data_intern(d, msg);
+    c->fault_function = profile_data_intern(d, func);
+    c->fault_file = profile_data_intern(d, file);
+    c->stop_function = profile_data_intern(d, sfunc);
+    c->stop_file = profile_data_intern(d, sfile);
+    d->console[i] = g_variant_get_data_as_bytes(console);
+    if (c->fault_stack && !c->fault_stack[0])
+        g_clear_pointer(&c->fault_stack, g_strfreev);
+    if (c->id != i)
+        return fail(r, at, "id %u at position %u", c->id, i);
+    if (!(c->status = known_status(status)))
+        return fail(r, at, "unknown status '%s'", status);
+    if (c->faulted && (!kind || !msg))
+        return fail(r, at, "a fault without kind or message");
+    if (c->idle_cycles > c->cycles || c->busy_cycles != c->cycles - c->idle_cycles)
+        return fail(r, at, "busy and idle cycles do not add up to the cycles");
+    if (strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64)
+        return fail(r, at, "elf_sha256 '%s' is not a SHA-256", sha);
+    g_autoptr(GVariant) pv = g_variant_get_maybe(prof);
+    if (pv && !(d->profs[i] = dec_profile(r, i, c->elf, pv)))
+        return false;
+    c->prof = d->profs[i];
+    if (c->prof && c->prof->cycles != c->cycles)
+        return fail(r, at, "profile of %" G_GUINT64_FORMAT " cycles for a core of %" G_GUINT64_FORMAT,
+                    c->prof->cycles, c->cycles);
+    return true;
+}
+
+/* ---- NoC ------------------------------------------------------------------ */
+
+static bool noc_arrays(Rd *r, GVariant *v, NocStats *s)
+{
+    size_t n = s->nodes, sizes[] = { n * n, n * n, n, n, n, n };
+    const unsigned idx[] = { 3, 4, 13, 14, 15, 17 };
+    const char *names[] = { "pair_packets", "pair_flits", "router_occupancy_mean", "router_occupancy_max",
+                            "router_stall_cycles", "inject_stall_cycles" };
+    const gsize elem[] = { 8, 8, 8, 4, 8, 8 };
+    void **dst[] = { (void **)&s->pair_packets, (void **)&s->pair_flits, (void **)&s->router_occupancy_mean,
+                     (void **)&s->router_occupancy_max, (void **)&s->router_stall_cycles,
+                     (void **)&s->inject_stall_cycles };
+    for (unsigned k = 0; k < G_N_ELEMENTS(idx); k++) {
+        gsize got;
+        const void *a = fixed(v, idx[k], elem[k], &got);
+        if (got != sizes[k]) {
+            g_autofree char *field = g_strdup_printf("noc.%s", names[k]);
+            return fail(r, field, "%" G_GSIZE_FORMAT " entries for %u nodes (%zu expected)", got, s->nodes,
+                        sizes[k]);
+        }
+        *dst[k] = g_memdup2(a, (gsize)got * elem[k]);
+    }
+    return true;
+}
+
+static bool dec_noc(Rd *r, GVariant *v)
+{
+    NocStats *s = r->d->noc = g_new0(NocStats, 1);
+    g_variant_get(v, "(tu@a" PD_LINK "@at" "@at" "ttttttt" "d" "@ad" "@au" "@at" "t" "@at" "t)", &s->cycles, &s->nodes, NULL, NULL, NULL,
+                  &s->packets, &s->flits, &s->lat_min, &s->lat_max, &s->lat_p50, &s->lat_p95, &s->lat_p99,
+                  &s->lat_mean, NULL, NULL, NULL, &s->stall_cycles, NULL, &s->inject_stall_total);
+    if (s->nodes != r->d->ncores)
+        return fail(r, "noc.nodes", "%u nodes for %u cores", s->nodes, r->d->ncores);
+    if (!noc_arrays(r, v, s))
+        return false;
+    g_autoptr(GVariant) links = g_variant_get_child_value(v, 2);
+    s->nlinks = (unsigned)g_variant_n_children(links);
+    if (s->nlinks > 4 * s->nodes)
+        return fail(r, "noc.links", "%u links for %u nodes", s->nlinks, s->nodes);
+    s->links = g_new0(NocLinkStat, s->nlinks ? s->nlinks : 1);
+    for (unsigned i = 0; i < s->nlinks; i++) {
+        NocLinkStat *l = &s->links[i];
+        g_variant_get_child(links, i, PD_LINK, &l->from, &l->to, &l->flits, &l->utilization);
+        if (l->from >= s->nodes || l->to >= s->nodes) {
+            g_autofree char *field = g_strdup_printf("noc.links[%u]", i);
+            return fail(r, field, "link %u -> %u: nodes are 0 .. %u", l->from, l->to, s->nodes - 1);
+        }
+    }
+    return true;
+}
+
+static bool dec_packets(Rd *r, GVariant *top)
+{
+    ProfileData *d = r->d;
+    g_autoptr(GVariant) v = g_variant_get_child_value(top, 7);
+    d->npackets = g_variant_n_children(v);
+    d->packets = g_new0(NocPacketRecord, d->npackets ? d->npackets : 1);
+    for (size_t i = 0; i < d->npackets; i++) {
+        NocPacketRecord *p = &d->packets[i];
+        g_variant_get_child(v, i, PD_PACKET, &p->src, &p->dst, &p->nwords, &p->sent, &p->delivered);
+        if (p->src >= d->ncores || p->dst >= d->ncores || p->sent > p->delivered) {
+            g_autofree char *field = g_strdup_printf("packets[%" G_GSIZE_FORMAT "]", i);
+            return fail(r, field, "%u -> %u sent %" G_GUINT64_FORMAT " delivered %" G_GUINT64_FORMAT, p->src,
+                        p->dst, p->sent, p->delivered);
+        }
+    }
+    g_variant_get_child(top, 8, "t", &d->packets_dropped);
+    return true;
+}
+
+/* ---- top -------------------------------------------------------------- */
+
+static bool dec_config(Rd *r, GVariant *top, Config *cfg)
+{
+    config_defaults(cfg);
+    g_autoptr(GVariant) v = g_variant_get_child_value(top, 0);
+    for (gsize i = 0; i < g_variant_n_children(v); i++) {
+        const char *group, *key, *value;
+        g_variant_get_child(v, i, "(&s&s&s)", &group, &key, &value);
+        g_autofree char *set = g_strdup_printf("%s.%s=%s", group, key, value);
+        GError *err = NULL;
+        if (!config_set(cfg, set, &err)) {
+            g_autofree char *field = g_strdup_printf("config.%s.%s", group, key);
+            bool ok = fail(r, field, "%s", err->message);
+            g_error_free(err);
+            return ok;
+        }
+    }
+    GError *err = NULL;
+    if (!config_validate(cfg, "config", &err)) {
+        bool ok = fail(r, "config", "%s", err->message);
+        g_error_free(err);
+        return ok;
+    }
+    return true;
+}
+
+static bool dec_settings(Rd *r, GVariant *top)
+{
+    g_autoptr(GVariant) v = g_variant_get_child_value(top, 10);
+    for (gsize i = 0; i < g_variant_n_children(v); i++) {
+        const char *name, *value;
+        g_variant_get_child(v, i, "{&s&s}", &name, &value);
+        g_autofree char *field = g_strdup_printf("settings.%s", name);
+        char *end;
+        guint64 n = g_ascii_strtoull(value, &end, 10);
+        if (strcmp(name, "fold-recursion") == 0 && *value && !*end && n <= G_MAXINT)
+            r->d->fold_recursion = (unsigned)n;
+        else if (strcmp(name, "no-trace") == 0 && strcmp(value, "1") == 0)
+            r->d->no_trace = true;
+        else
+            return fail(r, field, "unknown setting or bad value '%s'", value);
+    }
+    return true;
+}
+
+static bool dec_top(Rd *r, GVariant *top)
+{
+    Config cfg;
+    if (!dec_config(r, top, &cfg))
+        return false;
+    g_autoptr(GVariant) cores = g_variant_get_child_value(top, 9);
+    unsigned n = config_cores(&cfg);
+    if (g_variant_n_children(cores) != n)
+        return fail(r, "cores", "%" G_GSIZE_FORMAT " cores, the configuration's mesh has %u",
+                    g_variant_n_children(cores), n);
+    ProfileData *d = r->d;
+    profile_data_init(d, n);
+    d->cfg = cfg;
+    gboolean deadlock, livelock;
+    const char *cpath;
+    const char *comm;
+    g_variant_get(top, "(@a(sss)m&sbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss}m&s)", NULL, &cpath, &deadlock,
+                  &livelock, &d->end_cycle, &d->exit_status, NULL, NULL, NULL, NULL, NULL, &comm);
+    d->config_path = g_strdup(cpath);
+    d->deadlock = deadlock;
+    d->livelock = livelock;
+    g_autoptr(GVariant) noc = g_variant_get_child_value(top, 6);
+    if (!dec_noc(r, noc) || !dec_packets(r, top))
+        return false;
+    for (unsigned i = 0; i < n; i++)
+        if (!dec_core(r, cores, i))
+            return false;
+    if (comm) {
+        GError *e = NULL;
+        d->comm = comm_from_json(comm, &e);
+        if (!d->comm) {
+            fail(r, "communication", "%s", e->message);
+            g_error_free(e);
+            return false;
+        }
+        if (d->comm->ncores != n)
+            return fail(r, "communication", "%u cores, the run has %u", d->comm->ncores, n);
+    }
+    return dec_settings(r, top);
+}
+
+bool profile_data_decode(GBytes *bytes, const char *name, ProfileData *d, GError **error)
+{
+    Rd r = { .name = name, .error = error, .d = d };
+    memset(d, 0, sizeof *d);
+    gsize size;
+    const guint8 *buf = g_bytes_get_data(bytes, &size);
+    if (size < PD_HEADER || memcmp(buf, PD_MAGIC, 8) != 0)
+        return fail(&r, "header", "not nocprof profile data (no \"" PD_MAGIC "\" header)");
+    guint32 ver;
+    guint64 len;
+    memcpy(&ver, buf + 8, 4);
+    memcpy(&len, buf + 16, 8);
+    ver = GUINT32_FROM_LE(ver);
+    len = GUINT64_FROM_LE(len);
+    if (ver != PROFILE_DATA_VERSION)
+        return fail(&r, "version", "format version %u; this nocprof reads version %u", ver, PROFILE_DATA_VERSION);
+    if (len != size - PD_HEADER)
+        return fail(&r, "length", "header says %" G_GUINT64_FORMAT " bytes of payload, the file has %"
+                    G_GSIZE_FORMAT, len, size - PD_HEADER);
+    g_autoptr(GBytes) payload = g_bytes_new_from_bytes(bytes, PD_HEADER, size - PD_HEADER);
+    g_autoptr(GVariant) top = g_variant_ref_sink(g_variant_new_from_bytes(G_VARIANT_TYPE(PD_TOP), payload, FALSE));
+    if (G_BYTE_ORDER != G_LITTLE_ENDIAN) {
+        GVariant *sw = g_variant_byteswap(top);
+        g_variant_unref(top);
+        top = sw;
+    }
+    if (!g_variant_is_normal_form(top))
+        return fail(&r, "payload", "corrupt (not the serialised form of this version's data)");
+    if (!dec_top(&r, top)) {
+        profile_data_clear(d);
+        return false;
+    }
+    return true;
+}
+
+bool profile_data_load(const char *path, ProfileData *d, GError **error)
+{
+    char *text;
+    gsize len;
+    GError *err = NULL;
+    memset(d, 0, sizeof *d);
+    if (!g_file_get_contents(path, &text, &len, &err)) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_DATA, "%s", err->message);
+        g_error_free(err);
+        return false;
+    }
+    g_autoptr(GBytes) bytes = g_bytes_new_take(text, len);
+    return profile_data_decode(bytes, path, d, error);
+}

@@ -1,0 +1,46 @@
+/* profile_data_types.h — the GVariant types of the saved profile data,
+ * shared by the writer (profile_data.c) and the reader (profile_data_read.c).
+ * Changing any of them changes the format: bump PROFILE_DATA_VERSION. */
+#ifndef NOCPROF_PROFILE_DATA_TYPES_H
+#define NOCPROF_PROFILE_DATA_TYPES_H
+
+/* name, addr, size, pseudo, calls, recursive calls, self, inclusive,
+ * instructions, samples per period */
+#define PD_FUNC "(suubtttttat)"
+/* caller, callee, call site, count, inclusive cycles */
+#define PD_ARC "(uuutt)"
+/* addr, instructions, function, executions, cycles */
+#define PD_BLOCK "(uuutt)"
+/* period, low_pc, high_pc, bins, idle, outside, total */
+#define PD_HIST "(uuuauttt)"
+/* parent, function, self cycles */
+#define PD_CTX "(uut)"
+/* start, end, function, idle */
+#define PD_EVENT "(ttub)"
+/* cycles, instructions, idle, irq, busy, clock_hz, then the arrays,
+ * events dropped */
+#define PD_PROF "(tttttda" PD_FUNC "a" PD_ARC "a" PD_BLOCK "a" PD_HIST "a" PD_CTX "a" PD_EVENT "t)"
+/* id, elf, elf_abs, sha256, status, exit code, faulted, fault kind,
+ * message, function, file, pc, line, stack, instructions, cycles, busy,
+ * idle, irq, interrupts, waits, stop pc, function, file, line, console,
+ * profile */
+#define PD_CORE "(u" "ssss" "i" "b" "msmsmsms" "uu" "as" "ttttttt" "umsmsu" "ay" "m" PD_PROF ")"
+/* from, to, flits, utilization */
+#define PD_LINK "(uutd)"
+/* cycles, nodes, links, pair packets, pair flits, packets, flits, latency
+ * min, max, p50, p95, p99, mean, router occupancy mean, max, stall cycles,
+ * stall total, inject stall cycles, inject stall total */
+#define PD_NOC "(tua" PD_LINK "atat" "ttttttt" "d" "adauat" "t" "at" "t)"
+/* src, dst, words, sent, delivered */
+#define PD_PACKET "(uuutt)"
+/* config (group, key, value), config path, deadlock, livelock, end
+ * cycle, exit status, NoC,
+ * packet log, packets dropped, cores, report settings (name -> value:
+ * "fold-recursion" N, "no-trace" "1"), the communication profile (the
+ * full JSON form of profiler/comm/comm_report.h; nothing without profiles) */
+#define PD_TOP "(a(sss)msbbti" PD_NOC "a" PD_PACKET "ta" PD_CORE "a{ss}ms)"
+
+#define PD_MAGIC "NOCPROFD"
+#define PD_HEADER 24u
+
+#endif
