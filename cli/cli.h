@@ -56,6 +56,8 @@ typedef struct Options {
     gboolean no_trace;         /* --no-trace */
     gint64 trace_limit;        /* --trace-limit N events per core (0: default) */
     char *annotate;            /* --annotate=source|asm|both */
+    char **source_dirs;        /* --source-dir DIR (repeatable, gprof -I) */
+    char **source_maps;        /* --source-map OLD=NEW (gdb substitute-path) */
 } Options;
 
 void options_clear(Options *o);

@@ -19,6 +19,8 @@ void options_clear(Options *o)
     g_strfreev(o->focus);
     g_strfreev(o->exclude);
     g_free(o->annotate);
+    g_strfreev(o->source_dirs);
+    g_strfreev(o->source_maps);
     g_free(o->max_cycles);
 }
 
@@ -76,6 +78,8 @@ bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error)
         { "no-trace", 0, 0, G_OPTION_ARG_NONE, &o->no_trace, "Do not record the timeline (no trace.json)", NULL },
         { "trace-limit", 0, 0, G_OPTION_ARG_INT64, &o->trace_limit, "Record at most N timeline events per core and N packets (default 200000)", "N" },
         { "annotate", 0, 0, G_OPTION_ARG_STRING, &o->annotate, "annotated.txt layout: source (default; disassembly where there is no source), asm, or both (instructions under their source lines)", "source|asm|both" },
+        { "source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->source_dirs, "Also look for source files in DIR (repeatable, like gprof -I)", "DIR" },
+        { "source-map", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->source_maps, "Read source paths starting with OLD from NEW instead (repeatable, like gdb's substitute-path)", "OLD=NEW" },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->elfs, NULL, "FIRMWARE.elf..." },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };

@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 
+#include "srcpath.h"
 #include "cli.h"
 
 extern const unsigned char nocprof_demo_elf[];
@@ -411,7 +412,8 @@ int cmd_run(int argc, char **argv)
 {
     g_auto(Options) o = { 0 };
     GError *err = NULL;
-    if (!cli_parse_run(&argc, &argv, &o, &err))
+    if (!cli_parse_run(&argc, &argv, &o, &err)
+        || !srcpath_configure(o.source_dirs, o.source_maps, &err))
         return usage_error(err);
     g_auto(Run) r = { .opts = &o };
     g_autofree char *demo = NULL;

@@ -5,7 +5,8 @@
  * ticks and its Cause never shows our interrupt lines. Blocks keep their
  * instruction words (block.c), so the few instructions that touch these
  * registers are found when a block is first seen: `mfc0 rt, $9/$13`,
- * `mtc0 rt, $9/$11/$13/$12` and `di`/`ei`. For each, a UC_HOOK_CODE hook is
+ * `mfc0 rt, $11` (Unicorn keeps no Compare either), `mtc0 rt,
+ * $9/$11/$13/$12` and `di`/`ei`. For each, a UC_HOOK_CODE hook is
  * added for exactly that address (plus one on the next instruction when
  * it runs in the same block), the block's translation is dropped
  * (uc_ctl_remove_cache) and the block restarts, uncharged: only those
@@ -16,7 +17,7 @@
  *   the instruction runs (the instruction itself then runs natively and
  *   changes nothing we read).
  * - mtc0 Status, di, ei: the next block boundary re-evaluates interrupts.
- * - mfc0 Count/Cause: the value at that cycle is computed, the native
+ * - mfc0 Count/Compare/Cause: the value at that cycle is computed, the native
  *   instruction runs (and loads a meaningless value), and the value is
  *   written to rt before the next instruction runs: by the hook on the
  *   next instruction of the same block, or else (the mfc0 ends its block,
@@ -54,7 +55,7 @@ static Cp0Kind cp0_kind(uint32_t w, unsigned *rt, unsigned *rd)
     if ((rs != CP0_MF && rs != CP0_MT) || (w & 0x7FFu) != 0) /* sel 0 only */
         return CP0_NONE;
     if (rs == CP0_MF)
-        return (*rd == NP_CP0_COUNT || *rd == NP_CP0_CAUSE) ? CP0_READ : CP0_NONE;
+        return (*rd == NP_CP0_COUNT || *rd == NP_CP0_COMPARE || *rd == NP_CP0_CAUSE) ? CP0_READ : CP0_NONE;
     if (*rd == NP_CP0_STATUS)
         return CP0_STATUS;
     return (*rd == NP_CP0_COUNT || *rd == NP_CP0_COMPARE || *rd == NP_CP0_CAUSE) ? CP0_WRITE : CP0_NONE;
@@ -168,7 +169,8 @@ static void cp0_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaqu
     } else if (k == CP0_STATUS) {
         c->next_event = c->deadline = 0; /* interrupts may become deliverable */
     } else if (k == CP0_READ && rt != 0) {
-        c->cp0.fix_val = rd == NP_CP0_COUNT ? cp0_count(c, t) : cause_at(c, t, pc);
+        c->cp0.fix_val = rd == NP_CP0_COUNT ? cp0_count(c, t)
+                         : rd == NP_CP0_COMPARE ? c->cp0.compare : cause_at(c, t, pc);
         c->cp0.fix_reg = rt;
         c->cp0.fix_pending = true;
         if (i + 1 >= b->ninsns) /* ends its block: the next boundary writes rt */

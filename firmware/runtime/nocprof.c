@@ -409,8 +409,71 @@ RT_API void rt_wait(void)
     __asm__ volatile("wait" : : : "memory");
 }
 
+/* ---- CP0 Count / Compare / Cause --------------------------------------- */
+
+#define ST_IM7     0x00008000u
+#define CAUSE_IP2  0x00000400u
+#define CAUSE_IP7  0x00008000u
+
+static rt_irq_handler_t cp0_timer_handler;
+
+RT_API uint32_t rt_cp0_count(void)
+{
+    uint32_t v;
+    __asm__ volatile("mfc0 %0, $9" : "=r"(v));
+    return v;
+}
+
+RT_API void rt_cp0_set_count(uint32_t v)
+{
+    __asm__ volatile("mtc0 %0, $9\n\tehb" : : "r"(v) : "memory");
+}
+
+RT_API uint32_t rt_cp0_compare(void)
+{
+    uint32_t v;
+    __asm__ volatile("mfc0 %0, $11" : "=r"(v));
+    return v;
+}
+
+RT_API void rt_cp0_set_compare(uint32_t v)
+{
+    __asm__ volatile("mtc0 %0, $11\n\tehb" : : "r"(v) : "memory");
+}
+
+RT_API uint32_t rt_cp0_cause(void)
+{
+    uint32_t v;
+    __asm__ volatile("mfc0 %0, $13" : "=r"(v) : : "memory");
+    return v;
+}
+
+RT_API void rt_cp0_timer_set_handler(rt_irq_handler_t fn)
+{
+    cp0_timer_handler = fn;
+}
+
+RT_API void rt_cp0_timer_on(void)
+{
+    status_write(status_read() | ST_IM7);
+}
+
+RT_API void rt_cp0_timer_off(void)
+{
+    status_write(status_read() & ~ST_IM7);
+}
+
 RT_API void rt_irq_dispatch(void)
 {
+    uint32_t cause = rt_cp0_cause();
+    if (cause & CAUSE_IP7) {
+        if (cp0_timer_handler != NULL)
+            cp0_timer_handler();
+        else
+            rt_cp0_timer_off();
+    }
+    if ((cause & CAUSE_IP2) == 0)
+        return;
     uint32_t active = rt_mmio_read(RT_IRQC_BASE, RT_IRQC_PENDING)
                     & rt_mmio_read(RT_IRQC_BASE, RT_IRQC_ENABLE);
 

@@ -188,8 +188,34 @@ void rt_interrupts_off(void);
  * rt_interrupts_on();  (the pending interrupt is taken after the last call).
  */
 void rt_wait(void);
-/* Called by _irq_vector: runs the handlers of PENDING & ENABLE, bit 0 first. */
+/*
+ * Called by _irq_vector: dispatches on CP0 Cause. IP7 (the CP0 timer,
+ * hardware line 5) runs the rt_cp0_timer_set_handler handler; IP2 (the
+ * IRQC, line 0) runs the handlers of PENDING & ENABLE, bit 0 first.
+ */
 void rt_irq_dispatch(void);
+
+/* ---- CP0 Count / Compare (the MIPS core timer) --------------------------- */
+/*
+ * Count increments every [clock] count_divisor cycles (default 2). When
+ * Count becomes equal to Compare, the CP0 timer interrupt (Cause.IP7) is
+ * pending until Compare is written again. It is taken when Status.IM7
+ * (rt_cp0_timer_on) and Status.IE (rt_interrupts_on) are on; `wait` also
+ * wakes on it (with IM7 on).
+ */
+uint32_t rt_cp0_count(void);             /* mfc0 Count */
+void rt_cp0_set_count(uint32_t v);       /* mtc0 Count */
+uint32_t rt_cp0_compare(void);           /* mfc0 Compare */
+void rt_cp0_set_compare(uint32_t v);     /* mtc0 Compare: clears IP7 */
+uint32_t rt_cp0_cause(void);             /* mfc0 Cause */
+/*
+ * Handler of the CP0 timer, called by rt_irq_dispatch with interrupts off.
+ * It must write Compare (rt_cp0_set_compare) or the interrupt is taken
+ * again at once; with no handler the dispatcher clears Status.IM7.
+ */
+void rt_cp0_timer_set_handler(rt_irq_handler_t fn);
+void rt_cp0_timer_on(void);              /* Status.IM7 on (ends with ehb) */
+void rt_cp0_timer_off(void);             /* Status.IM7 off */
 
 /* ---- string helpers (also what gcc may call for struct copies) --------- */
 void *memcpy(void *dst, const void *src, size_t n);

@@ -22,6 +22,7 @@
 #include "symbols.h"
 
 #include <capstone/capstone.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <string.h>
 
@@ -164,6 +165,20 @@ static gint line_cmp(gconstpointer a, gconstpointer b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* A line row's file as binutils/gdb name it: a relative name is joined to
+ * DW_AT_comp_dir (itself possibly relative: then the result is relative to
+ * the current directory). libdw gives the line table's directory + name
+ * but leaves the comp dir out. */
+static const char *line_file(Symbols *s, const char *comp_dir, const char *file)
+{
+    if (!file || g_path_is_absolute(file) || !comp_dir || !*comp_dir)
+        return file ? g_string_chunk_insert_const(s->strings, file) : NULL;
+    char *joined = g_build_filename(comp_dir, file, NULL);
+    const char *r = g_string_chunk_insert_const(s->strings, joined);
+    g_free(joined);
+    return r;
+}
+
 static void read_lines(Symbols *s, Elf *elf)
 {
     Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
@@ -175,6 +190,10 @@ static void read_lines(Symbols *s, Elf *elf)
         Dwarf_Die cudie;
         Dwarf_Lines *lines;
         size_t nlines;
+        Dwarf_Attribute cda;
+        const char *comp_dir = NULL;
+        if (dwarf_offdie(dw, off + hsize, &cudie))
+            comp_dir = dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir, &cda));
         if (dwarf_offdie(dw, off + hsize, &cudie) &&
             dwarf_getsrclines(&cudie, &lines, &nlines) == 0) {
             for (size_t i = 0; i < nlines; i++) {
@@ -190,7 +209,7 @@ static void read_lines(Symbols *s, Elf *elf)
                 LineRow r = {
                     .addr = (uint32_t)addr,
                     .line = end || lineno < 0 ? 0 : (unsigned)lineno,
-                    .file = file ? g_string_chunk_insert_const(s->strings, file) : NULL,
+                    .file = line_file(s, comp_dir, file),
                     .order = s->lines->len,
                 };
                 if (!end && !file)

@@ -16,6 +16,7 @@
  * read, its disassembly is listed instead, one instruction per line with
  * the same columns (count = executions of that instruction).
  */
+#include "srcpath.h"
 #include "report.h"
 #include "report_util.h"
 
@@ -37,12 +38,14 @@ typedef struct FileSpan {
 typedef struct Source {
     char **lines;       /* NULL when unreadable */
     unsigned n;
+    char *tried;        /* when unreadable: every path tried, comma-separated */
 } Source;
 
 static void source_free(gpointer data)
 {
     Source *s = data;
     g_strfreev(s->lines);
+    g_free(s->tried);
     g_free(s);
 }
 
@@ -52,9 +55,15 @@ static const Source *source_get(GHashTable *cache, const char *file)
     if (s)
         return s;
     s = g_new0(Source, 1);
-    char *text = NULL;
     gsize len = 0;
-    if (g_file_get_contents(file, &text, &len, NULL)) {
+    GPtrArray *tried = g_ptr_array_new_with_free_func(g_free);
+    char *text = srcpath_read(file, &len, NULL, tried);
+    if (!text) {
+        g_ptr_array_add(tried, NULL);
+        s->tried = g_strjoinv(", ", (char **)tried->pdata);
+    }
+    g_ptr_array_free(tried, TRUE);
+    if (text) {
         s->lines = g_strsplit(text, "\n", -1);
         s->n = g_strv_length(s->lines);
         if (s->n && len && text[len - 1] == '\n')
@@ -249,6 +258,15 @@ static void print_function(GString *o, const Profile *p, unsigned fi, GHashTable
     if (!source) {
         const char *why = spans->len ? "source file not readable" : "no line information";
         g_string_append_printf(o, "    (%s: disassembly)\n", why);
+        for (guint j = 0; j < spans->len; j++) {
+            const Source *src = source_get(cache, g_array_index(spans, FileSpan, j).file);
+            if (src->tried)
+                g_string_append_printf(o, "    (%s not found; tried: %s)\n",
+                                       g_array_index(spans, FileSpan, j).file, src->tried);
+            else if (!src->lines || g_array_index(spans, FileSpan, j).hi > src->n)
+                g_string_append_printf(o, "    (%s is shorter than its line table)\n",
+                                       g_array_index(spans, FileSpan, j).file);
+        }
         g_string_append_printf(o, "%15s %10s %8s  %s\n", "count", "cycles", "samples",
                                "address: instruction");
         print_disasm(o, p, &d);

@@ -3,6 +3,7 @@
  * (each block's cycles spread evenly over its instructions, as in the
  * source listing) and samples of the first sampling period; with `both`,
  * each run of instructions is headed by the source line it belongs to. */
+#include "srcpath.h"
 #include "report.h"
 #include "report_util.h"
 
@@ -56,7 +57,8 @@ static const char *source_line(GHashTable *cache, const char *file, unsigned lin
     char **lines = g_hash_table_lookup(cache, file);
     if (!lines) {
         char *text = NULL;
-        lines = g_file_get_contents(file, &text, NULL, NULL) ? g_strsplit(text, "\n", -1) : g_new0(char *, 1);
+        text = srcpath_read(file, NULL, NULL, NULL);
+        lines = text ? g_strsplit(text, "\n", -1) : g_new0(char *, 1);
         g_free(text);
         g_hash_table_insert(cache, (gpointer)file, lines);
     }

@@ -533,5 +533,88 @@ class TailCall(unittest.TestCase):
                             self.assertLessEqual(a["inclusive_cycles"], f["inclusive_cycles"], f["name"])
 
 
+SL_SOURCE = r"""#include "nocprof.h"
+
+static unsigned crc;
+
+RT_NOINLINE static void updcrc(unsigned v)
+{
+    for (unsigned i = 0; i < 8; i++)
+        crc = (crc >> 1) ^ ((crc ^ v >> i) & 1 ? 0xEDB88320u : 0);
+}
+
+int main(unsigned core, unsigned ncores)
+{
+    (void)ncores;
+    for (unsigned k = 0; k < 100; k++)
+        updcrc(k + core);
+    return (int)(crc & 0);
+}
+"""
+
+
+class SourceLookup(unittest.TestCase):
+    """Issue 10 part 4: DWARF with a relative comp dir (-fdebug-prefix-map),
+    resolved as binutils do, --source-dir and --source-map, and every path
+    tried named in annotated.txt when a source file is not found."""
+
+    def build(self):
+        gcc = nptest.tool("mipsel-linux-gnu-gcc")
+        a2l = nptest.tool("mipsel-linux-gnu-addr2line")
+        rt = os.path.join(nptest.ARGS.fw, "runtime-el")
+        if not os.path.isdir(rt):
+            raise unittest.SkipTest("runtime objects not built")
+        top = nptest.tmpdir("srclookup")
+        fwdir = os.path.join(top, "fw")
+        os.makedirs(os.path.join(fwdir, "lines"))
+        with open(os.path.join(fwdir, "lines", "updcrc.c"), "w") as f:
+            f.write(SL_SOURCE)
+        elf = os.path.join(top, "app.elf")
+        objs = sorted(os.path.join(rt, o) for o in os.listdir(rt) if o.endswith(".o"))
+        cmd = [gcc, "-EL", "-march=mips32r2", "-mno-abicalls", "-fno-pic", "-G0", "-ffreestanding",
+               "-nostdlib", "-nostartfiles", "-static", "-g", "-O2",
+               "-I", nptest.src("firmware", "runtime"), "-I", nptest.src("include"),
+               "-fdebug-prefix-map=%s=./fw" % fwdir, "-T", nptest.src("firmware", "runtime", "link.ld"),
+               "-o", elf, os.path.join("lines", "updcrc.c")] + objs + ["-lgcc"]
+        subprocess.run(cmd, cwd=fwdir, check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        main = nptest.symbols(elf)["main"][0]
+        where = subprocess.run([a2l, "-e", elf, "0x%x" % main], stdout=subprocess.PIPE,
+                               universal_newlines=True, check=True).stdout.strip()
+        return top, elf, where.rpartition(":")[0]
+
+    def annotated(self, elf, cwd, extra=()):
+        r = run(["--set", "mesh.width=1", "--set", "mesh.height=1"] + list(extra) + [elf], cwd=cwd)
+        self.assertEqual(r.rc, 0, r.describe())
+        return r.text("core0", "annotated.txt")
+
+    def test_relative_comp_dir_like_addr2line(self):
+        top, elf, a2l_path = self.build()
+        self.assertEqual(a2l_path, "./fw/lines/updcrc.c")
+        text = self.annotated(elf, top)
+        self.assertIn("    ./fw/lines/updcrc.c:12-", text)
+        self.assertIn("updcrc(k + core);", text)
+        self.assertNotIn("not found", text)
+
+    def test_not_found_names_every_path_tried(self):
+        top, elf, _ = self.build()
+        other = nptest.tmpdir("elsewhere")
+        text = self.annotated(elf, other, ["--source-dir", "/nonexistent/a",
+                                           "--source-map", "./fw=/nonexistent/b"])
+        self.assertIn("(./fw/lines/updcrc.c not found; tried: /nonexistent/b/lines/updcrc.c, "
+                      "./fw/lines/updcrc.c, /nonexistent/a/updcrc.c, "
+                      "/nonexistent/a/./fw/lines/updcrc.c)", text)
+        self.assertNotIn("updcrc(k + core);", text)
+
+    def test_source_dir_and_source_map(self):
+        top, elf, _ = self.build()
+        other = nptest.tmpdir("elsewhere")
+        for extra in (["--source-dir", top], ["--source-dir", os.path.join(top, "fw", "lines")],
+                      ["--source-map", "./fw=" + os.path.join(top, "fw")]):
+            with self.subTest(extra=extra):
+                text = self.annotated(elf, other, extra)
+                self.assertIn("updcrc(k + core);", text)
+                self.assertNotIn("not found", text)
+
+
 if __name__ == "__main__":
     nptest.main()
