@@ -124,6 +124,8 @@ static void pop(Collector *col, uint64_t now)
     }
     collect_ctx_account(col, now);
     col->irq_depth -= f->irq;
+    if (col->blk_kind >= 0 && col->blk_irq_depth > col->irq_depth)
+        collect_block_close(col, now);
     unsigned func = f->func;
     col->depth--;
     col->ctx_cur = col->depth ? col->stack[col->depth - 1].ctx : 0;
@@ -235,6 +237,7 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
 {
     Collector *col = opaque;
     unsigned idle = collect_pseudo(col, PROF_IDLE);
+    collect_block_close(col, from); /* a poll loop does not go on in `wait` */
     if (!col->collecting) {
         collect_add_event(col, from, to, idle, true);
         col->ctx_mark = to;

@@ -52,12 +52,18 @@ enum { COLLECT_POLL_RX, COLLECT_WAIT_TX, COLLECT_WAIT_IRQ, COLLECT_NBLOCKED };
 /* The core, so that idle spans can tell whether NoC interrupts were
  * enabled (wait_irq). */
 void collector_attach_core(Collector *col, const Core *core);
-/* From cycle now on, the cycles of the current paths (outside interrupt
- * handlers entered later) are also blocked cycles of kind k (POLL_RX or
- * WAIT_TX) of their calling contexts; a span of another kind ends first. */
+/* A failed poll of kind k (POLL_RX or WAIT_TX) at cycle now. The first
+ * opens a blocked span: from then on the cycles of the current paths
+ * (outside interrupt handlers entered later) are blocked cycles of kind k
+ * of their calling contexts, up to the last failed poll, or up to
+ * collector_block_end (the successful status read). An open span of the
+ * other kind ends here first. */
 void collector_block_begin(Collector *col, unsigned kind, uint64_t now);
 /* End the open blocked span at cycle now; its blocked cycles (0 if none
- * was open). *kind (may be NULL) is set to its kind. */
+ * was open), plus those of spans the collector ended by itself since the
+ * last call (a span also ends when the core enters `wait`, and when the
+ * interrupt handler that opened it returns). *kind (may be NULL) is set
+ * to its kind. */
 uint64_t collector_block_end(Collector *col, uint64_t now, unsigned *kind);
 /* Whether a blocked span is open, and its kind. */
 bool collector_blocked(const Collector *col, unsigned *kind);

@@ -98,21 +98,23 @@ static bool fifo_pop(CommFifo *q, CommSend *s)
 static void end_span(CommCore *cc, unsigned kind, uint64_t now)
 {
     unsigned k;
-    if (!collector_blocked(cc->col, &k) || k != kind)
+    if (collector_blocked(cc->col, &k) && k != kind)
         return;
     uint64_t n = collector_block_end(cc->col, now, NULL);
-    line_at(cc, cc->span_pc)->blocked += n;
+    if (n)
+        line_at(cc, cc->span_pc)->blocked += n;
 }
 
 static void poll(CommCore *cc, unsigned kind, const NiEvent *ev)
 {
     unsigned k;
     if (!collector_blocked(cc->col, &k) || k != kind) {
-        if (collector_blocked(cc->col, &k))
-            end_span(cc, k, ev->cycle);
-        collector_block_begin(cc->col, kind, ev->cycle);
+        uint64_t n = collector_block_end(cc->col, ev->cycle, NULL);
+        if (n)
+            line_at(cc, cc->span_pc)->blocked += n;
         cc->span_pc = ev->pc;
     }
+    collector_block_begin(cc->col, kind, ev->cycle); /* opens, or commits up to this poll */
     if (kind == COLLECT_POLL_RX) {
         cc->polls_rx++;
         if (cc->rx_tw == COMM_NO_WAIT)
@@ -168,9 +170,9 @@ static void on_consume(CommCore *cc, const NiEvent *ev)
     PartnerKey key = { .recv_ctx = p.recv_ctx, .src = p.src, .send_ctx = p.send_ctx };
     CommWait *w = g_hash_table_lookup(cc->partners, &key);
     if (!w) {
-        PartnerKey *k = g_memdup2(&key, sizeof key + sizeof(CommWait));
+        PartnerKey *k = g_malloc0(sizeof key + sizeof(CommWait));
+        *k = key;
         w = (CommWait *)(k + 1);
-        *w = (CommWait){ 0 };
         g_hash_table_insert(cc->partners, k, w);
     }
     add_wait(w, &p);

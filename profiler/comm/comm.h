@@ -13,7 +13,9 @@
  *    span starts at the first failed poll of a kind and ends at the status
  *    read of that kind that finds something (READY), or at the NI access
  *    that makes progress on that side (RECV/DROP for receive, SEND for
- *    transmit). Its cycles, outside interrupt handlers entered meanwhile,
+ *    transmit); one the core abandons (`wait`, return from the handler
+ *    that polled) counts up to its last failed poll. Its cycles, outside
+ *    interrupt handlers entered meanwhile,
  *    are blocked cycles of the paths (functions) that ran them: poll_rx
  *    (empty receive queue) or wait_tx (no room in the injection queue). So
  *    blocked cycles are a part of each function's self cycles.

@@ -205,6 +205,11 @@ static void core_lines(CommCoreReport *cr, const CommCore *cc)
     qsort(cr->lines, cr->nlines, sizeof *cr->lines, cmp_line);
 }
 
+static const char *or_unknown(const char *s)
+{
+    return s ? s : "??";
+}
+
 static void core_flows(CommReport *r, CommCoreReport *cr, const CommRun *run, const CommCore *cc)
 {
     size_t n;
@@ -213,8 +218,8 @@ static void core_flows(CommReport *r, CommCoreReport *cr, const CommRun *run, co
     cr->flows = g_new(CommFlow, n + 1);
     for (size_t j = 0; j < n; j++)
         cr->flows[j] = (CommFlow){ .src = p[j].src, .ts = p[j].ts, .td = p[j].td, .tc = p[j].tc,
-                                   .send_func = intern(r, comm_ctx_func(run, p[j].src, p[j].send_ctx)),
-                                   .recv_func = intern(r, comm_ctx_func(run, cc->id, p[j].recv_ctx)) };
+                                   .send_func = intern(r, or_unknown(comm_ctx_func(run, p[j].src, p[j].send_ctx))),
+                                   .recv_func = intern(r, or_unknown(comm_ctx_func(run, cc->id, p[j].recv_ctx))) };
 }
 
 /* The last packet core waited for and consumed at or before cycle t. */

@@ -181,6 +181,26 @@ class Construction(unittest.TestCase):
         self.assertEqual(int(row.group(1)), exp["late_sender_cycles"])
 
 
+class WaitIrq(unittest.TestCase):
+    def test_wait_with_noc_interrupts_is_wait_irq(self):
+        # netirq: cores 1..3 sleep in `wait` (rt_wait) with the NoC receive
+        # interrupt enabled, their handler drains the queue until RX_COUNT
+        # reads 0: every idle cycle is wait_irq, and the drain's final failed
+        # poll, abandoned when the handler returns, is not blocked time
+        for e in ("el", "eb"):
+            r = run([fw("netirq", e)])
+            self.assertEqual(r.rc, 0, r.describe())
+            comm = r.summary["communication"]
+            for i in (1, 2, 3):
+                idle = r.summary["cores"][i]["idle_cycles"]
+                self.assertGreater(idle, 0)
+                b = comm["cores"][i]["blocked_cycles"]
+                self.assertEqual((b["wait_irq"], b["poll_rx"], b["wait_tx"]), (idle, 0, 0))
+                self.assertEqual(func(comm, i, "rt_wait")["blocked_cycles"]["wait_irq"], idle)
+                p = pair(comm, 0, i)
+                self.assertEqual((p["packets"], p["waited_packets"]), (40, 40))
+
+
 class Demo(unittest.TestCase):
     def test_critical_chain_names_the_bottleneck_stage(self):
         r = run([])
