@@ -9,6 +9,7 @@
  *              and the report options shared by every command that writes
  *              reports (cli_report_*)
  *   manifest.c OUT/.nocprof-manifest: what nocprof wrote there
+ *   diff.c     `nocprof diff`: two runs compared function by function
  * Only this folder prints and exits; the libraries return GErrors. */
 #ifndef NOCPROF_CLI_H
 #define NOCPROF_CLI_H
@@ -126,6 +127,10 @@ bool cli_write_reports(const ProfileData *d, const char *out, unsigned flags, GE
 typedef struct ReportOptions {
     char **periods;            /* --period: recorded periods to report */
     gint fold_recursion;       /* --fold-recursion N; -1: as the run had it */
+    char **focus, **exclude;   /* --focus / --exclude (replace the run's) */
+    gboolean all;              /* --all: neither the run's focus nor exclude */
+    char *annotate;            /* --annotate source|asm|both */
+    char **source_dirs, **source_maps; /* --source-dir / --source-map (replace the run's) */
 } ReportOptions;
 #define REPORT_OPTIONS_INIT { .fold_recursion = -1 }
 
@@ -136,6 +141,8 @@ void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro);
 bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error);
 
 int cmd_report(int argc, char **argv);
+/* diff.c: `nocprof diff OUT_A OUT_B` */
+int cmd_diff(int argc, char **argv);
 
 /* OUT/.nocprof-manifest (manifest.c): the paths it lists (empty when there
  * is none); removing the files of `before` that are not in `now`; writing. */

@@ -15,6 +15,8 @@ static const char *top_help =
     "  run [OPTIONS] FIRMWARE.elf...   run and profile (see 'nocprof run --help')\n"
     "  report [OPTIONS] OUT            rebuild every report of a finished run from\n"
     "                                  OUT/profile.data, without running again\n"
+    "  diff [OPTIONS] OUT_A OUT_B      compare two runs function by function\n"
+    "                                  (diff.txt, diff.folded; --fail-if-slower PCT)\n"
     "\n"
     "Options:\n"
     "  -h, --help      this help\n"
@@ -36,6 +38,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "run") == 0)
         return cmd_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "diff") == 0)
+        return cmd_diff(argc - 1, argv + 1);
     if (strcmp(argv[1], "report") == 0)
         return cmd_report(argc - 1, argv + 1);
     fprintf(stderr, "nocprof: unknown command '%s'\n%s", argv[1], top_help);

@@ -7,10 +7,16 @@
 #include <string.h>
 
 #include "cli.h"
+#include "srcpath.h"
 
 void report_options_clear(ReportOptions *ro)
 {
     g_strfreev(ro->periods);
+    g_strfreev(ro->focus);
+    g_strfreev(ro->exclude);
+    g_free(ro->annotate);
+    g_strfreev(ro->source_dirs);
+    g_strfreev(ro->source_maps);
     *ro = (ReportOptions)REPORT_OPTIONS_INIT;
 }
 
@@ -23,6 +29,18 @@ void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro)
         { "fold-recursion", 0, 0, G_OPTION_ARG_INT, &ro->fold_recursion,
           "Keep at most N frames of a recursive function on a path of stacks.folded (0: all; default: as "
           "the run had it)", "N" },
+        { "focus", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ro->focus,
+          "Reports show only FUNC and what it calls (gprof -f; repeatable; replaces the run's)", "FUNC" },
+        { "exclude", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ro->exclude,
+          "Reports leave FUNC out (gprof -e; FUNC/time: -E, its time removed too; repeatable; replaces the run's)",
+          "FUNC[/time]" },
+        { "all", 0, 0, G_OPTION_ARG_NONE, &ro->all, "Drop the run's --focus and --exclude", NULL },
+        { "annotate", 0, 0, G_OPTION_ARG_STRING, &ro->annotate, "annotated.txt layout (default: as the run had it)",
+          "source|asm|both" },
+        { "source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &ro->source_dirs,
+          "Also look for source files in DIR (repeatable; replaces the run's)", "DIR" },
+        { "source-map", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ro->source_maps,
+          "Read source paths starting with OLD from NEW (repeatable; replaces the run's)", "OLD=NEW" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -62,13 +80,29 @@ bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error)
     }
     if (ro->fold_recursion >= 0)
         d->fold_recursion = (unsigned)ro->fold_recursion;
+    if (ro->annotate && strcmp(ro->annotate, "source") != 0 && strcmp(ro->annotate, "asm") != 0
+        && strcmp(ro->annotate, "both") != 0) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--annotate %s: expected source, asm or both",
+                    ro->annotate);
+        return false;
+    }
+    if (ro->annotate)
+        d->annotate = ro->annotate;
+    if (ro->all || ro->focus || ro->exclude) {
+        d->focus = ro->focus;
+        d->exclude = ro->exclude;
+    }
+    if (ro->source_dirs || ro->source_maps) {
+        d->source_dirs = ro->source_dirs;
+        d->source_maps = ro->source_maps;
+    }
     if (ro->periods) {
         uint32_t periods[CONFIG_MAX_PERIODS];
         unsigned n;
         if (!parse_periods(ro->periods, periods, &n, error) || !profile_data_select_periods(d, periods, n, error))
             return false;
     }
-    return true;
+    return srcpath_configure(d->source_dirs, d->source_maps, error);
 }
 
 static const char *const report_description =
@@ -135,7 +169,7 @@ int cmd_report(int argc, char **argv)
             status = fail(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dest,
                                                     g_strerror(errno)));
         else if (!cli_write_reports(&d, dest, same_folder(rest[0], dest) ? CLI_WRITE_KEEP : CLI_WRITE_DATA, &err))
-            status = fail(EXIT_REPORTS, err);
+            status = fail(err->code == NOCPROF_ERROR_USAGE ? EXIT_USAGE : EXIT_REPORTS, err);
     }
     profile_data_clear(&d);
     report_options_clear(&ro);

@@ -320,6 +320,8 @@ static void gather(Run *r)
     r->data.focus = r->opts->focus;       /* names checked before the run */
     r->data.exclude = r->opts->exclude;
     r->data.annotate = r->opts->annotate;
+    r->data.source_dirs = r->opts->source_dirs;
+    r->data.source_maps = r->opts->source_maps;
     r->res = r->data.cores;
     r->profs = r->data.profs;
     for (unsigned i = 0; i < r->ncores; i++)

@@ -79,6 +79,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     b->icost = g_new(uint16_t, b->ninsns ? b->ninsns : 1);
     b->words = g_new0(uint32_t, b->ninsns ? b->ninsns : 1);
     b->tag = CORE_NO_TAG;
+    b->pollable = -1;
     g_autofree uint8_t *bytes = g_malloc(size ? size : 4);
     bool readable = size && uc_mem_read(c->uc, mips_phys(addr), bytes, size) == UC_ERR_OK;
     for (uint32_t i = 0; readable && i < b->ninsns; i++)
@@ -249,6 +250,8 @@ G_GNUC_NO_INLINE static void arrival(Core *c, Block *from, Block *to, uint64_t n
         c->hooks.arrive(c->hooks.opaque, c, from, to, now);
 }
 
+static uint64_t poll_skip(Core *c, Block *b, uint64_t start);
+
 /* Slow part of the boundary at `start`: the client's view of the
  * transfer from p, then due events. True when b must not run now. */
 G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t start)
@@ -289,6 +292,12 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
         if (c->next_sample < start)
             sample_range(c, start, p->branch_pc ? p->branch_pc : addr);
     }
+    if (c->poll_blk) {
+        Block *pb = c->poll_blk;
+        c->poll_blk = NULL;
+        if (pb == b && p == b)
+            start = poll_skip(c, b, start);
+    }
     if ((p->flags & c->arrive_mask) || b->attn || start >= c->next_event) {
         if (boundary_slow(c, p, b, start))
             return;
@@ -328,4 +337,59 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     return;
 slow:
     hook_block_slow(c, addr, size);
+}
+
+/* ---- poll skip ----------------------------------------------------------- */
+
+/* b is `L: ...; lw (the poll); ...; b<cond> L; <delay slot>` whose every
+ * iteration computes the same thing (mips_idempotent_loop). */
+static bool poll_loop(const Block *b, int i)
+{
+    unsigned f = b->flags;
+    uint32_t target;
+    return i >= 0 && (uint32_t)i < b->ninsns && b->ninsns >= 2
+        && (f & MIPS_BRANCH) && !(f & (MIPS_LINK | MIPS_JREG | MIPS_LIKELY | MIPS_ERET | BLOCK_SPLIT))
+        && !mips_branch_unconditional(b->branch_insn)
+        && b->branch_pc == b->addr + 4 * (b->ninsns - 2)
+        && mips_branch_target(b->branch_insn, b->branch_pc, &target) && target == b->addr
+        && mips_idempotent_loop(b->words, b->ninsns, (unsigned)i);
+}
+
+void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx)
+{
+    Block *b = core_current_block(c);
+    if (!b || !c->sched.poll_wait || c->state != CORE_RUNNING || pc < b->addr)
+        return;
+    int i = (int)((pc - b->addr) / 4);
+    if (b->pollable < 0)
+        b->pollable = poll_loop(b, i);
+    if (!b->pollable)
+        return;
+    uint64_t off = 0;
+    for (int k = 0; k < i; k++)
+        off += b->icost[k];
+    c->poll_blk = b;
+    c->poll_s0 = now - off;
+    c->poll_off = (uint32_t)off;
+    c->poll_pc = b->addr + 4u * (uint32_t)i;
+    c->poll_tx = tx;
+    c->next_event = c->deadline = 0; /* the next boundary takes the slow path */
+}
+
+/* Entering b again right after its failed poll, at `start`: ask the
+ * scheduler how many identical iterations may be skipped; account them. */
+static uint64_t poll_skip(Core *c, Block *b, uint64_t start)
+{
+    uint64_t period = start - c->poll_s0;
+    if (period == 0 || period < b->cost)
+        return start;
+    uint64_t r = c->sched.poll_wait(c->sched.opaque, c, start, period, c->poll_off, c->poll_pc, c->poll_tx);
+    if (r <= start)
+        return start;
+    uint64_t k = (r - start) / period;
+    b->count += k;
+    b->extra += (int64_t)(k * (period - b->cost));
+    if (c->next_sample < start + k * period)
+        sample_loop(c, b, start, period, k, c->poll_pc);
+    return start + k * period;
 }

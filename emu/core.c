@@ -24,6 +24,11 @@ int core_exit_code(const Core *c) { return c->exit_code; }
 const CoreFault *core_fault(const Core *c) { return &c->fault; }
 uint64_t core_cycles(const Core *c) { return c->cycles; }
 uint32_t core_pc(const Core *c) { return c->pc; }
+
+uint64_t core_local_event(const Core *c)
+{
+    return MIN(c->timer.expiry, c->cfg->max_cycles);
+}
 uint64_t core_idle_cycles(const Core *c) { return c->idle_cycles; }
 uint64_t core_irq_cycles(const Core *c) { return c->irq_cycles; }
 uint64_t core_interrupts(const Core *c) { return c->interrupts; }
@@ -117,11 +122,17 @@ bool core_sync(Core *c, uint64_t t, uint32_t pc)
     return false;
 }
 
-void core_sync_end(Core *c)
+bool core_sync_end(Core *c, uint32_t pc)
 {
     core_refresh_net(c);
-    if (c->sched.sync_done)
-        c->sched.sync_done(c->sched.opaque, c);
+    if (!c->sched.sync_done || c->sched.sync_done(c->sched.opaque, c))
+        return true;
+    /* the run ends here (a livelock found by this very access): stop
+     * before pc like every other core stopped at its sync point */
+    block_truncate(c, pc);
+    c->pc = pc;
+    core_stop(c, c->state);
+    return false;
 }
 
 bool core_irqc_output(const Core *c)
@@ -209,9 +220,8 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
     }
     if (core_irq_network(c)) {
         /* the lines at this boundary need the network's state now */
-        if (!core_sync(c, c->cycles, addr))
+        if (!core_sync(c, c->cycles, addr) || !core_sync_end(c, addr))
             return true;
-        core_sync_end(c);
     }
     if (core_irq_wanted(c)) {
         uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);

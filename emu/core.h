@@ -99,7 +99,17 @@ typedef struct CoreSched {
      * sync_done; or false when the core was halted meanwhile (core_halt):
      * the access does not happen. */
     bool (*sync)(void *opaque, Core *core, uint64_t t);
-    void (*sync_done)(void *opaque, Core *core);
+    /* After the access: false when the core must stop before it (the
+     * machine halted it meanwhile: core_state tells how). */
+    bool (*sync_done)(void *opaque, Core *core);
+    /* The core spins in a one-block loop whose every iteration repeats a
+     * failed NI poll and nothing else (mips_idempotent_loop): iterations
+     * start at `start`, `start + period`, ...; the poll of each runs at
+     * + poll_offset. Return the start of the first iteration that must
+     * really run (its poll may succeed, or an event is due): the core
+     * accounts the skipped ones exactly. NULL: never skip. */
+    uint64_t (*poll_wait)(void *opaque, Core *core, uint64_t start, uint64_t period,
+                          uint64_t poll_offset, uint32_t poll_pc, bool tx);
 } CoreSched;
 
 typedef struct CoreFault {
@@ -158,6 +168,9 @@ const char *core_console(const Core *c, size_t *len);
 /* Pass an unterminated console line to the console function. */
 void core_flush_console(Core *c);
 uint64_t core_cycles(const Core *c);
+/* The next cycle the core's own devices need attention (a timer expiry,
+ * the cycle limit), UINT64_MAX if none. */
+uint64_t core_local_event(const Core *c);
 /* Where the core goes on (or stopped): the next instruction to run. */
 uint32_t core_pc(const Core *c);
 uint64_t core_idle_cycles(const Core *c);
@@ -193,6 +206,8 @@ typedef struct DevAccess {
     const char *fault_kind; /* set with fault_msg (g_malloc'd) to reject */
     char *fault_msg;
     bool changed;        /* a read changed interrupt or event state */
+    bool poll;           /* a status read that found nothing to do */
+    bool poll_tx;        /* ... waiting for transmit room (else data) */
 } DevAccess;
 
 typedef struct DevOps {

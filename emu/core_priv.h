@@ -37,6 +37,8 @@ struct Block {
     uint16_t *icost;           /* [ninsns] cycles of each instruction
                                   (at most 1 + 1000 + 1000) */
     uint32_t *words;           /* [ninsns] the instructions, host order */
+    int8_t pollable;           /* -1 unknown; 1: a one-block idempotent
+                                  loop around its one load (poll skip) */
     uint16_t *mem;             /* [nmem] indices of its loads and stores */
     uint32_t nmem;
 };
@@ -124,6 +126,12 @@ struct Core {
     CoreHooks hooks;
     CoreSched sched;
 
+    /* poll skip: the block whose failed poll may repeat (NULL: none) */
+    Block *poll_blk;
+    uint64_t poll_s0;          /* cycle that iteration started */
+    uint32_t poll_off, poll_pc;
+    bool poll_tx;
+
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
     uint32_t tlb_miss_addr;
@@ -140,9 +148,11 @@ uint32_t core_reg(Core *c, int reg);
 /* Before a network-dependent access or test at cycle t (pc: the
  * instruction): the scheduler makes the network exact at t. False when
  * the core was halted meanwhile (it is then stopped before pc). A true
- * return must be paired with core_sync_end after the access. */
+ * return must be paired with core_sync_end after the access, which is
+ * false when the machine halted the core meanwhile (it then stops before
+ * pc). */
 bool core_sync(Core *c, uint64_t t, uint32_t pc);
-void core_sync_end(Core *c);
+bool core_sync_end(Core *c, uint32_t pc);
 uint32_t core_guest_word(const Core *c, const uint8_t *p);
 
 /* IRQC output: PENDING & ENABLE != 0 (hardware line 0, Cause.IP2). */
@@ -179,7 +189,15 @@ uint64_t block_start(const Core *c, const Block *b);
 /* The block executing now (NULL between blocks). */
 Block *core_current_block(const Core *c);
 
+/* block.c: arm the poll skip after a failed poll by the instruction at pc
+ * of the current block, at cycle now. */
+void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx);
+
 /* sample.c */
+/* Samples of k repetitions of a one-block loop b from `start`, each
+ * `period` cycles: its instructions by their costs, then the device
+ * access's extra cycles on poll_pc, then the taken branch. */
+void sample_loop(Core *c, const Block *b, uint64_t start, uint64_t period, uint64_t k, uint32_t poll_pc);
 void sample_init(Core *c);
 void sample_clear(Core *c);
 void sample_update_next(Core *c);

@@ -31,7 +31,8 @@ static void emit_at(NiDev *n, const DevAccess *a, NiEventKind kind, unsigned pee
                     uint64_t delivered)
 {
     NiEvent ev = { .kind = kind, .core = n->id, .peer = peer, .words = words,
-                   .cycle = a->now, .pc = a->pc, .sent = sent, .delivered = delivered };
+                   .cycle = a->now, .pc = a->pc, .sent = sent, .delivered = delivered, .count = 1,
+                   .until = a->now };
     for (unsigned i = 0; i < n->nobs; i++)
         n->obs[i](n->obs_opaque[i], &ev);
 }
@@ -89,7 +90,12 @@ static bool ni_read(void *opaque, DevAccess *a, uint32_t *v)
     switch (a->reg) {
     case NP_NI_TX_STATUS:
         *v = tx_ready(n) ? 1 : 0;
-        emit(n, a, *v ? NI_EV_READY_TX : NI_EV_POLL_TX, 0, 0, 0);
+        if (!*v) {
+            emit(n, a, NI_EV_POLL_TX, 0, 0, 0);
+            a->poll = a->poll_tx = true;
+        } else {
+            emit(n, a, NI_EV_READY_TX, 0, 0, 0);
+        }
         return true;
     case NP_NI_RX_COUNT:
     case NP_NI_RX_SRC:
@@ -97,6 +103,7 @@ static bool ni_read(void *opaque, DevAccess *a, uint32_t *v)
         if (!noc_rx_head(n->noc, n->id, &src, &len, &rem)) {
             *v = 0;
             emit(n, a, NI_EV_POLL_RX, 0, 0, 0);
+            a->poll = true;
         } else {
             *v = a->reg == NP_NI_RX_COUNT ? noc_rx_packets(n->noc, n->id) : a->reg == NP_NI_RX_SRC ? src : len;
             emit(n, a, NI_EV_READY_RX, 0, 0, 0);
@@ -175,3 +182,16 @@ static bool ni_write(void *opaque, DevAccess *a, uint32_t v)
 }
 
 const DevOps dev_ni_ops = { .read = ni_read, .write = ni_write, .free = ni_free, .sync = true };
+
+void dev_ni_emit_polls(NiDev *n, bool tx, uint32_t pc, uint64_t first, uint64_t period, uint64_t count)
+{
+    NiEvent ev = { .kind = tx ? NI_EV_POLL_TX : NI_EV_POLL_RX, .core = n->id, .cycle = first, .pc = pc,
+                   .count = count, .until = first + (count - 1) * period, .period = period };
+    for (unsigned i = 0; i < n->nobs; i++)
+        n->obs[i](n->obs_opaque[i], &ev);
+}
+
+bool dev_ni_poll_ready(const NiDev *n, bool tx)
+{
+    return tx ? tx_ready(n) : noc_rx_packets(n->noc, n->id) > 0;
+}

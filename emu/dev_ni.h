@@ -37,6 +37,10 @@ typedef struct NiEvent {
     uint32_t pc;         /* the accessing instruction */
     uint64_t sent;       /* RECV/DROP: the cycle the packet was sent */
     uint64_t delivered;  /* RECV/DROP: the cycle its last flit arrived */
+    uint64_t count;      /* POLL: failed polls it stands for (1, or the
+                            iterations of a skipped poll loop) */
+    uint64_t until;      /* POLL: cycle of the last of them */
+    uint64_t period;     /* POLL with count > 1: cycles between them */
 } NiEvent;
 
 typedef void (*NiObserver)(void *opaque, const NiEvent *ev);
@@ -46,6 +50,12 @@ NiDev *dev_ni_new(struct Noc *noc, unsigned id, unsigned ncores, unsigned max_pa
 /* Observers see every event, in order, from the accessing core's thread
  * with the network locked (at most 4 per NI). */
 void dev_ni_observe(NiDev *ni, NiObserver fn, void *opaque);
+/* `count` failed polls of the same kind by the instruction at pc, the
+ * first at `first`, one every `period` cycles (a skipped poll loop). */
+void dev_ni_emit_polls(NiDev *ni, bool tx, uint32_t pc, uint64_t first, uint64_t period, uint64_t count);
+/* The poll would succeed now: a complete packet waits (rx), or there is
+ * room for a maximal packet (tx). */
+bool dev_ni_poll_ready(const NiDev *ni, bool tx);
 /* IRQC lines it holds up now: NP_IRQ_NOC_RX, NP_IRQ_NOC_TX. */
 uint32_t dev_ni_irq(void *ni);
 

@@ -46,6 +46,11 @@ typedef struct MCore {
      * state before the last progress, to judge it as of an earlier cycle */
     bool polled, prev_polled;
     uint64_t poll_from, prev_poll_from, progress;
+    /* MC_IDLE while spinning on a failed poll (CoreSched.poll_wait):
+     * iterations start at p_start + j * p_period, their poll at + p_off */
+    bool polling, p_tx;
+    uint64_t p_start, p_period, p_off, p_resume;
+    uint32_t p_pc;
 } MCore;
 
 struct MachSched {
@@ -94,6 +99,24 @@ static bool ready(const Machine *m, const MCore *mc)
     }
 }
 
+/* The first iteration of a polling core whose poll runs at or after t. */
+static uint64_t poll_iter_at(const MCore *o, uint64_t t)
+{
+    uint64_t first = o->p_start + o->p_off;
+    if (t <= first)
+        return o->p_start;
+    return o->p_start + (t - first + o->p_period - 1) / o->p_period * o->p_period;
+}
+
+/* Is an idle or polling core woken by the network as it is now? */
+static bool net_wakes(MCore *o)
+{
+    if (o->polling)
+        return dev_ni_poll_ready(o->ni, o->p_tx);
+    core_refresh_net(o->core);
+    return core_irq_wanted(o->core);
+}
+
 static void changed(Machine *m)
 {
     g_cond_broadcast(&m->sched->cond);
@@ -111,13 +134,10 @@ static bool advance_network(Machine *m, uint64_t t)
         bool early = false;
         for (unsigned i = 0; i < m->ncores; i++) {
             MCore *o = &m->sched->mc[i];
-            if (o->st != MC_IDLE || o->woken)
-                continue;
-            core_refresh_net(o->core);
-            if (!core_irq_wanted(o->core))
+            if (o->st != MC_IDLE || o->woken || !net_wakes(o))
                 continue;
             o->woken = true;
-            o->wake_t = o->lb = MAX(s, core_cycles(o->core));
+            o->wake_t = o->lb = o->polling ? poll_iter_at(o, s) : MAX(s, core_cycles(o->core));
             early |= o->wake_t < t;
             changed(m);
         }
@@ -145,7 +165,7 @@ static void start_halt(Machine *m, CoreState state, bool at_sync)
  * looked at (the verdict is the same in every schedule). */
 static bool stuck_before(const MCore *o, uint64_t t, uint64_t L)
 {
-    if (o->st == MC_IDLE)
+    if (o->st == MC_IDLE && !o->polling)  /* in wait */
         return !o->woken && o->wake_t == UINT64_MAX;
     bool polled = o->progress >= t ? o->prev_polled : o->polled;
     uint64_t from = o->progress >= t ? o->prev_poll_from : o->poll_from;
@@ -178,7 +198,8 @@ static void ni_event(void *opaque, const NiEvent *ev)
             mc->polled = true;
             mc->poll_from = ev->cycle;
         }
-        livelock_check(mc->m, ev->cycle);
+        if (ev->count == 1) /* a skipped loop is judged at its next real poll */
+            livelock_check(mc->m, ev->cycle);
         return;
     }
     if (mc->progress < ev->cycle) {
@@ -225,10 +246,63 @@ static bool sched_sync(void *opaque, Core *core, uint64_t t)
     return true;
 }
 
-static void sched_sync_done(void *opaque, Core *core)
+static bool sched_sync_done(void *opaque, Core *core)
 {
     MCore *mc = opaque;
-    g_mutex_unlock(&mc->m->sched->lock);
+    MachSched *s = mc->m->sched;
+    bool halt = s->halting && s->halt_at_sync;
+    CoreState st = s->halt_state;
+    g_mutex_unlock(&s->lock);
+    if (halt)
+        core_halt(core, st);
+    return !halt;
+}
+
+/* CoreSched.poll_wait: sleep through the iterations of a failed poll loop
+ * until the NI can answer otherwise (the network wakes it at the exact
+ * cycle) or a local event (timer) is due; the first iteration to run. */
+static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64_t period,
+                                uint64_t poll_offset, uint32_t poll_pc, bool tx)
+{
+    MCore *mc = opaque;
+    Machine *m = mc->m;
+    MachSched *s = m->sched;
+    g_mutex_lock(&s->lock);
+    mc->polling = true;
+    mc->p_tx = tx;
+    mc->p_start = start;
+    mc->p_period = period;
+    mc->p_off = poll_offset;
+    mc->p_pc = poll_pc;
+    mc->woken = false;
+    uint64_t ev = core_local_event(core);
+    mc->wake_t = mc->lb = ev >= m->cfg->max_cycles ? UINT64_MAX : poll_iter_at(mc, ev);
+    mc->st = MC_IDLE;
+    uint64_t r = start;
+    for (;;) {
+        if (s->halting) {
+            /* stop where it would have polled next after the verdict */
+            r = mc->woken ? mc->wake_t : s->halt_at_sync ? poll_iter_at(mc, m->end_cycle) : start;
+            break;
+        }
+        if (mc->woken) {
+            r = mc->wake_t;
+            break;
+        }
+        if (mc->wake_t != UINT64_MAX && others_reached(m, mc, mc->wake_t)
+            && advance_network(m, mc->wake_t) && !mc->woken) {
+            r = mc->wake_t;
+            break;
+        }
+        suspend(mc);
+    }
+    mc->polling = mc->woken = false;
+    mc->st = MC_RUN;
+    mc->lb = r;
+    if (r > start)
+        dev_ni_emit_polls(mc->ni, tx, poll_pc, start + poll_offset, period, (r - start) / period);
+    g_mutex_unlock(&s->lock);
+    return r;
 }
 
 /* The core idles (lock held): look at it at wake_t, wake it if it may. */
@@ -299,6 +373,39 @@ static void core_main(void *opaque)
 /* ---- the threads ----------------------------------------------------- */
 
 
+/* Every live core idles or spins on a failed poll and nothing is in
+ * flight: the spinning ones go on until the livelock is due (every poller
+ * stuck for [run] livelock_cycles) or, with no livelock possible, until
+ * the cycle limit. False when no core spins. */
+static bool wake_pollers(Machine *m)
+{
+    MachSched *s = m->sched;
+    uint64_t L = m->cfg->livelock_cycles, due = 0;
+    bool any = false, livelock = L > 0;
+    for (unsigned i = 0; i < m->ncores; i++) {
+        const MCore *o = &s->mc[i];
+        if (o->st != MC_IDLE || !o->polling)
+            continue;
+        any = true;
+        uint64_t from = o->polled ? o->poll_from : o->p_start + o->p_off;
+        due = MAX(due, from + L);
+        livelock &= !core_timer_irq_enabled(o->core);
+    }
+    if (!any)
+        return false;
+    if (!livelock || due >= m->cfg->max_cycles)
+        due = m->cfg->max_cycles;
+    for (unsigned i = 0; i < m->ncores; i++) {
+        MCore *o = &s->mc[i];
+        if (o->st == MC_IDLE && o->polling) {
+            o->woken = true;
+            o->wake_t = o->lb = poll_iter_at(o, due);
+        }
+    }
+    changed(m);
+    return true;
+}
+
 /* No core is ready or running anywhere (lock held): if every live core
  * idles with nothing to wait for, let the network run until it wakes one,
  * or end the run in deadlock. */
@@ -318,6 +425,8 @@ static void unstick(Machine *m)
         changed(m);
         return;
     }
+    if (wake_pollers(m))
+        return;
     m->deadlock = true;
     m->end_cycle = MIN(latest, m->cfg->max_cycles);
     start_halt(m, CORE_DEADLOCK, false);
@@ -419,7 +528,8 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
         core_map_device(m->cores[i], CORE_DEV_NI, &dev_ni_ops, mc->ni, dev_ni_irq);
         dev_ni_observe(mc->ni, ni_event, mc);
         core_set_sched(m->cores[i], &(CoreSched){ .opaque = mc, .sync = sched_sync,
-                                                  .sync_done = sched_sync_done });
+                                                  .sync_done = sched_sync_done,
+                                                  .poll_wait = sched_poll_wait });
     }
     return m;
 }

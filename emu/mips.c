@@ -148,3 +148,74 @@ bool mips_branch_taken(uint32_t i, uint32_t rs_val, uint32_t rt_val)
     default: return mips_branch_unconditional(i);
     }
 }
+
+/* The registers an instruction of the poll-loop whitelist reads and
+ * writes (bit masks of GPRs); false for anything else. */
+static bool regs_of(uint32_t w, uint32_t *reads, uint32_t *writes)
+{
+    unsigned op = w >> 26, rs = (w >> 21) & 31, rt = (w >> 16) & 31, rd = (w >> 11) & 31, fn = w & 63;
+    *reads = *writes = 0;
+    switch (op) {
+    case 0x00: /* SPECIAL: shifts by constant and three-register ALU ops */
+        if (fn == 0x00 || fn == 0x02 || fn == 0x03) { /* sll, srl, sra (sll $0 = nop) */
+            *reads = 1u << rt;
+            *writes = 1u << rd;
+            return true;
+        }
+        if (fn == 0x21 || fn == 0x23 || (fn >= 0x24 && fn <= 0x27) || fn == 0x2a || fn == 0x2b) {
+            *reads = 1u << rs | 1u << rt; /* addu subu and or xor nor slt sltu */
+            *writes = 1u << rd;
+            return true;
+        }
+        return false;
+    case 0x01: /* REGIMM: bltz bgez (no link) */
+        if (rt == 0 || rt == 1) {
+            *reads = 1u << rs;
+            return true;
+        }
+        return false;
+    case 0x04: case 0x05: /* beq bne */
+        *reads = 1u << rs | 1u << rt;
+        return true;
+    case 0x06: case 0x07: /* blez bgtz */
+        *reads = 1u << rs;
+        return true;
+    case 0x09: case 0x0a: case 0x0b: case 0x0c: case 0x0d: case 0x0e: /* addiu slti sltiu andi ori xori */
+        *reads = 1u << rs;
+        *writes = 1u << rt;
+        return true;
+    case 0x0f: /* lui */
+        *writes = 1u << rt;
+        return true;
+    case 0x23: /* lw */
+        *reads = 1u << rs;
+        *writes = 1u << rt;
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool mips_idempotent_loop(const uint32_t *words, unsigned n, unsigned load_index)
+{
+    uint32_t all_writes = 0, written = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t r, w;
+        if (!regs_of(words[i], &r, &w))
+            return false;
+        if ((words[i] >> 26) == 0x23 && i != load_index)
+            return false;           /* one load: the poll */
+        all_writes |= w;
+    }
+    all_writes &= ~1u;              /* $0 */
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t r, w;
+        regs_of(words[i], &r, &w);
+        /* read before this iteration wrote it, but written by the loop:
+         * state carried from one iteration to the next */
+        if (r & ~written & all_writes)
+            return false;
+        written |= w;
+    }
+    return true;
+}

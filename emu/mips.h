@@ -53,6 +53,12 @@ bool mips_branch_taken(uint32_t insn, uint32_t rs_val, uint32_t rt_val);
  * they never fault on alignment), base register and signed offset. */
 bool mips_mem_operand(uint32_t insn, unsigned *size, unsigned *base, int32_t *offset);
 
+/* A block of n instructions repeated as a loop computes the same thing
+ * every iteration: only whitelisted ALU ops, branches and one lw (at
+ * load_index), no stores, and no register carried between iterations
+ * (every register the block writes is written before it is read). */
+bool mips_idempotent_loop(const uint32_t *words, unsigned n, unsigned load_index);
+
 #define MIPS_WAIT_MASK 0xFE00003Fu
 #define MIPS_WAIT_BITS 0x42000020u
 

@@ -24,8 +24,7 @@ bool core_sync_point(Core *c, uint64_t t, uint32_t pc)
         return false;
     if (c->irqc.refresh)
         c->irqc.refresh(c->irqc.refresh_opaque, t);
-    core_sync_end(c);
-    return true;
+    return core_sync_end(c, pc);
 }
 
 /* Find the instruction, charge the MMIO cost, check size. */
@@ -93,12 +92,16 @@ uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque)
     if (sync && !core_sync(c, a.now, a.pc))
         return 0;
     bool known = d->ops->read(d->opaque, &a, &v);
-    if (sync)
-        core_sync_end(c);
+    if (sync && !core_sync_end(c, a.pc)) {
+        g_free(a.fault_msg);
+        return 0;
+    }
     if (!access_end(c, (unsigned)(d - c->dev), &a, known, false))
         return 0;
     if (a.changed)
         core_update_next_event(c);
+    if (a.poll)
+        block_poll_failed(c, a.pc, a.now, a.poll_tx);
     return v;
 }
 
@@ -113,8 +116,10 @@ void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, v
     if (sync && !core_sync(c, a.now, a.pc))
         return;
     bool known = d->ops->write(d->opaque, &a, (uint32_t)value);
-    if (sync)
-        core_sync_end(c);
+    if (sync && !core_sync_end(c, a.pc)) {
+        g_free(a.fault_msg);
+        return;
+    }
     if (access_end(c, (unsigned)(d - c->dev), &a, known, true) && c->state == CORE_RUNNING)
         core_update_next_event(c);
 }

@@ -120,3 +120,28 @@ void sample_untake(Core *c, const Block *b, uint64_t start, uint64_t cut)
     }
     sample_update_next(c);
 }
+
+void sample_loop(Core *c, const Block *b, uint64_t start, uint64_t period, uint64_t k, uint32_t poll_pc)
+{
+    uint64_t end = start + k * period;
+    uint64_t tail = b->bt <= period - b->cost ? period - b->bt : b->cost; /* where the taken branch begins */
+    for (unsigned i = 0; i < c->nhists; i++) {
+        Histogram *h = &c->hists[i];
+        while (h->next < end) {
+            uint64_t off = h->next >= start ? (h->next - start) % period : 0;
+            uint32_t pc;
+            if (off < b->cost) {
+                uint64_t acc = 0;
+                uint32_t n = 0;
+                while (n + 1 < b->ninsns && acc + b->icost[n] <= off)
+                    acc += b->icost[n++];
+                pc = b->addr + 4 * n;
+            } else {
+                pc = off < tail ? poll_pc : b->branch_pc;
+            }
+            hist_add(c, h, pc);
+            h->next += h->period;
+        }
+    }
+    sample_update_next(c);
+}

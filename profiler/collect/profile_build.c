@@ -79,8 +79,8 @@ static void build_arcs(Profile *p, const Collector *col)
         p->arcs[na++] = (ProfArc){ .caller = a->caller, .callee = a->callee, .call_site = a->site,
                                    .count = a->count, .inclusive_cycles = a->incl };
     }
+    p->narcs = na;   /* the skipped ones are not arcs of the profile */
     qsort(p->arcs, na, sizeof *p->arcs, cmp_arc);
-
 }
 
 /* The sampling histograms and each function's samples. */

@@ -115,12 +115,17 @@ static void poll(CommCore *cc, unsigned kind, const NiEvent *ev)
         cc->span_pc = ev->pc;
     }
     collector_block_begin(cc->col, kind, ev->cycle); /* opens, or commits up to this poll */
+    /* a poll loop the scheduler skipped ahead: count failed polls, the
+     * last at `until` (the core's clock is past it: nothing ran between) */
+    if (ev->count > 1 && ev->until > ev->cycle)
+        collector_block_begin(cc->col, kind, ev->until);
+    uint64_t count = ev->count ? ev->count : 1;
     if (kind == COLLECT_POLL_RX) {
-        cc->polls_rx++;
+        cc->polls_rx += count;
         if (cc->rx_tw == COMM_NO_WAIT)
             cc->rx_tw = ev->cycle;
     } else {
-        cc->polls_tx++;
+        cc->polls_tx += count;
     }
 }
 

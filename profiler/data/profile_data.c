@@ -19,6 +19,7 @@ void profile_data_init(ProfileData *d, unsigned ncores)
     d->profs = g_new0(Profile *, ncores ? ncores : 1);
     d->strings = g_string_chunk_new(4096);
     d->symbols = g_ptr_array_new_with_free_func((GDestroyNotify)symbols_free);
+    d->owned = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
 }
 
 void profile_data_clear(ProfileData *d)
@@ -43,6 +44,7 @@ void profile_data_clear(ProfileData *d)
     g_free(d->packets);
     g_string_chunk_free(d->strings);
     g_ptr_array_unref(d->symbols);
+    g_ptr_array_unref(d->owned);
     memset(d, 0, sizeof *d);
 }
 
@@ -128,9 +130,10 @@ static GVariant *enc_profile(const Profile *p)
         g_variant_builder_add(&b, PD_EVENT, e->start, e->end, e->func, (gboolean)e->idle);
     }
     GVariant *events = g_variant_builder_end(&b);
-    return g_variant_new("(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT "t)",
-                         p->cycles, p->instructions, p->idle_cycles, p->irq_cycles, p->busy_cycles, p->clock_hz,
-                         enc_funcs(p), enc_arcs(p), enc_blocks(p), enc_hists(p), ctxs, events, p->events_dropped);
+    return g_variant_new("(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT
+                         "ttms)", p->cycles, p->instructions, p->idle_cycles, p->irq_cycles, p->busy_cycles,
+                         p->clock_hz, enc_funcs(p), enc_arcs(p), enc_blocks(p), enc_hists(p), ctxs, events,
+                         p->events_dropped, p->excluded_cycles, p->collection);
 }
 
 static GVariant *enc_core(const ProfileData *d, unsigned i)
@@ -196,6 +199,20 @@ static GVariant *enc_top(const ProfileData *d)
         g_variant_builder_add(&set, "{ss}", "fold-recursion", fold);
     if (d->no_trace)
         g_variant_builder_add(&set, "{ss}", "no-trace", "1");
+    g_autofree char *focus = d->focus ? g_strjoinv("\n", d->focus) : NULL;
+    g_autofree char *exclude = d->exclude ? g_strjoinv("\n", d->exclude) : NULL;
+    if (focus)
+        g_variant_builder_add(&set, "{ss}", "focus", focus);
+    if (exclude)
+        g_variant_builder_add(&set, "{ss}", "exclude", exclude);
+    if (d->annotate)
+        g_variant_builder_add(&set, "{ss}", "annotate", d->annotate);
+    g_autofree char *dirs = d->source_dirs ? g_strjoinv("\n", d->source_dirs) : NULL;
+    g_autofree char *maps = d->source_maps ? g_strjoinv("\n", d->source_maps) : NULL;
+    if (dirs)
+        g_variant_builder_add(&set, "{ss}", "source-dir", dirs);
+    if (maps)
+        g_variant_builder_add(&set, "{ss}", "source-map", maps);
     g_autofree char *comm = NULL;
     if (d->comm) {
         JsonNode *n = comm_json(d->comm, true);

@@ -60,15 +60,17 @@ typedef struct ProfileData {
      * shows the same (report options override them) */
     unsigned fold_recursion;   /* --fold-recursion N: stacks.folded (0: off) */
     bool no_trace;             /* --no-trace: no trace.json */
-    /* report settings that are not saved (borrowed strings): --focus and
-     * --exclude (profile_filter on every report but stacks.folded and
+    /* also saved (borrowed, or owned by `owned` in loaded data): --focus
+     * and --exclude (profile_filter on every report but stacks.folded and
      * trace.json), --annotate=source|asm|both (NULL: source) */
     char **focus, **exclude;
     const char *annotate;
+    char **source_dirs, **source_maps; /* --source-dir, --source-map OLD=NEW */
     const struct ProfileData *whole;  /* a filtered view's unfiltered data */
     /* storage */
     GStringChunk *strings;     /* CoreResult and function name strings */
     GPtrArray *symbols;        /* Symbols loaded by profile_data_attach_elfs */
+    GPtrArray *owned;          /* string vectors of loaded settings (g_strfreev) */
 } ProfileData;
 
 /* An empty ProfileData ready to be filled (strings allocated). */

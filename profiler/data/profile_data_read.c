@@ -182,9 +182,9 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
     p->core = core;
     p->elf_path = g_strdup(elf);
     p->nperiods = r->d->cfg.nperiods;
-    g_variant_get(v, "(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT "t)",
-                  &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles, &p->clock_hz,
-                  NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+    g_variant_get(v, "(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT "tt"
+                  "ms)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
+                  &p->clock_hz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &p->excluded_cycles, &p->collection);
     bool ok = true;
     if (p->clock_hz != (double)r->d->cfg.clock_hz)
         ok = fail(r, at, "clock %g Hz, but the configuration's clock.hz is %" G_GUINT64_FORMAT, p->clock_hz,
@@ -256,7 +256,7 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
     if (pv && !(d->profs[i] = dec_profile(r, i, c->elf, pv)))
         return false;
     c->prof = d->profs[i];
-    if (c->prof && c->prof->cycles != c->cycles)
+    if (c->prof && c->prof->cycles > c->cycles)
         return fail(r, at, "profile of %" G_GUINT64_FORMAT " cycles for a core of %" G_GUINT64_FORMAT,
                     c->prof->cycles, c->cycles);
     return true;
@@ -372,6 +372,17 @@ static bool dec_settings(Rd *r, GVariant *top)
             r->d->fold_recursion = (unsigned)n;
         else if (strcmp(name, "no-trace") == 0 && strcmp(value, "1") == 0)
             r->d->no_trace = true;
+        else if ((strcmp(name, "focus") == 0 || strcmp(name, "exclude") == 0 || strcmp(name, "source-dir") == 0
+                  || strcmp(name, "source-map") == 0) && *value) {
+            char **names = g_strsplit(value, "\n", -1);
+            g_ptr_array_add(r->d->owned, names);
+            *(strcmp(name, "focus") == 0     ? &r->d->focus
+              : strcmp(name, "exclude") == 0 ? &r->d->exclude
+              : strcmp(name, "source-dir") == 0 ? &r->d->source_dirs
+                                               : &r->d->source_maps) = names;
+        } else if (strcmp(name, "annotate") == 0
+                   && (strcmp(value, "source") == 0 || strcmp(value, "asm") == 0 || strcmp(value, "both") == 0))
+            r->d->annotate = profile_data_intern(r->d, value);
         else
             return fail(r, field, "unknown setting or bad value '%s'", value);
     }

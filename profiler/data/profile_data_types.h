@@ -18,8 +18,9 @@
 /* start, end, function, idle */
 #define PD_EVENT "(ttub)"
 /* cycles, instructions, idle, irq, busy, clock_hz, then the arrays,
- * events dropped */
-#define PD_PROF "(tttttda" PD_FUNC "a" PD_ARC "a" PD_BLOCK "a" PD_HIST "a" PD_CTX "a" PD_EVENT "t)"
+ * events dropped, cycles outside the region of interest, how the region
+ * was chosen */
+#define PD_PROF "(tttttda" PD_FUNC "a" PD_ARC "a" PD_BLOCK "a" PD_HIST "a" PD_CTX "a" PD_EVENT "ttms)"
 /* id, elf, elf_abs, sha256, status, exit code, faulted, fault kind,
  * message, function, file, pc, line, stack, instructions, cycles, busy,
  * idle, irq, interrupts, waits, stop pc, function, file, line, console,
@@ -36,8 +37,10 @@
 /* config (group, key, value), config path, deadlock, livelock, end
  * cycle, exit status, NoC,
  * packet log, packets dropped, cores, report settings (name -> value:
- * "fold-recursion" N, "no-trace" "1"), the communication profile (the
- * full JSON form of profiler/comm/comm_report.h; nothing without profiles) */
+ * "fold-recursion" N, "no-trace" "1", "focus"/"exclude" names one per
+ * line, "annotate" source|asm|both, "source-dir"/"source-map" one per
+ * line), the communication profile (the full JSON form of
+ * profiler/comm/comm_report.h; nothing without profiles) */
 #define PD_TOP "(a(sss)msbbti" PD_NOC "a" PD_PACKET "ta" PD_CORE "a{ss}ms)"
 
 #define PD_MAGIC "NOCPROFD"

@@ -124,6 +124,27 @@ class Report(unittest.TestCase):
         with open(os.path.join(dest, "stacks.folded")) as a, open(folded.path("stacks.folded")) as b:
             self.assertEqual(a.read(), b.read())
 
+    def test_focus_exclude_annotate_kept_and_given(self):
+        """a run's --focus/--exclude/--annotate (and --collect-only) come
+        back with a plain report; the same options given to report on a
+        plain run give that run's files"""
+        opts = ["--focus", "run_ops", "--exclude", "fib/time", "--annotate", "both"]
+        shaped = run([fw("calls")] + opts)
+        self.assertEqual(shaped.rc, 0, shaped.describe())
+        exp = self.rebuild_same(shaped)
+        plain = run([fw("calls")])
+        dest = nptest.tmpdir("shape")
+        res = raw(["report", "-o", dest] + opts + [plain.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual(checksums(dest), exp)
+        res = raw(["report", "--all", "--annotate", "source", "-o", dest, shaped.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual(checksums(dest), checksums(plain.out))
+        res = raw(["report", "--focus", "no_such_function", "-o", dest, plain.out])
+        self.assertEqual(res.returncode, 2)
+        self.assertIn("--focus no_such_function: no such function", res.stderr)
+        self.rebuild_same(run([fw("calls"), "--collect-only", "run_leaves"]))
+
     def test_period_not_recorded(self):
         r = run([fw("calls"), "--sample-period", "1000"])
         res = raw(["report", "--period", "999", r.out])
@@ -169,6 +190,142 @@ class Report(unittest.TestCase):
         self.assertEqual(res.returncode, 0)
         for word in ("--period", "-o, --out", "profile.data", "SHA-256", "Exit status"):
             self.assertIn(word, res.stdout)
+
+
+def mul_functions(elf):
+    """functions of the ELF holding a mul instruction (objdump)"""
+    od = nptest.tool("mipsel-linux-gnu-objdump")
+    res = subprocess.run([od, "-d", elf], stdout=subprocess.PIPE, universal_newlines=True, check=True)
+    out, cur = set(), None
+    for line in res.stdout.splitlines():
+        if line.endswith(">:"):
+            cur = line.split("<")[1][:-2]
+        elif "\tmul\t" in line:
+            out.add(cur)
+    return out
+
+
+def diff_rows(text, section):
+    """function -> (selfA, selfB, dself, inclA, inclB, dincl, callsA, callsB,
+    dcalls) of one section of diff.txt"""
+    rows, on = {}, False
+    for line in text.splitlines():
+        if line.startswith("== "):
+            on = line.startswith(section)
+            continue
+        t = line.split()
+        if on and len(t) >= 12 and t[0].isdigit():
+            rows[t[11]] = (int(t[0]), int(t[1]), int(t[2]), int(t[4]), int(t[5]), int(t[6]),
+                           int(t[8]), int(t[9]), int(t[10]))
+    return rows
+
+
+class Diff(unittest.TestCase):
+    """calls firmware with [timing] mul = 2 (A, the default) and 9 (B): every
+    executed mul costs 7 cycles more, nothing else changes."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.elf = fw("calls")
+        cls.a = run([cls.elf])
+        cls.b = run([cls.elf, "--set", "timing.mul=9"])
+        cls.dir = nptest.tmpdir("diff")
+        cls.res = raw(["diff", "-o", cls.dir, cls.a.out, cls.b.out])
+        with open(os.path.join(cls.dir, "diff.txt")) as f:
+            cls.text = f.read()
+
+    def test_exact_differences(self):
+        self.assertEqual(self.res.returncode, 0, self.res.stderr)
+        self.assertEqual(self.res.stdout, self.text)
+        M = nptest.parse_header_macros(nptest.src("firmware", "tests", "calls_expected.h"))
+        muls = mul_functions(self.elf)
+        for k in range(4):
+            rows = diff_rows(self.text, "== core %d" % k)
+            # one mul per op_mul call, one per fact(n >= 2), one in main
+            self.assertEqual(rows["op_mul"][2], 7 * M.CALLS_OP_EACH(k))
+            self.assertEqual(rows["fact"][2], 7 * (M.CALLS_FACT - 1))
+            self.assertEqual(rows["fact"][5], 7 * (M.CALLS_FACT - 1))
+            self.assertEqual(rows["main"][2], 7)
+            for name, r in rows.items():
+                self.assertEqual(r[8], 0, name)            # calls unchanged
+                self.assertEqual(r[6], r[7], name)
+                if name not in muls:
+                    self.assertEqual(r[2], 0, name)        # no mul, no change
+            # sorted by |self delta|, first the biggest
+            deltas = [abs(r[2]) for r in rows.values()]
+            self.assertEqual(deltas, sorted(deltas, reverse=True))
+            a, b = self.a.core(k), self.b.core(k)
+            self.assertIn("  cycles  A %d  B %d  delta +%d" % (a["cycles"], b["cycles"], b["cycles"] - a["cycles"]),
+                          self.text)
+        chip = diff_rows(self.text, "== chip")
+        self.assertEqual(chip["op_mul"][:3], (250, 600, 350))   # 5+10+15+20 calls x 5 / x 12 cycles
+        self.assertEqual(chip["fact"][2], 4 * 7 * 9)
+
+    def test_numbers_are_the_runs_own(self):
+        """every self/inclusive/calls of A and B is the summary.json's"""
+        for k in range(4):
+            rows = diff_rows(self.text, "== core %d" % k)
+            for side, r in ((0, self.a), (1, self.b)):
+                for f in r.core(k)["functions"]:
+                    if f["calls"] or f["self_cycles"] or f["inclusive_cycles"]:
+                        got = rows[f["name"]]
+                        self.assertEqual((got[side], got[3 + side], got[6 + side]),
+                                         (f["self_cycles"], f["inclusive_cycles"], f["calls"]), f["name"])
+
+    def test_folded_two_counts(self):
+        with open(os.path.join(self.dir, "diff.folded")) as f:
+            lines = f.read().splitlines()
+        sums = [0, 0]
+        fact = {}
+        for line in lines:
+            stack, ca, cb = line.rsplit(" ", 2)
+            sums[0] += int(ca)
+            sums[1] += int(cb)
+            if stack.endswith(";fact"):
+                fact.setdefault(int(cb) - int(ca), []).append(stack)
+        # fact(10) .. fact(2) multiply once each (+7), fact(1) does not
+        self.assertEqual({d: len(v) for d, v in fact.items()}, {7: 4 * 9, 0: 4})
+        total = lambda r: sum(c["cycles"] for c in r.summary["cores"])  # noqa: E731
+        self.assertEqual(sums, [total(self.a), total(self.b)])
+
+    def test_fail_if_slower(self):
+        # chip total: +980 cycles on 119182 (0.82%)
+        total_a = sum(c["cycles"] for c in self.a.summary["cores"])
+        total_b = sum(c["cycles"] for c in self.b.summary["cores"])
+        pct = 100.0 * (total_b - total_a) / total_a
+        d = nptest.tmpdir("gate")
+        ok = raw(["diff", "-q", "-o", d, "--fail-if-slower", "%.4f" % (pct + 0.001), self.a.out, self.b.out])
+        self.assertEqual(ok.returncode, 0, ok.stderr)
+        self.assertEqual(ok.stdout, "")
+        bad = raw(["diff", "-q", "-o", d, "--fail-if-slower", "%.4f" % (pct - 0.001), self.a.out, self.b.out])
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn("total cycles grew from %d to %d" % (total_a, total_b), bad.stderr)
+        # op_mul: 250 -> 600 (+140%): past 139.9, not past 140
+        fn = ["--function", "op_mul"]
+        self.assertEqual(raw(["diff", "-q", "-o", d, "--fail-if-slower", "140"] + fn + [self.a.out, self.b.out])
+                         .returncode, 1 if pct > 140 else 0)
+        bad = raw(["diff", "-q", "-o", d, "--fail-if-slower", "139.9"] + fn + [self.a.out, self.b.out])
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn("op_mul: inclusive cycles grew from 250 to 600", bad.stderr)
+        # B faster than A: no regression at 0%
+        self.assertEqual(raw(["diff", "-q", "-o", d, "--fail-if-slower", "0", self.b.out, self.a.out]).returncode, 0)
+
+    def test_one_side_only(self):
+        other = run([fw("tailcall")])
+        d = nptest.tmpdir("one")
+        res = raw(["diff", "-q", "-o", d, self.a.out, other.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(d, "diff.txt")) as f:
+            text = f.read()
+        self.assertRegex(text, r"\bop_mul  \[only in A\]")
+        self.assertRegex(text, r"only in A:.* op_mul")
+
+    def test_usage(self):
+        self.assertEqual(raw(["diff", self.a.out]).returncode, 2)
+        self.assertEqual(raw(["diff", "--fail-if-slower", "x", self.a.out, self.b.out]).returncode, 2)
+        res = raw(["diff", self.a.out, nptest.tmpdir("empty")])
+        self.assertEqual(res.returncode, 2)
+        self.assertIn("profile.data", res.stderr)
 
 
 if __name__ == "__main__":

@@ -366,6 +366,21 @@ static void test_device_registers(void)
     }
 }
 
+/* t_cp0page (see the fixture): an mfc0 Count alone in a page-end delay
+ * slot; adding its hook restarts that block without losing the branch. */
+static void test_cp0_page_end_delay_slot(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        Run r;
+        run_fixture(&r, "t_cp0page", endians[e], NULL);
+        g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+        g_assert_cmpint(core_exit_code(r.core), ==, 102);
+        g_assert_cmpuint(core_cycles(r.core), ==, 13);
+        g_assert_cmpuint(core_instructions(r.core), ==, 7);
+        run_done(&r);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -376,6 +391,7 @@ int main(int argc, char **argv)
     g_test_add_func("/core/cp0-count-compare-cause", test_cp0_count_compare_cause);
     g_test_add_func("/core/cp0-cause-ip2", test_cp0_cause_ip2);
     g_test_add_func("/core/fpu-costs", test_fpu_costs);
+    g_test_add_func("/core/cp0-page-end-delay-slot", test_cp0_page_end_delay_slot);
     g_test_add_func("/core/mmio-below-load", test_mmio_below_load);
     g_test_add_func("/core/branch-likely-annulled", test_branch_likely_annulled);
     g_test_add_func("/core/device-registers", test_device_registers);

@@ -6,6 +6,7 @@
 
 #include "profile.h"
 #include "report.h"
+#include "srcpath.h"
 #include "symbols.h"
 
 #define OK(expr)                                                             \
@@ -292,6 +293,62 @@ static void test_errors(void)
     g_free(dir);
 }
 
+/* srcpath: the lookup order of --source-map and --source-dir, on files
+ * made here; every path tried is reported in order. */
+static void test_srcpath(void)
+{
+    g_autofree char *top = g_dir_make_tmp("srcpath-XXXXXX", NULL);
+    g_autofree char *sub = g_build_filename(top, "src", "lib", NULL);
+    g_assert_cmpint(g_mkdir_with_parents(sub, 0700), ==, 0);
+    g_autofree char *file = g_build_filename(sub, "a.c", NULL);
+    g_assert_true(g_file_set_contents(file, "int a;\n", -1, NULL));
+    g_autofree char *srcdir = g_build_filename(top, "src", NULL);
+    g_autofree char *map = g_strconcat("/build/proj=", srcdir, NULL);
+    char *maps[] = { map, NULL };
+    char *dirs[] = { sub, NULL };
+    GError *err = NULL;
+
+    /* map: /build/proj/lib/a.c -> TOP/src/lib/a.c, found first */
+    g_assert_true(srcpath_configure(NULL, maps, &err));
+    char *used = NULL;
+    GPtrArray *tried = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *text = srcpath_read("/build/proj/lib/a.c", NULL, &used, tried);
+    g_assert_cmpstr(text, ==, "int a;\n");
+    g_assert_cmpstr(used, ==, file);
+    g_assert_cmpuint(tried->len, ==, 1);
+    g_free(used);
+    /* whole components only: /build/project/... is not rewritten */
+    g_ptr_array_set_size(tried, 0);
+    g_assert_null(srcpath_read("/build/projectx/lib/a.c", NULL, NULL, tried));
+    g_assert_cmpuint(tried->len, ==, 1);
+    g_assert_cmpstr(tried->pdata[0], ==, "/build/projectx/lib/a.c");
+
+    /* dir: a relative name tries DIR/name, then DIR/basename */
+    g_assert_true(srcpath_configure(dirs, NULL, &err));
+    g_ptr_array_set_size(tried, 0);
+    g_autofree char *t2 = srcpath_read("gone/a.c", NULL, &used, tried);
+    g_assert_cmpstr(t2, ==, "int a;\n");
+    g_assert_cmpstr(used, ==, file);
+    g_assert_cmpuint(tried->len, ==, 3);
+    g_assert_cmpstr(tried->pdata[0], ==, "gone/a.c");
+    g_autofree char *t1 = g_build_filename(sub, "gone", "a.c", NULL);
+    g_assert_cmpstr(tried->pdata[1], ==, t1);
+    g_assert_cmpstr(tried->pdata[2], ==, file);
+    g_free(used);
+
+    /* a map without '=' or with an empty OLD is a usage error */
+    char *bad[] = { "nothing", NULL };
+    g_assert_false(srcpath_configure(NULL, bad, &err));
+    g_assert_error(err, NOCPROF_ERROR, NOCPROF_ERROR_USAGE);
+    g_clear_error(&err);
+    srcpath_reset();
+    g_ptr_array_free(tried, TRUE);
+    g_remove(file);
+    g_rmdir(sub);
+    g_rmdir(srcdir);
+    g_rmdir(top);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -303,5 +360,6 @@ int main(int argc, char **argv)
     g_test_add_func("/symbols/image/big-endian", test_image_eb);
     g_test_add_func("/symbols/stripped", test_stripped);
     g_test_add_func("/symbols/errors", test_errors);
+    g_test_add_func("/symbols/srcpath", test_srcpath);
     return g_test_run();
 }

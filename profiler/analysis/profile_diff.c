@@ -1,0 +1,207 @@
+/* profile_diff.c — function-by-function comparison of two profiles (see
+ * profile_diff.h). */
+#include "profile_diff.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool used(const ProfFunc *f)
+{
+    return f->calls || f->self_cycles || f->inclusive_cycles;
+}
+
+static DiffRow *row_of(GHashTable *index, GArray *rows, const char *name)
+{
+    gpointer v;
+    if (g_hash_table_lookup_extended(index, name, NULL, &v))
+        return &g_array_index(rows, DiffRow, GPOINTER_TO_UINT(v));
+    DiffRow r = { .name = name };
+    g_array_append_val(rows, r);
+    g_hash_table_insert(index, (gpointer)name, GUINT_TO_POINTER(rows->len - 1));
+    return &g_array_index(rows, DiffRow, rows->len - 1);
+}
+
+static uint64_t absdiff(uint64_t a, uint64_t b)
+{
+    return a > b ? a - b : b - a;
+}
+
+static int cmp_row(const void *x, const void *y)
+{
+    const DiffRow *a = x, *b = y;
+    uint64_t sa = absdiff(a->self_a, a->self_b), sb = absdiff(b->self_a, b->self_b);
+    if (sa != sb)
+        return sa > sb ? -1 : 1;
+    uint64_t ia = absdiff(a->incl_a, a->incl_b), ib = absdiff(b->incl_a, b->incl_b);
+    if (ia != ib)
+        return ia > ib ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+ProfDiff *profile_diff(const Profile *a, const Profile *b)
+{
+    ProfDiff *d = g_new0(ProfDiff, 1);
+    GArray *rows = g_array_new(FALSE, TRUE, sizeof(DiffRow));
+    GHashTable *index = g_hash_table_new(g_str_hash, g_str_equal);
+    const Profile *side[2] = { a, b };
+    for (unsigned s = 0; s < 2; s++) {
+        const Profile *p = side[s];
+        if (!p)
+            continue;
+        (s ? &d->cycles_b : &d->cycles_a)[0] = p->cycles;
+        for (unsigned i = 0; i < p->nfuncs; i++) {
+            const ProfFunc *f = &p->funcs[i];
+            if (!used(f))
+                continue;
+            DiffRow *r = row_of(index, rows, f->name);
+            if (s) {
+                r->in_b = true;
+                r->calls_b += f->calls;
+                r->self_b += f->self_cycles;
+                r->incl_b += f->inclusive_cycles;
+            } else {
+                r->in_a = true;
+                r->calls_a += f->calls;
+                r->self_a += f->self_cycles;
+                r->incl_a += f->inclusive_cycles;
+            }
+        }
+    }
+    g_hash_table_destroy(index);
+    qsort(rows->data, rows->len, sizeof(DiffRow), cmp_row);
+    d->nrows = rows->len;
+    d->rows = (DiffRow *)(void *)g_array_free(rows, FALSE);
+    return d;
+}
+
+void profile_diff_free(ProfDiff *d)
+{
+    if (!d)
+        return;
+    g_free(d->rows);
+    g_free(d);
+}
+
+const DiffRow *profile_diff_find(const ProfDiff *d, const char *name)
+{
+    for (unsigned i = 0; i < d->nrows; i++)
+        if (strcmp(d->rows[i].name, name) == 0)
+            return &d->rows[i];
+    return NULL;
+}
+
+/* "+123" / "-45" / "0" */
+static void put_delta(GString *o, uint64_t a, uint64_t b, int width)
+{
+    char buf[32];
+    if (a == b)
+        g_snprintf(buf, sizeof buf, "0");
+    else
+        g_snprintf(buf, sizeof buf, "%c%" G_GUINT64_FORMAT, b > a ? '+' : '-', absdiff(a, b));
+    g_string_append_printf(o, " %*s", width, buf);
+}
+
+/* B / A with 4 decimals; "-" when A is 0 */
+static void put_ratio(GString *o, uint64_t a, uint64_t b)
+{
+    if (!a)
+        g_string_append_printf(o, " %8s", "-");
+    else
+        g_string_append_printf(o, " %8.4f", (double)b / (double)a);
+}
+
+void profile_diff_text(GString *o, const char *title, const ProfDiff *d)
+{
+    g_string_append_printf(o, "%s\n", title);
+    g_string_append_printf(o, "  cycles  A %" G_GUINT64_FORMAT "  B %" G_GUINT64_FORMAT "  delta", d->cycles_a,
+                           d->cycles_b);
+    put_delta(o, d->cycles_a, d->cycles_b, 1);
+    g_string_append(o, "  ratio");
+    put_ratio(o, d->cycles_a, d->cycles_b);
+    g_string_append(o, "\n\n");
+    g_string_append_printf(o, "%12s %12s %12s %8s %12s %12s %12s %8s %9s %9s %9s  %s\n", "self A", "self B",
+                           "delta", "ratio", "incl A", "incl B", "delta", "ratio", "calls A", "calls B", "delta",
+                           "function");
+    for (unsigned i = 0; i < d->nrows; i++) {
+        const DiffRow *r = &d->rows[i];
+        g_string_append_printf(o, "%12" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT, r->self_a, r->self_b);
+        put_delta(o, r->self_a, r->self_b, 12);
+        put_ratio(o, r->self_a, r->self_b);
+        g_string_append_printf(o, " %12" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT, r->incl_a, r->incl_b);
+        put_delta(o, r->incl_a, r->incl_b, 12);
+        put_ratio(o, r->incl_a, r->incl_b);
+        g_string_append_printf(o, " %9" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT, r->calls_a, r->calls_b);
+        put_delta(o, r->calls_a, r->calls_b, 9);
+        g_string_append_printf(o, "  %s%s\n", r->name, !r->in_a ? "  [only in B]" : !r->in_b ? "  [only in A]" : "");
+    }
+    for (unsigned s = 0; s < 2; s++) {
+        GString *names = g_string_new(NULL);
+        for (unsigned i = 0; i < d->nrows; i++)
+            if (s ? (d->rows[i].in_b && !d->rows[i].in_a) : (d->rows[i].in_a && !d->rows[i].in_b))
+                g_string_append_printf(names, " %s", d->rows[i].name);
+        g_string_append_printf(o, "\n  only in %c:%s\n", s ? 'B' : 'A', names->len ? names->str : " (none)");
+        g_string_free(names, TRUE);
+    }
+    g_string_append(o, "\n");
+}
+
+/* The path of context n, root first, ';'-joined, into buf. */
+static void ctx_path(GString *buf, const Profile *p, size_t n)
+{
+    g_string_truncate(buf, 0);
+    for (size_t k = n;; k = p->ctxs[k].parent) {
+        const char *name = p->funcs[p->ctxs[k].func].name;
+        g_string_prepend(buf, name);
+        if (k == 0)
+            break;
+        g_string_prepend_c(buf, ';');
+    }
+}
+
+typedef struct Pair {
+    uint64_t v[2];
+} Pair;
+
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+void profile_diff_folded(GString *o, const Profile *a, const Profile *b, const char *prefix)
+{
+    GHashTable *paths = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    const Profile *side[2] = { a, b };
+    GString *buf = g_string_new(NULL);
+    for (unsigned s = 0; s < 2; s++)
+        for (size_t n = 0; side[s] && n < side[s]->nctxs; n++) {
+            if (!side[s]->ctxs[n].self)
+                continue;
+            ctx_path(buf, side[s], n);
+            Pair *pr = g_hash_table_lookup(paths, buf->str);
+            if (!pr) {
+                pr = g_new0(Pair, 1);
+                g_hash_table_insert(paths, g_strdup(buf->str), pr);
+            }
+            pr->v[s] += side[s]->ctxs[n].self;
+        }
+    guint n;
+    gpointer *keys = g_hash_table_get_keys_as_array(paths, &n);
+    qsort(keys, n, sizeof *keys, cmp_str);
+    for (guint i = 0; i < n; i++) {
+        const Pair *pr = g_hash_table_lookup(paths, keys[i]);
+        g_string_append_printf(o, "%s%s%s %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n", prefix ? prefix : "",
+                               prefix ? ";" : "", (const char *)keys[i], pr->v[0], pr->v[1]);
+    }
+    g_free(keys);
+    g_string_free(buf, TRUE);
+    g_hash_table_destroy(paths);
+}
+
+bool profile_diff_regressed(uint64_t a, uint64_t b, double pct)
+{
+    if (b <= a)
+        return false;
+    /* b - a > a * pct / 100, in long double: exact for counts below 2^64 */
+    return (long double)(b - a) * 100.0L > (long double)a * (long double)pct;
+}

@@ -1,0 +1,46 @@
+/* profile_diff.h — two profiles of the same code compared function by
+ * function (`nocprof diff`): exact self and inclusive cycles and calls of
+ * A and B, matched by function name, sorted by the size of the change.
+ * Pure data in, text out; the CLI reads the saved profiles and writes. */
+#ifndef NOCPROF_PROFILE_DIFF_H
+#define NOCPROF_PROFILE_DIFF_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+#include "profile.h"
+
+typedef struct DiffRow {
+    const char *name;          /* borrowed from the profiles */
+    bool in_a, in_b;           /* present (ran or was listed) on that side */
+    uint64_t calls_a, calls_b, self_a, self_b, incl_a, incl_b;
+} DiffRow;
+
+typedef struct ProfDiff {
+    uint64_t cycles_a, cycles_b;
+    unsigned nrows;
+    DiffRow *rows;             /* sorted: |self delta| desc, |inclusive
+                                  delta| desc, then name */
+} ProfDiff;
+
+/* a or b may be NULL (that side has no such core / no profile). Functions
+ * with no call, no cycle and no sample on both sides are left out. */
+ProfDiff *profile_diff(const Profile *a, const Profile *b);
+void profile_diff_free(ProfDiff *d);
+/* The row of a function, or NULL. */
+const DiffRow *profile_diff_find(const ProfDiff *d, const char *name);
+
+/* One section of diff.txt: title line, total cycles, the table, and the
+ * functions present on one side only. */
+void profile_diff_text(GString *out, const char *title, const ProfDiff *d);
+
+/* Differential folded stacks: every calling context of a and b (summed by
+ * path) as "prefix;f;g countA countB" lines, paths sorted; a or b may be
+ * NULL. */
+void profile_diff_folded(GString *out, const Profile *a, const Profile *b, const char *prefix);
+
+/* Whether `b` exceeds `a` by more than pct percent (b > a * (1 + pct/100)),
+ * computed exactly on the integers; a = 0 regresses whenever b > 0. */
+bool profile_diff_regressed(uint64_t a, uint64_t b, double pct);
+
+#endif
