@@ -52,8 +52,15 @@ endif()
 # Configure mode
 include_guard(GLOBAL)
 
+include("${CMAKE_CURRENT_LIST_DIR}/NocprofFirmwareFlags.cmake")
 find_program(NOCPROF_MIPSEL_CC mipsel-linux-gnu-gcc)
 find_program(NOCPROF_MIPS_CC mips-linux-gnu-gcc)
+find_program(NOCPROF_MIPSEL_AR mipsel-linux-gnu-ar)
+find_program(NOCPROF_MIPS_AR mips-linux-gnu-ar)
+set(NOCPROF_el_CC "${NOCPROF_MIPSEL_CC}")
+set(NOCPROF_eb_CC "${NOCPROF_MIPS_CC}")
+set(NOCPROF_el_AR "${NOCPROF_MIPSEL_AR}")
+set(NOCPROF_eb_AR "${NOCPROF_MIPS_AR}")
 if(NOT NOCPROF_MIPSEL_CC OR NOT NOCPROF_MIPS_CC)
   message(FATAL_ERROR
     "nocprof firmware needs the MIPS cross compilers mipsel-linux-gnu-gcc and "
@@ -82,13 +89,11 @@ set(_fw_paths_text
 string(CONCAT _fw_paths_text ${_fw_paths_text})
 file(CONFIGURE OUTPUT "${_fw_paths_h}" CONTENT "${_fw_paths_text}" @ONLY)
 
-# Common flags; -EL/-EB is added per compiler.
+# Common flags (NocprofFirmwareFlags.cmake, shared with the installed SDK)
+# plus the in-tree extras; -EL/-EB is added per compiler.
 set(NOCPROF_FIRMWARE_CFLAGS
-  -march=mips32r2 -mno-abicalls -fno-pic -G0
-  -ffreestanding -nostdlib -nostartfiles -static
-  -g -O2 -fno-inline-functions-called-once
-  -fno-stack-protector -fno-asynchronous-unwind-tables
-  -fno-tree-loop-distribute-patterns
+  ${NOCPROF_FW_ABI_FLAGS} ${NOCPROF_FW_DEFAULT_CFLAGS}
+  -fno-inline-functions-called-once -fno-tree-loop-distribute-patterns
   -Wall -Wextra -Werror)
 set(NOCPROF_FIRMWARE_LDSCRIPT "${NOCPROF_FIRMWARE_RUNTIME}/link.ld")
 
@@ -96,7 +101,8 @@ set(_rt_sources
   "${NOCPROF_FIRMWARE_RUNTIME}/start.S"
   "${NOCPROF_FIRMWARE_RUNTIME}/nocprof.c"
   "${NOCPROF_FIRMWARE_RUNTIME}/rt_string.c")
-set(_rt_headers "${NOCPROF_FIRMWARE_RUNTIME}/nocprof.h" "${NOCPROF_PLATFORM_INCLUDE}/nocprof/platform.h")
+set(_rt_headers "${NOCPROF_FIRMWARE_RUNTIME}/nocprof.h"
+                 "${NOCPROF_PLATFORM_INCLUDE}/nocprof/platform.h")
 
 # The runtime objects, once per byte order.
 set(_rt_objects_el)
@@ -116,7 +122,8 @@ foreach(_endian el eb)
     set(_obj "${_objdir}/${_base}.o")
     add_custom_command(OUTPUT "${_obj}"
       COMMAND "${_cc}" ${_eflag} ${NOCPROF_FIRMWARE_CFLAGS}
-              -I "${NOCPROF_FIRMWARE_RUNTIME}" -I "${NOCPROF_PLATFORM_INCLUDE}" -c "${_src}" -o "${_obj}"
+              -I "${NOCPROF_FIRMWARE_RUNTIME}" -I "${NOCPROF_PLATFORM_INCLUDE}"
+              -c "${_src}" -o "${_obj}"
       DEPENDS "${_src}" ${_rt_headers}
       COMMENT "Firmware runtime (${_endian}): ${_base}.o"
       VERBATIM)
@@ -126,8 +133,11 @@ endforeach()
 set(NOCPROF_FIRMWARE_RT_OBJECTS_el ${_rt_objects_el})
 set(NOCPROF_FIRMWARE_RT_OBJECTS_eb ${_rt_objects_eb})
 add_custom_target(fw-runtime ALL DEPENDS ${_rt_objects_el} ${_rt_objects_eb})
+# The C library (newlib from Debian's newlib-source + glue) and the staged SDK.
+include("${CMAKE_CURRENT_LIST_DIR}/NocprofLibc.cmake")
+add_dependencies(fw-sdk fw-runtime)
 add_custom_target(firmware-all ALL)
-add_dependencies(firmware-all fw-runtime)
+add_dependencies(firmware-all fw-runtime fw-sdk)
 set_property(GLOBAL PROPERTY NOCPROF_FIRMWARE_NAMES "")
 
 function(nocprof_firmware NAME)
@@ -170,16 +180,18 @@ function(nocprof_firmware NAME)
     add_custom_command(OUTPUT "${_out}"
       COMMAND "${_cc}" ${_eflag} ${NOCPROF_FIRMWARE_CFLAGS} ${FW_CFLAGS}
               -I "${NOCPROF_FIRMWARE_RUNTIME}" -I "${NOCPROF_PLATFORM_INCLUDE}" ${_incflags}
-              -T "${NOCPROF_FIRMWARE_LDSCRIPT}" -Wl,--build-id=none
-              -o "${_out}" ${NOCPROF_FIRMWARE_RT_OBJECTS_${_endian}} ${_srcs} -lgcc
+              -isystem "${NOCPROF_SDK_INCLUDE}"
+              ${NOCPROF_FW_LINK_FLAGS} -T "${NOCPROF_FIRMWARE_LDSCRIPT}"
+              -o "${_out}" ${NOCPROF_FIRMWARE_RT_OBJECTS_${_endian}} ${_srcs}
+              -Wl,--start-group "${NOCPROF_FIRMWARE_LIBC_${_endian}}" -lgcc -Wl,--end-group
       DEPENDS ${_srcs} ${_deps} ${_rt_headers} "${NOCPROF_FIRMWARE_LDSCRIPT}"
-              ${NOCPROF_FIRMWARE_RT_OBJECTS_${_endian}}
+              ${NOCPROF_FIRMWARE_RT_OBJECTS_${_endian}} "${NOCPROF_FIRMWARE_LIBC_${_endian}}"
       COMMENT "Firmware ${NAME}-${_endian}.elf"
       VERBATIM)
     list(APPEND _outs "${_out}")
   endforeach()
   add_custom_target(fw-${NAME} ALL DEPENDS ${_outs})
-  add_dependencies(fw-${NAME} fw-runtime)
+  add_dependencies(fw-${NAME} fw-runtime fw-sdk)
   add_dependencies(firmware-all fw-${NAME})
   set_property(GLOBAL APPEND PROPERTY NOCPROF_FIRMWARE_NAMES "${NAME}")
   set_property(GLOBAL PROPERTY NOCPROF_FIRMWARE_${NAME}_EL "${NOCPROF_FIRMWARE_DIR}/${NAME}-el.elf")

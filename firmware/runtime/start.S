@@ -6,7 +6,10 @@
  * bytes are main's argument save area), Status.ERL = Status.BEV = 1.
  *
  * _start clears ERL, BEV, EXL and IE (interrupts stay off until the firmware
- * calls rt_interrupts_on), zeroes .bss, calls main(core, ncores) and writes
+ * calls rt_interrupts_on), sets CU1 and clears FR (the FPU is usable in the
+ * o32 FR=0 mode the Debian compilers' -mfpxx/-mfp32 code expects), zeroes
+ * .bss, stores the reset $sp in __np_stack_top (the C library's heap
+ * limit), calls main(core, ncores) and writes
  * its return value to SYS EXIT, which stops the core.  It must fit below the
  * vector at 0x80000180 (the linker script fails the link otherwise).
  *
@@ -23,11 +26,7 @@
 #include "nocprof/platform.h"
 
 #define CP0_STATUS $12
-#define ST_IE   NP_ST_IE
-#define ST_EXL  NP_ST_EXL
-#define ST_ERL  NP_ST_ERL
-#define ST_BEV  NP_ST_BEV
-#define SYS_EXIT (NP_SYS_BASE + NP_SYS_EXIT)
+#define ST_FR   0x04000000      /* Status.FR: 0 = 32-bit FPRs paired (o32) */
 
         .set    noreorder
         .set    noat
@@ -38,8 +37,10 @@
         .ent    _start
 _start:
         mfc0    $t0, CP0_STATUS
-        li      $t1, ~(ST_IE | ST_EXL | ST_ERL | ST_BEV)
+        li      $t1, ~(NP_ST_IE | NP_ST_EXL | NP_ST_ERL | NP_ST_BEV | ST_FR)
         and     $t0, $t0, $t1
+        li      $t1, NP_ST_CU1  /* FPU usable: hard-float o32 code runs */
+        or      $t0, $t0, $t1
         mtc0    $t0, CP0_STATUS
         ehb
         la      $gp, _gp
@@ -52,15 +53,26 @@ _start:
         addiu   $t0, $t0, 4
         bne     $t0, $t1, 1b
         nop
-2:      /* $a0, $a1 and $sp are still as the emulator set them */
+2:      la      $t0, __np_stack_top     /* the C library's heap limit */
+        sw      $sp, 0($t0)
+        /* $a0, $a1 and $sp are still as the emulator set them */
         jal     main
         nop
-        li      $t0, SYS_EXIT
+        li      $t0, NP_SYS_BASE + NP_SYS_EXIT
         sw      $v0, 0($t0)
 3:      b       3b              /* not reached: EXIT stops the core */
         nop
         .end    _start
         .size   _start, . - _start
+
+/* $sp at reset (top of RAM - 16), stored by _start after .bss is zeroed. */
+        .section .bss
+        .globl  __np_stack_top
+        .type   __np_stack_top, @object
+        .size   __np_stack_top, 4
+        .align  2
+__np_stack_top:
+        .space  4
 
 /* Frame of the interrupt vector: 16-byte argument area + 20 saved words. */
 #define IRQ_FRAME 96

@@ -432,7 +432,7 @@ class Interrupts(unittest.TestCase):
                 self.assertEqual(sum(f["self_cycles"] for f in c["functions"]), c["cycles"])
             # gmon.out: the handler is <spontaneous> for gprof, counts intact
             out = subprocess.run([nptest.tool("mipsel-linux-gnu-gprof" if endian == "el" else
-                                              "mips-linux-gnu-gprof"), "-b", "-q", fw("ticks", endian),
+                                              "mips-linux-gnu-gprof"), "-b", "-q", "-z", fw("ticks", endian),
                                   r.path("core0", "gmon.out")], stdout=subprocess.PIPE,
                                  universal_newlines=True).stdout
             cg, _ = parse_callgraph(out)

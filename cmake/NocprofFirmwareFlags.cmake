@@ -1,0 +1,24 @@
+# NocprofFirmwareFlags.cmake - the one definition of how nocprof firmware is
+# compiled and linked.  Used by the in-tree build (cmake/Firmware.cmake), and
+# installed with the SDK, where the CMake package (NocprofFirmwareConfig.cmake),
+# nocprof-firmware.pc and the nocprof-cc wrapper are generated from the same
+# lists, so the ways of building firmware cannot diverge.
+include_guard(GLOBAL)
+
+# Code generation / ABI: MIPS32r2, o32 hard-float (the compilers' default
+# -mfpxx, run with Status.FR = 0), no PIC/abicalls, no small-data section,
+# freestanding (no host libc assumed; the C library is ours).
+set(NOCPROF_FW_ABI_FLAGS
+  -march=mips32r2 -mno-abicalls -fno-pic -G0 -ffreestanding
+  -fno-stack-protector -fno-asynchronous-unwind-tables)
+# Default optimisation and debug info when the user gives none.
+set(NOCPROF_FW_DEFAULT_CFLAGS -g -O2)
+# Link: no host start files or libraries; our link.ld, crt0.o and
+# libnocprof.a (runtime + C library) and libgcc (64-bit division etc.).
+set(NOCPROF_FW_LINK_FLAGS -nostdlib -nostartfiles -static -Wl,--build-id=none)
+set(NOCPROF_FW_LIBS -Wl,--start-group -lnocprof -lgcc -Wl,--end-group)
+# The byte-order flag and compiler name per byte order.
+set(NOCPROF_FW_el_FLAG -EL)
+set(NOCPROF_FW_eb_FLAG -EB)
+set(NOCPROF_FW_el_CC_NAME mipsel-linux-gnu-gcc)
+set(NOCPROF_FW_eb_CC_NAME mips-linux-gnu-gcc)

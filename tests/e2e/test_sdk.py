@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""e2e/sdk - the firmware SDK from a clean temporary folder: `cmake --install`
+of this build into a temporary prefix, then, outside the source tree and
+using only the installed files,
+
+- an out-of-tree CMake project (find_package(NocprofFirmware),
+  nocprof_add_firmware, little- and big-endian),
+- a Makefile project taking CC/CFLAGS/LDLIBS from `pkg-config
+  nocprof-firmware`, and the same sources through the `nocprof-cc` wrapper
+  (-EB, and separate compile and link steps),
+
+each run with the installed nocprof on 4 cores; console and exit codes are
+checked.  The build directory comes from $NOCPROF_BUILD_DIR."""
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nptest  # noqa: E402
+from nptest import tmpdir  # noqa: E402
+
+MAIN_C = r'''#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <nocprof.h>
+#include <nocprof/platform.h>
+#include "greet.h"
+
+int main(unsigned core, unsigned ncores)
+{
+    char *name = malloc(16);
+    strcpy(name, "sdk");
+    greet(name, core, ncores);
+    printf("sqrt(%u) = %.6f, platform sys base %#x, rt_core_id %u\n", core + 2,
+           sqrt(core + 2.0), NP_SYS_BASE, rt_core_id());
+    free(name);
+    return (int)core * 10;
+}
+'''
+GREET_H = "void greet(const char *who, unsigned core, unsigned ncores);\n"
+GREET_C = r'''#include <ctype.h>
+#include <stdio.h>
+#include "greet.h"
+
+void greet(const char *who, unsigned core, unsigned ncores)
+{
+    char up[16];
+    int i;
+    for (i = 0; who[i] && i < 15; i++)
+        up[i] = (char)toupper((unsigned char)who[i]);
+    up[i] = '\0';
+    printf("hello from %s on core %u of %u\n", up, core, ncores);
+}
+'''
+CMAKELISTS = '''cmake_minimum_required(VERSION 3.20)
+project(sdkdemo NONE)
+find_package(NocprofFirmware REQUIRED)
+nocprof_add_firmware(demo SOURCES main.c greet.c)
+nocprof_add_firmware(demo_eb SOURCES main.c greet.c BIG_ENDIAN CFLAGS -O1 -g)
+'''
+MAKEFILE = '''PC      = PKG_CONFIG_PATH=$(PREFIX)/lib/pkgconfig pkg-config
+CC     := $(shell $(PC) --variable=cc nocprof-firmware)
+CFLAGS  = -O2 -g $(shell $(PC) --cflags nocprof-firmware)
+LDLIBS  = $(shell $(PC) --libs nocprof-firmware)
+NPCC    = $(PREFIX)/bin/nocprof-cc
+
+all: app.elf app-cc-eb.elf app-cc-el.elf
+
+app.elf: main.o greet.o
+\t$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+app-cc-eb.elf: main.c greet.c greet.h
+\t$(NPCC) -EB -O2 -o $@ main.c greet.c
+
+app-cc-el.elf: main.c greet.c greet.h
+\t$(NPCC) -O2 -c main.c -o cc-main.o
+\t$(NPCC) -O2 -c greet.c -o cc-greet.o
+\t$(NPCC) -o $@ cc-main.o cc-greet.o
+'''
+
+
+def expected_console(k):
+    import math
+    return ("hello from SDK on core %d of 4\n"
+            "sqrt(%d) = %.6f, platform sys base 0xbf000000, rt_core_id %d\n"
+            % (k, k + 2, math.sqrt(k + 2.0), k))
+
+
+class Sdk(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        build = os.environ.get("NOCPROF_BUILD_DIR")
+        if not build or not os.path.isfile(os.path.join(build, "CMakeCache.txt")):
+            raise unittest.SkipTest("NOCPROF_BUILD_DIR not set to a build directory")
+        cls.cmake = nptest.tool("cmake")
+        cls.prefix = tmpdir("prefix")
+        subprocess.run([cls.cmake, "--install", build, "--prefix", cls.prefix],
+                       check=True, stdout=subprocess.DEVNULL)
+        cls.nocprof = os.path.join(cls.prefix, "bin", "nocprof")
+        cls.build = build
+
+    def project(self):
+        d = tmpdir("proj")
+        for name, text in (("main.c", MAIN_C), ("greet.c", GREET_C), ("greet.h", GREET_H)):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        return d
+
+    def run_elf(self, elf, big=False):
+        self.assertTrue(os.path.isfile(elf), elf)
+        out = tmpdir("out")
+        p = subprocess.run([self.nocprof, "run", "-q", "-o", out, elf], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+        self.assertEqual(p.returncode, 1, p.stderr)          # cores 1..3 return 10k
+        r = nptest.Run([elf], p, out, 0)
+        for k in range(4):
+            self.assertEqual(r.core(k)["exit_code"], 10 * k)
+            self.assertEqual(r.text("core%d" % k, "console.txt"), expected_console(k))
+        magic = open(elf, "rb").read(6)
+        self.assertEqual(magic[:4], b"\x7fELF")
+        self.assertEqual(magic[5], 2 if big else 1)           # EI_DATA: 2 = big-endian
+
+    def test_install_tree(self):
+        for rel in ("bin/nocprof", "bin/nocprof-cc", "lib/nocprof-firmware/link.ld",
+                    "lib/nocprof-firmware/el/crt0.o", "lib/nocprof-firmware/el/libnocprof.a",
+                    "lib/nocprof-firmware/eb/crt0.o", "lib/nocprof-firmware/eb/libnocprof.a",
+                    "lib/cmake/NocprofFirmware/NocprofFirmwareConfig.cmake",
+                    "lib/cmake/NocprofFirmware/NocprofFirmwareFlags.cmake",
+                    "lib/pkgconfig/nocprof-firmware.pc", "lib/pkgconfig/nocprof-firmware-eb.pc",
+                    "include/nocprof-firmware/stdio.h", "include/nocprof-firmware/math.h",
+                    "include/nocprof-firmware/newlib.h", "include/nocprof-firmware/nocprof.h",
+                    "include/nocprof-firmware/nocprof/platform.h"):
+            self.assertTrue(os.path.exists(os.path.join(self.prefix, rel)), rel)
+        # relocatable: nothing installed points back into the build or source tree
+        for rel in ("lib/cmake/NocprofFirmware/NocprofFirmwareConfig.cmake",
+                    "lib/pkgconfig/nocprof-firmware.pc", "bin/nocprof-cc"):
+            text = open(os.path.join(self.prefix, rel)).read()
+            self.assertNotIn(self.build, text, rel)
+            self.assertNotIn(os.path.abspath(nptest.ARGS.src), text, rel)
+
+    def test_cmake_project(self):
+        d = self.project()
+        with open(os.path.join(d, "CMakeLists.txt"), "w") as f:
+            f.write(CMAKELISTS)
+        b = os.path.join(d, "build")
+        subprocess.run([self.cmake, "-S", d, "-B", b, "-DCMAKE_PREFIX_PATH=" + self.prefix],
+                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([self.cmake, "--build", b], check=True, stdout=subprocess.DEVNULL)
+        self.run_elf(os.path.join(b, "demo.elf"))
+        self.run_elf(os.path.join(b, "demo_eb.elf"), big=True)
+
+    def test_makefile_project(self):
+        nptest.tool("pkg-config")
+        make = nptest.tool("make")
+        d = self.project()
+        with open(os.path.join(d, "Makefile"), "w") as f:
+            f.write(MAKEFILE.replace("\\t", "\t"))
+        subprocess.run([make, "-C", d, "PREFIX=" + self.prefix], check=True,
+                       stdout=subprocess.DEVNULL)
+        self.run_elf(os.path.join(d, "app.elf"))
+        self.run_elf(os.path.join(d, "app-cc-eb.elf"), big=True)
+        self.run_elf(os.path.join(d, "app-cc-el.elf"))
+
+
+if __name__ == "__main__":
+    nptest.main()
