@@ -10,6 +10,7 @@
  *              reports (cli_report_*)
  *   manifest.c OUT/.nocprof-manifest: what nocprof wrote there
  *   diff.c     `nocprof diff`: two runs compared function by function
+ *   merge.c    `nocprof merge`: runs of the same firmware summed
  * Only this folder prints and exits; the libraries return GErrors. */
 #ifndef NOCPROF_CLI_H
 #define NOCPROF_CLI_H
@@ -143,6 +144,8 @@ bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error);
 int cmd_report(int argc, char **argv);
 /* diff.c: `nocprof diff OUT_A OUT_B` */
 int cmd_diff(int argc, char **argv);
+/* merge.c: `nocprof merge OUT... -o MERGED` */
+int cmd_merge(int argc, char **argv);
 
 /* OUT/.nocprof-manifest (manifest.c): the paths it lists (empty when there
  * is none); removing the files of `before` that are not in `now`; writing. */

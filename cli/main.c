@@ -17,6 +17,8 @@ static const char *top_help =
     "                                  OUT/profile.data, without running again\n"
     "  diff [OPTIONS] OUT_A OUT_B      compare two runs function by function\n"
     "                                  (diff.txt, diff.folded; --fail-if-slower PCT)\n"
+    "  merge OUT... -o MERGED          sum runs of the same firmware (gprof -s) and\n"
+    "                                  write every report of the sum\n"
     "\n"
     "Options:\n"
     "  -h, --help      this help\n"
@@ -38,6 +40,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "run") == 0)
         return cmd_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "merge") == 0)
+        return cmd_merge(argc - 1, argv + 1);
     if (strcmp(argv[1], "diff") == 0)
         return cmd_diff(argc - 1, argv + 1);
     if (strcmp(argv[1], "report") == 0)

@@ -103,6 +103,21 @@ bool profile_data_attach_elfs(ProfileData *d, const char *out_dir, GError **erro
  * not recorded. */
 bool profile_data_select_periods(ProfileData *d, const uint32_t *periods, unsigned n, GError **error);
 
+/* Add p's counts to acc (profiles of the same ELF and periods): calls,
+ * cycles, instructions, samples and histogram bins, arcs and blocks (by
+ * key), calling contexts (by path); p's timeline spans are appended.
+ * NOCPROF_ERROR_DATA when the functions or periods differ. */
+bool profile_sum(Profile *acc, const Profile *p, GError **error);
+/* Add run d to acc (gprof -s for everything): every core's counters,
+ * console (appended), profile (profile_sum) and the NoC statistics (counts
+ * summed, link utilisation and router occupancy over the summed cycles,
+ * latency min/max/mean exact and percentiles from the merged packet log,
+ * exact while no log dropped a packet). Refused (NOCPROF_ERROR_DATA, name
+ * in the message) unless d ran the same ELFs (SHA-256) on the same number
+ * of cores with the same sampling periods. Status, exit code and fault
+ * stay the first run's; deadlock/livelock are or-ed. */
+bool profile_data_sum(ProfileData *acc, const ProfileData *d, const char *name, GError **error);
+
 /* The RunInfo view of d for the summary writers (aliasing: NULL). */
 RunInfo profile_data_run_info(const ProfileData *d);
 

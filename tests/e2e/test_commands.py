@@ -9,6 +9,7 @@
           field or the ELF.
 """
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -326,6 +327,103 @@ class Diff(unittest.TestCase):
         res = raw(["diff", self.a.out, nptest.tmpdir("empty")])
         self.assertEqual(res.returncode, 2)
         self.assertIn("profile.data", res.stderr)
+
+
+class Merge(unittest.TestCase):
+    """two identical runs of the bundled demo (4 cores on the NoC, two
+    sampling periods) merged: every count doubles"""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.a = run(["--sample-period", "1000,997"])
+        cls.b = run(["--sample-period", "1000,997"])
+        cls.m = nptest.tmpdir("merged")
+        cls.res = raw(["merge", cls.a.out, cls.b.out, "-o", cls.m])
+        with open(os.path.join(cls.m, "summary.json")) as f:
+            cls.sum = json.load(f)
+
+    def test_every_count_doubled(self):
+        self.assertEqual(self.res.returncode, 0, self.res.stderr)
+        for k in range(4):
+            a, m = self.a.core(k), self.sum["cores"][k]
+            for key in ("instructions", "cycles", "busy_cycles", "idle_cycles", "irq_cycles"):
+                self.assertEqual(m[key], 2 * a[key], key)
+            fm = {f["name"]: f for f in m["functions"]}
+            for f in a["functions"]:
+                g = fm[f["name"]]
+                for key in ("calls", "self_cycles", "inclusive_cycles"):
+                    self.assertEqual(g[key], 2 * f[key], (k, f["name"], key))
+                self.assertEqual(g["samples"], {p: 2 * n for p, n in f["samples"].items()}, f["name"])
+                self.assertEqual(sorted((c["caller"], 2 * c["count"]) for c in f["callers"]),
+                                 sorted((c["caller"], c["count"]) for c in g["callers"]), f["name"])
+        na, nm = self.a.summary["noc"], self.sum["noc"]
+        self.assertGreater(na["packets"], 0)
+        for key in ("packets", "flits", "stall_cycles"):
+            self.assertEqual(nm[key], 2 * na[key], key)
+        self.assertEqual(nm["latency"], na["latency"])      # the same distribution twice
+        for la, lm in zip(na["links"], nm["links"]):
+            self.assertEqual((lm["from"], lm["to"], lm["flits"]), (la["from"], la["to"], 2 * la["flits"]))
+            self.assertAlmostEqual(lm["utilization"], la["utilization"], places=12)
+        for pa, pm in zip(na["pairs"], nm["pairs"]):
+            self.assertEqual(pm["packets"], 2 * pa["packets"])
+        with open(os.path.join(self.m, "core2", "console.txt")) as f:
+            self.assertEqual(f.read(), self.a.text("core2", "console.txt") * 2)
+        with open(os.path.join(self.m, "stacks.folded")) as f:
+            folded = f.read().splitlines()
+        exp = sorted("%s %d" % (l.rsplit(" ", 1)[0], 2 * int(l.rsplit(" ", 1)[1]))
+                     for l in self.a.text("stacks.folded").splitlines())
+        self.assertEqual(sorted(folded), exp)
+
+    def test_gmon_equals_gprof_sum(self):
+        """MERGED/coreN/gmon.out reads in gprof exactly as `gprof -s` of the
+        two runs' gmon.out does (flat profile and call graph)"""
+        gprof = nptest.tool("mipsel-linux-gnu-gprof")
+        elf = self.a.path("firmware", "pipeline.elf")
+        for k in range(4):
+            work = nptest.tmpdir("gsum")
+            subprocess.run([gprof, "-s", elf, self.a.path("core%d" % k, "gmon.out"),
+                            self.b.path("core%d" % k, "gmon.out")], cwd=work, check=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            flat, graph = [], []
+            for g in (os.path.join(work, "gmon.sum"), os.path.join(self.m, "core%d" % k, "gmon.out")):
+                get = lambda opt: subprocess.run([gprof, "-b", opt, elf, g], stdout=subprocess.PIPE,  # noqa: E731
+                                                 stderr=subprocess.PIPE, universal_newlines=True,
+                                                 check=True).stdout
+                flat.append(get("-p"))
+                # the same lines; gprof orders tied children by arc record order
+                graph.append(sorted(get("-q").splitlines()))
+            self.assertEqual(flat[0], flat[1])
+            self.assertEqual(graph[0], graph[1])
+            self.assertIn("rt_send", flat[1])
+
+    def test_merged_folder_reports_again(self):
+        before = checksums(self.m)
+        delete_reports(self.m)
+        res = raw(["report", self.m])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual(checksums(self.m), before)
+
+    def test_three_runs(self):
+        m3 = nptest.tmpdir("m3")
+        res = raw(["merge", self.a.out, self.b.out, self.a.out, "-o", m3])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(m3, "summary.json")) as f:
+            s3 = json.load(f)
+        self.assertEqual(s3["cores"][1]["cycles"], 3 * self.a.core(1)["cycles"])
+
+    def test_different_elfs_refused(self):
+        other = run([fw("calls"), "--sample-period", "1000,997"])
+        d = nptest.tmpdir("refused")
+        res = raw(["merge", self.a.out, other.out, "-o", d])
+        self.assertEqual(res.returncode, 2)
+        self.assertIn("%s: core 0 ran %s" % (other.out, fw("calls")), res.stderr)
+        self.assertIn("only runs of the same firmware can be merged", res.stderr)
+        self.assertFalse(os.path.exists(os.path.join(d, "summary.json")))
+        single = run(["--sample-period", "1000"])
+        res = raw(["merge", self.a.out, single.out, "-o", d])
+        self.assertEqual(res.returncode, 2)
+        self.assertIn("other sampling periods", res.stderr)
+        self.assertEqual(raw(["merge", self.a.out]).returncode, 2)
 
 
 if __name__ == "__main__":

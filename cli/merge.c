@@ -1,0 +1,85 @@
+/* merge.c — `nocprof merge OUT... -o MERGED`: runs of the same firmware
+ * summed like `gprof -s`, and every report written for the sum. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *const merge_description =
+    "Sums finished runs of the same firmware (their OUT/profile.data), like\n"
+    "'gprof -s': per core, exact calls, cycles (self, inclusive, per arc and\n"
+    "per basic block), instructions, samples and histograms of every sampling\n"
+    "period, calling contexts, and the NoC statistics (packets, flits, stalls;\n"
+    "link utilisation over the summed cycles; latency percentiles from the\n"
+    "merged packet logs). Writes MERGED/profile.data and every report, as a\n"
+    "run does (gmon.out there equals 'gprof -s' of the runs' gmon.out).\n"
+    "Console text is the runs' one after the other; trace.json overlays the\n"
+    "runs' timelines (each from cycle 0); status, exit codes and faults are\n"
+    "the first run's.\n"
+    "\n"
+    "The runs must have run the same ELF on every core (same SHA-256 of the\n"
+    "file's content) on the same number of cores with the same sampling\n"
+    "periods; anything else is refused.\n"
+    "\n"
+    "Exit status: 0 written; 2 usage error, unreadable profile data, runs that\n"
+    "cannot be merged, ELF missing or changed; 5 a report could not be written.";
+
+static int fail(int status, GError *err)
+{
+    fprintf(stderr, "nocprof merge: %s\n", err->message);
+    g_error_free(err);
+    return status;
+}
+
+/* Load the first run and add the others to it. */
+static bool load_all(char **outs, ProfileData *acc, GError **error)
+{
+    g_autofree char *first = g_build_filename(outs[0], PROFILE_DATA_FILE, NULL);
+    if (!profile_data_load(first, acc, error))
+        return false;
+    for (char **o = outs + 1; *o; o++) {
+        g_autofree char *path = g_build_filename(*o, PROFILE_DATA_FILE, NULL);
+        ProfileData d;
+        bool ok = profile_data_load(path, &d, error) && profile_data_sum(acc, &d, *o, error);
+        profile_data_clear(&d);
+        if (!ok)
+            return false;
+    }
+    return profile_data_attach_elfs(acc, outs[0], error);
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    g_auto(GStrv) rest = NULL;
+    g_autofree char *out = NULL;
+    ReportOptions ro = REPORT_OPTIONS_INIT;
+    GOptionEntry entries[] = {
+        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write the sum and its reports into DIR (required)", "DIR" },
+        { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    g_set_prgname("nocprof merge");
+    g_autoptr(GOptionContext) ctx = g_option_context_new("OUT... -o MERGED - sum runs of the same firmware");
+    g_option_context_set_description(ctx, merge_description);
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    cli_report_add_options(ctx, &ro);
+    GError *err = NULL;
+    int status = EXIT_OK;
+    ProfileData d = { 0 };
+    if (!g_option_context_parse(ctx, &argc, &argv, &err))
+        status = fail(EXIT_USAGE, err);
+    else if (!rest || !rest[0] || !out)
+        status = fail(EXIT_USAGE, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
+                                               "give the runs' output folders and -o MERGED (see --help)"));
+    else if (!load_all(rest, &d, &err) || !cli_report_apply(&ro, &d, &err))
+        status = fail(EXIT_USAGE, err);
+    else if (g_mkdir_with_parents(out, 0755) != 0)
+        status = fail(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", out,
+                                                g_strerror(errno)));
+    else if (!cli_write_reports(&d, out, CLI_WRITE_DATA, &err))
+        status = fail(err->code == NOCPROF_ERROR_USAGE ? EXIT_USAGE : EXIT_REPORTS, err);
+    profile_data_clear(&d);
+    report_options_clear(&ro);
+    return status;
+}
