@@ -16,6 +16,7 @@
 #define NOCPROF_CLI_H
 
 #include <glib.h>
+#include <signal.h>
 #include <stdbool.h>
 
 #include "aliasing.h"
@@ -36,6 +37,7 @@ enum {
     EXIT_LIMIT = 4,
     EXIT_REPORTS = 5,          /* the run ended, a report could not be written */
     EXIT_SIGINT = 130,
+    EXIT_SIGTERM = 143,
 };
 
 #define CLI_DEFAULT_OUT "nocprof-out"
@@ -88,6 +90,14 @@ typedef struct Firmware {
     char *sha256;              /* hex SHA-256 of the file's content */
 } Firmware;
 
+/* The console echo on stdout (unless -q): stops for good at the first
+ * write error (a closed pipe, a full disk); console.txt is unaffected. */
+typedef struct Echo {
+    gboolean quiet;
+    bool stopped;
+    int error;                 /* errno of the failed write, 0 if none */
+} Echo;
+
 /* Everything one run made, for the report writers. */
 typedef struct Run {
     const Options *opts;
@@ -104,12 +114,27 @@ typedef struct Run {
     Collector **cols;          /* [ncores]; NULL entries with --no-profile */
     CommRun *comm;             /* communication recorder; NULL with --no-profile */
     ProfileData data;          /* the outcome: what is saved and reported */
+    Echo echo;                 /* console echo on stdout */
     CoreResult *res;           /* = data.cores */
     Profile **profs;           /* = data.profs; NULL with --no-profile */
     int status;
 } Run;
 
 int cmd_run(int argc, char **argv);
+
+/* signals.c (docs/robustness.md) */
+extern volatile sig_atomic_t cli_interrupted;
+/* SIGINT/SIGTERM handlers and SIGPIPE ignored, for the whole run. */
+void cli_signals_install(void);
+/* The machine has stopped: a first signal now only sets the status. */
+void cli_signals_writing(void);
+/* EXIT_SIGINT / EXIT_SIGTERM after such a signal, else 0. */
+int cli_signal_status(void);
+void cli_signals_restore(void);
+/* The final status of a run whose status was `status` once its reports
+ * were (reports_ok) or were not all written: 130/143 after a signal, else
+ * EXIT_REPORTS for a failed report, else status. */
+int cli_final_status(int status, bool reports_ok);
 
 /* Write data to dir/name atomically (temporary name, then rename). */
 bool cli_write_file(const char *dir, const char *name, const char *data, gsize len, GError **error);

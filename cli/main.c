@@ -1,5 +1,8 @@
 /* main.c — nocprof's entry point: top-level help and command dispatch. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "cli.h"
@@ -24,8 +27,22 @@ static const char *top_help =
     "  -h, --help      this help\n"
     "  --version       print the version\n";
 
+/* Like gnulib's close_stdout: output that could not be written (`nocprof
+ * --help > /dev/full`) is an error, not a silent success. Runs at exit, so
+ * it also covers GOption's own `run --help`, which exits by itself. The run
+ * handles its console echo itself (a closed pipe is not an error there). */
+static void check_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int e = errno ? errno : EIO;
+        fprintf(stderr, "nocprof: stdout: write error: %s\n", g_strerror(e));
+        _exit(EXIT_USAGE);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    atexit(check_stdout);
     if (argc < 2) {
         fputs(top_help, stderr);
         return EXIT_USAGE;

@@ -14,19 +14,52 @@
 extern const unsigned char nocprof_demo_elf[];
 extern const unsigned long nocprof_demo_elf_len;
 
-static volatile sig_atomic_t interrupted;
-
-static void on_sigint(int sig)
+/* One console line on stdout as `[coreN] line`, with the bytes a terminal
+ * would act on escaped as \xNN: control characters (escape sequences, a
+ * carriage return, NUL) but tab, DEL, C1 controls and bytes that are not
+ * UTF-8. console.txt keeps the raw bytes. */
+static void echo_escaped(GString *o, const char *line, size_t len)
 {
-    (void)sig;
-    interrupted = 1;
+    const char *p = line, *end = line + len;
+    while (p < end) {
+        unsigned char c = (unsigned char)*p;
+        if (c >= 0x80) {
+            gunichar u = g_utf8_get_char_validated(p, end - p);
+            if (u != (gunichar)-1 && u != (gunichar)-2 && !(u >= 0x80 && u < 0xA0)) {
+                const char *next = g_utf8_next_char(p);
+                g_string_append_len(o, p, next - p);
+                p = next;
+                continue;
+            }
+        } else if ((c >= 0x20 && c != 0x7f) || c == '\t') {
+            g_string_append_c(o, (char)c);
+            p++;
+            continue;
+        }
+        g_string_append_printf(o, "\\x%02x", c);
+        p++;
+    }
 }
 
-static void console_line(void *opaque, unsigned core, const char *line)
+/* The echo stops for good at the first failed write: EPIPE (SIGPIPE is
+ * ignored) when the reader went away, which is not an error; any other
+ * error makes the status EXIT_REPORTS (cmd_run). */
+static void console_line(void *opaque, unsigned core, const char *line, size_t len)
 {
-    if (!*(gboolean *)opaque) {
-        printf("[core%u] %s\n", core, line);
-        fflush(stdout);
+    Echo *e = opaque;
+    if (e->quiet || e->stopped)
+        return;
+    g_autoptr(GString) o = g_string_new(NULL);
+    g_string_append_printf(o, "[core%u] ", core);
+    echo_escaped(o, line, len);
+    g_string_append_c(o, '\n');
+    errno = 0;
+    if (fwrite(o->str, 1, o->len, stdout) != o->len || fflush(stdout) != 0) {
+        e->stopped = true;
+        e->error = errno ? errno : EIO;
+        fprintf(stderr, "nocprof: stdout: %s: console echo stopped (coreN/console.txt has it all)\n",
+                g_strerror(e->error));
+        clearerr(stdout);
     }
 }
 
@@ -196,7 +229,8 @@ static Collector *make_collector(Run *r, unsigned i, GError **error)
  * no output folder). */
 static bool start_machine(Run *r, ElfImage **imgs, GError **error)
 {
-    r->m = machine_new(&r->cfg, imgs, console_line, (void *)&r->opts->quiet, error);
+    r->echo.quiet = r->opts->quiet;
+    r->m = machine_new(&r->cfg, imgs, console_line, &r->echo, error);
     if (!r->m)
         return false;
     r->cols = g_new0(Collector *, r->ncores);
@@ -222,11 +256,8 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
 
 static void run_machine(Run *r)
 {
-    struct sigaction sa = { .sa_handler = on_sigint };
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    machine_run(r->m, &interrupted);
-    signal(SIGINT, SIG_DFL);
+    machine_run(r->m, &cli_interrupted);
+    cli_signals_writing();
 }
 
 /* Where core i faulted: function, line and the shadow call stack. */
@@ -326,7 +357,7 @@ static void gather(Run *r)
     r->profs = r->data.profs;
     for (unsigned i = 0; i < r->ncores; i++)
         seen[core_outcome(r, i)] = true;
-    r->status = interrupted ? EXIT_SIGINT : seen[EXIT_FAULT] ? EXIT_FAULT : seen[EXIT_LIMIT] ? EXIT_LIMIT
+    r->status = cli_signal_status() ? cli_signal_status() : seen[EXIT_FAULT] ? EXIT_FAULT : seen[EXIT_LIMIT] ? EXIT_LIMIT
               : seen[EXIT_NONZERO] ? EXIT_NONZERO : EXIT_OK;
     r->data.noc = noc_stats(r->m->noc);
     const NocPacketRecord *pk = noc_packet_log(r->m->noc, &r->data.npackets, &r->data.packets_dropped);
@@ -334,6 +365,8 @@ static void gather(Run *r)
     r->data.deadlock = r->m->deadlock;
     r->data.livelock = r->m->livelock;
     r->data.end_cycle = r->m->end_cycle;
+    if (r->echo.stopped && r->echo.error != EPIPE && r->status < EXIT_REPORTS)
+        r->status = EXIT_REPORTS;   /* stdout failed (not closed by a reader) */
     r->data.exit_status = r->status;
     if (r->comm) {
         g_autofree uint64_t *finish = g_new(uint64_t, r->ncores);
@@ -419,16 +452,20 @@ int cmd_run(int argc, char **argv)
         return usage_error(err);
     g_auto(Run) r = { .opts = &o };
     g_autofree char *demo = NULL;
-    if (!prepare(&r, &demo, &err))
+    cli_signals_install();
+    if (!prepare(&r, &demo, &err)) {
+        cli_signals_restore();
         return usage_error(err);
+    }
     run_machine(&r);
     gather(&r);
     print_outcome(&r);
-    if (!cli_write_reports(&r.data, r.out, CLI_WRITE_DATA | (demo ? CLI_WRITE_DEMO : 0), &err)) {
+    bool ok = cli_write_reports(&r.data, r.out, CLI_WRITE_DATA | (demo ? CLI_WRITE_DEMO : 0), &err);
+    if (!ok) {
         fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
         g_error_free(err);
-        if (r.status != EXIT_SIGINT)
-            r.status = EXIT_REPORTS;
     }
+    r.status = cli_final_status(r.status, ok);
+    cli_signals_restore();
     return r.status;
 }

@@ -185,8 +185,53 @@ static bool write_data(Out *o, const ProfileData *d, GError **error)
     return put(o, NULL, PROFILE_DATA_FILE, data, len, error);
 }
 
+/* What resource limits (docs/robustness.md) truncated, for the summaries. */
+static GPtrArray *limit_warnings(const ProfileData *d)
+{
+    GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+    for (unsigned i = 0; i < d->ncores; i++) {
+        const Profile *p = d->profs[i];
+        if (!p || !p->syms || (i && d->profs[i - 1] && d->profs[i - 1]->syms == p->syms))
+            continue;
+        if (symbols_dropped_funcs(p->syms))
+            g_ptr_array_add(w, g_strdup_printf("core %u: %s: %u functions past the limit of %u were ignored",
+                                               i, p->elf_path, symbols_dropped_funcs(p->syms),
+                                               SYMBOLS_MAX_FUNCS));
+        if (symbols_dropped_lines(p->syms))
+            g_ptr_array_add(w, g_strdup_printf("core %u: %s: %u line-table rows past the limit of %u were ignored",
+                                               i, p->elf_path, symbols_dropped_lines(p->syms),
+                                               SYMBOLS_MAX_LINES));
+    }
+    g_ptr_array_add(w, NULL);
+    return w;
+}
+
+/* OUT/report.html from the final summary.json text (not yet on disk). */
+static bool write_html(Out *o, const ProfileData *d, const char *summary, const char *folded, GError **error)
+{
+    g_autofree char *tpath = g_build_filename(o->dir, "trace.json", NULL);
+    g_autofree char *trace = NULL;
+    if (!d->no_trace && !g_file_get_contents(tpath, &trace, NULL, NULL))
+        trace = NULL;
+    bool any = d->ncores && d->profs[0];
+    GString *lines = any ? html_lines_json((const Profile *const *)d->profs, d->ncores) : NULL;
+    GString *page = html_report_build(summary, folded, trace, lines ? lines->str : NULL);
+    if (lines)
+        g_string_free(lines, TRUE);
+    return put_gstring(o, NULL, "report.html", page, error);
+}
+
+/* Every report, the summaries last with the final status (EXIT_REPORTS
+ * when a report failed, 130/143 when a signal came meanwhile): a folder
+ * whose writing was cut short (a crash, a second signal) has no summary,
+ * never one from an earlier run or one claiming success. report.html
+ * embeds the final summary.json and is written just before it. */
 static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **error)
 {
+    g_autofree char *sj = g_build_filename(o->dir, "summary.json", NULL);
+    g_autofree char *st = g_build_filename(o->dir, "summary.txt", NULL);
+    unlink(sj);
+    unlink(st);
     bool have_profiles = d->ncores && d->profs[0];
     AliasAnalysis *alias = NULL;
     JsonNode *alias_json = NULL;
@@ -194,35 +239,48 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
         alias = aliasing_analyse((const Profile *const *)d->profs, d->ncores);
         alias_json = aliasing_json(alias);
     }
+    GError *first = NULL;
+    GString *folded = have_profiles ? folded_all(d) : NULL;
+    bool ok = (!(flags & CLI_WRITE_DATA) || write_data(o, d->whole ? d->whole : d, &first))
+           && put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), &first)
+           && (!d->comm || put_gstring(o, NULL, "comm.txt", comm_text(d->comm), &first));
+    for (unsigned i = 0; ok && i < d->ncores; i++)
+        ok = write_core(o, d, i, &first);
+    if (ok && have_profiles)
+        ok = write_chip(o, d, &first);
+    if (ok && !d->no_trace)
+        ok = write_trace(o, d, &first);
+    if (ok && have_profiles)
+        ok = put(o, NULL, "stacks.folded", folded->str, folded->len, &first);
+    if (ok && alias)
+        ok = put_gstring(o, NULL, "aliasing.txt", aliasing_report(alias), &first)
+          && put_gstring(o, NULL, "aliasing.svg", aliasing_svg(alias), &first);
+    g_autoptr(GPtrArray) warnings = limit_warnings(d);
     RunInfo run = profile_data_run_info(d);
     run.aliasing = alias_json;
+    run.warnings = (const char *const *)warnings->pdata;
     run.communication = d->comm ? comm_json(d->comm, false) : NULL;
-    bool ok = (!(flags & CLI_WRITE_DATA) || write_data(o, d->whole ? d->whole : d, error))
-           && put_gstring(o, NULL, "summary.json", summary_json(&run), error)
-           && put_gstring(o, NULL, "summary.txt", summary_text(&run), error)
-           && put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), error)
-           && (!d->comm || put_gstring(o, NULL, "comm.txt", comm_text(d->comm), error));
-    if (run.communication)
-        json_node_unref(run.communication);
-    for (unsigned i = 0; ok && i < d->ncores; i++)
-        ok = write_core(o, d, i, error);
-    if (ok && have_profiles)
-        ok = write_chip(o, d, error);
-    if (ok && !d->no_trace)
-        ok = write_trace(o, d, error);
-    if (ok && have_profiles)
-        ok = put_gstring(o, NULL, "stacks.folded", folded_all(d), error);
-    if (ok && alias)
-        ok = put_gstring(o, NULL, "aliasing.txt", aliasing_report(alias), error)
-          && put_gstring(o, NULL, "aliasing.svg", aliasing_svg(alias), error);
+    run.exit_status = cli_final_status(run.exit_status, ok);
+    GString *json = summary_json(&run);
+    if (ok && !write_html(o, d, json->str, folded ? folded->str : NULL, &first)) {
+        ok = false;
+        run.exit_status = cli_final_status(run.exit_status, ok);
+        g_string_free(json, TRUE);
+        json = summary_json(&run);
+    }
+    GError **err = first ? NULL : &first;
+    bool sok = put_gstring(o, NULL, "summary.json", json, err)
+            && put_gstring(o, NULL, "summary.txt", summary_text(&run), err);
+    if (folded)
+        g_string_free(folded, TRUE);
     aliasing_free(alias);
     if (alias_json)
         json_node_unref(alias_json);
-    if (ok) { /* last: it embeds summary.json, stacks.folded and trace.json */
-        GString *page = html_report_page(o->dir, (const Profile *const *)d->profs, d->ncores, error);
-        ok = page && put_gstring(o, NULL, "report.html", page, error);
-    }
-    return ok;
+    if (run.communication)
+        json_node_unref(run.communication);
+    if (first)
+        g_propagate_error(error, first);
+    return ok && sok;
 }
 
 /* With CLI_WRITE_KEEP: what a re-render into the data's own folder does

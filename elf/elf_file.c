@@ -1,6 +1,7 @@
 /* elf_file.c — the one ELF reader: header checks, PT_LOAD segments and
  * function-like symbols with libelf (gelf). */
 #include "elf_file.h"
+#include "base/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -120,10 +121,8 @@ ElfFile *elf_file_open(const char *path, GError **error)
     f->path = g_strdup(path);
     f->loads = g_array_new(FALSE, FALSE, sizeof(ElfLoad));
     f->syms = g_array_new(FALSE, FALSE, sizeof(ElfSymbol));
-    f->fd = open(path, O_RDONLY | O_CLOEXEC);
+    f->fd = base_open_regular(path, NOCPROF_ERROR_ELF, error);   /* no FIFO, device, folder */
     if (f->fd < 0) {
-        int e = errno;
-        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: cannot open: %s", path, g_strerror(e));
         elf_file_close(f);
         return NULL;
     }

@@ -1,5 +1,6 @@
 /* config.c — GKeyFile configuration with table-driven keys. */
 #include "config.h"
+#include "base/file.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -88,15 +89,24 @@ static bool group_exists(const char *group)
     return false;
 }
 
+/* A non-negative integer: decimal (leading zeros allowed and ignored: `010`
+ * is ten, `08` is eight), or hexadecimal with a 0x prefix. */
 static bool parse_u64(const char *text, uint64_t *out)
 {
     char *end;
     while (g_ascii_isspace(*text))
         text++;
-    if (!g_ascii_isdigit(*text))
+    unsigned base = 10;
+    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        base = 16;
+        text += 2;
+        if (!g_ascii_isxdigit(*text))
+            return false;
+    } else if (!g_ascii_isdigit(*text)) {
         return false;
+    }
     errno = 0;
-    guint64 v = g_ascii_strtoull(text, &end, 0);
+    guint64 v = g_ascii_strtoull(text, &end, base);
     while (g_ascii_isspace(*end))
         end++;
     if (errno != 0 || *end != '\0')
@@ -164,11 +174,41 @@ static bool apply(Config *c, const KeyDef *k, const char *value, const char *whe
     return true;
 }
 
+/* Keys GKeyFile would otherwise take silently: a key given twice in a group
+ * (the last one would win) and a localized key `key[ll]` (kept only with
+ * G_KEY_FILE_KEEP_TRANSLATIONS, which config_load_data uses). */
+static bool check_keys(const char *path, const char *group, char **names, GError **error)
+{
+    g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+    for (char **k = names; *k; k++) {
+        if (strchr(*k, '[')) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,
+                        "%s: [%s] localized key '%s' is not allowed", path, group, *k);
+            return false;
+        }
+        if (!g_hash_table_add(seen, *k)) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,
+                        "%s: [%s] key '%s' given twice", path, group, *k);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool config_load_file(Config *c, const char *path, GError **error)
+{
+    g_autofree char *text = NULL;
+    gsize len = 0;
+    if (!base_read_regular(path, CONFIG_MAX_FILE, &text, &len, NOCPROF_ERROR_CONFIG, error))
+        return false;
+    return config_load_data(c, text, len, path, error);
+}
+
+bool config_load_data(Config *c, const char *text, gsize len, const char *path, GError **error)
 {
     g_autoptr(GKeyFile) kf = g_key_file_new();
     GError *err = NULL;
-    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
+    if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_KEEP_TRANSLATIONS, &err)) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG, "%s: %s", path, err->message);
         g_error_free(err);
         return false;
@@ -181,6 +221,8 @@ bool config_load_file(Config *c, const char *path, GError **error)
             return false;
         }
         g_auto(GStrv) names = g_key_file_get_keys(kf, *g, NULL, NULL);
+        if (!check_keys(path, *g, names, error))
+            return false;
         for (char **k = names; *k; k++) {
             const KeyDef *def = find_key(*g, *k);
             if (!def) {

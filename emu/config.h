@@ -39,8 +39,14 @@ typedef struct Config {
 
 
 void config_defaults(Config *c);
-/* Apply every key of an INI file; unknown groups or keys are errors. */
+/* Apply every key of an INI file; unknown groups or keys, keys given twice
+ * and localized keys (`key[de]`) are errors naming the file and key. The
+ * file must be a regular file of at most CONFIG_MAX_FILE bytes. Integers
+ * are decimal (leading zeros ignored: 010 is ten) or 0x-prefixed hex. */
+#define CONFIG_MAX_FILE (1u << 20)
 bool config_load_file(Config *c, const char *path, GError **error);
+/* The same from text in memory; path names it in errors. */
+bool config_load_data(Config *c, const char *text, gsize len, const char *path, GError **error);
 /* Apply one "group.key=value" override. */
 bool config_set(Config *c, const char *assignment, GError **error);
 /* Set group.key from text with the key's own parser and bounds; `where`

@@ -126,7 +126,8 @@ typedef struct CoreHist {
     uint64_t idle, outside, total;
 } CoreHist;
 
-typedef void (*ConsoleFn)(void *opaque, unsigned core, const char *line);
+/* line holds len bytes (a NUL byte among them is part of the line). */
+typedef void (*ConsoleFn)(void *opaque, unsigned core, const char *line, size_t len);
 
 /* A core running img with config cfg as core `id`; console lines go to
  * console_fn. Error: NOCPROF_ERROR_EMU when the engine cannot be set up. */

@@ -27,7 +27,7 @@ void dev_sys_clear(SysDev *s)
 void dev_sys_flush(SysDev *s)
 {
     if (s->line->len && s->console_fn) {
-        s->console_fn(s->console_opaque, s->id, s->line->str);
+        s->console_fn(s->console_opaque, s->id, s->line->str, s->line->len);
         g_string_truncate(s->line, 0);
     }
 }
@@ -37,7 +37,7 @@ static void console_byte(SysDev *s, char ch)
     g_string_append_c(s->console, ch);
     if (ch == '\n') {
         if (s->console_fn)
-            s->console_fn(s->console_opaque, s->id, s->line->str);
+            s->console_fn(s->console_opaque, s->id, s->line->str, s->line->len);
         g_string_truncate(s->line, 0);
     } else {
         g_string_append_c(s->line, ch);

@@ -28,7 +28,12 @@ static bool in_kseg(uint32_t va)
 static bool add_segment(ElfImage *img, const ElfLoad *l, uint64_t ram_size, GError **error)
 {
     uint32_t pa = mips_phys(l->vaddr);
-    if (!in_kseg(l->vaddr) || (uint64_t)pa + l->memsz > ram_size || l->filesz > l->memsz) {
+    if (l->filesz > l->memsz) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: PT_LOAD segment %u: filesz 0x%x > memsz 0x%x",
+                    img->path, l->index, l->filesz, l->memsz);
+        return false;
+    }
+    if (!in_kseg(l->vaddr) || (uint64_t)pa + l->memsz > ram_size) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF,
                     "%s: PT_LOAD segment %u (vaddr 0x%08x, memsz 0x%x) lies outside RAM "
                     "(kseg0 0x80000000 .. 0x%08" G_GINT64_MODIFIER "x)",

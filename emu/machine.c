@@ -480,12 +480,12 @@ static gpointer thread_main(gpointer opaque)
 
 /* ---- life cycle ------------------------------------------------------ */
 
-static void console_locked(void *opaque, unsigned core, const char *line)
+static void console_locked(void *opaque, unsigned core, const char *line, size_t len)
 {
     MachSched *s = opaque;
     g_mutex_lock(&s->console_lock);
     if (s->console_fn)
-        s->console_fn(s->console_opaque, core, line);
+        s->console_fn(s->console_opaque, core, line, len);
     g_mutex_unlock(&s->console_lock);
 }
 

@@ -47,7 +47,7 @@ static int file_index(FileTable *ft, const char *path)
 static void insn_cycles(const Profile *p, uint32_t lo, unsigned n, uint64_t *cycles)
 {
     uint64_t hi = (uint64_t)lo + 4ull * n;
-    for (unsigned i = 0; i < p->nblocks; i++) {
+    for (unsigned i = profile_first_block(p, lo); i < p->nblocks && p->blocks[i].addr < hi; i++) {
         const ProfBlock *b = &p->blocks[i];
         uint64_t end = (uint64_t)b->addr + 4ull * b->ninsns;
         if (!b->ninsns || b->addr >= hi || end <= lo)

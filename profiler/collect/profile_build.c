@@ -55,6 +55,7 @@ static void build_blocks(Profile *p, Collector *col, const Core *core)
         if (!count && !cyc)
             continue;
         unsigned fi = block_tag(b) != CORE_NO_TAG ? collect_block(col, b)->func : unknown;
+        p->max_block_insns = MAX(p->max_block_insns, block_ninsns(b));
         p->blocks[nb++] = (ProfBlock){ .addr = block_addr(b), .ninsns = block_ninsns(b), .func = fi,
                                        .count = count, .cycles = cyc };
         p->funcs[fi].self_cycles += cyc;

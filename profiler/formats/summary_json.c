@@ -228,6 +228,12 @@ GString *summary_json(const RunInfo *run)
     json_config(b, run->cfg);
     npjson_member_u64(b, "exit_status", (uint64_t)run->exit_status);
     npjson_member_bool(b, "deadlock", run->deadlock);
+    if (run->warnings && run->warnings[0]) {   /* only when a limit truncated something */
+        npjson_member_array(b, "warnings");
+        for (unsigned i = 0; run->warnings[i]; i++)
+            npjson_string(b, run->warnings[i]);
+        json_builder_end_array(b);
+    }
     npjson_member_bool(b, "livelock", run->livelock);
     npjson_member_array(b, "cores");
     for (unsigned i = 0; i < run->ncores; i++)

@@ -70,11 +70,28 @@ uint64_t profile_insn_count(const Profile *p, uint32_t addr)
     return n;
 }
 
+unsigned profile_first_block(const Profile *p, uint32_t addr)
+{
+    if (!p->max_block_insns)
+        return 0;
+    uint64_t reach = (uint64_t)p->max_block_insns * 4;
+    uint32_t from = addr > reach ? (uint32_t)(addr - reach) : 0;
+    unsigned lo = 0, hi = p->nblocks;   /* first block with start >= from */
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (p->blocks[mid].addr < from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 void profile_insn_counts(const Profile *p, uint32_t start, unsigned n, uint64_t *counts)
 {
     memset(counts, 0, sizeof *counts * n);
     uint64_t end = (uint64_t)start + (uint64_t)n * 4;
-    for (unsigned i = 0; i < p->nblocks; i++) {
+    for (unsigned i = profile_first_block(p, start); i < p->nblocks; i++) {
         const ProfBlock *b = &p->blocks[i];
         uint64_t bend = (uint64_t)b->addr + (uint64_t)b->ninsns * 4;
         if (b->addr >= end)

@@ -108,6 +108,8 @@ typedef struct Profile {
     ProfArc *arcs;             /* sorted by (callee, caller, call_site) */
     unsigned nblocks;
     ProfBlock *blocks;         /* sorted by addr */
+    uint32_t max_block_insns;  /* the longest block's ninsns; 0 = unknown
+                                  (then range lookups scan every block) */
     unsigned nperiods;
     ProfHist *hists;           /* [nperiods], in the order given by the user */
     size_t nctxs;
@@ -174,5 +176,12 @@ Profile *profile_merge(const Profile *const *cores, unsigned n);
  * apart), summed over the blocks that contain it: profile_insn_count() for a
  * whole range in one pass over the blocks. counts has n entries. */
 void profile_insn_counts(const Profile *p, uint32_t start, unsigned n, uint64_t *counts);
+
+/* Index of the first block that can contain an address >= addr (a binary
+ * search using max_block_insns; 0 when that is unknown): walking the blocks
+ * from there while blocks[i].addr < end visits every block overlapping
+ * [addr, end), so per-function lookups cost O(log blocks + overlap) and a
+ * report over every function stays near linear. */
+unsigned profile_first_block(const Profile *p, uint32_t addr);
 
 #endif

@@ -42,6 +42,8 @@ typedef struct RunInfo {
     int exit_status;
     JsonNode *aliasing;        /* summary.json "aliasing" or NULL (borrowed) */
     JsonNode *communication;   /* summary.json "communication" or NULL (borrowed) */
+    const char *const *warnings; /* NULL-terminated (or NULL): resource
+                                    limits that truncated something */
 } RunInfo;
 
 #endif

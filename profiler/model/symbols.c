@@ -49,6 +49,8 @@ struct Symbols {
     GArray *lines;      /* LineRow, sorted by (addr, end rows first, order) */
     GArray *segs;       /* Segment */
     GStringChunk *strings;
+    unsigned dropped_funcs;    /* over SYMBOLS_MAX_FUNCS */
+    unsigned dropped_lines;    /* over SYMBOLS_MAX_LINES */
     csh cs;
     bool cs_ok;
 };
@@ -88,6 +90,26 @@ static bool label_name_ok(const char *name)
     if (!name || !name[0] || name[0] == '$' || g_str_has_prefix(name, ".L"))
         return false;
     return !g_strv_contains(linker_names, name);
+}
+
+/* A function's size as far as it can matter: an ELF may claim any size
+ * (1 GiB, 0xff000010), but code only exists in the loaded bytes, so the
+ * size stops at the end of the executable segment holding the function's
+ * start, and at the next function (`next`, 0 when none). Outside every
+ * loaded segment it is capped at SYMBOLS_MAX_UNLOADED bytes. This keeps
+ * everything sized by symbol size linear in the ELF file. */
+static uint32_t bounded_size(const Symbols *s, uint32_t addr, uint32_t size, uint32_t next)
+{
+    uint64_t end = (uint64_t)addr + size, cap = (uint64_t)addr + SYMBOLS_MAX_UNLOADED;
+    for (guint i = 0; i < s->segs->len; i++) {
+        const Segment *seg = &g_array_index(s->segs, Segment, i);
+        if (seg->exec && addr >= seg->vaddr && addr - seg->vaddr < seg->filesz)
+            cap = (uint64_t)seg->vaddr + seg->filesz;
+    }
+    end = MIN(end, cap);
+    if (next > addr)
+        end = MIN(end, next);
+    return (uint32_t)(end - addr);
 }
 
 static void read_functions(Symbols *s, const ElfFile *elf)
@@ -133,18 +155,19 @@ static void read_functions(Symbols *s, const ElfFile *elf)
         g_array_append_val(kept, *c);
     }
 
-    for (guint i = 0; i < kept->len; i++) {
+    unsigned n = MIN(kept->len, (guint)SYMBOLS_MAX_FUNCS);
+    s->dropped_funcs = kept->len - n;
+    for (guint i = 0; i < n; i++) {
         Cand *c = &g_array_index(kept, Cand, i);
         SymFunc f = c->f;
+        uint32_t next = i + 1 < kept->len ? g_array_index(kept, Cand, i + 1).f.addr : 0;
         if (f.size == 0) {
             uint32_t end = c->sec_end;
-            if (i + 1 < kept->len) {
-                uint32_t next = g_array_index(kept, Cand, i + 1).f.addr;
-                if (next < end)
-                    end = next;
-            }
+            if (next > f.addr && next < end)
+                end = next;
             f.size = end - f.addr;
         }
+        f.size = bounded_size(s, f.addr, f.size, next);
         f.name = g_strdup(f.name);
         g_array_append_val(s->funcs, f);
     }
@@ -197,6 +220,10 @@ static void read_lines(Symbols *s, Elf *elf)
         if (dwarf_offdie(dw, off + hsize, &cudie) &&
             dwarf_getsrclines(&cudie, &lines, &nlines) == 0) {
             for (size_t i = 0; i < nlines; i++) {
+                if (s->lines->len >= SYMBOLS_MAX_LINES) {
+                    s->dropped_lines += (unsigned)MIN(nlines - i, (size_t)(G_MAXUINT - s->dropped_lines));
+                    break;
+                }
                 Dwarf_Line *l = dwarf_onesrcline(lines, i);
                 Dwarf_Addr addr;
                 int lineno = 0;
@@ -341,9 +368,9 @@ Symbols *symbols_load(const char *elf_path, GError **error)
     s->lines = g_array_new(FALSE, FALSE, sizeof(LineRow));
     s->segs = g_array_new(FALSE, FALSE, sizeof(Segment));
     s->strings = g_string_chunk_new(1024);
+    read_segments(s, elf);   /* first: function sizes are bounded by them */
     read_functions(s, elf);
     read_lines(s, elf_file_libelf(elf));
-    read_segments(s, elf);
     if (s->funcs->len == 0)
         synthesize_functions(s, elf_file_entry(elf));
     elf_file_close(elf);
@@ -372,6 +399,16 @@ void symbols_free(Symbols *s)
 }
 
 /* ---- queries -------------------------------------------------------- */
+
+unsigned symbols_dropped_funcs(const Symbols *s)
+{
+    return s->dropped_funcs;
+}
+
+unsigned symbols_dropped_lines(const Symbols *s)
+{
+    return s->dropped_lines;
+}
 
 bool symbols_big_endian(const Symbols *s)
 {

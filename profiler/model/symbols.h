@@ -33,7 +33,19 @@ typedef struct SymLine {
 typedef struct Symbols Symbols;
 
 /* Errors: NOCPROF_ERROR_ELF (elf/elf_file.h) naming the file. */
+/* Resource limits (docs/robustness.md): functions past SYMBOLS_MAX_FUNCS
+ * (in address order) and line-table rows past SYMBOLS_MAX_LINES are
+ * dropped and counted; a function's size never reaches past the loaded
+ * bytes of its executable segment or the next function, and is at most
+ * SYMBOLS_MAX_UNLOADED bytes outside every loaded segment. */
+#define SYMBOLS_MAX_FUNCS 2000000u
+#define SYMBOLS_MAX_LINES 20000000u
+#define SYMBOLS_MAX_UNLOADED 65536u
+
 Symbols *symbols_load(const char *elf_path, GError **error);
+/* How many functions / line rows the limits above dropped (0 normally). */
+unsigned symbols_dropped_funcs(const Symbols *s);
+unsigned symbols_dropped_lines(const Symbols *s);
 void symbols_free(Symbols *s);
 
 bool symbols_big_endian(const Symbols *s);

@@ -76,17 +76,27 @@ static const Source *source_get(GHashTable *cache, const char *file)
     return s;
 }
 
-/* Blocks overlapping [lo, hi): first index (blocks are sorted by addr;
- * a block starting below lo may still reach into the range). */
+/* Blocks overlapping [lo, hi) (blocks are sorted by addr; a block starting
+ * below lo may still reach into the range, by at most max_bytes). */
 static bool block_overlaps(const ProfBlock *b, uint32_t lo, uint32_t hi)
 {
     uint64_t end = (uint64_t)b->addr + (uint64_t)b->ninsns * 4;
     return b->addr < hi && end > lo;
 }
 
+/* Which functions ran, computed once (so the listing costs O(blocks +
+ * listed instructions), not O(functions x blocks)). */
+typedef struct Index {
+    bool *ran;             /* [nfuncs] */
+} Index;
+
+/* At most this many instructions of one function are listed. */
+#define ANNOTATE_MAX_INSNS (1u << 22)
+
 typedef struct FuncData {
     uint32_t lo;
     unsigned n;            /* instructions */
+    unsigned b0;           /* first block that may overlap */
     uint64_t *count, *cycles, *samples;
     SymLine *where;
 } FuncData;
@@ -94,14 +104,17 @@ typedef struct FuncData {
 static void func_data(const Profile *p, const ProfFunc *f, FuncData *d)
 {
     d->lo = f->addr;
-    d->n = f->size / 4;
+    /* symbols_load bounds sizes by the ELF's loaded bytes; stay inside the
+     * 32-bit address space and under a hard cap whatever the profile says */
+    uint64_t n = MIN((uint64_t)f->size, ((uint64_t)1 << 32) - f->addr) / 4;
+    d->n = (unsigned)MIN(n, (uint64_t)ANNOTATE_MAX_INSNS);
+    d->b0 = profile_first_block(p, d->lo);
     d->count = g_new0(uint64_t, d->n ? d->n : 1);
     d->cycles = g_new0(uint64_t, d->n ? d->n : 1);
     d->samples = g_new0(uint64_t, d->n ? d->n : 1);
     d->where = g_new0(SymLine, d->n ? d->n : 1);
     uint32_t hi = d->lo + d->n * 4;
-    profile_insn_counts(p, d->lo, d->n, d->count);
-    for (unsigned i = 0; i < p->nblocks; i++) {
+    for (unsigned i = d->b0; i < p->nblocks && p->blocks[i].addr < hi; i++) {
         const ProfBlock *b = &p->blocks[i];
         if (!b->ninsns || !block_overlaps(b, d->lo, hi))
             continue;
@@ -109,6 +122,7 @@ static void func_data(const Profile *p, const ProfFunc *f, FuncData *d)
             uint64_t a = (uint64_t)b->addr + 4 * (uint64_t)k;
             if (a < d->lo || a >= hi)
                 continue;
+            d->count[(a - d->lo) / 4] += b->count;
             d->cycles[(a - d->lo) / 4] += b->cycles / b->ninsns + (k < b->cycles % b->ninsns);
         }
     }
@@ -120,8 +134,11 @@ static void func_data(const Profile *p, const ProfFunc *f, FuncData *d)
                 d->samples[i] = h->bins[(a - h->low_pc) / 4];
         }
     }
-    for (unsigned i = 0; i < d->n; i++)
+    for (unsigned i = 0; i < d->n; i++) {
         d->where[i] = p->syms ? symbols_line(p->syms, d->lo + 4 * i) : (SymLine){ NULL, 0 };
+        if (d->where[i].line == 0)   /* clang's line-0 rows: no source line */
+            d->where[i] = (SymLine){ NULL, 0 };
+    }
 }
 
 static void func_data_free(FuncData *d)
@@ -150,8 +167,13 @@ static void print_disasm(GString *o, const Profile *p, const FuncData *d)
     }
 }
 
-/* Group the function's instructions by source file and line. */
-static GArray *build_spans(const Profile *p, const FuncData *d)
+/* A function whose lines spread over more than this many lines of one file
+ * (corrupt DWARF) is listed as disassembly. */
+#define ANNOTATE_MAX_SPAN_LINES (1u << 20)
+
+/* Group the function's instructions by source file and line; *too_wide when
+ * a file's line range is implausibly large (then no spans). */
+static GArray *build_spans(const Profile *p, const FuncData *d, bool *too_wide)
 {
     GArray *spans = g_array_new(FALSE, TRUE, sizeof(FileSpan));
     for (unsigned i = 0; i < d->n; i++) {
@@ -170,12 +192,20 @@ static GArray *build_spans(const Profile *p, const FuncData *d)
             s->hi = MAX(s->hi, w->line);
         }
     }
+    *too_wide = false;
+    for (guint j = 0; j < spans->len; j++)
+        if (g_array_index(spans, FileSpan, j).hi - g_array_index(spans, FileSpan, j).lo
+            >= ANNOTATE_MAX_SPAN_LINES) {
+            *too_wide = true;
+            g_array_set_size(spans, 0);
+            return spans;
+        }
     for (guint j = 0; j < spans->len; j++) {
         FileSpan *s = &g_array_index(spans, FileSpan, j);
         s->lines = g_new0(LineInfo, s->hi - s->lo + 1);
     }
     uint32_t hi = d->lo + d->n * 4;
-    for (unsigned bi = 0; bi < p->nblocks; bi++) {
+    for (unsigned bi = d->b0; bi < p->nblocks && p->blocks[bi].addr < hi; bi++) {
         const ProfBlock *b = &p->blocks[bi];
         if (!block_overlaps(b, d->lo, hi))
             continue;
@@ -230,13 +260,13 @@ typedef struct Totals {
     unsigned functions, lines, executed;
 } Totals;
 
-static void print_function(GString *o, const Profile *p, unsigned fi, GHashTable *cache,
-                           Totals *t)
+static void print_function(GString *o, const Profile *p, unsigned fi, GHashTable *cache, Totals *t)
 {
     const ProfFunc *f = &p->funcs[fi];
     FuncData d;
     func_data(p, f, &d);
-    GArray *spans = build_spans(p, &d);
+    bool too_wide;
+    GArray *spans = build_spans(p, &d, &too_wide);
     bool source = spans->len > 0;
     for (guint j = 0; j < spans->len; j++) {
         const FileSpan *s = &g_array_index(spans, FileSpan, j);
@@ -256,7 +286,8 @@ static void print_function(GString *o, const Profile *p, unsigned fi, GHashTable
     t->functions++;
 
     if (!source) {
-        const char *why = spans->len ? "source file not readable" : "no line information";
+        const char *why = too_wide ? "line range too wide" : spans->len ? "source file not readable"
+                                                                          : "no line information";
         g_string_append_printf(o, "    (%s: disassembly)\n", why);
         for (guint j = 0; j < spans->len; j++) {
             const Source *src = source_get(cache, g_array_index(spans, FileSpan, j).file);
@@ -303,15 +334,16 @@ static void print_function(GString *o, const Profile *p, unsigned fi, GHashTable
     func_data_free(&d);
 }
 
-static bool func_ran(const Profile *p, unsigned fi)
+static void index_build(const Profile *p, Index *ix)
 {
-    const ProfFunc *f = &p->funcs[fi];
-    if (f->calls || f->self_cycles)
-        return true;
-    for (unsigned i = 0; i < p->nblocks; i++)
-        if (p->blocks[i].func == fi && p->blocks[i].count)
-            return true;
-    return false;
+    ix->ran = g_new0(bool, p->nfuncs ? p->nfuncs : 1);
+    for (unsigned i = 0; i < p->nfuncs; i++)
+        ix->ran[i] = p->funcs[i].calls || p->funcs[i].self_cycles;
+    for (unsigned i = 0; i < p->nblocks; i++) {
+        const ProfBlock *b = &p->blocks[i];
+        if (b->count && b->func < p->nfuncs)
+            ix->ran[b->func] = true;
+    }
 }
 
 static int addr_cmp(const void *a, const void *b, void *data)
@@ -335,9 +367,11 @@ GString *report_annotated(const Profile *p)
         g_string_append_printf(o, " (%" PRIu32 " cycles)", p->hists[0].period);
     g_string_append(o, ".\n");
 
+    Index ix;
+    index_build(p, &ix);
     GArray *funcs = g_array_new(FALSE, FALSE, sizeof(unsigned));
     for (unsigned i = 0; i < p->nfuncs; i++)
-        if (!p->funcs[i].pseudo && !p->funcs[i].hidden && p->funcs[i].size && func_ran(p, i))
+        if (!p->funcs[i].pseudo && !p->funcs[i].hidden && p->funcs[i].size && ix.ran[i])
             g_array_append_val(funcs, i);
     g_qsort_with_data(funcs->data, (gint)funcs->len, sizeof(unsigned), addr_cmp, (void *)p);
 
@@ -347,6 +381,7 @@ GString *report_annotated(const Profile *p)
         print_function(o, p, g_array_index(funcs, unsigned, i), cache, &t);
     g_hash_table_unref(cache);
     g_array_free(funcs, TRUE);
+    g_free(ix.ran);
 
     g_string_append_printf(o,
         "\nExecution summary: %u functions listed, %u source lines with code, %u executed"

@@ -21,6 +21,8 @@ GString *summary_text(const RunInfo *run)
     g_string_append_printf(o, "exit status: %d%s\n\n", run->exit_status,
                            run->livelock ? " (livelock: every live core only polled an empty NI)"
                            : run->deadlock ? " (deadlock: every live core waits and nothing can wake it)" : "");
+    for (unsigned i = 0; run->warnings && run->warnings[i]; i++)
+        g_string_append_printf(o, "WARNING: %s\n%s", run->warnings[i], run->warnings[i + 1] ? "" : "\n");
     if (run->deadlock) {
         if (run->livelock)
             g_string_append_printf(o, "livelock: every live core only polled an empty NI for %" G_GUINT64_FORMAT

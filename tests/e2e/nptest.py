@@ -188,6 +188,7 @@ def main():
     p.add_argument("--fixtures", default=None, help="directory of the emulator fixtures")
     p.add_argument("--src", default=DEFAULT_SRC, help="project source directory")
     p.add_argument("--keep", action="store_true", help="keep the temporary output folders")
+    p.add_argument("--hostile", default=None, help="directory of the hostile ELF fixtures (test_robust)")
     ARGS, rest = p.parse_known_args()
     ARGS.nocprof = os.path.abspath(ARGS.nocprof)
     ARGS.fw = os.path.abspath(ARGS.fw)

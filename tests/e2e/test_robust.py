@@ -1,0 +1,271 @@
+"""test_robust.py - hostile input never crashes, hangs or loses a run
+(issue 14; docs/robustness.md): signals, closed or full stdout, FIFOs,
+config syntax, echo escaping, hostile but legal ELFs with bounded cost,
+clang's line-0 rows, non-UTF-8 names."""
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nptest  # noqa: E402
+from nptest import ONE_CORE, fw, nocprof, raw, run, tmpdir  # noqa: E402
+
+MEM_LIMIT = 3 << 30      # address space: Unicorn reserves ~350 MB per run
+
+
+def hostile(name):
+    d = nptest.ARGS.hostile
+    path = os.path.join(d, name + ".elf") if d else ""
+    if not os.path.exists(path):
+        raise unittest.SkipTest("hostile fixture not built: " + name)
+    return path
+
+
+def limited():
+    resource.setrlimit(resource.RLIMIT_AS, (MEM_LIMIT, MEM_LIMIT))
+
+
+def bounded(args, timeout, out=None):
+    """run() under an address-space limit; returns (Run, seconds)."""
+    out = out or tmpdir("b")
+    argv = [nocprof(), "run", "-q", "-o", out] + list(args)
+    t0 = time.monotonic()
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                       timeout=timeout, preexec_fn=limited)
+    return nptest.Run(argv[1:], p, out, time.monotonic() - t0), time.monotonic() - t0
+
+
+def spawn(args, out, stdout=subprocess.DEVNULL):
+    return subprocess.Popen([nocprof(), "run", "-o", out] + list(args), stdout=stdout,
+                            stderr=subprocess.PIPE, universal_newlines=True)
+
+
+def wait_started(out, proc, seconds=20):
+    """Until the run has started (core0 printed its line into the pipe or
+    the output folder exists)."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        if os.path.isdir(out) and proc.poll() is None:
+            time.sleep(0.3)
+            return
+        time.sleep(0.05)
+    raise AssertionError("run did not start")
+
+
+class Signals(unittest.TestCase):
+    def check_signal(self, sig, status):
+        out = tmpdir("sig")
+        p = spawn(["-q", fw("spin")], out)
+        wait_started(out, p)
+        p.send_signal(sig)
+        _, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, status, err)
+        with open(os.path.join(out, "summary.json")) as f:
+            s = json.load(f)
+        self.assertEqual(s["exit_status"], status)
+        for c in s["cores"]:
+            self.assertEqual(c["status"], "interrupted")
+            self.assertGreater(c["cycles"], 0)
+        for name in ("summary.txt", "noc.txt", "stacks.folded", "core0/flat.txt", "core0/gmon.out"):
+            self.assertTrue(os.path.exists(os.path.join(out, name)), name)
+
+    def test_sigterm_writes_reports_143(self):
+        self.check_signal(signal.SIGTERM, 143)
+
+    def test_sigint_writes_reports_130(self):
+        self.check_signal(signal.SIGINT, 130)
+
+    def test_second_signal_aborts_loudly_without_summary(self):
+        """Two signals in a row: the second aborts with a message; the
+        folder then has no summary (never one claiming success)."""
+        out = tmpdir("sig2")
+        p = spawn(["-q", "--set", "mesh.width=4", "--set", "mesh.height=4", fw("spin")], out)
+        wait_started(out, p)
+        p.send_signal(signal.SIGTERM)
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 143, err)
+        if "second SIGTERM: aborting" in err:
+            self.assertFalse(os.path.exists(os.path.join(out, "summary.json")))
+        else:   # the first one was fully handled before the second arrived
+            self.assertTrue(os.path.exists(os.path.join(out, "summary.json")), err)
+
+    def test_closed_stdout_keeps_the_run(self):
+        """`nocprof run ... | head -1`: the echo stops, the run goes on to
+        its normal end (spin: cycle limit, 4) and writes every report."""
+        out = tmpdir("pipe")
+        p = subprocess.Popen([nocprof(), "run", "-o", out, "--max-cycles", "3000000", fw("spin")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        first = p.stdout.readline()
+        p.stdout.close()        # the reader goes away
+        err = p.stderr.read().decode()
+        p.wait(timeout=120)
+        self.assertRegex(first, rb"^\[core[0-3]\] spin: core [0-3] polls forever\n$")
+        self.assertEqual(p.returncode, 4, err)
+        with open(os.path.join(out, "summary.json")) as f:
+            self.assertEqual(json.load(f)["exit_status"], 4)
+        with open(os.path.join(out, "core3", "console.txt")) as f:
+            self.assertEqual(f.read(), "spin: core 3 polls forever\n")
+
+
+class Stdout(unittest.TestCase):
+    def test_full_stdout_is_an_error(self):
+        for argv in (["--help"], ["run", "--help"], ["--version"]):
+            with open("/dev/full", "w") as full:
+                p = subprocess.run([nocprof()] + argv, stdout=full, stderr=subprocess.PIPE,
+                                   universal_newlines=True, timeout=30)
+            self.assertNotEqual(p.returncode, 0, argv)
+            self.assertIn("No space left on device", p.stderr)
+
+    def test_full_stdout_during_a_run_is_status_5(self):
+        out = tmpdir("full")
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([nocprof(), "run", "-o", out] + ONE_CORE + [fw("calls")], stdout=full,
+                               stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+        self.assertEqual(p.returncode, 5, p.stderr)
+        self.assertIn("console echo stopped", p.stderr)
+        with open(os.path.join(out, "summary.json")) as f:
+            self.assertEqual(json.load(f)["exit_status"], 5)
+
+
+class Inputs(unittest.TestCase):
+    def expect_2(self, args, *needles):
+        r = run(args, timeout=20)
+        self.assertEqual(r.rc, 2, r.describe())
+        for n in needles:
+            self.assertIn(n, r.stderr)
+        self.assertFalse(os.path.exists(r.path("summary.json")))
+
+    def test_fifo_firmware_and_config_rejected(self):
+        d = tmpdir("fifo")
+        fifo = os.path.join(d, "fw.fifo")
+        os.mkfifo(fifo)
+        self.expect_2([fifo], fifo, "FIFO")
+        self.expect_2(["-c", fifo, fw("calls")], fifo, "FIFO")
+        self.expect_2(["--core", "1=" + fifo, fw("calls")], fifo)
+        self.expect_2([d], d, "directory")
+
+    def write(self, text):
+        path = os.path.join(tmpdir("ini"), "c.ini")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_duplicate_and_localized_keys_are_errors(self):
+        p = self.write("[mesh]\nwidth=2\nwidth=3\n")
+        self.expect_2(["-c", p, fw("calls")], p, "[mesh]", "'width' given twice")
+        p = self.write("[mesh]\nwidth=1\n[run]\nmax_cycles=9\n[mesh]\nwidth=2\n")
+        self.expect_2(["-c", p, fw("calls")], p, "'width' given twice")
+        p = self.write("[mesh]\nwidth[de]=2\n")
+        self.expect_2(["-c", p, fw("calls")], p, "localized key 'width[de]'")
+
+    def test_leading_zeros_are_decimal(self):
+        p = self.write("[mesh]\nwidth=01\nheight=010\n[run]\nmax_cycles=0100000\n")
+        r = run(["-c", p, "--set", "mesh.height=08", fw("calls")], timeout=120)
+        self.assertIn(r.rc, (0, 4), r.describe())
+        self.assertEqual(r.summary["config"]["mesh"]["height"], 8)
+        self.assertEqual(r.summary["config"]["mesh"]["width"], 1)
+        self.assertEqual(r.summary["config"]["run"]["max_cycles"], 100000)
+        self.assertEqual(len(r.summary["cores"]), 8)
+
+    def test_filesz_greater_than_memsz(self):
+        e = hostile("filesz")
+        self.expect_2([e], e, "filesz 0x14 > memsz 0x8")
+
+
+class Echo(unittest.TestCase):
+    def test_echo_bytes(self):
+        e = hostile("echo")
+        r = run(["--set", "mesh.width=1", "--set", "mesh.height=1", e], quiet=False, timeout=60)
+        self.assertEqual(r.rc, 0, r.describe())
+        with open(r.path("core0", "console.txt"), "rb") as f:
+            self.assertEqual(f.read(), b"A\x1b[2J\rB\x00C\xff\xc2\x9bD\t\xc3\xa9\n")
+        self.assertEqual(r.stdout, "[core0] A\\x1b[2J\\x0dB\\x00C\\xff\\xc2\\x9bD\t\u00e9\n")
+
+
+class Hostile(unittest.TestCase):
+    def test_clang_line0_rows(self):
+        """clang's line table has rows with line 0 (objdump shows them);
+        annotated.txt is written and the run ends with status 0."""
+        e = hostile("clang-pipeline")
+        od = nptest.tool("mipsel-linux-gnu-objdump")
+        rows = subprocess.run([od, "--dwarf=decodedline", e], stdout=subprocess.PIPE,
+                              universal_newlines=True, check=True).stdout
+        self.assertTrue(any(l.split()[1:2] == ["0"] for l in rows.splitlines()), "no line-0 row")
+        r, _ = bounded([e], 120)
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertEqual(r.summary["exit_status"], 0)
+        self.assertIn("*** main ", r.text("core0", "annotated.txt"))
+        self.assertIn("pipeline.c:", r.text("core0", "annotated.txt"))
+
+    def test_huge_symbol_sizes(self):
+        r, secs = bounded(ONE_CORE + [hostile("bigsym")], 60)
+        self.assertEqual(r.rc, 0, r.describe())
+        f = nptest.functions(r.core(0))
+        self.assertEqual(f["f"]["calls"], 1000)
+        # sizes stop at the end of the loaded bytes and at the next function
+        self.assertEqual(f["f"]["size"], 0x20)
+        self.assertEqual(f["g"]["size"], 8)
+        self.assertIn("*** f ", r.text("core0", "annotated.txt"))
+        self.assertLess(secs, 30)
+
+    @unittest.skip("pending in this batch")
+    def test_far_segment_gmon_small(self):
+        r, secs = bounded(ONE_CORE + [hostile("farseg")], 60)
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertEqual(nptest.functions(r.core(0))["far"]["calls"], 100)
+        self.assertLess(os.path.getsize(r.path("core0", "gmon.out")), 4096)
+        self.assertLess(secs, 30)
+
+    @unittest.skip("pending in this batch")
+    def test_deep_recursion_folded_bounded(self):
+        r, secs = bounded(["--set", "memory.ram_size=4194304"] + ONE_CORE + [hostile("deeprec")], 120)
+        self.assertEqual(r.rc, 0, r.describe())
+        f = nptest.functions(r.core(0))
+        self.assertEqual(f["rec"]["calls"], 30001)
+        size = os.path.getsize(r.path("stacks.folded"))
+        self.assertLess(size, 4 << 20)
+        total = 0
+        with open(r.path("stacks.folded")) as fo:
+            for line in fo:
+                total += int(line.rsplit(" ", 1)[1])
+        self.assertEqual(total, r.core(0)["cycles"])   # exact totals kept
+
+    def test_function_count_scales_linearly(self):
+        _, t10 = bounded(ONE_CORE + [hostile("funcs10k")], 300)
+        r, t40 = bounded(ONE_CORE + [hostile("funcs40k")], 300)
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertEqual(nptest.functions(r.core(0))["fn039999"]["calls"], 1)
+        # 4x the functions: linear is ~4x the time, quadratic 16x
+        self.assertLess(t40, 8 * t10 + 5, (t10, t40))
+
+    def test_non_utf8_names_valid_json(self):
+        d = tmpdir("utf")
+        e = os.path.join(d, "b\xe9\xff.elf".encode("latin-1").decode("utf-8", "surrogateescape"))
+        with open(hostile("badname"), "rb") as src, open(e, "wb") as dst:
+            dst.write(src.read())
+        r, _ = bounded(ONE_CORE + [e], 60)
+        self.assertEqual(r.rc, 0, r.describe())
+        with open(r.path("summary.json"), "rb") as f:
+            raw_bytes = f.read()
+        s = json.loads(raw_bytes.decode("utf-8"))     # strict UTF-8 and JSON
+        names = [x["name"] for x in s["cores"][0]["functions"]]
+        self.assertIn("bad\ufffd\ufffd\ufffdname", names)
+        self.assertTrue(s["cores"][0]["elf"].endswith("b\ufffd\ufffd.elf"))
+
+    @unittest.skip("pending in this batch")
+    def test_odd_pc_fetch_fault(self):
+        r, _ = bounded(ONE_CORE + [hostile("oddpc")], 60)
+        self.assertEqual(r.rc, 3, r.describe())
+        fault = r.core(0)["fault"]
+        self.assertIn("misaligned", fault["message"])
+        self.assertIn("0x80000041", fault["message"])
+
+
+if __name__ == "__main__":
+    nptest.main()
