@@ -11,6 +11,7 @@
  *   manifest.c OUT/.nocprof-manifest: what nocprof wrote there
  *   diff.c     `nocprof diff`: two runs compared function by function
  *   merge.c    `nocprof merge`: runs of the same firmware summed
+ *   progress.c the progress line of a run on a terminal
  * Only this folder prints and exits; the libraries return GErrors. */
 #ifndef NOCPROF_CLI_H
 #define NOCPROF_CLI_H
@@ -52,6 +53,7 @@ typedef struct Options {
     char *max_cycles;          /* NULL: the config's [run] max_cycles */
     char *threads;             /* --threads N (NULL: [sched] threads) */
     gboolean alias_check, quiet, no_profile;
+    gboolean progress, no_progress; /* --progress / --no-progress */
     /* issue 11: regions of interest and report shaping */
     char **collect_only;       /* --collect-only FUNC (repeatable) */
     char *collect_initially;   /* --collect-initially yes|no */
@@ -121,6 +123,13 @@ typedef struct Run {
 } Run;
 
 int cmd_run(int argc, char **argv);
+
+/* progress.c: the one-line progress on stderr while the machine runs.
+ * mode 1: always (--progress), 0: when stderr is a terminal, -1: never.
+ * NULL when off. progress_stop erases the line and frees. */
+typedef struct Progress Progress;
+Progress *progress_start(Machine *m, uint64_t max_cycles, int mode);
+void progress_stop(Progress *p);
 
 /* signals.c (docs/robustness.md) */
 extern volatile sig_atomic_t cli_interrupted;

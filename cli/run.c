@@ -256,7 +256,9 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
 
 static void run_machine(Run *r)
 {
+    Progress *pr = progress_start(r->m, r->cfg.max_cycles, r->opts->no_progress ? -1 : r->opts->progress ? 1 : 0);
     machine_run(r->m, &cli_interrupted);
+    progress_stop(pr);
     cli_signals_writing();
 }
 

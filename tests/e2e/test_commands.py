@@ -426,5 +426,60 @@ class Merge(unittest.TestCase):
         self.assertEqual(raw(["merge", self.a.out]).returncode, 2)
 
 
+def run_on_pty(args):
+    """nocprof run with stderr (and stdin) on a pseudo-terminal; returns
+    (status, bytes written to the terminal)"""
+    import pty
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([nptest.nocprof(), "run", "-q"] + args, stdin=slave, stdout=subprocess.PIPE,
+                            stderr=slave)
+    os.close(slave)
+    got = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:          # EIO: the other side closed
+            break
+        if not chunk:
+            break
+        got += chunk
+    proc.communicate(timeout=120)
+    os.close(master)
+    return proc.returncode, got
+
+
+class Progress(unittest.TestCase):
+    """cpu-1e8 (39 million cycles per core, ~1.5 s): the progress line on a
+    terminal, redrawn and erased, never on a pipe, and no effect on the run"""
+
+    def test_terminal(self):
+        out = nptest.tmpdir("pty")
+        rc, got = run_on_pty(["-o", out, fw("cpu-1e8")])
+        self.assertEqual(rc, 0, got)
+        lines = [l for l in got.split(b"\r") if l.startswith(b"[nocprof] cycles per core ")]
+        self.assertGreaterEqual(len(lines), 2, got)            # redrawn a few times a second
+        self.assertRegex(lines[-1].decode(), r"^\[nocprof\] cycles per core [\d.]+[kMG]?\.\.[\d.]+[kMG]? / 10\.0G "
+                         r"\([\d.]+%\) \| [\d.]+[kMG]? cycles/s \| \d+:\d\d\.\d\x1b\[K$")
+        self.assertTrue(got.endswith(b"\r\x1b[K"), got[-40:])  # erased at the end
+        plain = run([fw("cpu-1e8")])
+        with open(os.path.join(out, "summary.json")) as f:
+            self.assertEqual(f.read(), plain.text("summary.json"))  # the same run
+
+    def test_max_cycles(self):
+        rc, got = run_on_pty(["-o", nptest.tmpdir("pty"), "--max-cycles", "30000000", fw("cpu-1e8")])
+        self.assertEqual(rc, 4)
+        self.assertIn(b" / 30.0M (", got)
+
+    def test_off(self):
+        rc, got = run_on_pty(["-o", nptest.tmpdir("pty"), "--no-progress", fw("cpu-1e8")])
+        self.assertEqual(rc, 0)
+        self.assertNotIn(b"[nocprof]", got)
+        r = run([fw("cpu-1e8")])                               # stderr is a pipe
+        self.assertEqual(r.rc, 0)
+        self.assertEqual(r.stderr, "")
+        r = run(["--progress", fw("cpu-1e8")])                 # forced
+        self.assertIn("[nocprof] cycles per core", r.stderr)
+
+
 if __name__ == "__main__":
     nptest.main()
