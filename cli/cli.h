@@ -70,7 +70,10 @@ void options_clear(Options *o);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Options, options_clear)
 
 /* Timeline events kept per core (and NoC packets): --trace-limit, 0 with
- * --no-trace, else 200,000. */
+ * --no-trace, else CLI_TRACE_LIMIT. Every kept span costs about 1 KB of
+ * peak memory on the way to trace.json, profile.data and report.html, so
+ * the default bounds a run's memory (docs/performance.md). */
+#define CLI_TRACE_LIMIT 10000
 size_t cli_trace_limit(const Options *o);
 
 /* Parse `nocprof run` arguments (argv[0] is "run"). */

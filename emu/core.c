@@ -25,10 +25,6 @@ const CoreFault *core_fault(const Core *c) { return &c->fault; }
 uint64_t core_cycles(const Core *c) { return c->cycles; }
 uint32_t core_pc(const Core *c) { return c->pc; }
 
-uint64_t core_local_event(const Core *c)
-{
-    return MIN(c->timer.expiry, c->cfg->max_cycles);
-}
 uint64_t core_idle_cycles(const Core *c) { return c->idle_cycles; }
 uint64_t core_irq_cycles(const Core *c) { return c->irq_cycles; }
 uint64_t core_interrupts(const Core *c) { return c->interrupts; }
@@ -445,6 +441,13 @@ void core_run(Core *c, uint64_t horizon)
             break;
         }
     }
+}
+
+uint64_t core_local_event(const Core *c)
+{
+    /* a CP0 Count/Compare match matters when it may interrupt (IM7) */
+    uint64_t t = MIN(c->timer.expiry, c->cfg->max_cycles);
+    return (status_of(c) & NP_ST_IM7) ? MIN(t, c->cp0.match_at) : t;
 }
 
 uint64_t core_wake_cycle(const Core *c)

@@ -190,37 +190,71 @@ static bool span_start(const char *line, uint64_t *start)
     return true;
 }
 
+/* The next line of text at *p (without its newline); false at the end.
+ * Lines are walked in place: a long trace.json is never split into one
+ * allocation per line (that took ~5x the file's size in memory). */
+static bool next_line(const char **p, const char **line, size_t *len)
+{
+    if (!**p)
+        return false;
+    const char *nl = strchr(*p, '\n');
+    *line = *p;
+    *len = nl ? (size_t)(nl - *p) : strlen(*p);
+    *p = nl ? nl + 1 : *p + *len;
+    return true;
+}
+
+/* span_start on a line that is not NUL-terminated (a copy of its head: the
+ * fields are near the start of the line). */
+static bool span_start_n(const char *line, size_t len, uint64_t *start)
+{
+    char buf[512];
+    size_t n = MIN(len, sizeof buf - 1);
+    memcpy(buf, line, n);
+    buf[n] = '\0';
+    return span_start(buf, start);
+}
+
 char *html_trim_trace(const char *trace, unsigned budget, uint64_t *cut, uint64_t *dropped)
 {
     *cut = 0;
     *dropped = 0;
-    g_auto(GStrv) lines = g_strsplit(trace, "\n", -1);
     g_autoptr(GArray) starts = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    for (unsigned i = 0; lines[i]; i++) {
+    const char *p = trace, *l;
+    size_t n;
+    bool any = false;
+    while (next_line(&p, &l, &n)) {
         uint64_t st;
-        if (span_start(lines[i], &st))
+        any = true;
+        if (span_start_n(l, n, &st))
             g_array_append_val(starts, st);
     }
-    if (starts->len <= budget || !lines[0])
+    if (starts->len <= budget || !any)
         return NULL;
     qsort(starts->data, starts->len, sizeof(uint64_t), cmp_u64);
     *cut = g_array_index(starts, uint64_t, budget);
-    GString *o = g_string_new(lines[0]); /* {"displayTimeUnit":...,"traceEvents":[ */
+    p = trace;
+    next_line(&p, &l, &n);
+    GString *o = g_string_new_len(l, (gssize)n); /* {"displayTimeUnit":...,"traceEvents":[ */
     bool first = true;
-    for (unsigned i = 1; lines[i]; i++) {
-        char *l = g_strstrip(lines[i]);
+    while (next_line(&p, &l, &n)) {
+        while (n && g_ascii_isspace(*l)) {
+            l++;
+            n--;
+        }
+        while (n && g_ascii_isspace(l[n - 1]))
+            n--;
         uint64_t st;
-        if (l[0] != '{')
+        if (!n || l[0] != '{')
             continue; /* the closing "]}" */
-        if (span_start(l, &st) && st >= *cut) {
+        if (span_start_n(l, n, &st) && st >= *cut) {
             (*dropped)++;
             continue;
         }
-        size_t n = strlen(l);
-        if (n && l[n - 1] == ',')
-            l[--n] = '\0';
+        if (l[n - 1] == ',')
+            n--;
         g_string_append(o, first ? "\n" : ",\n");
-        g_string_append(o, l);
+        g_string_append_len(o, l, (gssize)n);
         first = false;
     }
     g_string_append(o, "\n]}\n");

@@ -30,6 +30,7 @@ Collector *collector_new(const Symbols *syms)
     col->stack = g_new(Frame, col->cap);
     col->arcs = g_hash_table_new_full(arc_hash, arc_equal, g_free, NULL);
     col->ctx = g_array_new(FALSE, FALSE, sizeof(Ctx));
+    col->ctx_kids = g_array_new(FALSE, TRUE, sizeof(CtxKids));
     Ctx root = { .parent = 0, .func = col->nsyms + PROF_UNKNOWN };
     g_array_append_val(col->ctx, root);
     col->ctx_index = g_hash_table_new(collect_ctx_hash, g_direct_equal);
@@ -52,6 +53,7 @@ void collector_free(Collector *col)
     g_free(col->stack);
     g_hash_table_destroy(col->arcs);
     g_array_free(col->ctx, TRUE);
+    g_array_free(col->ctx_kids, TRUE);
     g_hash_table_destroy(col->ctx_index);
     g_array_free(col->events, TRUE);
     g_array_free(col->blk, TRUE);

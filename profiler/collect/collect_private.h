@@ -38,6 +38,12 @@ typedef struct Frame {
 
 typedef struct Region Region;  /* region.c */
 
+/* A context node's last two children (func + 1, 0 = none; node). */
+typedef struct CtxKids {
+    unsigned func[2], node[2];
+    unsigned char next;
+} CtxKids;
+
 struct Collector {
     const Symbols *syms;
     unsigned nsyms, nfuncs;
@@ -51,6 +57,7 @@ struct Collector {
     uint32_t epc;
     GArray *ctx;               /* Ctx; node 0 = the root (first code run) */
     GHashTable *ctx_index;     /* (parent << 32 | func) -> node */
+    GArray *ctx_kids;          /* CtxKids by node: a cache before ctx_index */
     unsigned ctx_cur;
     uint64_t ctx_mark;         /* cycles accounted to nodes so far */
     bool root_known;
