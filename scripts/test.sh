@@ -13,3 +13,20 @@ if [ "${NOCPROF_SKIP_ASAN:-0}" != 1 ]; then
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions="$PWD/../tests/lsan.supp" \
      UBSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j"$jobs")
 fi
+
+# valgrind memcheck on one end-to-end run: clean apart from Unicorn's own
+# leak (tests/valgrind.supp)
+if [ "${NOCPROF_SKIP_VALGRIND:-0}" != 1 ] && command -v valgrind >/dev/null; then
+  vg_out=$(mktemp -d)
+  valgrind --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
+    --suppressions=tests/valgrind.supp \
+    build/nocprof run -q -o "$vg_out" --set mesh.width=1 --set mesh.height=1 build/firmware/calls-el.elf
+  rm -rf "$vg_out"
+fi
+
+# libFuzzer targets (fuzz/, docs/robustness.md): a smoke run of each
+if [ "${NOCPROF_SKIP_FUZZ:-0}" != 1 ] && command -v clang >/dev/null; then
+  CC=clang cmake -S . -B build-fuzz -DNOCPROF_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build build-fuzz -j"$jobs"
+  (cd build-fuzz && ctest --output-on-failure -L fuzz)
+fi

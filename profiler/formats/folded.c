@@ -6,6 +6,7 @@
  * are merged into the deepest kept one), so totals stay exact. */
 typedef struct FoldNode {
     unsigned parent, func;
+    unsigned depth;            /* frames on its path (root: 1) */
     uint64_t self;
 } FoldNode;
 
@@ -32,7 +33,7 @@ static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold)
     GArray *fn = g_array_new(FALSE, FALSE, sizeof(FoldNode));
     g_autofree unsigned *map = g_new(unsigned, nctx ? nctx : 1);
     GHashTable *index = g_hash_table_new(key_hash, g_direct_equal);
-    FoldNode root = { .parent = 0, .func = ctx[0].func, .self = ctx[0].self };
+    FoldNode root = { .parent = 0, .func = ctx[0].func, .depth = 1, .self = ctx[0].self };
     g_array_append_val(fn, root);
     map[0] = 0;
     for (size_t n = 1; n < nctx; n++) {
@@ -40,10 +41,11 @@ static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold)
         gpointer key = GSIZE_TO_POINTER(((guint64)p << 32) | f), v;
         if (g_hash_table_lookup_extended(index, key, NULL, &v)) {
             map[n] = GPOINTER_TO_UINT(v);
-        } else if (fold && occurrences(fn, p, f) >= fold) {
-            map[n] = p;
+        } else if (g_array_index(fn, FoldNode, p).depth >= FOLDED_MAX_DEPTH
+                   || (fold && occurrences(fn, p, f) >= fold)) {
+            map[n] = p;   /* too deep: charged to the deepest kept frame */
         } else {
-            FoldNode c = { .parent = p, .func = f };
+            FoldNode c = { .parent = p, .func = f, .depth = g_array_index(fn, FoldNode, p).depth + 1 };
             g_array_append_val(fn, c);
             map[n] = fn->len - 1;
             g_hash_table_insert(index, key, GUINT_TO_POINTER(map[n]));

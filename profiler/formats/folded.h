@@ -14,6 +14,12 @@
 
 /* Appends the lines to out. */
 void folded_append(GString *out, const Profile *p, const char *prefix);
+
+/* Paths are cut at FOLDED_MAX_DEPTH frames: a deeper context's cycles go to
+ * its ancestor at that depth, so the output stays O(contexts x depth cap)
+ * (deep recursion would otherwise make it quadratic) and totals stay exact
+ * (docs/robustness.md). */
+#define FOLDED_MAX_DEPTH 512u
 /* The same with recursion folded (callgrind's --separate-recs): at most
  * `fold` frames of one function on any path (fold = 0: no limit). A deeper
  * frame of a function that is already `fold` times on the path is merged

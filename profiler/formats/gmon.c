@@ -28,14 +28,17 @@ static void put32(GByteArray *out, uint32_t v, bool big)
     g_byte_array_append(out, b, 4);
 }
 
-static void write_hist(GByteArray *out, const Profile *p, const ProfHist *h, bool big)
+/* One histogram record (split above 65535 per bin) for [lo, hi), a part of
+ * h's range. */
+static void write_hist_range(GByteArray *out, const Profile *p, const ProfHist *h, uint32_t lo, uint32_t hi,
+                             bool big)
 {
-    uint32_t nbins = (h->high_pc - h->low_pc) / 4;
+    uint32_t nbins = (hi - lo) / 4, first = (lo - h->low_pc) / 4;
     if (nbins == 0)
         return;
     uint32_t maxbin = 0;
     for (uint32_t i = 0; i < nbins; i++)
-        maxbin = MAX(maxbin, h->bins[i]);
+        maxbin = MAX(maxbin, h->bins[first + i]);
     uint32_t nrec = maxbin ? (maxbin + BIN_MAX - 1) / BIN_MAX : 1;
     double rate = h->period ? round(p->clock_hz / h->period) : 0;
     uint32_t prof_rate = rate < 1 ? 1 : rate > UINT32_MAX ? UINT32_MAX : (uint32_t)rate;
@@ -43,18 +46,41 @@ static void write_hist(GByteArray *out, const Profile *p, const ProfHist *h, boo
 
     for (uint32_t r = 0; r < nrec; r++) {
         put8(out, TAG_HIST);
-        put32(out, h->low_pc, big);
-        put32(out, h->high_pc, big);
+        put32(out, lo, big);
+        put32(out, hi, big);
         put32(out, nbins, big);
         put32(out, prof_rate, big);
         g_byte_array_append(out, (const guint8 *)dimen, sizeof dimen);
         put8(out, 's');
         uint64_t base = (uint64_t)r * BIN_MAX;
         for (uint32_t i = 0; i < nbins; i++) {
-            uint64_t v = h->bins[i] > base ? h->bins[i] - base : 0;
+            uint32_t b = h->bins[first + i];
+            uint64_t v = b > base ? b - base : 0;
             put16(out, (uint16_t)MIN(v, BIN_MAX), big);
         }
     }
+}
+
+/* The histogram covers the ELF's executable segments, one record range per
+ * segment (the same ranges in every gmon file of one ELF, so `gprof -s`
+ * sums them), not the hull between them: a 16-byte segment far from the
+ * rest no longer makes a 269 MB file. Without segment information: h's
+ * whole range. */
+#define GMON_MAX_RANGES 64
+static void write_hist(GByteArray *out, const Profile *p, const ProfHist *h, bool big)
+{
+    uint32_t lo[GMON_MAX_RANGES], hi[GMON_MAX_RANGES];
+    unsigned n = MIN(symbols_exec_ranges(p->syms, lo, hi, GMON_MAX_RANGES), GMON_MAX_RANGES);
+    bool any = false;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t a = MAX(lo[i], h->low_pc), b = MIN(hi[i], h->high_pc);
+        if (a < b) {
+            write_hist_range(out, p, h, a, b, big);
+            any = true;
+        }
+    }
+    if (!any)
+        write_hist_range(out, p, h, h->low_pc, h->high_pc, big);
 }
 
 static void write_arcs(GByteArray *out, const Profile *p, bool big)

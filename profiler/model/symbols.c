@@ -319,7 +319,7 @@ static void synthesize_functions(Symbols *s, uint32_t entry)
             if ((w >> 26) == 3)                                   /* jal */
                 target = ((pc + 4) & 0xF0000000u) | ((w & 0x03FFFFFFu) << 2);
             else if ((w & 0xFFFF0000u) == 0x04110000u)            /* bal */
-                target = pc + 4 + (uint32_t)((int32_t)(int16_t)(w & 0xFFFF) << 2);
+                target = pc + 4 + ((uint32_t)(int32_t)(int16_t)(w & 0xFFFF) << 2);
             else
                 continue;
             g_array_append_val(starts, target);
@@ -399,6 +399,41 @@ void symbols_free(Symbols *s)
 }
 
 /* ---- queries -------------------------------------------------------- */
+
+unsigned symbols_exec_ranges(const Symbols *s, uint32_t *lo, uint32_t *hi, unsigned max)
+{
+    GArray *r = g_array_new(FALSE, FALSE, sizeof(uint64_t) * 2);
+    for (guint i = 0; i < s->segs->len; i++) {
+        const Segment *seg = &g_array_index(s->segs, Segment, i);
+        if (!seg->exec || !seg->filesz)
+            continue;
+        uint64_t v[2] = { seg->vaddr, MIN((uint64_t)seg->vaddr + seg->filesz, (uint64_t)UINT32_MAX) & ~3ull };
+        g_array_append_val(r, v);
+    }
+    /* sort by start (few segments: insertion sort) and merge */
+    uint64_t (*a)[2] = (void *)r->data;
+    for (guint i = 1; i < r->len; i++)
+        for (guint j = i; j > 0 && a[j - 1][0] > a[j][0]; j--) {
+            uint64_t t0 = a[j][0], t1 = a[j][1];
+            a[j][0] = a[j - 1][0], a[j][1] = a[j - 1][1];
+            a[j - 1][0] = t0, a[j - 1][1] = t1;
+        }
+    unsigned n = 0;
+    for (guint i = 0; i < r->len; i++) {
+        if (n && a[i][0] <= a[n - 1][1]) {
+            a[n - 1][1] = MAX(a[n - 1][1], a[i][1]);
+            continue;
+        }
+        a[n][0] = a[i][0], a[n][1] = a[i][1];
+        n++;
+    }
+    for (unsigned i = 0; i < n && i < max; i++) {
+        lo[i] = (uint32_t)a[i][0];
+        hi[i] = (uint32_t)a[i][1];
+    }
+    g_array_free(r, TRUE);
+    return n;
+}
 
 unsigned symbols_dropped_funcs(const Symbols *s)
 {

@@ -43,6 +43,10 @@ typedef struct Symbols Symbols;
 #define SYMBOLS_MAX_UNLOADED 65536u
 
 Symbols *symbols_load(const char *elf_path, GError **error);
+/* The executable PT_LOAD segments' file bytes as address ranges [lo, hi),
+ * sorted, overlapping ones merged; at most max are stored, the count of all
+ * is returned. */
+unsigned symbols_exec_ranges(const Symbols *s, uint32_t *lo, uint32_t *hi, unsigned max);
 /* How many functions / line rows the limits above dropped (0 normally). */
 unsigned symbols_dropped_funcs(const Symbols *s);
 unsigned symbols_dropped_lines(const Symbols *s);

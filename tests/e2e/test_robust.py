@@ -214,7 +214,6 @@ class Hostile(unittest.TestCase):
         self.assertIn("*** f ", r.text("core0", "annotated.txt"))
         self.assertLess(secs, 30)
 
-    @unittest.skip("pending in this batch")
     def test_far_segment_gmon_small(self):
         r, secs = bounded(ONE_CORE + [hostile("farseg")], 60)
         self.assertEqual(r.rc, 0, r.describe())
@@ -222,7 +221,6 @@ class Hostile(unittest.TestCase):
         self.assertLess(os.path.getsize(r.path("core0", "gmon.out")), 4096)
         self.assertLess(secs, 30)
 
-    @unittest.skip("pending in this batch")
     def test_deep_recursion_folded_bounded(self):
         r, secs = bounded(["--set", "memory.ram_size=4194304"] + ONE_CORE + [hostile("deeprec")], 120)
         self.assertEqual(r.rc, 0, r.describe())

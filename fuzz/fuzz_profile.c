@@ -1,0 +1,21 @@
+/* fuzz_profile.c — libFuzzer target: the saved-profile reader of `nocprof
+ * report`, `diff` and `merge` (profiler/data/profile_data.c) on arbitrary
+ * bytes; what decodes is encoded again. */
+#include <stdint.h>
+
+#include "profile_data.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    GBytes *b = g_bytes_new_static(data, size);
+    ProfileData d;
+    GError *err = NULL;
+    if (profile_data_decode(b, "fuzz.data", &d, &err)) {
+        GBytes *again = profile_data_encode(&d);
+        g_bytes_unref(again);
+        profile_data_clear(&d);
+    }
+    g_clear_error(&err);
+    g_bytes_unref(b);
+    return 0;
+}
