@@ -97,19 +97,17 @@ static void core_funcs(CommReport *r, CommCoreReport *cr, const Collector *col)
         if (!idle)
             f->self_cycles += c[i].self;
         ctx_add(f->blocked, &f->sent_packets, &f->sent_flits, &f->recv_packets, &f->recv_flits, &c[i]);
-        if (!has_comm(c[i].blocked, c[i].sent_packets, c[i].recv_packets) && idle)
-            continue;
+        if (!has_comm(c[i].blocked, c[i].sent_packets, c[i].recv_packets))
+            continue; /* paths only for nodes with communication: no O(depth) walk each */
         gpointer pi = g_hash_table_lookup(pathof, GUINT_TO_POINTER(owner));
         if (!pi) {
             g_autofree char *path = ctx_path(col, c, owner);
-            CommPath p = { .path = intern(r, path) };
+            CommPath p = { .path = intern(r, path), .self_cycles = c[owner].self };
             g_array_append_val(paths, p);
             pi = GUINT_TO_POINTER(paths->len);
             g_hash_table_insert(pathof, GUINT_TO_POINTER(owner), pi);
         }
         CommPath *p = &g_array_index(paths, CommPath, GPOINTER_TO_UINT(pi) - 1);
-        if (!idle)
-            p->self_cycles += c[i].self;
         ctx_add(p->blocked, &p->sent_packets, &p->sent_flits, &p->recv_packets, &p->recv_flits, &c[i]);
     }
     /* keep those with communication */
