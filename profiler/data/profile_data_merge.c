@@ -24,8 +24,10 @@ static int cmp_block(const void *x, const void *y)
 static void sum_arcs(Profile *acc, const Profile *p)
 {
     ProfArc *all = g_new(ProfArc, acc->narcs + p->narcs + 1);
-    memcpy(all, acc->arcs, sizeof *all * acc->narcs);
-    memcpy(all + acc->narcs, p->arcs, sizeof *all * p->narcs);
+    if (acc->narcs)
+        memcpy(all, acc->arcs, sizeof *all * acc->narcs);
+    if (p->narcs)
+        memcpy(all + acc->narcs, p->arcs, sizeof *all * p->narcs);
     unsigned n = acc->narcs + p->narcs, out = 0;
     qsort(all, n, sizeof *all, cmp_arc);
     for (unsigned i = 0; i < n; i++) {
@@ -45,8 +47,10 @@ static void sum_arcs(Profile *acc, const Profile *p)
 static void sum_blocks(Profile *acc, const Profile *p)
 {
     ProfBlock *all = g_new(ProfBlock, acc->nblocks + p->nblocks + 1);
-    memcpy(all, acc->blocks, sizeof *all * acc->nblocks);
-    memcpy(all + acc->nblocks, p->blocks, sizeof *all * p->nblocks);
+    if (acc->nblocks)
+        memcpy(all, acc->blocks, sizeof *all * acc->nblocks);
+    if (p->nblocks)
+        memcpy(all + acc->nblocks, p->blocks, sizeof *all * p->nblocks);
     unsigned n = acc->nblocks + p->nblocks, out = 0;
     qsort(all, n, sizeof *all, cmp_block);
     for (unsigned i = 0; i < n; i++) {
@@ -106,7 +110,8 @@ static void sum_contexts(Profile *acc, const Profile *p)
 static void sum_events(Profile *acc, const Profile *p)
 {
     acc->events = g_renew(ProfEvent, acc->events, acc->nevents + p->nevents + 1);
-    memcpy(acc->events + acc->nevents, p->events, sizeof *p->events * p->nevents);
+    if (p->nevents)
+        memcpy(acc->events + acc->nevents, p->events, sizeof *p->events * p->nevents);
     acc->nevents += p->nevents;
     acc->events_dropped += p->events_dropped;
 }
@@ -229,7 +234,8 @@ static void sum_noc(ProfileData *acc, const ProfileData *d)
     a->stall_cycles += s->stall_cycles;
     a->inject_stall_total += s->inject_stall_total;
     acc->packets = g_renew(NocPacketRecord, acc->packets, acc->npackets + d->npackets + 1);
-    memcpy(acc->packets + acc->npackets, d->packets, sizeof *d->packets * d->npackets);
+    if (d->npackets)
+        memcpy(acc->packets + acc->npackets, d->packets, sizeof *d->packets * d->npackets);
     acc->npackets += d->npackets;
     acc->packets_dropped += d->packets_dropped;
 }
