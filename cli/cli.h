@@ -22,6 +22,7 @@
 
 #include "aliasing.h"
 #include "collect.h"
+#include "comm.h"
 #include "config.h"
 #include "machine.h"
 #include "profile_data.h"
@@ -116,6 +117,7 @@ typedef struct Run {
     int *fw_of;                /* [ncores] index into fws */
     Machine *m;
     Collector **cols;          /* [ncores]; NULL entries with --no-profile */
+    CommRun *comm;             /* communication recorder; NULL with --no-profile */
     ProfileData data;          /* the outcome: what is saved and reported */
     Echo echo;                 /* console echo on stdout */
     CoreResult *res;           /* = data.cores */

@@ -238,6 +238,13 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
         for (unsigned i = 0; i < r->ncores; i++)
             if (!(r->cols[i] = make_collector(r, i, error)))
                 return false;
+    if (!r->opts->no_profile) {
+        r->comm = comm_new(r->ncores, r->cols, cli_trace_limit(r->opts));
+        for (unsigned i = 0; i < r->ncores; i++) {
+            collector_attach_core(r->cols[i], r->m->cores[i]);
+            machine_observe_ni(r->m, i, comm_observer, comm_core(r->comm, i));
+        }
+    }
     if (g_mkdir_with_parents(r->out, 0755) != 0) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create output folder: %s", r->out,
                     g_strerror(errno));
@@ -363,6 +370,12 @@ static void gather(Run *r)
     if (r->echo.stopped && r->echo.error != EPIPE && r->status < EXIT_REPORTS)
         r->status = EXIT_REPORTS;   /* stdout failed (not closed by a reader) */
     r->data.exit_status = r->status;
+    if (r->comm) {
+        g_autofree uint64_t *finish = g_new(uint64_t, r->ncores);
+        for (unsigned i = 0; i < r->ncores; i++)
+            finish[i] = r->res[i].cycles;
+        r->data.comm = comm_analyse(r->comm, finish);
+    }
 }
 
 static void print_outcome(const Run *r)
@@ -400,6 +413,7 @@ static void run_clear(Run *r)
     g_free(r->cols);
     if (r->m)
         machine_free(r->m);
+    comm_free(r->comm); /* after the machine: its NIs call into it */
     g_free(r->fw_of);
     g_free(r->paths);
     if (r->fws)

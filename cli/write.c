@@ -107,7 +107,9 @@ static bool write_core(Out *o, const ProfileData *d, unsigned i, GError **error)
     return put_gstring(o, sub, "flat.txt", report_flat(p), error)
         && put_gstring(o, sub, "callgraph.txt", report_callgraph(p), error)
         && put_gstring(o, sub, "annotated.txt", annotated(d, p), error)
-        && put_gstring(o, sub, "callgrind.out", callgrind_build(p), error)
+        && put_gstring(o, sub, "callgrind.out",
+                       d->comm ? callgrind_build_comm(p, d->comm->cores[i].lines, d->comm->cores[i].nlines)
+                               : callgrind_build(p), error)
         && write_gmons(o, sub, p, error);
 }
 
@@ -125,6 +127,7 @@ static bool write_trace(Out *o, const ProfileData *d, GError **error)
 {
     TraceCore *tc = g_new0(TraceCore, d->ncores);
     g_autoptr(GPtrArray) whats = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) flows = g_ptr_array_new_with_free_func(g_free);
     for (unsigned i = 0; i < d->ncores; i++) {
         const CoreResult *res = &d->cores[i];
         char *what = res->faulted ? g_strdup_printf("fault: %s", res->fault_kind)
@@ -132,6 +135,17 @@ static bool write_trace(Out *o, const ProfileData *d, GError **error)
                    : g_strdup(res->status);
         g_ptr_array_add(whats, what);
         tc[i] = (TraceCore){ .id = i, .prof = d->profs[i], .end_cycle = res->cycles, .end_what = what };
+        const CommCoreReport *cr = d->comm ? &d->comm->cores[i] : NULL;
+        if (cr) {
+            TraceFlow *fl = g_new(TraceFlow, cr->nflows + 1);
+            for (size_t j = 0; j < cr->nflows; j++)
+                fl[j] = (TraceFlow){ .src = cr->flows[j].src, .sent = cr->flows[j].ts,
+                                     .delivered = cr->flows[j].td, .consumed = cr->flows[j].tc,
+                                     .send_func = cr->flows[j].send_func, .recv_func = cr->flows[j].recv_func };
+            tc[i].flows = fl;
+            tc[i].nflows = cr->nflows;
+            g_ptr_array_add(flows, fl);
+        }
     }
     TracePackets pk = { .nodes = d->noc->nodes, .recs = d->packets, .n = d->npackets,
                         .dropped = d->packets_dropped };
@@ -228,7 +242,8 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     GError *first = NULL;
     GString *folded = have_profiles ? folded_all(d) : NULL;
     bool ok = (!(flags & CLI_WRITE_DATA) || write_data(o, d->whole ? d->whole : d, &first))
-           && put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), &first);
+           && put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), &first)
+           && (!d->comm || put_gstring(o, NULL, "comm.txt", comm_text(d->comm), &first));
     for (unsigned i = 0; ok && i < d->ncores; i++)
         ok = write_core(o, d, i, &first);
     if (ok && have_profiles)
@@ -244,6 +259,7 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     RunInfo run = profile_data_run_info(d);
     run.aliasing = alias_json;
     run.warnings = (const char *const *)warnings->pdata;
+    run.communication = d->comm ? comm_json(d->comm, false) : NULL;
     run.exit_status = cli_final_status(run.exit_status, ok);
     GString *json = summary_json(&run);
     if (ok && !write_html(o, d, json->str, folded ? folded->str : NULL, &first)) {
@@ -260,6 +276,8 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     aliasing_free(alias);
     if (alias_json)
         json_node_unref(alias_json);
+    if (run.communication)
+        json_node_unref(run.communication);
     if (first)
         g_propagate_error(error, first);
     return ok && sok;

@@ -27,12 +27,19 @@ void dev_ni_observe(NiDev *n, NiObserver fn, void *opaque)
     n->obs_opaque[n->nobs++] = opaque;
 }
 
-static void emit(NiDev *n, const DevAccess *a, NiEventKind kind, unsigned peer, unsigned words, uint64_t sent)
+static void emit_at(NiDev *n, const DevAccess *a, NiEventKind kind, unsigned peer, unsigned words, uint64_t sent,
+                    uint64_t delivered)
 {
     NiEvent ev = { .kind = kind, .core = n->id, .peer = peer, .words = words,
-                   .cycle = a->now, .pc = a->pc, .sent = sent, .count = 1, .until = a->now };
+                   .cycle = a->now, .pc = a->pc, .sent = sent, .delivered = delivered, .count = 1,
+                   .until = a->now };
     for (unsigned i = 0; i < n->nobs; i++)
         n->obs[i](n->obs_opaque[i], &ev);
+}
+
+static void emit(NiDev *n, const DevAccess *a, NiEventKind kind, unsigned peer, unsigned words, uint64_t sent)
+{
+    emit_at(n, a, kind, peer, words, sent, 0);
 }
 
 NiDev *dev_ni_new(Noc *noc, unsigned id, unsigned ncores, unsigned max_payload)
@@ -86,6 +93,8 @@ static bool ni_read(void *opaque, DevAccess *a, uint32_t *v)
         if (!*v) {
             emit(n, a, NI_EV_POLL_TX, 0, 0, 0);
             a->poll = a->poll_tx = true;
+        } else {
+            emit(n, a, NI_EV_READY_TX, 0, 0, 0);
         }
         return true;
     case NP_NI_RX_COUNT:
@@ -97,6 +106,7 @@ static bool ni_read(void *opaque, DevAccess *a, uint32_t *v)
             a->poll = true;
         } else {
             *v = a->reg == NP_NI_RX_COUNT ? noc_rx_packets(n->noc, n->id) : a->reg == NP_NI_RX_SRC ? src : len;
+            emit(n, a, NI_EV_READY_RX, 0, 0, 0);
         }
         return true;
     case NP_NI_RX_DATA:
@@ -108,7 +118,7 @@ static bool ni_read(void *opaque, DevAccess *a, uint32_t *v)
         noc_rx_head_times(n->noc, n->id, &sent, &delivered);
         noc_rx_pop(n->noc, n->id, v);
         if (rem == 1)
-            emit(n, a, NI_EV_RECV, src, len, sent);
+            emit_at(n, a, NI_EV_RECV, src, len, sent, delivered);
         a->changed = true;
         return true;
     default:
@@ -163,7 +173,7 @@ static bool ni_write(void *opaque, DevAccess *a, uint32_t v)
         }
         noc_rx_head_times(n->noc, n->id, &sent, &delivered);
         noc_rx_drop(n->noc, n->id);
-        emit(n, a, NI_EV_DROP, src, len, sent);
+        emit_at(n, a, NI_EV_DROP, src, len, sent, delivered);
         return true;
     }
     default:

@@ -14,13 +14,18 @@ typedef struct NiDev NiDev;
  * machine.c, the communication profile). A *poll* is a read of an NI
  * status register that found nothing to do: RX_COUNT, RX_SRC or RX_LEN
  * with no complete packet waiting, TX_STATUS with no room for a maximal
- * packet. Everything else that changes the NI is progress. */
+ * packet. Everything else that changes the NI is progress. A status read
+ * that found something (READY_RX, READY_TX) ends a run of polls: the
+ * communication profile counts the cycles from the first failed poll to it
+ * as blocked. */
 typedef enum {
     NI_EV_POLL_RX,       /* RX_COUNT / RX_SRC / RX_LEN found nothing */
     NI_EV_POLL_TX,       /* TX_STATUS found no room */
     NI_EV_SEND,          /* TX_SEND committed a packet */
     NI_EV_RECV,          /* RX_DATA popped the last word: packet consumed */
     NI_EV_DROP,          /* RX_DROP discarded the head packet */
+    NI_EV_READY_RX,      /* RX_COUNT / RX_SRC / RX_LEN found a packet */
+    NI_EV_READY_TX,      /* TX_STATUS found room */
 } NiEventKind;
 
 typedef struct NiEvent {
@@ -31,6 +36,7 @@ typedef struct NiEvent {
     uint64_t cycle;      /* the accessing instruction's cycle */
     uint32_t pc;         /* the accessing instruction */
     uint64_t sent;       /* RECV/DROP: the cycle the packet was sent */
+    uint64_t delivered;  /* RECV/DROP: the cycle its last flit arrived */
     uint64_t count;      /* POLL: failed polls it stands for (1, or the
                             iterations of a skipped poll loop) */
     uint64_t until;      /* POLL: cycle of the last of them */

@@ -194,6 +194,8 @@ static void livelock_check(Machine *m, uint64_t t)
 static void ni_event(void *opaque, const NiEvent *ev)
 {
     MCore *mc = opaque;
+    if (ev->kind == NI_EV_READY_RX || ev->kind == NI_EV_READY_TX)
+        return; /* a status read that found something: not a change */
     if (ev->kind == NI_EV_POLL_RX || ev->kind == NI_EV_POLL_TX) {
         if (!mc->polled) {
             mc->polled = true;

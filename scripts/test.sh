@@ -27,6 +27,6 @@ fi
 # libFuzzer targets (fuzz/, docs/robustness.md): a smoke run of each
 if [ "${NOCPROF_SKIP_FUZZ:-0}" != 1 ] && command -v clang >/dev/null; then
   CC=clang cmake -S . -B build-fuzz -DNOCPROF_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  cmake --build build-fuzz -j"$jobs"
+  cmake --build build-fuzz -j"$jobs" --target fuzz-all fuzz-corpus
   (cd build-fuzz && ctest --output-on-failure -L fuzz)
 fi

@@ -37,6 +37,7 @@ Collector *collector_new(const Symbols *syms)
     col->events = g_array_new(FALSE, FALSE, sizeof(CollectorEvent));
     col->blk = g_array_new(FALSE, FALSE, sizeof(BlockInfo));
     col->max_events = COLLECTOR_MAX_EVENTS;
+    col->blk_kind = -1;
     col->collecting = true;
     return col;
 }
@@ -88,6 +89,7 @@ static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t
         arc->count++;
     }
     collect_ctx_account(col, now);
+    col->irq_depth += irq;
     unsigned parent = irq ? collect_ctx_child(col, col->ctx_cur, col->nsyms + PROF_INTERRUPT) : col->ctx_cur;
     if (arc->ctx_node == 0 || arc->ctx_parent != parent) {
         arc->ctx_parent = parent;
@@ -123,6 +125,9 @@ static void pop(Collector *col, uint64_t now)
         collect_add_event(col, f->entry, now, f->func, false);
     }
     collect_ctx_account(col, now);
+    col->irq_depth -= f->irq;
+    if (col->blk_kind >= 0 && col->blk_irq_depth > col->irq_depth)
+        collect_block_close(col, now);
     unsigned func = f->func;
     col->depth--;
     col->ctx_cur = col->depth ? col->stack[col->depth - 1].ctx : 0;
@@ -234,6 +239,7 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
 {
     Collector *col = opaque;
     unsigned idle = collect_pseudo(col, PROF_IDLE);
+    collect_block_close(col, from); /* a poll loop does not go on in `wait` */
     if (!col->collecting) {
         collect_add_event(col, from, to, idle, true);
         col->ctx_mark = to;
@@ -246,6 +252,12 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
     collect_ctx_account(col, from);
     unsigned node = collect_ctx_child(col, col->ctx_cur, idle); /* may grow ctx */
     g_array_index(col->ctx, Ctx, node).self += to - from;
+    if (col->core && core_irq_network(col->core)) {
+        g_array_index(col->ctx, Ctx, node).blocked[COLLECT_WAIT_IRQ] += to - from;
+        col->noc_wait_from = from;
+        col->noc_wait_to = to;
+        col->noc_waited = true;
+    }
     col->ctx_mark = to;
 }
 

@@ -46,6 +46,34 @@ unsigned *collector_stack(const Collector *col, unsigned *n);
  * selfs add up to the core's cycles (after collector_finish). */
 typedef ProfCtx CollectorCtx;
 
+/* Kinds of blocked cycles (profiler/comm, docs/reports.md). */
+enum { COLLECT_POLL_RX, COLLECT_WAIT_TX, COLLECT_WAIT_IRQ, COLLECT_NBLOCKED };
+
+/* The core, so that idle spans can tell whether NoC interrupts were
+ * enabled (wait_irq). */
+void collector_attach_core(Collector *col, const Core *core);
+/* A failed poll of kind k (POLL_RX or WAIT_TX) at cycle now. The first
+ * opens a blocked span: from then on the cycles of the current paths
+ * (outside interrupt handlers entered later) are blocked cycles of kind k
+ * of their calling contexts, up to the last failed poll, or up to
+ * collector_block_end (the successful status read). An open span of the
+ * other kind ends here first. */
+void collector_block_begin(Collector *col, unsigned kind, uint64_t now);
+/* End the open blocked span at cycle now; its blocked cycles (0 if none
+ * was open), plus those of spans the collector ended by itself since the
+ * last call (a span also ends when the core enters `wait`, and when the
+ * interrupt handler that opened it returns). *kind (may be NULL) is set
+ * to its kind. */
+uint64_t collector_block_end(Collector *col, uint64_t now, unsigned *kind);
+/* Whether a blocked span is open, and its kind. */
+bool collector_blocked(const Collector *col, unsigned *kind);
+/* Count a packet of `flits` flits sent (or received) by the current path at
+ * cycle now; returns the path's calling-context node. */
+unsigned collector_count_packet(Collector *col, uint64_t now, bool sent, unsigned flits);
+/* The last `wait` span with NoC interrupts enabled, [*from, *to); false
+ * if none yet. */
+bool collector_last_noc_wait(const Collector *col, uint64_t *from, uint64_t *to);
+
 const CollectorCtx *collector_contexts(const Collector *col, size_t *n);
 
 /* A span on the core's timeline: a wait (idle) or an interrupt handler

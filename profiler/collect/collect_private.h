@@ -25,6 +25,8 @@ typedef struct BlockInfo {
     Arc *arc_cache;            /* last arc taken from it */
 } BlockInfo;
 
+#define COLLECT_MAX_PEND 16
+
 typedef struct Frame {
     unsigned func, ctx;
     Arc *arc;
@@ -65,6 +67,17 @@ struct Collector {
     size_t max_events;         /* COLLECTOR_MAX_EVENTS unless set */
     bool collecting;           /* counting now (regions of interest) */
     Region *region;            /* NULL: collecting throughout */
+    /* communication: the open blocked span (blk_kind < 0: none) */
+    int blk_kind;
+    unsigned irq_depth, blk_irq_depth;
+    uint64_t blk_acc;          /* its blocked cycles so far */
+    uint64_t blk_closed;       /* of spans closed by the collector, not yet
+                                  taken by collector_block_end */
+    unsigned npend;            /* cycles since the span's last failed poll, */
+    struct { unsigned ctx; uint64_t cycles; } pend[COLLECT_MAX_PEND]; /* per path */
+    const Core *core;          /* for wait_irq; NULL: not tracked */
+    uint64_t noc_wait_from, noc_wait_to;
+    bool noc_waited;
 };
 #define COLLECTOR_MAX_EVENTS 200000
 
@@ -77,12 +90,22 @@ static inline BlockInfo *collect_block(const Collector *col, const Block *b)
 /* A span on the timeline (dropped beyond COLLECTOR_MAX_EVENTS). */
 void collect_add_event(Collector *col, uint64_t start, uint64_t end, unsigned func, bool idle);
 /* The time since the last stack change belongs to the current path. */
+void collect_block_pend(Collector *col, uint64_t d);
 static inline void collect_ctx_account(Collector *col, uint64_t now)
 {
-    if (col->collecting)
-        g_array_index(col->ctx, Ctx, col->ctx_cur).self += now - col->ctx_mark;
+    if (col->collecting) {
+        Ctx *c = &g_array_index(col->ctx, Ctx, col->ctx_cur);
+        uint64_t d = now - col->ctx_mark;
+        c->self += d;
+        if (col->blk_kind >= 0 && col->irq_depth == col->blk_irq_depth && d)
+            collect_block_pend(col, d);
+    }
     col->ctx_mark = now;
 }
+
+/* End the open blocked span (the core went to sleep, or left the
+ * interrupt handler that polled): its cycles wait in blk_closed. */
+void collect_block_close(Collector *col, uint64_t now);
 
 /* ---- region.c: collection on and off ---------------------------------- */
 /* Idle, interrupt and not-collected cycles so far (frames subtract them). */

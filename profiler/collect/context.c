@@ -3,6 +3,8 @@
  * waits and interrupt handler runs. */
 #include "collect_private.h"
 
+#include <string.h>
+
 static const char *const pseudo_names[PROF_NPSEUDO] = { "<idle>", "<interrupt>", "<unknown>" };
 
 void collect_add_event(Collector *col, uint64_t start, uint64_t end, unsigned func, bool idle)
@@ -82,4 +84,113 @@ const CollectorCtx *collector_contexts(const Collector *col, size_t *n)
 {
     *n = col->ctx->len;
     return (const CollectorCtx *)(void *)col->ctx->data;
+}
+
+/* ---- communication (profiler/comm) ------------------------------------ */
+
+void collector_attach_core(Collector *col, const Core *core)
+{
+    col->core = core;
+}
+
+/* Blocked cycles since the span's last failed poll are pending: a failed
+ * poll or the successful status read commits them to their paths; a span
+ * the core abandons (`wait`, leaving the handler that polled) drops them,
+ * so it counts up to its last failed poll. */
+void collect_block_pend(Collector *col, uint64_t d)
+{
+    if (col->npend && col->pend[col->npend - 1].ctx == col->ctx_cur) {
+        col->pend[col->npend - 1].cycles += d;
+        return;
+    }
+    if (col->npend == COLLECT_MAX_PEND) { /* many paths since the last poll: keep the oldest */
+        g_array_index(col->ctx, Ctx, col->pend[0].ctx).blocked[col->blk_kind] += col->pend[0].cycles;
+        col->blk_acc += col->pend[0].cycles;
+        memmove(col->pend, col->pend + 1, sizeof col->pend[0] * (COLLECT_MAX_PEND - 1));
+        col->npend--;
+    }
+    col->pend[col->npend].ctx = col->ctx_cur;
+    col->pend[col->npend++].cycles = d;
+}
+
+static void block_commit(Collector *col)
+{
+    for (unsigned i = 0; i < col->npend; i++) {
+        g_array_index(col->ctx, Ctx, col->pend[i].ctx).blocked[col->blk_kind] += col->pend[i].cycles;
+        col->blk_acc += col->pend[i].cycles;
+    }
+    col->npend = 0;
+}
+
+uint64_t collector_block_end(Collector *col, uint64_t now, unsigned *kind)
+{
+    if (kind)
+        *kind = col->blk_kind < 0 ? 0 : (unsigned)col->blk_kind;
+    uint64_t n = col->blk_closed;
+    col->blk_closed = 0;
+    if (col->blk_kind < 0)
+        return n;
+    collect_ctx_account(col, MAX(now, col->ctx_mark));
+    block_commit(col);
+    n += col->blk_acc;
+    col->blk_kind = -1;
+    col->blk_acc = 0;
+    return n;
+}
+
+void collect_block_close(Collector *col, uint64_t now)
+{
+    if (col->blk_kind < 0)
+        return;
+    collect_ctx_account(col, MAX(now, col->ctx_mark));
+    col->npend = 0; /* after the last failed poll: not blocked */
+    col->blk_closed += col->blk_acc;
+    col->blk_kind = -1;
+    col->blk_acc = 0;
+}
+
+void collector_block_begin(Collector *col, unsigned kind, uint64_t now)
+{
+    if (col->blk_kind == (int)kind) { /* one more failed poll */
+        collect_ctx_account(col, MAX(now, col->ctx_mark));
+        block_commit(col);
+        return;
+    }
+    collect_ctx_account(col, MAX(now, col->ctx_mark));
+    if (col->blk_kind >= 0) { /* a poll of the other kind: counted up to here */
+        block_commit(col);
+        col->blk_closed += col->blk_acc;
+    }
+    col->blk_kind = (int)kind;
+    col->blk_irq_depth = col->irq_depth;
+    col->blk_acc = 0;
+    col->npend = 0;
+}
+
+bool collector_blocked(const Collector *col, unsigned *kind)
+{
+    if (kind)
+        *kind = col->blk_kind < 0 ? 0 : (unsigned)col->blk_kind;
+    return col->blk_kind >= 0;
+}
+
+unsigned collector_count_packet(Collector *col, uint64_t now, bool sent, unsigned flits)
+{
+    collect_ctx_account(col, MAX(now, col->ctx_mark));
+    Ctx *c = &g_array_index(col->ctx, Ctx, col->ctx_cur);
+    if (sent) {
+        c->sent_packets++;
+        c->sent_flits += flits;
+    } else {
+        c->recv_packets++;
+        c->recv_flits += flits;
+    }
+    return col->ctx_cur;
+}
+
+bool collector_last_noc_wait(const Collector *col, uint64_t *from, uint64_t *to)
+{
+    *from = col->noc_wait_from;
+    *to = col->noc_wait_to;
+    return col->noc_waited;
 }

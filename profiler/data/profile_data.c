@@ -40,6 +40,7 @@ void profile_data_clear(ProfileData *d)
     g_free(d->config_path);
     if (d->noc)
         noc_stats_free(d->noc);
+    comm_report_free(d->comm);
     g_free(d->packets);
     g_string_chunk_free(d->strings);
     g_ptr_array_unref(d->symbols);
@@ -212,11 +213,17 @@ static GVariant *enc_top(const ProfileData *d)
         g_variant_builder_add(&set, "{ss}", "source-dir", dirs);
     if (maps)
         g_variant_builder_add(&set, "{ss}", "source-map", maps);
-    return g_variant_new("(@a(sss)msbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss})",
+    g_autofree char *comm = NULL;
+    if (d->comm) {
+        JsonNode *n = comm_json(d->comm, true);
+        comm = json_to_string(n, FALSE);
+        json_node_unref(n);
+    }
+    return g_variant_new("(@a(sss)msbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss}ms)",
                          g_variant_builder_end(&cfg), d->config_path, (gboolean)d->deadlock, (gboolean)d->livelock,
                          d->end_cycle, d->exit_status, enc_noc(d->noc),
                          g_variant_builder_end(&pk), d->packets_dropped, g_variant_builder_end(&cores),
-                         g_variant_builder_end(&set));
+                         g_variant_builder_end(&set), comm);
 }
 
 GBytes *profile_data_encode(const ProfileData *d)

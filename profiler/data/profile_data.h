@@ -15,7 +15,7 @@
  * ELF path as given and absolute, SHA-256 of the ELF's content) and profile
  * (functions, arcs with call sites, basic blocks, every sampling period's
  * histogram, calling contexts, timeline spans), the NoC statistics and its
- * packet log. Numbers are stored exactly (64-bit integers, IEEE doubles).
+ * packet log, and the communication profile (as its full JSON text). Numbers are stored exactly (64-bit integers, IEEE doubles).
  *
  * Loading validates everything a report will index: the header, the
  * version, the payload's size and normal form, then every count, index,
@@ -30,13 +30,14 @@
 #include <glib.h>
 #include <stdbool.h>
 
+#include "comm_report.h"
 #include "config.h"
 #include "noc.h"
 #include "profile.h"
 #include "run.h"
 
 #define PROFILE_DATA_FILE "profile.data"
-#define PROFILE_DATA_VERSION 1u
+#define PROFILE_DATA_VERSION 2u
 
 typedef struct ProfileData {
     Config cfg;
@@ -54,6 +55,7 @@ typedef struct ProfileData {
     bool deadlock, livelock;   /* livelock: the deadlock was one */
     uint64_t end_cycle;        /* the cycle the deadlock or livelock was found */
     int exit_status;
+    CommReport *comm;          /* communication profile (owned), or NULL */
     /* the run's report settings, saved so that a plain `nocprof report`
      * shows the same (report options override them) */
     unsigned fold_recursion;   /* --fold-recursion N: stacks.folded (0: off) */

@@ -270,6 +270,10 @@ bool profile_data_sum(ProfileData *acc, const ProfileData *d, const char *name, 
 {
     if (!same_run_kind(acc, d, name, error))
         return false;
+    /* communication profiles are per run (waits, critical chain): a sum
+     * has none (no comm.txt, no "communication" in summary.json) */
+    comm_report_free(acc->comm);
+    acc->comm = NULL;
     for (unsigned i = 0; i < d->ncores; i++) {
         CoreResult *a = &acc->cores[i];
         const CoreResult *c = &d->cores[i];

@@ -404,8 +404,9 @@ static bool dec_top(Rd *r, GVariant *top)
     d->cfg = cfg;
     gboolean deadlock, livelock;
     const char *cpath;
-    g_variant_get(top, "(@a(sss)m&sbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss})", NULL, &cpath, &deadlock,
-                  &livelock, &d->end_cycle, &d->exit_status, NULL, NULL, NULL, NULL, NULL);
+    const char *comm;
+    g_variant_get(top, "(@a(sss)m&sbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss}m&s)", NULL, &cpath, &deadlock,
+                  &livelock, &d->end_cycle, &d->exit_status, NULL, NULL, NULL, NULL, NULL, &comm);
     d->config_path = g_strdup(cpath);
     d->deadlock = deadlock;
     d->livelock = livelock;
@@ -415,6 +416,17 @@ static bool dec_top(Rd *r, GVariant *top)
     for (unsigned i = 0; i < n; i++)
         if (!dec_core(r, cores, i))
             return false;
+    if (comm) {
+        GError *e = NULL;
+        d->comm = comm_from_json(comm, &e);
+        if (!d->comm) {
+            fail(r, "communication", "%s", e->message);
+            g_error_free(e);
+            return false;
+        }
+        if (d->comm->ncores != n)
+            return fail(r, "communication", "%u cores, the run has %u", d->comm->ncores, n);
+    }
     return dec_settings(r, top);
 }
 

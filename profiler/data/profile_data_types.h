@@ -39,8 +39,9 @@
  * packet log, packets dropped, cores, report settings (name -> value:
  * "fold-recursion" N, "no-trace" "1", "focus"/"exclude" names one per
  * line, "annotate" source|asm|both, "source-dir"/"source-map" one per
- * line) */
-#define PD_TOP "(a(sss)msbbti" PD_NOC "a" PD_PACKET "ta" PD_CORE "a{ss})"
+ * line), the communication profile (the full JSON form of
+ * profiler/comm/comm_report.h; nothing without profiles) */
+#define PD_TOP "(a(sss)msbbti" PD_NOC "a" PD_PACKET "ta" PD_CORE "a{ss}ms)"
 
 #define PD_MAGIC "NOCPROFD"
 #define PD_HEADER 24u

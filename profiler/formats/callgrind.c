@@ -74,13 +74,55 @@ static Files files_root(const Profile *p)
     return (Files){ .root = first, .root_len = first && len > 1 ? len : 0 };
 }
 
+/* The communication costs (Blocked, Sent, Received) of the instructions
+ * of function fi, on the lines of those instructions. */
+static void comm_lines(GString *o, const Profile *p, const ProfCommLine *comm, unsigned ncomm, unsigned fi,
+                       const char *file, Names *files, const Files *fs)
+{
+    for (unsigned i = 0; i < ncomm; i++) {
+        const ProfCommLine *c = &comm[i];
+        int f = p->syms ? symbols_lookup(p->syms, c->pc) : -1;
+        unsigned owner = f >= 0 ? (unsigned)f : profile_pseudo(p, PROF_UNKNOWN);
+        if (owner != fi)
+            continue;
+        unsigned line;
+        const char *cf = file_of(p, c->pc, &line, fs);
+        bool other = strcmp(cf, file) != 0;
+        if (other)
+            put_name(o, "fi", files, cf);
+        g_string_append_printf(o, "0x%08x %u 0 %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n",
+                               c->pc, line, c->blocked, c->sent, c->recv);
+        if (other)
+            put_name(o, "fe", files, file);
+    }
+}
+
 GString *callgrind_build(const Profile *p)
+{
+    return callgrind_build_comm(p, NULL, 0);
+}
+
+GString *callgrind_build_comm(const Profile *p, const ProfCommLine *comm, unsigned ncomm)
 {
     GString *o = g_string_new("# callgrind format\nversion: 1\ncreator: nocprof\n");
     g_string_append_printf(o, "cmd: %s\npid: %u\nthread: 1\npart: 1\n", p->elf_path ? p->elf_path : "?",
                            p->core);
-    g_string_append(o, "positions: instr line\nevents: Cycles\n");
-    g_string_append_printf(o, "summary: %" G_GUINT64_FORMAT "\n\n", p->cycles);
+    g_string_append(o, "positions: instr line\n");
+    if (ncomm) {
+        uint64_t tb = 0, ts = 0, tr = 0;
+        for (unsigned i = 0; i < ncomm; i++) {
+            tb += comm[i].blocked;
+            ts += comm[i].sent;
+            tr += comm[i].recv;
+        }
+        g_string_append(o, "event: Blocked : Blocked cycles (NoC poll loops)\nevent: Sent : Packets sent\n"
+                           "event: Received : Packets received\nevents: Cycles Blocked Sent Received\n");
+        g_string_append_printf(o, "summary: %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+                               " %" G_GUINT64_FORMAT "\n\n", p->cycles, tb, ts, tr);
+    } else {
+        g_string_append(o, "events: Cycles\n");
+        g_string_append_printf(o, "summary: %" G_GUINT64_FORMAT "\n\n", p->cycles);
+    }
     Files fs = files_root(p);
     if (fs.root_len)
         g_string_append_printf(o, "# source files are relative to %.*s\n", (int)fs.root_len, fs.root);
@@ -132,6 +174,7 @@ GString *callgrind_build(const Profile *p)
             if (other)
                 put_name(o, "fe", &files, file);
         }
+        comm_lines(o, p, comm, ncomm, fi, file, &files, &fs);
         for (unsigned k = astart[fi]; k < astart[fi + 1]; k++) {
             const ProfArc *arc = &p->arcs[aidx[k]];
             const ProfFunc *callee = &p->funcs[arc->callee];

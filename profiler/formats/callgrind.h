@@ -15,5 +15,10 @@
 #include "profile.h"
 
 GString *callgrind_build(const Profile *p);
+/* With the core's communication per instruction (ncomm > 0): events
+ * Cycles Blocked Sent Received; each line of comm gives its Blocked
+ * cycles, packets Sent and Received at its pc's line (self costs: calls=
+ * records carry inclusive Cycles only). */
+GString *callgrind_build_comm(const Profile *p, const ProfCommLine *comm, unsigned ncomm);
 
 #endif

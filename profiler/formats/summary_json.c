@@ -242,6 +242,8 @@ GString *summary_json(const RunInfo *run)
     json_noc(b, run->noc);
     if (run->aliasing)
         npjson_member_node(b, "aliasing", json_node_copy(run->aliasing));
+    if (run->communication)
+        npjson_member_node(b, "communication", json_node_copy(run->communication));
     json_builder_end_object(b);
     return npjson_finish(b);
 }

@@ -65,6 +65,28 @@ static void sink_flush(Sink *k, gsize at_least)
     g_string_truncate(k->o, 0);
 }
 
+/* One message: a 1-cycle "send" slice on the sender's messages thread at
+ * TX_SEND, a 1-cycle "recv" slice on the receiver's at consumption, and the
+ * flow arrow from the first to the second. */
+static void flow(Sink *k, const TraceCore *c, const TraceFlow *fl, uint64_t id, double hz)
+{
+    GString *o = k->o;
+    g_autofree char *sname = g_strdup_printf("send %s", fl->send_func ? fl->send_func : "??");
+    g_autofree char *rname = g_strdup_printf("recv %s", fl->recv_func ? fl->recv_func : "??");
+    span(o, &k->q, sname, "message", fl->src, 1, fl->sent, fl->sent + 1, hz);
+    g_string_append_printf(o, ",\"dst\":%u}}", c->id);
+    span(o, &k->q, rname, "message", c->id, 1, fl->consumed, fl->consumed + 1, hz);
+    g_string_append_printf(o, ",\"src\":%u,\"sent_cycle\":%" G_GUINT64_FORMAT ",\"delivered_cycle\":%"
+                           G_GUINT64_FORMAT "}}", fl->src, fl->sent, fl->delivered);
+    g_string_append_printf(o, ",\n{\"name\":\"packet\",\"cat\":\"message\",\"ph\":\"s\",\"id\":%" G_GUINT64_FORMAT
+                           ",\"pid\":%u,\"tid\":1,\"ts\":", id, fl->src);
+    put_us(o, fl->sent, hz);
+    g_string_append_printf(o, "},\n{\"name\":\"packet\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\",\"id\":%"
+                           G_GUINT64_FORMAT ",\"pid\":%u,\"tid\":1,\"ts\":", id, c->id);
+    put_us(o, fl->consumed, hz);
+    g_string_append(o, "}");
+}
+
 static void core_events(Sink *k, const TraceCore *c, double hz)
 {
     GString *o = k->o;
@@ -72,6 +94,12 @@ static void core_events(Sink *k, const TraceCore *c, double hz)
     g_autofree char *pname = g_strdup_printf("core %u", c->id);
     meta(o, q, "process_name", c->id, 0, pname);
     meta(o, q, "thread_name", c->id, 0, "cpu");
+    if (c->nflows)
+        meta(o, q, "thread_name", c->id, 1, "messages");
+    for (size_t j = 0; j < c->nflows; j++) {
+        flow(k, c, &c->flows[j], ((uint64_t)c->id << 40) | j, hz);
+        sink_flush(k, 1 << 16);
+    }
     if (c->prof) {
         size_t n = c->prof->nevents;
         uint64_t dropped = c->prof->events_dropped;

@@ -9,6 +9,9 @@
  * packet from its send stamp to full delivery, named "src->dst", with its
  * payload words and latency in args. Timestamps are microseconds at the
  * configured clock (cycles / hz * 1e6); args also carry the cycles.
+ * Thread 1 "messages" of each core has a 1-cycle slice per packet sent and
+ * consumed, and flow events ("s"/"f") from the sending call site to the
+ * receiving one.
  */
 #ifndef NOCPROF_TRACE_H
 #define NOCPROF_TRACE_H
@@ -20,8 +23,19 @@
 #include "noc.h"
 #include "profile.h"
 
+/* A packet consumed by a core: a flow arrow ("s" at the sender's TX_SEND
+ * slice, "f" at the receiver's consume slice, both on thread 1
+ * "messages" of the cores). */
+typedef struct TraceFlow {
+    unsigned src;
+    uint64_t sent, delivered, consumed;
+    const char *send_func, *recv_func;
+} TraceFlow;
+
 typedef struct TraceCore {
     unsigned id;
+    const TraceFlow *flows;    /* packets this core consumed (may be NULL) */
+    size_t nflows;
     const Profile *prof;       /* its events; NULL: no spans (profiling off) */
     uint64_t end_cycle;
     const char *end_what;      /* e.g. "exit 0", "fault: bus-error" */

@@ -72,6 +72,12 @@ typedef struct ProfHist {
 typedef struct ProfCtx {
     unsigned parent, func;
     uint64_t self;
+    /* Communication (profiler/comm; not saved in profile.data, which keeps
+     * the CommReport instead): cycles of self that were blocked (poll_rx,
+     * wait_tx; wait_irq on <idle> nodes: their cycles in `wait` with NoC
+     * interrupts enabled), packets and flits sent and received. */
+    uint64_t blocked[3];
+    uint64_t sent_packets, sent_flits, recv_packets, recv_flits;
 } ProfCtx;
 
 /* A span on the core's timeline: a wait (idle) or an interrupt handler run
@@ -81,6 +87,14 @@ typedef struct ProfEvent {
     unsigned func;
     bool idle;
 } ProfEvent;
+
+/* Communication per instruction (profiler/comm): blocked cycles charged
+ * to the first failed poll of each blocked span, packets sent at TX_SEND,
+ * received at the last RX_DATA / RX_DROP. */
+typedef struct ProfCommLine {
+    uint32_t pc;
+    uint64_t blocked, sent, recv;
+} ProfCommLine;
 
 typedef struct Profile {
     unsigned core;

@@ -41,6 +41,7 @@ typedef struct RunInfo {
     uint64_t end_cycle;        /* the cycle the deadlock or livelock was found */
     int exit_status;
     JsonNode *aliasing;        /* summary.json "aliasing" or NULL (borrowed) */
+    JsonNode *communication;   /* summary.json "communication" or NULL (borrowed) */
     const char *const *warnings; /* NULL-terminated (or NULL): resource
                                     limits that truncated something */
 } RunInfo;

@@ -116,7 +116,7 @@ class Reuse(unittest.TestCase):
         self.assertEqual(r.rc, 0, r.describe())
         second = files_under(out)
         self.assertEqual(second, sorted([
-            MANIFEST, "callgraph.txt", "core0/annotated.txt", "core0/callgraph.txt", "core0/callgrind.out",
+            MANIFEST, "callgraph.txt", "comm.txt", "core0/annotated.txt", "core0/callgraph.txt", "core0/callgrind.out",
             "core0/console.txt", "core0/flat.txt", "core0/gmon.out", "core3/mine.txt", "flat.txt",
             "noc.txt", "notes.txt", "profile.data", "report.html", "stacks.folded", "summary.json", "summary.txt", "trace.json"]))
         self.assertFalse(os.path.exists(os.path.join(out, "core1")))

@@ -256,7 +256,8 @@ class Hostile(unittest.TestCase):
         self.assertIn("bad\ufffd\ufffd\ufffdname", names)
         self.assertTrue(s["cores"][0]["elf"].endswith("b\ufffd\ufffd.elf"))
 
-    @unittest.skip("pending in this batch")
+    @unittest.skip("open: Unicorn enters MIPS16 mode on an odd target and the fault is reported as a "
+                   "reserved instruction near it (issue 14, item 6)")
     def test_odd_pc_fetch_fault(self):
         r, _ = bounded(ONE_CORE + [hostile("oddpc")], 60)
         self.assertEqual(r.rc, 3, r.describe())

@@ -1,0 +1,309 @@
+/* comm_analyse.c — from the recorder to the CommReport: per function, per
+ * call path, per partner, per line, and the critical chain. */
+#include <string.h>
+
+#include "comm_private.h"
+
+G_STATIC_ASSERT((int)COLLECT_POLL_RX == (int)COMM_POLL_RX && (int)COLLECT_WAIT_TX == (int)COMM_WAIT_TX
+                && (int)COLLECT_WAIT_IRQ == (int)COMM_WAIT_IRQ && (int)COLLECT_NBLOCKED == (int)COMM_NBLOCKED);
+
+static const char *intern(CommReport *r, const char *s)
+{
+    return s ? g_string_chunk_insert_const(r->strings, s) : NULL;
+}
+
+static uint64_t blocked_sum(const uint64_t *b)
+{
+    return b[COLLECT_POLL_RX] + b[COLLECT_WAIT_TX] + b[COLLECT_WAIT_IRQ];
+}
+
+static bool has_comm(const uint64_t *b, uint64_t sp, uint64_t rp)
+{
+    return blocked_sum(b) || sp || rp;
+}
+
+/* Context node i's own communication figures; wait_irq of an <idle> node
+ * is charged to its parent (the path that executed `wait`). */
+static void ctx_add(uint64_t *b, uint64_t *sp, uint64_t *sf, uint64_t *rp, uint64_t *rf, const CollectorCtx *c)
+{
+    for (unsigned k = 0; k < COMM_NBLOCKED; k++)
+        b[k] += c->blocked[k];
+    *sp += c->sent_packets;
+    *sf += c->sent_flits;
+    *rp += c->recv_packets;
+    *rf += c->recv_flits;
+}
+
+static int cmp_func(const void *x, const void *y)
+{
+    const CommFunc *a = x, *b = y;
+    uint64_t ba = blocked_sum(a->blocked), bb = blocked_sum(b->blocked);
+    if (ba != bb)
+        return ba > bb ? -1 : 1;
+    if (a->sent_packets + a->recv_packets != b->sent_packets + b->recv_packets)
+        return a->sent_packets + a->recv_packets > b->sent_packets + b->recv_packets ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static int cmp_path(const void *x, const void *y)
+{
+    const CommPath *a = x, *b = y;
+    uint64_t ba = blocked_sum(a->blocked), bb = blocked_sum(b->blocked);
+    if (ba != bb)
+        return ba > bb ? -1 : 1;
+    if (a->sent_packets + a->recv_packets != b->sent_packets + b->recv_packets)
+        return a->sent_packets + a->recv_packets > b->sent_packets + b->recv_packets ? -1 : 1;
+    return strcmp(a->path, b->path);
+}
+
+static char *ctx_path(const Collector *col, const CollectorCtx *c, unsigned i)
+{
+    GPtrArray *names = g_ptr_array_new();
+    for (;;) {
+        g_ptr_array_add(names, (gpointer)collector_func_name(col, c[i].func));
+        if (i == 0)
+            break;
+        i = c[i].parent;
+    }
+    GString *s = g_string_new(NULL);
+    for (unsigned j = names->len; j-- > 0;)
+        g_string_append_printf(s, "%s%s", (const char *)g_ptr_array_index(names, j), j ? ";" : "");
+    g_ptr_array_free(names, TRUE);
+    return g_string_free(s, FALSE);
+}
+
+/* Per function and per path of one core. A node's figures go to its own
+ * function and path, except an <idle> node's, which go to its parent. */
+static void core_funcs(CommReport *r, CommCoreReport *cr, const Collector *col)
+{
+    size_t n;
+    const CollectorCtx *c = collector_contexts(col, &n);
+    GHashTable *byname = g_hash_table_new(g_str_hash, g_str_equal);
+    GArray *funcs = g_array_new(FALSE, TRUE, sizeof(CommFunc));
+    GArray *paths = g_array_new(FALSE, TRUE, sizeof(CommPath));
+    GHashTable *pathof = g_hash_table_new(g_direct_hash, g_direct_equal); /* node -> path index + 1 */
+    for (size_t i = 0; i < n; i++) {
+        bool idle = strcmp(collector_func_name(col, c[i].func), "<idle>") == 0 && i > 0;
+        unsigned owner = idle ? c[i].parent : (unsigned)i;
+        const char *name = collector_func_name(col, c[owner].func);
+        gpointer fi = g_hash_table_lookup(byname, name);
+        if (!fi) {
+            CommFunc f = { .name = intern(r, name) };
+            g_array_append_val(funcs, f);
+            fi = GUINT_TO_POINTER(funcs->len);
+            g_hash_table_insert(byname, (gpointer)name, fi);
+        }
+        CommFunc *f = &g_array_index(funcs, CommFunc, GPOINTER_TO_UINT(fi) - 1);
+        if (!idle)
+            f->self_cycles += c[i].self;
+        ctx_add(f->blocked, &f->sent_packets, &f->sent_flits, &f->recv_packets, &f->recv_flits, &c[i]);
+        if (!has_comm(c[i].blocked, c[i].sent_packets, c[i].recv_packets))
+            continue; /* paths only for nodes with communication: no O(depth) walk each */
+        gpointer pi = g_hash_table_lookup(pathof, GUINT_TO_POINTER(owner));
+        if (!pi) {
+            g_autofree char *path = ctx_path(col, c, owner);
+            CommPath p = { .path = intern(r, path), .self_cycles = c[owner].self };
+            g_array_append_val(paths, p);
+            pi = GUINT_TO_POINTER(paths->len);
+            g_hash_table_insert(pathof, GUINT_TO_POINTER(owner), pi);
+        }
+        CommPath *p = &g_array_index(paths, CommPath, GPOINTER_TO_UINT(pi) - 1);
+        ctx_add(p->blocked, &p->sent_packets, &p->sent_flits, &p->recv_packets, &p->recv_flits, &c[i]);
+    }
+    /* keep those with communication */
+    cr->funcs = g_new(CommFunc, funcs->len + 1);
+    for (unsigned i = 0; i < funcs->len; i++) {
+        CommFunc *f = &g_array_index(funcs, CommFunc, i);
+        if (has_comm(f->blocked, f->sent_packets, f->recv_packets))
+            cr->funcs[cr->nfuncs++] = *f;
+    }
+    cr->paths = g_new(CommPath, paths->len + 1);
+    for (unsigned i = 0; i < paths->len; i++) {
+        CommPath *p = &g_array_index(paths, CommPath, i);
+        if (has_comm(p->blocked, p->sent_packets, p->recv_packets))
+            cr->paths[cr->npaths++] = *p;
+    }
+    qsort(cr->funcs, cr->nfuncs, sizeof *cr->funcs, cmp_func);
+    qsort(cr->paths, cr->npaths, sizeof *cr->paths, cmp_path);
+    for (unsigned i = 0; i < cr->nfuncs; i++)
+        for (unsigned k = 0; k < COMM_NBLOCKED; k++)
+            cr->blocked[k] += cr->funcs[i].blocked[k];
+    g_array_free(funcs, TRUE);
+    g_array_free(paths, TRUE);
+    g_hash_table_destroy(byname);
+    g_hash_table_destroy(pathof);
+}
+
+static int cmp_partner(const void *x, const void *y)
+{
+    const CommPartner *a = x, *b = y;
+    if (a->w.late_sender != b->w.late_sender)
+        return a->w.late_sender > b->w.late_sender ? -1 : 1;
+    if (a->w.packets != b->w.packets)
+        return a->w.packets > b->w.packets ? -1 : 1;
+    int c = strcmp(a->recv_func, b->recv_func);
+    return c ? c : a->src != b->src ? (a->src < b->src ? -1 : 1) : strcmp(a->send_func, b->send_func);
+}
+
+static void wait_add(CommWait *to, const CommWait *w)
+{
+    to->packets += w->packets;
+    to->late_sender += w->late_sender;
+    to->network += w->network;
+    to->late_receiver += w->late_receiver;
+    to->waited += w->waited;
+}
+
+/* Partners by (receiver function, sender core, sender function) names. */
+static void core_partners(CommReport *r, CommCoreReport *cr, const CommRun *run, const CommCore *cc)
+{
+    GArray *out = g_array_new(FALSE, TRUE, sizeof(CommPartner));
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, cc->partners);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        const PartnerKey *key = k;
+        const char *rf = comm_ctx_func(run, cc->id, key->recv_ctx);
+        const char *sf = comm_ctx_func(run, key->src, key->send_ctx);
+        rf = intern(r, rf ? rf : "??");
+        sf = intern(r, sf ? sf : "??");
+        unsigned j;
+        for (j = 0; j < out->len; j++) {
+            CommPartner *p = &g_array_index(out, CommPartner, j);
+            if (p->src == key->src && strcmp(p->recv_func, rf) == 0 && strcmp(p->send_func, sf) == 0)
+                break;
+        }
+        if (j == out->len) {
+            CommPartner p = { .recv_func = rf, .src = key->src, .send_func = sf };
+            g_array_append_val(out, p);
+        }
+        wait_add(&g_array_index(out, CommPartner, j).w, v);
+    }
+    cr->npartners = out->len;
+    cr->partners = (CommPartner *)(void *)g_array_free(out, FALSE);
+    qsort(cr->partners, cr->npartners, sizeof *cr->partners, cmp_partner);
+}
+
+static int cmp_line(const void *x, const void *y)
+{
+    const CommLine *a = x, *b = y;
+    return a->pc < b->pc ? -1 : a->pc > b->pc;
+}
+
+static void core_lines(CommCoreReport *cr, const CommCore *cc)
+{
+    cr->nlines = g_hash_table_size(cc->lines);
+    cr->lines = g_new(CommLine, cr->nlines + 1);
+    GHashTableIter it;
+    gpointer v;
+    unsigned j = 0;
+    g_hash_table_iter_init(&it, cc->lines);
+    while (g_hash_table_iter_next(&it, NULL, &v))
+        cr->lines[j++] = *(const CommLine *)v;
+    qsort(cr->lines, cr->nlines, sizeof *cr->lines, cmp_line);
+}
+
+static const char *or_unknown(const char *s)
+{
+    return s ? s : "??";
+}
+
+static void core_flows(CommReport *r, CommCoreReport *cr, const CommRun *run, const CommCore *cc)
+{
+    size_t n;
+    const CommPacket *p = comm_packets(run, cc->id, &n, &cr->flows_dropped);
+    cr->nflows = n;
+    cr->flows = g_new(CommFlow, n + 1);
+    for (size_t j = 0; j < n; j++)
+        cr->flows[j] = (CommFlow){ .src = p[j].src, .ts = p[j].ts, .td = p[j].td, .tc = p[j].tc,
+                                   .send_func = intern(r, or_unknown(comm_ctx_func(run, p[j].src, p[j].send_ctx))),
+                                   .recv_func = intern(r, or_unknown(comm_ctx_func(run, cc->id, p[j].recv_ctx))) };
+}
+
+/* The last packet core waited for and consumed at or before cycle t. */
+static const CommPacket *last_wait(const CommRun *run, unsigned core, uint64_t t)
+{
+    size_t n;
+    uint64_t dropped;
+    const CommPacket *p = comm_packets(run, core, &n, &dropped);
+    size_t lo = 0, hi = n; /* first record with tc > t */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (p[mid].tc <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    while (lo-- > 0)
+        if (p[lo].tw != COMM_NO_WAIT)
+            return &p[lo];
+    return NULL;
+}
+
+char *comm_ctx_path(const CommRun *run, unsigned core, unsigned ctx)
+{
+    if (ctx == COMM_NO_CTX || core >= run->n || !run->cores[core].col)
+        return g_strdup("??");
+    size_t n;
+    const CollectorCtx *c = collector_contexts(run->cores[core].col, &n);
+    return ctx < n ? ctx_path(run->cores[core].col, c, ctx) : g_strdup("??");
+}
+
+/* Walk back from the core that finished last: the packet it last waited
+ * for, its sender at the send cycle, and so on. */
+static void chain(CommReport *r, const CommRun *run, const uint64_t *finish)
+{
+    r->last_core = 0;
+    for (unsigned i = 1; i < r->ncores; i++)
+        if (finish[i] > finish[r->last_core])
+            r->last_core = i;
+    GArray *steps = g_array_new(FALSE, FALSE, sizeof(CommStep));
+    unsigned core = r->last_core;
+    uint64_t t = r->ncores ? finish[core] : 0;
+    const CommPacket *p;
+    while (steps->len < 10000 && (p = last_wait(run, core, t))) {
+        const char *rf = comm_ctx_func(run, core, p->recv_ctx), *sf = comm_ctx_func(run, p->src, p->send_ctx);
+        g_autofree char *rp = comm_ctx_path(run, core, p->recv_ctx);
+        g_autofree char *sp = comm_ctx_path(run, p->src, p->send_ctx);
+        CommStep s = { .core = core, .src = p->src, .recv_func = intern(r, rf ? rf : "??"),
+                       .send_func = intern(r, sf ? sf : "??"), .tw = p->tw, .ts = p->ts, .td = p->td, .tc = p->tc,
+                       .recv_path = intern(r, rp), .send_path = intern(r, sp) };
+        g_array_append_val(steps, s);
+        core = p->src;
+        t = p->ts;
+    }
+    for (unsigned i = 0; i < r->ncores; i++)
+        if (run->cores[i].packets_dropped)
+            r->chain_truncated = true;
+    r->nchain = steps->len;
+    r->chain = g_new(CommStep, steps->len + 1);
+    for (unsigned i = 0; i < steps->len; i++)
+        r->chain[i] = g_array_index(steps, CommStep, steps->len - 1 - i);
+    g_array_free(steps, TRUE);
+}
+
+CommReport *comm_analyse(const CommRun *run, const uint64_t *finish)
+{
+    CommReport *r = g_new0(CommReport, 1);
+    r->strings = g_string_chunk_new(4096);
+    r->ncores = run->n;
+    r->cores = g_new0(CommCoreReport, run->n + 1);
+    r->pairs = g_memdup2(run->pairs, sizeof(CommWait) * run->n * run->n);
+    for (unsigned i = 0; i < run->n; i++) {
+        const CommCore *cc = &run->cores[i];
+        CommCoreReport *cr = &r->cores[i];
+        cr->id = i;
+        cr->finish = finish[i];
+        cr->polls_rx = cc->polls_rx;
+        cr->polls_tx = cc->polls_tx;
+        r->unmatched += cc->unmatched;
+        if (cc->col)
+            core_funcs(r, cr, cc->col);
+        core_partners(r, cr, run, cc);
+        core_lines(cr, cc);
+        core_flows(r, cr, run, cc);
+    }
+    chain(r, run, finish);
+    return r;
+}
+
