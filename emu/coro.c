@@ -21,6 +21,21 @@
 #endif
 
 #ifdef CORO_ASAN
+#include <dlfcn.h>
+/* The fiber API below tells ASan about every switch; its own swapcontext
+ * interceptor would only add a warning on stderr, so call libc's. */
+static int (*real_swapcontext)(ucontext_t *, const ucontext_t *);
+static int coro_swapcontext(ucontext_t *from, const ucontext_t *to)
+{
+    if (!real_swapcontext) {
+        void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+        real_swapcontext = libc ? (int (*)(ucontext_t *, const ucontext_t *))dlsym(libc, "swapcontext") : NULL;
+        if (!real_swapcontext)
+            real_swapcontext = swapcontext;
+    }
+    return real_swapcontext(from, to);
+}
+#define swapcontext coro_swapcontext
 void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
 void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old);
 #endif

@@ -123,8 +123,10 @@ static void core_funcs(CommReport *r, CommCoreReport *cr, const Collector *col)
         if (has_comm(p->blocked, p->sent_packets, p->recv_packets))
             cr->paths[cr->npaths++] = *p;
     }
-    qsort(cr->funcs, cr->nfuncs, sizeof *cr->funcs, cmp_func);
-    qsort(cr->paths, cr->npaths, sizeof *cr->paths, cmp_path);
+    if (cr->nfuncs)
+        qsort(cr->funcs, cr->nfuncs, sizeof *cr->funcs, cmp_func);
+    if (cr->npaths)
+        qsort(cr->paths, cr->npaths, sizeof *cr->paths, cmp_path);
     for (unsigned i = 0; i < cr->nfuncs; i++)
         for (unsigned k = 0; k < COMM_NBLOCKED; k++)
             cr->blocked[k] += cr->funcs[i].blocked[k];
@@ -181,7 +183,8 @@ static void core_partners(CommReport *r, CommCoreReport *cr, const CommRun *run,
     }
     cr->npartners = out->len;
     cr->partners = (CommPartner *)(void *)g_array_free(out, FALSE);
-    qsort(cr->partners, cr->npartners, sizeof *cr->partners, cmp_partner);
+    if (cr->npartners)
+        qsort(cr->partners, cr->npartners, sizeof *cr->partners, cmp_partner);
 }
 
 static int cmp_line(const void *x, const void *y)
@@ -200,7 +203,8 @@ static void core_lines(CommCoreReport *cr, const CommCore *cc)
     g_hash_table_iter_init(&it, cc->lines);
     while (g_hash_table_iter_next(&it, NULL, &v))
         cr->lines[j++] = *(const CommLine *)v;
-    qsort(cr->lines, cr->nlines, sizeof *cr->lines, cmp_line);
+    if (cr->nlines)
+        qsort(cr->lines, cr->nlines, sizeof *cr->lines, cmp_line);
 }
 
 static const char *or_unknown(const char *s)
