@@ -60,8 +60,8 @@ void config_defaults(Config *c)
                     .fpu_add = 3, .fpu_mul = 4, .fpu_div = 31, .fpu_sqrt = 31 },
         .router_latency = 2, .link_latency = 1, .buffer_depth = 4,
         .max_payload = 16, .tx_queue_flits = 34, .rx_queue_flits = 68,
-        .quantum = 1000,
-        .threads = 0,
+        .quantum = 100000,  /* a yield costs ~1 us: 1000 made CPU-bound runs 2.2x slower */
+        .threads = 1, /* several threads slow NoC-heavy runs down today (docs/performance.md) */
         .max_cycles = UINT64_C(10000000000),
         .livelock_cycles = 10000000,
         .nperiods = 1, .periods = { 10007 },

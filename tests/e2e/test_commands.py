@@ -449,30 +449,31 @@ def run_on_pty(args):
 
 
 class Progress(unittest.TestCase):
-    """cpu-1e9 cut at 1.2e8 cycles per core (one host thread, a few
-    seconds): the progress line on a terminal, redrawn and erased, never on
+    """spin (every core polls in a loop that calls a function, so every
+    poll synchronises) cut at 2e7 cycles per core, one host thread, a few
+    seconds: the progress line on a terminal, redrawn and erased, never on
     a pipe, and no effect on the run"""
 
-    LONG = ["--threads", "1", "--max-cycles", "120000000"]
+    LONG = ["--threads", "1", "--max-cycles", "20000000", "--set", "run.livelock_cycles=0"]
 
     def test_terminal(self):
         out = nptest.tmpdir("pty")
-        rc, got = run_on_pty(["-o", out] + self.LONG + [fw("cpu-1e9")])
+        rc, got = run_on_pty(["-o", out] + self.LONG + [fw("spin")])
         self.assertEqual(rc, 4, got)
         lines = [l for l in got.split(b"\r") if l.startswith(b"[nocprof] cycles per core ")]
         self.assertGreaterEqual(len(lines), 2, got)            # redrawn a few times a second
-        self.assertRegex(lines[-1].decode(), r"^\[nocprof\] cycles per core [\d.]+[kMG]?\.\.[\d.]+[kMG]? / 120\.0M "
+        self.assertRegex(lines[-1].decode(), r"^\[nocprof\] cycles per core [\d.]+[kMG]?\.\.[\d.]+[kMG]? / 20\.0M "
                          r"\([\d.]+%\) \| [\d.]+[kMG]? cycles/s \| \d+:\d\d\.\d\x1b\[K$")
         tail = got[got.rindex(b"[nocprof] cycles per core"):]
         self.assertRegex(tail, rb"^[^\r]*\x1b\[K\r\x1b\[K")     # the last one erased at the end
-        plain = run(self.LONG + [fw("cpu-1e9")])
+        plain = run(self.LONG + [fw("spin")])
         with open(os.path.join(out, "summary.json")) as f:
             self.assertEqual(f.read(), plain.text("summary.json"))  # the same run
 
     def test_max_cycles(self):
-        rc, got = run_on_pty(["-o", nptest.tmpdir("pty")] + self.LONG + [fw("cpu-1e9")])
+        rc, got = run_on_pty(["-o", nptest.tmpdir("pty")] + self.LONG + [fw("spin")])
         self.assertEqual(rc, 4)
-        self.assertIn(b" / 120.0M (", got)
+        self.assertIn(b" / 20.0M (", got)
 
     def test_off(self):
         rc, got = run_on_pty(["-o", nptest.tmpdir("pty"), "--no-progress", fw("cpu-1e8")])
@@ -482,7 +483,7 @@ class Progress(unittest.TestCase):
         self.assertEqual(r.rc, 0)
         self.assertNotIn("[nocprof]", r.stderr)
         self.assertNotIn("\x1b[K", r.stderr)
-        r = run(["--progress"] + self.LONG + [fw("cpu-1e9")])  # forced
+        r = run(["--progress"] + self.LONG + [fw("spin")])  # forced
         self.assertIn("[nocprof] cycles per core", r.stderr)
 
 
