@@ -4,6 +4,13 @@
 #include "core_priv.h"
 
 uint32_t block_addr(const Block *b) { return b->addr; }
+
+/* Copy what block_view() shows (after any change of flags or tag). */
+static void block_publish(Block *b)
+{
+    b->view = (BlockView){ .addr = b->addr, .tag = b->tag, .flags = block_flags(b),
+                           .branch_pc = b->branch_pc };
+}
 uint32_t block_ninsns(const Block *b) { return b->ninsns; }
 uint64_t block_count(const Block *b) { return b->count; }
 uint64_t block_cycles(const Block *b) { return b->count * b->cost + (uint64_t)b->extra; }
@@ -103,6 +110,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
         b->tag = c->hooks.block_tag(c->hooks.opaque, addr, &b->watch);
     b->attn = b->watch;
     b->attn_out = (b->flags & c->arrive_mask) != 0;
+    block_publish(b);
     g_ptr_array_add(c->blocks, b);
     return b;
 }
@@ -193,6 +201,7 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
     else if (mips_branch_target(from->branch_insn, from->branch_pc, &target) && target == fall)
         to->flags |= BLOCK_EVAL;
     to->attn_out = (to->flags & c->arrive_mask) != 0;
+    block_publish(to);
 }
 
 /* A branch-likely of `b` fell through: its delay slot was annulled. Take
@@ -311,6 +320,20 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     c->prev = b;
 }
 
+/* A call or a return (b watched, or p ended in jr/jalr) with nothing else
+ * due: the client's view of it, then b starts at `start`. The slow path
+ * would do the same (boundary_slow, arrival) after redoing the lookup. */
+G_GNUC_NO_INLINE static void arrive_fast(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start)
+{
+    p->extra += (int64_t)bt;
+    c->cycles = start;
+    c->prev = &c->none;
+    c->hooks.arrive(c->hooks.opaque, c, p, b, start);
+    c->cycles = start + b->cost;
+    b->count++;
+    c->prev = b;
+}
+
 /* Runs before every translated block. The fast path is a leaf: a table
  * lookup, a branch-free taken-branch charge, one combined test for
  * anything unusual (then everything is redone by hook_block_slow, a tail
@@ -328,8 +351,12 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t bt = addr != p->fallthrough ? p->bt : 0;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->attn_out | b->attn | (end > c->deadline)))
-        goto slow;
+    if (G_UNLIKELY(p->attn_out | b->attn | (end > c->deadline))) {
+        if (end > c->deadline || (p->flags & CORE_ARRIVE_SLOW))
+            goto slow;
+        arrive_fast(c, p, b, bt, start);
+        return;
+    }
     p->extra += (int64_t)bt;
     c->cycles = end;
     b->count++;

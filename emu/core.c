@@ -66,6 +66,15 @@ uint32_t core_read_gpr(Core *c, unsigned n)
     return core_reg(c, UC_MIPS_REG_0 + (int)(n & 31));
 }
 
+uint32_t core_read_sp(Core *c)
+{
+    uint32_t v = 0;
+    uc_err e = uc_reg_read(c->uc, UC_MIPS_REG_SP, &v);
+    if (G_UNLIKELY(e != UC_ERR_OK))
+        uc_ok(c, e, "register read");
+    return v;
+}
+
 static void write_reg(Core *c, int reg, uint32_t v)
 {
     uc_ok(c, uc_reg_write(c->uc, reg, &v), "register write");
@@ -348,7 +357,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->prev = &c->none;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
     c->irq_marker.attn_out = true;
-    c->arrive_mask = MIPS_ERET | MIPS_LIKELY | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL;
+    c->arrive_mask = CORE_ARRIVE_SLOW;
     c->pc = img->entry;
     cp0_init(c);
     if (!engine_open(c, error) || !engine_load(c, error)) {

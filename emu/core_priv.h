@@ -14,6 +14,7 @@
 #define CORE_NSLOTS 4u            /* device windows */
 
 struct Block {
+    BlockView view;            /* first: block_view(); kept by block_publish() */
     uint32_t addr, size;       /* bytes */
     uint32_t fallthrough;      /* addr + size; 1 (no address) when its
                                   branch is always taken */
@@ -49,6 +50,9 @@ struct Block {
 #define BLOCK_EVAL (1u << 28)       /* conditional branch to its own
                                        fall-through: taken-ness needs the
                                        registers */
+/* Flags of a block whose leaving always takes the hook's slow path (the
+ * client's calls and returns take its fast arrival) */
+#define CORE_ARRIVE_SLOW (MIPS_ERET | MIPS_LIKELY | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL)
 
 typedef struct Histogram {
     uint32_t period;

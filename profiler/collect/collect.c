@@ -75,11 +75,13 @@ static Arc *arc_get(Collector *col, unsigned caller, unsigned callee, uint32_t s
 static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t sp,
                  uint64_t now, bool irq)
 {
-    if (col->region)
+    if (G_UNLIKELY(col->region != NULL))
         collect_region_frame(col, func, +1, now);
+    Frame *below = col->depth ? &col->stack[col->depth - 1] : NULL;
     Frame f = {
         .func = func, .arc = arc, .ret = ret, .sp = sp, .entry = now,
         .excluded = collect_excluded_now(col, now), .irq = irq, .counted = col->collecting,
+        .mono = irq || !below || below->irq || (below->mono && sp <= below->sp),
     };
     f.outermost = col->active[func]++ == 0;
     if (f.counted) {
@@ -91,12 +93,12 @@ static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t
     collect_ctx_account(col, now);
     col->irq_depth += irq;
     unsigned parent = irq ? collect_ctx_child(col, col->ctx_cur, col->nsyms + PROF_INTERRUPT) : col->ctx_cur;
-    if (arc->ctx_node == 0 || arc->ctx_parent != parent) {
+    if (G_UNLIKELY(arc->ctx_node == 0 || arc->ctx_parent != parent)) {
         arc->ctx_parent = parent;
         arc->ctx_node = collect_ctx_child(col, parent, func);
     }
     f.ctx = col->ctx_cur = arc->ctx_node;
-    if (col->depth == col->cap) {
+    if (G_UNLIKELY(col->depth == col->cap)) {
         col->cap *= 2;
         col->stack = g_renew(Frame, col->stack, col->cap);
     }
@@ -137,7 +139,7 @@ static void pop(Collector *col, uint64_t now)
 
 static uint32_t read_sp(Core *core)
 {
-    return core_read_gpr(core, CORE_GPR_SP);
+    return core_read_sp(core);
 }
 
 /* A jr landed at `to` with $sp = sp. Frames entered with a lower $sp are
@@ -154,7 +156,9 @@ static void unwind_below(Collector *col, uint32_t sp, const BlockInfo *to, uint6
 }
 
 /* jr $ra landed at addr with $sp = sp: pop the frame that returns there,
- * with the frames above it and the tail-call frames below that share it. */
+ * with the frames above it and the tail-call frames below that share it.
+ * The search stops at a frame that has a higher sp than any below it
+ * (mono): none below can match. */
 static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
 {
     unsigned n = col->depth, j = n;
@@ -164,6 +168,8 @@ static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
             return;
         if (f->ret == addr && f->sp == sp)
             break;
+        if (f->mono && f->sp > sp)
+            return;
     }
     if (j == (unsigned)-1 || j >= n)
         return;
@@ -174,19 +180,19 @@ static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
         pop(col, now);
 }
 
-static void do_call(Collector *col, Core *core, const Block *from, const BlockInfo *to, uint64_t now)
+static void do_call(Collector *col, Core *core, const BlockView *from, BlockInfo *fi,
+                    const BlockInfo *to, uint64_t now)
 {
     uint32_t sp = read_sp(core);
-    BlockInfo *fi = collect_block(col, from);
     unsigned caller = fi->func;
     Arc *arc = fi->arc_cache;
-    if (!arc || arc->callee != to->func || arc->caller != caller) {
-        arc = arc_get(col, caller, to->func, block_branch_pc(from));
+    if (G_UNLIKELY(!arc || arc->callee != to->func || arc->caller != caller)) {
+        arc = arc_get(col, caller, to->func, from->branch_pc);
         fi->arc_cache = arc;
     }
     uint32_t ret;
-    if (block_flags(from) & MIPS_LINK) {
-        ret = block_branch_pc(from) + 8;
+    if (from->flags & MIPS_LINK) {
+        ret = from->branch_pc + 8;
     } else {
         Frame *t = top(col);
         ret = t && !t->irq ? t->ret : 0;
@@ -197,17 +203,19 @@ static void do_call(Collector *col, Core *core, const Block *from, const BlockIn
 static void on_arrive(void *opaque, Core *core, const Block *from_b, const Block *to_b, uint64_t now)
 {
     Collector *col = opaque;
-    const BlockInfo *to = collect_block(col, to_b);
-    if (!from_b) { /* interrupt vector entered */
+    const BlockView *tv = block_view(to_b);
+    const BlockInfo *to = &g_array_index(col->blk, BlockInfo, tv->tag);
+    if (G_UNLIKELY(!from_b)) { /* interrupt vector entered */
         unsigned f = to->func;
         Arc *arc = arc_get(col, collect_pseudo(col, PROF_INTERRUPT), f, 0);
         col->calls[collect_pseudo(col, PROF_INTERRUPT)]++;
         push(col, f, arc, col->epc, 0, now, true);
         return;
     }
-    const BlockInfo *from = collect_block(col, from_b);
-    unsigned fl = block_flags(from_b);
-    if (fl & MIPS_ERET) {
+    const BlockView *fv = block_view(from_b);
+    BlockInfo *from = &g_array_index(col->blk, BlockInfo, fv->tag);
+    unsigned fl = fv->flags;
+    if (G_UNLIKELY(fl & MIPS_ERET)) {
         Frame *f;
         while ((f = top(col)) && !f->irq)
             pop(col, now);
@@ -219,14 +227,14 @@ static void on_arrive(void *opaque, Core *core, const Block *from_b, const Block
         uint32_t sp = read_sp(core);
         unwind_below(col, sp, to, now);
         if (fl & MIPS_RETURN)
-            do_return(col, block_addr(to_b), sp, now);
+            do_return(col, tv->addr, sp, now);
         if (!to->entry || to->func == from->func)
             return;
     }
     if (!to->entry || !(fl & MIPS_BRANCH))
         return;
     if ((fl & MIPS_LINK) || to->func != from->func)
-        do_call(col, core, from_b, to, now);
+        do_call(col, core, fv, from, to, now);
 }
 
 static void on_interrupt(void *opaque, uint32_t epc, uint64_t now)

@@ -34,6 +34,8 @@ typedef struct Frame {
     uint64_t entry, excluded;
     bool outermost, irq;
     bool counted;              /* entered while collecting */
+    bool mono;                 /* no frame below it down to an interrupt
+                                  frame (or the bottom) has a lower sp */
 } Frame;
 
 typedef struct Region Region;  /* region.c */
@@ -84,7 +86,7 @@ struct Collector {
 /* The collector's data about an emulator block. */
 static inline BlockInfo *collect_block(const Collector *col, const Block *b)
 {
-    return &g_array_index(col->blk, BlockInfo, block_tag(b));
+    return &g_array_index(col->blk, BlockInfo, block_view(b)->tag);
 }
 
 /* A span on the timeline (dropped beyond COLLECTOR_MAX_EVENTS). */
