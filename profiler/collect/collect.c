@@ -75,7 +75,7 @@ static Arc *arc_get(Collector *col, unsigned caller, unsigned callee, uint32_t s
 static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t sp,
                  uint64_t now, bool irq)
 {
-    if (G_UNLIKELY(col->region != NULL))
+    if (G_UNLIKELY(col->only != NULL))
         collect_region_frame(col, func, +1, now);
     Frame *below = col->depth ? &col->stack[col->depth - 1] : NULL;
     Frame f = {
@@ -133,7 +133,7 @@ static void pop(Collector *col, uint64_t now)
     unsigned func = f->func;
     col->depth--;
     col->ctx_cur = col->depth ? col->stack[col->depth - 1].ctx : 0;
-    if (col->region)
+    if (G_UNLIKELY(col->only != NULL))
         collect_region_frame(col, func, -1, now);
 }
 
@@ -152,6 +152,14 @@ static void unwind_below(Collector *col, uint32_t sp, const BlockInfo *to, uint6
     Frame *f;
     while ((f = top(col)) && !f->irq
            && (f->sp < sp || (f->sp == sp && !to->entry && f->func != to->func)))
+        pop(col, now);
+}
+
+/* Pop the frames (tail calls) that return to addr with $sp = sp too. */
+static void pop_tail_calls(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
+{
+    Frame *f;
+    while ((f = top(col)) && !f->irq && f->ret == addr && f->sp == sp)
         pop(col, now);
 }
 
@@ -175,9 +183,7 @@ static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
         return;
     while (col->depth > j)
         pop(col, now);
-    Frame *f;
-    while ((f = top(col)) && !f->irq && f->ret == addr && f->sp == sp)
-        pop(col, now);
+    pop_tail_calls(col, addr, sp, now);
 }
 
 static void do_call(Collector *col, Core *core, const BlockView *from, BlockInfo *fi,
@@ -225,9 +231,23 @@ static void on_arrive(void *opaque, Core *core, const Block *from_b, const Block
     }
     if ((fl & MIPS_JREG) && !(fl & MIPS_LINK)) {
         uint32_t sp = read_sp(core);
-        unwind_below(col, sp, to, now);
-        if (fl & MIPS_RETURN)
-            do_return(col, tv->addr, sp, now);
+        Frame *t = top(col);
+        if ((fl & MIPS_RETURN) && t && !t->irq && t->ret == tv->addr && t->sp == sp) {
+            /* the usual return: the top frame returns where it was called
+             * from. What unwind_below then do_return would do: */
+            bool unwound = !to->entry && t->func != to->func;
+            pop(col, now);
+            if (unwound) {
+                unwind_below(col, sp, to, now);
+                do_return(col, tv->addr, sp, now);
+            } else {
+                pop_tail_calls(col, tv->addr, sp, now);
+            }
+        } else {
+            unwind_below(col, sp, to, now);
+            if (fl & MIPS_RETURN)
+                do_return(col, tv->addr, sp, now);
+        }
         if (!to->entry || to->func == from->func)
             return;
     }

@@ -69,6 +69,8 @@ struct Collector {
     size_t max_events;         /* COLLECTOR_MAX_EVENTS unless set */
     bool collecting;           /* counting now (regions of interest) */
     Region *region;            /* NULL: collecting throughout */
+    const bool *only;          /* [nfuncs] --collect-only functions (the
+                                  region's), or NULL */
     /* communication: the open blocked span (blk_kind < 0: none) */
     int blk_kind;
     unsigned irq_depth, blk_irq_depth;
@@ -111,7 +113,11 @@ void collect_block_close(Collector *col, uint64_t now);
 
 /* ---- region.c: collection on and off ---------------------------------- */
 /* Idle, interrupt and not-collected cycles so far (frames subtract them). */
-uint64_t collect_excluded_now(const Collector *col, uint64_t now);
+uint64_t collect_excluded_off(const Collector *col, uint64_t now); /* not collecting */
+static inline uint64_t collect_excluded_now(const Collector *col, uint64_t now)
+{
+    return col->collecting ? col->excluded : collect_excluded_off(col, now);
+}
 /* Re-decide collection after a change of its inputs. */
 void collect_region_update(Collector *col, uint64_t now);
 /* A frame of func opened (delta +1) or closed (-1): --collect-only. */
