@@ -68,11 +68,11 @@ uint32_t core_read_gpr(Core *c, unsigned n)
 
 uint32_t core_read_sp(Core *c)
 {
-    uint32_t v = 0;
-    uc_err e = uc_reg_read(c->uc, UC_MIPS_REG_SP, &v);
+    /* into the Core: no local whose address escapes (no stack canary) */
+    uc_err e = uc_reg_read(c->uc, UC_MIPS_REG_SP, &c->sp_buf);
     if (G_UNLIKELY(e != UC_ERR_OK))
         uc_ok(c, e, "register read");
-    return v;
+    return c->sp_buf;
 }
 
 static void write_reg(Core *c, int reg, uint32_t v)

@@ -138,6 +138,7 @@ struct Core {
 
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
+    uint32_t sp_buf;           /* core_read_sp()'s */
     uint32_t tlb_miss_addr;
     uc_mem_type tlb_miss_type;
 };

@@ -206,7 +206,7 @@ static void do_call(Collector *col, Core *core, const BlockView *from, BlockInfo
     push(col, to->func, arc, ret, sp, now, false);
 }
 
-static void on_arrive(void *opaque, Core *core, const Block *from_b, const Block *to_b, uint64_t now)
+__attribute__((flatten)) static void on_arrive(void *opaque, Core *core, const Block *from_b, const Block *to_b, uint64_t now)
 {
     Collector *col = opaque;
     const BlockView *tv = block_view(to_b);
@@ -237,10 +237,12 @@ static void on_arrive(void *opaque, Core *core, const Block *from_b, const Block
              * from. What unwind_below then do_return would do: */
             bool unwound = !to->entry && t->func != to->func;
             pop(col, now);
-            if (unwound) {
+            t = top(col);
+            if (unwound && t && !t->irq && !(t->mono && t->sp > sp)) {
+                /* (a frame with a higher sp than any below: neither pops) */
                 unwind_below(col, sp, to, now);
                 do_return(col, tv->addr, sp, now);
-            } else {
+            } else if (!unwound) {
                 pop_tail_calls(col, tv->addr, sp, now);
             }
         } else {
