@@ -22,10 +22,7 @@ Collector *collector_new(const Symbols *syms)
     col->syms = syms;
     col->nsyms = syms ? symbols_count(syms) : 0;
     col->nfuncs = col->nsyms + PROF_NPSEUDO;
-    col->calls = g_new0(uint64_t, col->nfuncs);
-    col->rcalls = g_new0(uint64_t, col->nfuncs);
-    col->incl = g_new0(uint64_t, col->nfuncs);
-    col->active = g_new0(unsigned, col->nfuncs);
+    col->fs = g_new0(FuncStat, col->nfuncs);
     col->cap = 256;
     col->stack = g_new(Frame, col->cap);
     col->arcs = g_hash_table_new_full(arc_hash, arc_equal, g_free, NULL);
@@ -46,10 +43,7 @@ void collector_free(Collector *col)
 {
     if (!col)
         return;
-    g_free(col->calls);
-    g_free(col->rcalls);
-    g_free(col->incl);
-    g_free(col->active);
+    g_free(col->fs);
     g_free(col->stack);
     g_hash_table_destroy(col->arcs);
     g_array_free(col->ctx, TRUE);
@@ -83,11 +77,11 @@ static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t
         .excluded = collect_excluded_now(col, now), .irq = irq, .counted = col->collecting,
         .mono = irq || !below || below->irq || (below->mono && sp <= below->sp),
     };
-    f.outermost = col->active[func]++ == 0;
+    f.outermost = col->fs[func].active++ == 0;
     if (f.counted) {
         if (!f.outermost)
-            col->rcalls[func]++;
-        col->calls[func]++;
+            col->fs[func].rcalls++;
+        col->fs[func].calls++;
         arc->count++;
     }
     collect_ctx_account(col, now);
@@ -115,10 +109,10 @@ static void pop(Collector *col, uint64_t now)
     Frame *f = top(col);
     uint64_t incl = (now - f->entry) - (collect_excluded_now(col, now) - f->excluded);
     if (f->outermost && f->counted) {
-        col->incl[f->func] += incl;
+        col->fs[f->func].incl += incl;
         f->arc->incl += incl;
     }
-    col->active[f->func]--;
+    col->fs[f->func].active--;
     if (f->irq) {
         if (f->counted && col->collecting) {
             col->irq_incl += now - f->entry;
@@ -214,7 +208,7 @@ __attribute__((flatten)) static void on_arrive(void *opaque, Core *core, const B
     if (G_UNLIKELY(!from_b)) { /* interrupt vector entered */
         unsigned f = to->func;
         Arc *arc = arc_get(col, collect_pseudo(col, PROF_INTERRUPT), f, 0);
-        col->calls[collect_pseudo(col, PROF_INTERRUPT)]++;
+        col->fs[collect_pseudo(col, PROF_INTERRUPT)].calls++;
         push(col, f, arc, col->epc, 0, now, true);
         return;
     }
@@ -275,8 +269,8 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
         col->ctx_mark = to;
         return;
     }
-    col->calls[idle]++;
-    col->incl[idle] += to - from;
+    col->fs[idle].calls++;
+    col->fs[idle].incl += to - from;
     col->excluded += to - from;
     collect_add_event(col, from, to, idle, true);
     collect_ctx_account(col, from);

@@ -25,6 +25,13 @@ typedef struct BlockInfo {
     Arc *arc_cache;            /* last arc taken from it */
 } BlockInfo;
 
+/* Per function: calls (recursive ones: entered while already active),
+ * inclusive cycles of its outermost frames, frames open now. */
+typedef struct FuncStat {
+    uint64_t calls, rcalls, incl;
+    unsigned active;
+} FuncStat;
+
 #define COLLECT_MAX_PEND 16
 
 typedef struct Frame {
@@ -49,8 +56,7 @@ typedef struct CtxKids {
 struct Collector {
     const Symbols *syms;
     unsigned nsyms, nfuncs;
-    uint64_t *calls, *rcalls, *incl;
-    unsigned *active;
+    FuncStat *fs;              /* [nfuncs] */
     Frame *stack;              /* [depth], capacity cap */
     unsigned depth, cap;
     GHashTable *arcs;          /* Arc* -> Arc* (keyed by caller, callee, site) */
