@@ -320,16 +320,23 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     c->prev = b;
 }
 
-/* A call or a return (b watched, or p ended in jr/jalr) with nothing else
- * due: the client's view of it, then b starts at `start`. The slow path
- * would do the same (boundary_slow, arrival) after redoing the lookup. */
-G_GNUC_NO_INLINE static void arrive_fast(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start)
+/* A call or a return (b watched, or p ended in jr/jalr) or samples due,
+ * and no event before b ends: what hook_block_slow would do, without its
+ * lookup and its tests of the rarer cases. */
+G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
+                                           uint64_t end)
 {
     p->extra += (int64_t)bt;
-    c->cycles = start;
-    c->prev = &c->none;
-    c->hooks.arrive(c->hooks.opaque, c, p, b, start);
-    c->cycles = start + b->cost;
+    if (bt && c->next_sample < start)
+        sample_range(c, start, p->branch_pc ? p->branch_pc : b->addr);
+    if ((p->attn_out | b->attn) && c->hooks.arrive) {
+        c->cycles = start;
+        c->prev = &c->none;
+        c->hooks.arrive(c->hooks.opaque, c, p, b, start);
+    }
+    if (c->next_sample < end)
+        sample_block(c, b, p->branch_pc, start, end);
+    c->cycles = end;
     b->count++;
     c->prev = b;
 }
@@ -352,9 +359,9 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
     if (G_UNLIKELY(p->attn_out | b->attn | (end > c->deadline))) {
-        if (end > c->deadline || (p->flags & CORE_ARRIVE_SLOW))
+        if ((p->flags & CORE_ARRIVE_SLOW) || end > c->next_event || c->cp0.fix_pending)
             goto slow;
-        arrive_fast(c, p, b, bt, start);
+        boundary_fast(c, p, b, bt, start, end);
         return;
     }
     p->extra += (int64_t)bt;

@@ -93,6 +93,8 @@ struct Core {
     uint64_t cycles, idle_cycles, irq_cycles;
     uint64_t slice_end;        /* run no further than this (the horizon) */
     uint64_t next_event, next_sample;
+    uint64_t next_sample2;     /* the next sample of any other period */
+    unsigned next_hist;        /* the period whose sample is next_sample */
     uint64_t deadline;         /* min(next_event, next_sample): a block ending
                                   past it takes the hook's slow path */
     uint64_t irq_start, idle_from;

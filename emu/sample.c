@@ -36,7 +36,7 @@ CoreHist core_hist(const Core *c, unsigned i)
                        .bins = h->bins, .idle = h->idle, .outside = h->outside, .total = h->total };
 }
 
-static void hist_add(Core *c, Histogram *h, uint32_t pc)
+static inline void hist_add(Core *c, Histogram *h, uint32_t pc)
 {
     h->total++;
     if (pc == 0)
@@ -49,10 +49,17 @@ static void hist_add(Core *c, Histogram *h, uint32_t pc)
 
 void sample_update_next(Core *c)
 {
-    uint64_t next = UINT64_MAX;
-    for (unsigned i = 0; i < c->nhists; i++)
-        next = MIN(next, c->hists[i].next);
+    uint64_t next = UINT64_MAX, next2 = UINT64_MAX;
+    unsigned at = 0;
+    for (unsigned i = 0; i < c->nhists; i++) {
+        uint64_t n = c->hists[i].next;
+        next2 = MIN(next2, MAX(next, n));
+        at = n < next ? i : at;
+        next = MIN(next, n);
+    }
     c->next_sample = next;
+    c->next_hist = at;
+    c->next_sample2 = next2;
     c->deadline = MIN(c->next_event, next);
 }
 
@@ -80,7 +87,10 @@ void sample_range(Core *c, uint64_t to, uint32_t pc)
  * charged at this boundary) land on `before_pc`. */
 G_GNUC_NO_INLINE void sample_block(Core *c, const Block *b, uint32_t before_pc, uint64_t start, uint64_t end)
 {
-    for (unsigned i = 0; i < c->nhists; i++) {
+    /* usually one period is due: the one sample_update_next found */
+    unsigned i0 = c->next_sample2 >= end ? c->next_hist : 0;
+    unsigned i1 = c->next_sample2 >= end ? c->next_hist + 1 : c->nhists;
+    for (unsigned i = i0; i < i1; i++) {
         Histogram *h = &c->hists[i];
         if (h->next >= end)
             continue; /* only the periods that are due */
