@@ -88,7 +88,37 @@ static bool others_reached(const Machine *m, const MCore *self, uint64_t t)
     return true;
 }
 
-static bool ready(const Machine *m, const MCore *mc)
+/* The two smallest lbs of the live cores, so that "every other core has
+ * reached t" costs O(1) per core when picking (O(n^2) made big meshes slow). */
+typedef struct LbView {
+    uint64_t min1, min2;
+    const MCore *arg1;
+} LbView;
+
+static LbView lb_view(const Machine *m)
+{
+    LbView v = { UINT64_MAX, UINT64_MAX, NULL };
+    for (unsigned i = 0; i < m->ncores; i++) {
+        const MCore *o = &m->sched->mc[i];
+        if (o->st == MC_DONE)
+            continue;
+        if (o->lb < v.min1) {
+            v.min2 = v.min1;
+            v.min1 = o->lb;
+            v.arg1 = o;
+        } else if (o->lb < v.min2) {
+            v.min2 = o->lb;
+        }
+    }
+    return v;
+}
+
+static bool others_at(const LbView *v, const MCore *self, uint64_t t)
+{
+    return (self == v->arg1 ? v->min2 : v->min1) >= t;
+}
+
+static bool ready(const Machine *m, const MCore *mc, const LbView *v)
 {
     if (mc->active)
         return false;
@@ -96,8 +126,8 @@ static bool ready(const Machine *m, const MCore *mc)
         return mc->st != MC_DONE;
     switch (mc->st) {
     case MC_RUN: return true;
-    case MC_SYNC: return others_reached(m, mc, mc->sync_t);
-    case MC_IDLE: return mc->woken || (mc->wake_t != UINT64_MAX && others_reached(m, mc, mc->wake_t));
+    case MC_SYNC: return others_at(v, mc, mc->sync_t);
+    case MC_IDLE: return mc->woken || (mc->wake_t != UINT64_MAX && others_at(v, mc, mc->wake_t));
     default: return false;
     }
 }
@@ -126,14 +156,19 @@ static void changed(Machine *m)
 }
 
 /* Simulate the network up to t (every core's lb >= t, idle cores apart).
- * An idle core whose line rises on the way wakes there; false when one
- * wakes before t (the caller must let it run first). */
+ * An idle core whose line rises on the way wakes at the cycle after the
+ * change (the network stops there: noc_run_watched); false when one wakes
+ * before t (the caller must let it run first). */
 static bool advance_network(Machine *m, uint64_t t)
 {
     while (noc_now(m->noc) < t) {
-        uint64_t nx = noc_next_activity(m->noc);
-        uint64_t s = nx >= t ? t : nx + 1;
-        noc_run_until(m->noc, s);
+        for (unsigned i = 0; i < m->ncores; i++) {
+            const MCore *o = &m->sched->mc[i];
+            noc_watch(m->noc, i, o->st == MC_IDLE && !o->woken);
+        }
+        if (!noc_run_watched(m->noc, t))
+            return true;
+        uint64_t s = noc_now(m->noc);
         bool early = false;
         for (unsigned i = 0; i < m->ncores; i++) {
             MCore *o = &m->sched->mc[i];
@@ -439,9 +474,10 @@ static void unstick(Machine *m)
 static MCore *pick(Machine *m, unsigned thread)
 {
     MCore *best = NULL;
+    LbView v = lb_view(m);
     for (unsigned i = thread; i < m->ncores; i += m->sched->nthreads) {
         MCore *o = &m->sched->mc[i];
-        if (ready(m, o) && (!best || o->lb < best->lb))
+        if (ready(m, o, &v) && (!best || o->lb < best->lb))
             best = o;
     }
     return best;
