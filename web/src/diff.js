@@ -2,7 +2,7 @@
 // differential flame graph of both runs' exact calling contexts and the
 // function table, sortable. The data document is {"diff": ...} (cli/diff.c).
 import { select } from 'd3';
-import flamegraph, { tooltip as fgTooltips, colorMapper } from 'd3-flame-graph';
+import flamegraph, { tooltip as fgTooltips } from 'd3-flame-graph';
 import { fmtInt, fmtPct, esc, panel, sortableTable } from './util.js';
 
 // "+1,234" / "-56" / "0"
@@ -86,13 +86,22 @@ function cards(root, diff, v) {
       `B: <code>${esc(diff.b)}</code> (${esc([...new Set(diff.elf_b)].join(', '))})`);
 }
 
-// The library's differential colours (red: more cycles in B, blue: fewer,
-// orange: only in B), judged on the frame's inclusive change relative to
-// the larger of its A and B cycles, whichever side sets the widths.
+// Colour of a frame by its inclusive change from A to B: red slower, blue
+// faster, the deeper the larger the change relative to the larger side;
+// grey unchanged, orange only in B, the search colour when highlighted.
+// (d3-flame-graph's differentialColorMapper starts its scale at 235 while
+// unchanged frames are 220, so a change of ~6% is drawn exactly grey and a
+// small speed-up yellowish: this scale starts at a visible tint.)
+export function diffColour(a, b) {
+  if (a === b) return 'rgb(220,220,220)';
+  if (!a) return 'rgb(255,190,90)';
+  const v = Math.abs(b - a) / Math.max(a, b);
+  const k = 15 + Math.round(185 * (1 - v));
+  return b > a ? `rgb(235,${k},${k})` : `rgb(${k},${k},235)`;
+}
+
 function frameColour(d, original) {
-  return colorMapper.differentialColorMapper(
-    { highlight: d.highlight, delta: d.data.incB - d.data.incA, value: Math.max(d.data.incA, d.data.incB), data: {} },
-    original);
+  return d.highlight ? original : diffColour(d.data.incA, d.data.incB);
 }
 
 function renderDiffFlame(root, stacks, v, state, table) {
@@ -101,7 +110,7 @@ function renderDiffFlame(root, stacks, v, state, table) {
   const p = panel(root, `Differential flame graph — ${v.label}`,
     'Both runs\' exact calling contexts merged: a frame is a call path, its width the <b>exact cycles</b> of that path ' +
     'in B (or in A, see <i>widths</i>), its colour the change from A to B: <b style="color:#c62828">red</b> slower, ' +
-    '<b style="color:#1f5fbf">blue</b> faster, the deeper the larger the change, orange only in B. Frames that ran on ' +
+    '<b style="color:#1f5fbf">blue</b> faster, the deeper the larger the change relative to the frame, grey unchanged, orange only in B. Frames that ran on ' +
     'one side only are visible with that side\'s widths. Hover for the exact A and B cycles and the delta; click to zoom.');
   if (!tree.children.length) {
     p.append('div').attr('class', 'np-empty').text('No calling contexts in either run.');
@@ -164,8 +173,8 @@ function renderDiffFlame(root, stacks, v, state, table) {
   widthSel.on('change', () => { state.widths = widthSel.property('value'); state.search = input.node().value; table.rerender(); });
   window.nocprofFlame = chart;
   p.append('div').attr('class', 'np-legend').html(
-    `<span><span class="sw" style="background:rgb(220,40,40)"></span>slower in B</span>` +
-    `<span><span class="sw" style="background:rgb(40,40,220)"></span>faster in B</span>` +
+    `<span><span class="sw" style="background:${diffColour(2, 3)}"></span>slower in B</span>` +
+    `<span><span class="sw" style="background:${diffColour(3, 2)}"></span>faster in B</span>` +
     `<span><span class="sw" style="background:rgb(255,190,90)"></span>only in B</span>` +
     `<span><span class="sw" style="background:rgb(220,220,220)"></span>unchanged</span>` +
     `<span><span class="sw" style="background:#E600E6"></span>search match</span>` +
@@ -182,21 +191,22 @@ function renderDiffTable(root, v, flame) {
   const rows = v.rows.map((r) => ({ ...r, dself: r.self_b - r.self_a, dincl: r.incl_b - r.incl_a, dcalls: r.calls_b - r.calls_a }));
   const maxAbs = rows.reduce((m, r) => Math.max(m, Math.abs(r.dself)), 1);
   const ratio = (a, b) => (a ? b / a : null);
+  const dHtml = (v) => `<span class="${v > 0 ? 'up' : v < 0 ? 'down' : 'same'}">${fmtDelta(v)}</span>`;
   const fmtR = (x) => (x === null ? '-' : x.toFixed(4));
   const cols = [
     { key: 'change', label: '|Δ self|', value: (r) => Math.abs(r.dself), title: 'absolute change of self cycles',
       html: (r) => `<span class="np-bar ${r.dself > 0 ? 'slower' : 'faster'}" style="width:${Math.round(60 * Math.abs(r.dself) / maxAbs)}px"></span>` },
     { key: 'self_a', label: 'self A', fmt: fmtInt },
     { key: 'self_b', label: 'self B', fmt: fmtInt },
-    { key: 'dself', label: 'Δ self', fmt: fmtDelta, cls: 'delta' },
+    { key: 'dself', label: 'Δ self', html: (r) => dHtml(r.dself), cls: 'delta' },
     { key: 'rself', label: 'ratio', value: (r) => ratio(r.self_a, r.self_b), fmt: fmtR, title: 'self B / self A' },
     { key: 'incl_a', label: 'incl A', fmt: fmtInt },
     { key: 'incl_b', label: 'incl B', fmt: fmtInt },
-    { key: 'dincl', label: 'Δ incl', fmt: fmtDelta, cls: 'delta' },
+    { key: 'dincl', label: 'Δ incl', html: (r) => dHtml(r.dincl), cls: 'delta' },
     { key: 'rincl', label: 'ratio', value: (r) => ratio(r.incl_a, r.incl_b), fmt: fmtR, title: 'inclusive B / inclusive A' },
     { key: 'calls_a', label: 'calls A', fmt: fmtInt },
     { key: 'calls_b', label: 'calls B', fmt: fmtInt },
-    { key: 'dcalls', label: 'Δ calls', fmt: fmtDelta, cls: 'delta' },
+    { key: 'dcalls', label: 'Δ calls', html: (r) => dHtml(r.dcalls), cls: 'delta' },
     { key: 'name', label: 'function', cls: 'name', text: true,
       html: (r) => `<a class="fn-link">${esc(r.name)}</a>` + (!r.in_a || !r.in_b ? ` <span class="np-badge warn only">only in ${r.in_a ? 'A' : 'B'}</span>` : '') },
   ];
