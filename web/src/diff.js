@@ -3,7 +3,7 @@
 // function table, sortable. The data document is {"diff": ...} (cli/diff.c).
 import { select } from 'd3';
 import flamegraph, { tooltip as fgTooltips } from 'd3-flame-graph';
-import { fmtInt, fmtPct, esc, panel, sortableTable } from './util.js';
+import { fmtInt, fmtPct, esc, panel, sortableTable, fitFlameTip } from './util.js';
 
 // "+1,234" / "-56" / "0"
 export const fmtDelta = (v) => (v > 0 ? '+' : '') + fmtInt(v);
@@ -163,7 +163,8 @@ function renderDiffFlame(root, stacks, v, state, table) {
       const sa = top.reduce((s, d) => s + d.data.incA, 0), sb = top.reduce((s, d) => s + d.data.incB, 0);
       details.text(term ? `search "${term}": ${results.length} frames, A ${fmtInt(sa)} → B ${fmtInt(sb)} cycles (delta ${fmtDelta(sb - sa)})` : '');
     })
-    .setDetailsHandler(() => {});
+    .setDetailsHandler(() => {})
+    .onHover(fitFlameTip);
   select(box.node()).datum(tree).call(chart);
   const search = (t) => { if (t) chart.search(t); else { chart.clear(); details.text(''); } };
   input.on('input', () => search(input.node().value));

@@ -368,6 +368,18 @@ async function diffFrames(page) {
   }));
 }
 
+// Hover the rendered frame of that path (several frames share a name).
+async function hoverFrame(page, path) {
+  const i = await page.$$eval('#dflame svg g.frame', (gs, p) => gs.findIndex((g) => {
+    const names = [];
+    for (let n = g.__data__; n; n = n.parent) names.unshift(n.data.name);
+    return names.join(';') === p;
+  }), path);
+  assert.ok(i >= 0, `frame ${path} drawn`);
+  await page.locator('#dflame svg g.frame').nth(i).hover({ force: true });
+  await page.waitForTimeout(400); // the tooltip fades in
+}
+
 const rgb = (fill) => (/^rgb\((\d+), ?(\d+), ?(\d+)\)$/.exec(fill) || []).slice(1).map(Number);
 
 async function tableColumn(page, key) {
@@ -437,17 +449,18 @@ async function testDiff() {
     await check(`diff core ${k}: hovering op_mul shows its exact A and B cycles and the delta`, async () => {
       const path = `${root};_start;main;run_ops;op_mul`;
       const a = inclusive(A.folded, path), b = inclusive(B.folded, path);
-      const g = page.locator('#dflame svg g.frame[name="op_mul"]');
-      assert.equal(await g.count(), 1);
-      await g.hover({ force: true });
+      assert.equal(await page.locator('#dflame svg g.frame[name="op_mul"]').count(), 1);
+      await hoverFrame(page, path);
+      assert.ok(await page.isVisible('.d3-flame-graph-tip'), 'tooltip shown');
       const tipText = await page.locator('.d3-flame-graph-tip').textContent();
       assert.ok(tipText.includes(`A: ${fmt(a)} cycles · B: ${fmt(b)} cycles`), tipText);
       assert.ok(tipText.includes(`delta: +${fmt(7 * M.CALLS_OP_EACH(k))}`), tipText);
       assert.ok(tipText.includes(`calls A ${fmt(M.CALLS_OP_EACH(k))} · B ${fmt(M.CALLS_OP_EACH(k))}`), tipText);
-      if (k === 0) {
-        await page.waitForTimeout(400); // the tooltip fades in
-        await page.screenshot({ path: join(artifacts, 'diff-core0-hover.png') });
-      }
+      const box = await page.locator('.d3-flame-graph-tip').boundingBox();
+      assert.ok(box.x >= 0 && box.x + box.width <= 1400, `the tooltip stays inside the window: ${JSON.stringify(box)}`);
+      const frame = await page.locator('#dflame svg g.frame[name="op_mul"] rect').boundingBox();
+      assert.ok(box.x + box.width <= frame.x + frame.width / 2, `left of the pointer (the frame's middle): ${JSON.stringify([box, frame])}`);
+      if (k === 0) await page.screenshot({ path: join(artifacts, 'diff-core0-hover.png') });
       await page.mouse.move(5, 5);
     });
     await check(`diff core ${k}: search highlights exactly the op_ frames`, async () => {
@@ -467,6 +480,21 @@ async function testDiff() {
       assert.equal((await diffFrames(page)).filter((f) => f.fill.toUpperCase() === '#E600E6').length, 0, 'cleared');
     });
   }
+  await check('diff core 0: hovering put_digits (divides) shows it faster, with exact cycles', async () => {
+    await page.selectOption('#view-select', '0');
+    const frames = await diffFrames(page);
+    const f = frames.filter((x) => x.path.endsWith(';put_digits')).sort((x, y) => y.width - x.width)[0];
+    assert.ok(f.b < f.a, 'fewer cycles in B');
+    await hoverFrame(page, f.path);
+    const tip = page.locator('.d3-flame-graph-tip');
+    const text = await tip.textContent();
+    assert.ok(text.includes(`A: ${fmt(f.a)} cycles · B: ${fmt(f.b)} cycles`), text);
+    assert.ok(text.includes(`delta: -${fmt(f.a - f.b)}`), text);
+    const box = await tip.boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 1400, 'the tooltip stays inside the window');
+    await page.screenshot({ path: join(artifacts, 'diff-core0-hover-faster.png') });
+    await page.mouse.move(5, 5);
+  });
   await check('diff: clicking a frame zooms into it, reset zooms out', async () => {
     await page.selectOption('#view-select', '1');
     await diffFrames(page);
