@@ -136,7 +136,7 @@ G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_
         return NULL;
     }
     Block *b = c->btab[idx] = block_new(c, addr, size);
-    if (cp0_scan_block(c, b)) {
+    if (cp0_scan_block(c, b) | exc_scan_block(c, b)) {
         /* CP0 accesses got their hooks: translate the block again and
          * restart it (not charged: it has not run) */
         uc_ctl_remove_cache(c->uc, addr, (uint64_t)addr + size);
@@ -275,6 +275,8 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
         cp0_apply_fix(c);
         c->deadline = MIN(c->next_event, c->next_sample);
     }
+    if (G_UNLIKELY(c->prev->flags & (MIPS_JREG | MIPS_ERET | BLOCK_SPLIT)) && exc_odd_target(c, c->prev, addr))
+        return;
     uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
     Block *b = idx < c->nslots ? c->btab[idx] : NULL;
     if (!b || b->size != size || b->addr != addr) {

@@ -182,6 +182,7 @@ void core_update_next_event(Core *c)
 static void deliver(Core *c, uint32_t epc, uint32_t status, bool in_hook)
 {
     write_reg(c, UC_MIPS_REG_K0, epc);
+    c->cp0.epc = epc;
     status |= NP_ST_EXL;
     write_reg(c, UC_MIPS_REG_CP0_STATUS, status);
     if (in_hook)
@@ -349,7 +350,8 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->lb_pub = &c->lb_own;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
     c->irq_marker.attn_out = true;
-    c->arrive_mask = MIPS_ERET | MIPS_LIKELY | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL;
+    /* MIPS_JREG: a register jump's target is checked (exc_odd_target) */
+    c->arrive_mask = MIPS_ERET | MIPS_LIKELY | MIPS_JREG | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL;
     c->pc = img->entry;
     cp0_init(c);
     if (!engine_open(c, error) || !engine_load(c, error)) {
@@ -368,6 +370,8 @@ void core_free(Core *c)
         uc_close(c->uc);
     sample_clear(c);
     cp0_clear(c);
+    if (c->jr_hooked)
+        g_hash_table_destroy(c->jr_hooked);
     for (unsigned i = 0; i < CORE_NSLOTS; i++)
         if (c->dev[i].ops && c->dev[i].ops->free)
             c->dev[i].ops->free(c->dev[i].opaque);
