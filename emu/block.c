@@ -144,7 +144,7 @@ G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_
         return NULL;
     }
     Block *b = c->btab[idx] = block_new(c, addr, size);
-    if (cp0_scan_block(c, b)) {
+    if (cp0_scan_block(c, b) | exc_scan_block(c, b)) {
         /* CP0 accesses got their hooks: translate the block again and
          * restart it (not charged: it has not run) */
         uc_ctl_remove_cache(c->uc, addr, (uint64_t)addr + size);
@@ -284,6 +284,8 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
         cp0_apply_fix(c);
         c->deadline = MIN(c->next_event, c->next_sample);
     }
+    if (G_UNLIKELY(c->prev->flags & (MIPS_JREG | MIPS_ERET | BLOCK_SPLIT)) && exc_odd_target(c, c->prev, addr))
+        return;
     uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
     Block *b = idx < c->nslots ? c->btab[idx] : NULL;
     if (!b || b->size != size || b->addr != addr) {
@@ -313,6 +315,7 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
         start = c->cycles;
     }
     uint64_t end = start + b->cost;
+    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
     if (c->next_sample < end)
         sample_block(c, b, p->branch_pc, start, end);
     c->cycles = end;
@@ -321,11 +324,14 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
 }
 
 /* A call or a return (b watched, or p ended in jr/jalr) or samples due,
- * and no event before b ends: what hook_block_slow would do, without its
- * lookup and its tests of the rarer cases. */
+ * and no event before b ends: what hook_block_slow would do (the odd
+ * target check of a register jump included), without its lookup and its
+ * tests of the rarer cases. */
 G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
                                            uint64_t end)
 {
+    if ((p->flags & MIPS_JREG) && exc_odd_target(c, p, b->addr))
+        return;
     p->extra += (int64_t)bt;
     if (bt && c->next_sample < start)
         sample_range(c, start, p->branch_pc ? p->branch_pc : b->addr);
@@ -334,6 +340,7 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
         c->prev = &c->none;
         c->hooks.arrive(c->hooks.opaque, c, p, b, start);
     }
+    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
     if (c->next_sample < end)
         sample_block(c, b, p->branch_pc, start, end);
     c->cycles = end;
@@ -365,6 +372,7 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
         return;
     }
     p->extra += (int64_t)bt;
+    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
     c->cycles = end;
     b->count++;
     c->prev = b;

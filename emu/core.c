@@ -191,6 +191,7 @@ void core_update_next_event(Core *c)
 static void deliver(Core *c, uint32_t epc, uint32_t status, bool in_hook)
 {
     write_reg(c, UC_MIPS_REG_K0, epc);
+    c->cp0.epc = epc;
     status |= NP_ST_EXL;
     write_reg(c, UC_MIPS_REG_CP0_STATUS, status);
     if (in_hook)
@@ -355,9 +356,11 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->nslots = (uint32_t)(cfg->ram_size / 4);
     c->btab = g_new0(Block *, c->nslots);
     c->prev = &c->none;
+    c->lb_pub = &c->lb_own;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
     c->irq_marker.attn_out = true;
-    c->arrive_mask = CORE_ARRIVE_SLOW;
+    /* MIPS_JREG: a register jump's target is checked (exc_odd_target) */
+    c->arrive_mask = CORE_ARRIVE_SLOW | MIPS_JREG;
     c->pc = img->entry;
     cp0_init(c);
     if (!engine_open(c, error) || !engine_load(c, error)) {
@@ -376,6 +379,8 @@ void core_free(Core *c)
         uc_close(c->uc);
     sample_clear(c);
     cp0_clear(c);
+    if (c->jr_hooked)
+        g_hash_table_destroy(c->jr_hooked);
     for (unsigned i = 0; i < CORE_NSLOTS; i++)
         if (c->dev[i].ops && c->dev[i].ops->free)
             c->dev[i].ops->free(c->dev[i].opaque);
@@ -396,6 +401,7 @@ void core_set_hooks(Core *c, const CoreHooks *hooks)
 void core_set_sched(Core *c, const CoreSched *sched)
 {
     c->sched = *sched;
+    c->lb_pub = sched->lb_pub ? sched->lb_pub : &c->lb_own;
 }
 
 void core_halt(Core *c, CoreState state)

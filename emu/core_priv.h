@@ -69,6 +69,8 @@ typedef struct Cp0 {
     uint64_t match_at;         /* cycle Count next becomes Compare */
     bool ti;                   /* CP0 timer pending (Cause.IP7, TI) */
     uint32_t cause_sw;         /* Cause bits software wrote (IV, IP1..0) */
+    uint32_t epc, error_epc;   /* as last written (mtc0, interrupt entry):
+                                  an eret to an odd one faults (exc.c) */
     GHashTable *hooked;        /* addresses with a code hook */
     bool fix_pending;          /* an mfc0's value still to reach rt */
     unsigned fix_reg;
@@ -131,12 +133,21 @@ struct Core {
 
     CoreHooks hooks;
     CoreSched sched;
+    /* where block boundaries publish the clock (sched.lb_pub or lb_own) */
+    uint64_t *lb_pub, lb_own;
 
     /* poll skip: the block whose failed poll may repeat (NULL: none) */
     Block *poll_blk;
     uint64_t poll_s0;          /* cycle that iteration started */
     uint32_t poll_off, poll_pc;
     bool poll_tx;
+
+    /* the target of the register jump that ran last (jr/jalr): saved
+     * before its delay slot ran when that slot may write the register
+     * (exc.c) */
+    bool jr_saved;
+    uint32_t jr_target;
+    GHashTable *jr_hooked;     /* jr/jalr addresses with that code hook */
 
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
@@ -224,6 +235,14 @@ bool exc_hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int si
                        int64_t value, void *opaque);
 
 void exc_engine_error(Core *c, uc_err err, uint32_t pc);
+/* A new block b ends in jr/jalr whose delay slot may write the jump
+ * register: hook the jump to save its target (true: hooks were added, the
+ * block must be translated again). */
+bool exc_scan_block(Core *c, const Block *b);
+/* Control went from p to addr: when p's register jump had an odd target
+ * (Unicorn would go on in MIPS16 mode at target - 1), the core faults
+ * ("misaligned-fetch") and true is returned. */
+bool exc_odd_target(Core *c, Block *p, uint32_t addr);
 bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
                        uc_tlb_entry *result, void *opaque);
 

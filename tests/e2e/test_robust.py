@@ -273,14 +273,15 @@ class Hostile(unittest.TestCase):
         self.assertIn("bad\ufffd\ufffd\ufffdname", names)
         self.assertTrue(s["cores"][0]["elf"].endswith("b\ufffd\ufffd.elf"))
 
-    @unittest.skip("open: Unicorn enters MIPS16 mode on an odd target and the fault is reported as a "
-                   "reserved instruction near it (issue 14, item 6)")
     def test_odd_pc_fetch_fault(self):
+        """jr to 0x80000041 (mkelf.py oddpc: lui, ori, jr at 0x80000008, nop)."""
         r, _ = bounded(ONE_CORE + [hostile("oddpc")], 60)
         self.assertEqual(r.rc, 3, r.describe())
         fault = r.core(0)["fault"]
-        self.assertIn("misaligned", fault["message"])
-        self.assertIn("0x80000041", fault["message"])
+        self.assertEqual(fault["kind"], "misaligned-fetch")
+        self.assertEqual(fault["pc"], 0x80000041)
+        self.assertEqual(fault["message"],
+                         "instruction fetch from a misaligned address 0x80000041 (jr at pc 0x80000008)")
 
 
 if __name__ == "__main__":
