@@ -428,8 +428,11 @@ void core_run(Core *c, uint64_t horizon)
             exc_engine_error(c, err, pc);
             break;
         }
-        if (c->stopping)
+        if (c->stopping) {
+            if (c->cut_block)
+                block_run_cut(c); /* the cycle limit inside a block */
             break; /* at a sync point or the horizon: c->pc is set */
+        }
         uint32_t pc = core_reg(c, UC_MIPS_REG_PC);
         c->prev = &c->none;
         if (after_wait(c, pc)) {

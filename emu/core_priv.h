@@ -141,6 +141,14 @@ struct Core {
     uint32_t jr_target;
     GHashTable *jr_hooked;     /* jr/jalr addresses with that code hook */
 
+    /* the cycle limit cuts block cut_block after its instructions before
+     * cut_end (block.c, block_limit_cut): cut_run while that prefix runs,
+     * cut_slack = the static cycles of the instructions cut away */
+    Block *cut_block;
+    uint32_t cut_end;
+    bool cut_run;
+    uint64_t cut_slack;
+
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
     uint32_t tlb_miss_addr;
@@ -193,6 +201,9 @@ void block_free(gpointer p);
 /* The current block stops before end_pc (exit or fault inside it): take
  * back the cycles, instructions and samples of what did not run. */
 void block_truncate(Core *c, uint32_t end_pc);
+/* core_run: the cycle limit cut a block (c->cut_block): run its prefix
+ * up to c->cut_end and stop the core there (CORE_LIMIT). */
+void block_run_cut(Core *c);
 /* Cycle at which the current execution of b began. */
 uint64_t block_start(const Core *c, const Block *b);
 /* The block executing now (NULL between blocks). */
