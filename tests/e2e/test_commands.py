@@ -11,6 +11,7 @@
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -310,6 +311,39 @@ class Diff(unittest.TestCase):
         self.assertIn("op_mul: inclusive cycles grew from 250 to 600", bad.stderr)
         # B faster than A: no regression at 0%
         self.assertEqual(raw(["diff", "-q", "-o", d, "--fail-if-slower", "0", self.b.out, self.a.out]).returncode, 0)
+
+    def test_html_embedded_data(self):
+        """diff.html holds the comparison as JSON (the browser test looks at
+        the page): every view's rows are the runs' own summary.json numbers in
+        diff.txt's order, the stacks are diff.folded, nothing is fetched"""
+        with open(os.path.join(self.dir, "diff.html")) as f:
+            html = f.read()
+        m = re.search(r'<script type="application/json" id="nocprof-data">(.*?)</script>', html, re.S)
+        data = json.loads(m.group(1))["diff"]
+        self.assertEqual((data["a"], data["b"]), (self.a.out, self.b.out))
+        with open(os.path.join(self.dir, "diff.folded")) as f:
+            self.assertEqual(data["folded"], f.read())
+        self.assertEqual([v["view"] for v in data["views"]], ["chip", "0", "1", "2", "3"])
+        M = nptest.parse_header_macros(nptest.src("firmware", "tests", "calls_expected.h"))
+        for k in range(4):
+            v = data["views"][k + 1]
+            a, b = self.a.core(k), self.b.core(k)
+            self.assertEqual((v["cycles_a"], v["cycles_b"], v["only"]), (a["cycles"], b["cycles"], None))
+            rows = {r["name"]: r for r in v["rows"]}
+            for side, core in (("a", a), ("b", b)):
+                for f in core["functions"]:
+                    if f["calls"] or f["self_cycles"] or f["inclusive_cycles"]:
+                        r = rows[f["name"]]
+                        self.assertEqual((r["self_" + side], r["incl_" + side], r["calls_" + side], r["in_" + side]),
+                                         (f["self_cycles"], f["inclusive_cycles"], f["calls"], True), f["name"])
+            self.assertEqual(rows["op_mul"]["self_b"] - rows["op_mul"]["self_a"], 7 * M.CALLS_OP_EACH(k))
+            text_order = list(diff_rows(self.text, "== core %d" % k))
+            self.assertEqual([r["name"] for r in v["rows"]], text_order)
+        chip = {r["name"]: r for r in data["views"][0]["rows"]}
+        self.assertEqual((chip["op_mul"]["self_a"], chip["op_mul"]["self_b"]), (250, 600))
+        # self-contained: no element loads anything
+        self.assertEqual(re.findall(r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)\s*=", html), [])
+        self.assertIn(".d3-flame-graph rect", html)          # the bundled library (its CSS)
 
     def test_one_side_only(self):
         other = run([fw("tailcall")])
