@@ -411,6 +411,7 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     if ((end > c->cfg->max_cycles || (b->flags & BLOCK_SPLIT)) && !(p->flags & BLOCK_SPLIT)
         && block_limit_cut(c, b, start))
         return;
+    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
     if (c->next_sample < end)
         sample_block(c, b, p->branch_pc, start, end);
     c->cycles = end;
@@ -438,6 +439,7 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     if (G_UNLIKELY(p->attn_out | b->attn | (end > c->deadline)))
         goto slow;
     p->extra += (int64_t)bt;
+    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
     c->cycles = end;
     b->count++;
     c->prev = b;

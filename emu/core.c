@@ -347,6 +347,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->nslots = (uint32_t)(cfg->ram_size / 4);
     c->btab = g_new0(Block *, c->nslots);
     c->prev = &c->none;
+    c->lb_pub = &c->lb_own;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
     c->irq_marker.attn_out = true;
     /* MIPS_JREG: a register jump's target is checked (exc_odd_target) */
@@ -391,6 +392,7 @@ void core_set_hooks(Core *c, const CoreHooks *hooks)
 void core_set_sched(Core *c, const CoreSched *sched)
 {
     c->sched = *sched;
+    c->lb_pub = sched->lb_pub ? sched->lb_pub : &c->lb_own;
 }
 
 void core_halt(Core *c, CoreState state)

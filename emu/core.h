@@ -110,6 +110,11 @@ typedef struct CoreSched {
      * accounts the skipped ones exactly. NULL: never skip. */
     uint64_t (*poll_wait)(void *opaque, Core *core, uint64_t start, uint64_t period,
                           uint64_t poll_offset, uint32_t poll_pc, bool tx);
+    /* Where the running core publishes, with a release store at every
+     * block boundary, the cycle that block starts: nothing it does from
+     * then on (a sync included) happens earlier, so other host threads
+     * can see how far it got without waiting for it. NULL: nowhere. */
+    uint64_t *lb_pub;
 } CoreSched;
 
 typedef struct CoreFault {

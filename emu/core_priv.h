@@ -127,6 +127,8 @@ struct Core {
 
     CoreHooks hooks;
     CoreSched sched;
+    /* where block boundaries publish the clock (sched.lb_pub or lb_own) */
+    uint64_t *lb_pub, lb_own;
 
     /* poll skip: the block whose failed poll may repeat (NULL: none) */
     Block *poll_blk;
