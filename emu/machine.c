@@ -53,7 +53,19 @@ typedef struct MCore {
     bool polling, p_tx;
     uint64_t p_start, p_period, p_off, p_resume;
     uint32_t p_pc;
+    /* progress: instructions executed as of cycle insns_at, published
+     * under the lock by the core's thread after a run once it is
+     * insns_every() cycles past insns_at, and when it stops */
+    uint64_t insns, insns_at;
 } MCore;
+
+/* core_instructions walks every block (~1 ns each): counting at most once
+ * per 64 simulated cycles per block (and per 2^18 cycles) keeps it under
+ * a few percent of the simulation even at its fastest. */
+static uint64_t insns_every(const Core *c)
+{
+    return MAX(UINT64_C(1) << 18, 64 * (uint64_t)core_nblocks(c));
+}
 
 struct MachSched {
     /* pthread, not GMutex: ThreadSanitizer sees pthread's synchronisation */
@@ -344,6 +356,7 @@ static void core_main(void *opaque)
             idle_step(mc);
         CoreState st = core_state(c);
         if (!core_live(c)) {
+            mc->insns = core_instructions(c); /* the final count */
             mc->st = MC_DONE;
             s->ndone++;
             changed(m);
@@ -360,7 +373,15 @@ static void core_main(void *opaque)
         mc->lb = core_cycles(c);
         pthread_mutex_unlock(&s->lock);
         core_run(c, sat_add(core_cycles(c), m->cfg->quantum));
+        uint64_t now = core_cycles(c), insns = 0;
+        bool publish = now - mc->insns_at >= insns_every(c);
+        if (publish)
+            insns = core_instructions(c); /* before taking the lock */
         pthread_mutex_lock(&s->lock);
+        if (publish) {
+            mc->insns = insns;
+            mc->insns_at = now;
+        }
         if (core_state(c) == CORE_IDLE) {
             mc->st = MC_IDLE;           /* look at it at the cycle it waits */
             mc->woken = false;
@@ -579,7 +600,8 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
         mc->thread = i % s->nthreads;
         mc->st = core_live(mc->core) ? MC_RUN : MC_DONE;
         s->ndone += mc->st == MC_DONE;
-        mc->lb = core_cycles(mc->core);
+        mc->lb = mc->insns_at = core_cycles(mc->core);
+        mc->insns = core_instructions(mc->core);
         mc->co = coro_new(core_main, mc, CORO_STACK);
         g_assert(mc->co);
     }
@@ -610,11 +632,12 @@ void machine_observe_ni(Machine *m, unsigned core, NiObserver fn, void *opaque)
     dev_ni_observe(m->sched->mc[core].ni, fn, opaque);
 }
 
-void machine_progress(Machine *m, uint64_t *lo, uint64_t *hi)
+void machine_progress(Machine *m, uint64_t *lo, uint64_t *hi, uint64_t *insns)
 {
     MachSched *s = m->sched;
     *lo = UINT64_MAX;
     *hi = 0;
+    *insns = 0;
     pthread_mutex_lock(&s->lock);
     for (unsigned i = 0; i < m->ncores; i++) {
         const MCore *o = &s->mc[i];
@@ -623,6 +646,7 @@ void machine_progress(Machine *m, uint64_t *lo, uint64_t *hi)
             c = core_cycles(o->core); /* idle with nothing armed: it stays where it is */
         *lo = MIN(*lo, c);
         *hi = MAX(*hi, c);
+        *insns += o->insns;
     }
     pthread_mutex_unlock(&s->lock);
 }
