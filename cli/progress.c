@@ -4,9 +4,10 @@
  * host second), and the elapsed time, redrawn four times a second on
  * stderr and erased at the end.
  *
- * A host thread reads what the cores publish under the machine lock
- * (machine_progress: cycles at every yield, instruction counts every 2^20
- * cycles or so) and never touches the simulation, so a run is the same
+ * A host thread reads what the cores publish (machine_progress: their
+ * clocks; core_instructions_published: their instruction counts, relaxed
+ * atomics written after each run once 2^18 cycles or more have passed,
+ * and when they stop) and never touches the simulation, so a run is the same
  * with or without it. Counts are shown rounded down (123.4M means at least
  * 123,400,000), so the line never claims more than was executed. */
 #include <stdio.h>
@@ -52,8 +53,10 @@ static unsigned columns(void)
 
 static void draw(Progress *p)
 {
-    uint64_t lo, hi, insns;
-    machine_progress(p->m, &lo, &hi, &insns);
+    uint64_t lo, hi, insns = 0;
+    machine_progress(p->m, &lo, &hi);
+    for (unsigned i = 0; i < p->m->ncores; i++)
+        insns += core_instructions_published(p->m->cores[i]);
     double secs = (double)(g_get_monotonic_time() - p->t0) / 1e6;
     char a[24], b[24], lim[24], ni[24];
     human(a, sizeof a, lo);

@@ -34,6 +34,19 @@ uint64_t core_instructions(const Core *c)
     return n;
 }
 
+void core_publish_instructions(Core *c)
+{
+    if (core_live(c) && c->cycles - c->insns_at < MAX(UINT64_C(1) << 18, 64 * (uint64_t)c->blocks->len))
+        return;
+    c->insns_at = c->cycles;
+    __atomic_store_n(&c->insns_pub, core_instructions(c), __ATOMIC_RELAXED);
+}
+
+uint64_t core_instructions_published(const Core *c)
+{
+    return __atomic_load_n(&c->insns_pub, __ATOMIC_RELAXED);
+}
+
 /* Costs, loads/stores and the control instruction of b's words. */
 static uint32_t block_scan(Core *c, Block *b)
 {
@@ -306,6 +319,7 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
         start = c->cycles;
     }
     uint64_t end = start + b->cost;
+    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
     if (c->next_sample < end)
         sample_block(c, b, p->branch_pc, start, end);
     c->cycles = end;
@@ -333,6 +347,7 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     if (G_UNLIKELY(p->attn_out | b->attn | (end > c->deadline)))
         goto slow;
     p->extra += (int64_t)bt;
+    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
     c->cycles = end;
     b->count++;
     c->prev = b;

@@ -347,6 +347,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->nslots = (uint32_t)(cfg->ram_size / 4);
     c->btab = g_new0(Block *, c->nslots);
     c->prev = &c->none;
+    c->lb_pub = &c->lb_own;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
     c->irq_marker.attn_out = true;
     /* MIPS_JREG: a register jump's target is checked (exc_odd_target) */
@@ -391,6 +392,7 @@ void core_set_hooks(Core *c, const CoreHooks *hooks)
 void core_set_sched(Core *c, const CoreSched *sched)
 {
     c->sched = *sched;
+    c->lb_pub = sched->lb_pub ? sched->lb_pub : &c->lb_own;
 }
 
 void core_halt(Core *c, CoreState state)
@@ -399,6 +401,7 @@ void core_halt(Core *c, CoreState state)
         c->hooks.idle(c->hooks.opaque, c->idle_from, c->cycles);
     if (core_live(c))
         c->state = state;
+    core_publish_instructions(c);
 }
 
 /* ---- running and idling ---------------------------------------------- */
@@ -445,6 +448,7 @@ void core_run(Core *c, uint64_t horizon)
             break;
         }
     }
+    core_publish_instructions(c);
 }
 
 uint64_t core_local_event(const Core *c)
@@ -496,6 +500,7 @@ void core_idle(Core *c, uint64_t until)
             c->hooks.idle(c->hooks.opaque, idle_from, c->cycles);
         c->idle_from = c->cycles;
         c->state = CORE_LIMIT;
+        core_publish_instructions(c);
         return;
     }
     if (!core_irq_wanted(c))

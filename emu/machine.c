@@ -27,6 +27,7 @@
 #include "dev_ni.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,25 +54,15 @@ typedef struct MCore {
     bool polling, p_tx;
     uint64_t p_start, p_period, p_off, p_resume;
     uint32_t p_pc;
-    /* progress: instructions executed as of cycle insns_at, published
-     * under the lock by the core's thread after a run once it is
-     * insns_every() cycles past insns_at, and when it stops */
-    uint64_t insns, insns_at;
 } MCore;
-
-/* core_instructions walks every block (~1 ns each): counting at most once
- * per 64 simulated cycles per block (and per 2^18 cycles) keeps it under
- * a few percent of the simulation even at its fastest. */
-static uint64_t insns_every(const Core *c)
-{
-    return MAX(UINT64_C(1) << 18, 64 * (uint64_t)core_nblocks(c));
-}
 
 struct MachSched {
     /* pthread, not GMutex: ThreadSanitizer sees pthread's synchronisation */
     pthread_mutex_t lock;
     pthread_cond_t cond;
     pthread_mutex_t console_lock;
+    uint64_t gen;              /* bumped (atomic) by every change of state */
+    unsigned sleepers;         /* threads in pthread_cond_timedwait */
     MCore *mc;
     unsigned nthreads, ndone;
     volatile sig_atomic_t *interrupted;
@@ -87,6 +78,20 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/* A core's lb is read by other threads without the lock (spinning) and
+ * written by its own block hook while it runs (CoreSched.lb_pub): atomic,
+ * release/acquire so that seeing lb >= t also shows everything the core
+ * did under the lock before it got there. */
+static uint64_t lb_get(const MCore *o)
+{
+    return __atomic_load_n(&o->lb, __ATOMIC_ACQUIRE);
+}
+
+static void lb_set(MCore *o, uint64_t v)
+{
+    __atomic_store_n(&o->lb, v, __ATOMIC_RELEASE);
+}
+
 /* ---- the view every thread shares (lock held) ------------------------ */
 
 /* Every core but `self` does nothing network-visible before t. */
@@ -94,13 +99,44 @@ static bool others_reached(const Machine *m, const MCore *self, uint64_t t)
 {
     for (unsigned i = 0; i < m->ncores; i++) {
         const MCore *o = &m->sched->mc[i];
-        if (o != self && o->st != MC_DONE && o->lb < t)
+        if (o != self && o->st != MC_DONE && lb_get(o) < t)
             return false;
     }
     return true;
 }
 
-static bool ready(const Machine *m, const MCore *mc)
+/* The two smallest lbs of the live cores, so that "every other core has
+ * reached t" costs O(1) per core when picking (O(n^2) made big meshes slow). */
+typedef struct LbView {
+    uint64_t min1, min2;
+    const MCore *arg1;
+} LbView;
+
+static LbView lb_view(const Machine *m)
+{
+    LbView v = { UINT64_MAX, UINT64_MAX, NULL };
+    for (unsigned i = 0; i < m->ncores; i++) {
+        const MCore *o = &m->sched->mc[i];
+        if (o->st == MC_DONE)
+            continue;
+        uint64_t lb = lb_get(o);
+        if (lb < v.min1) {
+            v.min2 = v.min1;
+            v.min1 = lb;
+            v.arg1 = o;
+        } else if (lb < v.min2) {
+            v.min2 = lb;
+        }
+    }
+    return v;
+}
+
+static bool others_at(const LbView *v, const MCore *self, uint64_t t)
+{
+    return (self == v->arg1 ? v->min2 : v->min1) >= t;
+}
+
+static bool ready(const Machine *m, const MCore *mc, const LbView *v)
 {
     if (mc->active)
         return false;
@@ -108,8 +144,8 @@ static bool ready(const Machine *m, const MCore *mc)
         return mc->st != MC_DONE;
     switch (mc->st) {
     case MC_RUN: return true;
-    case MC_SYNC: return others_reached(m, mc, mc->sync_t);
-    case MC_IDLE: return mc->woken || (mc->wake_t != UINT64_MAX && others_reached(m, mc, mc->wake_t));
+    case MC_SYNC: return others_at(v, mc, mc->sync_t);
+    case MC_IDLE: return mc->woken || (mc->wake_t != UINT64_MAX && others_at(v, mc, mc->wake_t));
     default: return false;
     }
 }
@@ -134,25 +170,34 @@ static bool net_wakes(MCore *o)
 
 static void changed(Machine *m)
 {
-    pthread_cond_broadcast(&m->sched->cond);
+    MachSched *s = m->sched;
+    __atomic_add_fetch(&s->gen, 1, __ATOMIC_RELEASE);
+    if (s->sleepers)
+        pthread_cond_broadcast(&s->cond);
 }
 
 /* Simulate the network up to t (every core's lb >= t, idle cores apart).
- * An idle core whose line rises on the way wakes there; false when one
- * wakes before t (the caller must let it run first). */
+ * An idle core whose line rises on the way wakes at the cycle after the
+ * change (the network stops there: noc_run_watched); false when one wakes
+ * before t (the caller must let it run first). */
 static bool advance_network(Machine *m, uint64_t t)
 {
     while (noc_now(m->noc) < t) {
-        uint64_t nx = noc_next_activity(m->noc);
-        uint64_t s = nx >= t ? t : nx + 1;
-        noc_run_until(m->noc, s);
+        for (unsigned i = 0; i < m->ncores; i++) {
+            const MCore *o = &m->sched->mc[i];
+            noc_watch(m->noc, i, o->st == MC_IDLE && !o->woken);
+        }
+        if (!noc_run_watched(m->noc, t))
+            return true;
+        uint64_t s = noc_now(m->noc);
         bool early = false;
         for (unsigned i = 0; i < m->ncores; i++) {
             MCore *o = &m->sched->mc[i];
             if (o->st != MC_IDLE || o->woken || !net_wakes(o))
                 continue;
             o->woken = true;
-            o->wake_t = o->lb = o->polling ? poll_iter_at(o, s) : MAX(s, core_cycles(o->core));
+            o->wake_t = o->polling ? poll_iter_at(o, s) : MAX(s, core_cycles(o->core));
+            lb_set(o, o->wake_t);
             early |= o->wake_t < t;
             changed(m);
         }
@@ -225,6 +270,113 @@ static void ni_event(void *opaque, const NiEvent *ev)
     mc->polled = false;
 }
 
+/* ---- spinning instead of sleeping (several threads) -------------------- */
+
+/* How long a thread watches cores running on other threads before it
+ * suspends or sleeps: a hand-off through a condition variable costs tens
+ * of microseconds, the cores publish their clocks at every block. */
+#define SPIN_NS 50000u
+#define SPIN_YIELD_NS 2000u
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* What one waiting core needs, taken under the lock: every core in `live`
+ * but itself to have published lb >= t. */
+typedef struct SpinNeed {
+    unsigned self;
+    uint64_t t;
+} SpinNeed;
+
+static bool need_met(const Machine *m, const bool *live, const SpinNeed *n)
+{
+    for (unsigned i = 0; i < m->ncores; i++)
+        if (i != n->self && live[i] && lb_get(&m->sched->mc[i]) < n->t)
+            return false;
+    return true;
+}
+
+/* Drop the lock and watch the clocks until one need is met, the state
+ * changes, or SPIN_NS pass; the lock is held again on return. True unless
+ * it timed out. */
+static bool spin(Machine *m, const SpinNeed *needs, unsigned nneeds)
+{
+    MachSched *s = m->sched;
+    bool live[m->ncores];
+    for (unsigned i = 0; i < m->ncores; i++)
+        live[i] = s->mc[i].st != MC_DONE;
+    uint64_t g = __atomic_load_n(&s->gen, __ATOMIC_ACQUIRE);
+    pthread_mutex_unlock(&s->lock);
+    bool met = false;
+    uint64_t t0 = now_ns();
+    for (unsigned k = 1; !met; k++) {
+        cpu_relax();
+        if (__atomic_load_n(&s->gen, __ATOMIC_ACQUIRE) != g) {
+            met = true;
+        } else if ((k & 31) == 0) {
+            for (unsigned j = 0; j < nneeds && !met; j++)
+                met = need_met(m, live, &needs[j]);
+            uint64_t dt = met ? 0 : now_ns() - t0;
+            if (dt > SPIN_NS)
+                break;
+            if (dt > SPIN_YIELD_NS)
+                sched_yield(); /* the core we watch may be waiting for a CPU */
+        }
+    }
+    pthread_mutex_lock(&s->lock);
+    return met;
+}
+
+static MCore *pick(Machine *m, unsigned thread);
+
+/* mc must wait at t (lock held). Worth spinning rather than suspending when
+ * its thread has nothing else to run and every core it waits for is
+ * running on another thread (so it publishes its clock as it goes). */
+static bool spin_sync(Machine *m, MCore *mc, uint64_t t)
+{
+    MachSched *s = m->sched;
+    if (s->nthreads < 2 || pick(m, mc->thread))
+        return false;
+    for (unsigned i = 0; i < m->ncores; i++) {
+        const MCore *o = &s->mc[i];
+        if (o != mc && o->st != MC_DONE && lb_get(o) < t && !(o->active && o->st == MC_RUN))
+            return false;
+    }
+    SpinNeed n = { mc->id, t };
+    return spin(m, &n, 1);
+}
+
+/* The thread has nothing ready (lock held): watch for one of its waiting
+ * cores to become ready. False when there is nothing to watch for or it
+ * timed out. */
+static bool spin_thread(Machine *m, unsigned thread)
+{
+    MachSched *s = m->sched;
+    if (s->nthreads < 2)
+        return false;
+    SpinNeed needs[m->ncores];
+    unsigned n = 0;
+    for (unsigned i = thread; i < m->ncores; i += s->nthreads) {
+        const MCore *o = &s->mc[i];
+        if (o->st == MC_SYNC)
+            needs[n++] = (SpinNeed){ i, o->sync_t };
+        else if (o->st == MC_IDLE && !o->woken && o->wake_t != UINT64_MAX)
+            needs[n++] = (SpinNeed){ i, o->wake_t };
+    }
+    return n > 0 && spin(m, needs, n);
+}
+
 /* ---- called from a core's coroutine ----------------------------------- */
 
 /* Suspend the calling core until `ready` (the lock is dropped meanwhile). */
@@ -245,7 +397,8 @@ static bool sched_sync(void *opaque, Core *core, uint64_t t)
     MachSched *s = m->sched;
     pthread_mutex_lock(&s->lock);
     mc->st = MC_SYNC;
-    mc->sync_t = mc->lb = t;
+    mc->sync_t = t;
+    lb_set(mc, mc->sync_t);
     for (;;) {
         if (s->halting) {
             mc->st = MC_RUN;
@@ -255,7 +408,8 @@ static bool sched_sync(void *opaque, Core *core, uint64_t t)
         }
         if (others_reached(m, mc, t) && advance_network(m, t))
             break;
-        suspend(mc);
+        if (!spin_sync(m, mc, t))
+            suspend(mc);
     }
     mc->st = MC_RUN;
     return true;
@@ -291,7 +445,8 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     mc->p_pc = poll_pc;
     mc->woken = false;
     uint64_t ev = core_local_event(core);
-    mc->wake_t = mc->lb = ev >= m->cfg->max_cycles ? UINT64_MAX : poll_iter_at(mc, ev);
+    mc->wake_t = ev >= m->cfg->max_cycles ? UINT64_MAX : poll_iter_at(mc, ev);
+    lb_set(mc, mc->wake_t);
     mc->st = MC_IDLE;
     uint64_t r = start;
     for (;;) {
@@ -313,7 +468,7 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     }
     mc->polling = mc->woken = false;
     mc->st = MC_RUN;
-    mc->lb = r;
+    lb_set(mc, r);
     if (r > start)
         dev_ni_emit_polls(mc->ni, tx, poll_pc, start + poll_offset, period, (r - start) / period);
     pthread_mutex_unlock(&s->lock);
@@ -334,7 +489,8 @@ static void idle_step(MCore *mc)
     mc->woken = false;
     if (core_state(c) == CORE_IDLE) {
         uint64_t w = core_wake_cycle(c);
-        mc->wake_t = mc->lb = w == UINT64_MAX ? UINT64_MAX : MAX(w, core_cycles(c));
+        mc->wake_t = w == UINT64_MAX ? UINT64_MAX : MAX(w, core_cycles(c));
+        lb_set(mc, mc->wake_t);
     }
 }
 
@@ -356,7 +512,6 @@ static void core_main(void *opaque)
             idle_step(mc);
         CoreState st = core_state(c);
         if (!core_live(c)) {
-            mc->insns = core_instructions(c); /* the final count */
             mc->st = MC_DONE;
             s->ndone++;
             changed(m);
@@ -370,24 +525,17 @@ static void core_main(void *opaque)
             continue;
         }
         mc->st = MC_RUN;
-        mc->lb = core_cycles(c);
+        lb_set(mc, core_cycles(c));
         pthread_mutex_unlock(&s->lock);
         core_run(c, sat_add(core_cycles(c), m->cfg->quantum));
-        uint64_t now = core_cycles(c), insns = 0;
-        bool publish = now - mc->insns_at >= insns_every(c);
-        if (publish)
-            insns = core_instructions(c); /* before taking the lock */
         pthread_mutex_lock(&s->lock);
-        if (publish) {
-            mc->insns = insns;
-            mc->insns_at = now;
-        }
         if (core_state(c) == CORE_IDLE) {
             mc->st = MC_IDLE;           /* look at it at the cycle it waits */
             mc->woken = false;
-            mc->wake_t = mc->lb = core_cycles(c);
+            mc->wake_t = core_cycles(c);
+            lb_set(mc, mc->wake_t);
         } else {
-            mc->lb = core_cycles(c);
+            lb_set(mc, core_cycles(c));
         }
         suspend(mc);
         pthread_mutex_unlock(&s->lock);
@@ -423,7 +571,8 @@ static bool wake_pollers(Machine *m)
         MCore *o = &s->mc[i];
         if (o->st == MC_IDLE && o->polling) {
             o->woken = true;
-            o->wake_t = o->lb = poll_iter_at(o, due);
+            o->wake_t = poll_iter_at(o, due);
+            lb_set(o, o->wake_t);
         }
     }
     changed(m);
@@ -460,9 +609,10 @@ static void unstick(Machine *m)
 static MCore *pick(Machine *m, unsigned thread)
 {
     MCore *best = NULL;
+    LbView v = lb_view(m);
     for (unsigned i = thread; i < m->ncores; i += m->sched->nthreads) {
         MCore *o = &m->sched->mc[i];
-        if (ready(m, o) && (!best || o->lb < best->lb))
+        if (ready(m, o, &v) && (!best || lb_get(o) < lb_get(best)))
             best = o;
     }
     return best;
@@ -493,7 +643,7 @@ static gpointer thread_main(gpointer opaque)
             continue;
         }
         unstick(m);
-        if (pick(m, ta->thread) || s->ndone == m->ncores)
+        if (pick(m, ta->thread) || s->ndone == m->ncores || spin_thread(m, ta->thread))
             continue;
         /* wake up now and then to see an interrupt flag set by a signal */
         struct timespec ts;
@@ -503,7 +653,9 @@ static gpointer thread_main(gpointer opaque)
             ts.tv_sec++;
             ts.tv_nsec -= 1000000000;
         }
+        s->sleepers++;
         pthread_cond_timedwait(&s->cond, &s->lock, &ts);
+        s->sleepers--;
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
@@ -533,7 +685,13 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
     MachSched *s = m->sched = g_new0(MachSched, 1);
     m->cfg = cfg;
     m->ncores = config_cores(cfg);
-    pthread_mutex_init(&s->lock, NULL);
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP); /* spins a little first */
+#endif
+    pthread_mutex_init(&s->lock, &ma);
+    pthread_mutexattr_destroy(&ma);
     pthread_mutex_init(&s->console_lock, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
@@ -564,7 +722,8 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
         dev_ni_observe(mc->ni, ni_event, mc);
         core_set_sched(m->cores[i], &(CoreSched){ .opaque = mc, .sync = sched_sync,
                                                   .sync_done = sched_sync_done,
-                                                  .poll_wait = sched_poll_wait });
+                                                  .poll_wait = sched_poll_wait,
+                                                  .lb_pub = &mc->lb });
     }
     return m;
 }
@@ -600,8 +759,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
         mc->thread = i % s->nthreads;
         mc->st = core_live(mc->core) ? MC_RUN : MC_DONE;
         s->ndone += mc->st == MC_DONE;
-        mc->lb = mc->insns_at = core_cycles(mc->core);
-        mc->insns = core_instructions(mc->core);
+        lb_set(mc, core_cycles(mc->core));
         mc->co = coro_new(core_main, mc, CORO_STACK);
         g_assert(mc->co);
     }
@@ -632,21 +790,19 @@ void machine_observe_ni(Machine *m, unsigned core, NiObserver fn, void *opaque)
     dev_ni_observe(m->sched->mc[core].ni, fn, opaque);
 }
 
-void machine_progress(Machine *m, uint64_t *lo, uint64_t *hi, uint64_t *insns)
+void machine_progress(Machine *m, uint64_t *lo, uint64_t *hi)
 {
     MachSched *s = m->sched;
     *lo = UINT64_MAX;
     *hi = 0;
-    *insns = 0;
     pthread_mutex_lock(&s->lock);
     for (unsigned i = 0; i < m->ncores; i++) {
         const MCore *o = &s->mc[i];
-        uint64_t c = o->st == MC_DONE || !s->mc[i].co ? core_cycles(o->core) : o->lb;
+        uint64_t c = o->st == MC_DONE || !s->mc[i].co ? core_cycles(o->core) : lb_get(o);
         if (c == UINT64_MAX)
             c = core_cycles(o->core); /* idle with nothing armed: it stays where it is */
         *lo = MIN(*lo, c);
         *hi = MAX(*hi, c);
-        *insns += o->insns;
     }
     pthread_mutex_unlock(&s->lock);
 }

@@ -73,14 +73,9 @@ struct NiEvent;
 void machine_observe_ni(Machine *m, unsigned core, void (*fn)(void *opaque, const struct NiEvent *ev),
                         void *opaque);
 
-/* The cycles the cores have published (smallest and largest) and the
- * instructions they have published (summed over the cores), safe to call
- * from any thread while the machine runs (for a progress line). A core
- * publishes its instruction count after a run of at most a [sched]
- * quantum once it is max(2^18, 64 x its blocks) cycles past its last
- * count, and when it stops:
- * the sum lags the run and never exceeds the final count. */
-void machine_progress(Machine *m, uint64_t *lo, uint64_t *hi, uint64_t *insns);
+/* The cycles the cores have published (smallest and largest), safe to
+ * call from any thread while the machine runs (for a progress line). */
+void machine_progress(Machine *m, uint64_t *lo, uint64_t *hi);
 
 /* Flush each core's unterminated console line through console_fn. */
 void machine_flush_console(Machine *m);
