@@ -34,6 +34,19 @@ uint64_t core_instructions(const Core *c)
     return n;
 }
 
+void core_publish_instructions(Core *c)
+{
+    if (core_live(c) && c->cycles - c->insns_at < MAX(UINT64_C(1) << 18, 64 * (uint64_t)c->blocks->len))
+        return;
+    c->insns_at = c->cycles;
+    __atomic_store_n(&c->insns_pub, core_instructions(c), __ATOMIC_RELAXED);
+}
+
+uint64_t core_instructions_published(const Core *c)
+{
+    return __atomic_load_n(&c->insns_pub, __ATOMIC_RELAXED);
+}
+
 /* Costs, loads/stores and the control instruction of b's words. */
 static uint32_t block_scan(Core *c, Block *b)
 {

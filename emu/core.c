@@ -401,6 +401,7 @@ void core_halt(Core *c, CoreState state)
         c->hooks.idle(c->hooks.opaque, c->idle_from, c->cycles);
     if (core_live(c))
         c->state = state;
+    core_publish_instructions(c);
 }
 
 /* ---- running and idling ---------------------------------------------- */
@@ -450,6 +451,7 @@ void core_run(Core *c, uint64_t horizon)
             break;
         }
     }
+    core_publish_instructions(c);
 }
 
 uint64_t core_local_event(const Core *c)
@@ -501,6 +503,7 @@ void core_idle(Core *c, uint64_t until)
             c->hooks.idle(c->hooks.opaque, idle_from, c->cycles);
         c->idle_from = c->cycles;
         c->state = CORE_LIMIT;
+        core_publish_instructions(c);
         return;
     }
     if (!core_irq_wanted(c))

@@ -129,6 +129,9 @@ struct Core {
     CoreSched sched;
     /* where block boundaries publish the clock (sched.lb_pub or lb_own) */
     uint64_t *lb_pub, lb_own;
+    /* the instruction count for a progress line on another thread
+     * (core_publish_instructions), as of cycle insns_at */
+    uint64_t insns_pub, insns_at;
 
     /* poll skip: the block whose failed poll may repeat (NULL: none) */
     Block *poll_blk;
@@ -198,6 +201,11 @@ bool cp0_scan_block(Core *c, const Block *b);
 bool core_sync_point(Core *c, uint64_t t, uint32_t pc);
 
 /* block.c */
+/* After a run, or when the core stops: publish core_instructions() for
+ * core_instructions_published, when the core has stopped or is max(2^18,
+ * 64 x its blocks) cycles past the last count (it walks every block, ~1 ns
+ * each: at most a few percent of the simulation even at its fastest). */
+void core_publish_instructions(Core *c);
 void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
 void block_free(gpointer p);
 /* The current block stops before end_pc (exit or fault inside it): take
