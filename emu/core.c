@@ -411,6 +411,7 @@ void core_halt(Core *c, CoreState state)
         c->hooks.idle(c->hooks.opaque, c->idle_from, c->cycles);
     if (core_live(c))
         c->state = state;
+    core_publish_instructions(c);
 }
 
 /* ---- running and idling ---------------------------------------------- */
@@ -440,8 +441,11 @@ void core_run(Core *c, uint64_t horizon)
             exc_engine_error(c, err, pc);
             break;
         }
-        if (c->stopping)
+        if (c->stopping) {
+            if (c->cut_block)
+                block_run_cut(c); /* the cycle limit inside a block */
             break; /* at a sync point or the horizon: c->pc is set */
+        }
         uint32_t pc = core_reg(c, UC_MIPS_REG_PC);
         c->prev = &c->none;
         if (after_wait(c, pc)) {
@@ -457,6 +461,7 @@ void core_run(Core *c, uint64_t horizon)
             break;
         }
     }
+    core_publish_instructions(c);
 }
 
 uint64_t core_local_event(const Core *c)
@@ -508,6 +513,7 @@ void core_idle(Core *c, uint64_t until)
             c->hooks.idle(c->hooks.opaque, idle_from, c->cycles);
         c->idle_from = c->cycles;
         c->state = CORE_LIMIT;
+        core_publish_instructions(c);
         return;
     }
     if (!core_irq_wanted(c))

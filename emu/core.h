@@ -190,6 +190,11 @@ uint64_t core_interrupts(const Core *c);
 uint64_t core_waits(const Core *c);
 /* Instructions executed so far. */
 uint64_t core_instructions(const Core *c);
+/* Instructions executed as the core last published them (after a run of
+ * at most a [sched] quantum, every max(2^18, 64 x blocks) cycles or so,
+ * and when it stops): safe to read from any thread while it runs (for a
+ * progress line); never more than core_instructions(). */
+uint64_t core_instructions_published(const Core *c);
 
 /* CP0 register (NP_CP0_COUNT, _COMPARE, _CAUSE, _STATUS) as the guest
  * would read it now. */
