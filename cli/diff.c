@@ -15,14 +15,6 @@
 #include "html_report.h"
 #include "profile_diff.h"
 
-typedef struct DiffOptions {
-    char *out;
-    double fail_pct;           /* < 0: no gate */
-    char **functions;
-    gboolean quiet;
-    char **rest;
-} DiffOptions;
-
 static const char *const diff_description =
     "Compares two finished runs (their OUT/profile.data) function by function:\n"
     "exact self and inclusive cycles and calls in A and B, the difference and\n"
@@ -46,7 +38,7 @@ static const char *const diff_description =
     "--fail-if-slower; 2 usage error or unreadable profile data; 5 a file could\n"
     "not be written.";
 
-static bool parse(int *argc, char ***argv, DiffOptions *o, GError **error)
+bool cli_parse_diff(int *argc, char ***argv, DiffOptions *o, GError **error)
 {
     g_autofree char *pct = NULL;
     GOptionEntry entries[] = {
@@ -82,6 +74,14 @@ static bool parse(int *argc, char ***argv, DiffOptions *o, GError **error)
         return false;
     }
     return true;
+}
+
+void diff_options_clear(DiffOptions *o)
+{
+    g_free(o->out);
+    g_strfreev(o->functions);
+    g_strfreev(o->rest);
+    *o = (DiffOptions){ 0 };
 }
 
 static bool load(const char *out, ProfileData *d, GError **error)
@@ -192,7 +192,7 @@ int cmd_diff(int argc, char **argv)
     ProfileData a = { 0 }, b = { 0 };
     GError *err = NULL;
     int status = EXIT_OK;
-    if (!parse(&argc, &argv, &o, &err) || !load(o.rest[0], &a, &err) || !load(o.rest[1], &b, &err)) {
+    if (!cli_parse_diff(&argc, &argv, &o, &err) || !load(o.rest[0], &a, &err) || !load(o.rest[1], &b, &err)) {
         status = finish(EXIT_USAGE, err);
     } else {
         const char *dir = o.out ? o.out : ".";
@@ -221,8 +221,6 @@ int cmd_diff(int argc, char **argv)
     }
     profile_data_clear(&a);
     profile_data_clear(&b);
-    g_free(o.out);
-    g_strfreev(o.functions);
-    g_strfreev(o.rest);
+    diff_options_clear(&o);
     return status;
 }

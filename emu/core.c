@@ -89,7 +89,8 @@ void core_stop(Core *c, CoreState state)
 {
     c->state = state;
     c->stopping = true;
-    c->next_event = c->deadline = 0;
+    c->next_event = 0;
+    core_set_deadline(c, 0);
     uc_ok(c, uc_emu_stop(c->uc), "stop");
 }
 
@@ -176,15 +177,18 @@ static bool status_allows(const Core *c, uint32_t st)
 void core_update_next_event(Core *c)
 {
     if (c->stopping) {
-        c->next_event = c->deadline = 0;
+        c->next_event = 0;
+        core_set_deadline(c, 0);
         return;
     }
+    if (__atomic_exchange_n(&c->yield_req, 0, __ATOMIC_RELAXED))
+        c->slice_end = MIN(c->slice_end, c->cycles); /* stop at the next boundary */
     uint64_t e = MIN(c->slice_end, c->timer.expiry);
     e = MIN(e, MIN(c->cfg->max_cycles, c->cp0.match_at));
     if (core_irq_wanted(c) || core_irq_network(c))
         e = 0; /* network lines are tested at every boundary */
     c->next_event = e;
-    c->deadline = MIN(e, c->next_sample);
+    core_set_deadline(c, MIN(e, c->next_sample));
 }
 
 /* Take the interrupt: EPC (via $k0 and the stub) = epc, EXL = 1. */
@@ -398,6 +402,12 @@ void core_set_hooks(Core *c, const CoreHooks *hooks)
     c->arrive_mask |= MIPS_JREG;
 }
 
+void core_request_yield(Core *c)
+{
+    __atomic_store_n(&c->yield_req, 1, __ATOMIC_RELAXED);
+    core_set_deadline(c, 0);
+}
+
 void core_set_sched(Core *c, const CoreSched *sched)
 {
     c->sched = *sched;
@@ -410,6 +420,7 @@ void core_halt(Core *c, CoreState state)
         c->hooks.idle(c->hooks.opaque, c->idle_from, c->cycles);
     if (core_live(c))
         c->state = state;
+    core_publish_instructions(c);
 }
 
 /* ---- running and idling ---------------------------------------------- */
@@ -439,8 +450,11 @@ void core_run(Core *c, uint64_t horizon)
             exc_engine_error(c, err, pc);
             break;
         }
-        if (c->stopping)
+        if (c->stopping) {
+            if (c->cut_block)
+                block_run_cut(c); /* the cycle limit inside a block */
             break; /* at a sync point or the horizon: c->pc is set */
+        }
         uint32_t pc = core_reg(c, UC_MIPS_REG_PC);
         c->prev = &c->none;
         if (after_wait(c, pc)) {
@@ -456,6 +470,7 @@ void core_run(Core *c, uint64_t horizon)
             break;
         }
     }
+    core_publish_instructions(c);
 }
 
 uint64_t core_local_event(const Core *c)
@@ -507,6 +522,7 @@ void core_idle(Core *c, uint64_t until)
             c->hooks.idle(c->hooks.opaque, idle_from, c->cycles);
         c->idle_from = c->cycles;
         c->state = CORE_LIMIT;
+        core_publish_instructions(c);
         return;
     }
     if (!core_irq_wanted(c))

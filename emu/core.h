@@ -156,6 +156,11 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
                ConsoleFn console_fn, void *console_opaque, GError **error);
 void core_free(Core *c);
 void core_set_hooks(Core *c, const CoreHooks *hooks);
+/* From any thread: the core's current run (core_run) ends at its next
+ * block boundary, as if its horizon were reached there. Only speed
+ * changes (a scheduler lets another core of the thread run first); a
+ * request that comes while the core does not run ends its next run early. */
+void core_request_yield(Core *c);
 void core_set_sched(Core *c, const CoreSched *sched);
 
 /* Run from the core's clock towards `horizon` (block granularity) unless
@@ -201,6 +206,11 @@ uint64_t core_interrupts(const Core *c);
 uint64_t core_waits(const Core *c);
 /* Instructions executed so far. */
 uint64_t core_instructions(const Core *c);
+/* Instructions executed as the core last published them (after a run of
+ * at most a [sched] quantum, every max(2^18, 64 x blocks) cycles or so,
+ * and when it stops): safe to read from any thread while it runs (for a
+ * progress line); never more than core_instructions(). */
+uint64_t core_instructions_published(const Core *c);
 
 /* CP0 register (NP_CP0_COUNT, _COMPARE, _CAUSE, _STATUS) as the guest
  * would read it now. */

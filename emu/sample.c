@@ -60,7 +60,7 @@ void sample_update_next(Core *c)
     c->next_sample = next;
     c->next_hist = at;
     c->next_sample2 = next2;
-    c->deadline = MIN(c->next_event, next);
+    core_set_deadline(c, MIN(c->next_event, next));
 }
 
 /* Samples in [from, to) all land on pc (0 = idle). */

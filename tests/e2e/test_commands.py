@@ -482,6 +482,21 @@ def run_on_pty(args):
     return proc.returncode, got
 
 
+UNITS = {"": 1, "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
+LINE = re.compile(r"^\[nocprof\] cycles per core ([\d.]+[kMG]?)\.\.([\d.]+[kMG]?) / ([\d.]+[kMG]?) "
+                  r"\(([\d.]+)%\) \| ([\d.]+[kMGT]?) insns, ([\d.]+) MIPS \| (\d+):(\d\d\.\d)\x1b\[K$")
+
+
+def human(text):
+    """the progress line's rounded-down count: "12.3M" -> 12300000"""
+    m = re.fullmatch(r"(\d+)(?:\.(\d))?([kMGT]?)", text)
+    return (int(m.group(1)) * 10 + int(m.group(2) or 0)) * UNITS[m.group(3)] // 10 if m.group(3) else int(m.group(1))
+
+
+def progress_lines(got):
+    return [l.decode() for l in got.split(b"\r") if l.startswith(b"[nocprof] cycles per core ")]
+
+
 class Progress(unittest.TestCase):
     """spin (every core polls in a loop that calls a function, so every
     poll synchronises) cut at 2e7 cycles per core, one host thread, a few
@@ -490,19 +505,61 @@ class Progress(unittest.TestCase):
 
     LONG = ["--threads", "1", "--max-cycles", "20000000", "--set", "run.livelock_cycles=0"]
 
+    def check_counts(self, lines, summary, max_cycles):
+        """every line parses; cycles and instructions never exceed the
+        run's final ones (summary.json) nor decrease; MIPS is the count over
+        the elapsed time"""
+        final = sum(c["instructions"] for c in summary["cores"])
+        top = max(c["cycles"] for c in summary["cores"])
+        last_insns = last_hi = 0
+        for line in lines:
+            m = LINE.match(line)
+            self.assertIsNotNone(m, line)
+            lo, hi, lim = human(m.group(1)), human(m.group(2)), human(m.group(3))
+            insns, mips = human(m.group(5)), float(m.group(6))
+            secs = 60 * int(m.group(7)) + float(m.group(8))
+            self.assertEqual(lim, max_cycles)
+            self.assertLessEqual(lo, hi)
+            self.assertLessEqual(hi, top, line)
+            self.assertLessEqual(insns, final, line)
+            self.assertGreaterEqual(insns, last_insns, line)
+            self.assertGreaterEqual(hi, last_hi, line)
+            last_insns, last_hi = insns, hi
+            if secs >= 1.0 and insns >= 10**6:
+                # MIPS = count / elapsed: the shown count is rounded down (by
+                # <= 10% from 1.0M on), the time to 0.1 s, MIPS to 0.1
+                want = insns / 1e6 / secs
+                self.assertLessEqual(abs(mips - want), 0.2 * want + 0.1, line)
+        self.assertGreater(last_insns, 0, "some instructions were published")
+        return last_insns, final
+
     def test_terminal(self):
         out = nptest.tmpdir("pty")
         rc, got = run_on_pty(["-o", out] + self.LONG + [fw("spin")])
         self.assertEqual(rc, 4, got)
-        lines = [l for l in got.split(b"\r") if l.startswith(b"[nocprof] cycles per core ")]
+        lines = progress_lines(got)
         self.assertGreaterEqual(len(lines), 2, got)            # redrawn a few times a second
-        self.assertRegex(lines[-1].decode(), r"^\[nocprof\] cycles per core [\d.]+[kMG]?\.\.[\d.]+[kMG]? / 20\.0M "
-                         r"\([\d.]+%\) \| [\d.]+[kMG]? cycles/s \| \d+:\d\d\.\d\x1b\[K$")
+        self.assertRegex(lines[-1], r"^\[nocprof\] cycles per core [\d.]+[kMG]?\.\.[\d.]+[kMG]? / 20\.0M "
+                         r"\([\d.]+%\) \| [\d.]+[kMG]? insns, [\d.]+ MIPS \| \d+:\d\d\.\d\x1b\[K$")
         tail = got[got.rindex(b"[nocprof] cycles per core"):]
         self.assertRegex(tail, rb"^[^\r]*\x1b\[K\r\x1b\[K")     # the last one erased at the end
         plain = run(self.LONG + [fw("spin")])
         with open(os.path.join(out, "summary.json")) as f:
-            self.assertEqual(f.read(), plain.text("summary.json"))  # the same run
+            text = f.read()
+        self.assertEqual(text, plain.text("summary.json"))  # the same run
+        self.check_counts(lines, json.loads(text), 20000000)
+
+    def test_instructions_two_threads(self):
+        """cores on two host threads publish their instruction counts: the
+        line's count grows, never past summary.json's final count"""
+        out = nptest.tmpdir("pty2")
+        rc, got = run_on_pty(["-o", out, "--threads", "2", "--max-cycles", "6000000",
+                              "--set", "run.livelock_cycles=0", fw("spin")])
+        self.assertEqual(rc, 4, got)
+        lines = progress_lines(got)
+        self.assertGreaterEqual(len(lines), 2, got)
+        with open(os.path.join(out, "summary.json")) as f:
+            self.check_counts(lines, json.load(f), 6000000)
 
     def test_max_cycles(self):
         rc, got = run_on_pty(["-o", nptest.tmpdir("pty")] + self.LONG + [fw("spin")])
@@ -519,6 +576,7 @@ class Progress(unittest.TestCase):
         self.assertNotIn("\x1b[K", r.stderr)
         r = run(["--progress"] + self.LONG + [fw("spin")])  # forced
         self.assertIn("[nocprof] cycles per core", r.stderr)
+        self.assertRegex(r.stderr, r"\| [\d.]+[kMG]? insns, [\d.]+ MIPS \|")
 
 
 if __name__ == "__main__":

@@ -181,6 +181,66 @@ class OddPc(unittest.TestCase):
                     self.assertIn("misaligned-fetch", r.text("summary.txt"))
 
 
+def gmon_bins(path, big):
+    """{pc: samples} of a gmon.out's histogram records."""
+    import struct
+    data = open(path, "rb").read()
+    e = ">" if big else "<"
+    pos, bins = 20, {}
+    while pos < len(data) and data[pos] == 0:
+        lo, hi, n = struct.unpack_from(e + "III", data, pos + 1)
+        pos += 1 + 16 + 16
+        for i in range(n):
+            v = struct.unpack_from(e + "H", data, pos + 2 * i)[0]
+            if v:
+                bins[lo + 4 * i] = bins.get(lo + 4 * i, 0) + v
+        pos += 2 * n
+    return bins
+
+
+class ExactLimit(unittest.TestCase):
+    """--max-cycles is exact (docs/robustness.md): an instruction runs only
+    when it completes by the limit, a branch and its delay slot both or
+    neither, a taken branch's extra cycle up to the limit; samples =
+    floor(cycles / period). Figures by hand from t_limit.S's listing:
+    limit -> (cycles, instructions)."""
+
+    CASES = {20: (3, 2),        # div would end at 21
+             21: (21, 3),       # div ends exactly at the limit
+             28: (27, 6),       # bne ends at 28 but its delay slot at 29
+             29: (29, 8),       # block A whole, the taken branch's cycle cut
+             30: (30, 8),
+             42: (41, 16),      # b . ends at 42, its nop at 43: neither
+             43: (43, 18),
+             999: (998, 654),   # 320th `b .` iteration would end at 1000
+             1000: (1000, 656)}
+
+    def test_exact_limits(self):
+        for endian in ("el", "eb"):
+            for limit, (cycles, insns) in self.CASES.items():
+                with self.subTest(endian=endian, limit=limit):
+                    r = run(["--max-cycles", str(limit), "--sample-period", "7,10"] + ONE_CORE
+                            + [nptest.fixture("t_limit", endian)], timeout=20)
+                    self.assertEqual(r.rc, 4, r.describe())
+                    c = r.core(0)
+                    self.assertEqual(c["status"], "limit")
+                    self.assertEqual((c["cycles"], c["instructions"]), (cycles, insns))
+                    self.assertEqual(c["samples"], {"7": cycles // 7, "10": cycles // 10})
+            # limit 21, period 7: samples at cycles 6, 13, 20, all inside the div
+            r = run(["--max-cycles", "21", "--sample-period", "7"] + ONE_CORE
+                    + [nptest.fixture("t_limit", endian)], timeout=20)
+            self.assertEqual(gmon_bins(r.path("core0", "gmon.out"), endian == "eb"), {0x80000008: 3})
+
+    def test_many_cores_never_past_the_limit(self):
+        for name in ("pipeline", "comm", "spin"):
+            for limit in (12345, 99999):
+                r = run(["--max-cycles", str(limit), "--sample-period", "7,10", fw(name, "eb")], timeout=60)
+                for c in r.summary["cores"]:
+                    self.assertLessEqual(c["cycles"], limit, (name, limit, c["id"]))
+                    self.assertEqual(c["samples"], {"7": c["cycles"] // 7, "10": c["cycles"] // 10},
+                                     (name, limit, c["id"]))
+
+
 class EndOfRun(unittest.TestCase):
     def test_deadlock_quick(self):
         r = run([fw("deadlock")], timeout=60)
