@@ -617,6 +617,12 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
     g_free(threads);
     g_free(args);
     g_clear_pointer(&s->running, g_free);
+    /* the network's clock at the end is the run's end (the latest core),
+     * whatever the schedule simulated of it so far */
+    uint64_t end = 0;
+    for (unsigned i = 0; i < m->ncores; i++)
+        end = MAX(end, core_cycles(m->cores[i]));
+    noc_run_until(m->noc, MIN(end, m->cfg->max_cycles));
     machine_flush_console(m);
 }
 
