@@ -378,10 +378,12 @@ static void charge_cut(Core *c, Block *b)
  * must see, an event or a sample due. */
 G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
 {
+    if (__atomic_load_n(&c->yield_req, __ATOMIC_RELAXED))
+        core_update_next_event(c); /* takes it: the run ends at this boundary */
     if (c->cp0.fix_pending) {
         /* an mfc0 ended the previous block: its value reaches rt now */
         cp0_apply_fix(c);
-        c->deadline = MIN(c->next_event, c->next_sample);
+        core_set_deadline(c, MIN(c->next_event, c->next_sample));
     }
     if (G_UNLIKELY(c->prev->flags & (MIPS_JREG | MIPS_ERET | BLOCK_SPLIT)) && exc_odd_target(c, c->prev, addr))
         return;
@@ -449,7 +451,7 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t bt = addr != p->fallthrough ? p->bt : 0;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->attn_out | b->attn | (end > c->deadline)))
+    if (G_UNLIKELY(p->attn_out | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))))
         goto slow;
     p->extra += (int64_t)bt;
     __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
@@ -495,7 +497,8 @@ void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx)
     c->poll_off = (uint32_t)off;
     c->poll_pc = b->addr + 4u * (uint32_t)i;
     c->poll_tx = tx;
-    c->next_event = c->deadline = 0; /* the next boundary takes the slow path */
+    c->next_event = 0; /* the next boundary takes the slow path */
+    core_set_deadline(c, 0);
 }
 
 /* Entering b again right after its failed poll, at `start`: ask the

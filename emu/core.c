@@ -80,7 +80,8 @@ void core_stop(Core *c, CoreState state)
 {
     c->state = state;
     c->stopping = true;
-    c->next_event = c->deadline = 0;
+    c->next_event = 0;
+    core_set_deadline(c, 0);
     uc_ok(c, uc_emu_stop(c->uc), "stop");
 }
 
@@ -167,15 +168,18 @@ static bool status_allows(const Core *c, uint32_t st)
 void core_update_next_event(Core *c)
 {
     if (c->stopping) {
-        c->next_event = c->deadline = 0;
+        c->next_event = 0;
+        core_set_deadline(c, 0);
         return;
     }
+    if (__atomic_exchange_n(&c->yield_req, 0, __ATOMIC_RELAXED))
+        c->slice_end = MIN(c->slice_end, c->cycles); /* stop at the next boundary */
     uint64_t e = MIN(c->slice_end, c->timer.expiry);
     e = MIN(e, MIN(c->cfg->max_cycles, c->cp0.match_at));
     if (core_irq_wanted(c) || core_irq_network(c))
         e = 0; /* network lines are tested at every boundary */
     c->next_event = e;
-    c->deadline = MIN(e, c->next_sample);
+    core_set_deadline(c, MIN(e, c->next_sample));
 }
 
 /* Take the interrupt: EPC (via $k0 and the stub) = epc, EXL = 1. */
@@ -387,6 +391,12 @@ void core_set_hooks(Core *c, const CoreHooks *hooks)
 {
     c->hooks = *hooks;
     c->arrive_mask |= MIPS_JREG;
+}
+
+void core_request_yield(Core *c)
+{
+    __atomic_store_n(&c->yield_req, 1, __ATOMIC_RELAXED);
+    core_set_deadline(c, 0);
 }
 
 void core_set_sched(Core *c, const CoreSched *sched)

@@ -153,6 +153,11 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
                ConsoleFn console_fn, void *console_opaque, GError **error);
 void core_free(Core *c);
 void core_set_hooks(Core *c, const CoreHooks *hooks);
+/* From any thread: the core's current run (core_run) ends at its next
+ * block boundary, as if its horizon were reached there. Only speed
+ * changes (a scheduler lets another core of the thread run first); a
+ * request that comes while the core does not run ends its next run early. */
+void core_request_yield(Core *c);
 void core_set_sched(Core *c, const CoreSched *sched);
 
 /* Run from the core's clock towards `horizon` (block granularity) unless

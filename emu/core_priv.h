@@ -92,7 +92,10 @@ struct Core {
     uint64_t slice_end;        /* run no further than this (the horizon) */
     uint64_t next_event, next_sample;
     uint64_t deadline;         /* min(next_event, next_sample): a block ending
-                                  past it takes the hook's slow path */
+                                  past it takes the hook's slow path;
+                                  atomic (relaxed): core_request_yield
+                                  zeroes it from other threads */
+    uint32_t yield_req;        /* core_request_yield: stop at a boundary */
     uint64_t irq_start, idle_from;
     bool in_irq, stopping;
     uint64_t interrupts, waits;
@@ -263,5 +266,11 @@ bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
 /* mmio.c */
 uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque);
 void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque);
+
+/* Every write of deadline (another thread may zero it: core_request_yield). */
+static inline void core_set_deadline(Core *c, uint64_t v)
+{
+    __atomic_store_n(&c->deadline, v, __ATOMIC_RELAXED);
+}
 
 #endif

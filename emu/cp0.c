@@ -176,14 +176,15 @@ static void cp0_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaqu
     if (k == CP0_WRITE) {
         record_write(c, rd, core_read_gpr(c, rt), t);
     } else if (k == CP0_STATUS) {
-        c->next_event = c->deadline = 0; /* interrupts may become deliverable */
+        c->next_event = 0; /* interrupts may become deliverable */
+        core_set_deadline(c, 0);
     } else if (k == CP0_READ && rt != 0) {
         c->cp0.fix_val = rd == NP_CP0_COUNT ? cp0_count(c, t)
                          : rd == NP_CP0_COMPARE ? c->cp0.compare : cause_at(c, t, pc);
         c->cp0.fix_reg = rt;
         c->cp0.fix_pending = true;
         if (i + 1 >= b->ninsns) /* ends its block: the next boundary writes rt */
-            c->deadline = 0;
+            core_set_deadline(c, 0);
     }
 }
 

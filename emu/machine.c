@@ -25,71 +25,17 @@
 
 #include "coro.h"
 #include "dev_ni.h"
+#include "machine_priv.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
 #define CORO_STACK (8u << 20)
 
-typedef enum { MC_RUN, MC_SYNC, MC_IDLE, MC_DONE } McState;
-
-typedef struct MCore {
-    Machine *m;
-    Core *core;
-    NiDev *ni;
-    unsigned id, thread;
-    Coro *co;
-    McState st;
-    bool active;               /* resumed by its thread right now */
-    bool woken;                /* MC_IDLE: the network raised a line */
-    uint64_t lb, sync_t, wake_t;
-    /* livelock: polling since poll_from with no progress (NI events); the
-     * state before the last progress, to judge it as of an earlier cycle */
-    bool polled, prev_polled;
-    uint64_t poll_from, prev_poll_from, progress;
-    /* MC_IDLE while spinning on a failed poll (CoreSched.poll_wait):
-     * iterations start at p_start + j * p_period, their poll at + p_off */
-    bool polling, p_tx;
-    uint64_t p_start, p_period, p_off, p_resume;
-    uint32_t p_pc;
-} MCore;
-
-struct MachSched {
-    /* pthread, not GMutex: ThreadSanitizer sees pthread's synchronisation */
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    pthread_mutex_t console_lock;
-    uint64_t gen;              /* bumped (atomic) by every change of state */
-    unsigned sleepers;         /* threads in pthread_cond_timedwait */
-    MCore *mc;
-    unsigned nthreads, ndone;
-    volatile sig_atomic_t *interrupted;
-    bool halting;
-    bool halt_at_sync;         /* running cores stop at their next sync point */
-    CoreState halt_state;
-    ConsoleFn console_fn;
-    void *console_opaque;
-};
-
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-/* A core's lb is read by other threads without the lock (spinning) and
- * written by its own block hook while it runs (CoreSched.lb_pub): atomic,
- * release/acquire so that seeing lb >= t also shows everything the core
- * did under the lock before it got there. */
-static uint64_t lb_get(const MCore *o)
-{
-    return __atomic_load_n(&o->lb, __ATOMIC_ACQUIRE);
-}
-
-static void lb_set(MCore *o, uint64_t v)
-{
-    __atomic_store_n(&o->lb, v, __ATOMIC_RELEASE);
 }
 
 /* ---- the view every thread shares (lock held) ------------------------ */
@@ -105,14 +51,7 @@ static bool others_reached(const Machine *m, const MCore *self, uint64_t t)
     return true;
 }
 
-/* The two smallest lbs of the live cores, so that "every other core has
- * reached t" costs O(1) per core when picking (O(n^2) made big meshes slow). */
-typedef struct LbView {
-    uint64_t min1, min2;
-    const MCore *arg1;
-} LbView;
-
-static LbView lb_view(const Machine *m)
+LbView mach_lb_view(const Machine *m)
 {
     LbView v = { UINT64_MAX, UINT64_MAX, NULL };
     for (unsigned i = 0; i < m->ncores; i++) {
@@ -131,12 +70,12 @@ static LbView lb_view(const Machine *m)
     return v;
 }
 
-static bool others_at(const LbView *v, const MCore *self, uint64_t t)
+bool mach_others_at(const LbView *v, const MCore *self, uint64_t t)
 {
     return (self == v->arg1 ? v->min2 : v->min1) >= t;
 }
 
-static bool ready(const Machine *m, const MCore *mc, const LbView *v)
+bool mach_ready(const Machine *m, const MCore *mc, const LbView *v)
 {
     if (mc->active)
         return false;
@@ -144,8 +83,8 @@ static bool ready(const Machine *m, const MCore *mc, const LbView *v)
         return mc->st != MC_DONE;
     switch (mc->st) {
     case MC_RUN: return true;
-    case MC_SYNC: return others_at(v, mc, mc->sync_t);
-    case MC_IDLE: return mc->woken || (mc->wake_t != UINT64_MAX && others_at(v, mc, mc->wake_t));
+    case MC_SYNC: return mach_others_at(v, mc, mc->sync_t);
+    case MC_IDLE: return mc->woken || (mc->wake_t != UINT64_MAX && mach_others_at(v, mc, mc->wake_t));
     default: return false;
     }
 }
@@ -168,7 +107,7 @@ static bool net_wakes(MCore *o)
     return core_irq_wanted(o->core);
 }
 
-static void changed(Machine *m)
+void mach_changed(Machine *m)
 {
     MachSched *s = m->sched;
     __atomic_add_fetch(&s->gen, 1, __ATOMIC_RELEASE);
@@ -199,7 +138,8 @@ static bool advance_network(Machine *m, uint64_t t)
             o->wake_t = o->polling ? poll_iter_at(o, s) : MAX(s, core_cycles(o->core));
             lb_set(o, o->wake_t);
             early |= o->wake_t < t;
-            changed(m);
+            mach_preempt_for(m, o);
+            mach_changed(m);
         }
         if (early)
             return false;
@@ -215,7 +155,7 @@ static void start_halt(Machine *m, CoreState state, bool at_sync)
     s->halting = true;
     s->halt_at_sync = at_sync;
     s->halt_state = state;
-    changed(m);
+    mach_changed(m);
 }
 
 /* ---- livelock (lock held) ----------------------------------------------- */
@@ -270,120 +210,13 @@ static void ni_event(void *opaque, const NiEvent *ev)
     mc->polled = false;
 }
 
-/* ---- spinning instead of sleeping (several threads) -------------------- */
-
-/* How long a thread watches cores running on other threads before it
- * suspends or sleeps: a hand-off through a condition variable costs tens
- * of microseconds, the cores publish their clocks at every block. */
-#define SPIN_NS 50000u
-#define SPIN_YIELD_NS 2000u
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
-/* What one waiting core needs, taken under the lock: every core in `live`
- * but itself to have published lb >= t. */
-typedef struct SpinNeed {
-    unsigned self;
-    uint64_t t;
-} SpinNeed;
-
-static bool need_met(const Machine *m, const bool *live, const SpinNeed *n)
-{
-    for (unsigned i = 0; i < m->ncores; i++)
-        if (i != n->self && live[i] && lb_get(&m->sched->mc[i]) < n->t)
-            return false;
-    return true;
-}
-
-/* Drop the lock and watch the clocks until one need is met, the state
- * changes, or SPIN_NS pass; the lock is held again on return. True unless
- * it timed out. */
-static bool spin(Machine *m, const SpinNeed *needs, unsigned nneeds)
-{
-    MachSched *s = m->sched;
-    bool live[m->ncores];
-    for (unsigned i = 0; i < m->ncores; i++)
-        live[i] = s->mc[i].st != MC_DONE;
-    uint64_t g = __atomic_load_n(&s->gen, __ATOMIC_ACQUIRE);
-    pthread_mutex_unlock(&s->lock);
-    bool met = false;
-    uint64_t t0 = now_ns();
-    for (unsigned k = 1; !met; k++) {
-        cpu_relax();
-        if (__atomic_load_n(&s->gen, __ATOMIC_ACQUIRE) != g) {
-            met = true;
-        } else if ((k & 31) == 0) {
-            for (unsigned j = 0; j < nneeds && !met; j++)
-                met = need_met(m, live, &needs[j]);
-            uint64_t dt = met ? 0 : now_ns() - t0;
-            if (dt > SPIN_NS)
-                break;
-            if (dt > SPIN_YIELD_NS)
-                sched_yield(); /* the core we watch may be waiting for a CPU */
-        }
-    }
-    pthread_mutex_lock(&s->lock);
-    return met;
-}
-
-static MCore *pick(Machine *m, unsigned thread);
-
-/* mc must wait at t (lock held). Worth spinning rather than suspending when
- * its thread has nothing else to run and every core it waits for is
- * running on another thread (so it publishes its clock as it goes). */
-static bool spin_sync(Machine *m, MCore *mc, uint64_t t)
-{
-    MachSched *s = m->sched;
-    if (s->nthreads < 2 || pick(m, mc->thread))
-        return false;
-    for (unsigned i = 0; i < m->ncores; i++) {
-        const MCore *o = &s->mc[i];
-        if (o != mc && o->st != MC_DONE && lb_get(o) < t && !(o->active && o->st == MC_RUN))
-            return false;
-    }
-    SpinNeed n = { mc->id, t };
-    return spin(m, &n, 1);
-}
-
-/* The thread has nothing ready (lock held): watch for one of its waiting
- * cores to become ready. False when there is nothing to watch for or it
- * timed out. */
-static bool spin_thread(Machine *m, unsigned thread)
-{
-    MachSched *s = m->sched;
-    if (s->nthreads < 2)
-        return false;
-    SpinNeed needs[m->ncores];
-    unsigned n = 0;
-    for (unsigned i = thread; i < m->ncores; i += s->nthreads) {
-        const MCore *o = &s->mc[i];
-        if (o->st == MC_SYNC)
-            needs[n++] = (SpinNeed){ i, o->sync_t };
-        else if (o->st == MC_IDLE && !o->woken && o->wake_t != UINT64_MAX)
-            needs[n++] = (SpinNeed){ i, o->wake_t };
-    }
-    return n > 0 && spin(m, needs, n);
-}
-
 /* ---- called from a core's coroutine ----------------------------------- */
 
 /* Suspend the calling core until `ready` (the lock is dropped meanwhile). */
 static void suspend(MCore *mc)
 {
     MachSched *s = mc->m->sched;
-    changed(mc->m);
+    mach_changed(mc->m);
     pthread_mutex_unlock(&s->lock);
     coro_yield(mc->co);
     pthread_mutex_lock(&s->lock);
@@ -408,7 +241,7 @@ static bool sched_sync(void *opaque, Core *core, uint64_t t)
         }
         if (others_reached(m, mc, t) && advance_network(m, t))
             break;
-        if (!spin_sync(m, mc, t))
+        if (!mach_spin_sync(m, mc, t))
             suspend(mc);
     }
     mc->st = MC_RUN;
@@ -514,7 +347,7 @@ static void core_main(void *opaque)
         if (!core_live(c)) {
             mc->st = MC_DONE;
             s->ndone++;
-            changed(m);
+            mach_changed(m);
             pthread_mutex_unlock(&s->lock);
             return;
         }
@@ -575,7 +408,7 @@ static bool wake_pollers(Machine *m)
             lb_set(o, o->wake_t);
         }
     }
-    changed(m);
+    mach_changed(m);
     return true;
 }
 
@@ -595,7 +428,7 @@ static void unstick(Machine *m)
     uint64_t nx = noc_next_activity(m->noc);
     if (nx != UINT64_MAX) {
         advance_network(m, nx + 1);
-        changed(m);
+        mach_changed(m);
         return;
     }
     if (wake_pollers(m))
@@ -606,13 +439,13 @@ static void unstick(Machine *m)
 }
 
 /* The ready core of this thread with the smallest lb (lock held). */
-static MCore *pick(Machine *m, unsigned thread)
+MCore *mach_pick(Machine *m, unsigned thread)
 {
     MCore *best = NULL;
-    LbView v = lb_view(m);
+    LbView v = mach_lb_view(m);
     for (unsigned i = thread; i < m->ncores; i += m->sched->nthreads) {
         MCore *o = &m->sched->mc[i];
-        if (ready(m, o, &v) && (!best || lb_get(o) < lb_get(best)))
+        if (mach_ready(m, o, &v) && (!best || lb_get(o) < lb_get(best)))
             best = o;
     }
     return best;
@@ -632,18 +465,23 @@ static gpointer thread_main(gpointer opaque)
     while (s->ndone < m->ncores) {
         if (s->interrupted && *s->interrupted)
             start_halt(m, CORE_INTERRUPTED, false);
-        MCore *mc = pick(m, ta->thread);
+        MCore *mc = mach_pick(m, ta->thread);
         if (mc) {
             mc->active = true;
+            s->running[ta->thread] = mc;
             pthread_mutex_unlock(&s->lock);
             coro_resume(mc->co);
             pthread_mutex_lock(&s->lock);
             mc->active = false;
-            changed(m);
+            s->running[ta->thread] = NULL;
+            mach_changed(m);
             continue;
         }
         unstick(m);
-        if (pick(m, ta->thread) || s->ndone == m->ncores || spin_thread(m, ta->thread))
+        if (mach_pick(m, ta->thread) || s->ndone == m->ncores)
+            continue;
+        mach_preempt_others(m, ta->thread);
+        if (mach_spin_thread(m, ta->thread))
             continue;
         /* wake up now and then to see an interrupt flag set by a signal */
         struct timespec ts;
@@ -763,6 +601,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
         mc->co = coro_new(core_main, mc, CORO_STACK);
         g_assert(mc->co);
     }
+    s->running = g_new0(MCore *, s->nthreads);
     ThreadArg *args = g_new0(ThreadArg, s->nthreads);
     GThread **threads = g_new0(GThread *, s->nthreads);
     for (unsigned t = 0; t < s->nthreads; t++) {
@@ -775,6 +614,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
         g_thread_join(threads[t]);
     g_free(threads);
     g_free(args);
+    g_clear_pointer(&s->running, g_free);
     machine_flush_console(m);
 }
 

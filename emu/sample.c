@@ -114,7 +114,7 @@ void sample_update_next(Core *c)
     for (unsigned i = 0; i < c->nhists; i++)
         next = MIN(next, c->hists[i].next);
     c->next_sample = next;
-    c->deadline = MIN(c->next_event, next);
+    core_set_deadline(c, MIN(c->next_event, next));
 }
 
 /* Samples in [from, to) all land on pc (0 = idle). */
