@@ -126,7 +126,9 @@ struct Core {
     /* sampling */
     unsigned nhists;
     Histogram *hists;
-    uint32_t hist_lo, hist_hi;
+    unsigned nranges;          /* the histograms' executable ranges */
+    CoreRange *ranges;
+    uint32_t nbins;
 
     CoreHooks hooks;
     CoreSched sched;
