@@ -139,10 +139,23 @@ typedef struct CoreFault {
     char *message;
 } CoreFault;
 
-/* A PC-sampling histogram: bins[(pc - low_pc) / 4] for pc in [low_pc,
- * high_pc); samples while idle and outside that span counted apart. */
+/* One executable range of the histograms: bins first .. first + (hi - lo)
+ * / 4 - 1 count the instructions of [lo, hi). */
+typedef struct CoreRange {
+    uint32_t lo, hi, first;
+} CoreRange;
+
+/* The histograms cover the ELF's executable segments (sorted, merged, at
+ * most CORE_MAX_RANGES), never the gap between them. */
+#define CORE_MAX_RANGES 1024u
+
+/* A PC-sampling histogram: bins over the ranges, range after range;
+ * samples while idle and outside every range counted apart. */
 typedef struct CoreHist {
-    uint32_t period, low_pc, high_pc;
+    uint32_t period;
+    unsigned nranges;
+    const CoreRange *ranges;
+    uint32_t nbins;
     const uint32_t *bins;
     uint64_t idle, outside, total;
 } CoreHist;

@@ -415,27 +415,28 @@ static bool wake_pollers(Machine *m)
 /* No core is ready or running anywhere (lock held): if every live core
  * idles with nothing to wait for, let the network run until it wakes one,
  * or end the run in deadlock. */
-static void unstick(Machine *m)
+static bool unstick(Machine *m)
 {
     MachSched *s = m->sched;
     uint64_t latest = noc_now(m->noc);
     for (unsigned i = 0; i < m->ncores; i++) {
         MCore *o = &s->mc[i];
         if (o->active || (o->st != MC_DONE && !(o->st == MC_IDLE && !o->woken && o->wake_t == UINT64_MAX)))
-            return; /* someone can still move */
+            return false; /* someone can still move */
         latest = MAX(latest, core_cycles(o->core));
     }
     uint64_t nx = noc_next_activity(m->noc);
     if (nx != UINT64_MAX) {
         advance_network(m, nx + 1);
         mach_changed(m);
-        return;
+        return true;
     }
     if (wake_pollers(m))
-        return;
+        return true;
     m->deadlock = true;
     m->end_cycle = MIN(latest, m->cfg->max_cycles);
     start_halt(m, CORE_DEADLOCK, false);
+    return true;
 }
 
 /* The ready core of this thread with the smallest lb (lock held). */
@@ -443,8 +444,10 @@ MCore *mach_pick(Machine *m, unsigned thread)
 {
     MCore *best = NULL;
     LbView v = mach_lb_view(m);
-    for (unsigned i = thread; i < m->ncores; i += m->sched->nthreads) {
+    for (unsigned i = 0; i < m->ncores; i++) {
         MCore *o = &m->sched->mc[i];
+        if (o->thread != thread)
+            continue;
         if (mach_ready(m, o, &v) && (!best || lb_get(o) < lb_get(best)))
             best = o;
     }
@@ -477,8 +480,9 @@ static gpointer thread_main(gpointer opaque)
             mach_changed(m);
             continue;
         }
-        unstick(m);
-        if (mach_pick(m, ta->thread) || s->ndone == m->ncores)
+        /* the network moved (or the run ends): look again, no sleeping
+         * (a 50 ms wait per network step made drains crawl) */
+        if (unstick(m) || mach_pick(m, ta->thread) || s->ndone == m->ncores)
             continue;
         mach_preempt_others(m, ta->thread);
         if (mach_spin_thread(m, ta->thread))
@@ -594,7 +598,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
     s->ndone = 0;
     for (unsigned i = 0; i < m->ncores; i++) {
         MCore *mc = &s->mc[i];
-        mc->thread = i % s->nthreads;
+        mc->thread = i * s->nthreads / m->ncores; /* neighbours share a thread */
         mc->st = core_live(mc->core) ? MC_RUN : MC_DONE;
         s->ndone += mc->st == MC_DONE;
         lb_set(mc, core_cycles(mc->core));
@@ -615,6 +619,12 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
     g_free(threads);
     g_free(args);
     g_clear_pointer(&s->running, g_free);
+    /* the network's clock at the end is the run's end (the latest core),
+     * whatever the schedule simulated of it so far */
+    uint64_t end = 0;
+    for (unsigned i = 0; i < m->ncores; i++)
+        end = MAX(end, core_cycles(m->cores[i]));
+    noc_run_until(m->noc, MIN(end, m->cfg->max_cycles));
     machine_flush_console(m);
 }
 

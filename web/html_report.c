@@ -65,9 +65,7 @@ static uint64_t insn_samples(const Profile *p, uint32_t a)
     if (!p->nperiods)
         return 0;
     const ProfHist *h = &p->hists[0];
-    if (!h->bins || a < h->low_pc || a >= h->high_pc)
-        return 0;
-    return h->bins[(a - h->low_pc) / 4];
+    return prof_hist_at(h, a);
 }
 
 static void append_function(GString *o, const Profile *p, const ProfFunc *f, FileTable *ft)

@@ -37,7 +37,7 @@
 #include "run.h"
 
 #define PROFILE_DATA_FILE "profile.data"
-#define PROFILE_DATA_VERSION 2u
+#define PROFILE_DATA_VERSION 3u
 
 typedef struct ProfileData {
     Config cfg;

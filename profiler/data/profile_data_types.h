@@ -11,8 +11,8 @@
 #define PD_ARC "(uuutt)"
 /* addr, instructions, function, executions, cycles */
 #define PD_BLOCK "(uuutt)"
-/* period, low_pc, high_pc, bins, idle, outside, total */
-#define PD_HIST "(uuuauttt)"
+/* period, ranges (lo, hi pairs), bins (range after range), idle, outside, total */
+#define PD_HIST "(uauauttt)"
 /* parent, function, self cycles */
 #define PD_CTX "(uut)"
 /* start, end, function, idle */

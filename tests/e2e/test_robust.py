@@ -6,6 +6,7 @@ import json
 import os
 import resource
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -237,6 +238,40 @@ class Hostile(unittest.TestCase):
         self.assertEqual(nptest.functions(r.core(0))["far"]["calls"], 100)
         self.assertLess(os.path.getsize(r.path("core0", "gmon.out")), 4096)
         self.assertLess(secs, 30)
+
+    def test_far_segment_memory_and_gprof(self):
+        """The histograms cover the two executable segments, not the 512 MiB
+        between them: peak RSS stays small (it was 1.6 GB), gmon.out has
+        one record per segment, and the real gprof credits far() with its
+        samples (period 3: far 100 of 336 binned samples = 29.76%)."""
+        e = hostile("farseg")
+        out = tmpdir("farmem")
+        p = subprocess.Popen([nocprof(), "run", "-q", "-o", out, "--sample-period", "3"] + ONE_CORE + [e],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+        global SANITIZED
+        if SANITIZED is None:
+            SANITIZED = sanitized()
+        if not SANITIZED:
+            self.assertLess(ru.ru_maxrss, 200 * 1024)     # KB
+        with open(os.path.join(out, "summary.json")) as f:
+            funcs = {x["name"]: x for x in json.load(f)["cores"][0]["functions"]}
+        self.assertEqual((funcs["far"]["samples"]["3"], funcs["_start"]["samples"]["3"]), (100, 236))
+        with open(os.path.join(out, "core0", "gmon.out"), "rb") as f:
+            data = f.read()
+        ranges, pos = [], 20
+        while pos < len(data) and data[pos] == 0:
+            lo, hi, n = struct.unpack_from("<III", data, pos + 1)
+            ranges.append((lo, hi))
+            pos += 33 + 2 * n
+        self.assertEqual(ranges, [(0x80000000, 0x80000038), (0xA00F0000, 0xA00F0018)])
+        gprof = subprocess.run([nptest.tool("mipsel-linux-gnu-gprof"), "-b", "-p", e,
+                                os.path.join(out, "core0", "gmon.out")],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True)
+        pct = {l.split()[-1]: float(l.split()[0]) for l in gprof.stdout.splitlines()
+               if l.strip() and l.split()[0].replace(".", "", 1).isdigit()}
+        self.assertEqual(pct, {"far": 29.76, "_start": 70.24})
 
     def test_deep_recursion_folded_bounded(self):
         r, secs = bounded(["--set", "memory.ram_size=4194304"] + ONE_CORE + [hostile("deeprec")], 120)
