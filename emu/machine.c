@@ -444,8 +444,10 @@ MCore *mach_pick(Machine *m, unsigned thread)
 {
     MCore *best = NULL;
     LbView v = mach_lb_view(m);
-    for (unsigned i = thread; i < m->ncores; i += m->sched->nthreads) {
+    for (unsigned i = 0; i < m->ncores; i++) {
         MCore *o = &m->sched->mc[i];
+        if (o->thread != thread)
+            continue;
         if (mach_ready(m, o, &v) && (!best || lb_get(o) < lb_get(best)))
             best = o;
     }
@@ -596,7 +598,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
     s->ndone = 0;
     for (unsigned i = 0; i < m->ncores; i++) {
         MCore *mc = &s->mc[i];
-        mc->thread = i % s->nthreads;
+        mc->thread = i * s->nthreads / m->ncores; /* neighbours share a thread */
         mc->st = core_live(mc->core) ? MC_RUN : MC_DONE;
         s->ndone += mc->st == MC_DONE;
         lb_set(mc, core_cycles(mc->core));

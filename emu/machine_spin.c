@@ -101,8 +101,10 @@ bool mach_spin_thread(Machine *m, unsigned thread)
         return false;
     SpinNeed needs[m->ncores];
     unsigned n = 0;
-    for (unsigned i = thread; i < m->ncores; i += s->nthreads) {
+    for (unsigned i = 0; i < m->ncores; i++) {
         const MCore *o = &s->mc[i];
+        if (o->thread != thread)
+            continue;
         if (o->st == MC_SYNC)
             needs[n++] = (SpinNeed){ i, o->sync_t };
         else if (o->st == MC_IDLE && !o->woken && o->wake_t != UINT64_MAX)
