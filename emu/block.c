@@ -18,6 +18,11 @@ unsigned block_flags(const Block *b) { return b->flags & ~(BLOCK_IRQ_ENTRY | BLO
 uint32_t block_branch_pc(const Block *b) { return b->branch_pc; }
 uint32_t block_tag(const Block *b) { return b->tag; }
 
+bool core_block_limit_hit(const Core *c)
+{
+    return c->block_limit_hit;
+}
+
 unsigned core_nblocks(const Core *c)
 {
     return c->blocks->len;
@@ -156,6 +161,14 @@ G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_
     uint32_t idx = mips_phys(addr) >> 2;
     if (idx >= c->nslots) {
         core_raise(c, "fetch-outside-ram", addr, "instruction fetch at 0x%08x outside RAM", addr);
+        return NULL;
+    }
+    if (c->blocks->len >= c->cfg->max_blocks) {
+        /* [limits] blocks: the core stops before its next new block */
+        c->block_limit_hit = true;
+        c->pc = addr;
+        c->prev = &c->none;
+        core_stop(c, CORE_LIMIT);
         return NULL;
     }
     Block *b = c->btab[idx] = block_new(c, addr, size);

@@ -238,6 +238,9 @@ uint32_t core_read_sp(Core *c);
 
 /* Blocks translated so far, in translation order. */
 unsigned core_nblocks(const Core *c);
+/* The core stopped because it would have needed more than [limits] blocks
+ * distinct blocks (its state is then CORE_LIMIT). */
+bool core_block_limit_hit(const Core *c);
 const Block *core_block(const Core *c, unsigned i);
 
 unsigned core_nhists(const Core *c);

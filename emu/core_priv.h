@@ -120,6 +120,7 @@ struct Core {
                                   that execution of scan_block */
 
     Block **btab;              /* [ram_size / 4] by physical address */
+    bool block_limit_hit;      /* stopped at [limits] blocks */
     GPtrArray *blocks;         /* every Block, owned */
 
     /* devices */

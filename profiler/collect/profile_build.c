@@ -111,6 +111,8 @@ static void build_hists(Profile *p, const Collector *col, const Core *core)
     p->nevents = col->events->len;
     p->events = p->nevents ? g_memdup2(col->events->data, sizeof(ProfEvent) * p->nevents) : NULL;
     p->events_dropped = col->events_dropped;
+    p->contexts_dropped = col->contexts_dropped;
+    p->blocks_full = core_block_limit_hit(core);
     int last = -1;
     const ProfHist *h0 = p->nperiods ? &p->hists[0] : NULL;
     for (unsigned r = 0; h0 && r < h0->nranges; r++) {
