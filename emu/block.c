@@ -122,7 +122,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     /* a branch whose delay slot is the next block: entering it checks that
      * both fit under the cycle limit (block_limit_cut) */
     b->attn = b->watch || (b->flags & BLOCK_SPLIT);
-    b->attn_out = (b->flags & c->arrive_mask) != 0;
+    b->attn_out = (b->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(b->branch_insn);
     g_ptr_array_add(c->blocks, b);
     return b;
 }
@@ -222,7 +222,7 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
         to->fallthrough = 1;
     else if (mips_branch_target(from->branch_insn, from->branch_pc, &target) && target == fall)
         to->flags |= BLOCK_EVAL;
-    to->attn_out = (to->flags & c->arrive_mask) != 0;
+    to->attn_out = (to->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(to->branch_insn);
 }
 
 /* A branch-likely of `b` fell through: its delay slot was annulled. Take
@@ -398,7 +398,8 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
         cp0_apply_fix(c);
         core_set_deadline(c, MIN(c->next_event, c->next_sample));
     }
-    if (G_UNLIKELY(c->prev->flags & (MIPS_JREG | MIPS_ERET | BLOCK_SPLIT)) && exc_odd_target(c, c->prev, addr))
+    if (G_UNLIKELY((c->prev->flags & (MIPS_JREG | MIPS_ERET | BLOCK_SPLIT)) || MIPS_IS_JALX(c->prev->branch_insn))
+        && exc_odd_target(c, c->prev, addr))
         return;
     if (G_UNLIKELY(c->cut_run) && addr == c->cut_block->addr) {
         charge_cut(c, c->cut_block);
