@@ -129,7 +129,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     /* a branch whose delay slot is the next block: entering it checks that
      * both fit under the cycle limit (block_limit_cut) */
     b->attn = b->watch || (b->flags & BLOCK_SPLIT);
-    b->attn_out = (b->flags & c->arrive_mask) != 0;
+    b->attn_out = (b->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(b->branch_insn);
     block_publish(b);
     g_ptr_array_add(c->blocks, b);
     return b;
@@ -230,7 +230,7 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
         to->fallthrough = 1;
     else if (mips_branch_target(from->branch_insn, from->branch_pc, &target) && target == fall)
         to->flags |= BLOCK_EVAL;
-    to->attn_out = (to->flags & c->arrive_mask) != 0;
+    to->attn_out = (to->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(to->branch_insn);
     block_publish(to);
 }
 
@@ -408,7 +408,8 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
         cp0_apply_fix(c);
         core_set_deadline(c, MIN(c->next_event, c->next_sample));
     }
-    if (G_UNLIKELY(c->prev->flags & (MIPS_JREG | MIPS_ERET | BLOCK_SPLIT)) && exc_odd_target(c, c->prev, addr))
+    if (G_UNLIKELY((c->prev->flags & (MIPS_JREG | MIPS_ERET | BLOCK_SPLIT)) || MIPS_IS_JALX(c->prev->branch_insn))
+        && exc_odd_target(c, c->prev, addr))
         return;
     if (G_UNLIKELY(c->cut_run) && addr == c->cut_block->addr) {
         charge_cut(c, c->cut_block);
@@ -459,14 +460,15 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
 
 /* A call or a return (b watched, or p ended in jr/jalr) or samples due:
  * when no event is due before b ends (no interrupt, timer, limit, slice
- * end, yield, cut run or mfc0 fix), what hook_block_slow would do (the odd
+ * end, yield, cut run, mfc0 fix or jalx), what hook_block_slow would do (the odd
  * target check of a register jump included) without its lookup and its
  * tests of the rarer cases; else hook_block_slow. */
 G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
                                            uint64_t end)
 {
     if ((p->flags & CORE_ARRIVE_SLOW) || (b->flags & BLOCK_SPLIT) || end > c->next_event
-        || c->cp0.fix_pending || c->cut_run || __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED)) {
+        || c->cp0.fix_pending || c->cut_run || __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED)
+        || MIPS_IS_JALX(p->branch_insn)) {
         hook_block_slow(c, b->addr, b->size);
         return;
     }
