@@ -400,7 +400,6 @@ static void charge_cut(Core *c, Block *b)
  * must see, an event or a sample due. */
 G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
 {
-    c->sp_fresh = false;
     if (__atomic_load_n(&c->yield_req, __ATOMIC_RELAXED))
         core_update_next_event(c); /* takes it: the run ends at this boundary */
     if (c->cp0.fix_pending) {
@@ -472,7 +471,6 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
         hook_block_slow(c, b->addr, b->size);
         return;
     }
-    c->sp_fresh = false;
     if ((p->flags & MIPS_JREG) && exc_odd_target(c, p, b->addr))
         return;
     p->extra += (int64_t)bt;

@@ -76,28 +76,9 @@ uint32_t core_read_gpr(Core *c, unsigned n)
 
 uint32_t core_read_sp(Core *c)
 {
-    if (c->sp_fresh)
-        return c->sp_buf;
     c->sp_buf = 0;
     uc_ok(c, uc_reg_read(c->uc, UC_MIPS_REG_SP, &c->sp_buf), "register read");
     return c->sp_buf;
-}
-
-uint32_t core_read_jump_reg(Core *c, unsigned n)
-{
-    if (!c->hooks.arrive)
-        return core_read_gpr(c, n);
-    /* the client reads $sp at this boundary (a return or a call through
-     * a register): one Unicorn call for both */
-    c->rd_ids[0] = UC_MIPS_REG_0 + (int)(n & 31);
-    c->rd_ids[1] = UC_MIPS_REG_SP;
-    c->rd_vals[0] = &c->reg_buf;
-    c->rd_vals[1] = &c->sp_buf;
-    c->reg_buf = c->sp_buf = 0;
-    uc_err e = uc_reg_read_batch(c->uc, c->rd_ids, c->rd_vals, 2);
-    uc_ok(c, e, "register read");
-    c->sp_fresh = e == UC_ERR_OK;
-    return c->reg_buf;
 }
 
 static void write_reg(Core *c, int reg, uint32_t v)

@@ -170,19 +170,12 @@ struct Core {
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
     uint32_t sp_buf, reg_buf;  /* register reads land here (core.c) */
-    bool sp_fresh;             /* sp_buf is $sp at this block boundary */
-    int rd_ids[2];             /* core_read_jump_reg's batch */
-    void *rd_vals[2];
     uint32_t tlb_miss_addr;
     uc_mem_type tlb_miss_type;
 };
 
 /* core.c */
 void core_stop(Core *c, CoreState state);
-/* GPR n, the register of the jr/jalr that just ran: with $sp too when a
- * client is attached (core_read_sp then needs no call until the next
- * boundary clears sp_fresh). */
-uint32_t core_read_jump_reg(Core *c, unsigned n);
 void core_update_next_event(Core *c);
 /* Slow path of the block hook: timer, limit, interrupt, slice end. True
  * when the block at addr must not run now. */
