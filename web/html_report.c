@@ -166,11 +166,13 @@ GString *html_lines_json(const Profile *const *profs, unsigned ncores)
  * end or confuse the element. */
 static void append_script_safe(GString *o, const char *json)
 {
-    for (const char *p = json; *p; p++) {
-        if (*p == '<')
-            g_string_append(o, "\\u003c");
-        else
-            g_string_append_c(o, *p);
+    for (const char *p = json;;) {
+        const char *lt = strchr(p, '<');
+        g_string_append_len(o, p, lt ? lt - p : (gssize)strlen(p));
+        if (!lt)
+            return;
+        g_string_append(o, "\\u003c");
+        p = lt + 1;
     }
 }
 
@@ -180,15 +182,6 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Start cycle of a complete event ("ph":"X") line of trace.json. */
-static bool span_start(const char *line, uint64_t *start)
-{
-    const char *s = strstr(line, "\"start_cycle\":");
-    if (!strstr(line, "\"ph\":\"X\"") || !s)
-        return false;
-    *start = g_ascii_strtoull(s + strlen("\"start_cycle\":"), NULL, 10);
-    return true;
-}
 
 /* The next line of text at *p (without its newline); false at the end.
  * Lines are walked in place: a long trace.json is never split into one
@@ -204,15 +197,20 @@ static bool next_line(const char **p, const char **line, size_t *len)
     return true;
 }
 
-/* span_start on a line that is not NUL-terminated (a copy of its head: the
- * fields are near the start of the line). */
+/* Start cycle of a complete event ("ph":"X") line of trace.json (not
+ * NUL-terminated; the fields are near the start of the line). */
 static bool span_start_n(const char *line, size_t len, uint64_t *start)
 {
-    char buf[512];
-    size_t n = MIN(len, sizeof buf - 1);
-    memcpy(buf, line, n);
-    buf[n] = '\0';
-    return span_start(buf, start);
+    static const char key[] = "\"start_cycle\":";
+    gssize n = (gssize)MIN(len, 511);
+    const char *s = g_strstr_len(line, n, key);
+    if (!s || !g_strstr_len(line, n, "\"ph\":\"X\""))
+        return false;
+    uint64_t v = 0;
+    for (s += sizeof key - 1; s < line + len && g_ascii_isdigit(*s); s++)
+        v = v * 10 + (uint64_t)(*s - '0');
+    *start = v;
+    return true;
 }
 
 char *html_trim_trace(const char *trace, unsigned budget, uint64_t *cut, uint64_t *dropped)
