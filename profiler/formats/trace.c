@@ -106,6 +106,8 @@ typedef struct Sink {
     FILE *f;
     bool ok;
     Quoter q;
+    GString *page;             /* the text without messages (may be NULL) */
+    bool messages;             /* o holds message events only */
 } Sink;
 
 static void sink_flush(Sink *k, gsize at_least)
@@ -114,6 +116,8 @@ static void sink_flush(Sink *k, gsize at_least)
         return;
     if (fwrite(k->o->str, 1, k->o->len, k->f) != k->o->len)
         k->ok = false;
+    if (k->page && !k->messages)
+        g_string_append_len(k->page, k->o->str, (gssize)k->o->len);
     g_string_truncate(k->o, 0);
 }
 
@@ -172,10 +176,14 @@ static void core_events(Sink *k, const TraceCore *c, double hz)
     meta(o, q, "thread_name", c->id, 0, "cpu");
     if (c->nflows)
         meta(o, q, "thread_name", c->id, 1, "messages");
+    sink_flush(k, 0);
+    k->messages = true;
     for (size_t j = 0; j < c->nflows; j++) {
         flow(k, c, &c->flows[j], ((uint64_t)c->id << 40) | j, hz);
         sink_flush(k, 1 << 16);
     }
+    sink_flush(k, 0);
+    k->messages = false;
     if (c->prof) {
         size_t n = c->prof->nevents;
         uint64_t dropped = c->prof->events_dropped;
@@ -249,9 +257,10 @@ GString *trace_build(const TraceCore *cores, unsigned ncores, const TracePackets
     return k.o;
 }
 
-bool trace_write(FILE *f, const TraceCore *cores, unsigned ncores, const TracePackets *pk, double hz)
+bool trace_write(FILE *f, const TraceCore *cores, unsigned ncores, const TracePackets *pk, double hz, GString *page)
 {
     Sink k = sink_new(f);
+    k.page = page;
     trace_emit(&k, cores, ncores, pk, hz);
     sink_free_names(&k);
     g_string_free(k.o, TRUE);
