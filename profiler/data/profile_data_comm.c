@@ -10,7 +10,9 @@
 
 GVariant *pd_enc_flows(const CommReport *c, GVariant **names)
 {
-    g_autoptr(GHashTable) index = g_hash_table_new(g_str_hash, g_str_equal);
+    /* by address: the report's names are interned (one string, one index; a
+     * name at two addresses would only be stored twice) */
+    g_autoptr(GHashTable) index = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_autoptr(GPtrArray) list = g_ptr_array_new();
     size_t n = 0;
     for (unsigned i = 0; c && i < c->ncores; i++)
