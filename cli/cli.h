@@ -185,6 +185,21 @@ int cmd_diff(int argc, char **argv);
 /* merge.c: `nocprof merge OUT... -o MERGED` */
 int cmd_merge(int argc, char **argv);
 
+/* The option parsers of report, merge and diff alone (nothing is read or
+ * written; fuzz/fuzz_cmdline.c): *out and *rest are the caller's to free,
+ * NOCPROF_ERROR_USAGE (or GOption's error) on a bad command line. */
+bool cli_parse_report(int *argc, char ***argv, char **out, char ***rest, ReportOptions *ro, GError **error);
+bool cli_parse_merge(int *argc, char ***argv, char **out, char ***rest, ReportOptions *ro, GError **error);
+typedef struct DiffOptions {
+    char *out;
+    double fail_pct;           /* < 0: no gate */
+    char **functions;
+    gboolean quiet;
+    char **rest;
+} DiffOptions;
+bool cli_parse_diff(int *argc, char ***argv, DiffOptions *o, GError **error);
+void diff_options_clear(DiffOptions *o);
+
 /* OUT/.nocprof-manifest (manifest.c): the paths it lists (empty when there
  * is none); removing the files of `before` that are not in `now`; writing. */
 GPtrArray *manifest_read(const char *out);

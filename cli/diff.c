@@ -1,23 +1,19 @@
 /* diff.c — `nocprof diff OUT_A OUT_B`: what got faster or slower between
  * two finished runs, from their saved profile data (no ELF needed):
- * diff.txt (chip, then every core) and diff.folded (differential folded
- * stacks), and a CI gate (--fail-if-slower). */
+ * diff.txt (chip, then every core), diff.folded (differential folded
+ * stacks), diff.html (differential flame graphs and sortable tables, the
+ * web/ front end over profile_diff_json's data), and a CI gate
+ * (--fail-if-slower). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "cli.h"
+#include "html_report.h"
 #include "profile_diff.h"
-
-typedef struct DiffOptions {
-    char *out;
-    double fail_pct;           /* < 0: no gate */
-    char **functions;
-    gboolean quiet;
-    char **rest;
-} DiffOptions;
 
 static const char *const diff_description =
     "Compares two finished runs (their OUT/profile.data) function by function:\n"
@@ -29,6 +25,10 @@ static const char *const diff_description =
     "  diff.txt      the tables (also printed to stdout unless -q)\n"
     "  diff.folded   differential folded stacks, 'core0;main;f CYCLES_A CYCLES_B'\n"
     "                per line (flamegraph.pl/difffolded.pl input, speedscope)\n"
+    "  diff.html     one self-contained page (works from file://): per core and\n"
+    "                for the chip a differential flame graph (widths: B's cycles\n"
+    "                or A's; red slower, blue faster; exact A, B and delta on\n"
+    "                hover; search, zoom) and the tables above, sortable\n"
     "\n"
     "--fail-if-slower PCT: exit 1 when the chip's total cycles (the sum over its\n"
     "cores) or the chip-wide inclusive cycles of any --function NAME grew by\n"
@@ -38,11 +38,11 @@ static const char *const diff_description =
     "--fail-if-slower; 2 usage error or unreadable profile data; 5 a file could\n"
     "not be written.";
 
-static bool parse(int *argc, char ***argv, DiffOptions *o, GError **error)
+bool cli_parse_diff(int *argc, char ***argv, DiffOptions *o, GError **error)
 {
     g_autofree char *pct = NULL;
     GOptionEntry entries[] = {
-        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &o->out, "Write diff.txt and diff.folded into DIR (default: .)", "DIR" },
+        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &o->out, "Write diff.txt, diff.folded and diff.html into DIR (default: .)", "DIR" },
         { "fail-if-slower", 0, 0, G_OPTION_ARG_STRING, &pct,
           "Exit 1 when the total or a --function grew by more than PCT percent", "PCT" },
         { "function", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->functions,
@@ -76,6 +76,14 @@ static bool parse(int *argc, char ***argv, DiffOptions *o, GError **error)
     return true;
 }
 
+void diff_options_clear(DiffOptions *o)
+{
+    g_free(o->out);
+    g_strfreev(o->functions);
+    g_strfreev(o->rest);
+    *o = (DiffOptions){ 0 };
+}
+
 static bool load(const char *out, ProfileData *d, GError **error)
 {
     g_autofree char *path = g_build_filename(out, PROFILE_DATA_FILE, NULL);
@@ -88,39 +96,85 @@ static bool load(const char *out, ProfileData *d, GError **error)
     return true;
 }
 
-/* The tables, the folded stacks and the gate's verdict. */
-static void compare(const ProfileData *a, const ProfileData *b, const DiffOptions *o, GString *txt,
-                    GString *folded, GString *verdict)
+/* What a comparison produces: diff.txt, diff.folded, the data document
+ * of diff.html, and the gate's verdict. */
+typedef struct DiffOut {
+    GString *txt, *folded, *verdict;
+    JsonBuilder *json;
+} DiffOut;
+
+/* One view of diff.html: "view" is "chip" or the core's number. */
+static void view_json(JsonBuilder *b, const char *view, const char *label, const char *only, const ProfDiff *d)
 {
-    g_string_append_printf(txt, "nocprof diff\n  A: %s\n  B: %s\n\n", o->rest[0], o->rest[1]);
+    json_builder_begin_object(b);
+    npjson_member_string(b, "view", view);
+    npjson_member_string(b, "label", label);
+    npjson_member_string(b, "only", only);
+    profile_diff_json(b, d);
+    json_builder_end_object(b);
+}
+
+static void elfs_json(JsonBuilder *b, const char *name, const ProfileData *d)
+{
+    npjson_member_array(b, name);
+    for (unsigned i = 0; i < d->ncores; i++)
+        npjson_string(b, d->elf_abs ? d->elf_abs[i] : NULL);
+    json_builder_end_array(b);
+}
+
+/* The chip: every core summed by function name; the gate. */
+static void compare_chip(const ProfileData *a, const ProfileData *b, const DiffOptions *o, DiffOut *out)
+{
     Profile *ca = profile_merge((const Profile *const *)a->profs, a->ncores);
     Profile *cb = profile_merge((const Profile *const *)b->profs, b->ncores);
     ProfDiff *chip = profile_diff(ca, cb);
-    profile_diff_text(txt, "== chip (all cores, summed by function name)", chip);
+    profile_diff_text(out->txt, "== chip (all cores, summed by function name)", chip);
+    view_json(out->json, "chip", "chip (all cores)", NULL, chip);
     if (o->fail_pct >= 0 && profile_diff_regressed(chip->cycles_a, chip->cycles_b, o->fail_pct))
-        g_string_append_printf(verdict, "total cycles grew from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+        g_string_append_printf(out->verdict, "total cycles grew from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
                                " (more than %g%%)\n", chip->cycles_a, chip->cycles_b, o->fail_pct);
     for (char **f = o->functions; f && *f; f++) {
         const DiffRow *r = profile_diff_find(chip, *f);
         if (!r)
-            g_string_append_printf(verdict, "%s: ran in neither run\n", *f);
+            g_string_append_printf(out->verdict, "%s: ran in neither run\n", *f);
         else if (profile_diff_regressed(r->incl_a, r->incl_b, o->fail_pct))
-            g_string_append_printf(verdict, "%s: inclusive cycles grew from %" G_GUINT64_FORMAT " to %"
+            g_string_append_printf(out->verdict, "%s: inclusive cycles grew from %" G_GUINT64_FORMAT " to %"
                                    G_GUINT64_FORMAT " (more than %g%%)\n", *f, r->incl_a, r->incl_b, o->fail_pct);
     }
     profile_diff_free(chip);
     profile_free(ca);
     profile_free(cb);
+}
+
+/* The tables, the folded stacks, diff.html's data and the gate's verdict. */
+static void compare(const ProfileData *a, const ProfileData *b, const DiffOptions *o, DiffOut *out)
+{
+    g_string_append_printf(out->txt, "nocprof diff\n  A: %s\n  B: %s\n\n", o->rest[0], o->rest[1]);
+    JsonBuilder *j = out->json;
+    json_builder_begin_object(j);
+    npjson_member_string(j, "a", o->rest[0]);
+    npjson_member_string(j, "b", o->rest[1]);
+    elfs_json(j, "elf_a", a);
+    elfs_json(j, "elf_b", b);
+    npjson_member_array(j, "views");
+    compare_chip(a, b, o, out);
     unsigned n = MAX(a->ncores, b->ncores);
     for (unsigned i = 0; i < n; i++) {
         const Profile *pa = i < a->ncores ? a->profs[i] : NULL, *pb = i < b->ncores ? b->profs[i] : NULL;
-        g_autofree char *title = g_strdup_printf("== core %u%s", i, !pa ? " (only in B)" : !pb ? " (only in A)" : "");
+        const char *only = !pa ? "B" : !pb ? "A" : NULL;
+        g_autofree char *title = g_strdup_printf("== core %u%s%s%s", i, only ? " (only in " : "", only ? only : "",
+                                                 only ? ")" : "");
         g_autofree char *prefix = g_strdup_printf("core%u", i);
+        g_autofree char *label = g_strdup_printf("core %u", i);
         ProfDiff *d = profile_diff(pa, pb);
-        profile_diff_text(txt, title, d);
+        profile_diff_text(out->txt, title, d);
+        view_json(j, prefix + 4, label, only, d);
         profile_diff_free(d);
-        profile_diff_folded(folded, pa, pb, prefix);
+        profile_diff_folded(out->folded, pa, pb, prefix);
     }
+    json_builder_end_array(j);
+    npjson_member_string(j, "folded", out->folded->str);
+    json_builder_end_object(j);
 }
 
 static int finish(int status, GError *err)
@@ -138,32 +192,35 @@ int cmd_diff(int argc, char **argv)
     ProfileData a = { 0 }, b = { 0 };
     GError *err = NULL;
     int status = EXIT_OK;
-    if (!parse(&argc, &argv, &o, &err) || !load(o.rest[0], &a, &err) || !load(o.rest[1], &b, &err)) {
+    if (!cli_parse_diff(&argc, &argv, &o, &err) || !load(o.rest[0], &a, &err) || !load(o.rest[1], &b, &err)) {
         status = finish(EXIT_USAGE, err);
     } else {
         const char *dir = o.out ? o.out : ".";
-        GString *txt = g_string_new(NULL), *folded = g_string_new(NULL), *verdict = g_string_new(NULL);
-        compare(&a, &b, &o, txt, folded, verdict);
+        DiffOut out = { g_string_new(NULL), g_string_new(NULL), g_string_new(NULL), json_builder_new() };
+        compare(&a, &b, &o, &out);
+        GString *data = npjson_finish(out.json);
+        GString *html = html_diff_build(data->str);
+        g_string_free(data, TRUE);
         if (g_mkdir_with_parents(dir, 0755) != 0)
             status = finish(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir,
                                                       g_strerror(errno)));
-        else if (!cli_write_file(dir, "diff.txt", txt->str, txt->len, &err)
-                 || !cli_write_file(dir, "diff.folded", folded->str, folded->len, &err))
+        else if (!cli_write_file(dir, "diff.txt", out.txt->str, out.txt->len, &err)
+                 || !cli_write_file(dir, "diff.folded", out.folded->str, out.folded->len, &err)
+                 || !cli_write_file(dir, "diff.html", html->str, html->len, &err))
             status = finish(EXIT_REPORTS, err);
         if (!o.quiet)
-            fputs(txt->str, stdout);
-        if (status == EXIT_OK && verdict->len) {
-            fprintf(stderr, "nocprof diff: slower than allowed:\n%s", verdict->str);
+            fputs(out.txt->str, stdout);
+        if (status == EXIT_OK && out.verdict->len) {
+            fprintf(stderr, "nocprof diff: slower than allowed:\n%s", out.verdict->str);
             status = EXIT_NONZERO;
         }
-        g_string_free(txt, TRUE);
-        g_string_free(folded, TRUE);
-        g_string_free(verdict, TRUE);
+        g_string_free(out.txt, TRUE);
+        g_string_free(out.folded, TRUE);
+        g_string_free(out.verdict, TRUE);
+        g_string_free(html, TRUE);
     }
     profile_data_clear(&a);
     profile_data_clear(&b);
-    g_free(o.out);
-    g_strfreev(o.functions);
-    g_strfreev(o.rest);
+    diff_options_clear(&o);
     return status;
 }

@@ -49,29 +49,38 @@ static bool load_all(char **outs, ProfileData *acc, GError **error)
     return profile_data_attach_elfs(acc, outs[0], error);
 }
 
-int cmd_merge(int argc, char **argv)
+bool cli_parse_merge(int *argc, char ***argv, char **out, char ***rest, ReportOptions *ro, GError **error)
 {
-    g_auto(GStrv) rest = NULL;
-    g_autofree char *out = NULL;
-    ReportOptions ro = REPORT_OPTIONS_INIT;
     GOptionEntry entries[] = {
-        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write the sum and its reports into DIR (required)", "DIR" },
-        { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
+        { "out", 'o', 0, G_OPTION_ARG_FILENAME, out, "Write the sum and its reports into DIR (required)", "DIR" },
+        { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, rest, NULL, NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_set_prgname("nocprof merge");
     g_autoptr(GOptionContext) ctx = g_option_context_new("OUT... -o MERGED - sum runs of the same firmware");
     g_option_context_set_description(ctx, merge_description);
     g_option_context_add_main_entries(ctx, entries, NULL);
-    cli_report_add_options(ctx, &ro);
+    cli_report_add_options(ctx, ro);
+    if (!g_option_context_parse(ctx, argc, argv, error))
+        return false;
+    if (!*rest || !(*rest)[0] || !*out) {
+        g_set_error_literal(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
+                            "give the runs' output folders and -o MERGED (see --help)");
+        return false;
+    }
+    return true;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    g_auto(GStrv) rest = NULL;
+    g_autofree char *out = NULL;
+    ReportOptions ro = REPORT_OPTIONS_INIT;
     GError *err = NULL;
     int status = EXIT_OK;
     ProfileData d = { 0 };
-    if (!g_option_context_parse(ctx, &argc, &argv, &err))
+    if (!cli_parse_merge(&argc, &argv, &out, &rest, &ro, &err))
         status = fail(EXIT_USAGE, err);
-    else if (!rest || !rest[0] || !out)
-        status = fail(EXIT_USAGE, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
-                                               "give the runs' output folders and -o MERGED (see --help)"));
     else if (!load_all(rest, &d, &err) || !cli_report_apply(&ro, &d, &err))
         status = fail(EXIT_USAGE, err);
     else if (g_mkdir_with_parents(out, 0755) != 0)

@@ -73,7 +73,7 @@ bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error)
         { "core", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->core_maps, "Run FILE on core N (repeatable)", "N=FILE" },
         { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Do not copy console output to stdout", NULL },
         { "progress", 0, 0, G_OPTION_ARG_NONE, &o->progress, "Show the progress line on stderr even when it is not a terminal", NULL },
-        { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, "No progress line (default: one on stderr when it is a terminal: cycles per core against --max-cycles, cycles/s, elapsed time; erased at the end)", NULL },
+        { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, "No progress line (default: one on stderr when it is a terminal: cycles per core against --max-cycles, guest instructions and MIPS, elapsed time; erased at the end)", NULL },
         { "no-profile", 0, 0, G_OPTION_ARG_NONE, &o->no_profile, "Run without profiling hooks (only cycles and samples; for benchmarks)", NULL },
         { "collect-only", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->collect_only, "Collect counts and samples only while FUNC is on the core's call stack (repeatable); the reports say what was left out", "FUNC" },
         { "collect-initially", 0, 0, G_OPTION_ARG_STRING, &o->collect_initially, "yes (default) or no: whether collection runs from reset; firmware starts and stops it with SYS PROF_CTRL (rt_prof_start/rt_prof_stop)", "yes|no" },

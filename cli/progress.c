@@ -1,14 +1,18 @@
 /* progress.c — the one-line progress of a long run on a terminal: simulated
- * cycles (min..max over the cores, against --max-cycles), the simulation
- * rate in guest cycles per host second, and the elapsed time, redrawn four
- * times a second on stderr and erased at the end.
+ * cycles (min..max over the cores, against --max-cycles), the guest
+ * instructions executed so far and the guest MIPS (millions of them per
+ * host second), and the elapsed time, redrawn four times a second on
+ * stderr and erased at the end.
  *
- * A host thread only reads the cores' cycle counters (aligned 64-bit
- * loads; a torn or stale value only shows on the line) and never touches
- * the simulation, so a run is the same with or without it. Instructions
- * are not shown: the emulator counts them per block at the end, and the
- * block table may grow while a core runs. */
+ * A host thread reads what the cores publish (machine_progress: their
+ * clocks; core_instructions_published: their instruction counts, relaxed
+ * atomics written after each run once 2^18 cycles or more have passed,
+ * and when they stop) and never touches the simulation, so a run is the same
+ * with or without it. Counts are shown rounded down (123.4M means at least
+ * 123,400,000), so the line never claims more than was executed. */
 #include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -23,31 +27,51 @@ struct Progress {
     gint stop;       /* atomic: read by the drawing thread */
 };
 
-/* "123.4M" style, to keep the line short. */
-static void human(char *buf, size_t n, double v)
+/* "123.4M" style, rounded down, to keep the line short. */
+static void human(char *buf, size_t n, uint64_t v)
 {
-    const char *unit[] = { "", "k", "M", "G", "T" };
+    const char *unit[] = { "", "k", "M", "G", "T", "P", "E" };
     unsigned u = 0;
-    while (v >= 1000.0 && u < 4) {
-        v /= 1000.0;
+    uint64_t scale = 1;
+    while (v / scale >= 1000 && u < 6) {
+        scale *= 1000;
         u++;
     }
-    g_snprintf(buf, n, u ? "%.1f%s" : "%.0f%s", v, unit[u]);
+    if (!u)
+        g_snprintf(buf, n, "%" G_GUINT64_FORMAT, v);
+    else
+        g_snprintf(buf, n, "%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT "%s", v / scale, v % scale / (scale / 10),
+                   unit[u]);
+}
+
+/* Columns of the terminal on stderr; 0 when unknown. */
+static unsigned columns(void)
+{
+    struct winsize ws;
+    return ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
 }
 
 static void draw(Progress *p)
 {
-    uint64_t lo, hi;
+    uint64_t lo, hi, insns = 0;
     machine_progress(p->m, &lo, &hi);
+    for (unsigned i = 0; i < p->m->ncores; i++)
+        insns += core_instructions_published(p->m->cores[i]);
     double secs = (double)(g_get_monotonic_time() - p->t0) / 1e6;
-    char a[16], b[16], lim[16], rate[16];
-    human(a, sizeof a, (double)lo);
-    human(b, sizeof b, (double)hi);
-    human(lim, sizeof lim, (double)p->max_cycles);
-    human(rate, sizeof rate, secs > 0 ? (double)hi / secs : 0);
-    fprintf(stderr, "\r[nocprof] cycles per core %s..%s / %s (%.1f%%) | %s cycles/s | %u:%04.1f\033[K", a, b,
-            lim, p->max_cycles ? 100.0 * (double)hi / (double)p->max_cycles : 0.0, rate, (unsigned)(secs / 60),
-            secs - 60.0 * (unsigned)(secs / 60));
+    char a[24], b[24], lim[24], ni[24];
+    human(a, sizeof a, lo);
+    human(b, sizeof b, hi);
+    human(lim, sizeof lim, p->max_cycles);
+    human(ni, sizeof ni, insns);
+    unsigned min = (unsigned)(secs / 60);
+    g_autofree char *line = g_strdup_printf(
+        "[nocprof] cycles per core %s..%s / %s (%.1f%%) | %s insns, %.1f MIPS | %u:%04.1f", a, b, lim,
+        p->max_cycles ? 100.0 * (double)hi / (double)p->max_cycles : 0.0, ni,
+        secs > 0 ? (double)insns / secs / 1e6 : 0.0, min, secs - 60.0 * min);
+    unsigned cols = columns();
+    if (cols > 1 && strlen(line) >= cols)
+        line[cols - 1] = '\0'; /* a wrapped line could not be redrawn with \r */
+    fprintf(stderr, "\r%s\033[K", line);
     fflush(stderr);
 }
 

@@ -135,30 +135,38 @@ static int fail(int status, GError *err)
     return status;
 }
 
-int cmd_report(int argc, char **argv)
+bool cli_parse_report(int *argc, char ***argv, char **out, char ***rest, ReportOptions *ro, GError **error)
 {
-    g_auto(GStrv) rest = NULL;
-    g_autofree char *out = NULL;
-    ReportOptions ro = REPORT_OPTIONS_INIT;
     GOptionEntry entries[] = {
-        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+        { "out", 'o', 0, G_OPTION_ARG_FILENAME, out,
           "Write the reports into DIR (default: OUT itself), with the data they show as DIR/profile.data", "DIR" },
-        { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, "OUT" },
+        { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, rest, NULL, "OUT" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_set_prgname("nocprof report");
     g_autoptr(GOptionContext) ctx = g_option_context_new("- rebuild the reports of a finished run");
     g_option_context_set_description(ctx, report_description);
     g_option_context_add_main_entries(ctx, entries, NULL);
-    cli_report_add_options(ctx, &ro);
+    cli_report_add_options(ctx, ro);
+    if (!g_option_context_parse(ctx, argc, argv, error))
+        return false;
+    if (!*rest || !(*rest)[0] || (*rest)[1]) {
+        g_set_error_literal(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "give one output folder of a run (see --help)");
+        return false;
+    }
+    return true;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    g_auto(GStrv) rest = NULL;
+    g_autofree char *out = NULL;
+    ReportOptions ro = REPORT_OPTIONS_INIT;
     GError *err = NULL;
     int status = EXIT_OK;
     ProfileData d = { 0 };
-    if (!g_option_context_parse(ctx, &argc, &argv, &err))
+    if (!cli_parse_report(&argc, &argv, &out, &rest, &ro, &err))
         status = fail(EXIT_USAGE, err);
-    else if (!rest || !rest[0] || rest[1])
-        status = fail(EXIT_USAGE, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
-                                               "give one output folder of a run (see --help)"));
     if (status == EXIT_OK) {
         g_autofree char *path = g_build_filename(rest[0], PROFILE_DATA_FILE, NULL);
         const char *dest = out ? out : rest[0];

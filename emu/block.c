@@ -11,6 +11,11 @@ unsigned block_flags(const Block *b) { return b->flags & ~(BLOCK_IRQ_ENTRY | BLO
 uint32_t block_branch_pc(const Block *b) { return b->branch_pc; }
 uint32_t block_tag(const Block *b) { return b->tag; }
 
+bool core_block_limit_hit(const Core *c)
+{
+    return c->block_limit_hit;
+}
+
 unsigned core_nblocks(const Core *c)
 {
     return c->blocks->len;
@@ -32,6 +37,19 @@ uint64_t core_instructions(const Core *c)
     for (unsigned i = 0; i < c->blocks->len; i++)
         n += block_instructions(g_ptr_array_index(c->blocks, i));
     return n;
+}
+
+void core_publish_instructions(Core *c)
+{
+    if (core_live(c) && c->cycles - c->insns_at < MAX(UINT64_C(1) << 18, 64 * (uint64_t)c->blocks->len))
+        return;
+    c->insns_at = c->cycles;
+    __atomic_store_n(&c->insns_pub, core_instructions(c), __ATOMIC_RELAXED);
+}
+
+uint64_t core_instructions_published(const Core *c)
+{
+    return __atomic_load_n(&c->insns_pub, __ATOMIC_RELAXED);
 }
 
 /* Costs, loads/stores and the control instruction of b's words. */
@@ -101,7 +119,9 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     }
     if (c->hooks.block_tag)
         b->tag = c->hooks.block_tag(c->hooks.opaque, addr, &b->watch);
-    b->attn = b->watch;
+    /* a branch whose delay slot is the next block: entering it checks that
+     * both fit under the cycle limit (block_limit_cut) */
+    b->attn = b->watch || (b->flags & BLOCK_SPLIT);
     b->attn_out = (b->flags & c->arrive_mask) != 0;
     g_ptr_array_add(c->blocks, b);
     return b;
@@ -135,8 +155,18 @@ G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_
         core_raise(c, "fetch-outside-ram", addr, "instruction fetch at 0x%08x outside RAM", addr);
         return NULL;
     }
+    if (c->blocks->len >= c->cfg->max_blocks) {
+        /* [limits] blocks: the core stops before its next new block */
+        c->block_limit_hit = true;
+        c->pc = addr;
+        c->prev = &c->none;
+        core_stop(c, CORE_LIMIT);
+        return NULL;
+    }
     Block *b = c->btab[idx] = block_new(c, addr, size);
-    if (cp0_scan_block(c, b)) {
+    bool restart = cp0_scan_block(c, b);
+    restart = exc_scan_block(c, b) || restart;
+    if (restart) {
         /* CP0 accesses got their hooks: translate the block again and
          * restart it (not charged: it has not run) */
         uc_ctl_remove_cache(c->uc, addr, (uint64_t)addr + size);
@@ -266,14 +296,113 @@ G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t
     return start >= c->next_event && core_events(c, b->addr, delay_slot);
 }
 
+/* ---- the cycle limit -------------------------------------------------------
+ * An instruction runs only when it completes by [run] max_cycles (its
+ * static cost; a device access its fixed mmio cost, mmio.c); a branch and
+ * its delay slot run both or neither; a taken branch's extra cycles are
+ * charged up to the limit. So a core stops with cycles <= the limit, and
+ * its samples are floor(cycles / period). A block that would end past the
+ * limit is stopped before it runs (uc_emu_stop in this hook is exact) and
+ * its prefix then runs alone up to an `until` address (block_run_cut). */
+
+/* Static cycles of the instruction at addr (the delay slot of a branch
+ * ending a block at a page end). */
+static uint64_t word_cost(Core *c, uint32_t addr)
+{
+    uint8_t w[4];
+    if (uc_mem_read(c->uc, mips_phys(addr), w, 4) != UC_ERR_OK)
+        return 1;
+    Block tmp = { .addr = addr, .size = 4, .ninsns = 1 };
+    uint16_t icost;
+    uint32_t word = core_guest_word(c, w);
+    tmp.icost = &icost;
+    tmp.words = &word;
+    block_scan(c, &tmp);
+    g_free(tmp.mem);
+    return tmp.cost;
+}
+
+/* b, entered at start, would end past the limit: stop before it (true),
+ * to run only the instructions that complete by the limit. */
+static bool block_limit_cut(Core *c, Block *b, uint64_t start)
+{
+    uint64_t limit = c->cfg->max_cycles, end = start + b->cost;
+    if (b->flags & BLOCK_SPLIT)
+        end += word_cost(c, b->addr + b->size);
+    if (end <= limit)
+        return false;
+    uint64_t room = start < limit ? limit - start : 0, acc = 0;
+    uint32_t k = 0;
+    while (k < b->ninsns && acc + b->icost[k] <= room)
+        acc += b->icost[k++];
+    if ((b->flags & (MIPS_BRANCH | BLOCK_SPLIT)) && b->branch_pc >= b->addr
+        && k == (b->branch_pc - b->addr) / 4 + 1)
+        acc -= b->icost[--k]; /* the branch, not its delay slot: neither */
+    c->cycles = start;
+    c->prev = &c->none;
+    c->pc = b->addr;
+    if (k == 0) {
+        core_stop(c, CORE_LIMIT);
+        return true;
+    }
+    c->cut_block = b;
+    c->cut_end = b->addr + 4 * k;
+    c->cut_slack = b->cost - acc;
+    core_stop(c, CORE_RUNNING);
+    return true;
+}
+
+void block_run_cut(Core *c)
+{
+    Block *b = c->cut_block;
+    uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
+    c->stopping = false;
+    c->cut_run = true;
+    core_update_next_event(c);
+    uc_err err = uc_emu_start(c->uc, b->addr, c->cut_end, 0, 0);
+    c->cut_run = false;
+    if (c->state == CORE_RUNNING && err != UC_ERR_OK)
+        exc_engine_error(c, err, c->cut_end);
+    if (c->state == CORE_RUNNING) {
+        block_truncate(c, c->cut_end);
+        c->pc = c->cut_end;
+        c->state = CORE_LIMIT;
+        c->stopping = true;
+    }
+    c->prev = &c->none;
+    c->cut_block = NULL;
+    c->cut_slack = 0;
+    uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
+}
+
+/* The prefix of the cut block starts: charged whole, block_run_cut takes
+ * back what did not run. */
+static void charge_cut(Core *c, Block *b)
+{
+    uint64_t start = c->cycles, end = start + b->cost;
+    if (c->next_sample < end)
+        sample_block(c, b, 0, start, end);
+    c->cycles = end;
+    b->count++;
+    c->prev = b;
+}
+
 /* The whole boundary, every case: a new block, a transfer the client
  * must see, an event or a sample due. */
 G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
 {
+    if (__atomic_load_n(&c->yield_req, __ATOMIC_RELAXED))
+        core_update_next_event(c); /* takes it: the run ends at this boundary */
     if (c->cp0.fix_pending) {
         /* an mfc0 ended the previous block: its value reaches rt now */
         cp0_apply_fix(c);
-        c->deadline = MIN(c->next_event, c->next_sample);
+        core_set_deadline(c, MIN(c->next_event, c->next_sample));
+    }
+    if (G_UNLIKELY(c->prev->flags & (MIPS_JREG | MIPS_ERET | BLOCK_SPLIT)) && exc_odd_target(c, c->prev, addr))
+        return;
+    if (G_UNLIKELY(c->cut_run) && addr == c->cut_block->addr) {
+        charge_cut(c, c->cut_block);
+        return;
     }
     uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
     Block *b = idx < c->nslots ? c->btab[idx] : NULL;
@@ -285,8 +414,11 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     Block *p = c->prev;
     uint64_t start = c->cycles;
     if (addr != p->fallthrough && p->bt) {
-        start += p->bt;
-        p->extra += p->bt;
+        uint64_t bt = p->bt, limit = c->cfg->max_cycles;
+        if (start + bt > limit) /* charged up to the limit only */
+            bt = start < limit ? limit - start : 0;
+        start += bt;
+        p->extra += (int64_t)bt;
         /* the taken branch's extra cycles belong to the branch, even if
          * the core stops before b (a stop forgets p) */
         if (c->next_sample < start)
@@ -304,6 +436,10 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
         start = c->cycles;
     }
     uint64_t end = start + b->cost;
+    if ((end > c->cfg->max_cycles || (b->flags & BLOCK_SPLIT)) && !(p->flags & BLOCK_SPLIT)
+        && block_limit_cut(c, b, start))
+        return;
+    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
     if (c->next_sample < end)
         sample_block(c, b, p->branch_pc, start, end);
     c->cycles = end;
@@ -328,9 +464,10 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t bt = addr != p->fallthrough ? p->bt : 0;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->attn_out | b->attn | (end > c->deadline)))
+    if (G_UNLIKELY(p->attn_out | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))))
         goto slow;
     p->extra += (int64_t)bt;
+    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
     c->cycles = end;
     b->count++;
     c->prev = b;
@@ -373,7 +510,8 @@ void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx)
     c->poll_off = (uint32_t)off;
     c->poll_pc = b->addr + 4u * (uint32_t)i;
     c->poll_tx = tx;
-    c->next_event = c->deadline = 0; /* the next boundary takes the slow path */
+    c->next_event = 0; /* the next boundary takes the slow path */
+    core_set_deadline(c, 0);
 }
 
 /* Entering b again right after its failed poll, at `start`: ask the
@@ -386,7 +524,11 @@ static uint64_t poll_skip(Core *c, Block *b, uint64_t start)
     uint64_t r = c->sched.poll_wait(c->sched.opaque, c, start, period, c->poll_off, c->poll_pc, c->poll_tx);
     if (r <= start)
         return start;
-    uint64_t k = (r - start) / period;
+    uint64_t k = (r - start) / period, limit = c->cfg->max_cycles;
+    if (start < limit)  /* never past the cycle limit */
+        k = MIN(k, (limit - start) / period);
+    else
+        k = 0;
     b->count += k;
     b->extra += (int64_t)(k * (period - b->cost));
     if (c->next_sample < start + k * period)

@@ -80,7 +80,8 @@ void core_stop(Core *c, CoreState state)
 {
     c->state = state;
     c->stopping = true;
-    c->next_event = c->deadline = 0;
+    c->next_event = 0;
+    core_set_deadline(c, 0);
     uc_ok(c, uc_emu_stop(c->uc), "stop");
 }
 
@@ -167,21 +168,25 @@ static bool status_allows(const Core *c, uint32_t st)
 void core_update_next_event(Core *c)
 {
     if (c->stopping) {
-        c->next_event = c->deadline = 0;
+        c->next_event = 0;
+        core_set_deadline(c, 0);
         return;
     }
+    if (__atomic_exchange_n(&c->yield_req, 0, __ATOMIC_RELAXED))
+        c->slice_end = MIN(c->slice_end, c->cycles); /* stop at the next boundary */
     uint64_t e = MIN(c->slice_end, c->timer.expiry);
     e = MIN(e, MIN(c->cfg->max_cycles, c->cp0.match_at));
     if (core_irq_wanted(c) || core_irq_network(c))
         e = 0; /* network lines are tested at every boundary */
     c->next_event = e;
-    c->deadline = MIN(e, c->next_sample);
+    core_set_deadline(c, MIN(e, c->next_sample));
 }
 
 /* Take the interrupt: EPC (via $k0 and the stub) = epc, EXL = 1. */
 static void deliver(Core *c, uint32_t epc, uint32_t status, bool in_hook)
 {
     write_reg(c, UC_MIPS_REG_K0, epc);
+    c->cp0.epc = epc;
     status |= NP_ST_EXL;
     write_reg(c, UC_MIPS_REG_CP0_STATUS, status);
     if (in_hook)
@@ -346,9 +351,11 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->nslots = (uint32_t)(cfg->ram_size / 4);
     c->btab = g_new0(Block *, c->nslots);
     c->prev = &c->none;
+    c->lb_pub = &c->lb_own;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
     c->irq_marker.attn_out = true;
-    c->arrive_mask = MIPS_ERET | MIPS_LIKELY | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL;
+    /* MIPS_JREG: a register jump's target is checked (exc_odd_target) */
+    c->arrive_mask = MIPS_ERET | MIPS_LIKELY | MIPS_JREG | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL;
     c->pc = img->entry;
     cp0_init(c);
     if (!engine_open(c, error) || !engine_load(c, error)) {
@@ -367,6 +374,8 @@ void core_free(Core *c)
         uc_close(c->uc);
     sample_clear(c);
     cp0_clear(c);
+    if (c->jr_hooked)
+        g_hash_table_destroy(c->jr_hooked);
     for (unsigned i = 0; i < CORE_NSLOTS; i++)
         if (c->dev[i].ops && c->dev[i].ops->free)
             c->dev[i].ops->free(c->dev[i].opaque);
@@ -384,9 +393,16 @@ void core_set_hooks(Core *c, const CoreHooks *hooks)
     c->arrive_mask |= MIPS_JREG;
 }
 
+void core_request_yield(Core *c)
+{
+    __atomic_store_n(&c->yield_req, 1, __ATOMIC_RELAXED);
+    core_set_deadline(c, 0);
+}
+
 void core_set_sched(Core *c, const CoreSched *sched)
 {
     c->sched = *sched;
+    c->lb_pub = sched->lb_pub ? sched->lb_pub : &c->lb_own;
 }
 
 void core_halt(Core *c, CoreState state)
@@ -395,6 +411,7 @@ void core_halt(Core *c, CoreState state)
         c->hooks.idle(c->hooks.opaque, c->idle_from, c->cycles);
     if (core_live(c))
         c->state = state;
+    core_publish_instructions(c);
 }
 
 /* ---- running and idling ---------------------------------------------- */
@@ -424,8 +441,11 @@ void core_run(Core *c, uint64_t horizon)
             exc_engine_error(c, err, pc);
             break;
         }
-        if (c->stopping)
+        if (c->stopping) {
+            if (c->cut_block)
+                block_run_cut(c); /* the cycle limit inside a block */
             break; /* at a sync point or the horizon: c->pc is set */
+        }
         uint32_t pc = core_reg(c, UC_MIPS_REG_PC);
         c->prev = &c->none;
         if (after_wait(c, pc)) {
@@ -441,6 +461,7 @@ void core_run(Core *c, uint64_t horizon)
             break;
         }
     }
+    core_publish_instructions(c);
 }
 
 uint64_t core_local_event(const Core *c)
@@ -492,6 +513,7 @@ void core_idle(Core *c, uint64_t until)
             c->hooks.idle(c->hooks.opaque, idle_from, c->cycles);
         c->idle_from = c->cycles;
         c->state = CORE_LIMIT;
+        core_publish_instructions(c);
         return;
     }
     if (!core_irq_wanted(c))

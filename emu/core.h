@@ -110,6 +110,11 @@ typedef struct CoreSched {
      * accounts the skipped ones exactly. NULL: never skip. */
     uint64_t (*poll_wait)(void *opaque, Core *core, uint64_t start, uint64_t period,
                           uint64_t poll_offset, uint32_t poll_pc, bool tx);
+    /* Where the running core publishes, with a release store at every
+     * block boundary, the cycle that block starts: nothing it does from
+     * then on (a sync included) happens earlier, so other host threads
+     * can see how far it got without waiting for it. NULL: nowhere. */
+    uint64_t *lb_pub;
 } CoreSched;
 
 typedef struct CoreFault {
@@ -118,10 +123,23 @@ typedef struct CoreFault {
     char *message;
 } CoreFault;
 
-/* A PC-sampling histogram: bins[(pc - low_pc) / 4] for pc in [low_pc,
- * high_pc); samples while idle and outside that span counted apart. */
+/* One executable range of the histograms: bins first .. first + (hi - lo)
+ * / 4 - 1 count the instructions of [lo, hi). */
+typedef struct CoreRange {
+    uint32_t lo, hi, first;
+} CoreRange;
+
+/* The histograms cover the ELF's executable segments (sorted, merged, at
+ * most CORE_MAX_RANGES), never the gap between them. */
+#define CORE_MAX_RANGES 1024u
+
+/* A PC-sampling histogram: bins over the ranges, range after range;
+ * samples while idle and outside every range counted apart. */
 typedef struct CoreHist {
-    uint32_t period, low_pc, high_pc;
+    uint32_t period;
+    unsigned nranges;
+    const CoreRange *ranges;
+    uint32_t nbins;
     const uint32_t *bins;
     uint64_t idle, outside, total;
 } CoreHist;
@@ -135,6 +153,11 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
                ConsoleFn console_fn, void *console_opaque, GError **error);
 void core_free(Core *c);
 void core_set_hooks(Core *c, const CoreHooks *hooks);
+/* From any thread: the core's current run (core_run) ends at its next
+ * block boundary, as if its horizon were reached there. Only speed
+ * changes (a scheduler lets another core of the thread run first); a
+ * request that comes while the core does not run ends its next run early. */
+void core_request_yield(Core *c);
 void core_set_sched(Core *c, const CoreSched *sched);
 
 /* Run from the core's clock towards `horizon` (block granularity) unless
@@ -180,6 +203,11 @@ uint64_t core_interrupts(const Core *c);
 uint64_t core_waits(const Core *c);
 /* Instructions executed so far. */
 uint64_t core_instructions(const Core *c);
+/* Instructions executed as the core last published them (after a run of
+ * at most a [sched] quantum, every max(2^18, 64 x blocks) cycles or so,
+ * and when it stops): safe to read from any thread while it runs (for a
+ * progress line); never more than core_instructions(). */
+uint64_t core_instructions_published(const Core *c);
 
 /* CP0 register (NP_CP0_COUNT, _COMPARE, _CAUSE, _STATUS) as the guest
  * would read it now. */
@@ -192,6 +220,9 @@ uint32_t core_read_gpr(Core *c, unsigned n);
 
 /* Blocks translated so far, in translation order. */
 unsigned core_nblocks(const Core *c);
+/* The core stopped because it would have needed more than [limits] blocks
+ * distinct blocks (its state is then CORE_LIMIT). */
+bool core_block_limit_hit(const Core *c);
 const Block *core_block(const Core *c, unsigned i);
 
 unsigned core_nhists(const Core *c);

@@ -65,6 +65,8 @@ typedef struct Cp0 {
     uint64_t match_at;         /* cycle Count next becomes Compare */
     bool ti;                   /* CP0 timer pending (Cause.IP7, TI) */
     uint32_t cause_sw;         /* Cause bits software wrote (IV, IP1..0) */
+    uint32_t epc, error_epc;   /* as last written (mtc0, interrupt entry):
+                                  an eret to an odd one faults (exc.c) */
     GHashTable *hooked;        /* addresses with a code hook */
     bool fix_pending;          /* an mfc0's value still to reach rt */
     unsigned fix_reg;
@@ -90,7 +92,10 @@ struct Core {
     uint64_t slice_end;        /* run no further than this (the horizon) */
     uint64_t next_event, next_sample;
     uint64_t deadline;         /* min(next_event, next_sample): a block ending
-                                  past it takes the hook's slow path */
+                                  past it takes the hook's slow path;
+                                  atomic (relaxed): core_request_yield
+                                  zeroes it from other threads */
+    uint32_t yield_req;        /* core_request_yield: stop at a boundary */
     uint64_t irq_start, idle_from;
     bool in_irq, stopping;
     uint64_t interrupts, waits;
@@ -109,6 +114,7 @@ struct Core {
                                   that execution of scan_block */
 
     Block **btab;              /* [ram_size / 4] by physical address */
+    bool block_limit_hit;      /* stopped at [limits] blocks */
     GPtrArray *blocks;         /* every Block, owned */
 
     /* devices */
@@ -121,16 +127,38 @@ struct Core {
     /* sampling */
     unsigned nhists;
     Histogram *hists;
-    uint32_t hist_lo, hist_hi;
+    unsigned nranges;          /* the histograms' executable ranges */
+    CoreRange *ranges;
+    uint32_t nbins;
 
     CoreHooks hooks;
     CoreSched sched;
+    /* where block boundaries publish the clock (sched.lb_pub or lb_own) */
+    uint64_t *lb_pub, lb_own;
+    /* the instruction count for a progress line on another thread
+     * (core_publish_instructions), as of cycle insns_at */
+    uint64_t insns_pub, insns_at;
 
     /* poll skip: the block whose failed poll may repeat (NULL: none) */
     Block *poll_blk;
     uint64_t poll_s0;          /* cycle that iteration started */
     uint32_t poll_off, poll_pc;
     bool poll_tx;
+
+    /* the target of the register jump that ran last (jr/jalr): saved
+     * before its delay slot ran when that slot may write the register
+     * (exc.c) */
+    bool jr_saved;
+    uint32_t jr_target;
+    GHashTable *jr_hooked;     /* jr/jalr addresses with that code hook */
+
+    /* the cycle limit cuts block cut_block after its instructions before
+     * cut_end (block.c, block_limit_cut): cut_run while that prefix runs,
+     * cut_slack = the static cycles of the instructions cut away */
+    Block *cut_block;
+    uint32_t cut_end;
+    bool cut_run;
+    uint64_t cut_slack;
 
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
@@ -179,11 +207,19 @@ bool cp0_scan_block(Core *c, const Block *b);
 bool core_sync_point(Core *c, uint64_t t, uint32_t pc);
 
 /* block.c */
+/* After a run, or when the core stops: publish core_instructions() for
+ * core_instructions_published, when the core has stopped or is max(2^18,
+ * 64 x its blocks) cycles past the last count (it walks every block, ~1 ns
+ * each: at most a few percent of the simulation even at its fastest). */
+void core_publish_instructions(Core *c);
 void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
 void block_free(gpointer p);
 /* The current block stops before end_pc (exit or fault inside it): take
  * back the cycles, instructions and samples of what did not run. */
 void block_truncate(Core *c, uint32_t end_pc);
+/* core_run: the cycle limit cut a block (c->cut_block): run its prefix
+ * up to c->cut_end and stop the core there (CORE_LIMIT). */
+void block_run_cut(Core *c);
 /* Cycle at which the current execution of b began. */
 uint64_t block_start(const Core *c, const Block *b);
 /* The block executing now (NULL between blocks). */
@@ -217,11 +253,25 @@ bool exc_hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int si
                        int64_t value, void *opaque);
 
 void exc_engine_error(Core *c, uc_err err, uint32_t pc);
+/* A new block b ends in jr/jalr whose delay slot may write the jump
+ * register: hook the jump to save its target (true: hooks were added, the
+ * block must be translated again). */
+bool exc_scan_block(Core *c, const Block *b);
+/* Control went from p to addr: when p's register jump had an odd target
+ * (Unicorn would go on in MIPS16 mode at target - 1), the core faults
+ * ("misaligned-fetch") and true is returned. */
+bool exc_odd_target(Core *c, Block *p, uint32_t addr);
 bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
                        uc_tlb_entry *result, void *opaque);
 
 /* mmio.c */
 uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque);
 void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque);
+
+/* Every write of deadline (another thread may zero it: core_request_yield). */
+static inline void core_set_deadline(Core *c, uint64_t v)
+{
+    __atomic_store_n(&c->deadline, v, __ATOMIC_RELAXED);
+}
 
 #endif

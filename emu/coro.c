@@ -1,9 +1,20 @@
-/* coro.c — stackful coroutines on ucontext (see coro.h). */
+/* coro.c — stackful coroutines on Boost.Context fcontext (see coro.h). */
 #include "coro.h"
 
 #include <glib.h>
 #include <stdint.h>
-#include <ucontext.h>
+
+/* Boost.Context's fcontext (libboost_context, a C ABI: extern "C" in
+ * boost/context/detail/fcontext.hpp). A switch saves and restores the
+ * callee-saved registers only: unlike swapcontext(3) it makes no
+ * sigprocmask system call, which made a switch cost about 1 us. */
+typedef void *fcontext_t;
+typedef struct {
+    fcontext_t fctx;
+    void *data;
+} transfer_t;
+transfer_t jump_fcontext(fcontext_t const to, void *vp);
+fcontext_t make_fcontext(void *sp, size_t size, void (*fn)(transfer_t));
 
 #if defined(__SANITIZE_ADDRESS__)
 #define CORO_ASAN 1
@@ -21,21 +32,6 @@
 #endif
 
 #ifdef CORO_ASAN
-#include <dlfcn.h>
-/* The fiber API below tells ASan about every switch; its own swapcontext
- * interceptor would only add a warning on stderr, so call libc's. */
-static int (*real_swapcontext)(ucontext_t *, const ucontext_t *);
-static int coro_swapcontext(ucontext_t *from, const ucontext_t *to)
-{
-    if (!real_swapcontext) {
-        void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
-        real_swapcontext = libc ? (int (*)(ucontext_t *, const ucontext_t *))dlsym(libc, "swapcontext") : NULL;
-        if (!real_swapcontext)
-            real_swapcontext = swapcontext;
-    }
-    return real_swapcontext(from, to);
-}
-#define swapcontext coro_swapcontext
 void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
 void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old);
 #endif
@@ -47,7 +43,7 @@ void __tsan_switch_to_fiber(void *fiber, unsigned flags);
 #endif
 
 struct Coro {
-    ucontext_t self, back;
+    fcontext_t self, back;     /* the suspended coroutine; its resumer */
     void (*fn)(void *arg);
     void *arg;
     void *stack;
@@ -83,9 +79,10 @@ static void switch_end(void *saved, const void **bottom_old, size_t *size_old)
 #endif
 }
 
-static void trampoline(unsigned hi, unsigned lo)
+static void trampoline(transfer_t t)
 {
-    Coro *co = (Coro *)(((uintptr_t)hi << 31 << 1) | (uintptr_t)lo);
+    Coro *co = t.data;
+    co->back = t.fctx;
     switch_end(NULL, &co->back_bottom, &co->back_size);
     co->fn(co->arg);
     co->done = true;
@@ -93,7 +90,8 @@ static void trampoline(unsigned hi, unsigned lo)
 #ifdef CORO_TSAN
     __tsan_switch_to_fiber(co->back_fiber, 0);
 #endif
-    setcontext(&co->back);
+    jump_fcontext(co->back, NULL);
+    g_assert_not_reached();
 }
 
 Coro *coro_new(void (*fn)(void *arg), void *arg, size_t stack_size)
@@ -109,12 +107,7 @@ Coro *coro_new(void (*fn)(void *arg), void *arg, size_t stack_size)
     co->fn = fn;
     co->arg = arg;
     co->stack_size = stack_size;
-    getcontext(&co->self);
-    co->self.uc_stack.ss_sp = co->stack;
-    co->self.uc_stack.ss_size = stack_size;
-    co->self.uc_link = NULL;
-    uintptr_t p = (uintptr_t)co;
-    makecontext(&co->self, (void (*)(void))trampoline, 2, (unsigned)(p >> 31 >> 1), (unsigned)p);
+    co->self = make_fcontext((char *)co->stack + stack_size, stack_size, trampoline);
 #ifdef CORO_TSAN
     co->fiber = __tsan_create_fiber(0);
 #endif
@@ -142,7 +135,7 @@ void coro_resume(Coro *co)
 #ifdef CORO_TSAN
     __tsan_switch_to_fiber(co->fiber, 0);
 #endif
-    swapcontext(&co->back, &co->self);
+    co->self = jump_fcontext(co->self, co).fctx;
     switch_end(co->sched_fake, NULL, NULL);
 }
 
@@ -152,7 +145,7 @@ void coro_yield(Coro *co)
 #ifdef CORO_TSAN
     __tsan_switch_to_fiber(co->back_fiber, 0);
 #endif
-    swapcontext(&co->self, &co->back);
+    co->back = jump_fcontext(co->back, NULL).fctx;
     switch_end(co->coro_fake, &co->back_bottom, &co->back_size);
 }
 

@@ -1,4 +1,4 @@
-/* coro.h — stackful coroutines (ucontext) for the scheduler.
+/* coro.h — stackful coroutines (Boost.Context fcontext) for the scheduler.
  *
  * Each core runs its engine inside its own coroutine, so that a core that
  * must wait for the others (an NI access at cycle t before every other core

@@ -39,6 +39,7 @@
 /* Cause bits software may write (IV, IP1, IP0); DC is not modelled */
 #define CAUSE_SW_MASK 0x00800300u
 #define CAUSE_TI 0x40000000u
+#define CP0_ERROR_EPC 30u
 
 typedef enum { CP0_NONE, CP0_READ, CP0_WRITE, CP0_STATUS } Cp0Kind;
 
@@ -58,6 +59,8 @@ static Cp0Kind cp0_kind(uint32_t w, unsigned *rt, unsigned *rd)
         return (*rd == NP_CP0_COUNT || *rd == NP_CP0_COMPARE || *rd == NP_CP0_CAUSE) ? CP0_READ : CP0_NONE;
     if (*rd == NP_CP0_STATUS)
         return CP0_STATUS;
+    if (*rd == NP_CP0_EPC || *rd == CP0_ERROR_EPC)
+        return CP0_WRITE;
     return (*rd == NP_CP0_COUNT || *rd == NP_CP0_COMPARE || *rd == NP_CP0_CAUSE) ? CP0_WRITE : CP0_NONE;
 }
 
@@ -136,6 +139,12 @@ static void record_write(Core *c, unsigned rd, uint32_t v, uint64_t t)
         c->cp0.compare = v;
         c->cp0.ti = false;
         break;
+    case NP_CP0_EPC:
+        c->cp0.epc = v;
+        return;
+    case CP0_ERROR_EPC:
+        c->cp0.error_epc = v;
+        return;
     default: /* Cause */
         c->cp0.cause_sw = v & CAUSE_SW_MASK;
         return;
@@ -167,14 +176,15 @@ static void cp0_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaqu
     if (k == CP0_WRITE) {
         record_write(c, rd, core_read_gpr(c, rt), t);
     } else if (k == CP0_STATUS) {
-        c->next_event = c->deadline = 0; /* interrupts may become deliverable */
+        c->next_event = 0; /* interrupts may become deliverable */
+        core_set_deadline(c, 0);
     } else if (k == CP0_READ && rt != 0) {
         c->cp0.fix_val = rd == NP_CP0_COUNT ? cp0_count(c, t)
                          : rd == NP_CP0_COMPARE ? c->cp0.compare : cause_at(c, t, pc);
         c->cp0.fix_reg = rt;
         c->cp0.fix_pending = true;
         if (i + 1 >= b->ninsns) /* ends its block: the next boundary writes rt */
-            c->deadline = 0;
+            core_set_deadline(c, 0);
     }
 }
 

@@ -227,3 +227,77 @@ void exc_engine_error(Core *c, uc_err err, uint32_t pc)
     else
         core_raise(c, "unmapped-read", pc, "read of unmapped address 0x%08x (pc 0x%08x)", a, pc);
 }
+
+/* ---- register jumps to odd addresses ------------------------------------
+ * The 24Kf has the MIPS16e ASE: Unicorn takes bit 0 of a jr/jalr target as
+ * the ISA mode and goes on at target - 1 in MIPS16 mode. The platform has
+ * no MIPS16 code: such a jump is an instruction fetch from a misaligned
+ * address (AdEL), found at the next block boundary before anything runs in
+ * that mode. The target is the register as the jump read it: the register
+ * after the delay slot, unless that slot may write it; then a code hook on
+ * the jump saves it first. */
+
+static void jr_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    Core *c = opaque;
+    (void)uc;
+    (void)size;
+    Block *b = core_current_block(c);
+    if (!b || address != b->branch_pc)
+        return;
+    c->jr_target = core_read_gpr(c, (b->branch_insn >> 21) & 31);
+    c->jr_saved = true;
+}
+
+bool exc_scan_block(Core *c, const Block *b)
+{
+    if (!(b->flags & MIPS_JREG) || b->branch_pc + 4 >= b->addr + b->size)
+        return false; /* no register jump, or its delay slot is the next block */
+    uint32_t ds = block_word(b, (b->branch_pc - b->addr) / 4 + 1);
+    if (!(mips_gpr_writes(ds) & (1u << ((b->branch_insn >> 21) & 31))))
+        return false;
+    if (!c->jr_hooked)
+        c->jr_hooked = g_hash_table_new(NULL, NULL);
+    if (g_hash_table_contains(c->jr_hooked, GUINT_TO_POINTER(b->branch_pc)))
+        return false;
+    uc_hook h;
+    if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)jr_hook, c, b->branch_pc, b->branch_pc) != UC_ERR_OK)
+        return false;
+    g_hash_table_add(c->jr_hooked, GUINT_TO_POINTER(b->branch_pc));
+    return true;
+}
+
+bool exc_odd_target(Core *c, Block *p, uint32_t addr)
+{
+    bool saved = c->jr_saved;
+    c->jr_saved = false;
+    uint32_t insn = p->branch_insn, rs = (insn >> 21) & 31;
+    if (p->flags & BLOCK_SPLIT) {
+        /* p ends with the jump, its delay slot (next) has not run yet */
+        if (mips_classify(insn) & MIPS_JREG) {
+            c->jr_target = core_read_gpr(c, rs);
+            c->jr_saved = true;
+        }
+        return false;
+    }
+    uint32_t target;
+    if (p->flags & MIPS_ERET) /* EPC, or ErrorEPC when ERL was set */
+        target = (c->cp0.epc & ~1u) == addr ? c->cp0.epc : c->cp0.error_epc;
+    else if (p->flags & MIPS_JREG)
+        target = saved ? c->jr_target : core_read_gpr(c, rs);
+    else
+        return false;
+    if (!(target & 1) || (target & ~1u) != addr)
+        return false;
+    /* the jump and its delay slot ran, the branch was taken */
+    c->cycles += p->bt;
+    p->extra += p->bt;
+    if (c->next_sample < c->cycles)
+        sample_range(c, c->cycles, p->branch_pc);
+    c->prev = &c->none;
+    c->pc = target;
+    core_raise(c, "misaligned-fetch", target,
+               "instruction fetch from a misaligned address 0x%08x (%s at pc 0x%08x)", target,
+               (p->flags & MIPS_ERET) ? "eret" : (p->flags & MIPS_LINK) ? "jalr" : "jr", p->branch_pc);
+    return true;
+}

@@ -25,50 +25,13 @@
 
 #include "coro.h"
 #include "dev_ni.h"
+#include "machine_priv.h"
 
 #include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
 #define CORO_STACK (8u << 20)
-
-typedef enum { MC_RUN, MC_SYNC, MC_IDLE, MC_DONE } McState;
-
-typedef struct MCore {
-    Machine *m;
-    Core *core;
-    NiDev *ni;
-    unsigned id, thread;
-    Coro *co;
-    McState st;
-    bool active;               /* resumed by its thread right now */
-    bool woken;                /* MC_IDLE: the network raised a line */
-    uint64_t lb, sync_t, wake_t;
-    /* livelock: polling since poll_from with no progress (NI events); the
-     * state before the last progress, to judge it as of an earlier cycle */
-    bool polled, prev_polled;
-    uint64_t poll_from, prev_poll_from, progress;
-    /* MC_IDLE while spinning on a failed poll (CoreSched.poll_wait):
-     * iterations start at p_start + j * p_period, their poll at + p_off */
-    bool polling, p_tx;
-    uint64_t p_start, p_period, p_off, p_resume;
-    uint32_t p_pc;
-} MCore;
-
-struct MachSched {
-    /* pthread, not GMutex: ThreadSanitizer sees pthread's synchronisation */
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    pthread_mutex_t console_lock;
-    MCore *mc;
-    unsigned nthreads, ndone;
-    volatile sig_atomic_t *interrupted;
-    bool halting;
-    bool halt_at_sync;         /* running cores stop at their next sync point */
-    CoreState halt_state;
-    ConsoleFn console_fn;
-    void *console_opaque;
-};
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
@@ -82,13 +45,37 @@ static bool others_reached(const Machine *m, const MCore *self, uint64_t t)
 {
     for (unsigned i = 0; i < m->ncores; i++) {
         const MCore *o = &m->sched->mc[i];
-        if (o != self && o->st != MC_DONE && o->lb < t)
+        if (o != self && o->st != MC_DONE && lb_get(o) < t)
             return false;
     }
     return true;
 }
 
-static bool ready(const Machine *m, const MCore *mc)
+LbView mach_lb_view(const Machine *m)
+{
+    LbView v = { UINT64_MAX, UINT64_MAX, NULL };
+    for (unsigned i = 0; i < m->ncores; i++) {
+        const MCore *o = &m->sched->mc[i];
+        if (o->st == MC_DONE)
+            continue;
+        uint64_t lb = lb_get(o);
+        if (lb < v.min1) {
+            v.min2 = v.min1;
+            v.min1 = lb;
+            v.arg1 = o;
+        } else if (lb < v.min2) {
+            v.min2 = lb;
+        }
+    }
+    return v;
+}
+
+bool mach_others_at(const LbView *v, const MCore *self, uint64_t t)
+{
+    return (self == v->arg1 ? v->min2 : v->min1) >= t;
+}
+
+bool mach_ready(const Machine *m, const MCore *mc, const LbView *v)
 {
     if (mc->active)
         return false;
@@ -96,8 +83,8 @@ static bool ready(const Machine *m, const MCore *mc)
         return mc->st != MC_DONE;
     switch (mc->st) {
     case MC_RUN: return true;
-    case MC_SYNC: return others_reached(m, mc, mc->sync_t);
-    case MC_IDLE: return mc->woken || (mc->wake_t != UINT64_MAX && others_reached(m, mc, mc->wake_t));
+    case MC_SYNC: return mach_others_at(v, mc, mc->sync_t);
+    case MC_IDLE: return mc->woken || (mc->wake_t != UINT64_MAX && mach_others_at(v, mc, mc->wake_t));
     default: return false;
     }
 }
@@ -120,29 +107,39 @@ static bool net_wakes(MCore *o)
     return core_irq_wanted(o->core);
 }
 
-static void changed(Machine *m)
+void mach_changed(Machine *m)
 {
-    pthread_cond_broadcast(&m->sched->cond);
+    MachSched *s = m->sched;
+    __atomic_add_fetch(&s->gen, 1, __ATOMIC_RELEASE);
+    if (s->sleepers)
+        pthread_cond_broadcast(&s->cond);
 }
 
 /* Simulate the network up to t (every core's lb >= t, idle cores apart).
- * An idle core whose line rises on the way wakes there; false when one
- * wakes before t (the caller must let it run first). */
+ * An idle core whose line rises on the way wakes at the cycle after the
+ * change (the network stops there: noc_run_watched); false when one wakes
+ * before t (the caller must let it run first). */
 static bool advance_network(Machine *m, uint64_t t)
 {
     while (noc_now(m->noc) < t) {
-        uint64_t nx = noc_next_activity(m->noc);
-        uint64_t s = nx >= t ? t : nx + 1;
-        noc_run_until(m->noc, s);
+        for (unsigned i = 0; i < m->ncores; i++) {
+            const MCore *o = &m->sched->mc[i];
+            noc_watch(m->noc, i, o->st == MC_IDLE && !o->woken);
+        }
+        if (!noc_run_watched(m->noc, t))
+            return true;
+        uint64_t s = noc_now(m->noc);
         bool early = false;
         for (unsigned i = 0; i < m->ncores; i++) {
             MCore *o = &m->sched->mc[i];
             if (o->st != MC_IDLE || o->woken || !net_wakes(o))
                 continue;
             o->woken = true;
-            o->wake_t = o->lb = o->polling ? poll_iter_at(o, s) : MAX(s, core_cycles(o->core));
+            o->wake_t = o->polling ? poll_iter_at(o, s) : MAX(s, core_cycles(o->core));
+            lb_set(o, o->wake_t);
             early |= o->wake_t < t;
-            changed(m);
+            mach_preempt_for(m, o);
+            mach_changed(m);
         }
         if (early)
             return false;
@@ -158,7 +155,7 @@ static void start_halt(Machine *m, CoreState state, bool at_sync)
     s->halting = true;
     s->halt_at_sync = at_sync;
     s->halt_state = state;
-    changed(m);
+    mach_changed(m);
 }
 
 /* ---- livelock (lock held) ----------------------------------------------- */
@@ -219,7 +216,7 @@ static void ni_event(void *opaque, const NiEvent *ev)
 static void suspend(MCore *mc)
 {
     MachSched *s = mc->m->sched;
-    changed(mc->m);
+    mach_changed(mc->m);
     pthread_mutex_unlock(&s->lock);
     coro_yield(mc->co);
     pthread_mutex_lock(&s->lock);
@@ -233,7 +230,8 @@ static bool sched_sync(void *opaque, Core *core, uint64_t t)
     MachSched *s = m->sched;
     pthread_mutex_lock(&s->lock);
     mc->st = MC_SYNC;
-    mc->sync_t = mc->lb = t;
+    mc->sync_t = t;
+    lb_set(mc, mc->sync_t);
     for (;;) {
         if (s->halting) {
             mc->st = MC_RUN;
@@ -243,7 +241,8 @@ static bool sched_sync(void *opaque, Core *core, uint64_t t)
         }
         if (others_reached(m, mc, t) && advance_network(m, t))
             break;
-        suspend(mc);
+        if (!mach_spin_sync(m, mc, t))
+            suspend(mc);
     }
     mc->st = MC_RUN;
     return true;
@@ -279,7 +278,8 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     mc->p_pc = poll_pc;
     mc->woken = false;
     uint64_t ev = core_local_event(core);
-    mc->wake_t = mc->lb = ev >= m->cfg->max_cycles ? UINT64_MAX : poll_iter_at(mc, ev);
+    mc->wake_t = ev >= m->cfg->max_cycles ? UINT64_MAX : poll_iter_at(mc, ev);
+    lb_set(mc, mc->wake_t);
     mc->st = MC_IDLE;
     uint64_t r = start;
     for (;;) {
@@ -301,7 +301,7 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     }
     mc->polling = mc->woken = false;
     mc->st = MC_RUN;
-    mc->lb = r;
+    lb_set(mc, r);
     if (r > start)
         dev_ni_emit_polls(mc->ni, tx, poll_pc, start + poll_offset, period, (r - start) / period);
     pthread_mutex_unlock(&s->lock);
@@ -322,7 +322,8 @@ static void idle_step(MCore *mc)
     mc->woken = false;
     if (core_state(c) == CORE_IDLE) {
         uint64_t w = core_wake_cycle(c);
-        mc->wake_t = mc->lb = w == UINT64_MAX ? UINT64_MAX : MAX(w, core_cycles(c));
+        mc->wake_t = w == UINT64_MAX ? UINT64_MAX : MAX(w, core_cycles(c));
+        lb_set(mc, mc->wake_t);
     }
 }
 
@@ -346,7 +347,7 @@ static void core_main(void *opaque)
         if (!core_live(c)) {
             mc->st = MC_DONE;
             s->ndone++;
-            changed(m);
+            mach_changed(m);
             pthread_mutex_unlock(&s->lock);
             return;
         }
@@ -357,16 +358,17 @@ static void core_main(void *opaque)
             continue;
         }
         mc->st = MC_RUN;
-        mc->lb = core_cycles(c);
+        lb_set(mc, core_cycles(c));
         pthread_mutex_unlock(&s->lock);
         core_run(c, sat_add(core_cycles(c), m->cfg->quantum));
         pthread_mutex_lock(&s->lock);
         if (core_state(c) == CORE_IDLE) {
             mc->st = MC_IDLE;           /* look at it at the cycle it waits */
             mc->woken = false;
-            mc->wake_t = mc->lb = core_cycles(c);
+            mc->wake_t = core_cycles(c);
+            lb_set(mc, mc->wake_t);
         } else {
-            mc->lb = core_cycles(c);
+            lb_set(mc, core_cycles(c));
         }
         suspend(mc);
         pthread_mutex_unlock(&s->lock);
@@ -402,46 +404,51 @@ static bool wake_pollers(Machine *m)
         MCore *o = &s->mc[i];
         if (o->st == MC_IDLE && o->polling) {
             o->woken = true;
-            o->wake_t = o->lb = poll_iter_at(o, due);
+            o->wake_t = poll_iter_at(o, due);
+            lb_set(o, o->wake_t);
         }
     }
-    changed(m);
+    mach_changed(m);
     return true;
 }
 
 /* No core is ready or running anywhere (lock held): if every live core
  * idles with nothing to wait for, let the network run until it wakes one,
  * or end the run in deadlock. */
-static void unstick(Machine *m)
+static bool unstick(Machine *m)
 {
     MachSched *s = m->sched;
     uint64_t latest = noc_now(m->noc);
     for (unsigned i = 0; i < m->ncores; i++) {
         MCore *o = &s->mc[i];
         if (o->active || (o->st != MC_DONE && !(o->st == MC_IDLE && !o->woken && o->wake_t == UINT64_MAX)))
-            return; /* someone can still move */
+            return false; /* someone can still move */
         latest = MAX(latest, core_cycles(o->core));
     }
     uint64_t nx = noc_next_activity(m->noc);
     if (nx != UINT64_MAX) {
         advance_network(m, nx + 1);
-        changed(m);
-        return;
+        mach_changed(m);
+        return true;
     }
     if (wake_pollers(m))
-        return;
+        return true;
     m->deadlock = true;
     m->end_cycle = MIN(latest, m->cfg->max_cycles);
     start_halt(m, CORE_DEADLOCK, false);
+    return true;
 }
 
 /* The ready core of this thread with the smallest lb (lock held). */
-static MCore *pick(Machine *m, unsigned thread)
+MCore *mach_pick(Machine *m, unsigned thread)
 {
     MCore *best = NULL;
-    for (unsigned i = thread; i < m->ncores; i += m->sched->nthreads) {
+    LbView v = mach_lb_view(m);
+    for (unsigned i = 0; i < m->ncores; i++) {
         MCore *o = &m->sched->mc[i];
-        if (ready(m, o) && (!best || o->lb < best->lb))
+        if (o->thread != thread)
+            continue;
+        if (mach_ready(m, o, &v) && (!best || lb_get(o) < lb_get(best)))
             best = o;
     }
     return best;
@@ -461,18 +468,24 @@ static gpointer thread_main(gpointer opaque)
     while (s->ndone < m->ncores) {
         if (s->interrupted && *s->interrupted)
             start_halt(m, CORE_INTERRUPTED, false);
-        MCore *mc = pick(m, ta->thread);
+        MCore *mc = mach_pick(m, ta->thread);
         if (mc) {
             mc->active = true;
+            s->running[ta->thread] = mc;
             pthread_mutex_unlock(&s->lock);
             coro_resume(mc->co);
             pthread_mutex_lock(&s->lock);
             mc->active = false;
-            changed(m);
+            s->running[ta->thread] = NULL;
+            mach_changed(m);
             continue;
         }
-        unstick(m);
-        if (pick(m, ta->thread) || s->ndone == m->ncores)
+        /* the network moved (or the run ends): look again, no sleeping
+         * (a 50 ms wait per network step made drains crawl) */
+        if (unstick(m) || mach_pick(m, ta->thread) || s->ndone == m->ncores)
+            continue;
+        mach_preempt_others(m, ta->thread);
+        if (mach_spin_thread(m, ta->thread))
             continue;
         /* wake up now and then to see an interrupt flag set by a signal */
         struct timespec ts;
@@ -482,7 +495,9 @@ static gpointer thread_main(gpointer opaque)
             ts.tv_sec++;
             ts.tv_nsec -= 1000000000;
         }
+        s->sleepers++;
         pthread_cond_timedwait(&s->cond, &s->lock, &ts);
+        s->sleepers--;
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
@@ -512,7 +527,13 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
     MachSched *s = m->sched = g_new0(MachSched, 1);
     m->cfg = cfg;
     m->ncores = config_cores(cfg);
-    pthread_mutex_init(&s->lock, NULL);
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP); /* spins a little first */
+#endif
+    pthread_mutex_init(&s->lock, &ma);
+    pthread_mutexattr_destroy(&ma);
     pthread_mutex_init(&s->console_lock, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
@@ -543,7 +564,8 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
         dev_ni_observe(mc->ni, ni_event, mc);
         core_set_sched(m->cores[i], &(CoreSched){ .opaque = mc, .sync = sched_sync,
                                                   .sync_done = sched_sync_done,
-                                                  .poll_wait = sched_poll_wait });
+                                                  .poll_wait = sched_poll_wait,
+                                                  .lb_pub = &mc->lb });
     }
     return m;
 }
@@ -576,13 +598,14 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
     s->ndone = 0;
     for (unsigned i = 0; i < m->ncores; i++) {
         MCore *mc = &s->mc[i];
-        mc->thread = i % s->nthreads;
+        mc->thread = i * s->nthreads / m->ncores; /* neighbours share a thread */
         mc->st = core_live(mc->core) ? MC_RUN : MC_DONE;
         s->ndone += mc->st == MC_DONE;
-        mc->lb = core_cycles(mc->core);
+        lb_set(mc, core_cycles(mc->core));
         mc->co = coro_new(core_main, mc, CORO_STACK);
         g_assert(mc->co);
     }
+    s->running = g_new0(MCore *, s->nthreads);
     ThreadArg *args = g_new0(ThreadArg, s->nthreads);
     GThread **threads = g_new0(GThread *, s->nthreads);
     for (unsigned t = 0; t < s->nthreads; t++) {
@@ -595,6 +618,13 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
         g_thread_join(threads[t]);
     g_free(threads);
     g_free(args);
+    g_clear_pointer(&s->running, g_free);
+    /* the network's clock at the end is the run's end (the latest core),
+     * whatever the schedule simulated of it so far */
+    uint64_t end = 0;
+    for (unsigned i = 0; i < m->ncores; i++)
+        end = MAX(end, core_cycles(m->cores[i]));
+    noc_run_until(m->noc, MIN(end, m->cfg->max_cycles));
     machine_flush_console(m);
 }
 
@@ -618,7 +648,7 @@ void machine_progress(Machine *m, uint64_t *lo, uint64_t *hi)
     pthread_mutex_lock(&s->lock);
     for (unsigned i = 0; i < m->ncores; i++) {
         const MCore *o = &s->mc[i];
-        uint64_t c = o->st == MC_DONE || !s->mc[i].co ? core_cycles(o->core) : o->lb;
+        uint64_t c = o->st == MC_DONE || !s->mc[i].co ? core_cycles(o->core) : lb_get(o);
         if (c == UINT64_MAX)
             c = core_cycles(o->core); /* idle with nothing armed: it stays where it is */
         *lo = MIN(*lo, c);

@@ -23,7 +23,7 @@
  *
  * `[sched] quantum` only says how many cycles a core runs between
  * scheduling decisions (how stale its published lb may be); `[sched]
- * threads` how many host threads run cores (core i on thread i % threads).
+ * threads` how many host threads run cores (core i on thread i * threads / cores).
  * Both are performance knobs.
  *
  * Endings. When every live core idles in `wait` and the network can wake

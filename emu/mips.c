@@ -4,6 +4,7 @@
 #define OP(i) ((i) >> 26)
 #define RS(i) (((i) >> 21) & 31)
 #define RT(i) (((i) >> 16) & 31)
+#define RD(i) (((i) >> 11) & 31)
 #define FUNCT(i) ((i) & 63)
 
 static unsigned classify_special(uint32_t i)
@@ -105,6 +106,51 @@ bool mips_mem_operand(uint32_t i, unsigned *size, unsigned *base, int32_t *offse
     *base = RS(i);
     *offset = (int16_t)(i & 0xffff);
     return true;
+}
+
+static uint32_t writes_special(uint32_t i)
+{
+    switch (FUNCT(i)) {
+    case 0x08: case 0x0c: case 0x0d: case 0x0f: case 0x11: case 0x13: /* jr syscall break sync mthi mtlo */
+    case 0x18: case 0x19: case 0x1a: case 0x1b:                       /* mult[u] div[u] */
+    case 0x30: case 0x31: case 0x32: case 0x33: case 0x34: case 0x36: /* traps */
+        return 0;
+    default:
+        return 1u << RD(i);
+    }
+}
+
+uint32_t mips_gpr_writes(uint32_t i)
+{
+    uint32_t w;
+    switch (OP(i)) {
+    case 0x00: w = writes_special(i); break;
+    case 0x01: w = (RT(i) & 0x10) ? 1u << 31 : 0; break;       /* ..al: $ra */
+    case 0x02: case 0x04: case 0x05: case 0x06: case 0x07:     /* j, branches */
+    case 0x14: case 0x15: case 0x16: case 0x17:
+    case 0x28: case 0x29: case 0x2a: case 0x2b: case 0x2e:     /* stores */
+    case 0x2f: case 0x33: case 0x39: case 0x3d:                /* cache pref swc1 sdc1 */
+    case 0x31: case 0x35:                                      /* lwc1 ldc1 */
+        w = 0;
+        break;
+    case 0x03: w = 1u << 31; break;                            /* jal */
+    case 0x08: case 0x09: case 0x0a: case 0x0b: case 0x0c: case 0x0d: case 0x0e: case 0x0f:
+    case 0x20: case 0x21: case 0x22: case 0x23: case 0x24: case 0x25: case 0x26:
+    case 0x30: case 0x38:                                      /* ALU imm, loads, ll, sc */
+        w = 1u << RT(i);
+        break;
+    case 0x1c:                                                 /* SPECIAL2 */
+        switch (FUNCT(i)) {
+        case 0x02: case 0x20: case 0x21: w = 1u << RD(i); break;    /* mul clz clo */
+        case 0x00: case 0x01: case 0x04: case 0x05: case 0x3f: w = 0; break; /* madd.. sdbbp */
+        default: w = ~0u; break;
+        }
+        break;
+    default:
+        w = ~0u; /* not known here: any */
+        break;
+    }
+    return w & ~1u;
 }
 
 bool mips_branch_unconditional(uint32_t i)

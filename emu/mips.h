@@ -49,6 +49,10 @@ bool mips_branch_target(uint32_t insn, uint32_t pc, uint32_t *target);
 /* Whether a conditional branch is taken given its rs and rt values. */
 bool mips_branch_taken(uint32_t insn, uint32_t rs_val, uint32_t rt_val);
 
+/* The general registers an instruction may write (bit n: $n; $0 never);
+ * all of them for an instruction not known here. */
+uint32_t mips_gpr_writes(uint32_t insn);
+
 /* For a load or store: access size in bytes (lwl/lwr/swl/swr report 1:
  * they never fault on alignment), base register and signed offset. */
 bool mips_mem_operand(uint32_t insn, unsigned *size, unsigned *base, int32_t *offset);

@@ -40,6 +40,14 @@ static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write
     a->now = exc_insn_cycle(c, i);
     const Timing *t = &c->cfg->timing;
     int64_t delta = (int64_t)t->mmio - (int64_t)(write ? t->store : t->load);
+    if (delta > 0 && cb && c->cycles + (uint64_t)delta - c->cut_slack > c->cfg->max_cycles) {
+        /* the access would end its block (or the prefix the limit left of
+         * it, block.c) past the cycle limit: the core stops before it */
+        block_truncate(c, a->pc);
+        c->pc = a->pc;
+        core_stop(c, CORE_LIMIT);
+        return NULL;
+    }
     if (delta < 0 && cb) /* the block ends earlier: samples past its new end were not due */
         sample_untake(c, cb, block_start(c, cb), (uint64_t)((int64_t)c->cycles + delta));
     c->cycles = (uint64_t)((int64_t)c->cycles + delta);

@@ -3,16 +3,59 @@
  * (pc 0 = idle). */
 #include "core_priv.h"
 
+#include <stdlib.h>
+
+static gint seg_cmp(gconstpointer a, gconstpointer b)
+{
+    const uint64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* The executable segments' [vaddr, vaddr + memsz) rounded to words,
+ * sorted and merged: the histograms' ranges. */
+static void hist_ranges(Core *c)
+{
+    const ElfImage *img = c->img;
+    uint64_t (*r)[2] = g_malloc0(sizeof *r * (img->nsegs + 1));
+    unsigned n = 0;
+    for (unsigned i = 0; i < img->nsegs; i++) {
+        const ElfSegment *s = &img->segs[i];
+        if (!s->exec || !s->memsz)
+            continue;
+        r[n][0] = s->vaddr & ~3u;
+        r[n][1] = MIN(((uint64_t)s->vaddr + s->memsz + 3) & ~3ull, 0xFFFFFFFCull);
+        n++;
+    }
+    qsort(r, n, sizeof *r, seg_cmp);
+    c->ranges = g_new0(CoreRange, MIN(n, CORE_MAX_RANGES) + 1);
+    c->nranges = 0;
+    c->nbins = 0;
+    for (unsigned i = 0; i < n; i++) {
+        CoreRange *last = c->nranges ? &c->ranges[c->nranges - 1] : NULL;
+        if (last && r[i][0] <= last->hi) {
+            if (r[i][1] > last->hi) {
+                c->nbins += (uint32_t)((r[i][1] - last->hi) / 4);
+                last->hi = (uint32_t)r[i][1];
+            }
+            continue;
+        }
+        if (c->nranges == CORE_MAX_RANGES)
+            break; /* samples there count as outside */
+        c->ranges[c->nranges++] = (CoreRange){ (uint32_t)r[i][0], (uint32_t)r[i][1], c->nbins };
+        c->nbins += (uint32_t)((r[i][1] - r[i][0]) / 4);
+    }
+    g_free(r);
+}
+
 void sample_init(Core *c)
 {
-    c->hist_lo = c->img->text_lo & ~3u;
-    c->hist_hi = (c->img->text_hi + 3) & ~3u;
+    hist_ranges(c);
     c->nhists = c->cfg->nperiods;
     c->hists = g_new0(Histogram, c->nhists);
     for (unsigned i = 0; i < c->nhists; i++) {
         c->hists[i].period = c->cfg->periods[i];
         c->hists[i].next = c->cfg->periods[i] - 1;
-        c->hists[i].bins = g_new0(uint32_t, (c->hist_hi - c->hist_lo) / 4 + 1);
+        c->hists[i].bins = g_new0(uint32_t, c->nbins + 1);
     }
     sample_update_next(c);
 }
@@ -22,6 +65,7 @@ void sample_clear(Core *c)
     for (unsigned i = 0; i < c->nhists; i++)
         g_free(c->hists[i].bins);
     g_free(c->hists);
+    g_free(c->ranges);
 }
 
 unsigned core_nhists(const Core *c)
@@ -32,17 +76,34 @@ unsigned core_nhists(const Core *c)
 CoreHist core_hist(const Core *c, unsigned i)
 {
     const Histogram *h = &c->hists[i];
-    return (CoreHist){ .period = h->period, .low_pc = c->hist_lo, .high_pc = c->hist_hi,
+    return (CoreHist){ .period = h->period, .nranges = c->nranges, .ranges = c->ranges, .nbins = c->nbins,
                        .bins = h->bins, .idle = h->idle, .outside = h->outside, .total = h->total };
+}
+
+/* The bin of pc, or -1 outside every range. */
+static int64_t bin_of(const Core *c, uint32_t pc)
+{
+    unsigned a = 0, b = c->nranges;
+    while (a < b) {
+        unsigned m = a + (b - a) / 2;
+        if (pc < c->ranges[m].lo)
+            b = m;
+        else if (pc >= c->ranges[m].hi)
+            a = m + 1;
+        else
+            return (int64_t)c->ranges[m].first + (pc - c->ranges[m].lo) / 4;
+    }
+    return -1;
 }
 
 static void hist_add(Core *c, Histogram *h, uint32_t pc)
 {
     h->total++;
+    int64_t k;
     if (pc == 0)
         h->idle++;
-    else if (pc >= c->hist_lo && pc < c->hist_hi)
-        h->bins[(pc - c->hist_lo) >> 2]++;
+    else if ((k = bin_of(c, pc)) >= 0)
+        h->bins[k]++;
     else
         h->outside++;
 }
@@ -53,7 +114,7 @@ void sample_update_next(Core *c)
     for (unsigned i = 0; i < c->nhists; i++)
         next = MIN(next, c->hists[i].next);
     c->next_sample = next;
-    c->deadline = MIN(c->next_event, next);
+    core_set_deadline(c, MIN(c->next_event, next));
 }
 
 /* Samples in [from, to) all land on pc (0 = idle). */
@@ -109,9 +170,9 @@ void sample_untake(Core *c, const Block *b, uint64_t start, uint64_t cut)
             uint32_t i = 0;
             while (i + 1 < b->ninsns && acc + b->icost[i] <= s)
                 acc += b->icost[i++];
-            uint32_t pc = b->addr + 4 * i;
-            if (pc >= c->hist_lo && pc < c->hist_hi && hi->bins[(pc - c->hist_lo) >> 2])
-                hi->bins[(pc - c->hist_lo) >> 2]--;
+            int64_t bin = bin_of(c, b->addr + 4 * i);
+            if (bin >= 0 && hi->bins[bin])
+                hi->bins[bin]--;
             else if (hi->outside)
                 hi->outside--;
             hi->total--;

@@ -78,6 +78,7 @@ typedef struct Router {
     InPort in[NPORTS];
     OutPort out[NPORTS];
     bool stalled;                /* this cycle's decision */
+    bool quiet;                  /* this cycle: no flit buffered, none to inject */
     uint64_t occ_sum;            /* sum over cycles of buffered flits */
     unsigned occ_max;
     uint64_t stall_cycles;
@@ -94,6 +95,7 @@ typedef struct Ni {
     uint64_t inject_stall;
     GQueue rx;
     unsigned rx_flits, rx_complete, rx_popped;
+    bool watched;                /* noc_run_watched stops when it changes */
 } Ni;
 
 struct Noc {
@@ -111,6 +113,9 @@ struct Noc {
     GArray *log;                 /* NocPacketRecord, when enabled */
     size_t log_max;
     uint64_t log_dropped;
+    bool watch_hit;              /* a watched NI changed this cycle */
+    int *nb;                     /* [node * NPORTS + port]: neighbour() */
+    uint8_t *route;              /* [node * nodes + dst]: XY output port */
 };
 
 /* g_queue_peek_head for const queues. */
@@ -127,7 +132,7 @@ static unsigned opposite(unsigned port)
 }
 
 /* Node behind port of node r (north is y - 1), or -1 at the mesh edge. */
-static int neighbour(const Noc *noc, unsigned r, unsigned port)
+static int compute_neighbour(const Noc *noc, unsigned r, unsigned port)
 {
     unsigned w = noc->cfg.width, x = r % w, y = r / w;
 
@@ -141,7 +146,7 @@ static int neighbour(const Noc *noc, unsigned r, unsigned port)
 }
 
 /* Dimension-order routing: correct x first, then y. */
-static unsigned route(const Noc *noc, unsigned r, unsigned dst)
+static unsigned compute_route(const Noc *noc, unsigned r, unsigned dst)
 {
     unsigned w = noc->cfg.width;
     unsigned x = r % w, y = r / w, dx = dst % w, dy = dst / w;
@@ -151,6 +156,16 @@ static unsigned route(const Noc *noc, unsigned r, unsigned dst)
     if (dy != y)
         return dy > y ? PORT_S : PORT_N;
     return PORT_LOCAL;
+}
+
+static int neighbour(const Noc *noc, unsigned r, unsigned port)
+{
+    return noc->nb[r * NPORTS + port];
+}
+
+static unsigned route(const Noc *noc, unsigned r, unsigned dst)
+{
+    return noc->route[r * noc->nodes + dst];
 }
 
 /* --- input buffers --- */
@@ -164,7 +179,8 @@ static void in_push(InPort *in, unsigned depth, Packet *pkt, unsigned idx,
                     uint64_t arrive)
 {
     g_assert(in->count < depth);
-    in->slot[(in->head + in->count++) % depth] =
+    unsigned i = in->head + in->count++;
+    in->slot[i >= depth ? i - depth : i] =
         (BufEntry){ .pkt = pkt, .idx = idx, .arrive = arrive };
 }
 
@@ -172,7 +188,8 @@ static BufEntry in_pop(InPort *in, unsigned depth)
 {
     BufEntry e = in->slot[in->head];
 
-    in->head = (in->head + 1) % depth;
+    if (++in->head == depth)
+        in->head = 0;
     in->count--;
     return e;
 }
@@ -182,8 +199,12 @@ static unsigned in_arrived(const InPort *in, unsigned depth, uint64_t c)
 {
     unsigned n = in->count;
 
-    while (n > 0 && in->slot[(in->head + n - 1) % depth].arrive > c)
+    while (n > 0) {
+        unsigned i = in->head + n - 1;
+        if (in->slot[i >= depth ? i - depth : i].arrive <= c)
+            break;
         n--;
+    }
     return n;
 }
 
@@ -243,24 +264,33 @@ static unsigned decide(Noc *noc, uint64_t c)
 
     for (unsigned r = 0; r < noc->nodes; r++) {
         Router *rt = &noc->routers[r];
-        int req[NPORTS], cand[NPORTS];
+        int req[NPORTS];
 
+        rt->quiet = !noc->ni[r].tx.head && !rt->in[0].count && !rt->in[1].count
+                    && !rt->in[2].count && !rt->in[3].count && !rt->in[4].count;
+        if (rt->quiet) {
+            noc->ni[r].inject = rt->stalled = false;
+            continue;
+        }
+        unsigned want[NPORTS] = { 0 };   /* per output: candidate inputs */
         for (unsigned i = 0; i < NPORTS; i++) {
             req[i] = request(noc, r, i, c);
-            cand[i] = req[i] >= 0 && output_accepts(noc, r, req[i], i)
-                      ? req[i] : -1;
+            if (req[i] >= 0 && output_accepts(noc, r, req[i], i))
+                want[req[i]] |= 1u << i;
         }
-        /* Round robin: a held output has its owner as only candidate. */
+        /* Round robin from rr: a held output has its owner as only candidate. */
         for (unsigned o = 0; o < NPORTS; o++) {
             OutPort *op = &rt->out[o];
+            unsigned w = want[o];
 
             op->grant = -1;
-            for (unsigned k = 0; k < NPORTS && op->grant < 0; k++) {
-                unsigned i = (op->rr + k) % NPORTS;
-                if (cand[i] == (int)o)
-                    op->grant = (int)i;
-            }
-            moves += op->grant >= 0;
+            if (!w)
+                continue;
+            unsigned rot = (w >> op->rr) | (w << (NPORTS - op->rr));
+            unsigned k = (unsigned)__builtin_ctz(rot & ((1u << NPORTS) - 1));
+            unsigned i = op->rr + k;
+            op->grant = (int)(i >= NPORTS ? i - NPORTS : i);
+            moves++;
         }
         rt->stalled = false;
         for (unsigned i = 0; i < NPORTS; i++)
@@ -313,6 +343,7 @@ static void eject(Noc *noc, unsigned r, BufEntry e, uint64_t c)
     noc->busy_flits--;
     if (e.idx == e.pkt->nwords) {
         ni->rx_complete++;
+        noc->watch_hit |= ni->watched;
         record_delivery(noc, e.pkt, c);
     }
 }
@@ -325,6 +356,8 @@ static void apply(Noc *noc, uint64_t c)
     for (unsigned r = 0; r < noc->nodes; r++) {
         Router *rt = &noc->routers[r];
 
+        if (rt->quiet)
+            continue;
         for (unsigned o = 0; o < NPORTS; o++) {
             OutPort *op = &rt->out[o];
             BufEntry e;
@@ -353,6 +386,7 @@ static void apply(Noc *noc, uint64_t c)
 
             in_push(&rt->in[PORT_LOCAL], depth, p, ni->tx_sent++, c);
             ni->tx_flits--;
+            noc->watch_hit |= ni->watched;
             if (ni->tx_sent == p->nwords + 1) {
                 g_queue_pop_head(&ni->tx);
                 ni->tx_sent = 0;
@@ -369,6 +403,8 @@ static void account(Noc *noc, uint64_t c, uint64_t span)
         Ni *ni = &noc->ni[r];
         unsigned occ = 0;
 
+        if (rt->quiet)
+            continue; /* nothing buffered, nothing queued: adds nothing */
         for (unsigned i = 0; i < NPORTS; i++)
             occ += in_arrived(&rt->in[i], noc->cfg.buffer_depth, c);
         rt->occ_sum += (uint64_t)occ * span;
@@ -436,6 +472,14 @@ Noc *noc_new(const NocConfig *cfg)
     noc->pair_packets = g_new0(uint64_t, (gsize)nodes * nodes);
     noc->pair_flits = g_new0(uint64_t, (gsize)nodes * nodes);
     noc->lat_big = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    noc->nb = g_new(int, (gsize)nodes * NPORTS);
+    noc->route = g_new(uint8_t, (gsize)nodes * nodes);
+    for (unsigned r = 0; r < nodes; r++) {
+        for (unsigned p = 0; p < NPORTS; p++)
+            noc->nb[r * NPORTS + p] = compute_neighbour(noc, r, p);
+        for (unsigned d = 0; d < nodes; d++)
+            noc->route[r * nodes + d] = (uint8_t)compute_route(noc, r, d);
+    }
     for (unsigned r = 0; r < nodes; r++) {
         Router *rt = &noc->routers[r];
 
@@ -492,6 +536,8 @@ void noc_free(Noc *noc)
         }
     }
     g_array_free(noc->lat_big, TRUE);
+    g_free(noc->nb);
+    g_free(noc->route);
     g_free(noc->pair_packets);
     g_free(noc->pair_flits);
     g_free(noc->ni);
@@ -515,15 +561,18 @@ uint64_t noc_now(const Noc *noc)
     return noc->now;
 }
 
-void noc_run_until(Noc *noc, uint64_t until)
+/* Simulate [now, until); with `watch`, stop after the first cycle in
+ * which a watched NI's receive count or injection queue changed. */
+static bool run(Noc *noc, uint64_t until, bool watch)
 {
+    noc->watch_hit = false;
     while (noc->now < until) {
         uint64_t span = 1;
 
         /* Empty network: statistics only grow by the cycle count. */
         if (noc->busy_flits == 0) {
             noc->now = until;
-            return;
+            return false;
         }
         if (decide(noc, noc->now) > 0)
             apply(noc, noc->now);
@@ -532,7 +581,26 @@ void noc_run_until(Noc *noc, uint64_t until)
         g_assert(span > 0);
         account(noc, noc->now, span);
         noc->now += span;
+        if (watch && noc->watch_hit)
+            return true;
     }
+    return false;
+}
+
+void noc_run_until(Noc *noc, uint64_t until)
+{
+    run(noc, until, false);
+}
+
+void noc_watch(Noc *noc, unsigned node, bool on)
+{
+    g_assert(node < noc->nodes);
+    noc->ni[node].watched = on;
+}
+
+bool noc_run_watched(Noc *noc, uint64_t until)
+{
+    return run(noc, until, true);
 }
 
 uint64_t noc_next_activity(const Noc *noc)

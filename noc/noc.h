@@ -94,6 +94,14 @@ uint64_t noc_now(const Noc *noc);
 /* Simulate cycles [noc_now(), until). No-op if until <= noc_now(). */
 void noc_run_until(Noc *noc, uint64_t until);
 
+/* Watch a node's NI: noc_run_watched stops after any cycle in which a
+ * packet completed in its receive queue or a flit left its injection
+ * queue (the only changes that can raise its lines or answer its polls). */
+void noc_watch(Noc *noc, unsigned node, bool on);
+/* noc_run_until(until), stopping early after the first cycle in which a
+ * watched NI changed (then noc_now() is that cycle + 1); true if it did. */
+bool noc_run_watched(Noc *noc, uint64_t until);
+
 /* The earliest cycle >= noc_now() at which the network state can change by
  * itself (a flit can move or a stamped packet becomes active), or UINT64_MAX
  * when nothing is in flight or queued for injection. Lets a scheduler skip

@@ -66,9 +66,7 @@ static uint64_t insn_samples(const Profile *p, uint32_t a)
     if (!p->nperiods)
         return 0;
     const ProfHist *h = &p->hists[0];
-    if (!h->bins || a < h->low_pc || a >= h->high_pc)
-        return 0;
-    return h->bins[(a - h->low_pc) / 4];
+    return prof_hist_at(h, a);
 }
 
 static void append_function(GString *o, const Profile *p, const ProfFunc *f, FileTable *ft)
@@ -293,15 +291,31 @@ char *html_trim_trace(const char *trace, unsigned budget, uint64_t *cut, uint64_
     return g_string_free(o, FALSE);
 }
 
-GString *html_report_build(const char *summary_json, const char *folded, const char *trace_json,
-                           const char *lines_json)
+/* The page up to the start of the data document (inside its <script>). */
+static GString *page_start(const char *title)
 {
     GString *o = g_string_new("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                              "<meta name=\"generator\" content=\"nocprof\">\n"
-                              "<title>nocprof report</title>\n</head>\n<body>\n"
-                              "<div id=\"app\"></div>\n"
-                              "<script type=\"application/json\" id=\"nocprof-data\">{\"summary\":");
+                              "<meta name=\"generator\" content=\"nocprof\">\n");
+    g_string_append_printf(o, "<title>%s</title>\n</head>\n<body>\n<div id=\"app\"></div>\n"
+                           "<script type=\"application/json\" id=\"nocprof-data\">", title);
+    return o;
+}
+
+/* Closes the data document's <script> and adds the front end. */
+static GString *page_end(GString *o)
+{
+    g_string_append(o, "</script>\n");
+    g_string_append_len(o, (const char *)nocprof_web_bundle, (gssize)nocprof_web_bundle_len);
+    g_string_append(o, "\n</body>\n</html>\n");
+    return o;
+}
+
+GString *html_report_build(const char *summary_json, const char *folded, const char *trace_json,
+                           const char *lines_json)
+{
+    GString *o = page_start("nocprof report");
+    g_string_append(o, "{\"summary\":");
     append_script_safe(o, summary_json);
     GString *tmp = g_string_new(NULL);
     append_quoted(tmp, folded ? folded : "");
@@ -315,10 +329,17 @@ GString *html_report_build(const char *summary_json, const char *folded, const c
     g_string_append_printf(o, ",\"trace_cut\":%" PRIu64 ",\"trace_dropped\":%" PRIu64, cut, dropped);
     g_string_append(o, ",\"source\":");
     append_script_safe(o, lines_json ? lines_json : "null");
-    g_string_append(o, "}</script>\n");
-    g_string_append_len(o, (const char *)nocprof_web_bundle, (gssize)nocprof_web_bundle_len);
-    g_string_append(o, "\n</body>\n</html>\n");
-    return o;
+    g_string_append(o, "}");
+    return page_end(o);
+}
+
+GString *html_diff_build(const char *diff_json)
+{
+    GString *o = page_start("nocprof diff");
+    g_string_append(o, "{\"diff\":");
+    append_script_safe(o, diff_json);
+    g_string_append(o, "}");
+    return page_end(o);
 }
 
 static char *read_optional(const char *dir, const char *name, bool required, GError **error)

@@ -5,6 +5,7 @@
  * the run's data as one JSON document in a <script type="application/json">
  * element: summary.json, stacks.folded, trace.json and the per-instruction
  * source data below. Nothing is fetched when the page is opened.
+ * diff.html (`nocprof diff`) is the same bundle over a comparison's data.
  */
 #ifndef NOCPROF_HTML_REPORT_H
 #define NOCPROF_HTML_REPORT_H
@@ -34,6 +35,12 @@ GString *html_lines_json(const Profile *const *profs, unsigned ncores);
  * summary_json is required; the others may be NULL. */
 GString *html_report_build(const char *summary_json, const char *folded, const char *trace_json,
                            const char *lines_json);
+
+/* diff.html of `nocprof diff`: the same front end (it shows the
+ * comparison when the data document is {"diff":...}) with the data
+ * document {"diff":<diff_json>}; diff_json is described in
+ * docs/reports.md (built by cli/diff.c from profile_diff_json). */
+GString *html_diff_build(const char *diff_json);
 
 /* At most this many complete events (waits, handler runs, packets) of
  * trace.json go into the page; trace.json itself keeps all of them. */

@@ -6,6 +6,7 @@
 #define NOCPROF_PROFILE_DIFF_H
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 #include <stdbool.h>
 
 #include "profile.h"
@@ -33,6 +34,12 @@ const DiffRow *profile_diff_find(const ProfDiff *d, const char *name);
 /* One section of diff.txt: title line, total cycles, the table, and the
  * functions present on one side only. */
 void profile_diff_text(GString *out, const char *title, const ProfDiff *d);
+
+/* The members of one view of diff.html into the object being built:
+ *   "cycles_a":N,"cycles_b":N,"rows":[{"name":S,"in_a":B,"in_b":B,
+ *     "calls_a":N,"calls_b":N,"self_a":N,"self_b":N,"incl_a":N,"incl_b":N}]
+ * rows in the order of d (the order of diff.txt). */
+void profile_diff_json(JsonBuilder *b, const ProfDiff *d);
 
 /* Differential folded stacks: every calling context of a and b (summed by
  * path) as "prefix;f;g countA countB" lines, paths sorted; a or b may be

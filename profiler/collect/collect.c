@@ -37,6 +37,7 @@ Collector *collector_new(const Symbols *syms)
     col->events = g_array_new(FALSE, FALSE, sizeof(CollectorEvent));
     col->blk = g_array_new(FALSE, FALSE, sizeof(BlockInfo));
     col->max_events = COLLECTOR_MAX_EVENTS;
+    col->max_contexts = COLLECTOR_MAX_CONTEXTS;
     col->blk_kind = -1;
     col->collecting = true;
     return col;
@@ -95,6 +96,8 @@ static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t
         arc->ctx_parent = parent;
         arc->ctx_node = collect_ctx_child(col, parent, func);
     }
+    if (G_UNLIKELY(arc->ctx_node == parent))
+        col->contexts_dropped++; /* no room for its context ([limits] contexts) */
     f.ctx = col->ctx_cur = arc->ctx_node;
     if (col->depth == col->cap) {
         col->cap *= 2;
@@ -300,6 +303,11 @@ CoreHooks collector_hooks(Collector *col)
 void collector_set_event_limit(Collector *col, size_t max)
 {
     col->max_events = max;
+}
+
+void collector_set_context_limit(Collector *col, unsigned max)
+{
+    col->max_contexts = MAX(max, 1u);
 }
 
 void collector_finish(Collector *col, uint64_t now)

@@ -65,6 +65,8 @@ struct Collector {
     GArray *blk;               /* BlockInfo, by block tag */
     uint64_t events_dropped;
     size_t max_events;         /* COLLECTOR_MAX_EVENTS unless set */
+    unsigned max_contexts;     /* [limits] contexts */
+    uint64_t contexts_dropped; /* calls that found the context tree full */
     bool collecting;           /* counting now (regions of interest) */
     Region *region;            /* NULL: collecting throughout */
     /* communication: the open blocked span (blk_kind < 0: none) */
@@ -80,6 +82,7 @@ struct Collector {
     bool noc_waited;
 };
 #define COLLECTOR_MAX_EVENTS 200000
+#define COLLECTOR_MAX_CONTEXTS 1000000u   /* [limits] contexts default */
 
 /* The collector's data about an emulator block. */
 static inline BlockInfo *collect_block(const Collector *col, const Block *b)

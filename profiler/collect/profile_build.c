@@ -89,16 +89,16 @@ static void build_hists(Profile *p, const Collector *col, const Core *core)
 {
     unsigned idle = collect_pseudo(col, PROF_IDLE), unknown = collect_pseudo(col, PROF_UNKNOWN);
     p->hists = g_new0(ProfHist, p->nperiods ? p->nperiods : 1);
-    uint32_t nbins = 0, lo = 0;
     for (unsigned h = 0; h < p->nperiods; h++) {
         CoreHist src = core_hist(core, h);
         ProfHist *d = &p->hists[h];
-        nbins = (src.high_pc - src.low_pc) / 4;
-        lo = src.low_pc;
         d->period = src.period;
-        d->low_pc = src.low_pc;
-        d->high_pc = src.high_pc;
-        d->bins = g_memdup2(src.bins, sizeof(uint32_t) * (nbins ? nbins : 1));
+        d->nranges = src.nranges;
+        d->ranges = g_new0(ProfRange, src.nranges + 1);
+        for (unsigned r = 0; r < src.nranges; r++)
+            d->ranges[r] = (ProfRange){ src.ranges[r].lo, src.ranges[r].hi, src.ranges[r].first };
+        d->nbins = src.nbins;
+        d->bins = g_memdup2(src.bins, sizeof(uint32_t) * (src.nbins ? src.nbins : 1));
         d->idle = src.idle;
         d->outside = src.outside;
         d->total = src.total;
@@ -111,14 +111,19 @@ static void build_hists(Profile *p, const Collector *col, const Core *core)
     p->nevents = col->events->len;
     p->events = p->nevents ? g_memdup2(col->events->data, sizeof(ProfEvent) * p->nevents) : NULL;
     p->events_dropped = col->events_dropped;
+    p->contexts_dropped = col->contexts_dropped;
+    p->blocks_full = core_block_limit_hit(core);
     int last = -1;
-    for (uint32_t k = 0; k < nbins; k++) {
-        uint32_t pc = lo + 4 * k;
-        if (last < 0 || pc < p->funcs[last].addr || pc >= p->funcs[last].addr + p->funcs[last].size)
-            last = col->syms ? symbols_lookup(col->syms, pc) : -1;
-        unsigned fi = last >= 0 ? (unsigned)last : unknown;
-        for (unsigned h = 0; h < p->nperiods; h++)
-            p->funcs[fi].samples[h] += p->hists[h].bins[k];
+    const ProfHist *h0 = p->nperiods ? &p->hists[0] : NULL;
+    for (unsigned r = 0; h0 && r < h0->nranges; r++) {
+        const ProfRange *rg = &h0->ranges[r];
+        for (uint32_t pc = rg->lo, k = rg->first; pc < rg->hi; pc += 4, k++) {
+            if (last < 0 || pc < p->funcs[last].addr || pc >= p->funcs[last].addr + p->funcs[last].size)
+                last = col->syms ? symbols_lookup(col->syms, pc) : -1;
+            unsigned fi = last >= 0 ? (unsigned)last : unknown;
+            for (unsigned h = 0; h < p->nperiods; h++)
+                p->funcs[fi].samples[h] += p->hists[h].bins[k];
+        }
     }
 }
 

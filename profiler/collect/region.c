@@ -105,7 +105,7 @@ static void snapshot(Region *r, int sign)
     }
     for (unsigned h = 0; h < r->nperiods; h++) {
         CoreHist s = core_hist(c, h);
-        uint32_t n = (s.high_pc - s.low_pc) / 4;
+        uint32_t n = s.nbins;
         if (!r->bins[h]) {
             r->bins[h] = g_new0(int64_t, n ? n : 1);
             r->nbins[h] = n;
@@ -212,7 +212,7 @@ void collect_region_hist(const Collector *col, unsigned h, ProfHist *d)
     const Region *r = col->region;
     if (!r || h >= r->nperiods || !r->bins[h])
         return;
-    uint32_t n = (d->high_pc - d->low_pc) / 4;
+    uint32_t n = d->nbins;
     for (uint32_t k = 0; k < n && k < r->nbins[h]; k++)
         d->bins[k] = (uint32_t)minus(d->bins[k], r->bins[h][k]);
     d->idle = minus(d->idle, r->idle[h]);

@@ -110,10 +110,15 @@ static GVariant *enc_hists(const Profile *p)
     g_variant_builder_init(&b, G_VARIANT_TYPE("a" PD_HIST));
     for (unsigned h = 0; h < p->nperiods; h++) {
         const ProfHist *x = &p->hists[h];
-        GVariant *bins = g_variant_new_fixed_array(G_VARIANT_TYPE_UINT32, x->bins, (x->high_pc - x->low_pc) / 4,
-                                                   sizeof(uint32_t));
-        g_variant_builder_add(&b, "(uuu@auttt)", x->period, x->low_pc, x->high_pc, bins, x->idle, x->outside,
-                              x->total);
+        uint32_t *flat = g_new(uint32_t, 2 * x->nranges + 1);
+        for (unsigned k = 0; k < x->nranges; k++) {
+            flat[2 * k] = x->ranges[k].lo;
+            flat[2 * k + 1] = x->ranges[k].hi;
+        }
+        GVariant *ranges = g_variant_new_fixed_array(G_VARIANT_TYPE_UINT32, flat, 2 * x->nranges, sizeof(uint32_t));
+        g_free(flat);
+        GVariant *bins = g_variant_new_fixed_array(G_VARIANT_TYPE_UINT32, x->bins, x->nbins, sizeof(uint32_t));
+        g_variant_builder_add(&b, "(u@au@auttt)", x->period, ranges, bins, x->idle, x->outside, x->total);
     }
     return g_variant_builder_end(&b);
 }
@@ -132,9 +137,10 @@ static GVariant *enc_profile(const Profile *p)
     }
     GVariant *events = g_variant_builder_end(&b);
     return g_variant_new("(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT
-                         "ttms)", p->cycles, p->instructions, p->idle_cycles, p->irq_cycles, p->busy_cycles,
+                         "ttmstb)", p->cycles, p->instructions, p->idle_cycles, p->irq_cycles, p->busy_cycles,
                          p->clock_hz, enc_funcs(p), enc_arcs(p), enc_blocks(p), enc_hists(p), ctxs, events,
-                         p->events_dropped, p->excluded_cycles, p->collection);
+                         p->events_dropped, p->excluded_cycles, p->collection, p->contexts_dropped,
+                         (gboolean)p->blocks_full);
 }
 
 static GVariant *enc_core(const ProfileData *d, unsigned i)

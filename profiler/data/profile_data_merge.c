@@ -114,14 +114,18 @@ static void sum_events(Profile *acc, const Profile *p)
         memcpy(acc->events + acc->nevents, p->events, sizeof *p->events * p->nevents);
     acc->nevents += p->nevents;
     acc->events_dropped += p->events_dropped;
+    acc->contexts_dropped += p->contexts_dropped;
+    acc->blocks_full |= p->blocks_full;
 }
 
 bool profile_sum(Profile *acc, const Profile *p, GError **error)
 {
     bool same = acc->nfuncs == p->nfuncs && acc->nperiods == p->nperiods;
     for (unsigned h = 0; same && h < p->nperiods; h++)
-        same = acc->hists[h].period == p->hists[h].period && acc->hists[h].low_pc == p->hists[h].low_pc
-            && acc->hists[h].high_pc == p->hists[h].high_pc;
+        same = acc->hists[h].period == p->hists[h].period && acc->hists[h].nranges == p->hists[h].nranges
+            && acc->hists[h].nbins == p->hists[h].nbins
+            && (!p->hists[h].nranges || memcmp(acc->hists[h].ranges, p->hists[h].ranges,
+                                               sizeof(ProfRange) * p->hists[h].nranges) == 0);
     if (!same) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_DATA,
                     "core %u: the profiles have different functions or sampling periods", p->core);
@@ -147,7 +151,7 @@ bool profile_sum(Profile *acc, const Profile *p, GError **error)
     for (unsigned h = 0; h < p->nperiods; h++) {
         ProfHist *a = &acc->hists[h];
         const ProfHist *x = &p->hists[h];
-        for (uint32_t k = 0; k < (x->high_pc - x->low_pc) / 4; k++)
+        for (uint32_t k = 0; k < x->nbins; k++)
             a->bins[k] += x->bins[k];
         a->idle += x->idle;
         a->outside += x->outside;

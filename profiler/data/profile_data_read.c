@@ -117,6 +117,30 @@ static bool dec_blocks(Rd *r, const char *at, GVariant *prof, Profile *p)
     return true;
 }
 
+/* A histogram's ranges: word-aligned, non-empty, sorted and disjoint,
+ * at most PROF_MAX_RANGES; their bins add up to x->nbins. */
+static bool dec_ranges(Rd *r, const char *field, GVariant *hv, ProfHist *x)
+{
+    gsize n;
+    const uint32_t *v = fixed(hv, 1, sizeof(uint32_t), &n);
+    if (n % 2 || n / 2 > PROF_MAX_RANGES)
+        return fail(r, field, "%" G_GSIZE_FORMAT " range bounds (pairs, at most %u ranges)", n, PROF_MAX_RANGES);
+    x->nranges = (unsigned)(n / 2);
+    x->ranges = g_new0(ProfRange, x->nranges + 1);
+    uint64_t nbins = 0;
+    for (unsigned k = 0; k < x->nranges; k++) {
+        uint32_t lo = v[2 * k], hi = v[2 * k + 1];
+        if (lo % 4 || hi % 4 || lo >= hi || (k && lo < v[2 * k - 1]))
+            return fail(r, field, "range %u: 0x%08x .. 0x%08x", k, lo, hi);
+        x->ranges[k] = (ProfRange){ lo, hi, (uint32_t)nbins };
+        nbins += (hi - lo) / 4;
+    }
+    if (nbins > UINT32_MAX)
+        return fail(r, field, "ranges of %" G_GUINT64_FORMAT " instructions", nbins);
+    x->nbins = (uint32_t)nbins;
+    return true;
+}
+
 static bool dec_hists(Rd *r, const char *at, GVariant *prof, Profile *p)
 {
     g_autoptr(GVariant) v = g_variant_get_child_value(prof, 9);
@@ -127,19 +151,17 @@ static bool dec_hists(Rd *r, const char *at, GVariant *prof, Profile *p)
     for (unsigned h = 0; h < p->nperiods; h++) {
         ProfHist *x = &p->hists[h];
         g_autoptr(GVariant) hv = g_variant_get_child_value(v, h);
-        g_variant_get(hv, "(uuu@auttt)", &x->period, &x->low_pc, &x->high_pc, NULL, &x->idle, &x->outside,
-                      &x->total);
+        g_variant_get(hv, "(u@au@auttt)", &x->period, NULL, NULL, &x->idle, &x->outside, &x->total);
         g_autofree char *field = g_strdup_printf("%s.histograms[%u]", at, h);
         if (x->period != r->d->cfg.periods[h])
             return fail(r, field, "period %u, but the configuration's period %u is %u", x->period, h + 1,
                         r->d->cfg.periods[h]);
-        if (x->low_pc % 4 || x->high_pc % 4 || x->low_pc > x->high_pc)
-            return fail(r, field, "range 0x%08x .. 0x%08x", x->low_pc, x->high_pc);
+        if (!dec_ranges(r, field, hv, x))
+            return false;
         gsize nb;
-        const uint32_t *bins = fixed(hv, 3, sizeof(uint32_t), &nb);
-        if (nb != (x->high_pc - x->low_pc) / 4)
-            return fail(r, field, "%" G_GSIZE_FORMAT " bins for the range 0x%08x .. 0x%08x (%u expected)", nb,
-                        x->low_pc, x->high_pc, (x->high_pc - x->low_pc) / 4);
+        const uint32_t *bins = fixed(hv, 2, sizeof(uint32_t), &nb);
+        if (nb != x->nbins)
+            return fail(r, field, "%" G_GSIZE_FORMAT " bins for ranges of %u instructions", nb, x->nbins);
         x->bins = nb ? g_memdup2(bins, nb * sizeof *bins) : g_new0(uint32_t, 1);
     }
     return true;
@@ -173,6 +195,10 @@ static bool dec_contexts(Rd *r, const char *at, GVariant *prof, Profile *p)
         }
     }
     g_variant_get_child(prof, 12, "t", &p->events_dropped);
+    gboolean full;
+    g_variant_get_child(prof, 15, "t", &p->contexts_dropped);
+    g_variant_get_child(prof, 16, "b", &full);
+    p->blocks_full = full != FALSE;
     return true;
 }
 
@@ -184,8 +210,9 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
     p->elf_path = g_strdup(elf);
     p->nperiods = r->d->cfg.nperiods;
     g_variant_get(v, "(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT "tt"
-                  "ms)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
-                  &p->clock_hz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &p->excluded_cycles, &p->collection);
+                  "mstb)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
+                  &p->clock_hz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &p->excluded_cycles, &p->collection, NULL,
+                  NULL);
     bool ok = true;
     if (p->clock_hz != (double)r->d->cfg.clock_hz)
         ok = fail(r, at, "clock %g Hz, but the configuration's clock.hz is %" G_GUINT64_FORMAT, p->clock_hz,

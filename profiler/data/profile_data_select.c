@@ -10,9 +10,10 @@ static void select_profile(Profile *p, const unsigned *idx, unsigned n)
     for (unsigned k = 0; k < n; k++) {
         hists[k] = p->hists[idx[k]];
         p->hists[idx[k]].bins = NULL;
+        p->hists[idx[k]].ranges = NULL;
     }
     for (unsigned h = 0; h < p->nperiods; h++)
-        g_free(p->hists[h].bins);
+        prof_hist_clear(&p->hists[h]);
     g_free(p->hists);
     p->hists = hists;
     for (unsigned f = 0; f < p->nfuncs; f++) {

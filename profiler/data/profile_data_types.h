@@ -13,16 +13,16 @@
 #define PD_ARC "(uuutt)"
 /* addr, instructions, function, executions, cycles */
 #define PD_BLOCK "(uuutt)"
-/* period, low_pc, high_pc, bins, idle, outside, total */
-#define PD_HIST "(uuuauttt)"
+/* period, ranges (lo, hi pairs), bins (range after range), idle, outside, total */
+#define PD_HIST "(uauauttt)"
 /* parent, function, self cycles */
 #define PD_CTX "(uut)"
 /* start, end, function, idle */
 #define PD_EVENT "(ttub)"
 /* cycles, instructions, idle, irq, busy, clock_hz, then the arrays,
  * events dropped, cycles outside the region of interest, how the region
- * was chosen */
-#define PD_PROF "(tttttda" PD_FUNC "a" PD_ARC "a" PD_BLOCK "a" PD_HIST "a" PD_CTX "a" PD_EVENT "ttms)"
+ * was chosen, calls past [limits] contexts, stopped at [limits] blocks */
+#define PD_PROF "(tttttda" PD_FUNC "a" PD_ARC "a" PD_BLOCK "a" PD_HIST "a" PD_CTX "a" PD_EVENT "ttmstb)"
 /* id, elf, elf_abs, sha256, status, exit code, faulted, fault kind,
  * message, function, file, pc, line, stack, instructions, cycles, busy,
  * idle, irq, interrupts, waits, stop pc, function, file, line, console,

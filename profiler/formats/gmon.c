@@ -28,12 +28,10 @@ static void put32(GByteArray *out, uint32_t v, bool big)
     g_byte_array_append(out, b, 4);
 }
 
-/* One histogram record (split above 65535 per bin) for [lo, hi), a part of
- * h's range. */
-static void write_hist_range(GByteArray *out, const Profile *p, const ProfHist *h, uint32_t lo, uint32_t hi,
-                             bool big)
+/* One histogram record (split above 65535 per bin) for range r of h. */
+static void write_hist_range(GByteArray *out, const Profile *p, const ProfHist *h, const ProfRange *r, bool big)
 {
-    uint32_t nbins = (hi - lo) / 4, first = (lo - h->low_pc) / 4;
+    uint32_t lo = r->lo, hi = r->hi, nbins = (hi - lo) / 4, first = r->first;
     if (nbins == 0)
         return;
     uint32_t maxbin = 0;
@@ -61,26 +59,15 @@ static void write_hist_range(GByteArray *out, const Profile *p, const ProfHist *
     }
 }
 
-/* The histogram covers the ELF's executable segments, one record range per
- * segment (the same ranges in every gmon file of one ELF, so `gprof -s`
- * sums them), not the hull between them: a 16-byte segment far from the
- * rest no longer makes a 269 MB file. Without segment information: h's
- * whole range. */
-#define GMON_MAX_RANGES 64
+/* One record range per executable range of the histogram (the ELF's
+ * executable segments: the same ranges in every gmon file of one ELF, so
+ * `gprof -s` sums them; binutils' gprof reads several records of
+ * different, non-overlapping ranges), never the hull between them: a
+ * 16-byte segment far from the rest costs one small record. */
 static void write_hist(GByteArray *out, const Profile *p, const ProfHist *h, bool big)
 {
-    uint32_t lo[GMON_MAX_RANGES], hi[GMON_MAX_RANGES];
-    unsigned n = MIN(symbols_exec_ranges(p->syms, lo, hi, GMON_MAX_RANGES), GMON_MAX_RANGES);
-    bool any = false;
-    for (unsigned i = 0; i < n; i++) {
-        uint32_t a = MAX(lo[i], h->low_pc), b = MIN(hi[i], h->high_pc);
-        if (a < b) {
-            write_hist_range(out, p, h, a, b, big);
-            any = true;
-        }
-    }
-    if (!any)
-        write_hist_range(out, p, h, h->low_pc, h->high_pc, big);
+    for (unsigned i = 0; i < h->nranges; i++)
+        write_hist_range(out, p, h, &h->ranges[i], big);
 }
 
 static void write_arcs(GByteArray *out, const Profile *p, bool big)
@@ -151,12 +138,14 @@ GByteArray *gmon_build_flags(const Profile *p, unsigned hist_index, GmonFlags fl
             return NULL;
         }
         h = &p->hists[hist_index];
-        if (h->high_pc < h->low_pc || ((h->high_pc - h->low_pc) & 3) ||
-            (h->high_pc != h->low_pc && !h->bins)) {
-            g_set_error(error, GMON_ERROR, GMON_ERROR_INVALID,
-                        "core %u: malformed histogram range 0x%08x..0x%08x", p->core,
-                        h->low_pc, h->high_pc);
-            return NULL;
+        for (unsigned i = 0; i < h->nranges; i++) {
+            const ProfRange *r = &h->ranges[i];
+            if (r->hi <= r->lo || ((r->hi - r->lo) & 3) || !h->bins || r->first > h->nbins
+                || (r->hi - r->lo) / 4 > h->nbins - r->first || (i && r->lo < h->ranges[i - 1].hi)) {
+                g_set_error(error, GMON_ERROR, GMON_ERROR_INVALID,
+                            "core %u: malformed histogram range 0x%08x..0x%08x", p->core, r->lo, r->hi);
+                return NULL;
+            }
         }
     }
     bool big = symbols_big_endian(p->syms);

@@ -5,9 +5,11 @@
  * by field, so `mipsel-linux-gnu-gprof` / `mips-linux-gnu-gprof` read it on
  * any host. Records, in order:
  *
- *   tag 0  histogram of p->hists[hist_index]: one bin per instruction over
- *          [low_pc, high_pc); bins above 65535 are split over several records
- *          with the same range (gprof sums them); prof_rate = round(clock_hz /
+ *   tag 0  histogram of p->hists[hist_index]: one record per executable
+ *          range of the histogram (ProfHist.ranges: the ELF's executable
+ *          segments, never the gap between them), one bin per instruction;
+ *          bins above 65535 are split over several records with the same
+ *          range (gprof sums them); prof_rate = round(clock_hz /
  *          period) samples per second, dimension "seconds", abbreviation 's'.
  *          Idle and outside-range samples have no bin and are not written.
  *   tag 1  one record per arc: from_pc = the call site (or the caller's

@@ -18,10 +18,8 @@ static Profile *profile_copy(const Profile *p)
     q->ctxs = g_memdup2(p->ctxs, sizeof *p->ctxs * (p->nctxs ? p->nctxs : 1));
     q->events = g_memdup2(p->events, sizeof *p->events * (p->nevents ? p->nevents : 1));
     q->hists = g_memdup2(p->hists, sizeof *p->hists * (p->nperiods ? p->nperiods : 1));
-    for (unsigned h = 0; h < p->nperiods; h++) {
-        uint32_t n = (p->hists[h].high_pc - p->hists[h].low_pc) / 4;
-        q->hists[h].bins = p->hists[h].bins ? g_memdup2(p->hists[h].bins, sizeof(uint32_t) * (n ? n : 1)) : NULL;
-    }
+    for (unsigned h = 0; h < p->nperiods; h++)
+        prof_hist_copy(&q->hists[h], &p->hists[h]);
     return q;
 }
 
@@ -41,11 +39,13 @@ static void drop_time(Profile *q, unsigned f)
     for (unsigned h = 0; h < q->nperiods; h++) {
         ProfHist *hs = &q->hists[h];
         uint64_t removed = 0;
-        for (uint32_t a = x->addr; hs->bins && a < x->addr + x->size; a += 4)
-            if (a >= hs->low_pc && a < hs->high_pc) {
-                removed += hs->bins[(a - hs->low_pc) / 4];
-                hs->bins[(a - hs->low_pc) / 4] = 0;
+        for (uint32_t a = x->addr; hs->bins && a < x->addr + x->size; a += 4) {
+            int64_t k = prof_hist_index(hs, a);
+            if (k >= 0) {
+                removed += hs->bins[k];
+                hs->bins[k] = 0;
             }
+        }
         uint64_t s = x->pseudo ? x->samples[h] : removed;
         hs->total -= MIN(hs->total, s);
         if (f == profile_pseudo(q, PROF_IDLE))

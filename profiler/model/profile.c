@@ -10,7 +10,7 @@ void profile_free(Profile *p)
     for (unsigned i = 0; i < p->nfuncs; i++)
         g_free(p->funcs[i].samples);
     for (unsigned i = 0; i < p->nperiods; i++)
-        g_free(p->hists[i].bins);
+        prof_hist_clear(&p->hists[i]);
     g_free(p->funcs);
     g_free(p->arcs);
     g_free(p->blocks);
@@ -21,6 +21,66 @@ void profile_free(Profile *p)
     g_free(p->collection);
     g_free(p->filter);
     g_free(p);
+}
+
+int64_t prof_hist_index(const ProfHist *h, uint32_t pc)
+{
+    unsigned a = 0, b = h->nranges;
+    while (a < b) {
+        unsigned m = a + (b - a) / 2;
+        if (pc < h->ranges[m].lo)
+            b = m;
+        else if (pc >= h->ranges[m].hi)
+            a = m + 1;
+        else
+            return h->bins ? (int64_t)h->ranges[m].first + (pc - h->ranges[m].lo) / 4 : -1;
+    }
+    return -1;
+}
+
+uint32_t prof_hist_at(const ProfHist *h, uint32_t pc)
+{
+    int64_t k = prof_hist_index(h, pc);
+    return k < 0 ? 0 : h->bins[k];
+}
+
+uint32_t prof_hist_pc(const ProfHist *h, uint32_t k)
+{
+    unsigned a = 0, b = h->nranges;
+    while (b - a > 1) { /* the last range whose first bin is <= k */
+        unsigned m = a + (b - a) / 2;
+        if (h->ranges[m].first <= k)
+            a = m;
+        else
+            b = m;
+    }
+    return h->nranges ? h->ranges[a].lo + 4 * (k - h->ranges[a].first) : 0;
+}
+
+uint32_t prof_hist_low(const ProfHist *h)
+{
+    return h->nranges ? h->ranges[0].lo : 0;
+}
+
+uint32_t prof_hist_high(const ProfHist *h)
+{
+    return h->nranges ? h->ranges[h->nranges - 1].hi : 0;
+}
+
+void prof_hist_copy(ProfHist *dst, const ProfHist *src)
+{
+    *dst = *src;
+    dst->ranges = src->nranges ? g_memdup2(src->ranges, sizeof(ProfRange) * src->nranges) : NULL;
+    dst->bins = src->bins ? g_memdup2(src->bins, sizeof(uint32_t) * (src->nbins ? src->nbins : 1)) : NULL;
+}
+
+void prof_hist_clear(ProfHist *h)
+{
+    g_free(h->ranges);
+    g_free(h->bins);
+    h->ranges = NULL;
+    h->bins = NULL;
+    h->nranges = h->nbins = 0;
 }
 
 static bool never_ran(const Profile *p, unsigned i)

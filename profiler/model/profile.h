@@ -55,14 +55,41 @@ typedef struct ProfBlock {
     uint64_t cycles;           /* all cycles charged to it */
 } ProfBlock;
 
+/* At most this many ranges (the emulator's CORE_MAX_RANGES). */
+#define PROF_MAX_RANGES 1024u
+
+/* One executable range of a histogram: bins first .. first + (hi - lo) / 4
+ * - 1 of ProfHist.bins are the instructions of [lo, hi). */
+typedef struct ProfRange {
+    uint32_t lo, hi, first;
+} ProfRange;
+
+/* A sampling histogram over the ELF's executable ranges (its executable
+ * segments, sorted and merged; not the hull between them, so a far
+ * segment costs its own size only). */
 typedef struct ProfHist {
     uint32_t period;           /* cycles between samples */
-    uint32_t low_pc, high_pc;  /* bins cover [low_pc, high_pc), 4 bytes each */
-    uint32_t *bins;            /* (high_pc - low_pc) / 4 */
+    unsigned nranges;
+    ProfRange *ranges;         /* [nranges] sorted, disjoint, 4-aligned */
+    uint32_t nbins;            /* sum of (hi - lo) / 4 */
+    uint32_t *bins;            /* [nbins], range after range */
     uint64_t idle;             /* samples taken while the core was in wait */
-    uint64_t outside;          /* samples at a PC outside [low_pc, high_pc) */
+    uint64_t outside;          /* samples at a PC outside every range */
     uint64_t total;            /* all samples = floor(cycles / period) */
 } ProfHist;
+
+/* The bin of pc, or -1 when pc lies outside every range. */
+int64_t prof_hist_index(const ProfHist *h, uint32_t pc);
+/* Samples at pc (0 outside every range). */
+uint32_t prof_hist_at(const ProfHist *h, uint32_t pc);
+/* The pc of bin k (k < nbins). */
+uint32_t prof_hist_pc(const ProfHist *h, uint32_t k);
+/* [low, high): the first range's start, the last range's end (0, 0: none). */
+uint32_t prof_hist_low(const ProfHist *h);
+uint32_t prof_hist_high(const ProfHist *h);
+/* dst gets copies of src's ranges and bins (period and counters too). */
+void prof_hist_copy(ProfHist *dst, const ProfHist *src);
+void prof_hist_clear(ProfHist *h);
 
 /* Calling-context tree node: one per distinct call path. Node 0 is the root
  * (the function where the core started); every other node's parent is a
@@ -117,6 +144,9 @@ typedef struct Profile {
     size_t nevents;
     ProfEvent *events;         /* timeline spans in time order */
     uint64_t events_dropped;   /* spans past the recording limit */
+    uint64_t contexts_dropped; /* calls past [limits] contexts, charged to
+                                  their caller's context */
+    bool blocks_full;          /* the core stopped at [limits] blocks */
     /* Regions of interest: every number above counts only what ran while
      * collection was on; excluded_cycles ran outside (0: collected
      * throughout), collection says how the region was chosen (owned). */

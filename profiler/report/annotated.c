@@ -130,8 +130,7 @@ static void func_data(const Profile *p, const ProfFunc *f, FuncData *d)
         const ProfHist *h = &p->hists[0];
         for (unsigned i = 0; i < d->n; i++) {
             uint32_t a = d->lo + 4 * i;
-            if (a >= h->low_pc && a < h->high_pc && h->bins)
-                d->samples[i] = h->bins[(a - h->low_pc) / 4];
+            d->samples[i] = prof_hist_at(h, a);
         }
     }
     for (unsigned i = 0; i < d->n; i++) {

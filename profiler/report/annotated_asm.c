@@ -38,8 +38,7 @@ static void insns_of(const Profile *p, const ProfFunc *f, Insns *d)
     const ProfHist *h = p->nperiods ? &p->hists[0] : NULL;
     for (unsigned i = 0; h && h->bins && i < d->n; i++) {
         uint32_t a = d->lo + 4 * i;
-        if (a >= h->low_pc && a < h->high_pc)
-            d->samples[i] = h->bins[(a - h->low_pc) / 4];
+        d->samples[i] = prof_hist_at(h, a);
     }
 }
 

@@ -101,7 +101,7 @@ static void print_sampled(GString *out, const Profile *p, unsigned k)
         "'!' marks a function whose samples differ from its exact share by more than\n"
         "2 sqrt(expected) samples (aliasing with the sampling period, or too few samples).\n\n",
         h->period, h->period, per, h->total, h->total - MIN(h->total, h->idle + h->outside),
-        h->idle, h->outside, h->low_pc, h->high_pc, ns, sd, ns ? 100.0 / sd : 0.0);
+        h->idle, h->outside, prof_hist_low(h), prof_hist_high(h), ns, sd, ns ? 100.0 / sd : 0.0);
     g_string_append(out,
         " sampled    cumulative          self              +-sqrt(n)   exact    diff\n"
         "   %time       seconds       seconds    samples    samples   %time   %time     calls  name\n");

@@ -11,6 +11,7 @@
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -311,6 +312,39 @@ class Diff(unittest.TestCase):
         # B faster than A: no regression at 0%
         self.assertEqual(raw(["diff", "-q", "-o", d, "--fail-if-slower", "0", self.b.out, self.a.out]).returncode, 0)
 
+    def test_html_embedded_data(self):
+        """diff.html holds the comparison as JSON (the browser test looks at
+        the page): every view's rows are the runs' own summary.json numbers in
+        diff.txt's order, the stacks are diff.folded, nothing is fetched"""
+        with open(os.path.join(self.dir, "diff.html")) as f:
+            html = f.read()
+        m = re.search(r'<script type="application/json" id="nocprof-data">(.*?)</script>', html, re.S)
+        data = json.loads(m.group(1))["diff"]
+        self.assertEqual((data["a"], data["b"]), (self.a.out, self.b.out))
+        with open(os.path.join(self.dir, "diff.folded")) as f:
+            self.assertEqual(data["folded"], f.read())
+        self.assertEqual([v["view"] for v in data["views"]], ["chip", "0", "1", "2", "3"])
+        M = nptest.parse_header_macros(nptest.src("firmware", "tests", "calls_expected.h"))
+        for k in range(4):
+            v = data["views"][k + 1]
+            a, b = self.a.core(k), self.b.core(k)
+            self.assertEqual((v["cycles_a"], v["cycles_b"], v["only"]), (a["cycles"], b["cycles"], None))
+            rows = {r["name"]: r for r in v["rows"]}
+            for side, core in (("a", a), ("b", b)):
+                for f in core["functions"]:
+                    if f["calls"] or f["self_cycles"] or f["inclusive_cycles"]:
+                        r = rows[f["name"]]
+                        self.assertEqual((r["self_" + side], r["incl_" + side], r["calls_" + side], r["in_" + side]),
+                                         (f["self_cycles"], f["inclusive_cycles"], f["calls"], True), f["name"])
+            self.assertEqual(rows["op_mul"]["self_b"] - rows["op_mul"]["self_a"], 7 * M.CALLS_OP_EACH(k))
+            text_order = list(diff_rows(self.text, "== core %d" % k))
+            self.assertEqual([r["name"] for r in v["rows"]], text_order)
+        chip = {r["name"]: r for r in data["views"][0]["rows"]}
+        self.assertEqual((chip["op_mul"]["self_a"], chip["op_mul"]["self_b"]), (250, 600))
+        # self-contained: no element loads anything
+        self.assertEqual(re.findall(r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)\s*=", html), [])
+        self.assertIn(".d3-flame-graph rect", html)          # the bundled library (its CSS)
+
     def test_one_side_only(self):
         other = run([fw("tailcall")])
         d = nptest.tmpdir("one")
@@ -448,6 +482,21 @@ def run_on_pty(args):
     return proc.returncode, got
 
 
+UNITS = {"": 1, "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
+LINE = re.compile(r"^\[nocprof\] cycles per core ([\d.]+[kMG]?)\.\.([\d.]+[kMG]?) / ([\d.]+[kMG]?) "
+                  r"\(([\d.]+)%\) \| ([\d.]+[kMGT]?) insns, ([\d.]+) MIPS \| (\d+):(\d\d\.\d)\x1b\[K$")
+
+
+def human(text):
+    """the progress line's rounded-down count: "12.3M" -> 12300000"""
+    m = re.fullmatch(r"(\d+)(?:\.(\d))?([kMGT]?)", text)
+    return (int(m.group(1)) * 10 + int(m.group(2) or 0)) * UNITS[m.group(3)] // 10 if m.group(3) else int(m.group(1))
+
+
+def progress_lines(got):
+    return [l.decode() for l in got.split(b"\r") if l.startswith(b"[nocprof] cycles per core ")]
+
+
 class Progress(unittest.TestCase):
     """spin (every core polls in a loop that calls a function, so every
     poll synchronises) cut at 2e7 cycles per core, one host thread, a few
@@ -456,19 +505,61 @@ class Progress(unittest.TestCase):
 
     LONG = ["--threads", "1", "--max-cycles", "20000000", "--set", "run.livelock_cycles=0"]
 
+    def check_counts(self, lines, summary, max_cycles):
+        """every line parses; cycles and instructions never exceed the
+        run's final ones (summary.json) nor decrease; MIPS is the count over
+        the elapsed time"""
+        final = sum(c["instructions"] for c in summary["cores"])
+        top = max(c["cycles"] for c in summary["cores"])
+        last_insns = last_hi = 0
+        for line in lines:
+            m = LINE.match(line)
+            self.assertIsNotNone(m, line)
+            lo, hi, lim = human(m.group(1)), human(m.group(2)), human(m.group(3))
+            insns, mips = human(m.group(5)), float(m.group(6))
+            secs = 60 * int(m.group(7)) + float(m.group(8))
+            self.assertEqual(lim, max_cycles)
+            self.assertLessEqual(lo, hi)
+            self.assertLessEqual(hi, top, line)
+            self.assertLessEqual(insns, final, line)
+            self.assertGreaterEqual(insns, last_insns, line)
+            self.assertGreaterEqual(hi, last_hi, line)
+            last_insns, last_hi = insns, hi
+            if secs >= 1.0 and insns >= 10**6:
+                # MIPS = count / elapsed: the shown count is rounded down (by
+                # <= 10% from 1.0M on), the time to 0.1 s, MIPS to 0.1
+                want = insns / 1e6 / secs
+                self.assertLessEqual(abs(mips - want), 0.2 * want + 0.1, line)
+        self.assertGreater(last_insns, 0, "some instructions were published")
+        return last_insns, final
+
     def test_terminal(self):
         out = nptest.tmpdir("pty")
         rc, got = run_on_pty(["-o", out] + self.LONG + [fw("spin")])
         self.assertEqual(rc, 4, got)
-        lines = [l for l in got.split(b"\r") if l.startswith(b"[nocprof] cycles per core ")]
+        lines = progress_lines(got)
         self.assertGreaterEqual(len(lines), 2, got)            # redrawn a few times a second
-        self.assertRegex(lines[-1].decode(), r"^\[nocprof\] cycles per core [\d.]+[kMG]?\.\.[\d.]+[kMG]? / 20\.0M "
-                         r"\([\d.]+%\) \| [\d.]+[kMG]? cycles/s \| \d+:\d\d\.\d\x1b\[K$")
+        self.assertRegex(lines[-1], r"^\[nocprof\] cycles per core [\d.]+[kMG]?\.\.[\d.]+[kMG]? / 20\.0M "
+                         r"\([\d.]+%\) \| [\d.]+[kMG]? insns, [\d.]+ MIPS \| \d+:\d\d\.\d\x1b\[K$")
         tail = got[got.rindex(b"[nocprof] cycles per core"):]
         self.assertRegex(tail, rb"^[^\r]*\x1b\[K\r\x1b\[K")     # the last one erased at the end
         plain = run(self.LONG + [fw("spin")])
         with open(os.path.join(out, "summary.json")) as f:
-            self.assertEqual(f.read(), plain.text("summary.json"))  # the same run
+            text = f.read()
+        self.assertEqual(text, plain.text("summary.json"))  # the same run
+        self.check_counts(lines, json.loads(text), 20000000)
+
+    def test_instructions_two_threads(self):
+        """cores on two host threads publish their instruction counts: the
+        line's count grows, never past summary.json's final count"""
+        out = nptest.tmpdir("pty2")
+        rc, got = run_on_pty(["-o", out, "--threads", "2", "--max-cycles", "6000000",
+                              "--set", "run.livelock_cycles=0", fw("spin")])
+        self.assertEqual(rc, 4, got)
+        lines = progress_lines(got)
+        self.assertGreaterEqual(len(lines), 2, got)
+        with open(os.path.join(out, "summary.json")) as f:
+            self.check_counts(lines, json.load(f), 6000000)
 
     def test_max_cycles(self):
         rc, got = run_on_pty(["-o", nptest.tmpdir("pty")] + self.LONG + [fw("spin")])
@@ -485,6 +576,7 @@ class Progress(unittest.TestCase):
         self.assertNotIn("\x1b[K", r.stderr)
         r = run(["--progress"] + self.LONG + [fw("spin")])  # forced
         self.assertIn("[nocprof] cycles per core", r.stderr)
+        self.assertRegex(r.stderr, r"\| [\d.]+[kMG]? insns, [\d.]+ MIPS \|")
 
 
 if __name__ == "__main__":

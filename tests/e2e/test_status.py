@@ -11,7 +11,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nptest  # noqa: E402
-from nptest import fw, run  # noqa: E402
+from nptest import ONE_CORE, fw, run  # noqa: E402
 
 
 class ExitCodes(unittest.TestCase):
@@ -150,6 +150,95 @@ class HostileStub(unittest.TestCase):
                         self.assertEqual(c["fault"]["kind"], kind)
                         self.assertEqual(c["fault"]["pc"], pc)
                         self.assertLess(c["cycles"], 100)
+
+
+class OddPc(unittest.TestCase):
+    """Issue 14: a register jump to an odd address is an instruction fetch
+    from a misaligned address at that address (the 24Kf's MIPS16 mode is
+    never entered), naming the jump; figures from the fixtures' listings:
+    lui, ori, jr/jalr, delay slot = 4 instructions, 4 cycles + 1 for the
+    taken branch; t_f_odderet: 15 instructions of 1 cycle."""
+
+    CASES = {"t_f_oddjr": (0x80000021, "jr", 0x80000008, 4, 5),
+             "t_f_oddjalr": (0x80000025, "jalr", 0x80000008, 4, 5),
+             "t_f_odderet": (0x80000041, "eret", 0x80000038, 15, 15)}
+
+    def test_odd_targets(self):
+        for name, (target, jump, jump_pc, insns, cycles) in self.CASES.items():
+            for endian in ("el", "eb"):
+                with self.subTest(name=name, endian=endian):
+                    r = run(["--max-cycles", "1000000"] + ONE_CORE + [nptest.fixture(name, endian)], timeout=20)
+                    self.assertEqual(r.rc, 3, r.describe())
+                    c = r.core(0)
+                    self.assertEqual(c["status"], "fault")
+                    self.assertEqual(c["fault"]["kind"], "misaligned-fetch")
+                    self.assertEqual(c["fault"]["pc"], target)
+                    self.assertEqual(c["fault"]["message"],
+                                     "instruction fetch from a misaligned address 0x%08x (%s at pc 0x%08x)"
+                                     % (target, jump, jump_pc))
+                    self.assertEqual(c["instructions"], insns)
+                    self.assertEqual(c["cycles"], cycles)
+                    self.assertIn("misaligned-fetch", r.text("summary.txt"))
+
+
+def gmon_bins(path, big):
+    """{pc: samples} of a gmon.out's histogram records."""
+    import struct
+    data = open(path, "rb").read()
+    e = ">" if big else "<"
+    pos, bins = 20, {}
+    while pos < len(data) and data[pos] == 0:
+        lo, hi, n = struct.unpack_from(e + "III", data, pos + 1)
+        pos += 1 + 16 + 16
+        for i in range(n):
+            v = struct.unpack_from(e + "H", data, pos + 2 * i)[0]
+            if v:
+                bins[lo + 4 * i] = bins.get(lo + 4 * i, 0) + v
+        pos += 2 * n
+    return bins
+
+
+class ExactLimit(unittest.TestCase):
+    """--max-cycles is exact (docs/robustness.md): an instruction runs only
+    when it completes by the limit, a branch and its delay slot both or
+    neither, a taken branch's extra cycle up to the limit; samples =
+    floor(cycles / period). Figures by hand from t_limit.S's listing:
+    limit -> (cycles, instructions)."""
+
+    CASES = {20: (3, 2),        # div would end at 21
+             21: (21, 3),       # div ends exactly at the limit
+             28: (27, 6),       # bne ends at 28 but its delay slot at 29
+             29: (29, 8),       # block A whole, the taken branch's cycle cut
+             30: (30, 8),
+             42: (41, 16),      # b . ends at 42, its nop at 43: neither
+             43: (43, 18),
+             999: (998, 654),   # 320th `b .` iteration would end at 1000
+             1000: (1000, 656)}
+
+    def test_exact_limits(self):
+        for endian in ("el", "eb"):
+            for limit, (cycles, insns) in self.CASES.items():
+                with self.subTest(endian=endian, limit=limit):
+                    r = run(["--max-cycles", str(limit), "--sample-period", "7,10"] + ONE_CORE
+                            + [nptest.fixture("t_limit", endian)], timeout=20)
+                    self.assertEqual(r.rc, 4, r.describe())
+                    c = r.core(0)
+                    self.assertEqual(c["status"], "limit")
+                    self.assertEqual((c["cycles"], c["instructions"]), (cycles, insns))
+                    self.assertEqual(c["samples"], {"7": cycles // 7, "10": cycles // 10})
+            # limit 21, period 7: samples at cycles 6, 13, 20, all inside the div
+            r = run(["--max-cycles", "21", "--sample-period", "7"] + ONE_CORE
+                    + [nptest.fixture("t_limit", endian)], timeout=20)
+            self.assertEqual(gmon_bins(r.path("core0", "gmon.out"), endian == "eb"), {0x80000008: 3})
+
+    def test_many_cores_never_past_the_limit(self):
+        for name in ("pipeline", "comm", "spin"):
+            for limit in (12345, 99999):
+                r = run(["--max-cycles", str(limit), "--sample-period", "7,10", fw(name, "eb")], timeout=60)
+                for c in r.summary["cores"]:
+                    self.assertLessEqual(c["cycles"], limit, (name, limit, c["id"]))
+                    self.assertEqual(c["samples"], {"7": c["cycles"] // 7, "10": c["cycles"] // 10},
+                                     (name, limit, c["id"]))
 
 
 class EndOfRun(unittest.TestCase):

@@ -6,8 +6,10 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
-#include "profile.h"
+#include "base/json.h"
 #include "html_report.h"
+#include "profile.h"
+#include "profile_diff.h"
 #include "noc.h"
 #include "trace.h"
 
@@ -51,6 +53,49 @@ static void test_page_data(void)
     g_assert_cmpint(json_object_get_int_member(o, "trace_dropped"), ==, 0);
     g_assert_nonnull(strstr(page->str, "</html>"));
     g_string_free(page, TRUE);
+}
+
+/* diff.html: profile_diff_json's rows (a hostile and a non-UTF-8 name
+ * among them) in the {"diff":...} data element, read back exactly. */
+static void test_diff_page(void)
+{
+    DiffRow rows[2] = {
+        { .name = "f</script><!--", .in_a = true, .in_b = false, .calls_a = 3, .self_a = 70, .incl_a = 90 },
+        { .name = "g\xff", .in_a = true, .in_b = true, .calls_a = 1, .calls_b = 2, .self_a = 5, .self_b = 9,
+          .incl_a = UINT64_C(9007199254740993), .incl_b = 12 },
+    };
+    ProfDiff d = { .cycles_a = 100, .cycles_b = 21, .nrows = 2, .rows = rows };
+    JsonBuilder *b = json_builder_new();
+    json_builder_begin_object(b);
+    npjson_member_string(b, "view", "chip");
+    profile_diff_json(b, &d);
+    json_builder_end_object(b);
+    GString *data = npjson_finish(b);
+    GString *page = html_diff_build(data->str);
+    g_assert_cmpuint(count(page->str, "</script>"), ==, 2);
+    g_assert_cmpuint(count(page->str, "<!--"), ==, 0);
+    g_assert_nonnull(strstr(page->str, "<title>nocprof diff</title>"));
+    const char *tag = "<script type=\"application/json\" id=\"nocprof-data\">";
+    const char *start = strstr(page->str, tag) + strlen(tag);
+    g_autofree char *json = g_strndup(start, (gsize)(strstr(start, "</script>") - start));
+    g_autoptr(JsonNode) root = parse(json);
+    JsonObject *o = json_object_get_object_member(json_node_get_object(root), "diff");
+    g_assert_cmpint(json_object_get_int_member(o, "cycles_a"), ==, 100);
+    g_assert_cmpint(json_object_get_int_member(o, "cycles_b"), ==, 21);
+    JsonArray *r = json_object_get_array_member(o, "rows");
+    g_assert_cmpuint(json_array_get_length(r), ==, 2);
+    JsonObject *r0 = json_array_get_object_element(r, 0), *r1 = json_array_get_object_element(r, 1);
+    g_assert_cmpstr(json_object_get_string_member(r0, "name"), ==, "f</script><!--");
+    g_assert_true(json_object_get_boolean_member(r0, "in_a"));
+    g_assert_false(json_object_get_boolean_member(r0, "in_b"));
+    g_assert_cmpint(json_object_get_int_member(r0, "calls_a"), ==, 3);
+    g_assert_cmpint(json_object_get_int_member(r0, "self_a"), ==, 70);
+    g_assert_cmpint(json_object_get_int_member(r0, "incl_b"), ==, 0);
+    g_assert_cmpstr(json_object_get_string_member(r1, "name"), ==, "g\xef\xbf\xbd"); /* U+FFFD */
+    g_assert_cmpint(json_object_get_int_member(r1, "incl_a"), ==, INT64_C(9007199254740993));
+    g_assert_cmpint(json_object_get_int_member(r1, "calls_b"), ==, 2);
+    g_string_free(page, TRUE);
+    g_string_free(data, TRUE);
 }
 
 static unsigned spans(JsonNode *root, uint64_t *max_start)
@@ -153,5 +198,6 @@ int main(int argc, char **argv)
     g_test_add_func("/html/page-data", test_page_data);
     g_test_add_func("/html/trim-trace", test_trim_trace);
     g_test_add_func("/html/trim-messages", test_trim_messages);
+    g_test_add_func("/html/diff-page", test_diff_page);
     return g_test_run();
 }

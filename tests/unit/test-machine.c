@@ -8,27 +8,43 @@
 static void test_all_cores_exit(void)
 {
     /* t_div on each of the 4 cores of the default 2 x 2 mesh: 29 + 10 x
-     * div (17) = 199 cycles, 17 instructions each (see test-core.c) */
-    Config cfg;
-    config_defaults(&cfg);
-    GError *err = NULL;
-    g_autofree char *path = g_strdup_printf("%s/t_div-el.elf", FIXTURES);
-    ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
-    g_assert_no_error(err);
-    ElfImage *imgs[4] = { img, img, img, img };
-    Machine *m = machine_new(&cfg, imgs, NULL, NULL, &err);
-    g_assert_no_error(err);
-    g_assert_cmpuint(m->ncores, ==, 4);
-    machine_run(m, NULL);
-    g_assert_false(m->deadlock);
-    for (unsigned i = 0; i < 4; i++) {
-        g_assert_cmpint(core_state(m->cores[i]), ==, CORE_EXITED);
-        g_assert_cmpint(core_exit_code(m->cores[i]), ==, 5 + 10 * 18);
-        g_assert_cmpuint(core_cycles(m->cores[i]), ==, 199);
-        g_assert_cmpuint(core_instructions(m->cores[i]), ==, 17);
+     * div (17) = 199 cycles, 17 instructions each (see test-core.c); on
+     * one and on two host threads. What the cores published for the
+     * progress line at the end: those cycles and 4 x 17 instructions. */
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        Config cfg;
+        config_defaults(&cfg);
+        cfg.threads = threads;
+        GError *err = NULL;
+        g_autofree char *path = g_strdup_printf("%s/t_div-el.elf", FIXTURES);
+        ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
+        g_assert_no_error(err);
+        ElfImage *imgs[4] = { img, img, img, img };
+        Machine *m = machine_new(&cfg, imgs, NULL, NULL, &err);
+        g_assert_no_error(err);
+        g_assert_cmpuint(m->ncores, ==, 4);
+        uint64_t lo, hi, insns = 0;
+        for (unsigned i = 0; i < 4; i++)
+            insns += core_instructions_published(m->cores[i]);
+        g_assert_cmpuint(insns, ==, 0);
+        machine_run(m, NULL);
+        g_assert_cmpuint(m->nthreads, ==, threads);
+        g_assert_false(m->deadlock);
+        for (unsigned i = 0; i < 4; i++) {
+            g_assert_cmpint(core_state(m->cores[i]), ==, CORE_EXITED);
+            g_assert_cmpint(core_exit_code(m->cores[i]), ==, 5 + 10 * 18);
+            g_assert_cmpuint(core_cycles(m->cores[i]), ==, 199);
+            g_assert_cmpuint(core_instructions(m->cores[i]), ==, 17);
+        }
+        machine_progress(m, &lo, &hi);
+        for (unsigned i = 0; i < 4; i++)
+            insns += core_instructions_published(m->cores[i]);
+        g_assert_cmpuint(lo, ==, 199);
+        g_assert_cmpuint(hi, ==, 199);
+        g_assert_cmpuint(insns, ==, 4 * 17);
+        machine_free(m);
+        elf_image_free(img);
     }
-    machine_free(m);
-    elf_image_free(img);
 }
 
 static void test_deadlock(void)
@@ -49,6 +65,9 @@ static void test_deadlock(void)
     for (unsigned i = 0; i < 4; i++) {
         g_assert_cmpint(core_state(m->cores[i]), ==, CORE_DEADLOCK);
         g_assert_cmpuint(core_waits(m->cores[i]), ==, 1);
+        /* halted in wait: the final count is published too */
+        g_assert_cmpuint(core_instructions_published(m->cores[i]), ==, core_instructions(m->cores[i]));
+        g_assert_cmpuint(core_instructions(m->cores[i]), >, 0);
     }
     machine_free(m);
     elf_image_free(img);

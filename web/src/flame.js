@@ -1,7 +1,7 @@
 // Flame graph of the exact calling contexts (stacks.folded): d3-flame-graph.
 import { select } from 'd3';
 import flamegraph, { tooltip as fgTooltips } from 'd3-flame-graph';
-import { fmtInt, fmtPct, esc, panel } from './util.js';
+import { fmtInt, fmtPct, esc, panel, fitFlameTip } from './util.js';
 
 const PSEUDO = /^<.*>$/;
 
@@ -73,6 +73,7 @@ export function renderFlame(root, model, sel, nav) {
         : '');
     })
     .setDetailsHandler(() => {})
+    .onHover(fitFlameTip)
     .onClick((d) => nav.flameClick && nav.flameClick(d));
   select(box.node()).datum(tree).call(chart);
   input.on('input', () => {

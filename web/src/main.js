@@ -1,4 +1,5 @@
-// nocprof report.html: tabs over the run's embedded data (see docs/reports.md).
+// nocprof report.html: tabs over the run's embedded data (see docs/reports.md);
+// diff.html (data {"diff": ...}) is the comparison of two runs (diff.js).
 import './style.css';
 import { select } from 'd3';
 import { loadData, Model } from './model.js';
@@ -11,6 +12,7 @@ import { renderNoc } from './noc.js';
 import { renderTimeline } from './timeline.js';
 import { renderAliasing } from './aliasing.js';
 import { fmtInt, esc } from './util.js';
+import { startDiff } from './diff.js';
 
 const TABS = [
   { id: 'overview', label: 'Overview', render: renderOverview },
@@ -24,7 +26,12 @@ const TABS = [
 ];
 
 function start() {
-  const model = new Model(loadData());
+  const data = loadData();
+  if (data.diff) {
+    startDiff(data.diff);
+    return;
+  }
+  const model = new Model(data);
   const s = model.summary;
   const state = { tab: 'overview', sel: 'chip' };
   // #tab/core in the address keeps the view across reloads

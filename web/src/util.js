@@ -26,6 +26,26 @@ export function tip() {
   };
 }
 
+// d3-flame-graph measures its tooltip while it is still hidden (width 0),
+// so near the right or bottom edge it overflows the window: move it back in
+// (call from the chart's onHover, after the tooltip is shown).
+// It goes to the other side of the pointer, as the library means it to
+// (window capture listeners see the pointer before the frame's handler).
+let pointer = { x: 0, y: 0 };
+const track = (e) => { pointer = { x: e.clientX, y: e.clientY }; };
+if (typeof window !== 'undefined') for (const t of ['mouseover', 'mousemove']) window.addEventListener(t, track, true);
+export function fitFlameTip() {
+  const el = document.querySelector('.d3-flame-graph-tip');
+  if (!el) return;
+  const r = el.getBoundingClientRect();
+  if (r.right > window.innerWidth - 4) {
+    el.style.left = '0px'; // its natural width (at the edge it was squeezed)
+    const w = el.getBoundingClientRect().width;
+    el.style.left = Math.max(4, window.scrollX + pointer.x - w - 8) + 'px';
+  }
+  if (r.bottom > window.innerHeight - 4) el.style.top = Math.max(4, window.scrollY + pointer.y - el.getBoundingClientRect().height - 8) + 'px';
+}
+
 // A sortable table: columns [{key, label, cls, fmt, value(row), desc}], rows.
 // Clicking a header sorts by it (numbers descending first); onRow(row) on click.
 export function sortableTable(parent, columns, rows, opts = {}) {

@@ -5,7 +5,8 @@
 //                                [--artifacts DIR] [--chromium PATH]
 //
 // Runs the `calls` firmware and the pipeline demo, opens each report.html
-// from file:// and checks, against values computed here from stacks.folded,
+// (and diff.html of `nocprof diff` on two runs of calls with different
+// instruction costs) from file:// and checks, against values computed here from stacks.folded,
 // summary.json and firmware/tests/calls_expected.h (never from the page's
 // own code): no console errors; flame-graph frames and their exact cycles;
 // the hover tooltip; search highlighting; callers/callees with exact counts
@@ -311,6 +312,271 @@ async function testDemo() {
   await page.close();
 }
 
+// ---- diff.html: two runs of calls that differ in known instruction costs ------
+// A: [timing] mul = 2, div = 17; B: mul = 9, div = 5. Every executed mul costs
+// exactly 7 cycles more in B (objdump: op_mul is `jr ra; mul`, fact(n >= 2)
+// multiplies once), every div 12 fewer. Expected frames and cycles come from
+// each run's own stacks.folded and summary.json, and the mul counts from the
+// disassembly and calls_expected.h, never from nocprof diff.
+function mulsPerFunction(elf) {
+  const text = execFileSync(args.objdump || 'mipsel-linux-gnu-objdump', ['-d', elf], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const out = {};
+  let cur = null;
+  for (const line of text.split('\n')) {
+    const m = /^[0-9a-f]+ <(.+)>:$/.exec(line);
+    if (m) cur = m[1];
+    else if (cur && /\tmul\t/.test(line)) out[cur] = (out[cur] || 0) + 1;
+  }
+  return out;
+}
+
+// name -> {self, incl, calls} summed over the cores (or one core) of summary.json
+function fnTotals(summary, k) {
+  const out = {};
+  for (const c of summary.cores) {
+    if (k !== undefined && c.id !== k) continue;
+    for (const f of c.functions) {
+      if (!(f.calls || f.self_cycles || f.inclusive_cycles)) continue;
+      const g = out[f.name] || (out[f.name] = { self: 0, incl: 0, calls: 0 });
+      g.self += f.self_cycles;
+      g.incl += f.inclusive_cycles;
+      g.calls += f.calls;
+    }
+  }
+  return out;
+}
+
+async function openDiff(dir, hash = '') {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('request', (r) => { if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) errors.push('network request: ' + r.url()); });
+  await page.goto('file://' + join(dir, 'diff.html') + hash);
+  await page.waitForSelector('#dflame svg g.frame');
+  return { page, errors };
+}
+
+// Rendered differential frames: path, the library's delta, our exact A/B.
+async function diffFrames(page) {
+  await page.waitForTimeout(400); // transitions
+  return page.$$eval('#dflame svg g.frame', (gs) => gs.map((g) => {
+    const d = g.__data__;
+    const names = [];
+    for (let n = d; n; n = n.parent) names.unshift(n.data.name);
+    const rect = g.querySelector('rect');
+    return { path: names.join(';'), value: d.value, delta: d.delta, a: d.data.incA, b: d.data.incB,
+      fill: rect.getAttribute('fill'), width: Number(rect.getAttribute('width')) };
+  }));
+}
+
+// Hover the rendered frame of that path (several frames share a name).
+async function hoverFrame(page, path) {
+  const i = await page.$$eval('#dflame svg g.frame', (gs, p) => gs.findIndex((g) => {
+    const names = [];
+    for (let n = g.__data__; n; n = n.parent) names.unshift(n.data.name);
+    return names.join(';') === p;
+  }), path);
+  assert.ok(i >= 0, `frame ${path} drawn`);
+  await page.locator('#dflame svg g.frame').nth(i).hover({ force: true });
+  await page.waitForTimeout(400); // the tooltip fades in
+}
+
+const rgb = (fill) => (/^rgb\((\d+), ?(\d+), ?(\d+)\)$/.exec(fill) || []).slice(1).map(Number);
+
+async function tableColumn(page, key) {
+  return page.$$eval(`table.np-diff tbody tr td[data-key="${key}"]`, (tds) => tds.map((td) => td.textContent));
+}
+const num = (t) => Number(t.replace(/[,+]/g, ''));
+
+async function testDiff() {
+  const elf = join(args.fw, 'calls-el.elf');
+  const A = runNocprof('diffA', [elf, '--set', 'timing.mul=2', '--set', 'timing.div=17']);
+  const B = runNocprof('diffB', [elf, '--set', 'timing.mul=9', '--set', 'timing.div=5']);
+  const dir = join(work, 'diff');
+  execFileSync(args.nocprof, ['diff', '-q', '-o', dir, A.dir, B.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const M = loadExpected(join(args.src, 'firmware', 'tests', 'calls_expected.h'));
+  const muls = mulsPerFunction(elf);
+  const { page, errors } = await openDiff(dir);
+  const ncores = A.summary.cores.length;
+  await check('diff: the chip view opens with both runs\' total cycles', async () => {
+    assert.equal(await page.inputValue('#view-select'), 'chip');
+    const frames = await diffFrames(page);
+    const root = frames.find((f) => f.path === 'chip');
+    assert.equal(root.a, A.summary.cores.reduce((s, c) => s + c.cycles, 0));
+    assert.equal(root.b, B.summary.cores.reduce((s, c) => s + c.cycles, 0));
+    assert.equal(root.delta, root.b - root.a, 'the library\'s computeDelta');
+    for (const c of A.summary.cores) {
+      const f = frames.find((x) => x.path === `chip;core${c.id}`);
+      assert.deepEqual([f.a, f.b], [c.cycles, B.summary.cores[c.id].cycles], `core${c.id}`);
+    }
+    await page.screenshot({ path: join(artifacts, 'diff-chip.png') });
+    await page.screenshot({ path: join(artifacts, 'diff-chip-full.png'), fullPage: true });
+  });
+  for (let k = 0; k < ncores; k++) {
+    const root = `core${k}`;
+    await check(`diff core ${k}: every frame carries the exact A and B cycles of both runs' stacks.folded`, async () => {
+      await page.selectOption('#view-select', String(k));
+      const frames = await diffFrames(page);
+      const paths = new Set([...framePaths(A.folded, root), ...framePaths(B.folded, root)]);
+      assert.ok(frames.length > 10, `only ${frames.length} frames`);
+      for (const f of frames) {
+        assert.ok(paths.has(f.path), `unexpected frame ${f.path}`);
+        assert.equal(f.a, inclusive(A.folded, f.path), `A ${f.path}`);
+        assert.equal(f.b, inclusive(B.folded, f.path), `B ${f.path}`);
+        assert.equal(f.value, f.b, `width = B's cycles: ${f.path}`);
+        assert.equal(f.delta, f.b - f.a, `delta ${f.path}`);
+        const [r, g, bl] = rgb(f.fill);
+        if (f.b > f.a) assert.ok(r > g && g === bl, `${f.path} slower: red ${f.fill}`);
+        else if (f.b < f.a) assert.ok(bl > r && r === g, `${f.path} faster: blue ${f.fill}`);
+        else assert.deepEqual([r, g, bl], [220, 220, 220], `${f.path} unchanged: grey`);
+      }
+      const byPath = new Map(frames.map((f) => [f.path, f]));
+      const opMul = byPath.get(`${root};_start;main;run_ops;op_mul`);
+      assert.equal(muls.op_mul, 1, 'op_mul multiplies once');
+      assert.equal(opMul.b - opMul.a, 7 * muls.op_mul * M.CALLS_OP_EACH(k), 'op_mul: +7 per call');
+      // fact(10) at depth 1 .. fact(1) at depth 10: fact(n >= 2) multiplies once
+      assert.equal(muls.fact, 1, 'fact multiplies once');
+      for (let d = 1; d <= M.CALLS_FACT_N; d++) {
+        const f = byPath.get(`${root};_start;main;${Array(d).fill('fact').join(';')}`);
+        assert.ok(f, `fact at depth ${d}`);
+        assert.equal(f.b - f.a, 7 * (M.CALLS_FACT_N - d), `fact at depth ${d}`);
+      }
+      for (const op of ['op_add', 'op_sub', 'op_xor']) {
+        const f = byPath.get(`${root};_start;main;run_ops;${op}`); // under a pixel wide on core 0: not drawn
+        if (f) assert.equal(f.b - f.a, 0, op);
+      }
+      assert.ok(frames.some((f) => f.b < f.a && f.path.endsWith(';put_digits')), 'put_digits divides: faster');
+    });
+    await check(`diff core ${k}: hovering op_mul shows its exact A and B cycles and the delta`, async () => {
+      const path = `${root};_start;main;run_ops;op_mul`;
+      const a = inclusive(A.folded, path), b = inclusive(B.folded, path);
+      assert.equal(await page.locator('#dflame svg g.frame[name="op_mul"]').count(), 1);
+      await hoverFrame(page, path);
+      assert.ok(await page.isVisible('.d3-flame-graph-tip'), 'tooltip shown');
+      const tipText = await page.locator('.d3-flame-graph-tip').textContent();
+      assert.ok(tipText.includes(`A: ${fmt(a)} cycles · B: ${fmt(b)} cycles`), tipText);
+      assert.ok(tipText.includes(`delta: +${fmt(7 * M.CALLS_OP_EACH(k))}`), tipText);
+      assert.ok(tipText.includes(`calls A ${fmt(M.CALLS_OP_EACH(k))} · B ${fmt(M.CALLS_OP_EACH(k))}`), tipText);
+      const box = await page.locator('.d3-flame-graph-tip').boundingBox();
+      assert.ok(box.x >= 0 && box.x + box.width <= 1400, `the tooltip stays inside the window: ${JSON.stringify(box)}`);
+      const frame = await page.locator('#dflame svg g.frame[name="op_mul"] rect').boundingBox();
+      assert.ok(box.x + box.width <= frame.x + frame.width / 2, `left of the pointer (the frame's middle): ${JSON.stringify([box, frame])}`);
+      if (k === 0) await page.screenshot({ path: join(artifacts, 'diff-core0-hover.png') });
+      await page.mouse.move(5, 5);
+    });
+    await check(`diff core ${k}: search highlights exactly the op_ frames`, async () => {
+      await page.fill('#dflame-search', 'op_');
+      await page.waitForTimeout(300);
+      const frames = await diffFrames(page);
+      const hl = frames.filter((f) => f.fill.toUpperCase() === '#E600E6').map((f) => f.path).sort();
+      const want = ['op_add', 'op_mul', 'op_sub', 'op_xor'].map((o) => `${root};_start;main;run_ops;${o}`);
+      // every drawn op_ frame (frames under a pixel are not drawn), op_mul among them
+      assert.deepEqual(hl, frames.map((f) => f.path).filter((p) => want.includes(p)).sort());
+      assert.ok(hl.includes(want[1]), 'op_mul highlighted');
+      const sa = want.reduce((s, p) => s + inclusive(A.folded, p), 0), sb = want.reduce((s, p) => s + inclusive(B.folded, p), 0);
+      assert.equal(await page.textContent('#dflame-details'),
+        `search "op_": 4 frames, A ${fmt(sa)} → B ${fmt(sb)} cycles (delta +${fmt(7 * M.CALLS_OP_EACH(k))})`);
+      if (k === 0) await page.screenshot({ path: join(artifacts, 'diff-core0-search.png') });
+      await page.click('#dflame-clear');
+      assert.equal((await diffFrames(page)).filter((f) => f.fill.toUpperCase() === '#E600E6').length, 0, 'cleared');
+    });
+  }
+  await check('diff core 0: hovering put_digits (divides) shows it faster, with exact cycles', async () => {
+    await page.selectOption('#view-select', '0');
+    const frames = await diffFrames(page);
+    const f = frames.filter((x) => x.path.endsWith(';put_digits')).sort((x, y) => y.width - x.width)[0];
+    assert.ok(f.b < f.a, 'fewer cycles in B');
+    await hoverFrame(page, f.path);
+    const tip = page.locator('.d3-flame-graph-tip');
+    const text = await tip.textContent();
+    assert.ok(text.includes(`A: ${fmt(f.a)} cycles · B: ${fmt(f.b)} cycles`), text);
+    assert.ok(text.includes(`delta: -${fmt(f.a - f.b)}`), text);
+    const box = await tip.boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 1400, 'the tooltip stays inside the window');
+    await page.screenshot({ path: join(artifacts, 'diff-core0-hover-faster.png') });
+    await page.mouse.move(5, 5);
+  });
+  await check('diff: clicking a frame zooms into it, reset zooms out', async () => {
+    await page.selectOption('#view-select', '1');
+    await diffFrames(page);
+    const g = page.locator('#dflame svg g.frame[name="run_ops"]');
+    await g.click({ force: true });
+    const frames = await diffFrames(page);
+    const full = frames.find((f) => f.path === 'core1').width;
+    assert.ok(Math.abs(frames.find((f) => f.path.endsWith(';run_ops')).width - full) < 1, 'run_ops spans the graph');
+    await page.click('#dflame-reset');
+    const after = await diffFrames(page);
+    assert.ok(after.find((f) => f.path.endsWith(';run_ops')).width < full / 2, 'zoomed out');
+  });
+  await check('diff: the table holds both runs\' exact numbers and sorts by the absolute change', async () => {
+    await page.selectOption('#view-select', 'chip');
+    const ta = fnTotals(A.summary), tb = fnTotals(B.summary);
+    const names = [...new Set([...Object.keys(ta), ...Object.keys(tb)])];
+    const z = { self: 0, incl: 0, calls: 0 };
+    const rows = await page.$$eval('table.np-diff tbody tr', (trs) => trs.map((tr) => {
+      const o = { name: tr.dataset.name };
+      for (const td of tr.querySelectorAll('td')) o[td.dataset.key] = td.textContent;
+      return o;
+    }));
+    assert.deepEqual(rows.map((r) => r.name).sort(), names.sort());
+    for (const r of rows) {
+      const a = ta[r.name] || z, b = tb[r.name] || z;
+      assert.deepEqual([r.self_a, r.self_b, r.incl_a, r.incl_b, r.calls_a, r.calls_b].map(num),
+        [a.self, b.self, a.incl, b.incl, a.calls, b.calls], r.name);
+      assert.equal(num(r.dself), b.self - a.self, r.name);
+    }
+    const changes = rows.map((r) => Math.abs(num(r.dself)));
+    assert.deepEqual(changes, [...changes].sort((x, y) => y - x), 'largest |delta self| first');
+    assert.equal(rows.find((r) => r.name === 'op_mul').dself, `+${fmt(7 * [0, 1, 2, 3].reduce((s, k) => s + M.CALLS_OP_EACH(k), 0))}`);
+    await page.click('table.np-diff th[data-key="calls_a"]');
+    const calls = (await tableColumn(page, 'calls_a')).map(num);
+    assert.deepEqual(calls, [...calls].sort((x, y) => y - x), 'sorted by calls A');
+    assert.equal(calls[0], Math.max(...Object.values(ta).map((f) => f.calls)));
+    await page.click('table.np-diff th[data-key="dincl"]');
+    await page.click('table.np-diff th[data-key="dincl"]'); // ascending: the most improved first
+    const dincl = (await tableColumn(page, 'dincl')).map(num);
+    assert.deepEqual(dincl, [...dincl].sort((x, y) => x - y), 'ascending delta incl');
+    assert.equal(dincl[0], Math.min(...names.map((n) => (tb[n] || z).incl - (ta[n] || z).incl)));
+    await page.locator('table.np-diff').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(artifacts, 'diff-table-sorted.png') });
+  });
+  await check('diff: no console errors, no network requests', async () => assert.deepEqual(errors, []));
+  await page.close();
+  await testDiffOneSide(A);
+}
+
+// calls against tailcall: functions of one side only are marked in the
+// table and visible in the flame graph with that side's widths.
+async function testDiffOneSide(A) {
+  const C = runNocprof('diffC', [join(args.fw, 'tailcall-el.elf')]);
+  const dir = join(work, 'diff-one');
+  execFileSync(args.nocprof, ['diff', '-q', '-o', dir, A.dir, C.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { page, errors } = await openDiff(dir, '#0');
+  await check('diff: functions of one side only are marked and drawn with that side\'s widths', async () => {
+    assert.equal(await page.inputValue('#view-select'), '0');
+    const ta = fnTotals(A.summary, 0), tc = fnTotals(C.summary, 0);
+    const onlyA = Object.keys(ta).filter((n) => !tc[n]).sort(), onlyC = Object.keys(tc).filter((n) => !ta[n]).sort();
+    assert.ok(onlyA.includes('op_mul') && onlyC.length > 0);
+    const marked = await page.$$eval('table.np-diff tbody tr', (trs) => trs.filter((tr) => tr.querySelector('.only'))
+      .map((tr) => [tr.dataset.name, tr.querySelector('.only').textContent]));
+    assert.deepEqual(marked.filter((m) => m[1] === 'only in A').map((m) => m[0]).sort(), onlyA);
+    assert.deepEqual(marked.filter((m) => m[1] === 'only in B').map((m) => m[0]).sort(), onlyC);
+    let frames = await diffFrames(page);
+    assert.ok(!frames.some((f) => f.path.endsWith(';op_mul')), 'B widths: op_mul (A only) has none');
+    await page.selectOption('#dflame-width', 'a');
+    await page.waitForSelector('#dflame svg g.frame');
+    frames = await diffFrames(page);
+    const f = frames.find((x) => x.path === 'core0;_start;main;run_ops;op_mul');
+    assert.ok(f, 'A widths: op_mul drawn');
+    assert.deepEqual([f.value, f.a, f.b, f.delta], [inclusive(A.folded, f.path), inclusive(A.folded, f.path), 0, -f.a]);
+    assert.equal(f.fill, 'rgb(15,15,235)', 'gone in B: the deepest blue');
+    await page.screenshot({ path: join(artifacts, 'diff-one-side-widths-a.png') });
+    assert.deepEqual(errors, []);
+  });
+  await page.close();
+}
+
 // ---- --no-profile: no stacks, no source data; every tab still renders ---------
 async function testNoProfile() {
   const run = runNocprof('noprof', ['--no-profile', join(args.fw, 'calls-el.elf')]);
@@ -331,6 +597,7 @@ try {
   await testCalls();
   await testDemo();
   await testNoProfile();
+  await testDiff();
 } catch (e) {
   failed++;
   console.log(`FAIL setup: ${e.stack || e}`);

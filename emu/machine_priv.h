@@ -1,0 +1,89 @@
+/* machine_priv.h — the scheduler's state, shared by machine.c (the
+ * scheduler) and machine_spin.c (waiting without the lock on several host
+ * threads). See machine.c for the states and the invariants. */
+#ifndef NOCPROF_MACHINE_PRIV_H
+#define NOCPROF_MACHINE_PRIV_H
+
+#include "machine.h"
+
+#include "coro.h"
+#include "dev_ni.h"
+
+#include <pthread.h>
+
+typedef enum { MC_RUN, MC_SYNC, MC_IDLE, MC_DONE } McState;
+
+typedef struct MCore {
+    Machine *m;
+    Core *core;
+    NiDev *ni;
+    unsigned id, thread;
+    Coro *co;
+    McState st;
+    bool active;               /* resumed by its thread right now */
+    bool woken;                /* MC_IDLE: the network raised a line */
+    uint64_t lb, sync_t, wake_t;
+    /* livelock: polling since poll_from with no progress (NI events); the
+     * state before the last progress, to judge it as of an earlier cycle */
+    bool polled, prev_polled;
+    uint64_t poll_from, prev_poll_from, progress;
+    /* MC_IDLE while spinning on a failed poll (CoreSched.poll_wait):
+     * iterations start at p_start + j * p_period, their poll at + p_off */
+    bool polling, p_tx;
+    uint64_t p_start, p_period, p_off, p_resume;
+    uint32_t p_pc;
+} MCore;
+
+struct MachSched {
+    /* pthread, not GMutex: ThreadSanitizer sees pthread's synchronisation */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    pthread_mutex_t console_lock;
+    uint64_t gen;              /* bumped (atomic) by every change of state */
+    unsigned sleepers;         /* threads in pthread_cond_timedwait */
+    MCore **running;           /* [thread]: the core it resumed, or NULL */
+    MCore *mc;
+    unsigned nthreads, ndone;
+    volatile sig_atomic_t *interrupted;
+    bool halting;
+    bool halt_at_sync;         /* running cores stop at their next sync point */
+    CoreState halt_state;
+    ConsoleFn console_fn;
+    void *console_opaque;
+};
+
+/* A core's lb is read by other threads without the lock (spinning) and
+ * written by its own block hook while it runs (CoreSched.lb_pub): atomic,
+ * release/acquire so that seeing lb >= t also shows everything the core
+ * did under the lock before it got there. */
+static inline uint64_t lb_get(const MCore *o)
+{
+    return __atomic_load_n(&o->lb, __ATOMIC_ACQUIRE);
+}
+
+static inline void lb_set(MCore *o, uint64_t v)
+{
+    __atomic_store_n(&o->lb, v, __ATOMIC_RELEASE);
+}
+
+/* The two smallest lbs of the live cores, so that "every other core has
+ * reached t" costs O(1) per core when picking (O(n^2) made big meshes slow). */
+typedef struct LbView {
+    uint64_t min1, min2;
+    const MCore *arg1;
+} LbView;
+
+/* machine.c, lock held */
+LbView mach_lb_view(const Machine *m);
+bool mach_others_at(const LbView *v, const MCore *self, uint64_t t);
+bool mach_ready(const Machine *m, const MCore *mc, const LbView *v);
+MCore *mach_pick(Machine *m, unsigned thread);
+void mach_changed(Machine *m);
+
+/* machine_spin.c, lock held (dropped while spinning, held on return) */
+bool mach_spin_sync(Machine *m, MCore *mc, uint64_t t);
+bool mach_spin_thread(Machine *m, unsigned thread);
+void mach_preempt_for(Machine *m, const MCore *o);
+void mach_preempt_others(Machine *m, unsigned thread);
+
+#endif

@@ -1,0 +1,255 @@
+// diff.html (nocprof diff OUT_A OUT_B): per view (the chip, every core) a
+// differential flame graph of both runs' exact calling contexts and the
+// function table, sortable. The data document is {"diff": ...} (cli/diff.c).
+import { select } from 'd3';
+import flamegraph, { tooltip as fgTooltips } from 'd3-flame-graph';
+import { fmtInt, fmtPct, esc, panel, sortableTable, fitFlameTip } from './util.js';
+
+// "+1,234" / "-56" / "0"
+export const fmtDelta = (v) => (v > 0 ? '+' : '') + fmtInt(v);
+// B / A with 4 decimals (as diff.txt); '-' when A is 0
+const fmtRatio = (a, b) => (a ? (b / a).toFixed(4) : '-');
+const pctChange = (a, b) => (a ? ` (${b >= a ? '+' : ''}${fmtPct((b - a) / a)})` : '');
+
+// diff.folded: "core0;main;f CYCLES_A CYCLES_B" per line.
+export function parseDiffFolded(text) {
+  const out = [];
+  for (const line of text.split('\n')) {
+    const m = /^(.*) (\d+) (\d+)$/.exec(line);
+    if (m) out.push({ frames: m[1].split(';'), a: Number(m[2]), b: Number(m[3]) });
+  }
+  return out;
+}
+
+// Tree of a view: node.a / node.b = cycles whose whole stack is exactly
+// that path in A / B, incA / incB = with the path on the stack (inclusive),
+// delta = b - a (d3-flame-graph's computeDelta sums it into d.delta).
+export function diffTree(stacks, view) {
+  const root = { name: view === 'chip' ? 'chip' : `core${view}`, a: 0, b: 0, children: [] };
+  const kids = new Map([[root, new Map()]]);
+  for (const s of stacks) {
+    if (view !== 'chip' && s.frames[0] !== `core${view}`) continue;
+    let node = root;
+    for (const name of view === 'chip' ? s.frames : s.frames.slice(1)) {
+      const m = kids.get(node);
+      let child = m.get(name);
+      if (!child) {
+        child = { name, a: 0, b: 0, children: [] };
+        node.children.push(child);
+        m.set(name, child);
+        kids.set(child, new Map());
+      }
+      node = child;
+    }
+    node.a += s.a;
+    node.b += s.b;
+  }
+  const finish = (n) => {
+    n.incA = n.a;
+    n.incB = n.b;
+    for (const c of n.children) {
+      finish(c);
+      n.incA += c.incA;
+      n.incB += c.incB;
+    }
+    n.delta = n.b - n.a;
+  };
+  finish(root);
+  return root;
+}
+
+function header(app, diff, views, state, render) {
+  const top = app.append('header').attr('class', 'np-top');
+  top.append('h1').text('nocprof diff');
+  const base = (p) => String(p).split('/').filter(Boolean).pop() || p;
+  top.append('span').attr('class', 'np-sub').text(`A: ${base(diff.a)}  →  B: ${base(diff.b)}`);
+  top.append('span').attr('class', 'np-spacer');
+  top.append('label').attr('for', 'view-select').text('View');
+  const sel = top.append('select').attr('id', 'view-select');
+  sel.selectAll('option').data(views).join('option').attr('value', (v) => v.view)
+    .text((v) => v.label + (v.only ? ` (only in ${v.only})` : ''));
+  sel.property('value', state.view);
+  sel.on('change', () => { state.view = sel.property('value'); render(); });
+  return sel;
+}
+
+function cards(root, diff, v) {
+  const box = root.append('div').attr('class', 'np-cards');
+  const card = (k, val, cls) => box.append('div').attr('class', 'np-card').html(`<div class="k">${k}</div><div class="v ${cls || ''}">${val}</div>`);
+  const d = v.cycles_b - v.cycles_a;
+  card('A cycles', fmtInt(v.cycles_a));
+  card('B cycles', fmtInt(v.cycles_b));
+  card('delta', fmtDelta(d) + esc(pctChange(v.cycles_a, v.cycles_b)), d > 0 ? 'bad' : d < 0 ? 'good' : '');
+  card('ratio B/A', fmtRatio(v.cycles_a, v.cycles_b));
+  root.append('p').attr('class', 'np-note')
+    .html(`A: <code>${esc(diff.a)}</code> (${esc([...new Set(diff.elf_a)].join(', '))})<br>` +
+      `B: <code>${esc(diff.b)}</code> (${esc([...new Set(diff.elf_b)].join(', '))})`);
+}
+
+// Colour of a frame by its inclusive change from A to B: red slower, blue
+// faster, the deeper the larger the change relative to the larger side;
+// grey unchanged, orange only in B, the search colour when highlighted.
+// (d3-flame-graph's differentialColorMapper starts its scale at 235 while
+// unchanged frames are 220, so a change of ~6% is drawn exactly grey and a
+// small speed-up yellowish: this scale starts at a visible tint.)
+export function diffColour(a, b) {
+  if (a === b) return 'rgb(220,220,220)';
+  if (!a) return 'rgb(255,190,90)';
+  const v = Math.abs(b - a) / Math.max(a, b);
+  const k = 15 + Math.round(185 * (1 - v));
+  return b > a ? `rgb(235,${k},${k})` : `rgb(${k},${k},235)`;
+}
+
+function frameColour(d, original) {
+  return d.highlight ? original : diffColour(d.data.incA, d.data.incB);
+}
+
+function renderDiffFlame(root, stacks, v, state, table) {
+  select('body').selectAll('.d3-flame-graph-tip').remove(); // the previous render's
+  const tree = diffTree(stacks, v.view);
+  const p = panel(root, `Differential flame graph — ${v.label}`,
+    'Both runs\' exact calling contexts merged: a frame is a call path, its width the <b>exact cycles</b> of that path ' +
+    'in B (or in A, see <i>widths</i>), its colour the change from A to B: <b style="color:#c62828">red</b> slower, ' +
+    '<b style="color:#1f5fbf">blue</b> faster, the deeper the larger the change relative to the frame, grey unchanged, orange only in B. Frames that ran on ' +
+    'one side only are visible with that side\'s widths. Hover for the exact A and B cycles and the delta; click to zoom.');
+  if (!tree.children.length) {
+    p.append('div').attr('class', 'np-empty').text('No calling contexts in either run.');
+    return;
+  }
+  const bar = p.append('div').attr('class', 'np-toolbar');
+  const input = bar.append('input').attr('type', 'search').attr('id', 'dflame-search')
+    .attr('placeholder', 'Search functions (substring)…');
+  bar.append('button').attr('id', 'dflame-reset').text('Reset zoom');
+  bar.append('button').attr('id', 'dflame-clear').text('Clear search');
+  bar.append('label').attr('for', 'dflame-width').text('widths');
+  const widthSel = bar.append('select').attr('id', 'dflame-width');
+  widthSel.selectAll('option').data([['b', 'B (after)'], ['a', 'A (before)']]).join('option')
+    .attr('value', (d) => d[0]).text((d) => d[1]);
+  widthSel.property('value', state.widths);
+  const details = p.append('div').attr('class', 'np-details').attr('id', 'dflame-details');
+  const box = p.append('div').attr('class', 'np-flame').attr('id', 'dflame');
+  const rows = new Map(v.rows.map((r) => [r.name, r]));
+  const label = (d) => {
+    const n = d.data;
+    const dl = n.incB - n.incA;
+    let h = `<b>${esc(n.name)}</b><br>A: <b>${fmtInt(n.incA)}</b> cycles · B: <b>${fmtInt(n.incB)}</b> cycles` +
+      `<br>delta: <b>${fmtDelta(dl)}</b>${esc(pctChange(n.incA, n.incB))}` +
+      `<br>self in this context: A ${fmtInt(n.a)} · B ${fmtInt(n.b)} · delta ${fmtDelta(n.b - n.a)}`;
+    const r = rows.get(n.name);
+    if (r) {
+      h += `<br>function: calls A ${fmtInt(r.calls_a)} · B ${fmtInt(r.calls_b)}; self A ${fmtInt(r.self_a)} · B ${fmtInt(r.self_b)}`;
+      if (!r.in_a || !r.in_b) h += ` <span class="np-badge warn">only in ${r.in_a ? 'A' : 'B'}</span>`;
+    }
+    return h;
+  };
+  const key = state.widths;
+  const width = Math.max(600, box.node().getBoundingClientRect().width || 1000);
+  const chart = flamegraph()
+    .width(width)
+    .cellHeight(19)
+    .transitionDuration(250)
+    .minFrameSize(1)
+    .selfValue(true)
+    .sort(true)
+    .computeDelta(true)
+    .getValue((d) => (d.data ? d.value : d[key])) // data objects, and the nodes searchTree sums
+    .tooltip(fgTooltips.defaultFlamegraphTooltip().html(label))
+    .setColorMapper(frameColour)
+    .setSearchMatch((d, term) => !!term && d.data.name.toLowerCase().includes(term.toLowerCase()))
+    .setSearchHandler((results) => {
+      const term = input.node().value;
+      const set = new Set(results);
+      const top = results.filter((d) => { for (let q = d.parent; q; q = q.parent) if (set.has(q)) return false; return true; });
+      const sa = top.reduce((s, d) => s + d.data.incA, 0), sb = top.reduce((s, d) => s + d.data.incB, 0);
+      details.text(term ? `search "${term}": ${results.length} frames, A ${fmtInt(sa)} → B ${fmtInt(sb)} cycles (delta ${fmtDelta(sb - sa)})` : '');
+    })
+    .setDetailsHandler(() => {})
+    .onHover(fitFlameTip);
+  select(box.node()).datum(tree).call(chart);
+  const search = (t) => { if (t) chart.search(t); else { chart.clear(); details.text(''); } };
+  input.on('input', () => search(input.node().value));
+  if (state.search) { input.node().value = state.search; search(state.search); }
+  bar.select('#dflame-reset').on('click', () => chart.resetZoom());
+  bar.select('#dflame-clear').on('click', () => { input.node().value = ''; search(''); });
+  widthSel.on('change', () => { state.widths = widthSel.property('value'); state.search = input.node().value; table.rerender(); });
+  window.nocprofFlame = chart;
+  p.append('div').attr('class', 'np-legend').html(
+    `<span><span class="sw" style="background:${diffColour(2, 3)}"></span>slower in B</span>` +
+    `<span><span class="sw" style="background:${diffColour(3, 2)}"></span>faster in B</span>` +
+    `<span><span class="sw" style="background:rgb(255,190,90)"></span>only in B</span>` +
+    `<span><span class="sw" style="background:rgb(220,220,220)"></span>unchanged</span>` +
+    `<span><span class="sw" style="background:#E600E6"></span>search match</span>` +
+    `<span>total: A <b>${fmtInt(tree.incA)}</b> · B <b>${fmtInt(tree.incB)}</b> cycles</span>`);
+  return { search: (name) => { input.node().value = name; search(name); box.node().scrollIntoView(); } };
+}
+
+function renderDiffTable(root, v, flame) {
+  const p = panel(root, `Functions — ${v.label}`,
+    'Exact self and inclusive cycles and calls in A and B, matched by function name, sorted by the absolute change of ' +
+    'self cycles (as <code>diff.txt</code>). Click a column to sort, a row to find the function in the flame graph.');
+  const bar = p.append('div').attr('class', 'np-toolbar');
+  const filter = bar.append('input').attr('type', 'search').attr('id', 'diff-filter').attr('placeholder', 'Filter by name…');
+  const rows = v.rows.map((r) => ({ ...r, dself: r.self_b - r.self_a, dincl: r.incl_b - r.incl_a, dcalls: r.calls_b - r.calls_a }));
+  const maxAbs = rows.reduce((m, r) => Math.max(m, Math.abs(r.dself)), 1);
+  const ratio = (a, b) => (a ? b / a : null);
+  const dHtml = (v) => `<span class="${v > 0 ? 'up' : v < 0 ? 'down' : 'same'}">${fmtDelta(v)}</span>`;
+  const fmtR = (x) => (x === null ? '-' : x.toFixed(4));
+  const cols = [
+    { key: 'change', label: '|Δ self|', value: (r) => Math.abs(r.dself), title: 'absolute change of self cycles',
+      html: (r) => `<span class="np-bar ${r.dself > 0 ? 'slower' : 'faster'}" style="width:${Math.round(60 * Math.abs(r.dself) / maxAbs)}px"></span>` },
+    { key: 'self_a', label: 'self A', fmt: fmtInt },
+    { key: 'self_b', label: 'self B', fmt: fmtInt },
+    { key: 'dself', label: 'Δ self', html: (r) => dHtml(r.dself), cls: 'delta' },
+    { key: 'rself', label: 'ratio', value: (r) => ratio(r.self_a, r.self_b), fmt: fmtR, title: 'self B / self A' },
+    { key: 'incl_a', label: 'incl A', fmt: fmtInt },
+    { key: 'incl_b', label: 'incl B', fmt: fmtInt },
+    { key: 'dincl', label: 'Δ incl', html: (r) => dHtml(r.dincl), cls: 'delta' },
+    { key: 'rincl', label: 'ratio', value: (r) => ratio(r.incl_a, r.incl_b), fmt: fmtR, title: 'inclusive B / inclusive A' },
+    { key: 'calls_a', label: 'calls A', fmt: fmtInt },
+    { key: 'calls_b', label: 'calls B', fmt: fmtInt },
+    { key: 'dcalls', label: 'Δ calls', html: (r) => dHtml(r.dcalls), cls: 'delta' },
+    { key: 'name', label: 'function', cls: 'name', text: true,
+      html: (r) => `<a class="fn-link">${esc(r.name)}</a>` + (!r.in_a || !r.in_b ? ` <span class="np-badge warn only">only in ${r.in_a ? 'A' : 'B'}</span>` : '') },
+  ];
+  const holder = p.append('div');
+  const draw = () => {
+    holder.selectAll('*').remove();
+    const t = filter.node().value.toLowerCase();
+    sortableTable(holder, cols, rows.filter((r) => r.name.toLowerCase().includes(t)),
+      { sortKey: 'change', cls: 'np-diff', onRow: (r) => flame && flame.search(r.name) });
+  };
+  filter.on('input', draw);
+  draw();
+  const onlyA = rows.filter((r) => r.in_a && !r.in_b).map((r) => r.name);
+  const onlyB = rows.filter((r) => r.in_b && !r.in_a).map((r) => r.name);
+  p.append('p').attr('class', 'np-note').attr('id', 'diff-only')
+    .text(`only in A: ${onlyA.join(' ') || '(none)'} · only in B: ${onlyB.join(' ') || '(none)'}`);
+}
+
+export function startDiff(diff) {
+  const stacks = parseDiffFolded(diff.folded || '');
+  const views = diff.views || [];
+  const state = { view: 'chip', widths: 'b', search: '' };
+  const m = /^#(chip|\d+)$/.exec(window.location.hash);
+  if (m && views.some((v) => v.view === m[1])) state.view = m[1];
+  const app = select('#app');
+  let sel = null;
+  const main = app.append('main').attr('class', 'np-main').attr('id', 'view');
+  const render = () => {
+    const v = views.find((x) => x.view === state.view) || views[0];
+    state.view = v.view;
+    main.selectAll('*').remove();
+    cards(main, diff, v);
+    const table = { rerender: render };
+    const flame = renderDiffFlame(main, stacks, v, state, table);
+    renderDiffTable(main, v, flame);
+    state.search = '';
+    try { window.history.replaceState(null, '', `#${state.view}`); } catch (e) { /* not allowed here */ }
+    document.body.dataset.view = state.view;
+  };
+  sel = header(app, diff, views, state, render);
+  app.node().insertBefore(app.select('header').node(), main.node());
+  document.title = `nocprof diff — ${diff.a} → ${diff.b}`;
+  window.nocprofDiff = { diff, state, render, select: (view) => { state.view = String(view); sel.property('value', state.view); render(); } };
+  render();
+}
