@@ -3,6 +3,8 @@
 
 #include "base/json.h"
 
+#include <string.h>
+
 /* Strings quoted once each (npjson_quote: json-glib's escaping); the same
  * few names recur on every span. */
 typedef struct Quoter {
@@ -19,37 +21,95 @@ static void put_str(GString *o, Quoter *q, const char *s)
 }
 
 /* A decimal number (printf's %llu without its cost: a long timeline
- * prints millions of them). */
+ * prints millions of them) ending at end; returns its first character. */
+static char *fmt_u64(char *end, uint64_t v)
+{
+    do
+        *--end = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    return end;
+}
+
 static void put_u64(GString *o, uint64_t v)
 {
     char buf[24];
-    char *p = buf + sizeof buf;
-    do
-        *--p = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
+    char *p = fmt_u64(buf + sizeof buf, v);
     g_string_append_len(o, p, buf + sizeof buf - p);
 }
 
 #define TEN_TO_10 UINT64_C(10000000000)
+#define US_MAX 64              /* room for fmt_us */
 
 /* Microseconds at the clock with four decimals, as JSON (locale
- * independent). When hz divides 10^10 (the default 100 MHz does) the
- * ten-thousandths are an integer: printed exactly, without floating
- * point; otherwise "%.4f" of cycles / hz * 1e6. */
-static void put_us(GString *o, uint64_t cycles, double hz)
+ * independent), into buf (US_MAX bytes); returns the length. When hz
+ * divides 10^10 (the default 100 MHz does) the ten-thousandths are an
+ * integer: printed exactly, without floating point; otherwise "%.4f" of
+ * cycles / hz * 1e6. */
+static size_t fmt_us(char *buf, uint64_t cycles, double hz)
 {
     uint64_t q = hz >= 1 && hz <= (double)TEN_TO_10 ? (uint64_t)hz : 0;
     if (q && (double)q == hz && TEN_TO_10 % q == 0 && cycles <= UINT64_MAX / (TEN_TO_10 / q)) {
         uint64_t t = cycles * (TEN_TO_10 / q);
-        put_u64(o, t / 10000);
-        char frac[5] = { '.' };
+        char tmp[24];
+        char *p = fmt_u64(tmp + sizeof tmp, t / 10000);
+        size_t n = (size_t)(tmp + sizeof tmp - p);
+        memcpy(buf, p, n);
+        buf[n] = '.';
         for (int i = 4, r = (int)(t % 10000); i > 0; i--, r /= 10)
-            frac[i] = (char)('0' + r % 10);
-        g_string_append_len(o, frac, sizeof frac);
+            buf[n + (size_t)i] = (char)('0' + r % 10);
+        return n + 5;
+    }
+    G_STATIC_ASSERT(US_MAX >= G_ASCII_DTOSTR_BUF_SIZE);
+    g_ascii_formatd(buf, US_MAX, "%.4f", (double)cycles / hz * 1e6);
+    return strlen(buf);
+}
+
+static void put_us(GString *o, uint64_t cycles, double hz)
+{
+    char buf[US_MAX];
+    g_string_append_len(o, buf, (gssize)fmt_us(buf, cycles, hz));
+}
+
+/* Text made in a local buffer and appended to o when full or done: a
+ * message is four events of a dozen pieces each, and thousands of small
+ * GString appends cost more than making the numbers. */
+typedef struct Buf {
+    GString *o;
+    size_t n;
+    char b[1024];
+} Buf;
+
+static void buf_flush(Buf *b)
+{
+    g_string_append_len(b->o, b->b, (gssize)b->n);
+    b->n = 0;
+}
+
+static void buf_put(Buf *b, const char *s, size_t n)
+{
+    if (n > sizeof b->b - b->n)
+        buf_flush(b);
+    if (n > sizeof b->b) {
+        g_string_append_len(b->o, s, (gssize)n);
         return;
     }
-    char buf[G_ASCII_DTOSTR_BUF_SIZE];
-    g_string_append(o, g_ascii_formatd(buf, sizeof buf, "%.4f", (double)cycles / hz * 1e6));
+    memcpy(b->b + b->n, s, n);
+    b->n += n;
+}
+
+#define BUF_LIT(b, s) buf_put(b, s, sizeof s - 1)
+
+static void buf_u64(Buf *b, uint64_t v)
+{
+    char tmp[24];
+    char *p = fmt_u64(tmp + sizeof tmp, v);
+    buf_put(b, p, (size_t)(tmp + sizeof tmp - p));
+}
+
+static void buf_us(Buf *b, uint64_t cycles, double hz)
+{
+    char tmp[US_MAX];
+    buf_put(b, tmp, fmt_us(tmp, cycles, hz));
 }
 
 static void meta(GString *o, Quoter *q, const char *what, unsigned pid, unsigned tid, const char *name)
@@ -137,34 +197,50 @@ static const char *msg_name(Quoter *q, unsigned which, const char *func)
 /* One message: a 1-cycle "send" slice on the sender's messages thread at
  * TX_SEND, a 1-cycle "recv" slice on the receiver's at consumption, and the
  * flow arrow from the first to the second. */
+/* A 1-cycle message slice up to its args' last member. */
+static void msg_slice(Buf *b, const char *name_lit, unsigned pid, uint64_t at, double hz)
+{
+    BUF_LIT(b, ",\n{\"name\":");
+    buf_put(b, name_lit, strlen(name_lit));
+    BUF_LIT(b, ",\"cat\":\"message\",\"ph\":\"X\",\"pid\":");
+    buf_u64(b, pid);
+    BUF_LIT(b, ",\"tid\":1,\"ts\":");
+    buf_us(b, at, hz);
+    BUF_LIT(b, ",\"dur\":");
+    buf_us(b, 1, hz);
+    BUF_LIT(b, ",\"args\":{\"start_cycle\":");
+    buf_u64(b, at);
+    BUF_LIT(b, ",\"cycles\":1");
+}
+
 static void flow(Sink *k, const TraceCore *c, const TraceFlow *fl, uint64_t id, double hz)
 {
-    GString *o = k->o;
-    const char *sname = msg_name(&k->q, 0, fl->send_func), *rname = msg_name(&k->q, 1, fl->recv_func);
-    span_lit(o, sname, "message", fl->src, 1, fl->sent, fl->sent + 1, hz);
-    g_string_append(o, ",\"dst\":");
-    put_u64(o, c->id);
-    g_string_append(o, "}}");
-    span_lit(o, rname, "message", c->id, 1, fl->consumed, fl->consumed + 1, hz);
-    g_string_append(o, ",\"src\":");
-    put_u64(o, fl->src);
-    g_string_append(o, ",\"sent_cycle\":");
-    put_u64(o, fl->sent);
-    g_string_append(o, ",\"delivered_cycle\":");
-    put_u64(o, fl->delivered);
-    g_string_append(o, "}},\n{\"name\":\"packet\",\"cat\":\"message\",\"ph\":\"s\",\"id\":");
-    put_u64(o, id);
-    g_string_append(o, ",\"pid\":");
-    put_u64(o, fl->src);
-    g_string_append(o, ",\"tid\":1,\"ts\":");
-    put_us(o, fl->sent, hz);
-    g_string_append(o, "},\n{\"name\":\"packet\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
-    put_u64(o, id);
-    g_string_append(o, ",\"pid\":");
-    put_u64(o, c->id);
-    g_string_append(o, ",\"tid\":1,\"ts\":");
-    put_us(o, fl->consumed, hz);
-    g_string_append(o, "}");
+    Buf b = { .o = k->o };
+    msg_slice(&b, msg_name(&k->q, 0, fl->send_func), fl->src, fl->sent, hz);
+    BUF_LIT(&b, ",\"dst\":");
+    buf_u64(&b, c->id);
+    BUF_LIT(&b, "}}");
+    msg_slice(&b, msg_name(&k->q, 1, fl->recv_func), c->id, fl->consumed, hz);
+    BUF_LIT(&b, ",\"src\":");
+    buf_u64(&b, fl->src);
+    BUF_LIT(&b, ",\"sent_cycle\":");
+    buf_u64(&b, fl->sent);
+    BUF_LIT(&b, ",\"delivered_cycle\":");
+    buf_u64(&b, fl->delivered);
+    BUF_LIT(&b, "}},\n{\"name\":\"packet\",\"cat\":\"message\",\"ph\":\"s\",\"id\":");
+    buf_u64(&b, id);
+    BUF_LIT(&b, ",\"pid\":");
+    buf_u64(&b, fl->src);
+    BUF_LIT(&b, ",\"tid\":1,\"ts\":");
+    buf_us(&b, fl->sent, hz);
+    BUF_LIT(&b, "},\n{\"name\":\"packet\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
+    buf_u64(&b, id);
+    BUF_LIT(&b, ",\"pid\":");
+    buf_u64(&b, c->id);
+    BUF_LIT(&b, ",\"tid\":1,\"ts\":");
+    buf_us(&b, fl->consumed, hz);
+    BUF_LIT(&b, "}");
+    buf_flush(&b);
 }
 
 static void core_events(Sink *k, const TraceCore *c, double hz)
