@@ -139,7 +139,7 @@ static int find_or_load(GPtrArray *fws, const char *path, const Config *cfg, GEr
     fw->path = g_strdup(path);
     fw->img = elf_image_load(path, cfg->ram_size, error);
     if (fw->img)
-        fw->syms = symbols_load(path, error);
+        fw->syms = symbols_load_max(path, cfg->max_functions, error);
     if (fw->syms)
         fw->sha256 = profile_data_file_sha256(path, error);
     if (!fw->sha256) {
@@ -204,6 +204,7 @@ static Collector *make_collector(Run *r, unsigned i, GError **error)
     const Options *o = r->opts;
     Collector *col = collector_new(firmware_of(r, i)->syms);
     collector_set_event_limit(col, cli_trace_limit(o));
+    collector_set_context_limit(col, r->cfg.max_contexts);
     collector_bind_core(col, r->m->cores[i]);
     for (char **f = o->collect_only; f && *f; f++)
         if (!collector_collect_only(col, *f)) {
@@ -400,7 +401,9 @@ static void print_outcome(const Run *r)
                     c->stop_function ? c->stop_function : "??", c->stop_file ? c->stop_file : "??", c->stop_line);
     }
     for (unsigned i = 0; i < r->ncores; i++)
-        if (core_state(r->m->cores[i]) == CORE_LIMIT)
+        if (core_state(r->m->cores[i]) == CORE_LIMIT && core_block_limit_hit(r->m->cores[i]))
+            fprintf(stderr, "nocprof: core %u: block limit ([limits] blocks = %u) reached\n", i, r->cfg.max_blocks);
+        else if (core_state(r->m->cores[i]) == CORE_LIMIT)
             fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached\n", i,
                     r->cfg.max_cycles);
 }

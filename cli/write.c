@@ -191,17 +191,30 @@ static GPtrArray *limit_warnings(const ProfileData *d)
     GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
     for (unsigned i = 0; i < d->ncores; i++) {
         const Profile *p = d->profs[i];
+        if (p && p->blocks_full)
+            g_ptr_array_add(w, g_strdup_printf("core %u: stopped at the limit of %u distinct blocks ([limits] "
+                                               "blocks)", i, d->cfg.max_blocks));
+        if (p && p->contexts_dropped)
+            g_ptr_array_add(w, g_strdup_printf("core %u: %" G_GUINT64_FORMAT " calls past the limit of %u calling "
+                                               "contexts ([limits] contexts) stayed in their caller's context",
+                                               i, p->contexts_dropped, d->cfg.max_contexts));
+        if (p && p->events_dropped)
+            g_ptr_array_add(w, g_strdup_printf("core %u: %" G_GUINT64_FORMAT " timeline events past --trace-limit "
+                                               "were not recorded (trace.json)", i, p->events_dropped));
         if (!p || !p->syms || (i && d->profs[i - 1] && d->profs[i - 1]->syms == p->syms))
             continue;
         if (symbols_dropped_funcs(p->syms))
-            g_ptr_array_add(w, g_strdup_printf("core %u: %s: %u functions past the limit of %u were ignored",
-                                               i, p->elf_path, symbols_dropped_funcs(p->syms),
-                                               SYMBOLS_MAX_FUNCS));
+            g_ptr_array_add(w, g_strdup_printf("core %u: %s: %u functions past the limit of %u ([limits] functions) "
+                                               "were ignored", i, p->elf_path, symbols_dropped_funcs(p->syms),
+                                               d->cfg.max_functions));
         if (symbols_dropped_lines(p->syms))
             g_ptr_array_add(w, g_strdup_printf("core %u: %s: %u line-table rows past the limit of %u were ignored",
                                                i, p->elf_path, symbols_dropped_lines(p->syms),
                                                SYMBOLS_MAX_LINES));
     }
+    if (d->packets_dropped)
+        g_ptr_array_add(w, g_strdup_printf("%" G_GUINT64_FORMAT " NoC packets past --trace-limit were not recorded "
+                                           "(trace.json, comm.txt)", d->packets_dropped));
     g_ptr_array_add(w, NULL);
     return w;
 }
@@ -256,6 +269,8 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
         ok = put_gstring(o, NULL, "aliasing.txt", aliasing_report(alias), &first)
           && put_gstring(o, NULL, "aliasing.svg", aliasing_svg(alias), &first);
     g_autoptr(GPtrArray) warnings = limit_warnings(d);
+    for (guint i = 0; i + 1 < warnings->len; i++)
+        fprintf(stderr, "nocprof: warning: %s\n", (const char *)g_ptr_array_index(warnings, i));
     RunInfo run = profile_data_run_info(d);
     run.aliasing = alias_json;
     run.warnings = (const char *const *)warnings->pdata;

@@ -46,6 +46,9 @@ static const KeyDef keys[] = {
     U64("run", "max_cycles", max_cycles, 1, UINT64_C(1) << 62),
     U64("run", "livelock_cycles", livelock_cycles, 0, UINT64_C(1) << 62),
     { "profiler", "sample_period", K_PERIODS, 0, 1, UINT32_MAX },
+    U("limits", "functions", max_functions, 1, 1u << 30),
+    U("limits", "blocks", max_blocks, 1, 1u << 30),
+    U("limits", "contexts", max_contexts, 1, 1u << 30),
 };
 
 void config_defaults(Config *c)
@@ -65,6 +68,7 @@ void config_defaults(Config *c)
         .max_cycles = UINT64_C(10000000000),
         .livelock_cycles = 10000000,
         .nperiods = 1, .periods = { 10007 },
+        .max_functions = 2000000, .max_blocks = 1u << 20, .max_contexts = 1000000,
     };
 }
 

@@ -35,6 +35,8 @@ typedef struct Config {
     uint64_t livelock_cycles;  /* 0 = no livelock check */
     unsigned nperiods;
     uint32_t periods[CONFIG_MAX_PERIODS];
+    /* [limits] (docs/robustness.md): per ELF / per core */
+    unsigned max_functions, max_blocks, max_contexts;
 } Config;
 
 

@@ -91,6 +91,10 @@ void collector_collect_initially(Collector *col, bool on);
 
 /* Keep at most max spans (default 200,000; 0 records none). */
 void collector_set_event_limit(Collector *col, size_t max);
+/* At most max calling contexts ([limits] contexts); a call that would need
+ * another stays in its caller's context and is counted
+ * (Profile.contexts_dropped). */
+void collector_set_context_limit(Collector *col, unsigned max);
 /* The spans in time order (at most the limit; *dropped counts the rest). */
 const CollectorEvent *collector_events(const Collector *col, size_t *n, uint64_t *dropped);
 /* Name of a function index: a symbol or a pseudo-function. */

@@ -57,6 +57,11 @@ unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
     gpointer v;
     if (g_hash_table_lookup_extended(col->ctx_index, key, NULL, &v))
         return kid_lookup(col, parent, func, GPOINTER_TO_UINT(v));
+    if (col->ctx->len >= col->max_contexts) {
+        /* [limits] contexts: the call stays in its caller's context
+         * (push() counts it) */
+        return parent;
+    }
     Ctx c = { .parent = parent, .func = func };
     g_array_append_val(col->ctx, c);
     g_hash_table_insert(col->ctx_index, key, GUINT_TO_POINTER(col->ctx->len - 1));

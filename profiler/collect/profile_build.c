@@ -34,9 +34,9 @@ static void build_funcs(Profile *p, const Collector *col)
             f->name = collect_func_name(col, i);
             f->pseudo = true;
         }
-        f->calls = col->calls[i];
-        f->recursive_calls = col->rcalls[i];
-        f->inclusive_cycles = col->incl[i];
+        f->calls = col->fs[i].calls;
+        f->recursive_calls = col->fs[i].rcalls;
+        f->inclusive_cycles = col->fs[i].incl;
         f->samples = g_new0(uint64_t, p->nperiods ? p->nperiods : 1);
     }
 }
@@ -111,6 +111,8 @@ static void build_hists(Profile *p, const Collector *col, const Core *core)
     p->nevents = col->events->len;
     p->events = p->nevents ? g_memdup2(col->events->data, sizeof(ProfEvent) * p->nevents) : NULL;
     p->events_dropped = col->events_dropped;
+    p->contexts_dropped = col->contexts_dropped;
+    p->blocks_full = core_block_limit_hit(core);
     int last = -1;
     const ProfHist *h0 = p->nperiods ? &p->hists[0] : NULL;
     for (unsigned r = 0; h0 && r < h0->nranges; r++) {

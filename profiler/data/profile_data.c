@@ -136,9 +136,10 @@ static GVariant *enc_profile(const Profile *p)
     }
     GVariant *events = g_variant_builder_end(&b);
     return g_variant_new("(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT
-                         "ttms)", p->cycles, p->instructions, p->idle_cycles, p->irq_cycles, p->busy_cycles,
+                         "ttmstb)", p->cycles, p->instructions, p->idle_cycles, p->irq_cycles, p->busy_cycles,
                          p->clock_hz, enc_funcs(p), enc_arcs(p), enc_blocks(p), enc_hists(p), ctxs, events,
-                         p->events_dropped, p->excluded_cycles, p->collection);
+                         p->events_dropped, p->excluded_cycles, p->collection, p->contexts_dropped,
+                         (gboolean)p->blocks_full);
 }
 
 static GVariant *enc_core(const ProfileData *d, unsigned i)

@@ -37,7 +37,7 @@
 #include "run.h"
 
 #define PROFILE_DATA_FILE "profile.data"
-#define PROFILE_DATA_VERSION 3u
+#define PROFILE_DATA_VERSION 4u
 
 typedef struct ProfileData {
     Config cfg;

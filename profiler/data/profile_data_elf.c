@@ -74,7 +74,7 @@ bool profile_data_attach_elfs(ProfileData *d, const char *out_dir, GError **erro
             return false;
         if (!s) {
             GError *err = NULL;
-            if (!(s = symbols_load(path, &err))) {
+            if (!(s = symbols_load_max(path, d->cfg.max_functions, &err))) {
                 g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_DATA, "core %u: %s", i, err->message);
                 g_error_free(err);
                 return false;

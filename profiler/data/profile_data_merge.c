@@ -114,6 +114,8 @@ static void sum_events(Profile *acc, const Profile *p)
         memcpy(acc->events + acc->nevents, p->events, sizeof *p->events * p->nevents);
     acc->nevents += p->nevents;
     acc->events_dropped += p->events_dropped;
+    acc->contexts_dropped += p->contexts_dropped;
+    acc->blocks_full |= p->blocks_full;
 }
 
 bool profile_sum(Profile *acc, const Profile *p, GError **error)

@@ -194,6 +194,10 @@ static bool dec_contexts(Rd *r, const char *at, GVariant *prof, Profile *p)
         }
     }
     g_variant_get_child(prof, 12, "t", &p->events_dropped);
+    gboolean full;
+    g_variant_get_child(prof, 15, "t", &p->contexts_dropped);
+    g_variant_get_child(prof, 16, "b", &full);
+    p->blocks_full = full != FALSE;
     return true;
 }
 
@@ -205,8 +209,9 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
     p->elf_path = g_strdup(elf);
     p->nperiods = r->d->cfg.nperiods;
     g_variant_get(v, "(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT "tt"
-                  "ms)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
-                  &p->clock_hz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &p->excluded_cycles, &p->collection);
+                  "mstb)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
+                  &p->clock_hz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &p->excluded_cycles, &p->collection, NULL,
+                  NULL);
     bool ok = true;
     if (p->clock_hz != (double)r->d->cfg.clock_hz)
         ok = fail(r, at, "clock %g Hz, but the configuration's clock.hz is %" G_GUINT64_FORMAT, p->clock_hz,

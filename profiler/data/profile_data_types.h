@@ -19,8 +19,8 @@
 #define PD_EVENT "(ttub)"
 /* cycles, instructions, idle, irq, busy, clock_hz, then the arrays,
  * events dropped, cycles outside the region of interest, how the region
- * was chosen */
-#define PD_PROF "(tttttda" PD_FUNC "a" PD_ARC "a" PD_BLOCK "a" PD_HIST "a" PD_CTX "a" PD_EVENT "ttms)"
+ * was chosen, calls past [limits] contexts, stopped at [limits] blocks */
+#define PD_PROF "(tttttda" PD_FUNC "a" PD_ARC "a" PD_BLOCK "a" PD_HIST "a" PD_CTX "a" PD_EVENT "ttmstb)"
 /* id, elf, elf_abs, sha256, status, exit code, faulted, fault kind,
  * message, function, file, pc, line, stack, instructions, cycles, busy,
  * idle, irq, interrupts, waits, stop pc, function, file, line, console,

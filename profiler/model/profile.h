@@ -144,6 +144,9 @@ typedef struct Profile {
     size_t nevents;
     ProfEvent *events;         /* timeline spans in time order */
     uint64_t events_dropped;   /* spans past the recording limit */
+    uint64_t contexts_dropped; /* calls past [limits] contexts, charged to
+                                  their caller's context */
+    bool blocks_full;          /* the core stopped at [limits] blocks */
     /* Regions of interest: every number above counts only what ran while
      * collection was on; excluded_cycles ran outside (0: collected
      * throughout), collection says how the region was chosen (owned). */

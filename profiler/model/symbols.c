@@ -49,7 +49,8 @@ struct Symbols {
     GArray *lines;      /* LineRow, sorted by (addr, end rows first, order) */
     GArray *segs;       /* Segment */
     GStringChunk *strings;
-    unsigned dropped_funcs;    /* over SYMBOLS_MAX_FUNCS */
+    unsigned dropped_funcs;    /* over max_funcs */
+    unsigned max_funcs;        /* SYMBOLS_MAX_FUNCS or [limits] functions */
     unsigned dropped_lines;    /* over SYMBOLS_MAX_LINES */
     csh cs;
     bool cs_ok;
@@ -155,7 +156,7 @@ static void read_functions(Symbols *s, const ElfFile *elf)
         g_array_append_val(kept, *c);
     }
 
-    unsigned n = MIN(kept->len, (guint)SYMBOLS_MAX_FUNCS);
+    unsigned n = MIN(kept->len, (guint)s->max_funcs);
     s->dropped_funcs = kept->len - n;
     for (guint i = 0; i < n; i++) {
         Cand *c = &g_array_index(kept, Cand, i);
@@ -357,12 +358,18 @@ static void synthesize_functions(Symbols *s, uint32_t entry)
 
 Symbols *symbols_load(const char *elf_path, GError **error)
 {
+    return symbols_load_max(elf_path, SYMBOLS_MAX_FUNCS, error);
+}
+
+Symbols *symbols_load_max(const char *elf_path, unsigned max_funcs, GError **error)
+{
     g_return_val_if_fail(elf_path != NULL, NULL);
     ElfFile *elf = elf_file_open(elf_path, error);
     if (!elf)
         return NULL;
     Symbols *s = g_new0(Symbols, 1);
     s->path = g_strdup(elf_path);
+    s->max_funcs = max_funcs ? max_funcs : 1;
     s->big_endian = elf_file_big_endian(elf);
     s->funcs = g_array_new(FALSE, FALSE, sizeof(SymFunc));
     s->lines = g_array_new(FALSE, FALSE, sizeof(LineRow));

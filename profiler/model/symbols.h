@@ -43,6 +43,8 @@ typedef struct Symbols Symbols;
 #define SYMBOLS_MAX_UNLOADED 65536u
 
 Symbols *symbols_load(const char *elf_path, GError **error);
+/* symbols_load keeping at most max_funcs functions ([limits] functions). */
+Symbols *symbols_load_max(const char *elf_path, unsigned max_funcs, GError **error);
 /* The executable PT_LOAD segments' file bytes as address ranges [lo, hi),
  * sorted, overlapping ones merged; at most max are stored, the count of all
  * is returned. */

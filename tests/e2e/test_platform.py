@@ -511,7 +511,10 @@ class Demo(unittest.TestCase):
 class Sigint(unittest.TestCase):
     def test_sigint_exit_130_with_reports(self):
         out = nptest.tmpdir("sigint")
+        # livelock check off: spin's polling is found as a livelock after
+        # 10^7 cycles, about 1 s, racing the SIGINT below
         proc = subprocess.Popen([nptest.nocprof(), "run", "-q", "-o", out, "--max-cycles", str(10 ** 15),
+                                 "--set", "run.livelock_cycles=0",
                                  fw("spin")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 universal_newlines=True)
         time.sleep(1.0)

@@ -319,5 +319,74 @@ class Hostile(unittest.TestCase):
                          "instruction fetch from a misaligned address 0x80000041 (jr at pc 0x80000008)")
 
 
+class Limits(unittest.TestCase):
+    """[limits] (docs/robustness.md): each limit, set small, truncates
+    exactly, says so in summary.txt, summary.json and on stderr, and never
+    crashes."""
+
+    def warned(self, r, text):
+        self.assertIn(text, r.summary["warnings"])
+        self.assertIn("WARNING: " + text, r.text("summary.txt"))
+        self.assertIn("nocprof: warning: " + text, r.stderr)
+
+    def test_blocks(self):
+        """t_limit.S has three blocks: A (0x00..0x1c, 29 cycles), the loop
+        L (0x10..0x1c, 5) and `b .` (0x20). One block: the core stops
+        before L after A (29 cycles, 8 instructions); two: before `b .`
+        after A, taken branch, L, taken branch, L (41, 16)."""
+        for endian in ("el", "eb"):
+            for limit, cycles, insns in ((1, 29, 8), (2, 41, 16)):
+                r = run(["--set", "limits.blocks=%d" % limit, "--max-cycles", "1000"] + ONE_CORE
+                        + [nptest.fixture("t_limit", endian)], timeout=20)
+                self.assertEqual(r.rc, 4, r.describe())
+                c = r.core(0)
+                self.assertEqual((c["status"], c["cycles"], c["instructions"]), ("limit", cycles, insns))
+                self.warned(r, "core 0: stopped at the limit of %d distinct blocks ([limits] blocks)" % limit)
+                self.assertIn("block limit ([limits] blocks = %d) reached" % limit, r.stderr)
+        r = run(["--max-cycles", "1000"] + ONE_CORE + [nptest.fixture("t_limit", "el")], timeout=20)
+        self.assertNotIn("warnings", r.summary)
+
+    def test_contexts(self):
+        """deeprec: rec recursing 30,000 deep (30,001 calls). 100 contexts:
+        the root and rec at depths 1..99; the other 30,001 - 99 calls stay
+        in the deepest one; stacks.folded totals stay exact."""
+        r, _ = bounded(["--set", "limits.contexts=100", "--set", "memory.ram_size=4194304"] + ONE_CORE
+                       + [hostile("deeprec")], 120)
+        self.assertEqual(r.rc, 0, r.describe())
+        self.warned(r, "core 0: 29902 calls past the limit of 100 calling contexts ([limits] contexts) "
+                       "stayed in their caller's context")
+        lines = r.text("stacks.folded").splitlines()
+        self.assertEqual(len(lines), 100)
+        self.assertEqual(max(l.count(";rec") for l in lines), 99)
+        self.assertEqual(sum(int(l.rsplit(" ", 1)[1]) for l in lines), r.core(0)["cycles"])
+
+    def test_functions(self):
+        """funcs10k: _start and fn000000..fn009999 in address order. 100
+        functions: _start and fn000000..fn000098 are kept, 9,901 ignored;
+        their code (jr $ra; nop: 2 instructions, 3 cycles with the taken
+        branch, each called once) is <unknown>: 9,901 x 3 cycles."""
+        e = hostile("funcs10k")
+        r, _ = bounded(["--set", "limits.functions=100"] + ONE_CORE + [e], 120)
+        self.assertEqual(r.rc, 0, r.describe())
+        f = nptest.functions(r.core(0))
+        self.assertEqual(len([n for n in f if not n.startswith("<")]), 100)
+        self.assertEqual(f["fn000098"]["calls"], 1)
+        self.assertNotIn("fn000099", f)
+        self.assertEqual((f["<unknown>"]["self_cycles"], f["<unknown>"]["instructions"]), (9901 * 3, 9901 * 2))
+        self.warned(r, "core 0: %s: 9901 functions past the limit of 100 ([limits] functions) were ignored" % e)
+
+    def test_trace_events(self):
+        """ticks: 50 timer ticks (TICKS_N), each an interrupt span and a
+        wait span: 100 events; --trace-limit 5 keeps 5, drops 95."""
+        r = run(["--trace-limit", "5"] + ONE_CORE + [fw("ticks")], timeout=60)
+        self.assertEqual(r.rc, 0, r.describe())
+        self.warned(r, "core 0: 95 timeline events past --trace-limit were not recorded (trace.json)")
+        with open(r.path("trace.json")) as f:
+            ev = json.load(f)["traceEvents"]
+        self.assertEqual(len([e for e in ev if e.get("ph") == "X" and e.get("cat") in ("idle", "interrupt")]), 5)
+        r = run(["--trace-limit", "100"] + ONE_CORE + [fw("ticks")], timeout=60)
+        self.assertNotIn("warnings", r.summary)
+
+
 if __name__ == "__main__":
     nptest.main()

@@ -31,6 +31,8 @@ static const char *const spec_keys[] = {
     "noc.tx_queue_flits", "noc.rx_queue_flits", "sched.quantum", "sched.threads",
     "run.max_cycles", "run.livelock_cycles",
     "profiler.sample_period",
+    /* nocprof's resource limits (README "Configuration", docs/robustness.md) */
+    "limits.functions", "limits.blocks", "limits.contexts",
 };
 
 static void test_key_table_is_spec(void)
