@@ -280,11 +280,18 @@ bool exc_odd_target(Core *c, Block *p, uint32_t addr)
         }
         return false;
     }
+    if ((p->flags & MIPS_BRANCH) && MIPS_IS_JALX(insn)) {
+        /* the 24Kf has MIPS16e, the platform has none: on a MIPS32 core
+         * without it jalx is a reserved instruction */
+        core_raise(c, "reserved-instruction", p->branch_pc, "reserved instruction 0x%08x at pc 0x%08x (jalx: "
+                   "MIPS16e code is not supported)", insn, p->branch_pc);
+        return true;
+    }
     uint32_t target;
     if (p->flags & MIPS_ERET) /* EPC, or ErrorEPC when ERL was set */
         target = (c->cp0.epc & ~1u) == addr ? c->cp0.epc : c->cp0.error_epc;
     else if (p->flags & MIPS_JREG)
-        target = saved ? c->jr_target : core_read_gpr(c, rs);
+        target = saved ? c->jr_target : core_read_jump_reg(c, rs);
     else
         return false;
     if (!(target & 1) || (target & ~1u) != addr)

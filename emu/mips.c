@@ -65,6 +65,7 @@ unsigned mips_classify(uint32_t i)
     case 0x01: return classify_regimm(i);
     case 0x02: return MIPS_BRANCH;                             /* j */
     case 0x03: return MIPS_BRANCH | MIPS_LINK;                 /* jal */
+    case 0x1d: return MIPS_BRANCH | MIPS_LINK;                 /* jalx (MIPS16e: faults) */
     case 0x04: case 0x05: case 0x06: case 0x07: return MIPS_BRANCH;
     case 0x08: return MIPS_OVERFLOW;                           /* addi */
     case 0x10:                                                 /* COP0 */
@@ -133,7 +134,7 @@ uint32_t mips_gpr_writes(uint32_t i)
     case 0x31: case 0x35:                                      /* lwc1 ldc1 */
         w = 0;
         break;
-    case 0x03: w = 1u << 31; break;                            /* jal */
+    case 0x03: case 0x1d: w = 1u << 31; break;                /* jal, jalx */
     case 0x08: case 0x09: case 0x0a: case 0x0b: case 0x0c: case 0x0d: case 0x0e: case 0x0f:
     case 0x20: case 0x21: case 0x22: case 0x23: case 0x24: case 0x25: case 0x26:
     case 0x30: case 0x38:                                      /* ALU imm, loads, ll, sc */
@@ -157,7 +158,7 @@ bool mips_branch_unconditional(uint32_t i)
 {
     switch (OP(i)) {
     case 0x00: return FUNCT(i) == 0x08 || FUNCT(i) == 0x09;   /* jr, jalr */
-    case 0x02: case 0x03: return true;                        /* j, jal */
+    case 0x02: case 0x03: case 0x1d: return true;            /* j, jal, jalx */
     case 0x04: case 0x14: return RS(i) == RT(i);              /* beq(l) x,x */
     case 0x01: return RS(i) == 0 && (RT(i) == 0x01 || RT(i) == 0x11); /* bgez(al) $0 */
     default: return false;
@@ -166,7 +167,7 @@ bool mips_branch_unconditional(uint32_t i)
 
 bool mips_branch_target(uint32_t i, uint32_t pc, uint32_t *target)
 {
-    if (OP(i) == 0x02 || OP(i) == 0x03) {
+    if (OP(i) == 0x02 || OP(i) == 0x03 || OP(i) == 0x1d) {
         *target = ((pc + 4) & 0xF0000000u) | ((i & 0x03FFFFFFu) << 2);
         return true;
     }

@@ -39,6 +39,8 @@ enum {
 };
 
 unsigned mips_classify(uint32_t insn);
+/* jalx: a jump that switches to MIPS16e code (the platform has none). */
+#define MIPS_IS_JALX(insn) (((insn) >> 26) == 0x1du)
 
 /* For a branch or jump: true when it always transfers (j, jal, jr, jalr,
  * b = beq $0,$0, bal); false for a conditional branch. */

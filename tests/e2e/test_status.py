@@ -198,6 +198,21 @@ def gmon_bins(path, big):
     return bins
 
 
+class Jalx(unittest.TestCase):
+    def test_jalx_is_reserved(self):
+        """jalx (to MIPS16e code) at 0x80000004 after one lui: a MIPS32 core
+        without MIPS16e takes a reserved instruction there; 1 instruction,
+        1 cycle (t_f_jalx.S)."""
+        for endian in ("el", "eb"):
+            r = run(["--max-cycles", "100000"] + ONE_CORE + [nptest.fixture("t_f_jalx", endian)], timeout=20)
+            self.assertEqual(r.rc, 3, r.describe())
+            c = r.core(0)
+            self.assertEqual((c["fault"]["kind"], c["fault"]["pc"]), ("reserved-instruction", 0x80000004))
+            self.assertEqual(c["fault"]["message"], "reserved instruction 0x74000005 at pc 0x80000004 "
+                                                    "(jalx: MIPS16e code is not supported)")
+            self.assertEqual((c["cycles"], c["instructions"]), (1, 1))
+
+
 class ExactLimit(unittest.TestCase):
     """--max-cycles is exact (docs/robustness.md): an instruction runs only
     when it completes by the limit, a branch and its delay slot both or

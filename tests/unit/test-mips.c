@@ -188,6 +188,33 @@ static void test_wait_mask(void)
     g_assert_cmpuint(mips_classify(0x42000006u) & (MIPS_WAIT | MIPS_ERET), ==, 0);
 }
 
+/* mips_gpr_writes (the odd-jump check's "may the delay slot write the
+ * jump register"): encodings from mipsel-linux-gnu-as -march=mips32r2;
+ * anything not decoded must answer "any register". */
+static void test_gpr_writes(void)
+{
+    static const struct { uint32_t w; uint32_t regs; const char *as; } cases[] = {
+        { 0x25290001, 1u << 9, "addiu t1,t1,1" },
+        { 0x8fa90000, 1u << 9, "lw t1,0(sp)" },
+        { 0xafa90000, 0, "sw t1,0(sp)" },
+        { 0x0c000000, 1u << 31, "jal 0" },
+        { 0x01200008, 0, "jr t1" },
+        { 0x0120f809, 1u << 31, "jalr t1" },
+        { 0x712a4002, 1u << 8, "mul t0,t1,t2" },
+        { 0x712a0000, 0, "madd t1,t2" },
+        { 0x0530ffff, 1u << 31, "bltzal t1,." },
+        { 0x0109001a, 0, "div zero,t0,t1" },
+        { 0x3c010001, 1u << 1, "lui at,0x1" },
+        { 0x00000000, 0, "nop (sll zero,zero,0: $0 is never written)" },
+        { 0x400b6000, ~1u, "mfc0 t3,c0_status (not decoded: any)" },
+        { 0x7d281800, ~1u, "ext t0,t1,0,4 (not decoded: any)" },
+    };
+    for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+        if (mips_gpr_writes(cases[i].w) != cases[i].regs)
+            g_error("%s: 0x%08x, expected 0x%08x", cases[i].as, mips_gpr_writes(cases[i].w), cases[i].regs);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -197,5 +224,6 @@ int main(int argc, char **argv)
     g_test_add_func("/mips/mem-operand-not-memory", test_mem_operand_not_memory);
     g_test_add_func("/mips/mem-operand-agrees-with-classify", test_mem_operand_agrees_with_classify);
     g_test_add_func("/mips/wait-mask", test_wait_mask);
+    g_test_add_func("/mips/gpr-writes", test_gpr_writes);
     return g_test_run();
 }
