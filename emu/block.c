@@ -4,6 +4,13 @@
 #include "core_priv.h"
 
 uint32_t block_addr(const Block *b) { return b->addr; }
+
+/* Copy what block_view() shows (after any change of flags or tag). */
+static void block_publish(Block *b)
+{
+    b->view = (BlockView){ .addr = b->addr, .tag = b->tag, .flags = block_flags(b),
+                           .branch_pc = b->branch_pc };
+}
 uint32_t block_ninsns(const Block *b) { return b->ninsns; }
 uint64_t block_count(const Block *b) { return b->count; }
 uint64_t block_cycles(const Block *b) { return b->count * b->cost + (uint64_t)b->extra; }
@@ -123,6 +130,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
      * both fit under the cycle limit (block_limit_cut) */
     b->attn = b->watch || (b->flags & BLOCK_SPLIT);
     b->attn_out = (b->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(b->branch_insn);
+    block_publish(b);
     g_ptr_array_add(c->blocks, b);
     return b;
 }
@@ -223,6 +231,7 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
     else if (mips_branch_target(from->branch_insn, from->branch_pc, &target) && target == fall)
         to->flags |= BLOCK_EVAL;
     to->attn_out = (to->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(to->branch_insn);
+    block_publish(to);
 }
 
 /* A branch-likely of `b` fell through: its delay slot was annulled. Take
@@ -391,6 +400,7 @@ static void charge_cut(Core *c, Block *b)
  * must see, an event or a sample due. */
 G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
 {
+    c->sp_fresh = false;
     if (__atomic_load_n(&c->yield_req, __ATOMIC_RELAXED))
         core_update_next_event(c); /* takes it: the run ends at this boundary */
     if (c->cp0.fix_pending) {
@@ -448,6 +458,39 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     c->prev = b;
 }
 
+/* A call or a return (b watched, or p ended in jr/jalr) or samples due:
+ * when no event is due before b ends (no interrupt, timer, limit, slice
+ * end, yield, cut run, mfc0 fix or jalx), what hook_block_slow would do (the odd
+ * target check of a register jump included) without its lookup and its
+ * tests of the rarer cases; else hook_block_slow. */
+G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
+                                           uint64_t end)
+{
+    if ((p->flags & CORE_ARRIVE_SLOW) || (b->flags & BLOCK_SPLIT) || end > c->next_event
+        || c->cp0.fix_pending || c->cut_run || __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED)
+        || MIPS_IS_JALX(p->branch_insn)) {
+        hook_block_slow(c, b->addr, b->size);
+        return;
+    }
+    c->sp_fresh = false;
+    if ((p->flags & MIPS_JREG) && exc_odd_target(c, p, b->addr))
+        return;
+    p->extra += (int64_t)bt;
+    if (bt && c->next_sample < start)
+        sample_range(c, start, p->branch_pc ? p->branch_pc : b->addr);
+    if ((p->attn_out | b->attn) && c->hooks.arrive) {
+        c->cycles = start;
+        c->prev = &c->none;
+        c->hooks.arrive(c->hooks.opaque, c, p, b, start);
+    }
+    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
+    if (c->next_sample < end)
+        sample_block(c, b, p->branch_pc, start, end);
+    c->cycles = end;
+    b->count++;
+    c->prev = b;
+}
+
 /* Runs before every translated block. The fast path is a leaf: a table
  * lookup, a branch-free taken-branch charge, one combined test for
  * anything unusual (then everything is redone by hook_block_slow, a tail
@@ -465,8 +508,10 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t bt = addr != p->fallthrough ? p->bt : 0;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->attn_out | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))))
-        goto slow;
+    if (G_UNLIKELY(p->attn_out | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
+        boundary_fast(c, p, b, bt, start, end);
+        return;
+    }
     p->extra += (int64_t)bt;
     __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
     c->cycles = end;

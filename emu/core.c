@@ -47,23 +47,57 @@ bool core_live(const Core *c)
 }
 
 /* A Unicorn call failed while running: the core faults ("emulator"). */
-static void uc_ok(Core *c, uc_err err, const char *what)
+G_GNUC_NO_INLINE static void uc_failed(Core *c, uc_err err, const char *what)
 {
     g_autoptr(GError) e = NULL;
     if (!uc_check(err, &e, "%s", what))
         core_raise(c, "emulator", c->pc, "core %u: %s", c->id, e->message);
 }
 
+static inline void uc_ok(Core *c, uc_err err, const char *what)
+{
+    if (G_UNLIKELY(err != UC_ERR_OK))
+        uc_failed(c, err, what);
+}
+
+/* Register reads go through the Core (reg_buf, sp_buf): no local whose
+ * address escapes, no stack canary on these hot calls. */
 uint32_t core_reg(Core *c, int reg)
 {
-    uint32_t v = 0;
-    uc_ok(c, uc_reg_read(c->uc, reg, &v), "register read");
-    return v;
+    c->reg_buf = 0;
+    uc_ok(c, uc_reg_read(c->uc, reg, &c->reg_buf), "register read");
+    return c->reg_buf;
 }
 
 uint32_t core_read_gpr(Core *c, unsigned n)
 {
     return core_reg(c, UC_MIPS_REG_0 + (int)(n & 31));
+}
+
+uint32_t core_read_sp(Core *c)
+{
+    if (c->sp_fresh)
+        return c->sp_buf;
+    c->sp_buf = 0;
+    uc_ok(c, uc_reg_read(c->uc, UC_MIPS_REG_SP, &c->sp_buf), "register read");
+    return c->sp_buf;
+}
+
+uint32_t core_read_jump_reg(Core *c, unsigned n)
+{
+    if (!c->hooks.arrive)
+        return core_read_gpr(c, n);
+    /* the client reads $sp at this boundary (a return or a call through
+     * a register): one Unicorn call for both */
+    c->rd_ids[0] = UC_MIPS_REG_0 + (int)(n & 31);
+    c->rd_ids[1] = UC_MIPS_REG_SP;
+    c->rd_vals[0] = &c->reg_buf;
+    c->rd_vals[1] = &c->sp_buf;
+    c->reg_buf = c->sp_buf = 0;
+    uc_err e = uc_reg_read_batch(c->uc, c->rd_ids, c->rd_vals, 2);
+    uc_ok(c, e, "register read");
+    c->sp_fresh = e == UC_ERR_OK;
+    return c->reg_buf;
 }
 
 static void write_reg(Core *c, int reg, uint32_t v)
@@ -355,7 +389,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
     c->irq_marker.attn_out = true;
     /* MIPS_JREG: a register jump's target is checked (exc_odd_target) */
-    c->arrive_mask = MIPS_ERET | MIPS_LIKELY | MIPS_JREG | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL;
+    c->arrive_mask = CORE_ARRIVE_SLOW | MIPS_JREG;
     c->pc = img->entry;
     cp0_init(c);
     if (!engine_open(c, error) || !engine_load(c, error)) {

@@ -53,6 +53,22 @@ typedef struct Block Block;
 
 #define CORE_NO_TAG UINT32_MAX
 
+/* What a client reads of a block on every call and return, without a
+ * function call: the same values as block_addr(), block_tag(),
+ * block_flags() and block_branch_pc(). */
+typedef struct BlockView {
+    uint32_t addr, tag;
+    unsigned flags;
+    uint32_t branch_pc;
+} BlockView;
+
+/* A Block begins with its BlockView (C11 6.7.2.1: a pointer to a struct
+ * converted points to its first member). */
+static inline const BlockView *block_view(const Block *b)
+{
+    return (const BlockView *)(const void *)b;
+}
+
 uint32_t block_addr(const Block *b);
 uint32_t block_ninsns(const Block *b);
 /* Executions, and cycles charged to it (count x cost + taken branches and
@@ -217,6 +233,8 @@ uint32_t core_read_cp0(Core *c, unsigned reg);
 #define CORE_GPR_RA 31u
 /* General register n (0..31) as it is now. */
 uint32_t core_read_gpr(Core *c, unsigned n);
+/* $sp (the same as core_read_gpr(c, CORE_GPR_SP), quicker). */
+uint32_t core_read_sp(Core *c);
 
 /* Blocks translated so far, in translation order. */
 unsigned core_nblocks(const Core *c);

@@ -14,6 +14,7 @@
 #define CORE_NSLOTS 4u            /* device windows */
 
 struct Block {
+    BlockView view;            /* first: block_view(); kept by block_publish() */
     uint32_t addr, size;       /* bytes */
     uint32_t fallthrough;      /* addr + size; 1 (no address) when its
                                   branch is always taken */
@@ -49,6 +50,9 @@ struct Block {
 #define BLOCK_EVAL (1u << 28)       /* conditional branch to its own
                                        fall-through: taken-ness needs the
                                        registers */
+/* Flags of a block whose leaving always takes the hook's slow path (the
+ * client's calls and returns take its fast arrival) */
+#define CORE_ARRIVE_SLOW (MIPS_ERET | MIPS_LIKELY | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL)
 
 typedef struct Histogram {
     uint32_t period;
@@ -91,6 +95,8 @@ struct Core {
     uint64_t cycles, idle_cycles, irq_cycles;
     uint64_t slice_end;        /* run no further than this (the horizon) */
     uint64_t next_event, next_sample;
+    uint64_t next_sample2;     /* the next sample of any other period */
+    unsigned next_hist;        /* the period whose sample is next_sample */
     uint64_t deadline;         /* min(next_event, next_sample): a block ending
                                   past it takes the hook's slow path;
                                   atomic (relaxed): core_request_yield
@@ -129,6 +135,7 @@ struct Core {
     Histogram *hists;
     unsigned nranges;          /* the histograms' executable ranges */
     CoreRange *ranges;
+    unsigned range_hint;       /* the range bin_of found last (sample.c) */
     uint32_t nbins;
 
     CoreHooks hooks;
@@ -162,12 +169,20 @@ struct Core {
 
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
+    uint32_t sp_buf, reg_buf;  /* register reads land here (core.c) */
+    bool sp_fresh;             /* sp_buf is $sp at this block boundary */
+    int rd_ids[2];             /* core_read_jump_reg's batch */
+    void *rd_vals[2];
     uint32_t tlb_miss_addr;
     uc_mem_type tlb_miss_type;
 };
 
 /* core.c */
 void core_stop(Core *c, CoreState state);
+/* GPR n, the register of the jr/jalr that just ran: with $sp too when a
+ * client is attached (core_read_sp then needs no call until the next
+ * boundary clears sp_fresh). */
+uint32_t core_read_jump_reg(Core *c, unsigned n);
 void core_update_next_event(Core *c);
 /* Slow path of the block hook: timer, limit, interrupt, slice end. True
  * when the block at addr must not run now. */

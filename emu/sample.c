@@ -80,9 +80,15 @@ CoreHist core_hist(const Core *c, unsigned i)
                        .bins = h->bins, .idle = h->idle, .outside = h->outside, .total = h->total };
 }
 
-/* The bin of pc, or -1 outside every range. */
-static int64_t bin_of(const Core *c, uint32_t pc)
+/* The bin of pc, or -1 outside every range. The range of the last hit
+ * is tried first (samples mostly land in one). */
+static int64_t bin_of(Core *c, uint32_t pc)
 {
+    if (c->range_hint < c->nranges) {
+        const CoreRange *r = &c->ranges[c->range_hint];
+        if (pc >= r->lo && pc < r->hi)
+            return (int64_t)r->first + (pc - r->lo) / 4;
+    }
     unsigned a = 0, b = c->nranges;
     while (a < b) {
         unsigned m = a + (b - a) / 2;
@@ -90,13 +96,15 @@ static int64_t bin_of(const Core *c, uint32_t pc)
             b = m;
         else if (pc >= c->ranges[m].hi)
             a = m + 1;
-        else
+        else {
+            c->range_hint = m;
             return (int64_t)c->ranges[m].first + (pc - c->ranges[m].lo) / 4;
+        }
     }
     return -1;
 }
 
-static void hist_add(Core *c, Histogram *h, uint32_t pc)
+static inline void hist_add(Core *c, Histogram *h, uint32_t pc)
 {
     h->total++;
     int64_t k;
@@ -110,10 +118,17 @@ static void hist_add(Core *c, Histogram *h, uint32_t pc)
 
 void sample_update_next(Core *c)
 {
-    uint64_t next = UINT64_MAX;
-    for (unsigned i = 0; i < c->nhists; i++)
-        next = MIN(next, c->hists[i].next);
+    uint64_t next = UINT64_MAX, next2 = UINT64_MAX;
+    unsigned at = 0;
+    for (unsigned i = 0; i < c->nhists; i++) {
+        uint64_t n = c->hists[i].next;
+        next2 = MIN(next2, MAX(next, n));
+        at = n < next ? i : at;
+        next = MIN(next, n);
+    }
     c->next_sample = next;
+    c->next_hist = at;
+    c->next_sample2 = next2;
     core_set_deadline(c, MIN(c->next_event, next));
 }
 
@@ -141,7 +156,10 @@ void sample_range(Core *c, uint64_t to, uint32_t pc)
  * charged at this boundary) land on `before_pc`. */
 G_GNUC_NO_INLINE void sample_block(Core *c, const Block *b, uint32_t before_pc, uint64_t start, uint64_t end)
 {
-    for (unsigned i = 0; i < c->nhists; i++) {
+    /* usually one period is due: the one sample_update_next found */
+    unsigned i0 = c->next_sample2 >= end ? c->next_hist : 0;
+    unsigned i1 = c->next_sample2 >= end ? c->next_hist + 1 : c->nhists;
+    for (unsigned i = i0; i < i1; i++) {
         Histogram *h = &c->hists[i];
         if (h->next >= end)
             continue; /* only the periods that are due */

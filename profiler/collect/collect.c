@@ -22,10 +22,7 @@ Collector *collector_new(const Symbols *syms)
     col->syms = syms;
     col->nsyms = syms ? symbols_count(syms) : 0;
     col->nfuncs = col->nsyms + PROF_NPSEUDO;
-    col->calls = g_new0(uint64_t, col->nfuncs);
-    col->rcalls = g_new0(uint64_t, col->nfuncs);
-    col->incl = g_new0(uint64_t, col->nfuncs);
-    col->active = g_new0(unsigned, col->nfuncs);
+    col->fs = g_new0(FuncStat, col->nfuncs);
     col->cap = 256;
     col->stack = g_new(Frame, col->cap);
     col->arcs = g_hash_table_new_full(arc_hash, arc_equal, g_free, NULL);
@@ -47,10 +44,7 @@ void collector_free(Collector *col)
 {
     if (!col)
         return;
-    g_free(col->calls);
-    g_free(col->rcalls);
-    g_free(col->incl);
-    g_free(col->active);
+    g_free(col->fs);
     g_free(col->stack);
     g_hash_table_destroy(col->arcs);
     g_array_free(col->ctx, TRUE);
@@ -76,30 +70,32 @@ static Arc *arc_get(Collector *col, unsigned caller, unsigned callee, uint32_t s
 static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t sp,
                  uint64_t now, bool irq)
 {
-    if (col->region)
+    if (G_UNLIKELY(col->only != NULL))
         collect_region_frame(col, func, +1, now);
+    Frame *below = col->depth ? &col->stack[col->depth - 1] : NULL;
     Frame f = {
         .func = func, .arc = arc, .ret = ret, .sp = sp, .entry = now,
         .excluded = collect_excluded_now(col, now), .irq = irq, .counted = col->collecting,
+        .mono = irq || !below || below->irq || (below->mono && sp <= below->sp),
     };
-    f.outermost = col->active[func]++ == 0;
+    f.outermost = col->fs[func].active++ == 0;
     if (f.counted) {
         if (!f.outermost)
-            col->rcalls[func]++;
-        col->calls[func]++;
+            col->fs[func].rcalls++;
+        col->fs[func].calls++;
         arc->count++;
     }
     collect_ctx_account(col, now);
     col->irq_depth += irq;
     unsigned parent = irq ? collect_ctx_child(col, col->ctx_cur, col->nsyms + PROF_INTERRUPT) : col->ctx_cur;
-    if (arc->ctx_node == 0 || arc->ctx_parent != parent) {
+    if (G_UNLIKELY(arc->ctx_node == 0 || arc->ctx_parent != parent)) {
         arc->ctx_parent = parent;
         arc->ctx_node = collect_ctx_child(col, parent, func);
     }
     if (G_UNLIKELY(arc->ctx_node == parent))
         col->contexts_dropped++; /* no room for its context ([limits] contexts) */
     f.ctx = col->ctx_cur = arc->ctx_node;
-    if (col->depth == col->cap) {
+    if (G_UNLIKELY(col->depth == col->cap)) {
         col->cap *= 2;
         col->stack = g_renew(Frame, col->stack, col->cap);
     }
@@ -116,10 +112,10 @@ static void pop(Collector *col, uint64_t now)
     Frame *f = top(col);
     uint64_t incl = (now - f->entry) - (collect_excluded_now(col, now) - f->excluded);
     if (f->outermost && f->counted) {
-        col->incl[f->func] += incl;
+        col->fs[f->func].incl += incl;
         f->arc->incl += incl;
     }
-    col->active[f->func]--;
+    col->fs[f->func].active--;
     if (f->irq) {
         if (f->counted && col->collecting) {
             col->irq_incl += now - f->entry;
@@ -134,13 +130,13 @@ static void pop(Collector *col, uint64_t now)
     unsigned func = f->func;
     col->depth--;
     col->ctx_cur = col->depth ? col->stack[col->depth - 1].ctx : 0;
-    if (col->region)
+    if (G_UNLIKELY(col->only != NULL))
         collect_region_frame(col, func, -1, now);
 }
 
 static uint32_t read_sp(Core *core)
 {
-    return core_read_gpr(core, CORE_GPR_SP);
+    return core_read_sp(core);
 }
 
 /* A jr landed at `to` with $sp = sp. Frames entered with a lower $sp are
@@ -156,8 +152,18 @@ static void unwind_below(Collector *col, uint32_t sp, const BlockInfo *to, uint6
         pop(col, now);
 }
 
+/* Pop the frames (tail calls) that return to addr with $sp = sp too. */
+static void pop_tail_calls(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
+{
+    Frame *f;
+    while ((f = top(col)) && !f->irq && f->ret == addr && f->sp == sp)
+        pop(col, now);
+}
+
 /* jr $ra landed at addr with $sp = sp: pop the frame that returns there,
- * with the frames above it and the tail-call frames below that share it. */
+ * with the frames above it and the tail-call frames below that share it.
+ * The search stops at a frame that has a higher sp than any below it
+ * (mono): none below can match. */
 static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
 {
     unsigned n = col->depth, j = n;
@@ -167,29 +173,29 @@ static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
             return;
         if (f->ret == addr && f->sp == sp)
             break;
+        if (f->mono && f->sp > sp)
+            return;
     }
     if (j == (unsigned)-1 || j >= n)
         return;
     while (col->depth > j)
         pop(col, now);
-    Frame *f;
-    while ((f = top(col)) && !f->irq && f->ret == addr && f->sp == sp)
-        pop(col, now);
+    pop_tail_calls(col, addr, sp, now);
 }
 
-static void do_call(Collector *col, Core *core, const Block *from, const BlockInfo *to, uint64_t now)
+static void do_call(Collector *col, Core *core, const BlockView *from, BlockInfo *fi,
+                    const BlockInfo *to, uint64_t now)
 {
     uint32_t sp = read_sp(core);
-    BlockInfo *fi = collect_block(col, from);
     unsigned caller = fi->func;
     Arc *arc = fi->arc_cache;
-    if (!arc || arc->callee != to->func || arc->caller != caller) {
-        arc = arc_get(col, caller, to->func, block_branch_pc(from));
+    if (G_UNLIKELY(!arc || arc->callee != to->func || arc->caller != caller)) {
+        arc = arc_get(col, caller, to->func, from->branch_pc);
         fi->arc_cache = arc;
     }
     uint32_t ret;
-    if (block_flags(from) & MIPS_LINK) {
-        ret = block_branch_pc(from) + 8;
+    if (from->flags & MIPS_LINK) {
+        ret = from->branch_pc + 8;
     } else {
         Frame *t = top(col);
         ret = t && !t->irq ? t->ret : 0;
@@ -197,20 +203,22 @@ static void do_call(Collector *col, Core *core, const Block *from, const BlockIn
     push(col, to->func, arc, ret, sp, now, false);
 }
 
-static void on_arrive(void *opaque, Core *core, const Block *from_b, const Block *to_b, uint64_t now)
+__attribute__((flatten)) static void on_arrive(void *opaque, Core *core, const Block *from_b, const Block *to_b, uint64_t now)
 {
     Collector *col = opaque;
-    const BlockInfo *to = collect_block(col, to_b);
-    if (!from_b) { /* interrupt vector entered */
+    const BlockView *tv = block_view(to_b);
+    const BlockInfo *to = &g_array_index(col->blk, BlockInfo, tv->tag);
+    if (G_UNLIKELY(!from_b)) { /* interrupt vector entered */
         unsigned f = to->func;
         Arc *arc = arc_get(col, collect_pseudo(col, PROF_INTERRUPT), f, 0);
-        col->calls[collect_pseudo(col, PROF_INTERRUPT)]++;
+        col->fs[collect_pseudo(col, PROF_INTERRUPT)].calls++;
         push(col, f, arc, col->epc, 0, now, true);
         return;
     }
-    const BlockInfo *from = collect_block(col, from_b);
-    unsigned fl = block_flags(from_b);
-    if (fl & MIPS_ERET) {
+    const BlockView *fv = block_view(from_b);
+    BlockInfo *from = &g_array_index(col->blk, BlockInfo, fv->tag);
+    unsigned fl = fv->flags;
+    if (G_UNLIKELY(fl & MIPS_ERET)) {
         Frame *f;
         while ((f = top(col)) && !f->irq)
             pop(col, now);
@@ -220,16 +228,32 @@ static void on_arrive(void *opaque, Core *core, const Block *from_b, const Block
     }
     if ((fl & MIPS_JREG) && !(fl & MIPS_LINK)) {
         uint32_t sp = read_sp(core);
-        unwind_below(col, sp, to, now);
-        if (fl & MIPS_RETURN)
-            do_return(col, block_addr(to_b), sp, now);
+        Frame *t = top(col);
+        if ((fl & MIPS_RETURN) && t && !t->irq && t->ret == tv->addr && t->sp == sp) {
+            /* the usual return: the top frame returns where it was called
+             * from. What unwind_below then do_return would do: */
+            bool unwound = !to->entry && t->func != to->func;
+            pop(col, now);
+            t = top(col);
+            if (unwound && t && !t->irq && !(t->mono && t->sp > sp)) {
+                /* (a frame with a higher sp than any below: neither pops) */
+                unwind_below(col, sp, to, now);
+                do_return(col, tv->addr, sp, now);
+            } else if (!unwound) {
+                pop_tail_calls(col, tv->addr, sp, now);
+            }
+        } else {
+            unwind_below(col, sp, to, now);
+            if (fl & MIPS_RETURN)
+                do_return(col, tv->addr, sp, now);
+        }
         if (!to->entry || to->func == from->func)
             return;
     }
     if (!to->entry || !(fl & MIPS_BRANCH))
         return;
     if ((fl & MIPS_LINK) || to->func != from->func)
-        do_call(col, core, from_b, to, now);
+        do_call(col, core, fv, from, to, now);
 }
 
 static void on_interrupt(void *opaque, uint32_t epc, uint64_t now)
@@ -248,8 +272,8 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
         col->ctx_mark = to;
         return;
     }
-    col->calls[idle]++;
-    col->incl[idle] += to - from;
+    col->fs[idle].calls++;
+    col->fs[idle].incl += to - from;
     col->excluded += to - from;
     collect_add_event(col, from, to, idle, true);
     collect_ctx_account(col, from);

@@ -25,6 +25,13 @@ typedef struct BlockInfo {
     Arc *arc_cache;            /* last arc taken from it */
 } BlockInfo;
 
+/* Per function: calls (recursive ones: entered while already active),
+ * inclusive cycles of its outermost frames, frames open now. */
+typedef struct FuncStat {
+    uint64_t calls, rcalls, incl;
+    unsigned active;
+} FuncStat;
+
 #define COLLECT_MAX_PEND 16
 
 typedef struct Frame {
@@ -34,6 +41,8 @@ typedef struct Frame {
     uint64_t entry, excluded;
     bool outermost, irq;
     bool counted;              /* entered while collecting */
+    bool mono;                 /* no frame below it down to an interrupt
+                                  frame (or the bottom) has a lower sp */
 } Frame;
 
 typedef struct Region Region;  /* region.c */
@@ -47,8 +56,7 @@ typedef struct CtxKids {
 struct Collector {
     const Symbols *syms;
     unsigned nsyms, nfuncs;
-    uint64_t *calls, *rcalls, *incl;
-    unsigned *active;
+    FuncStat *fs;              /* [nfuncs] */
     Frame *stack;              /* [depth], capacity cap */
     unsigned depth, cap;
     GHashTable *arcs;          /* Arc* -> Arc* (keyed by caller, callee, site) */
@@ -69,6 +77,8 @@ struct Collector {
     uint64_t contexts_dropped; /* calls that found the context tree full */
     bool collecting;           /* counting now (regions of interest) */
     Region *region;            /* NULL: collecting throughout */
+    const bool *only;          /* [nfuncs] --collect-only functions (the
+                                  region's), or NULL */
     /* communication: the open blocked span (blk_kind < 0: none) */
     int blk_kind;
     unsigned irq_depth, blk_irq_depth;
@@ -87,7 +97,7 @@ struct Collector {
 /* The collector's data about an emulator block. */
 static inline BlockInfo *collect_block(const Collector *col, const Block *b)
 {
-    return &g_array_index(col->blk, BlockInfo, block_tag(b));
+    return &g_array_index(col->blk, BlockInfo, block_view(b)->tag);
 }
 
 /* A span on the timeline (dropped beyond COLLECTOR_MAX_EVENTS). */
@@ -112,7 +122,11 @@ void collect_block_close(Collector *col, uint64_t now);
 
 /* ---- region.c: collection on and off ---------------------------------- */
 /* Idle, interrupt and not-collected cycles so far (frames subtract them). */
-uint64_t collect_excluded_now(const Collector *col, uint64_t now);
+uint64_t collect_excluded_off(const Collector *col, uint64_t now); /* not collecting */
+static inline uint64_t collect_excluded_now(const Collector *col, uint64_t now)
+{
+    return col->collecting ? col->excluded : collect_excluded_off(col, now);
+}
 /* Re-decide collection after a change of its inputs. */
 void collect_region_update(Collector *col, uint64_t now);
 /* A frame of func opened (delta +1) or closed (-1): --collect-only. */

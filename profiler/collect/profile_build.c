@@ -34,9 +34,9 @@ static void build_funcs(Profile *p, const Collector *col)
             f->name = collect_func_name(col, i);
             f->pseudo = true;
         }
-        f->calls = col->calls[i];
-        f->recursive_calls = col->rcalls[i];
-        f->inclusive_cycles = col->incl[i];
+        f->calls = col->fs[i].calls;
+        f->recursive_calls = col->fs[i].rcalls;
+        f->inclusive_cycles = col->fs[i].incl;
         f->samples = g_new0(uint64_t, p->nperiods ? p->nperiods : 1);
     }
 }

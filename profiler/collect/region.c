@@ -63,6 +63,7 @@ bool collector_collect_only(Collector *col, const char *name)
     if (!r->only)
         r->only = g_new0(bool, col->nfuncs);
     r->only[f] = true;
+    col->only = r->only;
     r->ever_off = true;
     char *names = r->only_names ? g_strdup_printf("%s, %s", r->only_names, name) : g_strdup(name);
     g_free(r->only_names);
@@ -122,9 +123,9 @@ static void snapshot(Region *r, int sign)
     r->insns += sign * (int64_t)core_instructions(c);
 }
 
-uint64_t collect_excluded_now(const Collector *col, uint64_t now)
+uint64_t collect_excluded_off(const Collector *col, uint64_t now)
 {
-    return col->excluded + (col->collecting || !col->region ? 0 : now - col->region->off_since);
+    return col->excluded + (col->region ? now - col->region->off_since : 0);
 }
 
 void collect_region_update(Collector *col, uint64_t now)
