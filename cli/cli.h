@@ -60,6 +60,7 @@ typedef struct Options {
     char **focus, **exclude;   /* --focus / --exclude FUNC (reports) */
     gint fold_recursion;       /* --fold-recursion N (0: off) */
     gboolean no_trace;         /* --no-trace */
+    gboolean no_comm;          /* --no-comm: no communication profile */
     gint64 trace_limit;        /* --trace-limit N events per core (0: default) */
     char *annotate;            /* --annotate=source|asm|both */
     char **source_dirs;        /* --source-dir DIR (repeatable, gprof -I) */

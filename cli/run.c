@@ -239,7 +239,7 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
         for (unsigned i = 0; i < r->ncores; i++)
             if (!(r->cols[i] = make_collector(r, i, error)))
                 return false;
-    if (!r->opts->no_profile) {
+    if (!r->opts->no_profile && !r->opts->no_comm) { /* the communication profile */
         r->comm = comm_new(r->ncores, r->cols, cli_trace_limit(r->opts));
         for (unsigned i = 0; i < r->ncores; i++) {
             collector_attach_core(r->cols[i], r->m->cores[i]);

@@ -123,7 +123,9 @@ static bool write_chip(Out *o, const ProfileData *d, GError **error)
     return ok;
 }
 
-static bool write_trace(Out *o, const ProfileData *d, GError **error)
+/* trace.json; *page gets its text without the message events, for
+ * report.html. */
+static bool write_trace(Out *o, const ProfileData *d, GString *page, GError **error)
 {
     TraceCore *tc = g_new0(TraceCore, d->ncores);
     g_autoptr(GPtrArray) whats = g_ptr_array_new_with_free_func(g_free);
@@ -153,7 +155,7 @@ static bool write_trace(Out *o, const ProfileData *d, GError **error)
     g_autofree char *path = g_build_filename(o->dir, "trace.json", NULL);
     g_autofree char *tmp = g_strdup_printf("%s.tmp-%d", path, (int)getpid());
     FILE *f = fopen(tmp, "wb");
-    bool ok = f && trace_write(f, tc, d->ncores, &pk, (double)d->cfg.clock_hz);
+    bool ok = f && trace_write(f, tc, d->ncores, &pk, (double)d->cfg.clock_hz, page);
     ok = (f && fclose(f) == 0) && ok;
     g_free(tc);
     if (ok && rename(tmp, path) == 0) {
@@ -219,13 +221,11 @@ static GPtrArray *limit_warnings(const ProfileData *d)
     return w;
 }
 
-/* OUT/report.html from the final summary.json text (not yet on disk). */
-static bool write_html(Out *o, const ProfileData *d, const char *summary, const char *folded, GError **error)
+/* OUT/report.html from the final summary.json text (not yet on disk) and
+ * trace.json's text without messages (NULL: no trace). */
+static bool write_html(Out *o, const ProfileData *d, const char *summary, const char *folded, const char *trace,
+                       GError **error)
 {
-    g_autofree char *tpath = g_build_filename(o->dir, "trace.json", NULL);
-    g_autofree char *trace = NULL;
-    if (!d->no_trace && !g_file_get_contents(tpath, &trace, NULL, NULL))
-        trace = NULL;
     bool any = d->ncores && d->profs[0];
     GString *lines = any ? html_lines_json((const Profile *const *)d->profs, d->ncores) : NULL;
     GString *page = html_report_build(summary, folded, trace, lines ? lines->str : NULL);
@@ -261,8 +261,9 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
         ok = write_core(o, d, i, &first);
     if (ok && have_profiles)
         ok = write_chip(o, d, &first);
-    if (ok && !d->no_trace)
-        ok = write_trace(o, d, &first);
+    GString *page_trace = d->no_trace ? NULL : g_string_new(NULL);
+    if (ok && page_trace)
+        ok = write_trace(o, d, page_trace, &first);
     if (ok && have_profiles)
         ok = put(o, NULL, "stacks.folded", folded->str, folded->len, &first);
     if (ok && alias)
@@ -277,7 +278,7 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     run.communication = d->comm ? comm_json(d->comm, false) : NULL;
     run.exit_status = cli_final_status(run.exit_status, ok);
     GString *json = summary_json(&run);
-    if (ok && !write_html(o, d, json->str, folded ? folded->str : NULL, &first)) {
+    if (ok && !write_html(o, d, json->str, folded ? folded->str : NULL, page_trace ? page_trace->str : NULL, &first)) {
         ok = false;
         run.exit_status = cli_final_status(run.exit_status, ok);
         g_string_free(json, TRUE);
@@ -288,6 +289,8 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
             && put_gstring(o, NULL, "summary.txt", summary_text(&run), err);
     if (folded)
         g_string_free(folded, TRUE);
+    if (page_trace)
+        g_string_free(page_trace, TRUE);
     aliasing_free(alias);
     if (alias_json)
         json_node_unref(alias_json);

@@ -23,6 +23,6 @@ for t in $targets; do
   secs=$(( $(date +%s) - start ))
   echo "== fuzz_$t: $secs s, corpus $(ls "$d/corpus" | wc -l) files, $(du -sk "$d/corpus" | cut -f1) KB"
   cat "$d"/fuzz-*.log >>"$d/log" 2>/dev/null || true
-  grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)" "$d/log" || tail -20 "$d/log"
+  grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)" "$d/log" | sort -u || tail -20 "$d/log"
   ls "$d" | grep -E "^(crash|timeout|oom|leak)-" || echo "no crash, timeout, oom or leak files"
 done

@@ -1,5 +1,6 @@
 /* html_report.c — OUT/report.html: the embedded web/ bundle plus the run's
  * data as JSON (see html_report.h). */
+#define _GNU_SOURCE /* memmem */
 #include "html_report.h"
 
 #include <inttypes.h>
@@ -164,11 +165,13 @@ GString *html_lines_json(const Profile *const *profs, unsigned ncores)
  * end or confuse the element. */
 static void append_script_safe(GString *o, const char *json)
 {
-    for (const char *p = json; *p; p++) {
-        if (*p == '<')
-            g_string_append(o, "\\u003c");
-        else
-            g_string_append_c(o, *p);
+    for (const char *p = json;;) {
+        const char *lt = strchr(p, '<');
+        g_string_append_len(o, p, lt ? lt - p : (gssize)strlen(p));
+        if (!lt)
+            return;
+        g_string_append(o, "\\u003c");
+        p = lt + 1;
     }
 }
 
@@ -178,15 +181,6 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Start cycle of a complete event ("ph":"X") line of trace.json. */
-static bool span_start(const char *line, uint64_t *start)
-{
-    const char *s = strstr(line, "\"start_cycle\":");
-    if (!strstr(line, "\"ph\":\"X\"") || !s)
-        return false;
-    *start = g_ascii_strtoull(s + strlen("\"start_cycle\":"), NULL, 10);
-    return true;
-}
 
 /* The next line of text at *p (without its newline); false at the end.
  * Lines are walked in place: a long trace.json is never split into one
@@ -202,37 +196,75 @@ static bool next_line(const char **p, const char **line, size_t *len)
     return true;
 }
 
-/* span_start on a line that is not NUL-terminated (a copy of its head: the
- * fields are near the start of the line). */
+/* Start cycle of a complete event ("ph":"X") line of trace.json (not
+ * NUL-terminated; the fields are near the start of the line). */
 static bool span_start_n(const char *line, size_t len, uint64_t *start)
 {
-    char buf[512];
-    size_t n = MIN(len, sizeof buf - 1);
-    memcpy(buf, line, n);
-    buf[n] = '\0';
-    return span_start(buf, start);
+    static const char key[] = "\"start_cycle\":", x[] = "\"ph\":\"X\"";
+    size_t n = MIN(len, 511);
+    const char *s = memmem(line, n, key, sizeof key - 1);
+    if (!s || !memmem(line, n, x, sizeof x - 1))
+        return false;
+    uint64_t v = 0;
+    for (s += sizeof key - 1; s < line + len && g_ascii_isdigit(*s); s++)
+        v = v * 10 + (uint64_t)(*s - '0');
+    *start = v;
+    return true;
+}
+
+static const char MESSAGE_CAT[] = "\"cat\":\"message\"";
+
+/* A message event (the trace flows of the communication profile): the
+ * page does not draw them (Perfetto does, from trace.json). trace.c writes
+ * every event as {"name":"...","cat":"..." on one line: the category
+ * follows the name's closing quote (a search of the whole line cost more
+ * than the rest of the page). */
+static bool is_message(const char *line, size_t len)
+{
+    static const char head[] = "{\"name\":\"";
+    if (len < sizeof head || memcmp(line, head, sizeof head - 1) != 0)
+        return false;
+    size_t i = sizeof head - 1;
+    while (i < len && line[i] != '"')
+        i += line[i] == '\\' ? 2 : 1;
+    const size_t n = sizeof MESSAGE_CAT - 1;
+    return i + 1 + n < len && line[i + 1] == ',' && memcmp(line + i + 2, MESSAGE_CAT, n) == 0;
+}
+
+/* The start cycle of the (budget+1)-th earliest complete event that is not
+ * a message; UINT64_MAX when there are no more than budget. */
+static uint64_t trim_cut(const char *trace, unsigned budget)
+{
+    g_autoptr(GArray) starts = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    const char *p = trace, *l;
+    size_t n;
+    while (next_line(&p, &l, &n)) {
+        uint64_t st;
+        if (span_start_n(l, n, &st) && !is_message(l, n))
+            g_array_append_val(starts, st);
+    }
+    if (starts->len <= budget)
+        return UINT64_MAX;
+    qsort(starts->data, starts->len, sizeof(uint64_t), cmp_u64);
+    return g_array_index(starts, uint64_t, budget);
 }
 
 char *html_trim_trace(const char *trace, unsigned budget, uint64_t *cut, uint64_t *dropped)
 {
     *cut = 0;
     *dropped = 0;
-    g_autoptr(GArray) starts = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    size_t lines = 0; /* at most one event per line: few lines, nothing to trim */
+    for (const char *nl = trace; lines <= budget && (nl = strchr(nl, '\n')); nl++)
+        lines++;
+    bool messages = strstr(trace, MESSAGE_CAT) != NULL;
+    uint64_t at = lines <= budget ? UINT64_MAX : trim_cut(trace, budget);
+    if (at == UINT64_MAX && !messages)
+        return NULL;
+    *cut = at == UINT64_MAX ? 0 : at;
     const char *p = trace, *l;
     size_t n;
-    bool any = false;
-    while (next_line(&p, &l, &n)) {
-        uint64_t st;
-        any = true;
-        if (span_start_n(l, n, &st))
-            g_array_append_val(starts, st);
-    }
-    if (starts->len <= budget || !any)
+    if (!next_line(&p, &l, &n))
         return NULL;
-    qsort(starts->data, starts->len, sizeof(uint64_t), cmp_u64);
-    *cut = g_array_index(starts, uint64_t, budget);
-    p = trace;
-    next_line(&p, &l, &n);
     GString *o = g_string_new_len(l, (gssize)n); /* {"displayTimeUnit":...,"traceEvents":[ */
     bool first = true;
     while (next_line(&p, &l, &n)) {
@@ -243,9 +275,9 @@ char *html_trim_trace(const char *trace, unsigned budget, uint64_t *cut, uint64_
         while (n && g_ascii_isspace(l[n - 1]))
             n--;
         uint64_t st;
-        if (!n || l[0] != '{')
-            continue; /* the closing "]}" */
-        if (span_start_n(l, n, &st) && st >= *cut) {
+        if (!n || l[0] != '{' || is_message(l, n))
+            continue; /* the closing "]}", messages */
+        if (span_start_n(l, n, &st) && st >= at) {
             (*dropped)++;
             continue;
         }

@@ -46,11 +46,14 @@ GString *html_diff_build(const char *diff_json);
  * trace.json go into the page; trace.json itself keeps all of them. */
 #define HTML_TRACE_SPANS 150000u
 
-/* trace.json (one event per line, profiler/formats/trace.c) with only the
- * complete events ("ph":"X") that start before *cut, the start cycle of the
- * (budget+1)-th earliest one, so that at most budget remain; metadata and
- * instant events are kept. *dropped = complete events left out. NULL (and
- * *cut = *dropped = 0) when there are no more than budget. */
+/* trace.json (one event per line, profiler/formats/trace.c) without the
+ * message events of the communication profile (cat "message": 1-cycle
+ * send/receive slices and flow arrows, which the page does not draw) and
+ * with only the complete events ("ph":"X") that start before *cut, the
+ * start cycle of the (budget+1)-th earliest one, so that at most budget
+ * remain (*cut = 0: no such cut); metadata and instant events are kept.
+ * *dropped = complete events left out for the cut. NULL (and *cut =
+ * *dropped = 0) when there are no messages and no more than budget. */
 char *html_trim_trace(const char *trace, unsigned budget, uint64_t *cut, uint64_t *dropped);
 
 /* The page of the finished run in out_dir: reads OUT/summary.json

@@ -59,13 +59,16 @@ CommCore *comm_core(CommRun *run, unsigned core)
 
 static CommLine *line_at(CommCore *cc, uint32_t pc)
 {
+    CommLine **slot = &cc->line_cache[(pc >> 2) & (COMM_LINE_CACHE - 1)];
+    if (*slot && (*slot)->pc == pc)
+        return *slot;
     CommLine *l = g_hash_table_lookup(cc->lines, GUINT_TO_POINTER(pc));
     if (!l) {
         l = g_new0(CommLine, 1);
         l->pc = pc;
         g_hash_table_insert(cc->lines, GUINT_TO_POINTER(pc), l);
     }
-    return l;
+    return *slot = l;
 }
 
 /* Ring buffer of the sends from one core to another, oldest first. */

@@ -46,7 +46,8 @@ typedef struct CommCore CommCore;
 
 /* cols[i] is core i's collector (borrowed; must outlive the recorder).
  * max_packets: per-packet records kept per core for the critical chain
- * and trace flows (sums are exact beyond it). */
+ * (sums are exact beyond it); the trace flows are the first max_packets
+ * packets consumed on the whole chip. */
 CommRun *comm_new(unsigned ncores, Collector *const *cols, size_t max_packets);
 void comm_free(CommRun *run);
 CommCore *comm_core(CommRun *run, unsigned core);

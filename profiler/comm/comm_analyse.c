@@ -212,10 +212,36 @@ static const char *or_unknown(const char *s)
     return s ? s : "??";
 }
 
-static void core_flows(CommReport *r, CommCoreReport *cr, const CommRun *run, const CommCore *cc)
+/* take[i]: how many of core i's packet records become trace flows: the
+ * first `limit` packets consumed on the chip (by consumed cycle, then core
+ * id), so that trace.json holds at most as many messages as packets
+ * (--trace-limit) however many cores there are. */
+static void flow_counts(const CommRun *run, size_t limit, size_t *take)
+{
+    g_autofree size_t *n = g_new0(size_t, run->n + 1);
+    g_autofree const CommPacket **p = g_new0(const CommPacket *, run->n + 1);
+    uint64_t dropped;
+    for (unsigned i = 0; i < run->n; i++) {
+        p[i] = comm_packets(run, i, &n[i], &dropped);
+        take[i] = 0;
+    }
+    for (size_t k = 0; k < limit; k++) {
+        unsigned best = run->n;
+        for (unsigned i = 0; i < run->n; i++)
+            if (take[i] < n[i] && (best == run->n || p[i][take[i]].tc < p[best][take[best]].tc))
+                best = i;
+        if (best == run->n)
+            break;
+        take[best]++;
+    }
+}
+
+static void core_flows(CommReport *r, CommCoreReport *cr, const CommRun *run, const CommCore *cc, size_t take)
 {
     size_t n;
     const CommPacket *p = comm_packets(run, cc->id, &n, &cr->flows_dropped);
+    cr->flows_dropped += n - take;
+    n = take;
     cr->nflows = n;
     cr->flows = g_new(CommFlow, n + 1);
     for (size_t j = 0; j < n; j++)
@@ -293,6 +319,8 @@ CommReport *comm_analyse(const CommRun *run, const uint64_t *finish)
     r->ncores = run->n;
     r->cores = g_new0(CommCoreReport, run->n + 1);
     r->pairs = g_memdup2(run->pairs, sizeof(CommWait) * run->n * run->n);
+    g_autofree size_t *take = g_new0(size_t, run->n + 1);
+    flow_counts(run, run->n ? run->cores[0].max_packets : 0, take);
     for (unsigned i = 0; i < run->n; i++) {
         const CommCore *cc = &run->cores[i];
         CommCoreReport *cr = &r->cores[i];
@@ -305,7 +333,7 @@ CommReport *comm_analyse(const CommRun *run, const uint64_t *finish)
             core_funcs(r, cr, cc->col);
         core_partners(r, cr, run, cc);
         core_lines(cr, cc);
-        core_flows(r, cr, run, cc);
+        core_flows(r, cr, run, cc, take[i]);
     }
     chain(r, run, finish);
     return r;

@@ -78,7 +78,9 @@ static void core(JsonBuilder *b, const CommCoreReport *cr, bool full)
     json_builder_end_object(b);
 }
 
-/* What profile.data keeps besides: per-line figures and flows. */
+/* What profile.data keeps besides: per-line figures, and how many
+ * packets have no trace flow (the flows themselves are saved apart:
+ * profiler/data/profile_data_comm.c). */
 static void core_full(JsonBuilder *b, const CommCoreReport *cr)
 {
     npjson_member_array(b, "lines");
@@ -88,19 +90,6 @@ static void core_full(JsonBuilder *b, const CommCoreReport *cr)
         npjson_member_u64(b, "blocked", cr->lines[j].blocked);
         npjson_member_u64(b, "sent", cr->lines[j].sent);
         npjson_member_u64(b, "received", cr->lines[j].recv);
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
-    npjson_member_array(b, "flows");
-    for (size_t j = 0; j < cr->nflows; j++) {
-        const CommFlow *f = &cr->flows[j];
-        json_builder_begin_object(b);
-        npjson_member_u64(b, "src", f->src);
-        npjson_member_u64(b, "sent", f->ts);
-        npjson_member_u64(b, "delivered", f->td);
-        npjson_member_u64(b, "consumed", f->tc);
-        npjson_member_string(b, "src_function", f->send_func);
-        npjson_member_string(b, "function", f->recv_func);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);

@@ -5,6 +5,7 @@
 #include "comm.h"
 
 #define COMM_NO_CTX UINT32_MAX
+#define COMM_LINE_CACHE 8      /* a power of two */
 
 typedef struct CommSend {      /* a packet sent, waiting to be consumed */
     uint64_t ts;
@@ -32,6 +33,8 @@ struct CommCore {
     uint64_t polls_rx, polls_tx, unmatched, packets_dropped;
     size_t max_packets;
     GHashTable *lines;         /* pc -> CommLine */
+    CommLine *line_cache[COMM_LINE_CACHE]; /* recent lines by pc (a poll
+                                  loop alternates between a few pcs) */
     GHashTable *partners;      /* PartnerKey -> (CommWait after it) */
     GArray *packets;           /* CommPacket */
 };

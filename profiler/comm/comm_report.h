@@ -91,9 +91,10 @@ void comm_report_free(CommReport *r);
 /* comm_text.c: OUT/comm.txt. */
 GString *comm_text(const CommReport *r);
 /* comm_json.c: summary.json "communication" (SPEC section 6); full adds
- * what profile.data keeps besides (per-line figures, flows). */
+ * what profile.data keeps besides (per-line figures, flows_dropped; the
+ * flows themselves profile.data saves apart, as a fixed-size array). */
 JsonNode *comm_json(const CommReport *r, bool full);
-/* The CommReport of a full comm_json text; NULL and *error
+/* The CommReport of a full comm_json text (no flows); NULL and *error
  * (NOCPROF_ERROR_DATA) if it is not one. */
 CommReport *comm_from_json(const char *text, GError **error);
 

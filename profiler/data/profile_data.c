@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "profile_data_comm.h"
 #include "profile_data_types.h"
 #include "symbols.h"
 
@@ -181,7 +182,7 @@ static GVariant *enc_noc(const NocStats *s)
 
 static GVariant *enc_top(const ProfileData *d)
 {
-    GVariantBuilder cfg, pk, cores;
+    GVariantBuilder cfg, cores;
     g_variant_builder_init(&cfg, G_VARIANT_TYPE("a(sss)"));
     const char *group, *key;
     for (unsigned k = 0; config_key(k, &group, &key); k++) {
@@ -190,10 +191,11 @@ static GVariant *enc_top(const ProfileData *d)
         g_autofree char *v = config_value_string(&d->cfg, group, key);
         g_variant_builder_add(&cfg, "(sss)", group, key, v);
     }
-    g_variant_builder_init(&pk, G_VARIANT_TYPE("a" PD_PACKET));
+    g_autofree PdPacket *pk = g_new0(PdPacket, d->npackets + 1);
     for (size_t i = 0; i < d->npackets; i++) {
         const NocPacketRecord *r = &d->packets[i];
-        g_variant_builder_add(&pk, PD_PACKET, r->src, r->dst, r->nwords, r->sent, r->delivered);
+        pk[i] = (PdPacket){ .src = r->src, .dst = r->dst, .nwords = r->nwords, .sent = r->sent,
+                            .delivered = r->delivered };
     }
     g_variant_builder_init(&cores, G_VARIANT_TYPE("a" PD_CORE));
     for (unsigned i = 0; i < d->ncores; i++)
@@ -225,11 +227,13 @@ static GVariant *enc_top(const ProfileData *d)
         comm = json_to_string(n, FALSE);
         json_node_unref(n);
     }
-    return g_variant_new("(@a(sss)msbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss}ms)",
+    GVariant *names, *flows = pd_enc_flows(d->comm, &names);
+    return g_variant_new("(@a(sss)msbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss}ms@as@a" PD_FLOW ")",
                          g_variant_builder_end(&cfg), d->config_path, (gboolean)d->deadlock, (gboolean)d->livelock,
                          d->end_cycle, d->exit_status, enc_noc(d->noc),
-                         g_variant_builder_end(&pk), d->packets_dropped, g_variant_builder_end(&cores),
-                         g_variant_builder_end(&set), comm);
+                         g_variant_new_fixed_array(G_VARIANT_TYPE(PD_PACKET), pk, d->npackets, sizeof(PdPacket)),
+                         d->packets_dropped, g_variant_builder_end(&cores), g_variant_builder_end(&set), comm, names,
+                         flows);
 }
 
 GBytes *profile_data_encode(const ProfileData *d)

@@ -15,7 +15,9 @@
  * ELF path as given and absolute, SHA-256 of the ELF's content) and profile
  * (functions, arcs with call sites, basic blocks, every sampling period's
  * histogram, calling contexts, timeline spans), the NoC statistics and its
- * packet log, and the communication profile (as its full JSON text). Numbers are stored exactly (64-bit integers, IEEE doubles).
+ * packet log, and the communication profile (as its full JSON text, the
+ * trace flows apart as a fixed-size array). Numbers are stored exactly
+ * (64-bit integers, IEEE doubles).
  *
  * Loading validates everything a report will index: the header, the
  * version, the payload's size and normal form, then every count, index,
@@ -37,7 +39,7 @@
 #include "run.h"
 
 #define PROFILE_DATA_FILE "profile.data"
-#define PROFILE_DATA_VERSION 4u
+#define PROFILE_DATA_VERSION 5u
 
 typedef struct ProfileData {
     Config cfg;

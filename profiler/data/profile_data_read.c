@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "profile_data_comm.h"
 #include "profile_data_types.h"
 
 typedef struct Rd {
@@ -344,11 +345,12 @@ static bool dec_packets(Rd *r, GVariant *top)
 {
     ProfileData *d = r->d;
     g_autoptr(GVariant) v = g_variant_get_child_value(top, 7);
-    d->npackets = g_variant_n_children(v);
+    const PdPacket *a = g_variant_get_fixed_array(v, &d->npackets, sizeof(PdPacket));
     d->packets = g_new0(NocPacketRecord, d->npackets ? d->npackets : 1);
     for (size_t i = 0; i < d->npackets; i++) {
         NocPacketRecord *p = &d->packets[i];
-        g_variant_get_child(v, i, PD_PACKET, &p->src, &p->dst, &p->nwords, &p->sent, &p->delivered);
+        *p = (NocPacketRecord){ .src = a[i].src, .dst = a[i].dst, .nwords = a[i].nwords, .sent = a[i].sent,
+                                .delivered = a[i].delivered };
         if (p->src >= d->ncores || p->dst >= d->ncores || p->sent > p->delivered) {
             g_autofree char *field = g_strdup_printf("packets[%" G_GSIZE_FORMAT "]", i);
             return fail(r, field, "%u -> %u sent %" G_GUINT64_FORMAT " delivered %" G_GUINT64_FORMAT, p->src,
@@ -432,8 +434,9 @@ static bool dec_top(Rd *r, GVariant *top)
     gboolean deadlock, livelock;
     const char *cpath;
     const char *comm;
-    g_variant_get(top, "(@a(sss)m&sbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss}m&s)", NULL, &cpath, &deadlock,
-                  &livelock, &d->end_cycle, &d->exit_status, NULL, NULL, NULL, NULL, NULL, &comm);
+    g_variant_get(top, "(@a(sss)m&sbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss}m&s@as@a" PD_FLOW ")", NULL,
+                  &cpath, &deadlock, &livelock, &d->end_cycle, &d->exit_status, NULL, NULL, NULL, NULL, NULL, &comm,
+                  NULL, NULL);
     d->config_path = g_strdup(cpath);
     d->deadlock = deadlock;
     d->livelock = livelock;
@@ -454,6 +457,11 @@ static bool dec_top(Rd *r, GVariant *top)
         if (d->comm->ncores != n)
             return fail(r, "communication", "%u cores, the run has %u", d->comm->ncores, n);
     }
+    g_autoptr(GVariant) names = g_variant_get_child_value(top, 12);
+    g_autoptr(GVariant) flows = g_variant_get_child_value(top, 13);
+    g_autofree char *bad = pd_dec_flows(d->comm, names, flows);
+    if (bad)
+        return fail(r, "flows", "%s", bad);
     return dec_settings(r, top);
 }
 

@@ -4,6 +4,8 @@
 #ifndef NOCPROF_PROFILE_DATA_TYPES_H
 #define NOCPROF_PROFILE_DATA_TYPES_H
 
+#include <glib.h>
+
 /* name, addr, size, pseudo, calls, recursive calls, self, inclusive,
  * instructions, samples per period */
 #define PD_FUNC "(suubtttttat)"
@@ -32,16 +34,34 @@
  * min, max, p50, p95, p99, mean, router occupancy mean, max, stall cycles,
  * stall total, inject stall cycles, inject stall total */
 #define PD_NOC "(tua" PD_LINK "atat" "ttttttt" "d" "adauat" "t" "at" "t)"
-/* src, dst, words, sent, delivered */
+/* src, dst, words, sent, delivered (a fixed-size type: written from and
+ * read into an array of PdPacket) */
 #define PD_PACKET "(uuutt)"
+typedef struct PdPacket {
+    guint32 src, dst, nwords, zero; /* zero: GVariant's padding */
+    guint64 sent, delivered;
+} PdPacket;
+G_STATIC_ASSERT(sizeof(PdPacket) == 32);
+/* One trace flow of the communication profile: receiving core, sending
+ * core, sending and receiving function (indexes into the flow names),
+ * sent, delivered and consumed cycles. Fixed-size like PD_PACKET: ten
+ * thousand flows as JSON objects cost more than the rest of the file. */
+#define PD_FLOW "(uuuuttt)"
+typedef struct PdFlow {
+    guint32 dst, src, send_name, recv_name;
+    guint64 ts, td, tc;
+} PdFlow;
+G_STATIC_ASSERT(sizeof(PdFlow) == 40);
 /* config (group, key, value), config path, deadlock, livelock, end
  * cycle, exit status, NoC,
  * packet log, packets dropped, cores, report settings (name -> value:
  * "fold-recursion" N, "no-trace" "1", "focus"/"exclude" names one per
  * line, "annotate" source|asm|both, "source-dir"/"source-map" one per
  * line), the communication profile (the full JSON form of
- * profiler/comm/comm_report.h; nothing without profiles) */
-#define PD_TOP "(a(sss)msbbti" PD_NOC "a" PD_PACKET "ta" PD_CORE "a{ss}ms)"
+ * profiler/comm/comm_report.h, its trace flows apart; nothing without
+ * profiles or with --no-comm), the names the flows use, the flows (by
+ * receiving core, each core's in time order) */
+#define PD_TOP "(a(sss)msbbti" PD_NOC "a" PD_PACKET "ta" PD_CORE "a{ss}msasa" PD_FLOW ")"
 
 #define PD_MAGIC "NOCPROFD"
 #define PD_HEADER 24u

@@ -51,7 +51,11 @@ typedef struct TracePackets {
 
 GString *trace_build(const TraceCore *cores, unsigned ncores, const TracePackets *pk, double clock_hz);
 /* The same text written to f as it is made (64 KiB at a time), so the
- * timeline never sits in memory whole; false on a write error. */
-bool trace_write(FILE *f, const TraceCore *cores, unsigned ncores, const TracePackets *pk, double clock_hz);
+ * timeline never sits in memory whole; false on a write error. page (may
+ * be NULL) gets the same text without the message events (flows), for
+ * report.html, which does not draw them: it need not read trace.json back
+ * and filter it. */
+bool trace_write(FILE *f, const TraceCore *cores, unsigned ncores, const TracePackets *pk, double clock_hz,
+                 GString *page);
 
 #endif

@@ -230,5 +230,57 @@ class Demo(unittest.TestCase):
             self.assertLessEqual(s["delivered_cycle"], s["consumed_cycle"])
 
 
+class NoComm(unittest.TestCase):
+    """--no-comm: no communication profile, every other figure the same."""
+
+    def check_pair(self, args):
+        # one output folder for both (the demo's ELF path, copied into it,
+        # is in the reports); the first run's is moved aside
+        out = nptest.tmpdir("nocomm")
+        on = run(args, out=out)
+        os.rename(out, out + "-comm")
+        on.out = out + "-comm"
+        off = run(args + ["--no-comm"], out=out)
+        self.assertEqual((on.rc, off.rc), (0, 0), off.describe())
+        a, b = on.summary, off.summary
+        self.assertIn("communication", a)
+        self.assertNotIn("communication", b)
+        del a["communication"]
+        self.assertEqual(a, b)
+        self.assertTrue(os.path.exists(on.path("comm.txt")))
+        self.assertFalse(os.path.exists(off.path("comm.txt")))
+        same = ["flat.txt", "callgraph.txt", "noc.txt", "stacks.folded"]
+        for i in range(len(b["cores"])):
+            same += ["core%d/%s" % (i, f) for f in ("flat.txt", "callgraph.txt", "annotated.txt", "gmon.out",
+                                                     "console.txt")]
+        for f in same:
+            with open(on.path(f), "rb") as x, open(off.path(f), "rb") as y:
+                self.assertEqual(x.read(), y.read(), f)
+        for i in range(len(b["cores"])):
+            # callgrind.out: the Cycles column alone, the same figures
+            con, coff = on.text("core%d" % i, "callgrind.out"), off.text("core%d" % i, "callgrind.out")
+            self.assertIn("events: Cycles Blocked Sent Received\n", con)
+            self.assertIn("events: Cycles\n", coff)
+            self.assertNotIn("Blocked", coff)
+            s_on = re.search(r"^summary: (\d+)", con, re.M).group(1)
+            self.assertEqual(re.search(r"^summary: (\d+)$", coff, re.M).group(1), s_on)
+        # trace.json: the same events, less the messages
+        with open(on.path("trace.json")) as x, open(off.path("trace.json")) as y:
+            ev_on, ev_off = json.load(x)["traceEvents"], json.load(y)["traceEvents"]
+        extra = [e for e in ev_on if e.get("cat") == "message" or e.get("args", {}).get("name") == "messages"]
+        self.assertEqual([e for e in ev_on if e not in extra], ev_off)
+        self.assertEqual(sum(1 for e in extra if e.get("ph") == "s"), a["noc"]["packets"])
+        # nocprof report rebuilds the run without a communication profile
+        rep = nptest.raw(["report", off.out])
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        self.assertFalse(os.path.exists(off.path("comm.txt")))
+
+    def test_comm_firmware(self):
+        self.check_pair([fw("comm")])
+
+    def test_demo(self):
+        self.check_pair([])
+
+
 if __name__ == "__main__":
     nptest.main()

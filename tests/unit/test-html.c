@@ -157,11 +157,47 @@ static void test_trim_trace(void)
     noc_free(noc);
 }
 
+/* The same waits and a core that consumed three packets (trace flows: a
+ * send and a receive slice and two flow events each, cat "message"): the
+ * page gets no message event, and the cut counts only the other spans. */
+static void test_trim_messages(void)
+{
+    ProfEvent waits[5];
+    for (unsigned k = 0; k < 5; k++)
+        waits[k] = (ProfEvent){ .start = 100 + 200 * k, .end = 150 + 200 * k, .idle = true };
+    Profile p0 = { .nevents = 5, .events = waits };
+    TraceFlow fl[3];
+    for (unsigned k = 0; k < 3; k++)
+        fl[k] = (TraceFlow){ .src = 1, .sent = 10 + k, .delivered = 20 + k, .consumed = 30 + k,
+                             .send_func = "produce", .recv_func = "consume" };
+    TraceCore tc[2] = { { .id = 0, .prof = &p0, .flows = fl, .nflows = 3, .end_cycle = 1000, .end_what = "exit 0" },
+                        { .id = 1, .end_cycle = 1000, .end_what = "exit 0" } };
+    TracePackets pk = { .nodes = 2 };
+    GString *trace = trace_build(tc, 2, &pk, 1e6);
+    g_assert_cmpuint(count(trace->str, "\"cat\":\"message\""), ==, 3 * 4);
+    uint64_t cut = 1, dropped = 1, max_start;
+    g_autofree char *kept = html_trim_trace(trace->str, 100, &cut, &dropped);
+    g_assert_nonnull(kept);
+    g_assert_cmpuint(cut, ==, 0);
+    g_assert_cmpuint(dropped, ==, 0);
+    g_assert_cmpuint(count(kept, "\"message\""), ==, 0);
+    g_autoptr(JsonNode) all = parse(kept);
+    g_assert_cmpuint(spans(all, &max_start), ==, 5);
+    g_autofree char *trimmed = html_trim_trace(trace->str, 4, &cut, &dropped);
+    g_assert_cmpuint(cut, ==, 900);
+    g_assert_cmpuint(dropped, ==, 1);
+    g_autoptr(JsonNode) some = parse(trimmed);
+    g_assert_cmpuint(spans(some, &max_start), ==, 4);
+    g_assert_cmpuint(max_start, ==, 700);
+    g_string_free(trace, TRUE);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/html/page-data", test_page_data);
     g_test_add_func("/html/trim-trace", test_trim_trace);
+    g_test_add_func("/html/trim-messages", test_trim_messages);
     g_test_add_func("/html/diff-page", test_diff_page);
     return g_test_run();
 }
