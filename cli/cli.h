@@ -174,8 +174,12 @@ typedef struct ReportOptions {
 #define REPORT_OPTIONS_INIT { .fold_recursion = -1 }
 
 void report_options_clear(ReportOptions *ro);
-/* Add the report options to ctx's main group (they point into ro). */
-void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro);
+/* Parse the command line of `nocprof NAME` (report, merge): its own entries
+ * and the report options (they point into ro), with GOption's usage line
+ * `params` and --help's description. */
+bool cli_parse_report_command(int *argc, char ***argv, const char *prgname, const char *params,
+                              const char *description, const GOptionEntry *entries, ReportOptions *ro,
+                              GError **error);
 /* Apply ro to d (select periods, ...); NOCPROF_ERROR_USAGE on a bad value. */
 bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error);
 

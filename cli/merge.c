@@ -56,12 +56,8 @@ bool cli_parse_merge(int *argc, char ***argv, char **out, char ***rest, ReportOp
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, rest, NULL, NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    g_set_prgname("nocprof merge");
-    g_autoptr(GOptionContext) ctx = g_option_context_new("OUT... -o MERGED - sum runs of the same firmware");
-    g_option_context_set_description(ctx, merge_description);
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    cli_report_add_options(ctx, ro);
-    if (!g_option_context_parse(ctx, argc, argv, error))
+    if (!cli_parse_report_command(argc, argv, "nocprof merge", "OUT... -o MERGED - sum runs of the same firmware",
+                                  merge_description, entries, ro, error))
         return false;
     if (!*rest || !(*rest)[0] || !*out) {
         g_set_error_literal(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE,

@@ -20,7 +20,7 @@ void report_options_clear(ReportOptions *ro)
     *ro = (ReportOptions)REPORT_OPTIONS_INIT;
 }
 
-void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro)
+static void report_add_options(GOptionContext *ctx, ReportOptions *ro)
 {
     const GOptionEntry entries[] = {
         { "period", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ro->periods,
@@ -44,6 +44,18 @@ void cli_report_add_options(GOptionContext *ctx, ReportOptions *ro)
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_option_context_add_main_entries(ctx, entries, NULL);
+}
+
+bool cli_parse_report_command(int *argc, char ***argv, const char *prgname, const char *params,
+                              const char *description, const GOptionEntry *entries, ReportOptions *ro,
+                              GError **error)
+{
+    g_set_prgname(prgname);
+    g_autoptr(GOptionContext) ctx = g_option_context_new(params);
+    g_option_context_set_description(ctx, description);
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    report_add_options(ctx, ro);
+    return g_option_context_parse(ctx, argc, argv, error);
 }
 
 /* "P1,P2" and repeated --period -> numbers. */
@@ -143,12 +155,8 @@ bool cli_parse_report(int *argc, char ***argv, char **out, char ***rest, ReportO
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, rest, NULL, "OUT" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    g_set_prgname("nocprof report");
-    g_autoptr(GOptionContext) ctx = g_option_context_new("- rebuild the reports of a finished run");
-    g_option_context_set_description(ctx, report_description);
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    cli_report_add_options(ctx, ro);
-    if (!g_option_context_parse(ctx, argc, argv, error))
+    if (!cli_parse_report_command(argc, argv, "nocprof report", "- rebuild the reports of a finished run",
+                                  report_description, entries, ro, error))
         return false;
     if (!*rest || !(*rest)[0] || (*rest)[1]) {
         g_set_error_literal(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "give one output folder of a run (see --help)");

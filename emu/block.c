@@ -396,6 +396,19 @@ static void charge_cut(Core *c, Block *b)
     c->prev = b;
 }
 
+/* b runs from `start` to `end`, entered from p: publish the clock, take
+ * the samples due in it, charge and count it (the common end of both
+ * boundary paths). */
+static inline void enter_block(Core *c, Block *p, Block *b, uint64_t start, uint64_t end)
+{
+    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
+    if (c->next_sample < end)
+        sample_block(c, b, p->branch_pc, start, end);
+    c->cycles = end;
+    b->count++;
+    c->prev = b;
+}
+
 /* The whole boundary, every case: a new block, a transfer the client
  * must see, an event or a sample due. */
 G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
@@ -449,12 +462,7 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     if ((end > c->cfg->max_cycles || (b->flags & BLOCK_SPLIT)) && !(p->flags & BLOCK_SPLIT)
         && block_limit_cut(c, b, start))
         return;
-    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
-    if (c->next_sample < end)
-        sample_block(c, b, p->branch_pc, start, end);
-    c->cycles = end;
-    b->count++;
-    c->prev = b;
+    enter_block(c, p, b, start, end);
 }
 
 /* A call or a return (b watched, or p ended in jr/jalr) or samples due:
@@ -481,12 +489,7 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
         c->prev = &c->none;
         c->hooks.arrive(c->hooks.opaque, c, p, b, start);
     }
-    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
-    if (c->next_sample < end)
-        sample_block(c, b, p->branch_pc, start, end);
-    c->cycles = end;
-    b->count++;
-    c->prev = b;
+    enter_block(c, p, b, start, end);
 }
 
 /* Runs before every translated block. The fast path is a leaf: a table

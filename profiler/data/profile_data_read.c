@@ -28,6 +28,19 @@ static bool G_GNUC_PRINTF(3, 4) fail(Rd *r, const char *field, const char *fmt, 
     return false;
 }
 
+/* fail() for element i of the list `list` of `at`, the field's name only
+ * made when it fails (not once per element read). */
+static bool G_GNUC_PRINTF(5, 6) fail_at(Rd *r, const char *at, const char *list, gsize i, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error(r->error, NOCPROF_ERROR, NOCPROF_ERROR_DATA, "%s: %s.%s[%" G_GSIZE_FORMAT "]: %s", r->name, at, list,
+                i, msg);
+    return false;
+}
+
 static const void *fixed(GVariant *parent, gsize idx, gsize elem, gsize *n)
 {
     g_autoptr(GVariant) v = g_variant_get_child_value(parent, idx);
@@ -57,16 +70,16 @@ static bool dec_funcs(Rd *r, const char *at, GVariant *prof, Profile *p)
         f->pseudo = pseudo;
         gsize ns;
         const uint64_t *s = fixed(fv, 9, sizeof(uint64_t), &ns);
-        g_autofree char *field = g_strdup_printf("%s.functions[%u]", at, i);
         if (ns != p->nperiods)
-            return fail(r, field, "%" G_GSIZE_FORMAT " sample counts for %u sampling periods", ns, p->nperiods);
+            return fail_at(r, at, "functions", i, "%" G_GSIZE_FORMAT " sample counts for %u sampling periods", ns,
+                           p->nperiods);
         f->samples = g_new0(uint64_t, p->nperiods ? p->nperiods : 1);
         if (ns)
             memcpy(f->samples, s, ns * sizeof *s);
         if (f->pseudo != (i >= p->nfuncs - PROF_NPSEUDO))
-            return fail(r, field, "pseudo-functions must be the last %d entries", PROF_NPSEUDO);
+            return fail_at(r, at, "functions", i, "pseudo-functions must be the last %d entries", PROF_NPSEUDO);
         if (!f->pseudo && (uint64_t)f->addr + f->size > G_MAXUINT32 + 1ull)
-            return fail(r, field, "address 0x%08x + size %u is past 2^32", f->addr, f->size);
+            return fail_at(r, at, "functions", i, "address 0x%08x + size %u is past 2^32", f->addr, f->size);
     }
     return true;
 }
@@ -87,12 +100,11 @@ static bool dec_arcs(Rd *r, const char *at, GVariant *prof, Profile *p)
     for (unsigned i = 0; i < n; i++) {
         ProfArc *a = &p->arcs[i];
         g_variant_get_child(v, i, PD_ARC, &a->caller, &a->callee, &a->call_site, &a->count, &a->inclusive_cycles);
-        g_autofree char *field = g_strdup_printf("%s.arcs[%u]", at, i);
         if (a->caller >= p->nfuncs || a->callee >= p->nfuncs)
-            return fail(r, field, "caller %u / callee %u: functions are 0 .. %u", a->caller, a->callee,
+            return fail_at(r, at, "arcs", i, "caller %u / callee %u: functions are 0 .. %u", a->caller, a->callee,
                         p->nfuncs - 1);
         if (i && arc_key_cmp(&p->arcs[i - 1], a) >= 0)
-            return fail(r, field, "not sorted by (callee, caller, call site) or repeated");
+            return fail_at(r, at, "arcs", i, "not sorted by (callee, caller, call site) or repeated");
     }
     return true;
 }
@@ -106,13 +118,13 @@ static bool dec_blocks(Rd *r, const char *at, GVariant *prof, Profile *p)
     for (unsigned i = 0; i < n; i++) {
         ProfBlock *b = &p->blocks[i];
         g_variant_get_child(v, i, PD_BLOCK, &b->addr, &b->ninsns, &b->func, &b->count, &b->cycles);
-        g_autofree char *field = g_strdup_printf("%s.blocks[%u]", at, i);
         if (b->func >= p->nfuncs)
-            return fail(r, field, "function %u: functions are 0 .. %u", b->func, p->nfuncs - 1);
+            return fail_at(r, at, "blocks", i, "function %u: functions are 0 .. %u", b->func, p->nfuncs - 1);
         if (b->addr % 4 || b->ninsns == 0 || b->ninsns > 4096 || (uint64_t)b->addr + 4ull * b->ninsns > 1ull << 32)
-            return fail(r, field, "address 0x%08x with %u instructions is not a block", b->addr, b->ninsns);
+            return fail_at(r, at, "blocks", i, "address 0x%08x with %u instructions is not a block", b->addr,
+                           b->ninsns);
         if (i && p->blocks[i - 1].addr > b->addr)
-            return fail(r, field, "blocks not sorted by address");
+            return fail_at(r, at, "blocks", i, "blocks not sorted by address");
     }
     return true;
 }
