@@ -43,6 +43,7 @@ static const KeyDef keys[] = {
     U("noc", "rx_queue_flits", rx_queue_flits, 2, 65536),
     U64("sched", "quantum", quantum, 1, 100000000),
     U("sched", "threads", threads, 0, 1024),
+    U("sched", "adapt", adapt, 0, 1),
     U64("run", "max_cycles", max_cycles, 1, UINT64_C(1) << 62),
     U64("run", "livelock_cycles", livelock_cycles, 0, UINT64_C(1) << 62),
     { "profiler", "sample_period", K_PERIODS, 0, 1, UINT32_MAX },
@@ -64,7 +65,7 @@ void config_defaults(Config *c)
         .router_latency = 2, .link_latency = 1, .buffer_depth = 4,
         .max_payload = 16, .tx_queue_flits = 34, .rx_queue_flits = 68,
         .quantum = 100000,  /* a yield costs ~1 us: 1000 made CPU-bound runs 2.2x slower */
-        .threads = 1, /* several threads slow NoC-heavy runs down today (docs/performance.md) */
+        .threads = 0, .adapt = 1, /* the host's CPUs, fewer when that is faster */
         .max_cycles = UINT64_C(10000000000),
         .livelock_cycles = 10000000,
         .nperiods = 1, .periods = { 10007 },

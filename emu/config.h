@@ -31,6 +31,7 @@ typedef struct Config {
     uint64_t quantum;          /* cycles a core runs between scheduling
                                   decisions: speed only, never results */
     unsigned threads;          /* host threads; 0 = the host's CPUs */
+    unsigned adapt;            /* 1: use fewer threads when that is faster */
     uint64_t max_cycles;
     uint64_t livelock_cycles;  /* 0 = no livelock check */
     unsigned nperiods;

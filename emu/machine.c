@@ -229,6 +229,7 @@ static bool sched_sync(void *opaque, Core *core, uint64_t t)
     Machine *m = mc->m;
     MachSched *s = m->sched;
     pthread_mutex_lock(&s->lock);
+    mach_work(mc, t);
     mc->st = MC_SYNC;
     mc->sync_t = t;
     lb_set(mc, mc->sync_t);
@@ -270,6 +271,7 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     Machine *m = mc->m;
     MachSched *s = m->sched;
     pthread_mutex_lock(&s->lock);
+    mach_work(mc, start);
     mc->polling = true;
     mc->p_tx = tx;
     mc->p_start = start;
@@ -302,8 +304,10 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     mc->polling = mc->woken = false;
     mc->st = MC_RUN;
     lb_set(mc, r);
-    if (r > start)
+    mc->mark = r; /* the skipped iterations are no work */
+    if (r > start) {
         dev_ni_emit_polls(mc->ni, tx, poll_pc, start + poll_offset, period, (r - start) / period);
+    }
     pthread_mutex_unlock(&s->lock);
     return r;
 }
@@ -346,7 +350,8 @@ static void core_main(void *opaque)
         CoreState st = core_state(c);
         if (!core_live(c)) {
             mc->st = MC_DONE;
-            s->ndone++;
+            if (++s->ndone == m->ncores)
+                pthread_cond_broadcast(&s->park);
             mach_changed(m);
             pthread_mutex_unlock(&s->lock);
             return;
@@ -358,10 +363,12 @@ static void core_main(void *opaque)
             continue;
         }
         mc->st = MC_RUN;
-        lb_set(mc, core_cycles(c));
+        uint64_t c0 = mc->mark = core_cycles(c);
+        lb_set(mc, c0);
         pthread_mutex_unlock(&s->lock);
-        core_run(c, sat_add(core_cycles(c), m->cfg->quantum));
+        core_run(c, sat_add(c0, m->cfg->quantum));
         pthread_mutex_lock(&s->lock);
+        mach_work(mc, core_cycles(c));
         if (core_state(c) == CORE_IDLE) {
             mc->st = MC_IDLE;           /* look at it at the cycle it waits */
             mc->woken = false;
@@ -439,19 +446,24 @@ static bool unstick(Machine *m)
     return true;
 }
 
-/* The ready core of this thread with the smallest lb (lock held). */
+/* The ready core of smallest lb for this thread (lock held): among its own
+ * cores and those of parked threads; else, stolen, among the other
+ * threads' ready cores (a core's coroutine may resume on any thread). */
 MCore *mach_pick(Machine *m, unsigned thread)
 {
-    MCore *best = NULL;
+    MachSched *s = m->sched;
+    MCore *best = NULL, *steal = NULL;
     LbView v = mach_lb_view(m);
     for (unsigned i = 0; i < m->ncores; i++) {
-        MCore *o = &m->sched->mc[i];
-        if (o->thread != thread)
+        MCore *o = &s->mc[i];
+        if (!mach_ready(m, o, &v))
             continue;
-        if (mach_ready(m, o, &v) && (!best || lb_get(o) < lb_get(best)))
-            best = o;
+        bool own = o->thread == thread || o->thread >= s->nactive;
+        MCore **slot = own ? &best : &steal;
+        if (!*slot || lb_get(o) < lb_get(*slot))
+            *slot = o;
     }
-    return best;
+    return best ? best : steal;
 }
 
 typedef struct ThreadArg {
@@ -468,7 +480,8 @@ static gpointer thread_main(gpointer opaque)
     while (s->ndone < m->ncores) {
         if (s->interrupted && *s->interrupted)
             start_halt(m, CORE_INTERRUPTED, false);
-        MCore *mc = mach_pick(m, ta->thread);
+        bool parked = ta->thread >= s->nactive;
+        MCore *mc = parked ? NULL : mach_pick(m, ta->thread);
         if (mc) {
             mc->active = true;
             s->running[ta->thread] = mc;
@@ -477,16 +490,24 @@ static gpointer thread_main(gpointer opaque)
             pthread_mutex_lock(&s->lock);
             mc->active = false;
             s->running[ta->thread] = NULL;
+            mach_adapt_tick(m);
             mach_changed(m);
             continue;
         }
         /* the network moved (or the run ends): look again, no sleeping
          * (a 50 ms wait per network step made drains crawl) */
-        if (unstick(m) || mach_pick(m, ta->thread) || s->ndone == m->ncores)
+        if (!parked && (unstick(m) || mach_pick(m, ta->thread) || s->ndone == m->ncores))
             continue;
-        mach_preempt_others(m, ta->thread);
-        if (mach_spin_thread(m, ta->thread))
+        if (!parked) {
+            mach_preempt_others(m, ta->thread);
+            if (mach_spin_thread(m, ta->thread))
+                continue;
+        }
+        if (parked) {
+            /* until nactive grows or the run ends (signalled) */
+            pthread_cond_wait(&s->park, &s->lock);
             continue;
+        }
         /* wake up now and then to see an interrupt flag set by a signal */
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -539,6 +560,7 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&s->cond, &ca);
+    pthread_cond_init(&s->park, &ca);
     pthread_condattr_destroy(&ca);
     s->console_fn = console_fn;
     s->console_opaque = console_opaque;
@@ -586,6 +608,7 @@ void machine_free(Machine *m)
     pthread_mutex_destroy(&s->lock);
     pthread_mutex_destroy(&s->console_lock);
     pthread_cond_destroy(&s->cond);
+    pthread_cond_destroy(&s->park);
     g_free(s);
     g_free(m);
 }
@@ -594,7 +617,9 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
 {
     MachSched *s = m->sched;
     s->interrupted = interrupted;
-    s->nthreads = m->nthreads = machine_threads(m->cfg);
+    s->nthreads = s->nactive = m->nthreads = machine_threads(m->cfg);
+    m->adapt_switches = 0;
+    s->adapt = m->cfg->adapt && s->nthreads > 1 ? mach_adapt_new(s->nthreads, m->adapt_trial_ns) : NULL;
     s->ndone = 0;
     for (unsigned i = 0; i < m->ncores; i++) {
         MCore *mc = &s->mc[i];
@@ -619,6 +644,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
     g_free(threads);
     g_free(args);
     g_clear_pointer(&s->running, g_free);
+    g_clear_pointer(&s->adapt, mach_adapt_free);
     /* the network's clock at the end is the run's end (the latest core),
      * whatever the schedule simulated of it so far */
     uint64_t end = 0;

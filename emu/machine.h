@@ -54,6 +54,11 @@ typedef struct Machine {
     bool livelock;             /* ... and it was a livelock */
     uint64_t end_cycle;        /* cycle at which the deadlock was found */
     unsigned nthreads;         /* host threads the last run used */
+    /* [sched] adapt (machine_adapt.c): the length of one trial (0: the
+     * default, 10 ms), and how many times the last run changed the number
+     * of threads running cores */
+    uint64_t adapt_trial_ns;
+    unsigned adapt_switches;
     MachSched *sched;          /* private */
 } Machine;
 

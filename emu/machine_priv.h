@@ -11,18 +11,21 @@
 
 #include <pthread.h>
 
+typedef struct Adapt Adapt;
+
 typedef enum { MC_RUN, MC_SYNC, MC_IDLE, MC_DONE } McState;
 
 typedef struct MCore {
     Machine *m;
     Core *core;
     NiDev *ni;
-    unsigned id, thread;
+    unsigned id, thread;       /* thread: its home (machine_adapt.c steals) */
     Coro *co;
     McState st;
     bool active;               /* resumed by its thread right now */
     bool woken;                /* MC_IDLE: the network raised a line */
     uint64_t lb, sync_t, wake_t;
+    uint64_t mark;             /* its cycles when its work was last counted */
     /* livelock: polling since poll_from with no progress (NI events); the
      * state before the last progress, to judge it as of an earlier cycle */
     bool polled, prev_polled;
@@ -38,12 +41,16 @@ struct MachSched {
     /* pthread, not GMutex: ThreadSanitizer sees pthread's synchronisation */
     pthread_mutex_t lock;
     pthread_cond_t cond;
+    pthread_cond_t park;       /* parked threads wait here (nactive grows) */
     pthread_mutex_t console_lock;
     uint64_t gen;              /* bumped (atomic) by every change of state */
     unsigned sleepers;         /* threads in pthread_cond_timedwait */
     MCore **running;           /* [thread]: the core it resumed, or NULL */
     MCore *mc;
     unsigned nthreads, ndone;
+    unsigned nactive;          /* threads 0..nactive-1 run cores (adapt) */
+    Adapt *adapt;              /* machine_adapt.c; NULL: nactive stays */
+    uint64_t work;             /* cycles executed (not skipped by polls) */
     volatile sig_atomic_t *interrupted;
     bool halting;
     bool halt_at_sync;         /* running cores stop at their next sync point */
@@ -73,6 +80,14 @@ typedef struct LbView {
     const MCore *arg1;
 } LbView;
 
+/* Count the cycles mc executed up to its clock `now` (lock held). */
+static inline void mach_work(MCore *mc, uint64_t now)
+{
+    if (now > mc->mark)
+        mc->m->sched->work += now - mc->mark;
+    mc->mark = now;
+}
+
 /* machine.c, lock held */
 LbView mach_lb_view(const Machine *m);
 bool mach_others_at(const LbView *v, const MCore *self, uint64_t t);
@@ -85,5 +100,10 @@ bool mach_spin_sync(Machine *m, MCore *mc, uint64_t t);
 bool mach_spin_thread(Machine *m, unsigned thread);
 void mach_preempt_for(Machine *m, const MCore *o);
 void mach_preempt_others(Machine *m, unsigned thread);
+
+/* machine_adapt.c, lock held: how many threads run cores. */
+Adapt *mach_adapt_new(unsigned nthreads, uint64_t trial_ns);
+void mach_adapt_free(Adapt *a);
+void mach_adapt_tick(Machine *m);
 
 #endif

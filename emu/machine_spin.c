@@ -80,7 +80,7 @@ static bool spin(Machine *m, const SpinNeed *needs, unsigned nneeds)
 bool mach_spin_sync(Machine *m, MCore *mc, uint64_t t)
 {
     MachSched *s = m->sched;
-    if (s->nthreads < 2 || mach_pick(m, mc->thread))
+    if (s->nactive < 2 || mach_pick(m, mc->thread))
         return false;
     for (unsigned i = 0; i < m->ncores; i++) {
         const MCore *o = &s->mc[i];
@@ -91,19 +91,20 @@ bool mach_spin_sync(Machine *m, MCore *mc, uint64_t t)
     return spin(m, &n, 1);
 }
 
-/* The thread has nothing ready (lock held): watch for one of its waiting
- * cores to become ready. False when there is nothing to watch for or it
- * timed out. */
+/* The thread has nothing ready (lock held): watch for a waiting core that
+ * is not running to become ready (it may be another thread's: mach_pick
+ * steals). False when there is nothing to watch for or it timed out. */
 bool mach_spin_thread(Machine *m, unsigned thread)
 {
     MachSched *s = m->sched;
-    if (s->nthreads < 2)
+    (void)thread;
+    if (s->nactive < 2)
         return false;
     SpinNeed needs[m->ncores];
     unsigned n = 0;
     for (unsigned i = 0; i < m->ncores; i++) {
         const MCore *o = &s->mc[i];
-        if (o->thread != thread)
+        if (o->active)
             continue;
         if (o->st == MC_SYNC)
             needs[n++] = (SpinNeed){ i, o->sync_t };
@@ -113,27 +114,37 @@ bool mach_spin_thread(Machine *m, unsigned thread)
     return n > 0 && spin(m, needs, n);
 }
 
-/* o is ready (lock held): if its thread is busy with a core that is ahead
- * of it, that core's run ends at its next block boundary, so that the
- * core everybody may be waiting for runs first. */
+/* o is ready (lock held): if no active thread is free to take it and a
+ * busy one runs a core that is ahead of it, that core's run ends at its
+ * next block boundary, so that the core everybody may be waiting for runs
+ * first (the busy thread with the core furthest ahead). */
 void mach_preempt_for(Machine *m, const MCore *o)
 {
     MachSched *s = m->sched;
-    MCore *r = s->nthreads > 1 ? s->running[o->thread] : NULL;
-    if (r && r != o && r->st == MC_RUN && lb_get(r) > lb_get(o))
-        core_request_yield(r->core);
+    if (s->nactive < 2)
+        return;
+    MCore *far = NULL;
+    for (unsigned t = 0; t < s->nactive; t++) {
+        MCore *r = s->running[t];
+        if (!r)
+            return; /* a free thread takes it */
+        if (r != o && r->st == MC_RUN && (!far || lb_get(r) > lb_get(far)))
+            far = r;
+    }
+    if (far && lb_get(far) > lb_get(o))
+        core_request_yield(far->core);
 }
 
 /* Nothing to run on this thread (lock held): preempt for every ready core
- * whose thread runs another one. */
+ * that no thread runs. */
 void mach_preempt_others(Machine *m, unsigned thread)
 {
     MachSched *s = m->sched;
+    (void)thread;
     LbView v = mach_lb_view(m);
     for (unsigned i = 0; i < m->ncores; i++) {
         MCore *o = &s->mc[i];
-        if (o->thread != thread && s->running[o->thread] && mach_ready(m, o, &v))
+        if (mach_ready(m, o, &v))
             mach_preempt_for(m, o);
     }
 }
-

@@ -554,7 +554,7 @@ class Progress(unittest.TestCase):
         line's count grows, never past summary.json's final count"""
         out = nptest.tmpdir("pty2")
         rc, got = run_on_pty(["-o", out, "--threads", "2", "--max-cycles", "6000000",
-                              "--set", "run.livelock_cycles=0", fw("spin")])
+                              "--set", "run.livelock_cycles=0", "--set", "sched.adapt=0", fw("spin")])
         self.assertEqual(rc, 4, got)
         lines = progress_lines(got)
         self.assertGreaterEqual(len(lines), 2, got)

@@ -33,6 +33,8 @@ static const char *const spec_keys[] = {
     "profiler.sample_period",
     /* nocprof's resource limits (README "Configuration", docs/robustness.md) */
     "limits.functions", "limits.blocks", "limits.contexts",
+    /* nocprof's adaptive thread count (README "Host threads") */
+    "sched.adapt",
 };
 
 static void test_key_table_is_spec(void)

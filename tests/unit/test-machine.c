@@ -73,10 +73,60 @@ static void test_deadlock(void)
     elf_image_free(img);
 }
 
+/* One run of firmware/apps alltoall on the 2 x 2 mesh: each core's
+ * cycles, instructions and exit code, and the run's thread switches. */
+static void run_alltoall(unsigned threads, unsigned adapt, uint64_t out[4][3], unsigned *switches)
+{
+    Config cfg;
+    config_defaults(&cfg);
+    cfg.threads = threads;
+    cfg.adapt = adapt;
+    GError *err = NULL;
+    g_autofree char *path = g_strdup_printf("%s/alltoall-el.elf", FIRMWARE);
+    ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
+    g_assert_no_error(err);
+    ElfImage *imgs[4] = { img, img, img, img };
+    Machine *m = machine_new(&cfg, imgs, NULL, NULL, &err);
+    g_assert_no_error(err);
+    m->adapt_trial_ns = 200 * 1000; /* 0.2 ms trials: many switches */
+    machine_run(m, NULL);
+    g_assert_false(m->deadlock);
+    for (unsigned i = 0; i < 4; i++) {
+        out[i][0] = core_cycles(m->cores[i]);
+        out[i][1] = core_instructions(m->cores[i]);
+        out[i][2] = (uint64_t)core_exit_code(m->cores[i]);
+        g_assert_cmpint(core_state(m->cores[i]), ==, CORE_EXITED);
+    }
+    *switches = m->adapt_switches;
+    machine_free(m);
+    elf_image_free(img);
+}
+
+static void test_adapt(void)
+{
+    /* [sched] adapt moves cores between the threads that run them, from
+     * all threads to one and back: the all-to-all exchange (every core
+     * syncs every few cycles) gives the same cycles, instructions and exit
+     * codes as on one thread; without adapt the count never changes */
+    uint64_t one[4][3], two[4][3];
+    unsigned sw;
+    run_alltoall(1, 1, one, &sw);
+    g_assert_cmpuint(sw, ==, 0);
+    run_alltoall(2, 0, two, &sw);
+    g_assert_cmpuint(sw, ==, 0);
+    g_assert_cmpmem(one, sizeof one, two, sizeof two);
+    run_alltoall(2, 1, two, &sw);
+    g_test_message("%u switches", sw);
+    g_assert_cmpuint(sw, >=, 2);
+    g_assert_cmpmem(one, sizeof one, two, sizeof two);
+    g_assert_cmpuint(one[0][2], ==, 0);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/machine/all-cores-exit", test_all_cores_exit);
     g_test_add_func("/machine/deadlock", test_deadlock);
+    g_test_add_func("/machine/adapt", test_adapt);
     return g_test_run();
 }
