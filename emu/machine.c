@@ -219,7 +219,7 @@ static void suspend(MCore *mc)
     mach_changed(mc->m);
     pthread_mutex_unlock(&s->lock);
     coro_yield(mc->co);
-    pthread_mutex_lock(&s->lock);
+    mach_lock(s);
 }
 
 /* CoreSched.sync: the network exactly at t, lock held on success. */
@@ -228,7 +228,7 @@ static bool sched_sync(void *opaque, Core *core, uint64_t t)
     MCore *mc = opaque;
     Machine *m = mc->m;
     MachSched *s = m->sched;
-    pthread_mutex_lock(&s->lock);
+    mach_lock(s);
     mach_work(mc, t);
     mc->st = MC_SYNC;
     mc->sync_t = t;
@@ -270,7 +270,7 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     MCore *mc = opaque;
     Machine *m = mc->m;
     MachSched *s = m->sched;
-    pthread_mutex_lock(&s->lock);
+    mach_lock(s);
     mach_work(mc, start);
     mc->polling = true;
     mc->p_tx = tx;
@@ -339,7 +339,7 @@ static void core_main(void *opaque)
     MachSched *s = m->sched;
     Core *c = mc->core;
     for (;;) {
-        pthread_mutex_lock(&s->lock);
+        mach_lock(s);
         if (s->halting && core_live(c) && (!s->halt_at_sync || core_state(c) == CORE_IDLE)) {
             if (core_state(c) == CORE_IDLE && s->halt_state == CORE_DEADLOCK)
                 core_idle(c, m->end_cycle);
@@ -367,7 +367,7 @@ static void core_main(void *opaque)
         lb_set(mc, c0);
         pthread_mutex_unlock(&s->lock);
         core_run(c, sat_add(c0, m->cfg->quantum));
-        pthread_mutex_lock(&s->lock);
+        mach_lock(s);
         mach_work(mc, core_cycles(c));
         if (core_state(c) == CORE_IDLE) {
             mc->st = MC_IDLE;           /* look at it at the cycle it waits */
@@ -476,7 +476,7 @@ static gpointer thread_main(gpointer opaque)
     ThreadArg *ta = opaque;
     Machine *m = ta->m;
     MachSched *s = m->sched;
-    pthread_mutex_lock(&s->lock);
+    mach_lock(s);
     while (s->ndone < m->ncores) {
         if (s->interrupted && *s->interrupted)
             start_halt(m, CORE_INTERRUPTED, false);
@@ -487,7 +487,7 @@ static gpointer thread_main(gpointer opaque)
             s->running[ta->thread] = mc;
             pthread_mutex_unlock(&s->lock);
             coro_resume(mc->co);
-            pthread_mutex_lock(&s->lock);
+            mach_lock(s);
             mc->active = false;
             s->running[ta->thread] = NULL;
             mach_adapt_tick(m);
@@ -671,7 +671,7 @@ void machine_progress(Machine *m, uint64_t *lo, uint64_t *hi)
     MachSched *s = m->sched;
     *lo = UINT64_MAX;
     *hi = 0;
-    pthread_mutex_lock(&s->lock);
+    mach_lock(s);
     for (unsigned i = 0; i < m->ncores; i++) {
         const MCore *o = &s->mc[i];
         uint64_t c = o->st == MC_DONE || !s->mc[i].co ? core_cycles(o->core) : lb_get(o);

@@ -23,8 +23,10 @@
  *
  * `[sched] quantum` only says how many cycles a core runs between
  * scheduling decisions (how stale its published lb may be); `[sched]
- * threads` how many host threads run cores (core i on thread i * threads / cores).
- * Both are performance knobs.
+ * threads` how many host threads run cores (core i's home is thread
+ * i * threads / cores; a free thread takes another's ready core), `[sched]
+ * adapt` whether fewer run them when that is faster (machine_adapt.c).
+ * All are performance knobs.
  *
  * Endings. When every live core idles in `wait` and the network can wake
  * none of them, the run ends in deadlock (idle time counted to the latest

@@ -80,6 +80,20 @@ typedef struct LbView {
     const MCore *arg1;
 } LbView;
 
+/* Take the lock, spinning a while before sleeping in the kernel (the
+ * holders keep it for microseconds; a futex sleep and wake-up costs more) */
+static inline void mach_lock(MachSched *s)
+{
+    for (unsigned i = 0; i < 1000; i++) {
+        if (pthread_mutex_trylock(&s->lock) == 0)
+            return;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+    pthread_mutex_lock(&s->lock);
+}
+
 /* Count the cycles mc executed up to its clock `now` (lock held). */
 static inline void mach_work(MCore *mc, uint64_t now)
 {

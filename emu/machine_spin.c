@@ -70,7 +70,7 @@ static bool spin(Machine *m, const SpinNeed *needs, unsigned nneeds)
                 sched_yield(); /* the core we watch may be waiting for a CPU */
         }
     }
-    pthread_mutex_lock(&s->lock);
+    mach_lock(s);
     return met;
 }
 
