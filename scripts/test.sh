@@ -15,13 +15,16 @@ if [ "${NOCPROF_SKIP_ASAN:-0}" != 1 ]; then
 fi
 
 # ThreadSanitizer: the host threads running cores (emu/machine.c) on the
-# exactness tests, which run every firmware at 1 to 4 threads; a race
-# makes nocprof exit 66 and the test fail
+# exactness tests, which run every firmware at 1 to 4 threads, and on the
+# machine unit tests (migration of cores between threads); a race makes
+# the program exit 66 and the test fail
 if [ "${NOCPROF_SKIP_TSAN:-0}" != 1 ]; then
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNOCPROF_TSAN=ON >/dev/null
-  cmake --build build-tsan -j"$jobs" --target nocprof
+  cmake --build build-tsan -j"$jobs" --target nocprof test-machine
   TSAN_OPTIONS="halt_on_error=1 exitcode=66" python3 tests/e2e/test_exact.py \
     --nocprof build-tsan/nocprof --fw build/firmware --src "$PWD"
+  # cores moving between threads as [sched] adapt changes their number
+  TSAN_OPTIONS="halt_on_error=1 exitcode=66" build-tsan/tests/unit/test-machine
 fi
 
 # valgrind memcheck on one end-to-end run: clean apart from Unicorn's own
