@@ -282,8 +282,8 @@ static void sys_prof(void *opaque, bool on, uint32_t pc)
 static void irqc_refresh(void *opaque, uint64_t now)
 {
     Core *c = opaque;
-    if (c->cycles >= c->timer.expiry && c->timer.expiry <= now)
-        dev_timer_fire(&c->timer, c->cycles);
+    if (c->timer.expiry <= now)
+        dev_timer_fire(&c->timer, now);
 }
 
 static void devices_init(Core *c, ConsoleFn console_fn, void *console_opaque)

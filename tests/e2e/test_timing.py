@@ -154,6 +154,23 @@ class Timer(unittest.TestCase):
         self.assertLess(c["cycles"], 50300)
         self.assertEqual(c["irq_cycles"], 0)
 
+    def test_timer_registers_in_the_block_of_an_expiry(self):
+        """CTRL, REMAIN, ACK and a CTRL write that come later in the same
+        basic block as an expiry see the expiry (one-shot cleared enable,
+        periodic reloaded, the raised interrupt acknowledged or kept):
+        cycles hand-computed in t_timerlazy.S."""
+        for endian in ("el", "eb"):
+            for q in ("1000", "3"):
+                r = run([fixture("t_timerlazy", endian)] + nptest.ONE_CORE +
+                        ["--max-cycles", "100000", "--set", "sched.quantum=" + q])
+                c = r.core(0)
+                self.assertEqual(c["status"], "exited", r.describe())
+                self.assertEqual(c["exit_code"], 0x10552,
+                                 "CTRL %d (2), REMAIN %d (85), PENDING after ACK %d (0), "
+                                 "PENDING after a late stop %d (1)"
+                                 % (c["exit_code"] & 15, c["exit_code"] >> 4 & 0xff,
+                                    c["exit_code"] >> 12 & 15, c["exit_code"] >> 16))
+
     def test_ticks_firmware_timing(self):
         # ticks.c checks its own tick spacing; the profile shows idle time
         r = run([nptest.fw("ticks")])
