@@ -180,6 +180,19 @@ static bool status_allows(const Core *c, uint32_t st)
     return ((st & NP_ST_IM2) && core_irqc_output(c)) || ((st & NP_ST_IM7) && cp0_timer_line(c));
 }
 
+uint64_t core_irq_rise(const Core *c)
+{
+    uint32_t st = status_of(c);
+    if ((st & (NP_ST_IE | NP_ST_EXL | NP_ST_ERL)) != NP_ST_IE)
+        return UINT64_MAX;
+    uint64_t t = UINT64_MAX;
+    if ((st & NP_ST_IM2) && (c->irqc.enable & NP_IRQ_TIMER))
+        t = dev_timer_irq_cycle(&c->timer);
+    if ((st & NP_ST_IM7) && !c->cp0.ti)
+        t = MIN(t, c->cp0.match_at);
+    return t;
+}
+
 void core_update_next_event(Core *c)
 {
     if (c->stopping) {
@@ -457,8 +470,11 @@ void core_run(Core *c, uint64_t horizon)
             break;
         }
         if (c->stopping) {
-            if (c->cut_block)
-                block_run_cut(c); /* the cycle limit inside a block */
+            if (c->cut_block) {
+                block_run_cut(c); /* the cycle limit or an interrupt inside a block */
+                if (c->state == CORE_RUNNING && !c->stopping)
+                    continue;     /* an interrupt's boundary: on from c->pc */
+            }
             break; /* at a sync point or the horizon: c->pc is set */
         }
         uint32_t pc = core_reg(c, UC_MIPS_REG_PC);
