@@ -270,6 +270,38 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
     return false;
 }
 
+/* Before the instruction at pc (cycle t) of the current block, which
+ * follows one that may have made an interrupt takable (mtc0 Status, ei,
+ * mtc0 Compare/Count; called from its code hook): when one is takable now,
+ * the block ends here and it is taken (EPC = pc); when a line that would be
+ * taken rises before the block ends, the block ends here and goes on as a
+ * block of its own (whose boundary cuts it at the rise). True when the
+ * block ended here. */
+bool core_irq_check_here(Core *c, uint32_t pc, uint64_t t)
+{
+    if (c->stopping || !core_current_block(c))
+        return false;
+    if (c->timer.expiry <= t)
+        dev_timer_fire(&c->timer, t);
+    cp0_fire(c, t);
+    if (core_irq_network(c) && !core_sync_point(c, t, pc))
+        return true; /* halted: stopped before pc */
+    uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);
+    bool now = core_irq_wanted(c) && status_allows(c, st);
+    if (!now && core_irq_rise(c) >= c->cycles)
+        return false;
+    block_truncate(c, pc);
+    c->prev = &c->none;
+    if (now) {
+        deliver(c, pc, st, true);
+    } else {
+        c->pc = pc;
+        write_reg(c, UC_MIPS_REG_PC, pc); /* restart here: a block boundary */
+    }
+    core_update_next_event(c);
+    return true;
+}
+
 /* ---- devices wiring -------------------------------------------------- */
 
 static void sys_exit(void *opaque, int code, uint32_t pc)

@@ -199,6 +199,7 @@ bool core_irqc_output(const Core *c);
  * next rises that Status, IM and IRQC ENABLE as they are now would take;
  * UINT64_MAX if none. */
 uint64_t core_irq_rise(const Core *c);
+bool core_irq_check_here(Core *c, uint32_t pc, uint64_t t);
 
 /* cp0.c */
 void cp0_init(Core *c);

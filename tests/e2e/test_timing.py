@@ -176,6 +176,24 @@ class Timer(unittest.TestCase):
                     # handlers: 149 + 1 - 127 and 396 + 1 - 380 cycles
                     self.assertEqual(c["irq_cycles"], 23 + 17)
 
+    def test_interrupt_made_takable_inside_a_block(self):
+        """`mtc0 Status` setting IE while the TIMER line is pending is
+        interrupted at the very next instruction; `mtc0 Compare` with a match
+        later in the same block at the first boundary at or after it:
+        hand-computed in t_irqenable.S."""
+        for endian in ("el", "eb"):
+            for q in ("1000", "1"):
+                r = run([fixture("t_irqenable", endian)] + nptest.ONE_CORE +
+                        ["--max-cycles", "100000", "--set", "sched.quantum=" + q])
+                c = r.core(0)
+                self.assertEqual(c["status"], "exited", r.describe())
+                self.assertEqual(c["exit_code"] & 0xff, 1, "timer: EPC - en1 + 1")
+                self.assertEqual(c["exit_code"] >> 8, 56, "CP0 timer: EPC index in run2")
+                self.assertEqual(c["cycles"], 300)
+                self.assertEqual(c["instructions"], 278)
+                # handlers: 74 + 1 - 61 and 148 + 1 - 138 cycles
+                self.assertEqual(c["irq_cycles"], 14 + 11)
+
     def test_timer_registers_in_the_block_of_an_expiry(self):
         """CTRL, REMAIN, ACK and a CTRL write that come later in the same
         basic block as an expiry see the expiry (one-shot cleared enable,
