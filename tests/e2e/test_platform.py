@@ -516,8 +516,16 @@ class Help(unittest.TestCase):
             self.assertRegex(rh.stdout, r"(^|[\s,])%s\b" % re.escape(opt), "run --help does not mention " + opt)
         for word in ("SECTION.KEY=VALUE", "N=FILE", "summary.json", "gmon.out", "130"):
             self.assertIn(word, rh.stdout)
-        for status in ("0", "1", "2", "3", "4"):
+        for status in ("0", "1", "2", "3", "4", "5", "130", "143"):
             self.assertRegex(rh.stdout, r"\b%s\b" % status)
+        # every file of the output folder (SPEC 4, "Output folder")
+        for name in ("summary.txt", "summary.json", "coreN/flat.txt", "coreN/callgraph.txt", "coreN/annotated.txt",
+                     "coreN/gmon.out", "gmon-P.out", "coreN/console.txt", "noc.txt", "aliasing.txt", "comm.txt",
+                     "report.html"):
+            self.assertIn(name, rh.stdout, "run --help does not list " + name)
+        rep = nptest.raw(["report", "--help"])
+        for name in ("summary.json", "comm.txt", "report.html", "trace.json", "gmon-P.out"):
+            self.assertIn(name, rep.stdout, "report --help does not list " + name)
 
     def test_no_command(self):
         r = nptest.raw([])
