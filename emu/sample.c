@@ -231,8 +231,15 @@ void sample_untake(Core *c, const Block *b, uint64_t start, uint64_t cut)
 void sample_retime(Core *c, const Block *b, uint32_t i, uint64_t at, int64_t delta)
 {
     uint64_t end = (uint64_t)((int64_t)c->cycles + delta);
+    c->dev_insn = i;
+    c->dev_at = at;
+    c->dev_extra = delta;
+    bool moved = false;
     for (unsigned h = 0; h < c->nhists; h++) {
         Histogram *hi = &c->hists[h];
+        if (hi->next >= end && (hi->next < hi->period || hi->next - hi->period < at))
+            continue; /* none of its samples is past `at` (the usual case) */
+        moved = true;
         while (hi->next >= hi->period && hi->next - hi->period >= at && hi->next - hi->period < c->cycles) {
             uint64_t s = hi->next - hi->period;
             hist_remove(c, hi, b->addr + 4 * insn_at(b, i, at, i, 0, s));
@@ -243,10 +250,8 @@ void sample_retime(Core *c, const Block *b, uint32_t i, uint64_t at, int64_t del
             hi->next += hi->period;
         }
     }
-    c->dev_insn = i;
-    c->dev_at = at;
-    c->dev_extra = delta;
-    sample_update_next(c);
+    if (moved)
+        sample_update_next(c);
 }
 
 void sample_loop(Core *c, const Block *b, uint64_t start, uint64_t period, uint64_t k, uint32_t poll_pc)
