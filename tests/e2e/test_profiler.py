@@ -630,6 +630,41 @@ class DeviceAccessSamples(unittest.TestCase):
         self.assertEqual(start["samples"]["1"], start["self_cycles"])
 
 
+class DeviceAccessNotCompleted(unittest.TestCase):
+    """A device access that does not complete costs nothing, like any
+    faulting instruction (an unmapped access): its mmio cycles go with it.
+    Costs from the disassembly, default [timing] (mmio 4 extra over 1)."""
+
+    def test_bus_error_and_ni_misuse(self):
+        # fault_mmio: read_bad_sys_reg = lui; lw SYS+0xff0 (bus error): 1 cycle
+        # fault_ni: send_empty_packet = lui; sw TX_DEST (1 + 4); li; sw TX_SEND
+        # (NI misuse): 7 cycles
+        for name, func, cycles in (("fault_mmio", "read_bad_sys_reg", 1), ("fault_ni", "send_empty_packet", 7)):
+            r = run([fw(name), "--sample-period", "1"] + nptest.ONE_CORE)
+            self.assertEqual(r.rc, 3, r.describe())
+            c = r.summary["cores"][0]
+            f = functions(c)[func]
+            self.assertEqual((f["self_cycles"], f["inclusive_cycles"]), (cycles, cycles), name)
+            self.assertEqual(f["samples"]["1"], cycles, name)
+            self.assertEqual(sum(g["self_cycles"] for g in c["functions"]), c["cycles"], name)
+
+    def test_halt_at_a_poll(self):
+        """devsample on one core: nobody sends, ds_poll_rx polls until the
+        livelock check ends the run; the core stops before a poll (lw
+        RX_COUNT, which does not complete), so its cycles are a whole number
+        of 8-cycle iterations after the loop's start (from the CYCLE_LO value
+        a two-core run prints: the same code runs before the loop)."""
+        two = run([fw("devsample"), "--set", "mesh.width=2", "--set", "mesh.height=1"])
+        m = re.search(r"poll (\d+)", two.text("core0", "console.txt"))
+        loop_start = int(m.group(1)) + 5 + 1  # the CYCLE_LO lw, a lui
+        r = run([fw("devsample"), "--set", "run.livelock_cycles=20000"] + nptest.ONE_CORE)
+        self.assertEqual(r.rc, 4, r.describe())
+        c = r.summary["cores"][0]
+        self.assertEqual((c["cycles"] - loop_start) % 8, 0, "stopped %d cycles into an iteration" %
+                         ((c["cycles"] - loop_start) % 8))
+        self.assertGreaterEqual(c["cycles"] - loop_start, 20000)  # [run] livelock_cycles of polls
+
+
 class SourceLookup(unittest.TestCase):
     """Issue 10 part 4: DWARF with a relative comp dir (-fdebug-prefix-map),
     resolved as binutils do, --source-dir and --source-map, and every path
