@@ -88,7 +88,7 @@ static void run_alltoall(unsigned threads, unsigned adapt, uint64_t out[4][3], u
     cfg.adapt = adapt;
     ElfImage *img;
     Machine *m = machine_of(&cfg, FIRMWARE, "alltoall-el.elf", &img);
-    m->adapt_trial_ns = 200 * 1000; /* 0.2 ms trials: many switches */
+    m->adapt_trial_ns = 50 * 1000; /* 0.05 ms trials: many switches */
     machine_run(m, NULL);
     g_assert_false(m->deadlock);
     for (unsigned i = 0; i < 4; i++) {
