@@ -224,7 +224,19 @@ void block_truncate(Core *c, uint32_t end_pc)
         else
             removed += b->icost[i];
     }
+    bool dev = c->scan_block == b && c->scan_count == b->count && c->dev_extra && c->dev_insn == k;
+    if (dev) {
+        /* end_pc is a device access that did not complete (a bus error,
+         * NI misuse, a halt at its sync point): its extra cycles, charged
+         * when it began, go with it */
+        cut = (uint64_t)((int64_t)cut - c->dev_extra);
+        removed = (uint64_t)((int64_t)removed + c->dev_extra);
+    }
     sample_untake(c, b, block_start(c, b), cut);
+    if (dev) {
+        c->blk_delta -= c->dev_extra;
+        c->dev_extra = 0;
+    }
     c->cycles -= removed;
     b->extra -= (int64_t)removed;
     b->lost += b->ninsns - k;

@@ -118,6 +118,9 @@ struct Core {
     const Block *scan_block;
     int64_t blk_delta;         /* device-access cycles charged so far in
                                   that execution of scan_block */
+    uint32_t dev_insn;         /* its last device access with an extra */
+    uint64_t dev_at;           /* cost (index, start cycle, extra over */
+    int64_t dev_extra;         /* the static cost; 0: none yet) */
 
     Block **btab;              /* [ram_size / 4] by physical address */
     bool block_limit_hit;      /* stopped at [limits] blocks */
@@ -254,8 +257,8 @@ void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx);
 
 /* sample.c */
 /* Samples of k repetitions of a one-block loop b from `start`, each
- * `period` cycles: its instructions by their costs, then the device
- * access's extra cycles on poll_pc, then the taken branch. */
+ * `period` cycles: its instructions by their costs, the poll at poll_pc
+ * (a device access) with its extra cycles, then the taken branch. */
 void sample_loop(Core *c, const Block *b, uint64_t start, uint64_t period, uint64_t k, uint32_t poll_pc);
 void sample_init(Core *c);
 void sample_clear(Core *c);
@@ -267,6 +270,9 @@ void sample_block(Core *c, const Block *b, uint32_t before_pc, uint64_t start, u
 /* Take back the samples of [cut, c->cycles) inside b, which began at
  * start (each from the instruction it was taken on). */
 void sample_untake(Core *c, const Block *b, uint64_t start, uint64_t cut);
+/* Instruction i of b, starting at cycle `at`, costs delta cycles over its
+ * static cost (a device access): re-place b's samples past `at`. */
+void sample_retime(Core *c, const Block *b, uint32_t i, uint64_t at, int64_t delta);
 
 /* exc.c */
 void core_raise(Core *c, const char *kind, uint32_t pc, const char *fmt, ...) G_GNUC_PRINTF(4, 5);

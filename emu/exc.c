@@ -32,6 +32,7 @@ int exc_locate_access(Core *c, uint32_t phys)
         c->scan_block = b;
         c->blk_scan = 0;
         c->blk_delta = 0;
+        c->dev_extra = 0;
     }
     for (uint32_t k = c->blk_scan; k < b->nmem; k++) {
         uint32_t i = b->mem[k];

@@ -6,7 +6,9 @@
  * costing more than the guest work between two syncs; docs/performance.md).
  * With `[sched] adapt` (the default) the scheduler measures it: it runs a
  * trial of ADAPT_TRIAL_NS with every thread, one with a single thread, and
- * keeps the faster for ADAPT_KEEP trials' time, then tries the other again.
+ * keeps the faster for ADAPT_KEEP trials' time (doubled each time the same
+ * mode wins again, 4x when it is over twice as fast, at most
+ * ADAPT_KEEP_MAX), then tries the other again.
  * Speed is guest cycles executed per second of wall time (cycles skipped
  * by poll loops and idling are not work). Threads beyond `nactive` park;
  * their cores are run by the active threads (a core's coroutine and engine
@@ -20,7 +22,7 @@
 
 #define ADAPT_TRIAL_NS (10u * 1000u * 1000u)
 #define ADAPT_KEEP 12u          /* first keep, in trials */
-#define ADAPT_KEEP_MAX 96u      /* doubled each time the same mode wins */
+#define ADAPT_KEEP_MAX 96u      /* grown each time the same mode wins */
 
 typedef enum { A_START, A_FIRST, A_SECOND, A_KEEP } APhase;
 
@@ -98,9 +100,11 @@ void mach_adapt_tick(Machine *m)
     a->rate[mode] = (double)(s->work - a->work0) / (double)(now - a->t0);
     if (a->phase == A_SECOND) {
         /* both measured: keep the faster (ties: every thread), longer
-         * each time the same one wins */
+         * each time the same one wins (4x when it is over twice as fast:
+         * a trial of the other then costs more than it can tell) */
         unsigned best = a->rate[1] > a->rate[0] ? 1 : 0;
-        a->keep = best == a->kept ? MIN(2 * a->keep, ADAPT_KEEP_MAX) : ADAPT_KEEP;
+        unsigned grow = a->rate[best] > 2 * a->rate[!best] ? 4 : 2;
+        a->keep = best == a->kept ? MIN(grow * a->keep, ADAPT_KEEP_MAX) : grow == 4 ? 4 * ADAPT_KEEP : ADAPT_KEEP;
         a->kept = best;
         set_active(m, best ? 1 : a->n);
         window(a, s, now, a->trial * a->keep);

@@ -48,7 +48,9 @@ static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write
         core_stop(c, CORE_LIMIT);
         return NULL;
     }
-    if (delta < 0 && cb) /* the block ends earlier: samples past its new end were not due */
+    if (delta && cb && i >= 0) /* samples past the access move to the instructions really there */
+        sample_retime(c, cb, (uint32_t)i, a->now, delta);
+    else if (delta < 0 && cb) /* the block ends earlier: samples past its new end were not due */
         sample_untake(c, cb, block_start(c, cb), (uint64_t)((int64_t)c->cycles + delta));
     c->cycles = (uint64_t)((int64_t)c->cycles + delta);
     if (cb) {

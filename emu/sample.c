@@ -197,45 +197,98 @@ G_GNUC_NO_INLINE void sample_block(Core *c, const Block *b, uint32_t before_pc, 
     sample_update_next(c);
 }
 
+/* The instruction of b occupying cycle s >= at, walking from instruction
+ * `from`, which starts at `at`; instruction xi costs `extra` more than its
+ * static cost (a device access, mmio.c), the others their static cost. */
+static uint32_t insn_at(const Block *b, uint32_t from, uint64_t at, uint32_t xi, int64_t extra, uint64_t s)
+{
+    uint32_t k = from;
+    for (;;) {
+        uint64_t cost = (uint64_t)((int64_t)b->icost[k] + (k == xi ? extra : 0));
+        if (k + 1 >= b->ninsns || at + cost > s)
+            return k;
+        at += cost;
+        k++;
+    }
+}
+
+static void hist_remove(Core *c, Histogram *h, uint32_t pc)
+{
+    int64_t bin = bin_of(c, pc);
+    if (bin >= 0 && h->bins[bin])
+        h->bins[bin]--;
+    else if (h->outside)
+        h->outside--;
+    h->total--;
+}
+
 void sample_untake(Core *c, const Block *b, uint64_t start, uint64_t cut)
 {
+    /* this execution's last device access with an extra cost: the
+     * instructions from it on run at their static costs after it */
+    bool dev = c->scan_block == b && c->scan_count == b->count && c->dev_extra != 0;
     for (unsigned h = 0; h < c->nhists; h++) {
         Histogram *hi = &c->hists[h];
         while (hi->next >= hi->period && hi->next - hi->period >= cut && hi->next - hi->period < c->cycles) {
-            uint64_t s = hi->next - hi->period, acc = start;
-            uint32_t i = 0;
-            while (i + 1 < b->ninsns && acc + b->icost[i] <= s)
-                acc += b->icost[i++];
-            int64_t bin = bin_of(c, b->addr + 4 * i);
-            if (bin >= 0 && hi->bins[bin])
-                hi->bins[bin]--;
-            else if (hi->outside)
-                hi->outside--;
-            hi->total--;
+            uint64_t s = hi->next - hi->period;
+            uint32_t i = dev && s >= c->dev_at ? insn_at(b, c->dev_insn, c->dev_at, c->dev_insn, c->dev_extra, s)
+                                               : insn_at(b, 0, start, 0, 0, s);
+            hist_remove(c, hi, b->addr + 4 * i);
             hi->next = s;
         }
     }
     sample_update_next(c);
 }
 
+/* Instruction i of the current block b, starting at `at`, is a device
+ * access that costs `delta` cycles more than its static cost (c->cycles
+ * is still the block's end without it). The samples taken at the block's
+ * entry past `at` were placed with the static cost: take them back and
+ * place them (and those the new end brings, or without those it drops)
+ * on the instructions that really occupy their cycles. */
+void sample_retime(Core *c, const Block *b, uint32_t i, uint64_t at, int64_t delta)
+{
+    uint64_t end = (uint64_t)((int64_t)c->cycles + delta);
+    c->dev_insn = i;
+    c->dev_at = at;
+    c->dev_extra = delta;
+    bool moved = false;
+    for (unsigned h = 0; h < c->nhists; h++) {
+        Histogram *hi = &c->hists[h];
+        if (hi->next >= end && (hi->next < hi->period || hi->next - hi->period < at))
+            continue; /* none of its samples is past `at` (the usual case) */
+        moved = true;
+        while (hi->next >= hi->period && hi->next - hi->period >= at && hi->next - hi->period < c->cycles) {
+            uint64_t s = hi->next - hi->period;
+            hist_remove(c, hi, b->addr + 4 * insn_at(b, i, at, i, 0, s));
+            hi->next = s;
+        }
+        while (hi->next < end) {
+            hist_add(c, hi, b->addr + 4 * insn_at(b, i, at, i, delta, hi->next));
+            hi->next += hi->period;
+        }
+    }
+    if (moved)
+        sample_update_next(c);
+}
+
 void sample_loop(Core *c, const Block *b, uint64_t start, uint64_t period, uint64_t k, uint32_t poll_pc)
 {
     uint64_t end = start + k * period;
-    uint64_t tail = b->bt <= period - b->cost ? period - b->bt : b->cost; /* where the taken branch begins */
+    /* one iteration: the block, its poll (a device access) `extra` cycles
+     * over its static cost, then the taken branch's cycles */
+    int64_t extra = (int64_t)period - (int64_t)b->cost - (int64_t)b->bt;
+    uint32_t pi = (poll_pc - b->addr) / 4;
+    if (pi >= b->ninsns || (int64_t)b->icost[pi] + extra < 1) { /* not a device poll as expected */
+        pi = 0;
+        extra = 0;
+    }
+    uint64_t run = (uint64_t)((int64_t)b->cost + extra);
     for (unsigned i = 0; i < c->nhists; i++) {
         Histogram *h = &c->hists[i];
         while (h->next < end) {
             uint64_t off = h->next >= start ? (h->next - start) % period : 0;
-            uint32_t pc;
-            if (off < b->cost) {
-                uint64_t acc = 0;
-                uint32_t n = 0;
-                while (n + 1 < b->ninsns && acc + b->icost[n] <= off)
-                    acc += b->icost[n++];
-                pc = b->addr + 4 * n;
-            } else {
-                pc = off < tail ? poll_pc : b->branch_pc;
-            }
+            uint32_t pc = off < run ? b->addr + 4 * insn_at(b, 0, 0, pi, extra, off) : b->branch_pc;
             hist_add(c, h, pc);
             h->next += h->period;
         }

@@ -281,6 +281,77 @@ static void core_events(Sink *k, const TraceCore *c, double hz)
     g_string_append(o, "}");
 }
 
+/* Packets of one source overlap in time (one is in flight while the next
+ * is sent), but the complete events of one thread must nest (Chrome
+ * Trace Event format; Perfetto drops those that do not). So each packet
+ * goes to the first lane of its source that is free at its send cycle
+ * (first fit in send order: lanes never overlap). Lane L of node r is
+ * thread L * nodes + r (lane 0 is thread r). lanes[j] is packet j's lane,
+ * nlanes[r] the lanes of node r. */
+static gint by_src_sent(gconstpointer a, gconstpointer b, gpointer data)
+{
+    const NocPacketRecord *pk = data, *x = &pk[*(const size_t *)a], *y = &pk[*(const size_t *)b];
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    if (x->sent != y->sent)
+        return x->sent < y->sent ? -1 : 1;
+    if (x->delivered != y->delivered)
+        return x->delivered < y->delivered ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static unsigned *packet_lanes(const TracePackets *pkts, unsigned *nlanes)
+{
+    size_t n = pkts->n;
+    unsigned *lanes = g_new0(unsigned, n ? n : 1);
+    size_t *order = g_new(size_t, n ? n : 1);
+    for (size_t j = 0; j < n; j++)
+        order[j] = j;
+    g_qsort_with_data(order, (gint)n, sizeof *order, by_src_sent, (gpointer)pkts->recs);
+    GArray *ends = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    for (size_t j = 0; j < n; j++) {
+        const NocPacketRecord *r = &pkts->recs[order[j]];
+        if (j == 0 || r->src != pkts->recs[order[j - 1]].src)
+            g_array_set_size(ends, 0);
+        guint lane = 0;
+        while (lane < ends->len && g_array_index(ends, uint64_t, lane) > r->sent)
+            lane++;
+        if (lane == ends->len)
+            g_array_append_val(ends, r->delivered);
+        g_array_index(ends, uint64_t, lane) = r->delivered;
+        lanes[order[j]] = lane;
+        if (r->src < pkts->nodes)
+            nlanes[r->src] = MAX(nlanes[r->src], lane + 1);
+    }
+    g_array_free(ends, TRUE);
+    g_free(order);
+    return lanes;
+}
+
+static void packet_events(Sink *k, unsigned ncores, const TracePackets *pkts, double hz)
+{
+    GString *o = k->o;
+    unsigned nodes = MAX(pkts->nodes, 1);
+    unsigned *nlanes = g_new0(unsigned, nodes);
+    unsigned *lanes = packet_lanes(pkts, nlanes);
+    for (unsigned r = 0; r < pkts->nodes; r++) {
+        for (unsigned l = 0; l < MAX(nlanes[r], 1); l++) {
+            g_autofree char *tname = l ? g_strdup_printf("from node %u (lane %u)", r, l + 1)
+                                       : g_strdup_printf("from node %u", r);
+            meta(o, &k->q, "thread_name", ncores, l * nodes + r, tname);
+        }
+    }
+    const NocPacketRecord *pk = pkts->recs;
+    for (size_t j = 0; j < pkts->n; j++) {
+        g_autofree char *name = g_strdup_printf("%u->%u", pk[j].src, pk[j].dst);
+        span(o, &k->q, name, "packet", ncores, lanes[j] * nodes + pk[j].src, pk[j].sent, pk[j].delivered, hz);
+        g_string_append_printf(o, ",\"src\":%u,\"dst\":%u,\"words\":%u}}", pk[j].src, pk[j].dst, pk[j].nwords);
+        sink_flush(k, 1 << 16);
+    }
+    g_free(lanes);
+    g_free(nlanes);
+}
+
 static void trace_emit(Sink *k, const TraceCore *cores, unsigned ncores, const TracePackets *pkts, double hz)
 {
     GString *o = k->o;
@@ -290,19 +361,8 @@ static void trace_emit(Sink *k, const TraceCore *cores, unsigned ncores, const T
                            "\"args\":{\"name\":\"NoC\"}}", ncores);
     for (unsigned i = 0; i < ncores; i++)
         core_events(k, &cores[i], hz);
-    for (unsigned r = 0; r < pkts->nodes; r++) {
-        g_autofree char *tname = g_strdup_printf("from node %u", r);
-        meta(o, &k->q, "thread_name", ncores, r, tname);
-    }
-    size_t n = pkts->n;
+    packet_events(k, ncores, pkts, hz);
     uint64_t dropped = pkts->dropped;
-    const NocPacketRecord *pk = pkts->recs;
-    for (size_t j = 0; j < n; j++) {
-        g_autofree char *name = g_strdup_printf("%u->%u", pk[j].src, pk[j].dst);
-        span(o, &k->q, name, "packet", ncores, pk[j].src, pk[j].sent, pk[j].delivered, hz);
-        g_string_append_printf(o, ",\"dst\":%u,\"words\":%u}}", pk[j].dst, pk[j].nwords);
-        sink_flush(k, 1 << 16);
-    }
     if (dropped)
         g_string_append_printf(o, ",\n{\"name\":\"%" G_GUINT64_FORMAT " more packets not recorded\","
                                "\"ph\":\"i\",\"s\":\"p\",\"pid\":%u,\"tid\":0,\"ts\":0}", dropped, ncores);

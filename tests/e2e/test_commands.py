@@ -553,13 +553,15 @@ class Progress(unittest.TestCase):
         """cores on two host threads publish their instruction counts: the
         line's count grows, never past summary.json's final count"""
         out = nptest.tmpdir("pty2")
-        rc, got = run_on_pty(["-o", out, "--threads", "2", "--max-cycles", "6000000",
+        # 20M cycles: about a second, several progress lines (6M took 0.3 s
+        # once two threads got faster, too short for a second line)
+        rc, got = run_on_pty(["-o", out, "--threads", "2", "--max-cycles", "20000000",
                               "--set", "run.livelock_cycles=0", "--set", "sched.adapt=0", fw("spin")])
         self.assertEqual(rc, 4, got)
         lines = progress_lines(got)
         self.assertGreaterEqual(len(lines), 2, got)
         with open(os.path.join(out, "summary.json")) as f:
-            self.check_counts(lines, json.load(f), 6000000)
+            self.check_counts(lines, json.load(f), 20000000)
 
     def test_max_cycles(self):
         rc, got = run_on_pty(["-o", nptest.tmpdir("pty")] + self.LONG + [fw("spin")])

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+import json
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -122,6 +123,20 @@ class NetworkInterrupts(unittest.TestCase):
             self.assertEqual(r.summary["noc"]["packets"], 120)
             self.check_trace(r)
 
+    def test_trace_packets_nest(self):
+        """pipeline and alltoall: a node sends its next packet while the
+        previous one is still in flight (pipeline core 0: 32 packets of 17
+        flits to core 1), so its packets need more than one lane."""
+        for name in ("pipeline", "alltoall"):
+            r = run([fw(name)])
+            self.assertEqual(r.rc, 0, r.stderr)
+            with open(r.path("trace.json")) as f:
+                ev = json.load(f)["traceEvents"]
+            packets = [e for e in ev if e.get("cat") == "packet"]
+            self.assertEqual(len(packets), r.summary["noc"]["packets"])
+            self.assertGreater(max(e["tid"] for e in packets), 3)  # a second lane was needed
+            self.check_nesting(ev)
+
     def check_trace(self, r):
         """trace.json (Chrome Trace Event format): one span per wait and per
         interrupt handler run on each core, one per delivered packet."""
@@ -151,8 +166,28 @@ class NetworkInterrupts(unittest.TestCase):
         lat = sorted(e["args"]["cycles"] for e in packets)
         self.assertEqual(lat[0], r.summary["noc"]["latency"]["min"])
         self.assertEqual(lat[-1], r.summary["noc"]["latency"]["max"])
+        nodes = len(r.summary["cores"])
         for e in packets:
-            self.assertEqual(e["name"], "%d->%d" % (e["tid"], e["args"]["dst"]))
+            self.assertEqual(e["name"], "%d->%d" % (e["args"]["src"], e["args"]["dst"]))
+            self.assertEqual(e["tid"] % nodes, e["args"]["src"])  # lane * nodes + src
+        self.check_nesting(ev)
+
+    def check_nesting(self, ev):
+        """The complete events of one thread nest (Chrome Trace Event
+        format: Perfetto drops those that do not), packets included."""
+        spans = {}
+        for e in ev:
+            if e["ph"] == "X":
+                s = e["args"]["start_cycle"]
+                spans.setdefault((e["pid"], e["tid"]), []).append((s, -e["args"]["cycles"], e["name"]))
+        for key, lst in spans.items():
+            ends = []
+            for s, neg, name in sorted(lst):
+                while ends and ends[-1] <= s:
+                    ends.pop()
+                self.assertFalse(ends and s - neg > ends[-1],
+                                 "%s at cycle %d overlaps without nesting on pid/tid %s" % (name, s, key))
+                ends.append(s - neg)
 
 
 class Determinism(unittest.TestCase):
@@ -481,8 +516,16 @@ class Help(unittest.TestCase):
             self.assertRegex(rh.stdout, r"(^|[\s,])%s\b" % re.escape(opt), "run --help does not mention " + opt)
         for word in ("SECTION.KEY=VALUE", "N=FILE", "summary.json", "gmon.out", "130"):
             self.assertIn(word, rh.stdout)
-        for status in ("0", "1", "2", "3", "4"):
+        for status in ("0", "1", "2", "3", "4", "5", "130", "143"):
             self.assertRegex(rh.stdout, r"\b%s\b" % status)
+        # every file of the output folder (SPEC 4, "Output folder")
+        for name in ("summary.txt", "summary.json", "coreN/flat.txt", "coreN/callgraph.txt", "coreN/annotated.txt",
+                     "coreN/gmon.out", "gmon-P.out", "coreN/console.txt", "noc.txt", "aliasing.txt", "comm.txt",
+                     "report.html"):
+            self.assertIn(name, rh.stdout, "run --help does not list " + name)
+        rep = nptest.raw(["report", "--help"])
+        for name in ("summary.json", "comm.txt", "report.html", "trace.json", "gmon-P.out"):
+            self.assertIn(name, rep.stdout, "report --help does not list " + name)
 
     def test_no_command(self):
         r = nptest.raw([])

@@ -553,6 +553,118 @@ int main(unsigned core, unsigned ncores)
 """
 
 
+def gmon_hist(path):
+    """{pc: samples} of a little-endian gmon.out's histogram records."""
+    import struct
+    data = open(path, "rb").read()
+    pos, bins = 20, {}
+    while pos < len(data) and data[pos] == 0:
+        lo, hi, n = struct.unpack_from("<III", data, pos + 1)
+        pos += 1 + 16 + 16
+        for i, v in enumerate(struct.unpack_from("<%dH" % n, data, pos)):
+            if v:
+                bins[lo + 4 * i] = bins.get(lo + 4 * i, 0) + v
+        pos += 2 * n
+    return bins
+
+
+class DeviceAccessSamples(unittest.TestCase):
+    """A sample lands on the instruction that occupies its cycle also when
+    a device access (lw of CYCLE_LO, RX_COUNT: 1 + mmio 4 cycles) costs
+    more than its static load cost, in a block that runs again and again
+    and in a poll loop the emulator skips (devsample firmware; timelines in
+    firmware/tests/devsample_asm.S). With a period equal to the loop's
+    length every sample of the loop lands on one instruction, found from
+    the CYCLE_LO value the firmware printed: the k-th sample is the cycle
+    with index k * P - 1, CYCLE_LO the index of the reading instruction's
+    first cycle. [timing] store shifts the loops' phase (the runtime stores
+    before them, the loops store nothing)."""
+
+    def where(self, period, start, offsets):
+        """The one pc the samples of a loop of `period` cycles starting at
+        cycle index `start` must all land on."""
+        off = (period - 1 - start) % period
+        return offsets[off]
+
+    def test_cycle_loop_and_poll_loop(self):
+        elf = fw("devsample")
+        sym = nptest.symbols(elf)
+        loop = sym["ds_cycle_loop"][0] + 4      # label 1: the lw
+        poll = sym["ds_poll_rx"][0] + 12        # label 1: the lw
+        # offset in the iteration -> pc (devsample_asm.S)
+        loop_at = [loop] * 5 + [loop + 4] + [loop + 8 + 4 * j for j in range(8)] + [loop + 40, loop + 44, loop + 40]
+        poll_at = [poll] * 5 + [poll + 4, poll + 8, poll + 4]
+        for store in range(8):
+            cfg = ["--set", "mesh.width=2", "--set", "mesh.height=1", "--set", "timing.store=%d" % store]
+            r = run([elf, "--sample-period", "17,8"] + cfg)
+            self.assertEqual(r.rc, 0, r.describe())
+            m = re.search(r"devsample: loop (\d+) last (\d+) poll (\d+)", r.text("core0", "console.txt"))
+            n, last, before = int(m.group(1)), int(m.group(2)), int(m.group(3))
+            # the iterations' lw start at last - 17 j; all the same mod 17
+            want = self.where(17, last, loop_at)
+            got = {pc: v for pc, v in gmon_hist(r.path("core0", "gmon.out")).items() if loop <= pc < loop + 48}
+            self.assertEqual(sorted(got), [want], "store=%d: loop samples %s, want all on 0x%08x" % (store, got, want))
+            self.assertGreaterEqual(got[want], n - 1)
+            # the poll loop starts after the CYCLE_LO lw (5 cycles) and a lui (1)
+            want = self.where(8, before + 5 + 1, poll_at)
+            got = {pc: v for pc, v in gmon_hist(r.path("core0", "gmon-8.out")).items() if poll <= pc < poll + 12}
+            self.assertEqual(sorted(got), [want], "store=%d: poll samples %s, want all on 0x%08x" % (store, got, want))
+            self.assertGreater(got[want], 5000)  # polls from about cycle 51000 to 100000
+
+    def test_exit_store_ends_the_samples(self):
+        """The SYS EXIT store ends the core: no sample past its last cycle
+        (the `b .; nop` after it in _start never runs). With period 1 every
+        cycle is one sample; with period cycles + 1 there is none."""
+        r = run([fw("calls"), "--sample-period", "1"] + nptest.ONE_CORE)
+        c = r.summary["cores"][0]
+        cycles = c["cycles"]
+        r = run([fw("calls"), "--sample-period", "1,2,%d" % (cycles + 1)] + nptest.ONE_CORE)
+        c = r.summary["cores"][0]
+        self.assertEqual(c["cycles"], cycles)
+        for p in (1, 2, cycles + 1):
+            self.assertEqual(c["samples"][str(p)], cycles // p)
+            self.assertEqual(sum(f["samples"][str(p)] for f in c["functions"]), cycles // p, "period %d" % p)
+            name = "gmon.out" if p == 1 else "gmon-%d.out" % p
+            self.assertEqual(sum(gmon_hist(r.path("core0", name)).values()), cycles // p, name)
+        start = functions(c)["_start"]
+        self.assertEqual(start["samples"]["1"], start["self_cycles"])
+
+
+class DeviceAccessNotCompleted(unittest.TestCase):
+    """A device access that does not complete costs nothing, like any
+    faulting instruction (an unmapped access): its mmio cycles go with it.
+    Costs from the disassembly, default [timing] (mmio 4 extra over 1)."""
+
+    def test_bus_error_and_ni_misuse(self):
+        # fault_mmio: read_bad_sys_reg = lui; lw SYS+0xff0 (bus error): 1 cycle
+        # fault_ni: send_empty_packet = lui; sw TX_DEST (1 + 4); li; sw TX_SEND
+        # (NI misuse): 7 cycles
+        for name, func, cycles in (("fault_mmio", "read_bad_sys_reg", 1), ("fault_ni", "send_empty_packet", 7)):
+            r = run([fw(name), "--sample-period", "1"] + nptest.ONE_CORE)
+            self.assertEqual(r.rc, 3, r.describe())
+            c = r.summary["cores"][0]
+            f = functions(c)[func]
+            self.assertEqual((f["self_cycles"], f["inclusive_cycles"]), (cycles, cycles), name)
+            self.assertEqual(f["samples"]["1"], cycles, name)
+            self.assertEqual(sum(g["self_cycles"] for g in c["functions"]), c["cycles"], name)
+
+    def test_halt_at_a_poll(self):
+        """devsample on one core: nobody sends, ds_poll_rx polls until the
+        livelock check ends the run; the core stops before a poll (lw
+        RX_COUNT, which does not complete), so its cycles are a whole number
+        of 8-cycle iterations after the loop's start (from the CYCLE_LO value
+        a two-core run prints: the same code runs before the loop)."""
+        two = run([fw("devsample"), "--set", "mesh.width=2", "--set", "mesh.height=1"])
+        m = re.search(r"poll (\d+)", two.text("core0", "console.txt"))
+        loop_start = int(m.group(1)) + 5 + 1  # the CYCLE_LO lw, a lui
+        r = run([fw("devsample"), "--set", "run.livelock_cycles=20000"] + nptest.ONE_CORE)
+        self.assertEqual(r.rc, 4, r.describe())
+        c = r.summary["cores"][0]
+        self.assertEqual((c["cycles"] - loop_start) % 8, 0, "stopped %d cycles into an iteration" %
+                         ((c["cycles"] - loop_start) % 8))
+        self.assertGreaterEqual(c["cycles"] - loop_start, 20000)  # [run] livelock_cycles of polls
+
+
 class SourceLookup(unittest.TestCase):
     """Issue 10 part 4: DWARF with a relative comp dir (-fdebug-prefix-map),
     resolved as binutils do, --source-dir and --source-map, and every path

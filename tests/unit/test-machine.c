@@ -1,9 +1,24 @@
 /* test-machine.c — the scheduler over cores and the network: every core
- * runs to its own end, and a machine where nothing can wake any idle core
- * ends in a deadlock. */
+ * runs to its own end, a machine where nothing can wake any idle core
+ * ends in a deadlock, and cores moving between threads ([sched] adapt)
+ * give the one-thread results. */
 #include <glib.h>
 
 #include "machine.h"
+
+/* A machine running the ELF at dir/name on every core of cfg's mesh (the
+ * default 2 x 2); *img must be freed after the machine. */
+static Machine *machine_of(const Config *cfg, const char *dir, const char *name, ElfImage **img)
+{
+    GError *err = NULL;
+    g_autofree char *path = g_strdup_printf("%s/%s", dir, name);
+    *img = elf_image_load(path, cfg->ram_size, &err);
+    g_assert_no_error(err);
+    ElfImage *imgs[4] = { *img, *img, *img, *img };
+    Machine *m = machine_new(cfg, imgs, NULL, NULL, &err);
+    g_assert_no_error(err);
+    return m;
+}
 
 static void test_all_cores_exit(void)
 {
@@ -15,13 +30,8 @@ static void test_all_cores_exit(void)
         Config cfg;
         config_defaults(&cfg);
         cfg.threads = threads;
-        GError *err = NULL;
-        g_autofree char *path = g_strdup_printf("%s/t_div-el.elf", FIXTURES);
-        ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
-        g_assert_no_error(err);
-        ElfImage *imgs[4] = { img, img, img, img };
-        Machine *m = machine_new(&cfg, imgs, NULL, NULL, &err);
-        g_assert_no_error(err);
+        ElfImage *img;
+        Machine *m = machine_of(&cfg, FIXTURES, "t_div-el.elf", &img);
         g_assert_cmpuint(m->ncores, ==, 4);
         uint64_t lo, hi, insns = 0;
         for (unsigned i = 0; i < 4; i++)
@@ -53,13 +63,8 @@ static void test_deadlock(void)
      * waits forever */
     Config cfg;
     config_defaults(&cfg);
-    GError *err = NULL;
-    g_autofree char *path = g_strdup_printf("%s/deadlock-eb.elf", FIRMWARE);
-    ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
-    g_assert_no_error(err);
-    ElfImage *imgs[4] = { img, img, img, img };
-    Machine *m = machine_new(&cfg, imgs, NULL, NULL, &err);
-    g_assert_no_error(err);
+    ElfImage *img;
+    Machine *m = machine_of(&cfg, FIRMWARE, "deadlock-eb.elf", &img);
     machine_run(m, NULL);
     g_assert_true(m->deadlock);
     for (unsigned i = 0; i < 4; i++) {
@@ -81,14 +86,9 @@ static void run_alltoall(unsigned threads, unsigned adapt, uint64_t out[4][3], u
     config_defaults(&cfg);
     cfg.threads = threads;
     cfg.adapt = adapt;
-    GError *err = NULL;
-    g_autofree char *path = g_strdup_printf("%s/alltoall-el.elf", FIRMWARE);
-    ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
-    g_assert_no_error(err);
-    ElfImage *imgs[4] = { img, img, img, img };
-    Machine *m = machine_new(&cfg, imgs, NULL, NULL, &err);
-    g_assert_no_error(err);
-    m->adapt_trial_ns = 200 * 1000; /* 0.2 ms trials: many switches */
+    ElfImage *img;
+    Machine *m = machine_of(&cfg, FIRMWARE, "alltoall-el.elf", &img);
+    m->adapt_trial_ns = 50 * 1000; /* 0.05 ms trials: many switches */
     machine_run(m, NULL);
     g_assert_false(m->deadlock);
     for (unsigned i = 0; i < 4; i++) {

@@ -228,6 +228,49 @@ static void test_trace(void)
     noc_free(noc);
 }
 
+/* Complete events of one thread must nest (Chrome Trace Event format;
+ * Perfetto drops those that do not). Packets of one source overlap in
+ * time, so they go to lanes: the first lane of their source free at their
+ * send cycle, thread lane * nodes + src. Records in delivery order:
+ * 0->1 [10, 50) lane 0, 0->1 [30, 70) lane 1 (lane 0 busy until 50),
+ * 0->1 [55, 90) lane 0 again, 1->0 [0, 5) lane 0 of node 1. */
+static void test_trace_packet_lanes(void)
+{
+    const NocPacketRecord rec[4] = { { .src = 1, .dst = 0, .nwords = 1, .sent = 0, .delivered = 5 },
+                                     { .src = 0, .dst = 1, .nwords = 2, .sent = 10, .delivered = 50 },
+                                     { .src = 0, .dst = 1, .nwords = 2, .sent = 30, .delivered = 70 },
+                                     { .src = 0, .dst = 1, .nwords = 3, .sent = 55, .delivered = 90 } };
+    TracePackets pk = { .nodes = 2, .recs = rec, .n = 4 };
+    TraceCore tc[2] = { { .id = 0, .end_cycle = 100, .end_what = "exit 0" },
+                        { .id = 1, .end_cycle = 100, .end_what = "exit 0" } };
+    GString *s = trace_build(tc, 2, &pk, 1e6);
+    g_autoptr(JsonNode) root = parse(s);
+    g_string_free(s, TRUE);
+    JsonArray *ev = json_object_get_array_member(json_node_get_object(root), "traceEvents");
+    static const struct { gint64 start, tid, src; } want[4] = { { 0, 1, 1 }, { 10, 0, 0 }, { 30, 2, 0 }, { 55, 0, 0 } };
+    unsigned seen = 0, lane2_named = 0;
+    for (unsigned i = 0; i < json_array_get_length(ev); i++) {
+        JsonObject *e = json_array_get_object_element(ev, i);
+        const char *ph = json_object_get_string_member(e, "ph");
+        if (strcmp(ph, "M") == 0 && json_object_get_int_member(e, "pid") == 2
+            && json_object_get_int_member(e, "tid") == 2) {
+            const char *n = json_object_get_string_member(json_object_get_object_member(e, "args"), "name");
+            g_assert_cmpstr(n, ==, "from node 0 (lane 2)");
+            lane2_named++;
+        }
+        if (strcmp(ph, "X") != 0)
+            continue;
+        JsonObject *a = json_object_get_object_member(e, "args");
+        g_assert_cmpuint(seen, <, 4);
+        g_assert_cmpint(json_object_get_int_member(a, "start_cycle"), ==, want[seen].start);
+        g_assert_cmpint(json_object_get_int_member(e, "tid"), ==, want[seen].tid);
+        g_assert_cmpint(json_object_get_int_member(a, "src"), ==, want[seen].src);
+        seen++;
+    }
+    g_assert_cmpuint(seen, ==, 4);
+    g_assert_cmpuint(lane2_named, ==, 1);
+}
+
 static void test_callgrind(void)
 {
     Symbols *syms;
@@ -276,6 +319,7 @@ int main(int argc, char **argv)
     g_test_add_func("/writers/summary-json", test_summary_json);
     g_test_add_func("/writers/summary-text", test_summary_text);
     g_test_add_func("/writers/trace", test_trace);
+    g_test_add_func("/writers/trace-packet-lanes", test_trace_packet_lanes);
     g_test_add_func("/writers/callgrind", test_callgrind);
     return g_test_run();
 }

@@ -18,8 +18,11 @@ function rowsFromTrace(model) {
       if (e.ph === 'X') rows[e.pid].spans.push({ s: a.start_cycle, n: a.cycles, name: e.name, cat: e.cat });
       else if (e.ph === 'i') rows[e.pid].marks.push({ s: Math.round((e.ts || 0) * model.hz / 1e6), name: e.name, cat: e.cat });
     } else if (e.ph === 'X') {
-      if (!nocRows.has(e.tid)) nocRows.set(e.tid, { label: `NoC from ${e.tid}`, spans: [], marks: [], noc: true });
-      nocRows.get(e.tid).spans.push({ s: a.start_cycle, n: a.cycles, name: e.name, cat: e.cat, words: a.words });
+      // one row per source node (trace.json spreads a node's packets over
+      // lanes, threads tid = lane * nodes + src, so that they nest)
+      const src = a.src ?? e.tid;
+      if (!nocRows.has(src)) nocRows.set(src, { label: `NoC from ${src}`, spans: [], marks: [], noc: true });
+      nocRows.get(src).spans.push({ s: a.start_cycle, n: a.cycles, name: e.name, cat: e.cat, words: a.words });
     } else if (e.ph === 'i') {
       rows[0].marks.push({ s: Math.round((e.ts || 0) * model.hz / 1e6), name: e.name, cat: 'note' });
     }
