@@ -196,26 +196,11 @@ uint64_t block_start(const Core *c, const Block *b)
     return c->cycles - b->cost - (uint64_t)(scanned ? c->blk_delta : 0);
 }
 
-/* The device access at end_pc charged mmio over load/store: take it back
- * (and the samples it took) before the instruction is cut away. */
-static void access_unbill(Core *c, Block *b)
-{
-    int64_t d = c->acc_delta;
-    c->acc_delta = 0;
-    if (d > 0)
-        sample_unrange(c, c->cycles - (uint64_t)d, c->acc_pc);
-    c->cycles = (uint64_t)((int64_t)c->cycles - d);
-    b->extra -= d;
-    c->blk_delta -= d;
-}
-
 void block_truncate(Core *c, uint32_t end_pc)
 {
     Block *b = core_current_block(c);
     if (!b || end_pc < b->addr || end_pc >= b->addr + b->size)
         return;
-    if (c->acc_delta && c->acc_pc == end_pc)
-        access_unbill(c, b);
     uint32_t k = (end_pc - b->addr) / 4;
     uint64_t start = c->cycles - b->cost, removed = 0, cut = start;
     for (uint32_t i = 0; i < b->ninsns; i++) {

@@ -172,12 +172,6 @@ struct Core {
                                   (block_irq_cut): the core runs on */
     uint64_t cut_slack;
 
-    /* the device access in progress (mmio.c): its pc and the cycles it
-     * charged over a load/store, taken back by block_truncate when that
-     * instruction does not complete (a bus error, NI misuse, a halt) */
-    uint32_t acc_pc;
-    int64_t acc_delta;
-
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
     uint32_t sp_buf, reg_buf;  /* register reads land here (core.c) */
@@ -264,8 +258,6 @@ void sample_init(Core *c);
 void sample_clear(Core *c);
 void sample_update_next(Core *c);
 void sample_range(Core *c, uint64_t to, uint32_t pc);
-/* Take back the samples in [from, cycles) that sample_range gave to pc. */
-void sample_unrange(Core *c, uint64_t from, uint32_t pc);
 void sample_block(Core *c, const Block *b, uint32_t before_pc, uint64_t start, uint64_t end);
 /* Take back the samples of [cut, c->cycles) inside b, which began at
  * start (each from the instruction it was taken on). */

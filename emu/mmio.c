@@ -56,8 +56,6 @@ static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write
     if (cb) {
         cb->extra += delta;
         c->blk_delta += delta;
-        c->acc_pc = a->pc;
-        c->acc_delta = delta;
     }
     if (c->next_sample < c->cycles)
         sample_range(c, c->cycles, a->pc);
@@ -92,8 +90,9 @@ static bool access_end(Core *c, unsigned slot, DevAccess *a, bool known, bool wr
     return true;
 }
 
-static uint64_t mmio_read_access(Core *c, uint64_t offset, unsigned size)
+uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque)
 {
+    Core *c = opaque;
     DevAccess a;
     DevSlot *d;
     if (c->state != CORE_RUNNING || !(d = access_begin(c, offset, size, false, &a)))
@@ -116,16 +115,9 @@ static uint64_t mmio_read_access(Core *c, uint64_t offset, unsigned size)
     return v;
 }
 
-uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque)
+void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque)
 {
     Core *c = opaque;
-    uint64_t v = mmio_read_access(c, offset, size);
-    c->acc_delta = 0; /* the access is over */
-    return v;
-}
-
-static void mmio_write_access(Core *c, uint64_t offset, unsigned size, uint64_t value)
-{
     DevAccess a;
     DevSlot *d;
     if (c->state != CORE_RUNNING || !(d = access_begin(c, offset, size, true, &a)))
@@ -140,11 +132,4 @@ static void mmio_write_access(Core *c, uint64_t offset, unsigned size, uint64_t 
     }
     if (access_end(c, (unsigned)(d - c->dev), &a, known, true) && c->state == CORE_RUNNING)
         core_update_next_event(c);
-}
-
-void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque)
-{
-    Core *c = opaque;
-    mmio_write_access(c, offset, size, value);
-    c->acc_delta = 0; /* the access is over */
 }

@@ -151,24 +151,6 @@ void sample_range(Core *c, uint64_t to, uint32_t pc)
     sample_update_next(c);
 }
 
-/* Take back the samples in [from, cycles) that sample_range gave to pc. */
-void sample_unrange(Core *c, uint64_t from, uint32_t pc)
-{
-    int64_t k = bin_of(c, pc);
-    for (unsigned i = 0; i < c->nhists; i++) {
-        Histogram *h = &c->hists[i];
-        while (h->next >= h->period && h->next - h->period >= from && h->next - h->period < c->cycles) {
-            if (k >= 0 && h->bins[k])
-                h->bins[k]--;
-            else if (h->outside)
-                h->outside--;
-            h->total--;
-            h->next -= h->period;
-        }
-    }
-    sample_update_next(c);
-}
-
 /* Samples inside block b that started at `start`: each lands on the
  * instruction occupying that cycle; cycles before `start` (a taken branch
  * charged at this boundary) land on `before_pc`. */
