@@ -94,6 +94,15 @@ static uint32_t block_scan(Core *c, Block *b)
     return ctl;
 }
 
+/* The most cycles b's device accesses may add to its static cost (each
+ * load or store costs `mmio` instead of `load`/`store`). */
+static uint64_t block_slack(const Core *c, const Block *b)
+{
+    const Timing *t = &c->cfg->timing;
+    uint32_t low = MIN(t->load, t->store);
+    return t->mmio > low ? (uint64_t)b->nmem * (t->mmio - low) : 0;
+}
+
 static Block *block_new(Core *c, uint32_t addr, uint32_t size)
 {
     Block *b = g_new0(Block, 1);
@@ -110,6 +119,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     for (uint32_t i = 0; readable && i < b->ninsns; i++)
         b->words[i] = core_guest_word(c, bytes + 4 * i);
     uint32_t ctl = block_scan(c, b);
+    c->irq_margin = (uint32_t)MIN(MAX(c->irq_margin, block_slack(c, b)), (uint64_t)UINT32_MAX);
     if (b->flags & MIPS_BRANCH) {
         uint32_t target;
         b->bt = c->cfg->timing.branch_taken;
@@ -387,7 +397,7 @@ static bool block_limit_cut(Core *c, Block *b, uint64_t start)
 static bool block_irq_cut(Core *c, Block *b, uint64_t start, uint64_t end)
 {
     uint64_t rise = core_irq_rise(c);
-    if (rise <= start || rise >= end || b->ninsns < 2)
+    if (rise <= start || rise >= end + block_slack(c, b) || b->ninsns < 2)
         return false;
     uint32_t k = 0, stop = b->nmem ? b->mem[0] + 1u : b->ninsns;
     uint64_t acc = 0;
@@ -518,7 +528,7 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     if ((end > c->cfg->max_cycles || (b->flags & BLOCK_SPLIT)) && !(p->flags & BLOCK_SPLIT)
         && block_limit_cut(c, b, start))
         return;
-    if (end > c->next_event && end <= c->cfg->max_cycles && !(p->flags & BLOCK_SPLIT)
+    if (end + block_slack(c, b) > c->next_event && end <= c->cfg->max_cycles && !(p->flags & BLOCK_SPLIT)
         && block_irq_cut(c, b, start, end))
         return;
     enter_block(c, p, b, start, end);

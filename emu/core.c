@@ -204,6 +204,12 @@ void core_update_next_event(Core *c)
         c->slice_end = MIN(c->slice_end, c->cycles); /* stop at the next boundary */
     uint64_t e = MIN(c->slice_end, c->timer.expiry);
     e = MIN(e, MIN(c->cfg->max_cycles, c->cp0.match_at));
+    /* a block may run longer than its static cost (device accesses): the
+     * blocks that may reach an interrupt's rise take the slow path, which
+     * cuts them there (block_irq_cut) */
+    uint64_t rise = MIN(dev_timer_irq_cycle(&c->timer), c->cp0.match_at);
+    if (rise != UINT64_MAX)
+        e = MIN(e, rise > c->irq_margin ? rise - c->irq_margin : 0);
     if (core_irq_wanted(c) || core_irq_network(c))
         e = 0; /* network lines are tested at every boundary */
     c->next_event = e;

@@ -170,6 +170,8 @@ struct Core {
     bool cut_run;
     bool cut_irq;              /* the cut is at an interrupt's boundary
                                   (block_irq_cut): the core runs on */
+    uint32_t irq_margin;       /* the most cycles device accesses may add
+                                  to a block over its static cost */
     uint64_t cut_slack;
 
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */

@@ -279,8 +279,12 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     mc->p_off = poll_offset;
     mc->p_pc = poll_pc;
     mc->woken = false;
+    /* a local event (a timer expiry, a Compare match) wakes the iteration
+     * it falls in, not the next one: an interrupt it raises is taken at
+     * the exact instruction boundary inside that iteration (block.c) */
     uint64_t ev = core_local_event(core);
-    mc->wake_t = ev >= m->cfg->max_cycles ? UINT64_MAX : poll_iter_at(mc, ev);
+    mc->wake_t = ev >= m->cfg->max_cycles ? UINT64_MAX
+               : ev <= start ? start : start + (ev - start) / period * period;
     lb_set(mc, mc->wake_t);
     mc->st = MC_IDLE;
     uint64_t r = start;

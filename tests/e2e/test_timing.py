@@ -194,6 +194,24 @@ class Timer(unittest.TestCase):
                 # handlers: 74 + 1 - 61 and 148 + 1 - 138 cycles
                 self.assertEqual(c["irq_cycles"], 14 + 11)
 
+    def test_interrupts_while_polling_the_ni(self):
+        """Timer interrupts while the core polls an empty NI (iterations the
+        scheduler skips in bulk) are taken at the exact boundary: entries
+        hand-computed in t_pollirq.S, at every quantum and mesh size."""
+        offsets = [0, 1, 2, 0, 1, 2, 3, 4, 0, 1]
+        want = sum(o << 3 * i for i, o in enumerate(offsets))
+        for endian in ("el", "eb"):
+            for mesh, q in (("1", "1000"), ("1", "1"), ("2", "7")):
+                r = run([fixture("t_pollirq", endian), "--max-cycles", "100000",
+                         "--set", "mesh.width=" + mesh, "--set", "mesh.height=1",
+                         "--set", "sched.quantum=" + q])
+                for c in r.summary["cores"]:
+                    self.assertEqual(c["status"], "exited", r.describe())
+                    got = [c["exit_code"] >> 3 * i & 7 for i in range(10)]
+                    self.assertEqual(got, offsets, "entry - expiry of each interrupt")
+                    self.assertEqual(c["exit_code"], want)
+                    self.assertEqual(c["cycles"], 10179)
+
     def test_timer_registers_in_the_block_of_an_expiry(self):
         """CTRL, REMAIN, ACK and a CTRL write that come later in the same
         basic block as an expiry see the expiry (one-shot cleared enable,
