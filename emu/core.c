@@ -180,6 +180,19 @@ static bool status_allows(const Core *c, uint32_t st)
     return ((st & NP_ST_IM2) && core_irqc_output(c)) || ((st & NP_ST_IM7) && cp0_timer_line(c));
 }
 
+uint64_t core_irq_rise(const Core *c)
+{
+    uint32_t st = status_of(c);
+    if ((st & (NP_ST_IE | NP_ST_EXL | NP_ST_ERL)) != NP_ST_IE)
+        return UINT64_MAX;
+    uint64_t t = UINT64_MAX;
+    if ((st & NP_ST_IM2) && (c->irqc.enable & NP_IRQ_TIMER))
+        t = dev_timer_irq_cycle(&c->timer);
+    if ((st & NP_ST_IM7) && !c->cp0.ti)
+        t = MIN(t, c->cp0.match_at);
+    return t;
+}
+
 void core_update_next_event(Core *c)
 {
     if (c->stopping) {
@@ -257,6 +270,38 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
     return false;
 }
 
+/* Before the instruction at pc (cycle t) of the current block, which
+ * follows one that may have made an interrupt takable (mtc0 Status, ei,
+ * mtc0 Compare/Count; called from its code hook): when one is takable now,
+ * the block ends here and it is taken (EPC = pc); when a line that would be
+ * taken rises before the block ends, the block ends here and goes on as a
+ * block of its own (whose boundary cuts it at the rise). True when the
+ * block ended here. */
+bool core_irq_check_here(Core *c, uint32_t pc, uint64_t t)
+{
+    if (c->stopping || !core_current_block(c))
+        return false;
+    if (c->timer.expiry <= t)
+        dev_timer_fire(&c->timer, t);
+    cp0_fire(c, t);
+    if (core_irq_network(c) && !core_sync_point(c, t, pc))
+        return true; /* halted: stopped before pc */
+    uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);
+    bool now = core_irq_wanted(c) && status_allows(c, st);
+    if (!now && core_irq_rise(c) >= c->cycles)
+        return false;
+    block_truncate(c, pc);
+    c->prev = &c->none;
+    if (now) {
+        deliver(c, pc, st, true);
+    } else {
+        c->pc = pc;
+        write_reg(c, UC_MIPS_REG_PC, pc); /* restart here: a block boundary */
+    }
+    core_update_next_event(c);
+    return true;
+}
+
 /* ---- devices wiring -------------------------------------------------- */
 
 static void sys_exit(void *opaque, int code, uint32_t pc)
@@ -282,8 +327,8 @@ static void sys_prof(void *opaque, bool on, uint32_t pc)
 static void irqc_refresh(void *opaque, uint64_t now)
 {
     Core *c = opaque;
-    if (c->cycles >= c->timer.expiry && c->timer.expiry <= now)
-        dev_timer_fire(&c->timer, c->cycles);
+    if (c->timer.expiry <= now)
+        dev_timer_fire(&c->timer, now);
 }
 
 static void devices_init(Core *c, ConsoleFn console_fn, void *console_opaque)
@@ -457,8 +502,11 @@ void core_run(Core *c, uint64_t horizon)
             break;
         }
         if (c->stopping) {
-            if (c->cut_block)
-                block_run_cut(c); /* the cycle limit inside a block */
+            if (c->cut_block) {
+                block_run_cut(c); /* the cycle limit or an interrupt inside a block */
+                if (c->state == CORE_RUNNING && !c->stopping)
+                    continue;     /* an interrupt's boundary: on from c->pc */
+            }
             break; /* at a sync point or the horizon: c->pc is set */
         }
         uint32_t pc = core_reg(c, UC_MIPS_REG_PC);

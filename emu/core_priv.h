@@ -168,6 +168,8 @@ struct Core {
     Block *cut_block;
     uint32_t cut_end;
     bool cut_run;
+    bool cut_irq;              /* the cut is at an interrupt's boundary
+                                  (block_irq_cut): the core runs on */
     uint64_t cut_slack;
 
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
@@ -196,6 +198,11 @@ uint32_t core_guest_word(const Core *c, const uint8_t *p);
 
 /* IRQC output: PENDING & ENABLE != 0 (hardware line 0, Cause.IP2). */
 bool core_irqc_output(const Core *c);
+/* The cycle at which a local line (TIMER through IRQC, the CP0 timer)
+ * next rises that Status, IM and IRQC ENABLE as they are now would take;
+ * UINT64_MAX if none. */
+uint64_t core_irq_rise(const Core *c);
+bool core_irq_check_here(Core *c, uint32_t pc, uint64_t t);
 
 /* cp0.c */
 void cp0_init(Core *c);
@@ -229,7 +236,9 @@ void block_free(gpointer p);
  * back the cycles, instructions and samples of what did not run. */
 void block_truncate(Core *c, uint32_t end_pc);
 /* core_run: the cycle limit cut a block (c->cut_block): run its prefix
- * up to c->cut_end and stop the core there (CORE_LIMIT). */
+ * up to c->cut_end and stop the core there (CORE_LIMIT); or an interrupt
+ * line rises inside it (c->cut_irq): run the prefix, the core goes on at
+ * c->cut_end, whose boundary takes the interrupt. */
 void block_run_cut(Core *c);
 /* Cycle at which the current execution of b began. */
 uint64_t block_start(const Core *c, const Block *b);

@@ -64,6 +64,15 @@ static Cp0Kind cp0_kind(uint32_t w, unsigned *rt, unsigned *rd)
     return (*rd == NP_CP0_COUNT || *rd == NP_CP0_COMPARE || *rd == NP_CP0_CAUSE) ? CP0_WRITE : CP0_NONE;
 }
 
+/* A write that may make an interrupt takable at the next instruction:
+ * Status (mtc0, ei, di), Compare, Count. */
+static bool irq_write(uint32_t w)
+{
+    unsigned rt, rd;
+    Cp0Kind k = cp0_kind(w, &rt, &rd);
+    return k == CP0_STATUS || (k == CP0_WRITE && (rd == NP_CP0_COMPARE || rd == NP_CP0_COUNT));
+}
+
 void cp0_init(Core *c)
 {
     c->cp0.divisor = c->cfg->count_divisor ? c->cfg->count_divisor : 1;
@@ -171,8 +180,10 @@ static void cp0_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaqu
         return;
     uint32_t i = (pc - b->addr) / 4;
     unsigned rt, rd;
-    Cp0Kind k = cp0_kind(b->words[i], &rt, &rd);
     uint64_t t = exc_insn_cycle(c, (int)i);
+    if (i > 0 && irq_write(b->words[i - 1]) && core_irq_check_here(c, pc, t))
+        return; /* the block ended before pc (an interrupt, or a cut) */
+    Cp0Kind k = cp0_kind(b->words[i], &rt, &rd);
     if (k == CP0_WRITE) {
         record_write(c, rd, core_read_gpr(c, rt), t);
     } else if (k == CP0_STATUS) {
@@ -208,7 +219,7 @@ bool cp0_scan_block(Core *c, const Block *b)
         if (k == CP0_NONE)
             continue;
         added |= hook_at(c, b->addr + 4 * i);
-        if (k == CP0_READ && i + 1 < b->ninsns)
+        if ((k == CP0_READ || irq_write(b->words[i])) && i + 1 < b->ninsns)
             added |= hook_at(c, b->addr + 4 * (i + 1));
     }
     return added;

@@ -29,6 +29,15 @@ uint64_t dev_timer_irq_cycle(const TimerDev *t)
     return (t->ctrl & NP_TIMER_IRQ) ? t->expiry : UINT64_MAX;
 }
 
+/* An access at `now` comes after every expiry at or before it: the core
+ * fires the timer only at block boundaries, so an expiry earlier in the
+ * accessing block has not been seen yet. */
+static void timer_catch_up(TimerDev *t, uint64_t now)
+{
+    if (t->expiry <= now)
+        dev_timer_fire(t, now);
+}
+
 static void timer_start(TimerDev *t, uint64_t now)
 {
     t->expiry = (t->ctrl & NP_TIMER_ENABLE) && t->period ? now + t->period : UINT64_MAX;
@@ -37,12 +46,12 @@ static void timer_start(TimerDev *t, uint64_t now)
 static bool timer_read(void *opaque, DevAccess *a, uint32_t *v)
 {
     TimerDev *t = opaque;
+    timer_catch_up(t, a->now);
     switch (a->reg) {
     case NP_TIMER_CTRL: *v = t->ctrl; return true;
     case NP_TIMER_PERIOD: *v = t->period; return true;
     case NP_TIMER_REMAIN:
-        *v = t->expiry == UINT64_MAX || t->expiry <= a->now
-            ? 0 : (uint32_t)MIN(t->expiry - a->now, (uint64_t)UINT32_MAX);
+        *v = t->expiry == UINT64_MAX ? 0 : (uint32_t)MIN(t->expiry - a->now, (uint64_t)UINT32_MAX);
         return true;
     default: return false;
     }
@@ -51,6 +60,7 @@ static bool timer_read(void *opaque, DevAccess *a, uint32_t *v)
 static bool timer_write(void *opaque, DevAccess *a, uint32_t v)
 {
     TimerDev *t = opaque;
+    timer_catch_up(t, a->now);
     switch (a->reg) {
     case NP_TIMER_CTRL:
         t->ctrl = v & 7u;

@@ -181,6 +181,34 @@ class OddPc(unittest.TestCase):
                     self.assertIn("misaligned-fetch", r.text("summary.txt"))
 
 
+class DeviceFaultCost(unittest.TestCase):
+    """A device access that faults (bus error, NI misuse) does not complete:
+    like an unmapped access it costs no cycles, and the samples stay
+    floor(cycles / period). Figures from the fixtures' listings."""
+
+    CASES = {"t_f_busbyte": ("bus-error", 0x80000010, 4, 4),
+             "t_f_nisend": ("ni-misuse", 0x80000018, 4, 9)}
+
+    def test_faulting_access_not_charged(self):
+        for name, (kind, pc, insns, cycles) in self.CASES.items():
+            for endian in ("el", "eb"):
+                for mmio in (4, 9):
+                    with self.subTest(name=name, endian=endian, mmio=mmio):
+                        r = run(["--max-cycles", "1000000", "--sample-period", "1,2",
+                                 "--set", "timing.mmio=%d" % mmio] + ONE_CORE
+                                + [nptest.fixture(name, endian)], timeout=20)
+                        self.assertEqual(r.rc, 3, r.describe())
+                        c = r.core(0)
+                        self.assertEqual(c["fault"]["kind"], kind)
+                        self.assertEqual(c["fault"]["pc"], pc)
+                        self.assertEqual(c["instructions"], insns)
+                        want = cycles + (mmio - 4 if name == "t_f_nisend" else 0)
+                        self.assertEqual(c["cycles"], want)
+                        for period in ("1", "2"):
+                            total = sum(f["samples"].get(period, 0) for f in c["functions"])
+                            self.assertEqual(total, want // int(period), period)
+
+
 def gmon_bins(path, big):
     """{pc: samples} of a gmon.out's histogram records."""
     import struct
