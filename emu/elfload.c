@@ -74,6 +74,12 @@ static bool check_image(const ElfImage *img, uint64_t ram_size, GError **error)
                     img->path, img->entry);
         return false;
     }
+    if (img->entry & 3) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF,
+                    "%s: entry point 0x%08x is not a multiple of 4 (MIPS32 code; MIPS16e and microMIPS, "
+                    "entered at odd addresses, are not supported)", img->path, img->entry);
+        return false;
+    }
     return true;
 }
 

@@ -424,6 +424,20 @@ class UsageErrors(unittest.TestCase):
         r = self.expect_2([elf], elf)
         self.assertRegex(r.stderr, r"(?i)segment")
 
+    def test_misaligned_entry(self):
+        """An entry point that is not a multiple of 4 (bit 0 set: MIPS16e or
+        microMIPS code, which the platform has not) cannot start: an ELF
+        error naming the file and the address, not a fault at pc 0."""
+        import struct
+        for endian, order in (("el", "<"), ("eb", ">")):
+            for entry in (0x80000002, 0x80000001):
+                data = bytearray(open(fw("calls", endian), "rb").read())
+                struct.pack_into(order + "I", data, 24, entry)  # e_entry of ELF32
+                path = os.path.join(nptest.tmpdir("entry"), "entry.elf")
+                with open(path, "wb") as f:
+                    f.write(data)
+                self.expect_2([path], path, "0x%08x" % entry)
+
     def test_ram_smaller_than_image(self):
         elf = nptest.fixture("big_image")
         r = run([elf] + nptest.ONE_CORE)          # fits the default 1 MiB
