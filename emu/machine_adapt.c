@@ -99,13 +99,14 @@ void mach_adapt_tick(Machine *m)
     unsigned mode = s->nactive == a->n ? 0 : 1;
     a->rate[mode] = (double)(s->work - a->work0) / (double)(now - a->t0);
     if (a->phase == A_SECOND) {
-        /* both measured: keep the faster, longer each time the same one
-         * wins (4x when it is over twice as fast: a trial of the other
-         * then costs more than it can tell). One thread must be 10% faster
-         * to win: when the host gives the run one CPU for a while (another
-         * process, a real-time peer), both modes measure alike, and all
-         * threads are the right bet once it ends */
-        unsigned best = a->rate[1] > 1.1 * a->rate[0] ? 1 : 0;
+        /* both measured: the mode just tried (`mode`) replaces the one
+         * before it only when it is 10% faster (a change moves cores
+         * between threads, whose caches then start cold; and when the host
+         * gives the run one CPU for a while both modes measure alike). The
+         * winner is kept longer each time it wins again, 4x when it is
+         * over twice as fast (a trial of the other then costs more than it
+         * can tell) */
+        unsigned best = a->rate[mode] > 1.1 * a->rate[!mode] ? mode : !mode;
         unsigned grow = a->rate[best] > 2 * a->rate[!best] ? 4 : 2;
         a->keep = best == a->kept ? MIN(grow * a->keep, ADAPT_KEEP_MAX) : grow == 4 ? 4 * ADAPT_KEEP : ADAPT_KEEP;
         a->kept = best;
