@@ -383,62 +383,18 @@ static bool block_limit_cut(Core *c, Block *b, uint64_t start)
     return true;
 }
 
-/* ---- interrupts inside a block ---------------------------------------------
- * SPEC 1: an interrupt is taken at the first instruction boundary at which
- * its line is pending and taken. A TIMER expiry or a CP0 Compare match
- * inside the block about to run (the lines whose rise is known in
- * advance): the block runs only up to the first boundary at or after the
- * rise (a cut run, as for the cycle limit), and that boundary takes the
- * interrupt. The static costs place the boundary; a device access in the
- * prefix may move the instructions after it (mmio instead of load/store),
- * so the cut comes at the latest after the block's first load or store and
- * the boundary there decides again. Never between a branch and its delay
- * slot. */
-static bool block_irq_cut(Core *c, Block *b, uint64_t start, uint64_t end)
-{
-    uint64_t rise = core_irq_rise(c);
-    if (rise <= start || rise >= end + block_slack(c, b) || b->ninsns < 2)
-        return false;
-    uint32_t k = 0, stop = b->nmem ? b->mem[0] + 1u : b->ninsns;
-    uint64_t acc = 0;
-    while (k < b->ninsns && k < stop && start + acc < rise)
-        acc += b->icost[k++];
-    if (k == 0 || k >= b->ninsns)
-        return false;
-    if (b->branch_pc && !(b->flags & BLOCK_SPLIT) && b->addr + 4 * k == b->branch_pc + 4)
-        return false; /* the boundary after the delay slot is the block's end */
-    c->cycles = start;
-    c->prev = &c->none;
-    c->pc = b->addr;
-    c->cut_block = b;
-    c->cut_end = b->addr + 4 * k;
-    c->cut_slack = b->cost - acc;
-    c->cut_irq = true;
-    core_stop(c, CORE_RUNNING);
-    return true;
-}
-
 void block_run_cut(Core *c)
 {
     Block *b = c->cut_block;
-    bool irq = c->cut_irq;
     uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
     c->stopping = false;
     c->cut_run = true;
-    c->cut_irq = false;
     core_update_next_event(c);
     uc_err err = uc_emu_start(c->uc, b->addr, c->cut_end, 0, 0);
     c->cut_run = false;
     if (c->state == CORE_RUNNING && err != UC_ERR_OK)
         exc_engine_error(c, err, c->cut_end);
-    if (irq) {
-        /* the prefix ran (unless the core stopped inside it): go on at
-         * cut_end, a boundary like any other */
-        if (c->state == CORE_RUNNING && !c->stopping) {
-            block_truncate(c, c->cut_end);
-            c->pc = c->cut_end;
-        }
-    } else if (c->state == CORE_RUNNING) {
+    if (c->state == CORE_RUNNING) {
         block_truncate(c, c->cut_end);
         c->pc = c->cut_end;
         c->state = CORE_LIMIT;
@@ -527,9 +483,6 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     uint64_t end = start + b->cost;
     if ((end > c->cfg->max_cycles || (b->flags & BLOCK_SPLIT)) && !(p->flags & BLOCK_SPLIT)
         && block_limit_cut(c, b, start))
-        return;
-    if (end + block_slack(c, b) > c->next_event && end <= c->cfg->max_cycles && !(p->flags & BLOCK_SPLIT)
-        && block_irq_cut(c, b, start, end))
         return;
     enter_block(c, p, b, start, end);
 }

@@ -205,8 +205,8 @@ void core_update_next_event(Core *c)
     uint64_t e = MIN(c->slice_end, c->timer.expiry);
     e = MIN(e, MIN(c->cfg->max_cycles, c->cp0.match_at));
     /* a block may run longer than its static cost (device accesses): the
-     * blocks that may reach an interrupt's rise take the slow path, which
-     * cuts them there (block_irq_cut) */
+     * blocks that may reach an interrupt's rise take the slow path, whose
+     * boundary after them takes it */
     uint64_t rise = MIN(dev_timer_irq_cycle(&c->timer), c->cp0.match_at);
     if (rise != UINT64_MAX)
         e = MIN(e, rise > c->irq_margin ? rise - c->irq_margin : 0);

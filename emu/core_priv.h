@@ -168,8 +168,6 @@ struct Core {
     Block *cut_block;
     uint32_t cut_end;
     bool cut_run;
-    bool cut_irq;              /* the cut is at an interrupt's boundary
-                                  (block_irq_cut): the core runs on */
     uint32_t irq_margin;       /* the most cycles device accesses may add
                                   to a block over its static cost */
     uint64_t cut_slack;
@@ -238,9 +236,7 @@ void block_free(gpointer p);
  * back the cycles, instructions and samples of what did not run. */
 void block_truncate(Core *c, uint32_t end_pc);
 /* core_run: the cycle limit cut a block (c->cut_block): run its prefix
- * up to c->cut_end and stop the core there (CORE_LIMIT); or an interrupt
- * line rises inside it (c->cut_irq): run the prefix, the core goes on at
- * c->cut_end, whose boundary takes the interrupt. */
+ * up to c->cut_end and stop the core there (CORE_LIMIT). */
 void block_run_cut(Core *c);
 /* Cycle at which the current execution of b began. */
 uint64_t block_start(const Core *c, const Block *b);
