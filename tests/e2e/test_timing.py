@@ -154,6 +154,24 @@ class Timer(unittest.TestCase):
         self.assertLess(c["cycles"], 50300)
         self.assertEqual(c["irq_cycles"], 0)
 
+    def test_interrupt_made_takable_inside_a_block(self):
+        """`mtc0 Status` setting IE while the TIMER line is pending is
+        interrupted at the very next instruction; a Compare match later in
+        the same block waits for the block's end, here the core's exit:
+        hand-computed in t_irqenable.S."""
+        for endian in ("el", "eb"):
+            for q in ("1000", "1"):
+                r = run([fixture("t_irqenable", endian)] + nptest.ONE_CORE +
+                        ["--max-cycles", "100000", "--set", "sched.quantum=" + q])
+                c = r.core(0)
+                self.assertEqual(c["status"], "exited", r.describe())
+                self.assertEqual(c["exit_code"] & 0xff, 1, "timer: EPC - en1 + 1")
+                self.assertEqual(c["exit_code"] >> 8, 0, "CP0 timer: not taken before the exit")
+                self.assertEqual(c["cycles"], 289)
+                self.assertEqual(c["instructions"], 268)
+                # the one handler: 74 + 1 - 61 cycles
+                self.assertEqual(c["irq_cycles"], 14)
+
     def test_interrupts_while_polling_the_ni(self):
         """Timer interrupts while the core polls an empty NI (iterations the
         scheduler skips in bulk) are taken at the first block boundary at or
