@@ -2,8 +2,8 @@
 // differential flame graph of both runs' exact calling contexts and the
 // function table, sortable. The data document is {"diff": ...} (cli/diff.c).
 import { select } from 'd3';
-import flamegraph, { tooltip as fgTooltips } from 'd3-flame-graph';
-import { fmtInt, fmtPct, esc, panel, sortableTable, fitFlameTip } from './util.js';
+import { fmtInt, fmtPct, esc, panel, sortableTable } from './util.js';
+import { flameFrame, flameChart, flameShow } from './flame.js';
 
 // "+1,234" / "-56" / "0"
 export const fmtDelta = (v) => (v > 0 ? '+' : '') + fmtInt(v);
@@ -116,18 +116,12 @@ function renderDiffFlame(root, stacks, v, state, table) {
     p.append('div').attr('class', 'np-empty').text('No calling contexts in either run.');
     return;
   }
-  const bar = p.append('div').attr('class', 'np-toolbar');
-  const input = bar.append('input').attr('type', 'search').attr('id', 'dflame-search')
-    .attr('placeholder', 'Search functions (substring)…');
-  bar.append('button').attr('id', 'dflame-reset').text('Reset zoom');
-  bar.append('button').attr('id', 'dflame-clear').text('Clear search');
-  bar.append('label').attr('for', 'dflame-width').text('widths');
-  const widthSel = bar.append('select').attr('id', 'dflame-width');
+  const frame = flameFrame(p, 'dflame');
+  frame.bar.append('label').attr('for', 'dflame-width').text('widths');
+  const widthSel = frame.bar.append('select').attr('id', 'dflame-width');
   widthSel.selectAll('option').data([['b', 'B (after)'], ['a', 'A (before)']]).join('option')
     .attr('value', (d) => d[0]).text((d) => d[1]);
   widthSel.property('value', state.widths);
-  const details = p.append('div').attr('class', 'np-details').attr('id', 'dflame-details');
-  const box = p.append('div').attr('class', 'np-flame').attr('id', 'dflame');
   const rows = new Map(v.rows.map((r) => [r.name, r]));
   const label = (d) => {
     const n = d.data;
@@ -143,36 +137,20 @@ function renderDiffFlame(root, stacks, v, state, table) {
     return h;
   };
   const key = state.widths;
-  const width = Math.max(600, box.node().getBoundingClientRect().width || 1000);
-  const chart = flamegraph()
-    .width(width)
-    .cellHeight(19)
-    .transitionDuration(250)
-    .minFrameSize(1)
-    .selfValue(true)
-    .sort(true)
+  const chart = flameChart(frame, label)
     .computeDelta(true)
     .getValue((d) => (d.data ? d.value : d[key])) // data objects, and the nodes searchTree sums
-    .tooltip(fgTooltips.defaultFlamegraphTooltip().html(label))
     .setColorMapper(frameColour)
-    .setSearchMatch((d, term) => !!term && d.data.name.toLowerCase().includes(term.toLowerCase()))
     .setSearchHandler((results) => {
-      const term = input.node().value;
+      const term = frame.input.node().value;
       const set = new Set(results);
       const top = results.filter((d) => { for (let q = d.parent; q; q = q.parent) if (set.has(q)) return false; return true; });
       const sa = top.reduce((s, d) => s + d.data.incA, 0), sb = top.reduce((s, d) => s + d.data.incB, 0);
-      details.text(term ? `search "${term}": ${results.length} frames, A ${fmtInt(sa)} → B ${fmtInt(sb)} cycles (delta ${fmtDelta(sb - sa)})` : '');
-    })
-    .setDetailsHandler(() => {})
-    .onHover(fitFlameTip);
-  select(box.node()).datum(tree).call(chart);
-  const search = (t) => { if (t) chart.search(t); else { chart.clear(); details.text(''); } };
-  input.on('input', () => search(input.node().value));
-  if (state.search) { input.node().value = state.search; search(state.search); }
-  bar.select('#dflame-reset').on('click', () => chart.resetZoom());
-  bar.select('#dflame-clear').on('click', () => { input.node().value = ''; search(''); });
-  widthSel.on('change', () => { state.widths = widthSel.property('value'); state.search = input.node().value; table.rerender(); });
-  window.nocprofFlame = chart;
+      frame.details.text(term ? `search "${term}": ${results.length} frames, A ${fmtInt(sa)} → B ${fmtInt(sb)} cycles (delta ${fmtDelta(sb - sa)})` : '');
+    });
+  const search = flameShow(frame, chart, tree, 'dflame');
+  if (state.search) { frame.input.node().value = state.search; search(state.search); }
+  widthSel.on('change', () => { state.widths = widthSel.property('value'); state.search = frame.input.node().value; table.rerender(); });
   p.append('div').attr('class', 'np-legend').html(
     `<span><span class="sw" style="background:${diffColour(2, 3)}"></span>slower in B</span>` +
     `<span><span class="sw" style="background:${diffColour(3, 2)}"></span>faster in B</span>` +
@@ -180,7 +158,7 @@ function renderDiffFlame(root, stacks, v, state, table) {
     `<span><span class="sw" style="background:rgb(220,220,220)"></span>unchanged</span>` +
     `<span><span class="sw" style="background:#E600E6"></span>search match</span>` +
     `<span>total: A <b>${fmtInt(tree.incA)}</b> · B <b>${fmtInt(tree.incB)}</b> cycles</span>`);
-  return { search: (name) => { input.node().value = name; search(name); box.node().scrollIntoView(); } };
+  return { search: (name) => { frame.input.node().value = name; search(name); frame.box.node().scrollIntoView(); } };
 }
 
 function renderDiffTable(root, v, flame) {

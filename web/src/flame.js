@@ -17,6 +17,47 @@ function colour(name) {
   return `hsl(${hue}, 85%, ${light}%)`;
 }
 
+// What every flame graph of the pages has (report.html, diff.html): a
+// toolbar (search box, reset zoom, clear search; ids `${id}-search`,
+// `-reset`, `-clear`), a details line and the chart's box (`#${id}`).
+export function flameFrame(p, id) {
+  const bar = p.append('div').attr('class', 'np-toolbar');
+  const input = bar.append('input').attr('type', 'search').attr('id', `${id}-search`)
+    .attr('placeholder', 'Search functions (substring)…');
+  bar.append('button').attr('id', `${id}-reset`).text('Reset zoom');
+  bar.append('button').attr('id', `${id}-clear`).text('Clear search');
+  const details = p.append('div').attr('class', 'np-details').attr('id', `${id}-details`);
+  const box = p.append('div').attr('class', 'np-flame').attr('id', id);
+  return { bar, input, details, box };
+}
+
+// The chart with the pages' common settings, hover text from label(d).
+export function flameChart(f, label) {
+  return flamegraph()
+    .width(Math.max(600, f.box.node().getBoundingClientRect().width || 1000))
+    .cellHeight(19)
+    .transitionDuration(250)
+    .minFrameSize(1)
+    .selfValue(true)
+    .sort(true)
+    .tooltip(fgTooltips.defaultFlamegraphTooltip().html(label))
+    .setSearchMatch((d, term) => !!term && d.data.name.toLowerCase().includes(term.toLowerCase()))
+    .setDetailsHandler(() => {})
+    .onHover(fitFlameTip);
+}
+
+// Draw the chart in the frame and wire its toolbar; the search function
+// (an empty term clears).
+export function flameShow(f, chart, tree, id) {
+  select(f.box.node()).datum(tree).call(chart);
+  const search = (t) => { if (t) chart.search(t); else { chart.clear(); f.details.text(''); } };
+  f.input.on('input', () => search(f.input.node().value));
+  f.bar.select(`#${id}-reset`).on('click', () => chart.resetZoom());
+  f.bar.select(`#${id}-clear`).on('click', () => { f.input.node().value = ''; search(''); });
+  window.nocprofFlame = chart;
+  return search;
+}
+
 export function renderFlame(root, model, sel, nav) {
   select('body').selectAll('.d3-flame-graph-tip').remove(); // the previous render's
   const tree = model.flameTree(sel);
@@ -30,13 +71,7 @@ export function renderFlame(root, model, sel, nav) {
     p.append('div').attr('class', 'np-empty').text('No calling contexts were recorded (run without --no-profile).');
     return;
   }
-  const bar = p.append('div').attr('class', 'np-toolbar');
-  const input = bar.append('input').attr('type', 'search').attr('id', 'flame-search')
-    .attr('placeholder', 'Search functions (substring)…');
-  bar.append('button').attr('id', 'flame-reset').text('Reset zoom');
-  bar.append('button').attr('id', 'flame-clear').text('Clear search');
-  const details = p.append('div').attr('class', 'np-details').attr('id', 'flame-details');
-  const box = p.append('div').attr('class', 'np-flame').attr('id', 'flame');
+  const frame = flameFrame(p, 'flame');
 
   const sampleText = (name) => {
     const f = fns.get(name);
@@ -55,34 +90,15 @@ export function renderFlame(root, model, sel, nav) {
     }
     return h;
   };
-  const width = Math.max(600, box.node().getBoundingClientRect().width || 1000);
-  const tipper = fgTooltips.defaultFlamegraphTooltip().html(label);
-  const chart = flamegraph()
-    .width(width)
-    .cellHeight(19)
-    .transitionDuration(250)
-    .minFrameSize(1)
-    .selfValue(true)
-    .sort(true)
-    .tooltip(tipper)
+  const chart = flameChart(frame, label)
     .setColorMapper((d, original) => (d.highlight ? '#d62ad6' : colour(d.data.name)))
-    .setSearchMatch((d, term) => !!term && d.data.name.toLowerCase().includes(term.toLowerCase()))
     .setSearchHandler((results, sum, totalValue) => {
-      details.text(input.node().value
-        ? `search "${input.node().value}": ${results.length} frames, ${fmtInt(sum)} of ${fmtInt(totalValue)} cycles (${fmtPct(sum / totalValue)})`
+      frame.details.text(frame.input.node().value
+        ? `search "${frame.input.node().value}": ${results.length} frames, ${fmtInt(sum)} of ${fmtInt(totalValue)} cycles (${fmtPct(sum / totalValue)})`
         : '');
     })
-    .setDetailsHandler(() => {})
-    .onHover(fitFlameTip)
     .onClick((d) => nav.flameClick && nav.flameClick(d));
-  select(box.node()).datum(tree).call(chart);
-  input.on('input', () => {
-    const t = input.node().value;
-    if (t) chart.search(t); else { chart.clear(); details.text(''); }
-  });
-  bar.select('#flame-reset').on('click', () => chart.resetZoom());
-  bar.select('#flame-clear').on('click', () => { input.node().value = ''; chart.clear(); details.text(''); });
-  window.nocprofFlame = chart;
+  flameShow(frame, chart, tree, 'flame');
   p.append('div').attr('class', 'np-legend').html(
     `<span><span class="sw" style="background:hsl(25,85%,62%)"></span>function</span>` +
     `<span><span class="sw" style="background:#8fb3e8"></span>&lt;interrupt&gt; and other pseudo-functions</span>` +
