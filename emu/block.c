@@ -94,15 +94,6 @@ static uint32_t block_scan(Core *c, Block *b)
     return ctl;
 }
 
-/* The most cycles b's device accesses may add to its static cost (each
- * load or store costs `mmio` instead of `load`/`store`). */
-static uint64_t block_slack(const Core *c, const Block *b)
-{
-    const Timing *t = &c->cfg->timing;
-    uint32_t low = MIN(t->load, t->store);
-    return t->mmio > low ? (uint64_t)b->nmem * (t->mmio - low) : 0;
-}
-
 static Block *block_new(Core *c, uint32_t addr, uint32_t size)
 {
     Block *b = g_new0(Block, 1);
@@ -119,7 +110,6 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     for (uint32_t i = 0; readable && i < b->ninsns; i++)
         b->words[i] = core_guest_word(c, bytes + 4 * i);
     uint32_t ctl = block_scan(c, b);
-    c->irq_margin = (uint32_t)MIN(MAX(c->irq_margin, block_slack(c, b)), (uint64_t)UINT32_MAX);
     if (b->flags & MIPS_BRANCH) {
         uint32_t target;
         b->bt = c->cfg->timing.branch_taken;

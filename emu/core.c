@@ -180,19 +180,6 @@ static bool status_allows(const Core *c, uint32_t st)
     return ((st & NP_ST_IM2) && core_irqc_output(c)) || ((st & NP_ST_IM7) && cp0_timer_line(c));
 }
 
-uint64_t core_irq_rise(const Core *c)
-{
-    uint32_t st = status_of(c);
-    if ((st & (NP_ST_IE | NP_ST_EXL | NP_ST_ERL)) != NP_ST_IE)
-        return UINT64_MAX;
-    uint64_t t = UINT64_MAX;
-    if ((st & NP_ST_IM2) && (c->irqc.enable & NP_IRQ_TIMER))
-        t = dev_timer_irq_cycle(&c->timer);
-    if ((st & NP_ST_IM7) && !c->cp0.ti)
-        t = MIN(t, c->cp0.match_at);
-    return t;
-}
-
 void core_update_next_event(Core *c)
 {
     if (c->stopping) {
@@ -204,12 +191,6 @@ void core_update_next_event(Core *c)
         c->slice_end = MIN(c->slice_end, c->cycles); /* stop at the next boundary */
     uint64_t e = MIN(c->slice_end, c->timer.expiry);
     e = MIN(e, MIN(c->cfg->max_cycles, c->cp0.match_at));
-    /* a block may run longer than its static cost (device accesses): the
-     * blocks that may reach an interrupt's rise take the slow path, whose
-     * boundary after them takes it */
-    uint64_t rise = MIN(dev_timer_irq_cycle(&c->timer), c->cp0.match_at);
-    if (rise != UINT64_MAX)
-        e = MIN(e, rise > c->irq_margin ? rise - c->irq_margin : 0);
     if (core_irq_wanted(c) || core_irq_network(c))
         e = 0; /* network lines are tested at every boundary */
     c->next_event = e;
@@ -279,10 +260,8 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
 /* Before the instruction at pc (cycle t) of the current block, which
  * follows one that may have made an interrupt takable (mtc0 Status, ei,
  * mtc0 Compare/Count; called from its code hook): when one is takable now,
- * the block ends here and it is taken (EPC = pc); when a line that would be
- * taken rises before the block ends, the block ends here and goes on as a
- * block of its own (whose boundary cuts it at the rise). True when the
- * block ended here. */
+ * the block ends here and it is taken (EPC = pc). True when the block
+ * ended here. */
 bool core_irq_check_here(Core *c, uint32_t pc, uint64_t t)
 {
     if (c->stopping || !core_current_block(c))
@@ -293,17 +272,11 @@ bool core_irq_check_here(Core *c, uint32_t pc, uint64_t t)
     if (core_irq_network(c) && !core_sync_point(c, t, pc))
         return true; /* halted: stopped before pc */
     uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);
-    bool now = core_irq_wanted(c) && status_allows(c, st);
-    if (!now && core_irq_rise(c) >= c->cycles)
+    if (!core_irq_wanted(c) || !status_allows(c, st))
         return false;
     block_truncate(c, pc);
     c->prev = &c->none;
-    if (now) {
-        deliver(c, pc, st, true);
-    } else {
-        c->pc = pc;
-        write_reg(c, UC_MIPS_REG_PC, pc); /* restart here: a block boundary */
-    }
+    deliver(c, pc, st, true);
     core_update_next_event(c);
     return true;
 }
@@ -508,11 +481,8 @@ void core_run(Core *c, uint64_t horizon)
             break;
         }
         if (c->stopping) {
-            if (c->cut_block) {
-                block_run_cut(c); /* the cycle limit or an interrupt inside a block */
-                if (c->state == CORE_RUNNING && !c->stopping)
-                    continue;     /* an interrupt's boundary: on from c->pc */
-            }
+            if (c->cut_block)
+                block_run_cut(c); /* the cycle limit inside a block */
             break; /* at a sync point or the horizon: c->pc is set */
         }
         uint32_t pc = core_reg(c, UC_MIPS_REG_PC);

@@ -168,8 +168,6 @@ struct Core {
     Block *cut_block;
     uint32_t cut_end;
     bool cut_run;
-    uint32_t irq_margin;       /* the most cycles device accesses may add
-                                  to a block over its static cost */
     uint64_t cut_slack;
 
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
@@ -198,10 +196,6 @@ uint32_t core_guest_word(const Core *c, const uint8_t *p);
 
 /* IRQC output: PENDING & ENABLE != 0 (hardware line 0, Cause.IP2). */
 bool core_irqc_output(const Core *c);
-/* The cycle at which a local line (TIMER through IRQC, the CP0 timer)
- * next rises that Status, IM and IRQC ENABLE as they are now would take;
- * UINT64_MAX if none. */
-uint64_t core_irq_rise(const Core *c);
 bool core_irq_check_here(Core *c, uint32_t pc, uint64_t t);
 
 /* cp0.c */

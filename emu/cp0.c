@@ -182,7 +182,7 @@ static void cp0_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaqu
     unsigned rt, rd;
     uint64_t t = exc_insn_cycle(c, (int)i);
     if (i > 0 && irq_write(b->words[i - 1]) && core_irq_check_here(c, pc, t))
-        return; /* the block ended before pc (an interrupt, or a cut) */
+        return; /* the block ended before pc (an interrupt taken there) */
     Cp0Kind k = cp0_kind(b->words[i], &rt, &rd);
     if (k == CP0_WRITE) {
         record_write(c, rd, core_read_gpr(c, rt), t);

@@ -281,7 +281,7 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     mc->woken = false;
     /* a local event (a timer expiry, a Compare match) wakes the iteration
      * it falls in, not the next one: an interrupt it raises is taken at
-     * the exact instruction boundary inside that iteration (block.c) */
+     * the end of that iteration's block, as without skipping */
     uint64_t ev = core_local_event(core);
     mc->wake_t = ev >= m->cfg->max_cycles ? UINT64_MAX
                : ev <= start ? start : start + (ev - start) / period * period;
@@ -309,9 +309,8 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     mc->st = MC_RUN;
     lb_set(mc, r);
     mc->mark = r; /* the skipped iterations are no work */
-    if (r > start) {
+    if (r > start)
         dev_ni_emit_polls(mc->ni, tx, poll_pc, start + poll_offset, period, (r - start) / period);
-    }
     pthread_mutex_unlock(&s->lock);
     return r;
 }
@@ -498,20 +497,18 @@ static gpointer thread_main(gpointer opaque)
             mach_changed(m);
             continue;
         }
-        /* the network moved (or the run ends): look again, no sleeping
-         * (a 50 ms wait per network step made drains crawl) */
-        if (!parked && (unstick(m) || mach_pick(m, ta->thread) || s->ndone == m->ncores))
-            continue;
-        if (!parked) {
-            mach_preempt_others(m, ta->thread);
-            if (mach_spin_thread(m, ta->thread))
-                continue;
-        }
         if (parked) {
             /* until nactive grows or the run ends (signalled) */
             pthread_cond_wait(&s->park, &s->lock);
             continue;
         }
+        /* the network moved (or the run ends): look again, no sleeping
+         * (a 50 ms wait per network step made drains crawl) */
+        if (unstick(m) || mach_pick(m, ta->thread) || s->ndone == m->ncores)
+            continue;
+        mach_preempt_others(m);
+        if (mach_spin_thread(m))
+            continue;
         /* wake up now and then to see an interrupt flag set by a signal */
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -19,7 +19,7 @@ typedef struct MCore {
     Machine *m;
     Core *core;
     NiDev *ni;
-    unsigned id, thread;       /* thread: its home (machine_adapt.c steals) */
+    unsigned id, thread;       /* thread: its home (mach_pick may steal it) */
     Coro *co;
     McState st;
     bool active;               /* resumed by its thread right now */
@@ -111,9 +111,9 @@ void mach_changed(Machine *m);
 
 /* machine_spin.c, lock held (dropped while spinning, held on return) */
 bool mach_spin_sync(Machine *m, MCore *mc, uint64_t t);
-bool mach_spin_thread(Machine *m, unsigned thread);
+bool mach_spin_thread(Machine *m);
 void mach_preempt_for(Machine *m, const MCore *o);
-void mach_preempt_others(Machine *m, unsigned thread);
+void mach_preempt_others(Machine *m);
 
 /* machine_adapt.c, lock held: how many threads run cores. */
 Adapt *mach_adapt_new(unsigned nthreads, uint64_t trial_ns);

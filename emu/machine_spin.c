@@ -94,10 +94,9 @@ bool mach_spin_sync(Machine *m, MCore *mc, uint64_t t)
 /* The thread has nothing ready (lock held): watch for a waiting core that
  * is not running to become ready (it may be another thread's: mach_pick
  * steals). False when there is nothing to watch for or it timed out. */
-bool mach_spin_thread(Machine *m, unsigned thread)
+bool mach_spin_thread(Machine *m)
 {
     MachSched *s = m->sched;
-    (void)thread;
     if (s->nactive < 2)
         return false;
     SpinNeed needs[m->ncores];
@@ -137,10 +136,9 @@ void mach_preempt_for(Machine *m, const MCore *o)
 
 /* Nothing to run on this thread (lock held): preempt for every ready core
  * that no thread runs. */
-void mach_preempt_others(Machine *m, unsigned thread)
+void mach_preempt_others(Machine *m)
 {
     MachSched *s = m->sched;
-    (void)thread;
     LbView v = mach_lb_view(m);
     for (unsigned i = 0; i < m->ncores; i++) {
         MCore *o = &s->mc[i];
