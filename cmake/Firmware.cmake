@@ -94,7 +94,7 @@ file(CONFIGURE OUTPUT "${_fw_paths_h}" CONTENT "${_fw_paths_text}" @ONLY)
 set(NOCPROF_FIRMWARE_CFLAGS
   ${NOCPROF_FW_ABI_FLAGS} ${NOCPROF_FW_DEFAULT_CFLAGS}
   -fno-inline-functions-called-once -fno-tree-loop-distribute-patterns
-  -Wall -Wextra -Werror)
+  -Wall -Wextra ${NOCPROF_WERROR_FLAGS})
 set(NOCPROF_FIRMWARE_LDSCRIPT "${NOCPROF_FIRMWARE_RUNTIME}/link.ld")
 
 set(_rt_sources

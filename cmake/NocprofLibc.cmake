@@ -33,19 +33,33 @@ set(NEWLIB_MAJOR ${CMAKE_MATCH_1})
 set(NEWLIB_MINOR ${CMAKE_MATCH_2})
 set(NEWLIB_PATCH ${CMAKE_MATCH_3})
 set(NEWLIB_VERSION "${NEWLIB_MAJOR}.${NEWLIB_MINOR}.${NEWLIB_PATCH}")
+# The source list below and firmware/libc/config/newlib.h are written for one
+# newlib release (Debian 12's newlib-source, pinned by scripts/setup.sh).
+set(NOCPROF_NEWLIB_PINNED 3.3.0)
+option(NOCPROF_NEWLIB_ANY_VERSION "Build the firmware C library from another newlib release" OFF)
+if(NOT NEWLIB_VERSION VERSION_EQUAL NOCPROF_NEWLIB_PINNED AND NOT NOCPROF_NEWLIB_ANY_VERSION)
+  message(FATAL_ERROR "nocprof firmware C library: ${NOCPROF_NEWLIB_TARBALL} is newlib "
+    "${NEWLIB_VERSION}, but the source list and newlib.h are for newlib "
+    "${NOCPROF_NEWLIB_PINNED} (Debian 12's newlib-source; scripts/setup.sh pins it). "
+    "Install that version, or configure with -DNOCPROF_NEWLIB_ANY_VERSION=ON at your own risk.")
+endif()
 
 # Extract once per tarball (configure time).
 set(_nl_extract "${CMAKE_BINARY_DIR}/newlib-src")
 set(_nl_stamp "${_nl_extract}/.extracted-from")
+# The tarball's path and time identify it: a reconfigure with the same one
+# extracts (and so rebuilds) nothing.
+file(TIMESTAMP "${NOCPROF_NEWLIB_TARBALL}" _nl_time "%Y-%m-%dT%H:%M:%S" UTC)
+set(_nl_id "${NOCPROF_NEWLIB_TARBALL} ${_nl_time}")
 set(_nl_have "")
 if(EXISTS "${_nl_stamp}")
   file(READ "${_nl_stamp}" _nl_have)
 endif()
-if(NOT _nl_have STREQUAL NOCPROF_NEWLIB_TARBALL)
+if(NOT _nl_have STREQUAL _nl_id)
   file(REMOVE_RECURSE "${_nl_extract}")
   file(ARCHIVE_EXTRACT INPUT "${NOCPROF_NEWLIB_TARBALL}" DESTINATION "${_nl_extract}"
        PATTERNS "*/newlib/libc/*" "*/newlib/libm/*")
-  file(WRITE "${_nl_stamp}" "${NOCPROF_NEWLIB_TARBALL}")
+  file(WRITE "${_nl_stamp}" "${_nl_id}")
 endif()
 file(GLOB _nl_top LIST_DIRECTORIES true "${_nl_extract}/*/newlib")
 list(GET _nl_top 0 NOCPROF_NEWLIB_DIR)
@@ -55,12 +69,15 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${NOCPROF_NEWLIB
 set(NOCPROF_SDK_DIR "${CMAKE_BINARY_DIR}/sdk")
 set(NOCPROF_SDK_INCLUDE "${NOCPROF_SDK_DIR}/include")
 set(_libc_src "${NOCPROF_FIRMWARE_SRC}/libc")
-if(NOT EXISTS "${NOCPROF_SDK_INCLUDE}/.from" OR
-   "${NOCPROF_SDK_INCLUDE}/.from" IS_NEWER_THAN "${_nl_stamp}")
+set(_inc_have "")
+if(EXISTS "${NOCPROF_SDK_INCLUDE}/.from")
+  file(READ "${NOCPROF_SDK_INCLUDE}/.from" _inc_have)
+endif()
+if(NOT _inc_have STREQUAL _nl_id)
   file(REMOVE_RECURSE "${NOCPROF_SDK_INCLUDE}")
   file(COPY "${NOCPROF_NEWLIB_DIR}/libc/include/" DESTINATION "${NOCPROF_SDK_INCLUDE}"
        PATTERN "newlib.h" EXCLUDE PATTERN "_newlib_version.h" EXCLUDE)
-  file(WRITE "${NOCPROF_SDK_INCLUDE}/.from" "${NOCPROF_NEWLIB_DIR}")
+  file(WRITE "${NOCPROF_SDK_INCLUDE}/.from" "${_nl_id}")
 endif()
 configure_file("${_libc_src}/config/newlib.h" "${NOCPROF_SDK_INCLUDE}/newlib.h" COPYONLY)
 configure_file("${_libc_src}/config/_newlib_version.h.in"
@@ -120,7 +137,7 @@ set(_nl_flags ${NOCPROF_FW_ABI_FLAGS} ${NOCPROF_FW_DEFAULT_CFLAGS} -fno-builtin 
     -D_COMPILING_NEWLIB -DMISSING_SYSCALL_NAMES -D__OBSOLETE_MATH=0
     -isystem "${NOCPROF_SDK_INCLUDE}" -I "${NOCPROF_NEWLIB_DIR}/libm/common")
 set(_glue_sources "${_libc_src}/np_glue.c" "${_libc_src}/np_stdio.c")
-set(_glue_flags ${NOCPROF_FW_ABI_FLAGS} ${NOCPROF_FW_DEFAULT_CFLAGS} -Wall -Wextra -Werror
+set(_glue_flags ${NOCPROF_FW_ABI_FLAGS} ${NOCPROF_FW_DEFAULT_CFLAGS} -Wall -Wextra ${NOCPROF_WERROR_FLAGS}
     -I "${_libc_src}" -I "${NOCPROF_FIRMWARE_RUNTIME}" -I "${NOCPROF_PLATFORM_INCLUDE}"
     -isystem "${NOCPROF_SDK_INCLUDE}")
 set(_hdr_stamp "${NOCPROF_SDK_INCLUDE}/newlib.h" "${NOCPROF_SDK_INCLUDE}/_newlib_version.h")

@@ -4,11 +4,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNOCPROF_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"
+# a second configure and build redo nothing (no stamp or generated file that
+# changes on every configure)
+cmake -S . -B build >/dev/null
+redo=$(cmake --build build -j"$jobs" | grep -cE 'Building|Generating|Linking' || true)
+if [ "$redo" != 0 ]; then
+  echo "test.sh: a second configure made the build redo $redo steps" >&2
+  exit 1
+fi
 (cd build && ctest --output-on-failure -j"$jobs")
 if [ "${NOCPROF_SKIP_ASAN:-0}" != 1 ]; then
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DNOCPROF_SANITIZE=ON >/dev/null
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DNOCPROF_SANITIZE=ON -DNOCPROF_WERROR=ON >/dev/null
   cmake --build build-asan -j"$jobs"
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions="$PWD/../tests/lsan.supp" \
      UBSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j"$jobs")
@@ -19,7 +27,7 @@ fi
 # machine unit tests (migration of cores between threads); a race makes
 # the program exit 66 and the test fail
 if [ "${NOCPROF_SKIP_TSAN:-0}" != 1 ]; then
-  cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNOCPROF_TSAN=ON >/dev/null
+  cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNOCPROF_TSAN=ON -DNOCPROF_WERROR=ON >/dev/null
   cmake --build build-tsan -j"$jobs" --target nocprof test-machine
   TSAN_OPTIONS="halt_on_error=1 exitcode=66" python3 tests/e2e/test_exact.py \
     --nocprof build-tsan/nocprof --fw build/firmware --src "$PWD"
@@ -39,7 +47,7 @@ fi
 
 # libFuzzer targets (fuzz/, docs/robustness.md): a smoke run of each
 if [ "${NOCPROF_SKIP_FUZZ:-0}" != 1 ] && command -v clang >/dev/null; then
-  CC=clang cmake -S . -B build-fuzz -DNOCPROF_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  CC=clang cmake -S . -B build-fuzz -DNOCPROF_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNOCPROF_WERROR=ON >/dev/null
   cmake --build build-fuzz -j"$jobs" --target fuzz-all fuzz-corpus
   (cd build-fuzz && ctest --output-on-failure -L fuzz)
 fi
