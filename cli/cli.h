@@ -42,6 +42,7 @@ enum {
 };
 
 #define CLI_DEFAULT_OUT "nocprof-out"
+#define CLI_DEFAULT_DIFF_OUT "nocprof-diff"   /* nocprof diff without -o */
 
 typedef struct Options {
     char *config;

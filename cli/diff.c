@@ -42,7 +42,7 @@ bool cli_parse_diff(int *argc, char ***argv, DiffOptions *o, GError **error)
 {
     g_autofree char *pct = NULL;
     GOptionEntry entries[] = {
-        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &o->out, "Write diff.txt, diff.folded and diff.html into DIR (default: .)", "DIR" },
+        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &o->out, "Write diff.txt, diff.folded and diff.html into DIR (default nocprof-diff)", "DIR" },
         { "fail-if-slower", 0, 0, G_OPTION_ARG_STRING, &pct,
           "Exit 1 when the total or a --function grew by more than PCT percent", "PCT" },
         { "function", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->functions,
@@ -195,7 +195,7 @@ int cmd_diff(int argc, char **argv)
     if (!cli_parse_diff(&argc, &argv, &o, &err) || !load(o.rest[0], &a, &err) || !load(o.rest[1], &b, &err)) {
         status = finish(EXIT_USAGE, err);
     } else {
-        const char *dir = o.out ? o.out : ".";
+        const char *dir = o.out ? o.out : CLI_DEFAULT_DIFF_OUT;
         DiffOut out = { g_string_new(NULL), g_string_new(NULL), g_string_new(NULL), json_builder_new() };
         compare(&a, &b, &o, &out);
         GString *data = npjson_finish(out.json);

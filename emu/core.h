@@ -10,7 +10,7 @@
  * observe (CYCLE_LO, timer expiry, interrupts, NoC timing) is derived from
  * this clock, never from host time.
  *
- * Interrupts are taken at block boundaries (emu/core.c, DEVELOPERS.md):
+ * Interrupts are taken at block boundaries (emu/core.c, docs/design.md "Interrupts"):
  * $k0 = interrupted PC, Status.EXL = 1, PC = a platform stub at 0xBFC00000
  * that copies $k0 to EPC and jumps to EBase + 0x180.
  *

@@ -4,20 +4,6 @@
 
 #include <stdlib.h>
 
-static int cmp_arc(const void *x, const void *y)
-{
-    const ProfArc *a = x, *b = y;
-    if (a->callee != b->callee) return a->callee < b->callee ? -1 : 1;
-    if (a->caller != b->caller) return a->caller < b->caller ? -1 : 1;
-    return a->call_site < b->call_site ? -1 : a->call_site > b->call_site;
-}
-
-static int cmp_block(const void *x, const void *y)
-{
-    const ProfBlock *a = x, *b = y;
-    return a->addr < b->addr ? -1 : a->addr > b->addr;
-}
-
 /* Functions: names, addresses, and the collector's calls and inclusive
  * cycles. */
 static void build_funcs(Profile *p, const Collector *col)
@@ -62,7 +48,7 @@ static void build_blocks(Profile *p, Collector *col, const Core *core)
         p->funcs[fi].instructions += insns;
     }
     p->nblocks = nb;
-    qsort(p->blocks, nb, sizeof *p->blocks, cmp_block);
+    qsort(p->blocks, nb, sizeof *p->blocks, profile_block_cmp);
 }
 
 static void build_arcs(Profile *p, const Collector *col)
@@ -81,7 +67,7 @@ static void build_arcs(Profile *p, const Collector *col)
                                    .count = a->count, .inclusive_cycles = a->incl };
     }
     p->narcs = na;   /* the skipped ones are not arcs of the profile */
-    qsort(p->arcs, na, sizeof *p->arcs, cmp_arc);
+    qsort(p->arcs, na, sizeof *p->arcs, profile_arc_cmp);
 }
 
 /* The sampling histograms and each function's samples. */

@@ -5,21 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_arc(const void *x, const void *y)
-{
-    const ProfArc *a = x, *b = y;
-    if (a->callee != b->callee) return a->callee < b->callee ? -1 : 1;
-    if (a->caller != b->caller) return a->caller < b->caller ? -1 : 1;
-    return a->call_site < b->call_site ? -1 : a->call_site > b->call_site;
-}
-
-static int cmp_block(const void *x, const void *y)
-{
-    const ProfBlock *a = x, *b = y;
-    if (a->addr != b->addr) return a->addr < b->addr ? -1 : 1;
-    return a->ninsns < b->ninsns ? -1 : a->ninsns > b->ninsns;
-}
-
 /* Arcs: union by (callee, caller, site), counts and cycles summed. */
 static void sum_arcs(Profile *acc, const Profile *p)
 {
@@ -29,9 +14,9 @@ static void sum_arcs(Profile *acc, const Profile *p)
     if (p->narcs)
         memcpy(all + acc->narcs, p->arcs, sizeof *all * p->narcs);
     unsigned n = acc->narcs + p->narcs, out = 0;
-    qsort(all, n, sizeof *all, cmp_arc);
+    qsort(all, n, sizeof *all, profile_arc_cmp);
     for (unsigned i = 0; i < n; i++) {
-        if (out && cmp_arc(&all[out - 1], &all[i]) == 0) {
+        if (out && profile_arc_cmp(&all[out - 1], &all[i]) == 0) {
             all[out - 1].count += all[i].count;
             all[out - 1].inclusive_cycles += all[i].inclusive_cycles;
         } else {
@@ -52,9 +37,9 @@ static void sum_blocks(Profile *acc, const Profile *p)
     if (p->nblocks)
         memcpy(all + acc->nblocks, p->blocks, sizeof *all * p->nblocks);
     unsigned n = acc->nblocks + p->nblocks, out = 0;
-    qsort(all, n, sizeof *all, cmp_block);
+    qsort(all, n, sizeof *all, profile_block_cmp);
     for (unsigned i = 0; i < n; i++) {
-        if (out && cmp_block(&all[out - 1], &all[i]) == 0) {
+        if (out && profile_block_cmp(&all[out - 1], &all[i]) == 0) {
             all[out - 1].count += all[i].count;
             all[out - 1].cycles += all[i].cycles;
         } else {

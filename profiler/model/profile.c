@@ -163,3 +163,18 @@ void profile_insn_counts(const Profile *p, uint32_t start, unsigned n, uint64_t 
             counts[(a - start) / 4] += b->count;
     }
 }
+
+int profile_arc_cmp(const void *x, const void *y)
+{
+    const ProfArc *a = x, *b = y;
+    if (a->callee != b->callee) return a->callee < b->callee ? -1 : 1;
+    if (a->caller != b->caller) return a->caller < b->caller ? -1 : 1;
+    return a->call_site < b->call_site ? -1 : a->call_site > b->call_site;
+}
+
+int profile_block_cmp(const void *x, const void *y)
+{
+    const ProfBlock *a = x, *b = y;
+    if (a->addr != b->addr) return a->addr < b->addr ? -1 : 1;
+    return a->ninsns < b->ninsns ? -1 : a->ninsns > b->ninsns;
+}

@@ -214,4 +214,10 @@ void profile_insn_counts(const Profile *p, uint32_t start, unsigned n, uint64_t 
  * report over every function stays near linear. */
 unsigned profile_first_block(const Profile *p, uint32_t addr);
 
+/* The one order of a Profile's arrays (qsort comparators): arcs by callee,
+ * caller, call site; blocks by address, then length (code written at run
+ * time can give one address blocks of several lengths). */
+int profile_arc_cmp(const void *a, const void *b);
+int profile_block_cmp(const void *a, const void *b);
+
 #endif

@@ -290,6 +290,18 @@ class Diff(unittest.TestCase):
         total = lambda r: sum(c["cycles"] for c in r.summary["cores"])  # noqa: E731
         self.assertEqual(sums, [total(self.a), total(self.b)])
 
+    def test_default_folder(self):
+        """without -o the files go to ./nocprof-diff, not loose into the
+        current folder (a checkout's root)"""
+        cwd = nptest.tmpdir("diffcwd")
+        res = raw(["diff", "-q", os.path.abspath(self.a.out), os.path.abspath(self.b.out)], cwd=cwd)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual(sorted(os.listdir(cwd)), ["nocprof-diff"])
+        self.assertEqual(sorted(os.listdir(os.path.join(cwd, "nocprof-diff"))),
+                         ["diff.folded", "diff.html", "diff.txt"])
+        with open(os.path.join(cwd, "nocprof-diff", "diff.txt")) as f:
+            self.assertEqual(f.read(), self.text)
+
     def test_fail_if_slower(self):
         # chip total: +980 cycles on 119182 (0.82%)
         total_a = sum(c["cycles"] for c in self.a.summary["cores"])
