@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sweep.h"
 
 static const char *top_help =
     "Usage: nocprof COMMAND [OPTIONS]\n"
@@ -23,6 +24,11 @@ static const char *top_help =
     "                                  --fail-if-slower PCT)\n"
     "  merge OUT... -o MERGED          sum runs of the same firmware (gprof -s) and\n"
     "                                  write every report of the sum\n"
+    "  sweep -o DIR --axis KEY=V1,V2,... [FIRMWARE.elf...]\n"
+    "                                  run the cross product of the axes (config\n"
+    "                                  keys, firmware, sample_period) locally, with\n"
+    "                                  GNU parallel or as a Slurm job array;\n"
+    "                                  sweep.csv, sweep.json, sweep.html\n"
     "\n"
     "Options:\n"
     "  -h, --help      this help\n"
@@ -64,6 +70,8 @@ int main(int argc, char **argv)
         return cmd_diff(argc - 1, argv + 1);
     if (strcmp(argv[1], "report") == 0)
         return cmd_report(argc - 1, argv + 1);
+    if (strcmp(argv[1], "sweep") == 0)
+        return cmd_sweep(argc - 1, argv + 1);
     fprintf(stderr, "nocprof: unknown command '%s'\n%s", argv[1], top_help);
     return EXIT_USAGE;
 }

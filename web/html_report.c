@@ -342,6 +342,15 @@ GString *html_diff_build(const char *diff_json)
     return page_end(o);
 }
 
+GString *html_sweep_build(const char *sweep_json)
+{
+    GString *o = page_start("nocprof sweep");
+    g_string_append(o, "{\"sweep\":");
+    append_script_safe(o, sweep_json);
+    g_string_append(o, "}");
+    return page_end(o);
+}
+
 static char *read_optional(const char *dir, const char *name, bool required, GError **error)
 {
     g_autofree char *path = g_build_filename(dir, name, NULL);

@@ -42,6 +42,10 @@ GString *html_report_build(const char *summary_json, const char *folded, const c
  * docs/reports.md (built by cli/diff.c from profile_diff_json). */
 GString *html_diff_build(const char *diff_json);
 
+/* sweep.html of `nocprof sweep`: the same front end over the data document
+ * {"sweep":<sweep_json>} (cli/sweep_collect.c; docs/sweeps.md). */
+GString *html_sweep_build(const char *sweep_json);
+
 /* At most this many complete events (waits, handler runs, packets) of
  * trace.json go into the page; trace.json itself keeps all of them. */
 #define HTML_TRACE_SPANS 150000u

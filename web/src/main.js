@@ -1,5 +1,6 @@
 // nocprof report.html: tabs over the run's embedded data (see docs/reports.md);
-// diff.html (data {"diff": ...}) is the comparison of two runs (diff.js).
+// diff.html (data {"diff": ...}) is the comparison of two runs (diff.js),
+// sweep.html (data {"sweep": ...}) a sweep's runs (sweep.js).
 import './style.css';
 import { select } from 'd3';
 import { loadData, Model } from './model.js';
@@ -13,6 +14,7 @@ import { renderTimeline } from './timeline.js';
 import { renderAliasing } from './aliasing.js';
 import { fmtInt, esc } from './util.js';
 import { startDiff } from './diff.js';
+import { startSweep } from './sweep.js';
 
 const TABS = [
   { id: 'overview', label: 'Overview', render: renderOverview },
@@ -29,6 +31,10 @@ function start() {
   const data = loadData();
   if (data.diff) {
     startDiff(data.diff);
+    return;
+  }
+  if (data.sweep) {
+    startSweep(data.sweep);
     return;
   }
   const model = new Model(data);
