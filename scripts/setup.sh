@@ -15,7 +15,7 @@ PKGS="build-essential cmake pkg-config libglib2.0-dev libelf-dev libdw-dev \
 libcapstone-dev libjson-glib-dev gcc-mipsel-linux-gnu gcc-mips-linux-gnu \
 binutils-mipsel-linux-gnu binutils-mips-linux-gnu valgrind time python3 \
 nodejs chromium newlib-source clang libclang-rt-dev \
-libboost-context-dev"
+libboost-context-dev lcov"
 
 have_all() {
   for p in $PKGS libunicorn-dev; do
