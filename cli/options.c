@@ -41,6 +41,8 @@ static const char *const run_description =
     "  coreN/callgrind.out         the exact profile for KCachegrind / callgrind_annotate\n"
     "  stacks.folded               exact folded stacks of every core (flamegraph.pl, speedscope)\n"
     "  trace.json                  timeline of waits, interrupts and NoC packets (Perfetto)\n"
+    "  coverage.info               lcov tracefile of executed lines, calls and branches, all\n"
+    "                              cores merged (genhtml -o DIR OUT/coverage.info)\n"
     "  aliasing.txt, aliasing.svg  when several sampling periods were recorded\n"
     "  profile.data                the complete profile data, from which 'nocprof report'\n"
     "                              rebuilds every report and 'nocprof diff'/'merge' work\n"

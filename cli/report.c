@@ -121,7 +121,7 @@ static const char *const report_description =
     "Reads OUT/profile.data (written by every 'nocprof run' and 'nocprof merge')\n"
     "and writes every report of that run again: summary.txt, summary.json,\n"
     "noc.txt, comm.txt, flat.txt, callgraph.txt, trace.json, stacks.folded,\n"
-    "report.html, aliasing.* (two or more periods), and per core console.txt,\n"
+    "coverage.info, report.html, aliasing.* (two or more periods), and per core console.txt,\n"
     "flat.txt, callgraph.txt, annotated.txt, callgrind.out, gmon.out and\n"
     "gmon-P.out. Without options they are byte-identical to the run's own.\n"
     "Nothing runs again.\n"

@@ -8,6 +8,7 @@
 
 #include "callgrind.h"
 #include "cli.h"
+#include "coverage.h"
 #include "folded.h"
 #include "gmon.h"
 #include "html_report.h"
@@ -266,6 +267,9 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
         ok = write_trace(o, d, page_trace, &first);
     if (ok && have_profiles)
         ok = put(o, NULL, "stacks.folded", folded->str, folded->len, &first);
+    if (ok && have_profiles)
+        ok = put_gstring(o, NULL, "coverage.info",
+                         coverage_lcov((const Profile *const *)d->profs, d->ncores), &first);
     if (ok && alias)
         ok = put_gstring(o, NULL, "aliasing.txt", aliasing_report(alias), &first)
           && put_gstring(o, NULL, "aliasing.svg", aliasing_svg(alias), &first);

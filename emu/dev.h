@@ -23,6 +23,17 @@ typedef struct IrqLine {
     unsigned line;
 } IrqLine;
 
+/* An access against a register's direction (SPEC section 1: a write to a
+ * read-only register, a read of a write-only one): a bus error that says
+ * so. The device returns true after it (a known offset, rejected). */
+static inline void dev_wrong_direction(DevAccess *a, const char *dev, const char *reg, bool write)
+{
+    a->fault_kind = "bus-error";
+    a->fault_msg = g_strdup_printf("%s %s register %s %s (offset 0x%03x, pc 0x%08x)",
+                                   write ? "write to" : "read of", write ? "read-only" : "write-only", dev,
+                                   reg, a->reg, a->pc);
+}
+
 /* ---- SYS: identity, cycle counter, console, exit ---------------------- */
 typedef struct SysDev {
     unsigned id, ncores, mesh_w, mesh_h;

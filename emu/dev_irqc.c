@@ -40,6 +40,10 @@ static bool irqc_read(void *opaque, DevAccess *a, uint32_t *v)
 static bool irqc_write(void *opaque, DevAccess *a, uint32_t v)
 {
     IrqcDev *q = opaque;
+    if (a->reg == NP_IRQC_PENDING) {
+        dev_wrong_direction(a, "IRQC", "PENDING", true);
+        return true;
+    }
     if (a->reg != NP_IRQC_ENABLE)
         return false;
     q->enable = v & (NP_IRQ_TIMER | NP_IRQ_NOC_RX | NP_IRQ_NOC_TX);

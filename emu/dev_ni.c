@@ -121,6 +121,10 @@ static bool ni_read(void *opaque, DevAccess *a, uint32_t *v)
             emit_at(n, a, NI_EV_RECV, src, len, sent, delivered);
         a->changed = true;
         return true;
+    case NP_NI_TX_DEST: dev_wrong_direction(a, "NI", "TX_DEST", false); return true;
+    case NP_NI_TX_DATA: dev_wrong_direction(a, "NI", "TX_DATA", false); return true;
+    case NP_NI_TX_SEND: dev_wrong_direction(a, "NI", "TX_SEND", false); return true;
+    case NP_NI_RX_DROP: dev_wrong_direction(a, "NI", "RX_DROP", false); return true;
     default:
         return false;
     }
@@ -176,6 +180,11 @@ static bool ni_write(void *opaque, DevAccess *a, uint32_t v)
         emit_at(n, a, NI_EV_DROP, src, len, sent, delivered);
         return true;
     }
+    case NP_NI_TX_STATUS: dev_wrong_direction(a, "NI", "TX_STATUS", true); return true;
+    case NP_NI_RX_COUNT: dev_wrong_direction(a, "NI", "RX_COUNT", true); return true;
+    case NP_NI_RX_SRC: dev_wrong_direction(a, "NI", "RX_SRC", true); return true;
+    case NP_NI_RX_LEN: dev_wrong_direction(a, "NI", "RX_LEN", true); return true;
+    case NP_NI_RX_DATA: dev_wrong_direction(a, "NI", "RX_DATA", true); return true;
     default:
         return false;
     }

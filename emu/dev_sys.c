@@ -57,6 +57,9 @@ static bool sys_read(void *opaque, DevAccess *a, uint32_t *v)
         *v = (uint32_t)a->now;
         return true;
     case NP_SYS_CYCLE_HI: *v = s->cycle_hi_latch; return true;
+    case NP_SYS_CONSOLE: dev_wrong_direction(a, "SYS", "CONSOLE", false); return true;
+    case NP_SYS_EXIT: dev_wrong_direction(a, "SYS", "EXIT", false); return true;
+    case NP_SYS_PROF_CTRL: dev_wrong_direction(a, "SYS", "PROF_CTRL", false); return true;
     default: return false;
     }
 }
@@ -75,6 +78,12 @@ static bool sys_write(void *opaque, DevAccess *a, uint32_t v)
         if (s->prof_fn)
             s->prof_fn(s->exit_opaque, v != 0, a->pc);
         return true;
+    case NP_SYS_CORE_ID: dev_wrong_direction(a, "SYS", "CORE_ID", true); return true;
+    case NP_SYS_NUM_CORES: dev_wrong_direction(a, "SYS", "NUM_CORES", true); return true;
+    case NP_SYS_MESH_W: dev_wrong_direction(a, "SYS", "MESH_W", true); return true;
+    case NP_SYS_MESH_H: dev_wrong_direction(a, "SYS", "MESH_H", true); return true;
+    case NP_SYS_CYCLE_LO: dev_wrong_direction(a, "SYS", "CYCLE_LO", true); return true;
+    case NP_SYS_CYCLE_HI: dev_wrong_direction(a, "SYS", "CYCLE_HI", true); return true;
     default:
         return false;
     }

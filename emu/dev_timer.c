@@ -53,6 +53,7 @@ static bool timer_read(void *opaque, DevAccess *a, uint32_t *v)
     case NP_TIMER_REMAIN:
         *v = t->expiry == UINT64_MAX ? 0 : (uint32_t)MIN(t->expiry - a->now, (uint64_t)UINT32_MAX);
         return true;
+    case NP_TIMER_ACK: dev_wrong_direction(a, "TIMER", "ACK", false); return true;
     default: return false;
     }
 }
@@ -74,6 +75,7 @@ static bool timer_write(void *opaque, DevAccess *a, uint32_t v)
     case NP_TIMER_ACK:
         t->irq.set(t->irq.opaque, t->irq.line, false);
         return true;
+    case NP_TIMER_REMAIN: dev_wrong_direction(a, "TIMER", "REMAIN", true); return true;
     default:
         return false;
     }

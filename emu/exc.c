@@ -4,6 +4,8 @@
  * number only, at the end of the translated block). */
 #include "core_priv.h"
 
+#include "nocprof/platform.h"
+
 #include <stdarg.h>
 
 void core_raise(Core *c, const char *kind, uint32_t pc, const char *fmt, ...)
@@ -209,6 +211,12 @@ bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
  * by the fill hook, else an engine failure. */
 void exc_engine_error(Core *c, uc_err err, uint32_t pc)
 {
+    if (!c->tlb_miss && err == UC_ERR_FETCH_PROT && mips_phys(pc) - NP_MMIO_PHYS < CORE_NSLOTS * NP_DEV_SIZE) {
+        /* a jump into a device window (mapped, not executable) */
+        core_raise(c, "bus-error", pc, "instruction fetch from device address 0x%08x (the MMIO windows "
+                   "hold registers, not code)", pc);
+        return;
+    }
     if (!c->tlb_miss) {
         core_raise(c, "emulator", pc, "Unicorn stopped with '%s' near pc 0x%08x", uc_strerror(err), pc);
         return;

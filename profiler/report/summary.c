@@ -42,9 +42,13 @@ GString *summary_text(const RunInfo *run)
                            "instructions", "cycles", "busy", "idle", "irq", "firmware");
     for (unsigned i = 0; i < run->ncores; i++) {
         const CoreResult *c = &run->cores[i];
-        g_string_append_printf(o, "%-5u %-11s %5d %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT
+        /* only a core that exited has an exit code: `-` for the others */
+        char code[16] = "-";
+        if (strcmp(c->status, "exited") == 0)
+            g_snprintf(code, sizeof code, "%d", c->exit_code);
+        g_string_append_printf(o, "%-5u %-11s %5s %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT
                                " %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "  %s\n",
-                               c->id, c->status, c->exit_code, c->instructions, c->cycles,
+                               c->id, c->status, code, c->instructions, c->cycles,
                                c->busy_cycles, c->idle_cycles, c->irq_cycles, c->elf);
     }
     for (unsigned i = 0; i < run->ncores; i++) {

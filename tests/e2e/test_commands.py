@@ -53,6 +53,21 @@ class Report(unittest.TestCase):
         self.assertEqual(checksums(r.out), before)
         return before
 
+    def test_docs_give_the_real_format_version(self):
+        # issue 20.9: docs/reports.md said "now 4" while files were version
+        # 5; the truth is the header of a profile.data a run wrote
+        import struct
+        r = run([fw("calls")] + nptest.ONE_CORE)
+        with open(r.path("profile.data"), "rb") as f:
+            head = f.read(24)
+        self.assertEqual(head[:8], b"NOCPROFD")
+        ver = struct.unpack_from("<I", head, 8)[0]
+        with open(nptest.src("docs", "reports.md")) as f:
+            doc = f.read()
+        m = re.search(r"the format version \(u32\s+little-endian, now (\d+)", doc)
+        self.assertIsNotNone(m, "docs/reports.md: format version sentence")
+        self.assertEqual(int(m.group(1)), ver)
+
     def test_calls_two_periods_identical(self):
         r = run([fw("calls"), "--sample-period", "1000,997"])
         sums = self.rebuild_same(r)

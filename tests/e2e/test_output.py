@@ -4,7 +4,10 @@ cannot be written, no folder left behind by a run that could not start,
 OUT/.nocprof-manifest and the removal of an earlier run's stale files, and
 the bounds of --max-cycles (those of [run] max_cycles: 1 .. 2^62)."""
 import os
+import re
 import resource
+import shutil
+import subprocess
 import sys
 import unittest
 
@@ -117,7 +120,7 @@ class Reuse(unittest.TestCase):
         second = files_under(out)
         self.assertEqual(second, sorted([
             MANIFEST, "callgraph.txt", "comm.txt", "core0/annotated.txt", "core0/callgraph.txt", "core0/callgrind.out",
-            "core0/console.txt", "core0/flat.txt", "core0/gmon.out", "core3/mine.txt", "flat.txt",
+            "core0/console.txt", "core0/flat.txt", "core0/gmon.out", "core3/mine.txt", "coverage.info", "flat.txt",
             "noc.txt", "notes.txt", "profile.data", "report.html", "stacks.folded", "summary.json", "summary.txt", "trace.json"]))
         self.assertFalse(os.path.exists(os.path.join(out, "core1")))
         self.assertFalse(os.path.exists(os.path.join(out, "core2")))
@@ -162,6 +165,156 @@ class MaxCycles(unittest.TestCase):
         r = run(["--max-cycles", "1", fw("exitcode")] + nptest.ONE_CORE)
         self.assertEqual(r.rc, 4, r.describe())
         self.assertEqual(r.core(0)["status"], "limit")
+
+
+
+
+def lcov_records(path):
+    """{absolute source path: {"DA": {line: hits}, "FNDA": {name: calls},
+    "FN": {name: line}, "BRDA": [(line, block, branch, taken)], "totals":
+    {key: n}}} of an lcov tracefile; asserts its syntax."""
+    recs, cur = {}, None
+    with open(path) as f:
+        for line in f.read().splitlines():
+            key, _, val = line.partition(":")
+            if key == "TN":
+                assert cur is None, "TN inside a record"
+            elif key == "SF":
+                assert os.path.isabs(val) and os.path.isfile(val), val
+                cur = recs.setdefault(val, {"DA": {}, "FNDA": {}, "FN": {}, "BRDA": [], "totals": {}})
+            elif key == "DA":
+                ln, hits = val.split(",")
+                cur["DA"][int(ln)] = int(hits)
+            elif key == "FN":
+                ln, name = val.split(",", 1)
+                cur["FN"][name] = int(ln)
+            elif key == "FNDA":
+                n, name = val.split(",", 1)
+                cur["FNDA"][name] = int(n)
+            elif key == "BRDA":
+                ln, blk, br, taken = val.split(",")
+                cur["BRDA"].append((int(ln), int(blk), int(br), None if taken == "-" else int(taken)))
+            elif key in ("FNF", "FNH", "BRF", "BRH", "LF", "LH"):
+                cur["totals"][key] = int(val)
+            elif line == "end_of_record":
+                t = cur["totals"]
+                assert t["LF"] == len(cur["DA"]) and t["LH"] == sum(1 for v in cur["DA"].values() if v)
+                assert t["FNF"] == len(cur["FN"]) == len(cur["FNDA"])
+                assert t["FNH"] == sum(1 for v in cur["FNDA"].values() if v)
+                assert t["BRF"] == len(cur["BRDA"]) and t["BRH"] == sum(1 for b in cur["BRDA"] if b[3])
+                cur = None
+            else:
+                raise AssertionError("unknown lcov line: " + line)
+    assert cur is None, "no end_of_record"
+    return recs
+
+
+def record(recs, basename):
+    hits = [v for k, v in recs.items() if os.path.basename(k) == basename]
+    assert len(hits) == 1, basename
+    return hits[0]
+
+
+def annotated_lines(text, basename):
+    """line -> the most executions of one instruction of that line per
+    function (annotated.txt of --annotate both), summed over functions."""
+    per = {}
+    func = where = None
+    for line in text.splitlines():
+        m = re.match(r"\*\*\* (\S+) ", line)
+        if m:
+            func, where = m.group(1), None
+            continue
+        m = re.match(r"\s+(\S+):(\d+): ", line)
+        if m:
+            where = (m.group(1), int(m.group(2)))
+            continue
+        m = re.match(r"\s+(#####|\d+)\s+\d+\s+\d+\s+0x[0-9a-f]+: ", line)
+        if m and where and where[0] == basename:
+            n = 0 if m.group(1) == "#####" else int(m.group(1))
+            per[(func, where[1])] = max(per.get((func, where[1]), 0), n)
+    want = {}
+    for (f, ln), n in per.items():
+        want[ln] = want.get(ln, 0) + n
+    return want
+
+
+class Coverage(unittest.TestCase):
+    """Issue 20.10: OUT/coverage.info, an lcov tracefile genhtml reads, with
+    line hits equal to the per-instruction counts of annotated.txt and to
+    gcov's for the same C built for the host."""
+
+    def test_lines_match_annotated_instructions(self):
+        # calls, one core: DA = the most executions of any instruction of the
+        # line (annotated.txt --annotate both lists each instruction's count
+        # under its source line), summed over the functions with code there
+        r = run([fw("calls"), "--annotate", "both"] + nptest.ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        rec = record(lcov_records(r.path("coverage.info")), "calls.c")
+        want = annotated_lines(r.text("core0", "annotated.txt"), "calls.c")
+        self.assertGreater(len(want), 50)
+        self.assertEqual(rec["DA"], want)
+        # marked_loop(100): LOOP-MARK line ran CALLS_LOOP_N times; the loop's
+        # bne is taken 99 times and falls through once, the beqz guarding
+        # it falls through once (from the disassembly)
+        src = open(nptest.src("firmware", "tests", "calls.c")).read().splitlines()
+        mark = next(i + 1 for i, l in enumerate(src) if "LOOP-MARK" in l)
+        self.assertEqual(rec["DA"][mark], 100)
+        self.assertEqual(sorted(b for b in rec["BRDA"] if b[0] == mark - 1),
+                         [(mark - 1, 0, 0, 0), (mark - 1, 0, 1, 1), (mark - 1, 1, 0, 99), (mark - 1, 1, 1, 1)])
+        self.assertEqual(rec["FNDA"]["marked_loop"], 1)
+        self.assertEqual(rec["FNDA"]["main"], 1)
+
+    def test_lines_match_gcov(self):
+        # intmix at -O0 for the MIPS core and for the host with --coverage:
+        # every line both list has the same count
+        gcc, gcov = nptest.tool("gcc"), nptest.tool("gcov")
+        r = run([fw("intmix_O0")] + nptest.ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        rec = record(lcov_records(r.path("coverage.info")), "intmix.c")
+        d = nptest.tmpdir("gcov")
+        shutil.copy(nptest.src("firmware", "programs", "intmix.c"), d)
+        subprocess.run([gcc, "-DNOCPROF_HOST", "-O0", "-ffp-contract=off", "--coverage", "-o", "intmix",
+                        "intmix.c", "-lm"], cwd=d, check=True)
+        subprocess.run([os.path.join(d, "intmix"), "0"], cwd=d, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([gcov, "intmix.c"], cwd=d, check=True, stdout=subprocess.DEVNULL)
+        host = {}
+        with open(os.path.join(d, "intmix.c.gcov")) as f:
+            for line in f:
+                count, ln, _ = line.split(":", 2)
+                count = count.strip()
+                if count != "-" and int(ln) > 0:
+                    host[int(ln)] = 0 if count[0] in "#=" else int(count.rstrip("*"))
+        common = sorted(set(host) & set(rec["DA"]))
+        self.assertGreater(len(common), 100)
+        self.assertEqual({l: rec["DA"][l] for l in common}, {l: host[l] for l in common})
+
+    def test_genhtml_reads_it_and_report_rewrites_it(self):
+        genhtml = nptest.tool("genhtml")
+        r = run([fw("calls")])
+        self.assertEqual(r.rc, 0, r.describe())
+        html = nptest.tmpdir("genhtml")
+        res = subprocess.run([genhtml, "--branch-coverage", "-o", html, r.path("coverage.info")],
+                             capture_output=True, text=True)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertRegex(res.stdout, r"lines\.+: [\d.]+% \(\d+ of \d+ lines\)")
+        self.assertTrue(os.path.isfile(os.path.join(html, "index.html")))
+        # four cores: one record per file, each line's counts summed over
+        # the cores (each core's from its annotated.txt)
+        both = run([fw("calls"), "--annotate", "both"])
+        calls = record(lcov_records(both.path("coverage.info")), "calls.c")
+        want = {}
+        for i in range(4):
+            for ln, n in annotated_lines(both.text("core%d" % i, "annotated.txt"), "calls.c").items():
+                want[ln] = want.get(ln, 0) + n
+        self.assertEqual(calls["DA"], want)
+        with open(r.path("coverage.info"), "rb") as f:
+            before = f.read()
+        os.unlink(r.path("coverage.info"))
+        res = nptest.raw(["report", r.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(r.path("coverage.info"), "rb") as f:
+            self.assertEqual(f.read(), before)
 
 
 if __name__ == "__main__":

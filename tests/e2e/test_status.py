@@ -209,6 +209,37 @@ class DeviceFaultCost(unittest.TestCase):
                             self.assertEqual(total, want // int(period), period)
 
 
+class DeviceMisuseMessages(unittest.TestCase):
+    """Issue 20.9: misuse of a register's direction says so (not "undefined
+    offset"), a jump into a device window gets nocprof's own fault (not
+    Unicorn's UC_ERR_FETCH_PROT text), and a faulted core's exit column in
+    summary.txt is `-`, not 0. PCs and counts from the fixtures' listings."""
+
+    CASES = {"t_f_rowrite": ("bus-error", 0x80000004, 1,
+                             "write to read-only register SYS CYCLE_LO (offset 0x010, pc 0x80000004)"),
+             "t_f_woread": ("bus-error", 0x80000004, 1,
+                            "read of write-only register TIMER ACK (offset 0x00c, pc 0x80000004)"),
+             # lui, jr, nop ran; the fetch at the target faults
+             "t_f_jrmmio": ("bus-error", 0xBF000000, 3,
+                            "instruction fetch from device address 0xbf000000 (the MMIO windows hold "
+                            "registers, not code)")}
+
+    def test_messages_and_exit_column(self):
+        for name, (kind, pc, insns, msg) in self.CASES.items():
+            for endian in ("el", "eb"):
+                with self.subTest(name=name, endian=endian):
+                    r = run(["--max-cycles", "100000"] + ONE_CORE + [nptest.fixture(name, endian)], timeout=20)
+                    self.assertEqual(r.rc, 3, r.describe())
+                    c = r.core(0)
+                    self.assertEqual((c["fault"]["kind"], c["fault"]["pc"]), (kind, pc))
+                    self.assertEqual(c["fault"]["message"], msg)
+                    self.assertEqual(c["instructions"], insns)
+                    text = r.text("summary.txt")
+                    self.assertNotIn("UC_ERR", text)
+                    row = re.search(r"^0\s+(\S+)\s+(\S+)\s+(\d+)", text, re.M)
+                    self.assertEqual((row.group(1), row.group(2), int(row.group(3))), ("fault", "-", insns))
+
+
 def gmon_bins(path, big):
     """{pc: samples} of a gmon.out's histogram records."""
     import struct
