@@ -71,6 +71,8 @@ typedef struct Cp0 {
     uint32_t cause_sw;         /* Cause bits software wrote (IV, IP1..0) */
     uint32_t epc, error_epc;   /* as last written (mtc0, interrupt entry):
                                   an eret to an odd one faults (exc.c) */
+    uint32_t wired;            /* Wired as last written, and the cycle */
+    uint64_t wired_at;         /* (Random counts down from 15 since then) */
     GHashTable *hooked;        /* addresses with a code hook */
     bool fix_pending;          /* an mfc0's value still to reach rt */
     unsigned fix_reg;

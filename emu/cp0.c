@@ -40,6 +40,9 @@
 #define CAUSE_SW_MASK 0x00800300u
 #define CAUSE_TI 0x40000000u
 #define CP0_ERROR_EPC 30u
+#define CP0_RANDOM 1u
+#define CP0_WIRED 6u
+#define CP0_TLB_ENTRIES 16u  /* the 24Kf as Unicorn builds it (Config1.MMUSize 15) */
 
 typedef enum { CP0_NONE, CP0_READ, CP0_WRITE, CP0_STATUS } Cp0Kind;
 
@@ -56,10 +59,11 @@ static Cp0Kind cp0_kind(uint32_t w, unsigned *rt, unsigned *rd)
     if ((rs != CP0_MF && rs != CP0_MT) || (w & 0x7FFu) != 0) /* sel 0 only */
         return CP0_NONE;
     if (rs == CP0_MF)
-        return (*rd == NP_CP0_COUNT || *rd == NP_CP0_COMPARE || *rd == NP_CP0_CAUSE) ? CP0_READ : CP0_NONE;
+        return (*rd == NP_CP0_COUNT || *rd == NP_CP0_COMPARE || *rd == NP_CP0_CAUSE || *rd == CP0_RANDOM)
+            ? CP0_READ : CP0_NONE;
     if (*rd == NP_CP0_STATUS)
         return CP0_STATUS;
-    if (*rd == NP_CP0_EPC || *rd == CP0_ERROR_EPC)
+    if (*rd == NP_CP0_EPC || *rd == CP0_ERROR_EPC || *rd == CP0_WIRED)
         return CP0_WRITE;
     return (*rd == NP_CP0_COUNT || *rd == NP_CP0_COMPARE || *rd == NP_CP0_CAUSE) ? CP0_WRITE : CP0_NONE;
 }
@@ -136,9 +140,25 @@ static uint32_t cause_at(Core *c, uint64_t t, uint32_t pc)
     return v;
 }
 
+/* Random at cycle t, per core and deterministic: as on the 24K it counts
+ * down by one every cycle from 15 (the top TLB entry) to Wired and wraps
+ * to 15; reset and every Wired write set it to 15 (MIPS32 PRA, Random and
+ * Wired registers). Unicorn's own Random is a generator shared by every
+ * engine of the process (QEMU cpu_mips_get_random): never used. */
+static uint32_t cp0_random(const Core *c, uint64_t t)
+{
+    uint32_t wired = c->cp0.wired < CP0_TLB_ENTRIES ? c->cp0.wired : 0;
+    uint64_t n = CP0_TLB_ENTRIES - wired, d = t >= c->cp0.wired_at ? t - c->cp0.wired_at : 0;
+    return CP0_TLB_ENTRIES - 1 - (uint32_t)(d % n);
+}
+
 static void record_write(Core *c, unsigned rd, uint32_t v, uint64_t t)
 {
     switch (rd) {
+    case CP0_WIRED:
+        c->cp0.wired = v & 0x3Fu;
+        c->cp0.wired_at = t;
+        return;
     case NP_CP0_COUNT:
         c->cp0.count_base = v - (uint32_t)(t / c->cp0.divisor);
         cp0_fire(c, t);
@@ -191,7 +211,8 @@ static void cp0_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaqu
         core_set_deadline(c, 0);
     } else if (k == CP0_READ && rt != 0) {
         c->cp0.fix_val = rd == NP_CP0_COUNT ? cp0_count(c, t)
-                         : rd == NP_CP0_COMPARE ? c->cp0.compare : cause_at(c, t, pc);
+                         : rd == NP_CP0_COMPARE ? c->cp0.compare
+                         : rd == CP0_RANDOM ? cp0_random(c, t) : cause_at(c, t, pc);
         c->cp0.fix_reg = rt;
         c->cp0.fix_pending = true;
         if (i + 1 >= b->ninsns) /* ends its block: the next boundary writes rt */
@@ -233,6 +254,7 @@ uint32_t core_read_cp0(Core *c, unsigned reg)
     case NP_CP0_COMPARE: return c->cp0.compare;
     case NP_CP0_CAUSE: return cause_at(c, t, 0);
     case NP_CP0_STATUS: return core_reg(c, UC_MIPS_REG_CP0_STATUS);
+    case CP0_RANDOM: return cp0_random(c, t);
     default: return 0;
     }
 }

@@ -58,6 +58,11 @@ class Exact(unittest.TestCase):
     def test_pipeline(self):
         self.check_knobs("pipeline", [(1, 1), (1000, 4), (100000, 2)])
 
+    def test_cp0_random(self):
+        # CP0 Random is per core and a function of its cycle (SPEC 1)
+        base = self.check_knobs("random", [(1, 1), (10, 2), (1000, 1), (1000, 4), (100000, 2)])
+        self.assertIn(b"random: core 3 sum", base[os.path.join("core3", "console.txt")])
+
     def test_livelock(self):
         # where each core stops and the cycle the livelock is found
         base = None

@@ -7,6 +7,7 @@ Each t_*.S fixture reads SYS CYCLE_LO before and after a known instruction
 sequence and exits (SYS EXIT) with the difference; the expected value is
 computed here from the [timing] values in effect."""
 import os
+import re
 import sys
 import unittest
 
@@ -220,6 +221,29 @@ class Timer(unittest.TestCase):
             self.assertLess(c["cycles"], 50 * period + 20000)
             self.assertGreater(c["idle_cycles"], c["cycles"] // 2)
             self.assertLess(c["instructions"], c["busy_cycles"])
+
+
+class Cp0Random(unittest.TestCase):
+    """CP0 Random per core (firmware/tests/random.c): as on the 24K it counts
+    down from 15 to Wired every cycle, so the mfc0 right after a CYCLE_LO
+    read at cycle a (it runs at a + 1 + mmio) reads 15 - (a + 1 + mmio) % 16;
+    after `mtc0 Wired=10; nop; mfc0 Random` it reads 15 - 2 % 6 = 13."""
+
+    def check(self, endian, extra=()):
+        mmio = DEFAULT["mmio"] if not extra else int(extra[1].split("=")[1])
+        r = run([nptest.fw("random", endian)] + list(extra))
+        self.assertEqual(r.rc, 0, r.describe())
+        for k in range(len(r.summary["cores"])):
+            con = r.text("core%d" % k, "console.txt")
+            got = re.findall(r"random: core %d \d+ (\d+) at (\d+)" % k, con)
+            self.assertEqual(len(got), 6, con)
+            for v, at in got:
+                self.assertEqual(int(v), 15 - (int(at) + 1 + mmio) % 16, con)
+            self.assertRegex(con, r"random: core %d wired 10 at \d+ after 13\n" % k)
+
+    def test_random_counts_down_per_core(self):
+        self.check("el")
+        self.check("eb", ("--set", "timing.mmio=7"))
 
 
 if __name__ == "__main__":
