@@ -503,19 +503,26 @@ void core_run(Core *c, uint64_t horizon)
     core_publish_instructions(c);
 }
 
-uint64_t core_local_event(const Core *c)
+/* The TIMER's next expiry can raise an enabled IRQC line. */
+static bool core_timer_wakes(const Core *c)
 {
-    /* a CP0 Count/Compare match matters when it may interrupt (IM7) */
-    uint64_t t = MIN(c->timer.expiry, c->cfg->max_cycles);
-    return (status_of(c) & NP_ST_IM7) ? MIN(t, c->cp0.match_at) : t;
+    return (c->irqc.enable & NP_IRQ_TIMER) && dev_timer_irq_cycle(&c->timer) != UINT64_MAX;
 }
 
 uint64_t core_wake_cycle(const Core *c)
 {
-    uint64_t t = (c->irqc.enable & NP_IRQ_TIMER) ? dev_timer_irq_cycle(&c->timer) : UINT64_MAX;
+    uint64_t t = core_timer_wakes(c) ? c->timer.expiry : UINT64_MAX;
     if (status_of(c) & NP_ST_IM7)
         t = MIN(t, c->cp0.match_at);
     return t;
+}
+
+uint64_t core_local_event(const Core *c)
+{
+    /* what may interrupt: a TIMER expiry on an enabled IRQC line, a CP0
+     * Count/Compare match with IM7; other expiries change nothing a poll
+     * loop sees (the timer catches up in closed form at the next boundary) */
+    return MIN(core_wake_cycle(c), c->cfg->max_cycles);
 }
 
 static void idle_to(Core *c, uint64_t to)
@@ -538,7 +545,11 @@ void core_idle(Core *c, uint64_t until)
      * network lines are as of `until` (the scheduler never lets them rise
      * earlier unseen). */
     while (!(c->irqc.level & c->irqc.enable) && !core_cp0_timer_wanted(c)) {
-        uint64_t w = MIN(MIN(c->timer.expiry, c->cp0.match_at), MIN(until, limit));
+        /* an expiry that cannot wake the core (its IRQC line disabled, or
+         * no interrupt asked) is not a step: the timer catches up at the
+         * end in closed form, so a period of 1 costs what none does */
+        uint64_t w = MIN(MIN(core_timer_wakes(c) ? c->timer.expiry : UINT64_MAX, c->cp0.match_at),
+                         MIN(until, limit));
         idle_to(c, w);
         bool fired = c->cycles >= c->timer.expiry || c->cycles >= c->cp0.match_at;
         if (c->cycles >= c->timer.expiry)

@@ -208,8 +208,8 @@ const char *core_console(const Core *c, size_t *len);
 /* Pass an unterminated console line to the console function. */
 void core_flush_console(Core *c);
 uint64_t core_cycles(const Core *c);
-/* The next cycle the core's own devices need attention (a timer expiry,
- * the cycle limit), UINT64_MAX if none. */
+/* The next cycle the core's own devices may interrupt it (a TIMER expiry
+ * on an enabled IRQC line, a CP0 match with IM7) or the cycle limit. */
 uint64_t core_local_event(const Core *c);
 /* Where the core goes on (or stopped): the next instruction to run. */
 uint32_t core_pc(const Core *c);

@@ -15,9 +15,11 @@ void dev_timer_fire(TimerDev *t, uint64_t clock)
     if (t->ctrl & NP_TIMER_IRQ)
         t->irq.set(t->irq.opaque, t->irq.line, true);
     if ((t->ctrl & NP_TIMER_PERIODIC) && t->period) {
-        do
-            t->expiry += t->period;
-        while (t->expiry <= clock);
+        /* every expiry up to clock at once: the first after it is next
+         * (closed form, whatever the period: a period of 1 over 10^10
+         * idle cycles is one step, not 10^10) */
+        if (t->expiry <= clock)
+            t->expiry += ((clock - t->expiry) / t->period + 1) * t->period;
     } else {
         t->ctrl &= ~NP_TIMER_ENABLE;
         t->expiry = UINT64_MAX;

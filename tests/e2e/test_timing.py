@@ -145,6 +145,20 @@ class Timer(unittest.TestCase):
             fn = nptest.functions(c)
             self.assertEqual(fn["<idle>"]["self_cycles"], c["idle_cycles"])
 
+    def test_idle_with_period_1_timer_not_enabled(self):
+        """`wait` for 2^32 cycles while a period-1 TIMER runs on a disabled
+        IRQC line: the expiries advance in closed form (one step, not 4e9:
+        this took 76 s before), exact cycles hand-computed in t_idletimer.S;
+        the timeout is only a hang guard."""
+        for endian in ("el", "eb"):
+            r = run([fixture("t_idletimer", endian)] + nptest.ONE_CORE, timeout=30)
+            c = r.core(0)
+            self.assertEqual(c["status"], "exited", r.describe())
+            self.assertEqual(c["exit_code"], 0x11, "PENDING bit 0 | REMAIN 1 << 4")
+            self.assertEqual(c["cycles"], 4294967332)
+            self.assertEqual(c["idle_cycles"], 4294967286)
+            self.assertEqual(c["instructions"], 26)
+
     def test_wait_without_interrupts_enabled(self):
         r = run([fixture("t_wait_noie")] + nptest.ONE_CORE + ["--max-cycles", "10000000"])
         c = r.core(0)
