@@ -156,7 +156,7 @@ typedef struct CoreHist {
     unsigned nranges;
     const CoreRange *ranges;
     uint32_t nbins;
-    const uint32_t *bins;
+    const uint64_t *bins;
     uint64_t idle, outside, total;
 } CoreHist;
 

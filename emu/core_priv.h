@@ -57,7 +57,7 @@ struct Block {
 typedef struct Histogram {
     uint32_t period;
     uint64_t next;             /* cycle of the next sample */
-    uint32_t *bins;            /* per instruction of [lo, hi) */
+    uint64_t *bins;            /* per instruction of [lo, hi) */
     uint64_t idle, outside, total;
 } Histogram;
 
