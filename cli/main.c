@@ -5,7 +5,10 @@
 #include <unistd.h>
 #include <string.h>
 
+#include <capstone/capstone.h>
+
 #include "cli.h"
+#include "engine.h"
 #include "sweep.h"
 
 static const char *top_help =
@@ -47,6 +50,21 @@ static void check_stdout(void)
     }
 }
 
+/* nocprof's version and the libraries' it runs on (as loaded, not as
+ * compiled against). */
+static void print_version(void)
+{
+    g_autofree char *uc = engine_unicorn_version();
+    int cs_major = 0, cs_minor = 0;
+    cs_version(&cs_major, &cs_minor);
+    printf("nocprof %s\n", NOCPROF_VERSION_STRING);
+    printf("Unicorn %s (validated on %u.%u.%u)\n", uc, ENGINE_UNICORN_MAJOR, ENGINE_UNICORN_MINOR,
+           ENGINE_UNICORN_PATCH);
+    printf("Capstone %d.%d (built against %d.%d.%d)\n", cs_major, cs_minor, CS_VERSION_MAJOR, CS_VERSION_MINOR,
+           CS_VERSION_EXTRA);
+    printf("GLib %u.%u.%u\n", glib_major_version, glib_minor_version, glib_micro_version);
+}
+
 int main(int argc, char **argv)
 {
     atexit(check_stdout);
@@ -59,7 +77,7 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("nocprof %s\n", NOCPROF_VERSION_STRING);
+        print_version();
         return EXIT_OK;
     }
     if (strcmp(argv[1], "run") == 0)

@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 
+#include "engine.h"
 #include "srcpath.h"
 #include "cli.h"
 
@@ -455,6 +456,11 @@ int cmd_run(int argc, char **argv)
     if (!cli_parse_run(&argc, &argv, &o, &err)
         || !srcpath_configure(o.source_dirs, o.source_maps, &err))
         return usage_error(err);
+    g_autofree char *warning = NULL;
+    if (!engine_check_unicorn(&warning, &err))
+        return usage_error(err);
+    if (warning)
+        fprintf(stderr, "nocprof: WARNING: %s\n", warning);
     g_auto(Run) r = { .opts = &o };
     g_autofree char *demo = NULL;
     cli_signals_install();

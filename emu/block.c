@@ -177,8 +177,8 @@ G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_
     if (restart) {
         /* CP0 accesses got their hooks: translate the block again and
          * restart it (not charged: it has not run) */
-        uc_ctl_remove_cache(c->uc, addr, (uint64_t)addr + size);
-        uc_reg_write(c->uc, UC_MIPS_REG_PC, &addr);
+        if (core_uc_ok(c, uc_ctl_remove_cache(c->uc, addr, (uint64_t)addr + size), "drop a translation"))
+            core_uc_ok(c, uc_reg_write(c->uc, UC_MIPS_REG_PC, &addr), "write pc");
         return NULL;
     }
     return b;
@@ -376,7 +376,12 @@ static bool block_limit_cut(Core *c, Block *b, uint64_t start)
 void block_run_cut(Core *c)
 {
     Block *b = c->cut_block;
-    uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
+    if (!core_uc_ok(c, uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size), "drop a translation")) {
+        c->prev = &c->none;
+        c->cut_block = NULL;
+        c->cut_slack = 0;
+        return;
+    }
     c->stopping = false;
     c->cut_run = true;
     core_update_next_event(c);
@@ -393,7 +398,7 @@ void block_run_cut(Core *c)
     c->prev = &c->none;
     c->cut_block = NULL;
     c->cut_slack = 0;
-    uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
+    core_uc_ok(c, uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size), "drop a translation");
 }
 
 /* The prefix of the cut block starts: charged whole, block_run_cut takes

@@ -47,17 +47,11 @@ bool core_live(const Core *c)
 }
 
 /* A Unicorn call failed while running: the core faults ("emulator"). */
-G_GNUC_NO_INLINE static void uc_failed(Core *c, uc_err err, const char *what)
+G_GNUC_NO_INLINE void core_uc_failed(Core *c, uc_err err, const char *what)
 {
     g_autoptr(GError) e = NULL;
     if (!uc_check(err, &e, "%s", what))
         core_raise(c, "emulator", c->pc, "core %u: %s", c->id, e->message);
-}
-
-static inline void uc_ok(Core *c, uc_err err, const char *what)
-{
-    if (G_UNLIKELY(err != UC_ERR_OK))
-        uc_failed(c, err, what);
 }
 
 /* Register reads go through the Core (reg_buf, sp_buf): no local whose
@@ -65,7 +59,7 @@ static inline void uc_ok(Core *c, uc_err err, const char *what)
 uint32_t core_reg(Core *c, int reg)
 {
     c->reg_buf = 0;
-    uc_ok(c, uc_reg_read(c->uc, reg, &c->reg_buf), "register read");
+    core_uc_ok(c, uc_reg_read(c->uc, reg, &c->reg_buf), "register read");
     return c->reg_buf;
 }
 
@@ -77,13 +71,13 @@ uint32_t core_read_gpr(Core *c, unsigned n)
 uint32_t core_read_sp(Core *c)
 {
     c->sp_buf = 0;
-    uc_ok(c, uc_reg_read(c->uc, UC_MIPS_REG_SP, &c->sp_buf), "register read");
+    core_uc_ok(c, uc_reg_read(c->uc, UC_MIPS_REG_SP, &c->sp_buf), "register read");
     return c->sp_buf;
 }
 
 static void write_reg(Core *c, int reg, uint32_t v)
 {
-    uc_ok(c, uc_reg_write(c->uc, reg, &v), "register write");
+    core_uc_ok(c, uc_reg_write(c->uc, reg, &v), "register write");
 }
 
 uint32_t core_guest_word(const Core *c, const uint8_t *p)
@@ -97,7 +91,7 @@ void core_stop(Core *c, CoreState state)
     c->stopping = true;
     c->next_event = 0;
     core_set_deadline(c, 0);
-    uc_ok(c, uc_emu_stop(c->uc), "stop");
+    core_uc_ok(c, uc_emu_stop(c->uc), "stop");
 }
 
 /* ---- interrupts ------------------------------------------------------ */
@@ -152,10 +146,12 @@ bool core_irqc_output(const Core *c)
     return c->irqc.enable && (dev_irqc_pending(&c->irqc) & c->irqc.enable);
 }
 
+/* A failed read faults the core (and reads 0): the core's state is not
+ * logically const there. */
 static uint32_t status_of(const Core *c)
 {
     uint32_t st = 0;
-    uc_reg_read(c->uc, UC_MIPS_REG_CP0_STATUS, &st);
+    core_uc_ok((Core *)c, uc_reg_read(c->uc, UC_MIPS_REG_CP0_STATUS, &st), "read CP0 Status");
     return st;
 }
 
@@ -250,7 +246,7 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
     if (c->cycles >= c->slice_end) {
         c->pc = addr;
         c->stopping = true;
-        uc_ok(c, uc_emu_stop(c->uc), "stop");
+        core_uc_ok(c, uc_emu_stop(c->uc), "stop");
         return true;
     }
     core_update_next_event(c);
@@ -451,6 +447,16 @@ void core_halt(Core *c, CoreState state)
     if (core_live(c))
         c->state = state;
     core_publish_instructions(c);
+}
+
+void core_fail(Core *c, const char *kind, const char *message)
+{
+    if (!core_live(c))
+        return;
+    c->fault.kind = g_strdup(kind);
+    c->fault.pc = c->pc;
+    c->fault.message = g_strdup(message);
+    c->state = CORE_FAULT;
 }
 
 /* ---- running and idling ---------------------------------------------- */

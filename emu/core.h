@@ -156,7 +156,7 @@ typedef struct CoreHist {
     unsigned nranges;
     const CoreRange *ranges;
     uint32_t nbins;
-    const uint32_t *bins;
+    const uint64_t *bins;
     uint64_t idle, outside, total;
 } CoreHist;
 
@@ -196,6 +196,9 @@ bool core_irq_wanted(const Core *c);
 void core_refresh_net(Core *c);
 /* Stop a live core with a final state (limit, deadlock, interrupted). */
 void core_halt(Core *c, CoreState state);
+/* A core that is not running (between runs) faults with kind and message
+ * at its pc: what nocprof could not provide it (e.g. memory). */
+void core_fail(Core *c, const char *kind, const char *message);
 
 unsigned core_id(const Core *c);
 CoreState core_state(const Core *c);

@@ -57,7 +57,7 @@ struct Block {
 typedef struct Histogram {
     uint32_t period;
     uint64_t next;             /* cycle of the next sample */
-    uint32_t *bins;            /* per instruction of [lo, hi) */
+    uint64_t *bins;            /* per instruction of [lo, hi) */
     uint64_t idle, outside, total;
 } Histogram;
 
@@ -284,6 +284,17 @@ bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
 /* mmio.c */
 uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque);
 void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque);
+
+/* A Unicorn call made while the core runs: any result but UC_ERR_OK
+ * faults the core ("emulator", naming `what` and Unicorn's message). */
+void core_uc_failed(Core *c, uc_err err, const char *what);
+static inline bool core_uc_ok(Core *c, uc_err err, const char *what)
+{
+    if (G_LIKELY(err == UC_ERR_OK))
+        return true;
+    core_uc_failed(c, err, what);
+    return false;
+}
 
 /* Every write of deadline (another thread may zero it: core_request_yield). */
 static inline void core_set_deadline(Core *c, uint64_t v)

@@ -3,6 +3,8 @@
 
 #include <glib.h>
 #include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* Boost.Context's fcontext (libboost_context, a C ABI: extern "C" in
  * boost/context/detail/fcontext.hpp). A switch saves and restores the
@@ -46,8 +48,10 @@ struct Coro {
     fcontext_t self, back;     /* the suspended coroutine; its resumer */
     void (*fn)(void *arg);
     void *arg;
-    void *stack;
+    void *stack;               /* lowest usable byte; the guard page is below */
     size_t stack_size;
+    void *map;                 /* the mapping: guard page + stack */
+    size_t map_size;
     bool done;
     /* the resumer's stack, for the sanitizers */
     const void *back_bottom;
@@ -94,16 +98,29 @@ static void trampoline(transfer_t t)
     g_assert_not_reached();
 }
 
+/* The stack is its own mapping with a PROT_NONE guard page below it (the
+ * stacks grow down): an overflow faults at once instead of writing over
+ * whatever lies below. MAP_NORESERVE: pages are committed when touched. */
 Coro *coro_new(void (*fn)(void *arg), void *arg, size_t stack_size)
 {
     Coro *co = g_try_new0(Coro, 1);
     if (!co)
         return NULL;
-    co->stack = g_try_malloc(stack_size);
-    if (!co->stack) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    stack_size = (stack_size + page - 1) / page * page;
+    co->map_size = stack_size + page;
+    co->map = mmap(NULL, co->map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                   -1, 0);
+    if (co->map == MAP_FAILED) {
         g_free(co);
         return NULL;
     }
+    if (mprotect(co->map, page, PROT_NONE) != 0) {
+        munmap(co->map, co->map_size);
+        g_free(co);
+        return NULL;
+    }
+    co->stack = (char *)co->map + page;
     co->fn = fn;
     co->arg = arg;
     co->stack_size = stack_size;
@@ -121,8 +138,13 @@ void coro_free(Coro *co)
 #ifdef CORO_TSAN
     __tsan_destroy_fiber(co->fiber);
 #endif
-    g_free(co->stack);
+    munmap(co->map, co->map_size);
     g_free(co);
+}
+
+const void *coro_stack_low(const Coro *co)
+{
+    return co->stack;
 }
 
 void coro_resume(Coro *co)

@@ -18,8 +18,9 @@
 
 typedef struct Coro Coro;
 
-/* A coroutine that will run fn(arg) on a stack of stack_size bytes when
- * first resumed. NULL if the stack cannot be allocated. */
+/* A coroutine that will run fn(arg) on a stack of stack_size bytes
+ * (rounded up to pages, with a PROT_NONE guard page below it) when first
+ * resumed. NULL if the stack cannot be allocated. */
 Coro *coro_new(void (*fn)(void *arg), void *arg, size_t stack_size);
 /* Free a coroutine that has finished or never started. */
 void coro_free(Coro *co);
@@ -27,6 +28,9 @@ void coro_free(Coro *co);
 void coro_resume(Coro *co);
 /* Back to whoever resumed co. Called inside co. */
 void coro_yield(Coro *co);
+/* The lowest byte of co's stack: the byte below it is the guard page's
+ * (an access there is SIGSEGV). */
+const void *coro_stack_low(const Coro *co);
 /* Its function has returned. */
 bool coro_done(const Coro *co);
 

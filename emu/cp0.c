@@ -186,7 +186,7 @@ static void record_write(Core *c, unsigned rd, uint32_t v, uint64_t t)
 void cp0_apply_fix(Core *c)
 {
     c->cp0.fix_pending = false;
-    uc_reg_write(c->uc, UC_MIPS_REG_0 + (int)c->cp0.fix_reg, &c->cp0.fix_val);
+    core_uc_ok(c, uc_reg_write(c->uc, UC_MIPS_REG_0 + (int)c->cp0.fix_reg, &c->cp0.fix_val), "write mfc0 result");
 }
 
 static void cp0_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
@@ -225,7 +225,7 @@ static bool hook_at(Core *c, uint32_t addr)
     if (g_hash_table_contains(c->cp0.hooked, GUINT_TO_POINTER(addr)))
         return false;
     uc_hook h;
-    if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)cp0_hook, c, addr, addr) != UC_ERR_OK)
+    if (!core_uc_ok(c, uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)cp0_hook, c, addr, addr), "hook a CP0 access"))
         return false;
     g_hash_table_add(c->cp0.hooked, GUINT_TO_POINTER(addr));
     return true;

@@ -270,7 +270,8 @@ bool exc_scan_block(Core *c, const Block *b)
     if (g_hash_table_contains(c->jr_hooked, GUINT_TO_POINTER(b->branch_pc)))
         return false;
     uc_hook h;
-    if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)jr_hook, c, b->branch_pc, b->branch_pc) != UC_ERR_OK)
+    if (!core_uc_ok(c, uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)jr_hook, c, b->branch_pc, b->branch_pc),
+                    "hook a register jump"))
         return false;
     g_hash_table_add(c->jr_hooked, GUINT_TO_POINTER(b->branch_pc));
     return true;

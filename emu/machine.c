@@ -625,11 +625,12 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
     for (unsigned i = 0; i < m->ncores; i++) {
         MCore *mc = &s->mc[i];
         mc->thread = i * s->nthreads / m->ncores; /* neighbours share a thread */
+        mc->co = coro_new(core_main, mc, CORO_STACK);
+        if (!mc->co) /* no memory for its stack: that core faults, the run goes on */
+            core_fail(mc->core, "emulator", "no memory for the core's coroutine stack");
         mc->st = core_live(mc->core) ? MC_RUN : MC_DONE;
         s->ndone += mc->st == MC_DONE;
         lb_set(mc, core_cycles(mc->core));
-        mc->co = coro_new(core_main, mc, CORO_STACK);
-        g_assert(mc->co);
     }
     s->running = g_new0(MCore *, s->nthreads);
     ThreadArg *args = g_new0(ThreadArg, s->nthreads);

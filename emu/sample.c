@@ -55,7 +55,7 @@ void sample_init(Core *c)
     for (unsigned i = 0; i < c->nhists; i++) {
         c->hists[i].period = c->cfg->periods[i];
         c->hists[i].next = c->cfg->periods[i] - 1;
-        c->hists[i].bins = g_new0(uint32_t, c->nbins + 1);
+        c->hists[i].bins = g_new0(uint64_t, c->nbins + 1);
     }
     sample_update_next(c);
 }

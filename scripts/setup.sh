@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install what nocprof needs on Debian 12 (bookworm) or later, as root.
-# Unicorn >= 2.1 comes from Debian 13 (trixie) with apt pinning at priority
-# 100 so that nothing else is upgraded from trixie.
+# Unicorn comes from Debian 13 (trixie) with apt pinning at priority 100 so
+# that nothing else is upgraded from trixie, and is pinned by version to
+# 2.1.1, the release nocprof is validated on (docs/design.md "Coroutines";
+# nocprof refuses another release at start-up unless NOCPROF_ALLOW_UNICORN=1).
 set -euo pipefail
 
 need_root() {
@@ -10,6 +12,9 @@ need_root() {
     exit 2
   fi
 }
+
+UNICORN_VERSION=2.1.1
+UNICORN_PKGS="libunicorn-dev libunicorn2t64"
 
 PKGS="build-essential cmake pkg-config libglib2.0-dev libelf-dev libdw-dev \
 libcapstone-dev libjson-glib-dev gcc-mipsel-linux-gnu gcc-mips-linux-gnu \
@@ -24,7 +29,7 @@ have_all() {
   for p in $PKGS libunicorn-dev; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || return 1
   done
-  pkg-config --atleast-version=2.1 unicorn 2>/dev/null || return 1
+  pkg-config --exact-version=$UNICORN_VERSION unicorn 2>/dev/null || return 1
   command -v node >/dev/null && command -v npm >/dev/null || return 1
 }
 
@@ -57,7 +62,7 @@ mirror=${mirror:-http://deb.debian.org/debian}
 mirror=${mirror%/}
 
 codename=$(. /etc/os-release; echo "${VERSION_CODENAME:-}")
-if [ "$codename" != "trixie" ] && ! pkg-config --atleast-version=2.1 unicorn 2>/dev/null; then
+if [ "$codename" != "trixie" ]; then
   echo "deb $mirror trixie main" > /etc/apt/sources.list.d/nocprof-trixie.list
   cat > /etc/apt/preferences.d/nocprof-trixie <<PIN
 Package: *
@@ -65,17 +70,25 @@ Pin: release n=trixie
 Pin-Priority: 100
 PIN
 fi
+# Unicorn by version: 2.1.1 wins over any other candidate (priority > 1000
+# also downgrades a newer one), and nothing else of Unicorn is installed.
+cat > /etc/apt/preferences.d/nocprof-unicorn <<PIN
+Package: $UNICORN_PKGS
+Pin: version $UNICORN_VERSION-*
+Pin-Priority: 1001
+PIN
 
 apt-get update -q
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $PKGS
-if [ "$codename" = "trixie" ]; then
-  apt-get install -y -q --no-install-recommends libunicorn-dev
-else
-  apt-get install -y -q --no-install-recommends -t trixie libunicorn-dev
+uc_deb=$(apt-cache madison libunicorn-dev | awk -v v="$UNICORN_VERSION-" 'index($3, v) == 1 {print $3; exit}')
+if [ -z "$uc_deb" ]; then
+  echo "setup.sh: no libunicorn-dev $UNICORN_VERSION in the apt sources" >&2
+  exit 1
 fi
-pkg-config --atleast-version=2.1 unicorn || {
-  echo "setup.sh: unicorn >= 2.1 not available after install" >&2
+apt-get install -y -q --no-install-recommends --allow-downgrades "libunicorn-dev=$uc_deb"
+pkg-config --exact-version=$UNICORN_VERSION unicorn || {
+  echo "setup.sh: unicorn $UNICORN_VERSION not installed (have $(pkg-config --modversion unicorn 2>/dev/null))" >&2
   exit 1
 }
 echo "setup.sh: unicorn $(pkg-config --modversion unicorn) installed"

@@ -84,7 +84,7 @@ static void build_hists(Profile *p, const Collector *col, const Core *core)
         for (unsigned r = 0; r < src.nranges; r++)
             d->ranges[r] = (ProfRange){ src.ranges[r].lo, src.ranges[r].hi, src.ranges[r].first };
         d->nbins = src.nbins;
-        d->bins = g_memdup2(src.bins, sizeof(uint32_t) * (src.nbins ? src.nbins : 1));
+        d->bins = g_memdup2(src.bins, sizeof(uint64_t) * (src.nbins ? src.nbins : 1));
         d->idle = src.idle;
         d->outside = src.outside;
         d->total = src.total;

@@ -215,7 +215,7 @@ void collect_region_hist(const Collector *col, unsigned h, ProfHist *d)
         return;
     uint32_t n = d->nbins;
     for (uint32_t k = 0; k < n && k < r->nbins[h]; k++)
-        d->bins[k] = (uint32_t)minus(d->bins[k], r->bins[h][k]);
+        d->bins[k] = minus(d->bins[k], r->bins[h][k]);
     d->idle = minus(d->idle, r->idle[h]);
     d->outside = minus(d->outside, r->outside[h]);
     d->total = minus(d->total, r->total[h]);

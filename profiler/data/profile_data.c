@@ -117,8 +117,8 @@ static GVariant *enc_hists(const Profile *p)
         }
         GVariant *ranges = g_variant_new_fixed_array(G_VARIANT_TYPE_UINT32, flat, 2 * x->nranges, sizeof(uint32_t));
         g_free(flat);
-        GVariant *bins = g_variant_new_fixed_array(G_VARIANT_TYPE_UINT32, x->bins, x->nbins, sizeof(uint32_t));
-        g_variant_builder_add(&b, "(u@au@auttt)", x->period, ranges, bins, x->idle, x->outside, x->total);
+        GVariant *bins = g_variant_new_fixed_array(G_VARIANT_TYPE_UINT64, x->bins, x->nbins, sizeof(uint64_t));
+        g_variant_builder_add(&b, "(u@au@atttt)", x->period, ranges, bins, x->idle, x->outside, x->total);
     }
     return g_variant_builder_end(&b);
 }

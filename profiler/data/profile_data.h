@@ -39,7 +39,9 @@
 #include "run.h"
 
 #define PROFILE_DATA_FILE "profile.data"
-#define PROFILE_DATA_VERSION 5u
+#define PROFILE_DATA_VERSION 6u
+/* The older version still read: format 5, whose histogram bins were 32-bit. */
+#define PROFILE_DATA_VERSION_OLD 5u
 
 typedef struct ProfileData {
     Config cfg;

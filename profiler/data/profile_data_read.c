@@ -16,7 +16,16 @@ typedef struct Rd {
     const char *name;          /* the file, for messages */
     GError **error;
     ProfileData *d;
+    guint32 version;           /* the file's format version */
 } Rd;
+
+/* PD_TOP with format 5's histogram type. */
+static char *pd_type_v5(void)
+{
+    g_auto(GStrv) parts = g_strsplit(PD_TOP, PD_HIST, -1);
+    g_assert(g_strv_length(parts) == 2);
+    return g_strjoinv(PD_HIST_V5, parts);
+}
 
 static bool G_GNUC_PRINTF(3, 4) fail(Rd *r, const char *field, const char *fmt, ...)
 {
@@ -163,7 +172,7 @@ static bool dec_hists(Rd *r, const char *at, GVariant *prof, Profile *p)
     for (unsigned h = 0; h < p->nperiods; h++) {
         ProfHist *x = &p->hists[h];
         g_autoptr(GVariant) hv = g_variant_get_child_value(v, h);
-        g_variant_get(hv, "(u@au@auttt)", &x->period, NULL, NULL, &x->idle, &x->outside, &x->total);
+        g_variant_get(hv, "(u@au*ttt)", &x->period, NULL, NULL, &x->idle, &x->outside, &x->total);
         g_autofree char *field = g_strdup_printf("%s.histograms[%u]", at, h);
         if (x->period != r->d->cfg.periods[h])
             return fail(r, field, "period %u, but the configuration's period %u is %u", x->period, h + 1,
@@ -171,10 +180,15 @@ static bool dec_hists(Rd *r, const char *at, GVariant *prof, Profile *p)
         if (!dec_ranges(r, field, hv, x))
             return false;
         gsize nb;
-        const uint32_t *bins = fixed(hv, 2, sizeof(uint32_t), &nb);
+        bool narrow = r->version < 6; /* 32-bit bins before format 6 */
+        const void *bins = fixed(hv, 2, narrow ? sizeof(uint32_t) : sizeof(uint64_t), &nb);
         if (nb != x->nbins)
             return fail(r, field, "%" G_GSIZE_FORMAT " bins for ranges of %u instructions", nb, x->nbins);
-        x->bins = nb ? g_memdup2(bins, nb * sizeof *bins) : g_new0(uint32_t, 1);
+        x->bins = g_new0(uint64_t, nb ? nb : 1);
+        for (gsize k = 0; narrow && k < nb; k++)
+            x->bins[k] = ((const uint32_t *)bins)[k];
+        if (!narrow && nb)
+            memcpy(x->bins, bins, nb * sizeof(uint64_t));
     }
     return true;
 }
@@ -491,13 +505,17 @@ bool profile_data_decode(GBytes *bytes, const char *name, ProfileData *d, GError
     memcpy(&len, buf + 16, 8);
     ver = GUINT32_FROM_LE(ver);
     len = GUINT64_FROM_LE(len);
-    if (ver != PROFILE_DATA_VERSION)
-        return fail(&r, "version", "format version %u; this nocprof reads version %u", ver, PROFILE_DATA_VERSION);
+    if (ver != PROFILE_DATA_VERSION && ver != PROFILE_DATA_VERSION_OLD)
+        return fail(&r, "version", "format version %u; this nocprof reads versions %u and %u", ver,
+                    PROFILE_DATA_VERSION_OLD, PROFILE_DATA_VERSION);
+    r.version = ver;
+    /* format 5 differs in the histogram bins alone (32-bit) */
+    g_autofree char *type = ver == PROFILE_DATA_VERSION ? g_strdup(PD_TOP) : pd_type_v5();
     if (len != size - PD_HEADER)
         return fail(&r, "length", "header says %" G_GUINT64_FORMAT " bytes of payload, the file has %"
                     G_GSIZE_FORMAT, len, size - PD_HEADER);
     g_autoptr(GBytes) payload = g_bytes_new_from_bytes(bytes, PD_HEADER, size - PD_HEADER);
-    g_autoptr(GVariant) top = g_variant_ref_sink(g_variant_new_from_bytes(G_VARIANT_TYPE(PD_TOP), payload, FALSE));
+    g_autoptr(GVariant) top = g_variant_ref_sink(g_variant_new_from_bytes(G_VARIANT_TYPE(type), payload, FALSE));
     if (G_BYTE_ORDER != G_LITTLE_ENDIAN) {
         GVariant *sw = g_variant_byteswap(top);
         g_variant_unref(top);

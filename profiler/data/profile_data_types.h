@@ -13,8 +13,10 @@
 #define PD_ARC "(uuutt)"
 /* addr, instructions, function, executions, cycles */
 #define PD_BLOCK "(uuutt)"
-/* period, ranges (lo, hi pairs), bins (range after range), idle, outside, total */
-#define PD_HIST "(uauauttt)"
+/* period, ranges (lo, hi pairs), bins (range after range, 64-bit since
+ * format 6), idle, outside, total */
+#define PD_HIST "(uauatttt)"
+#define PD_HIST_V5 "(uauauttt)"
 /* parent, function, self cycles */
 #define PD_CTX "(uut)"
 /* start, end, function, idle */

@@ -28,21 +28,60 @@ static void put32(GByteArray *out, uint32_t v, bool big)
     g_byte_array_append(out, b, 4);
 }
 
-/* One histogram record (split above 65535 per bin) for range r of h. */
-static void write_hist_range(GByteArray *out, const Profile *p, const ProfHist *h, const ProfRange *r, bool big)
+/* Bytes of one histogram record of n bins: tag, low, high, size, rate,
+ * dimension (15), abbreviation, then n u16 counts. */
+#define REC_HEAD (1u + 4 * 4 + 15 + 1)
+
+/* Bin b as written with scale s: rounded to the nearest multiple of s. */
+static uint64_t scaled(uint64_t b, uint64_t s)
+{
+    return b / s + (b % s >= (s + 1) / 2);
+}
+
+/* Records range r needs at scale s: every written count split over
+ * records of at most 65535 each (at least one record). */
+static uint64_t range_records(const ProfHist *h, const ProfRange *r, uint64_t s, uint64_t *maxw)
+{
+    uint64_t m = 0;
+    for (uint32_t i = 0, n = (r->hi - r->lo) / 4; i < n; i++)
+        m = MAX(m, h->bins[r->first + i]);
+    *maxw = scaled(m, s);
+    return MAX(1, (*maxw + BIN_MAX - 1) / BIN_MAX);
+}
+
+/* The scale of h's records: 1 (exact) unless the histogram part would
+ * pass GMON_HIST_BUDGET bytes or a written bin gprof's int accumulator
+ * (GMON_BIN_LIMIT); then the smallest power of two that fits (each count
+ * rounded to the nearest multiple, the rate divided by the same factor,
+ * so gprof's seconds and percentages stay right within half a scale per
+ * bin). Never past the point where every range fits in one record. */
+static uint64_t hist_scale(const ProfHist *h)
+{
+    for (uint64_t s = 1;; s *= 2) {
+        uint64_t bytes = 0, maxw = 0, all_one = 1;
+        for (unsigned i = 0; i < h->nranges; i++) {
+            uint64_t w, n = range_records(h, &h->ranges[i], s, &w);
+            bytes += n * (REC_HEAD + 2ull * ((h->ranges[i].hi - h->ranges[i].lo) / 4));
+            maxw = MAX(maxw, w);
+            all_one &= n == 1;
+        }
+        if ((bytes <= GMON_HIST_BUDGET && maxw <= GMON_BIN_LIMIT) || all_one || s >> 63)
+            return s;
+    }
+}
+
+/* The records of range r of h at scale s: the counts split over records
+ * with the same range (gprof sums them). */
+static void write_hist_range(GByteArray *out, const ProfHist *h, const ProfRange *r, uint32_t prof_rate,
+                             uint64_t s, bool big)
 {
     uint32_t lo = r->lo, hi = r->hi, nbins = (hi - lo) / 4, first = r->first;
     if (nbins == 0)
         return;
-    uint32_t maxbin = 0;
-    for (uint32_t i = 0; i < nbins; i++)
-        maxbin = MAX(maxbin, h->bins[first + i]);
-    uint32_t nrec = maxbin ? (maxbin + BIN_MAX - 1) / BIN_MAX : 1;
-    double rate = h->period ? round(p->clock_hz / h->period) : 0;
-    uint32_t prof_rate = rate < 1 ? 1 : rate > UINT32_MAX ? UINT32_MAX : (uint32_t)rate;
+    uint64_t maxw;
+    uint64_t nrec = range_records(h, r, s, &maxw);
     char dimen[15] = "seconds";
-
-    for (uint32_t r = 0; r < nrec; r++) {
+    for (uint64_t k = 0; k < nrec; k++) {
         put8(out, TAG_HIST);
         put32(out, lo, big);
         put32(out, hi, big);
@@ -50,9 +89,9 @@ static void write_hist_range(GByteArray *out, const Profile *p, const ProfHist *
         put32(out, prof_rate, big);
         g_byte_array_append(out, (const guint8 *)dimen, sizeof dimen);
         put8(out, 's');
-        uint64_t base = (uint64_t)r * BIN_MAX;
+        uint64_t base = k * BIN_MAX;
         for (uint32_t i = 0; i < nbins; i++) {
-            uint32_t b = h->bins[first + i];
+            uint64_t b = scaled(h->bins[first + i], s);
             uint64_t v = b > base ? b - base : 0;
             put16(out, (uint16_t)MIN(v, BIN_MAX), big);
         }
@@ -66,8 +105,16 @@ static void write_hist_range(GByteArray *out, const Profile *p, const ProfHist *
  * 16-byte segment far from the rest costs one small record. */
 static void write_hist(GByteArray *out, const Profile *p, const ProfHist *h, bool big)
 {
+    uint64_t s = hist_scale(h);
+    double rate = h->period ? round(p->clock_hz / h->period / (double)s) : 0;
+    uint32_t prof_rate = rate < 1 ? 1 : rate > UINT32_MAX ? UINT32_MAX : (uint32_t)rate;
     for (unsigned i = 0; i < h->nranges; i++)
-        write_hist_range(out, p, h, &h->ranges[i], big);
+        write_hist_range(out, h, &h->ranges[i], prof_rate, s, big);
+}
+
+uint64_t gmon_hist_scale(const Profile *p, unsigned hist_index)
+{
+    return hist_index < p->nperiods && p->hists[hist_index].bins ? hist_scale(&p->hists[hist_index]) : 1;
 }
 
 static void write_arcs(GByteArray *out, const Profile *p, bool big)

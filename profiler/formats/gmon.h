@@ -11,6 +11,12 @@
  *          bins above 65535 are split over several records with the same
  *          range (gprof sums them); prof_rate = round(clock_hz /
  *          period) samples per second, dimension "seconds", abbreviation 's'.
+ *          Bins are 64-bit; the records are exact unless the histogram
+ *          part would pass GMON_HIST_BUDGET bytes or a bin GMON_BIN_LIMIT
+ *          (gprof sums a bin's records in an int): then every count is
+ *          divided by a power of two S, rounded to nearest, and prof_rate
+ *          by S too (gmon_hist_scale), so gprof's seconds and percentages
+ *          hold within S/2 samples per bin.
  *          Idle and outside-range samples have no bin and are not written.
  *   tag 1  one record per arc: from_pc = the call site (or the caller's
  *          start when the site is unknown), self_pc = the callee's start,
@@ -39,6 +45,13 @@ typedef enum { GMON_ERROR_INVALID } GmonError;
  * hist_index is out of range, p->syms is NULL (the byte order is unknown) or
  * the histogram range is malformed. */
 GByteArray *gmon_build(const Profile *p, unsigned hist_index, GError **error);
+
+/* The histogram part of one gmon.out stays under this many bytes. */
+#define GMON_HIST_BUDGET (64ull << 20)
+/* The largest count written for one bin (gprof's int accumulator). */
+#define GMON_BIN_LIMIT 0x7FFFFFFFull
+/* The scale S histogram hist_index is written with (1: exact). */
+uint64_t gmon_hist_scale(const Profile *p, unsigned hist_index);
 
 typedef enum {
     GMON_DEFAULT = 0,

@@ -38,7 +38,7 @@ int64_t prof_hist_index(const ProfHist *h, uint32_t pc)
     return -1;
 }
 
-uint32_t prof_hist_at(const ProfHist *h, uint32_t pc)
+uint64_t prof_hist_at(const ProfHist *h, uint32_t pc)
 {
     int64_t k = prof_hist_index(h, pc);
     return k < 0 ? 0 : h->bins[k];
@@ -71,7 +71,7 @@ void prof_hist_copy(ProfHist *dst, const ProfHist *src)
 {
     *dst = *src;
     dst->ranges = src->nranges ? g_memdup2(src->ranges, sizeof(ProfRange) * src->nranges) : NULL;
-    dst->bins = src->bins ? g_memdup2(src->bins, sizeof(uint32_t) * (src->nbins ? src->nbins : 1)) : NULL;
+    dst->bins = src->bins ? g_memdup2(src->bins, sizeof(uint64_t) * (src->nbins ? src->nbins : 1)) : NULL;
 }
 
 void prof_hist_clear(ProfHist *h)

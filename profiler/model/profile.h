@@ -72,7 +72,8 @@ typedef struct ProfHist {
     unsigned nranges;
     ProfRange *ranges;         /* [nranges] sorted, disjoint, 4-aligned */
     uint32_t nbins;            /* sum of (hi - lo) / 4 */
-    uint32_t *bins;            /* [nbins], range after range */
+    uint64_t *bins;            /* [nbins], range after range (64-bit: a
+                                  period-1 run passes 2^32 samples) */
     uint64_t idle;             /* samples taken while the core was in wait */
     uint64_t outside;          /* samples at a PC outside every range */
     uint64_t total;            /* all samples = floor(cycles / period) */
@@ -81,7 +82,7 @@ typedef struct ProfHist {
 /* The bin of pc, or -1 when pc lies outside every range. */
 int64_t prof_hist_index(const ProfHist *h, uint32_t pc);
 /* Samples at pc (0 outside every range). */
-uint32_t prof_hist_at(const ProfHist *h, uint32_t pc);
+uint64_t prof_hist_at(const ProfHist *h, uint32_t pc);
 /* The pc of bin k (k < nbins). */
 uint32_t prof_hist_pc(const ProfHist *h, uint32_t k);
 /* [low, high): the first range's start, the last range's end (0, 0: none). */

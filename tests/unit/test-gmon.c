@@ -467,6 +467,70 @@ static void test_split_eb(void)
     check_split(fixture_eb, gprof_eb);
 }
 
+/* 64-bit bins (issue 19.6): a histogram of more than 2^32 samples. With
+ * every bin under gprof's int (2^31 - 1) the records are exact, as many as
+ * needed (30,518 for leaf's 2e9); a bin over it is written scaled by a
+ * power of two, the rate by the same factor: gprof's seconds stay right.
+ * Checked with the real gprof: its self seconds per function and their
+ * sum against the samples put in. Before: 32-bit bins wrapped. */
+static void check_wide(const char *elf, const char *gprof, bool over)
+{
+    if (!gprof) {
+        g_test_skip("gprof not found");
+        return;
+    }
+    Fx fx;
+    if (!fx_open(&fx, elf))
+        return;
+    Profile *p = fx.prof;
+    p->clock_hz = 1e9;      /* period 10: 1e8 samples per second */
+    ProfHist *h = &p->hists[0];
+    const char *names[] = { "leaf", "main", "fact" };
+    uint64_t add[] = { over ? UINT64_C(6000000000) : UINT64_C(2000000000), UINT64_C(1500000000),
+                       UINT64_C(1000000000) };
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned f = fx_index(fx.syms, names[i]);
+        h->bins[prof_hist_index(h, p->funcs[f].addr)] += add[i];
+        p->funcs[f].samples[0] += add[i];
+        h->total += add[i];
+    }
+    uint64_t binned = 0;
+    for (uint32_t i = 0; i < h->nbins; i++)
+        binned += h->bins[i];
+    g_assert_cmpuint(binned, >, UINT64_C(1) << 32);
+    g_assert_cmpuint(gmon_hist_scale(p, 0), ==, over ? 4 : 1);
+    char *path = write_gmon(&fx, "gmon.out", 0);
+    const char *args[] = { "-b", "-p", elf, path, NULL };
+    char *out = run_gprof(&fx, gprof, args);
+    GHashTable *rows = parse_flat(out);
+    double rate = p->clock_hz / h->period, total = 0;
+    for (unsigned i = 0; i < G_N_ELEMENTS(fx_funcs); i++) {
+        unsigned f = fx_index(fx.syms, fx_funcs[i].name);
+        const char *gname = strcmp(fx_funcs[i].name, "_start") == 0 ? "_ftext" : fx_funcs[i].name;
+        Row *r = g_hash_table_lookup(rows, gname);
+        if (!r)
+            continue;
+        /* gprof prints seconds with 2 decimals */
+        g_assert_cmpfloat_with_epsilon(r->self_s, (double)p->funcs[f].samples[0] / rate, 0.006);
+        total += r->self_s;
+    }
+    g_assert_cmpfloat_with_epsilon(total, (double)binned / rate, 0.006 * G_N_ELEMENTS(fx_funcs));
+    g_hash_table_unref(rows);
+    g_free(out);
+    g_free(path);
+    fx_close(&fx);
+}
+
+static void test_wide_exact(void)
+{
+    check_wide(fixture_el, gprof_el, false);
+}
+
+static void test_wide_scaled(void)
+{
+    check_wide(fixture_eb, gprof_eb, true);
+}
+
 static void test_errors(void)
 {
     Fx fx;
@@ -504,6 +568,8 @@ int main(int argc, char **argv)
     g_test_add_func("/gmon/gprof-sum/big-endian", test_sum_eb);
     g_test_add_func("/gmon/split/little-endian", test_split_el);
     g_test_add_func("/gmon/split/big-endian", test_split_eb);
+    g_test_add_func("/gmon/wide/exact", test_wide_exact);
+    g_test_add_func("/gmon/wide/scaled", test_wide_scaled);
     g_test_add_func("/gmon/errors", test_errors);
     return g_test_run();
 }
