@@ -40,6 +40,9 @@
 
 #define PROFILE_DATA_FILE "profile.data"
 #define PROFILE_DATA_VERSION 5u
+/* profile_data_load reads at most this many bytes (a 256-core run with a
+ * million calling contexts per core stays below it) */
+#define PROFILE_DATA_MAX_SIZE (1024u * 1024u * 1024u)
 
 typedef struct ProfileData {
     Config cfg;
