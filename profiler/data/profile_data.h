@@ -42,6 +42,9 @@
 #define PROFILE_DATA_VERSION 6u
 /* The older version still read: format 5, whose histogram bins were 32-bit. */
 #define PROFILE_DATA_VERSION_OLD 5u
+/* profile_data_load reads at most this many bytes (a 256-core run with a
+ * million calling contexts per core stays below it) */
+#define PROFILE_DATA_MAX_SIZE (1024u * 1024u * 1024u)
 
 typedef struct ProfileData {
     Config cfg;

@@ -4,6 +4,7 @@
 #define NOCPROF_PROFILE_DATA_COMM_H
 
 #include <glib.h>
+#include <stdbool.h>
 
 #include "comm_report.h"
 
@@ -14,5 +15,13 @@ GVariant *pd_enc_flows(const CommReport *c, GVariant **names);
  * good; else what is wrong (newly allocated), c's flows unchanged. c may
  * be NULL (no communication profile): then there must be no flows. */
 char *pd_dec_flows(CommReport *c, GVariant *names, GVariant *flows);
+
+/* The communication profile's JSON is read by json-glib, whose parser
+ * recurses once per nesting level: 100,000 nested brackets overflow the
+ * stack. Its real depth is 5 (report, cores, core, functions, function). */
+#define PD_COMM_MAX_DEPTH 32
+/* Whether text (JSON) nests at most max_depth arrays/objects deep; strings
+ * (with their escapes) are skipped, nothing else is parsed. */
+bool pd_json_depth_ok(const char *text, int max_depth);
 
 #endif

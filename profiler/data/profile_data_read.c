@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "base/file.h"
+#include "profile_data_check.h"
 #include "profile_data_comm.h"
 #include "profile_data_types.h"
 
@@ -313,6 +315,12 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
     if (c->prof && c->prof->cycles > c->cycles)
         return fail(r, at, "profile of %" G_GUINT64_FORMAT " cycles for a core of %" G_GUINT64_FORMAT,
                     c->prof->cycles, c->cycles);
+    if (c->instructions > c->cycles || c->irq_cycles > c->cycles)
+        return fail(r, at, "%" G_GUINT64_FORMAT " instructions, %" G_GUINT64_FORMAT " interrupt cycles in %"
+                    G_GUINT64_FORMAT " cycles", c->instructions, c->irq_cycles, c->cycles);
+    g_autofree char *bad = c->prof ? pd_check_profile(c->prof, c->cycles) : NULL;
+    if (bad)
+        return fail(r, at, "profile.%s", bad);
     return true;
 }
 
@@ -474,6 +482,8 @@ static bool dec_top(Rd *r, GVariant *top)
             return false;
     if (comm) {
         GError *e = NULL;
+        if (!pd_json_depth_ok(comm, PD_COMM_MAX_DEPTH))
+            return fail(r, "communication", "JSON nested deeper than %d levels", PD_COMM_MAX_DEPTH);
         d->comm = comm_from_json(comm, &e);
         if (!d->comm) {
             fail(r, "communication", "%s", e->message);
@@ -534,13 +544,11 @@ bool profile_data_load(const char *path, ProfileData *d, GError **error)
 {
     char *text;
     gsize len;
-    GError *err = NULL;
     memset(d, 0, sizeof *d);
-    if (!g_file_get_contents(path, &text, &len, &err)) {
-        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_DATA, "%s", err->message);
-        g_error_free(err);
+    /* a regular file only (a FIFO would block, /dev/zero never end), and
+     * at most PROFILE_DATA_MAX_SIZE bytes */
+    if (!base_read_regular(path, PROFILE_DATA_MAX_SIZE, &text, &len, NOCPROF_ERROR_DATA, error))
         return false;
-    }
     g_autoptr(GBytes) bytes = g_bytes_new_take(text, len);
     return profile_data_decode(bytes, path, d, error);
 }

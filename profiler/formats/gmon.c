@@ -163,6 +163,27 @@ static void write_blocks(GByteArray *out, const Profile *p, bool big)
     }
 }
 
+/* The size of the file gmon_build_flags would write, in bytes, as a double
+ * (no overflow whatever the counts): each histogram range is repeated once
+ * per 65535 samples of its fullest bin, each arc once per 2^32 - 1 calls,
+ * each block once per 2^32 - 1 runs. */
+static double gmon_size(const Profile *p, const ProfHist *h, GmonFlags flags)
+{
+    double size = 20;
+    for (unsigned i = 0; h && i < h->nranges; i++) {
+        const ProfRange *r = &h->ranges[i];
+        uint64_t maxbin = 0;
+        for (uint32_t k = 0; k < (r->hi - r->lo) / 4; k++)
+            maxbin = MAX(maxbin, (uint64_t)h->bins[r->first + k]);
+        size += (double)(maxbin / BIN_MAX + 1) * (38.0 + 2.0 * ((r->hi - r->lo) / 4));
+    }
+    for (unsigned i = 0; i < p->narcs; i++)
+        size += 13.0 * (double)(p->arcs[i].count / UINT32_MAX + 1);
+    for (unsigned i = 0; !(flags & GMON_NO_BLOCKS) && i < p->nblocks; i++)
+        size += 8.0 * (double)(p->blocks[i].count / UINT32_MAX + 1);
+    return size;
+}
+
 GByteArray *gmon_build(const Profile *p, unsigned hist_index, GError **error)
 {
     return gmon_build_flags(p, hist_index, GMON_DEFAULT, error);
@@ -194,6 +215,14 @@ GByteArray *gmon_build_flags(const Profile *p, unsigned hist_index, GmonFlags fl
                 return NULL;
             }
         }
+    }
+    double size = gmon_size(p, h, flags);
+    if (size > GMON_MAX_BYTES) {
+        g_set_error(error, GMON_ERROR, GMON_ERROR_INVALID,
+                    "core %u: its gmon.out would take %.3g bytes (16-bit histogram bins repeated per 65535 "
+                    "samples, 32-bit arc counts), more than the limit of %u: use a larger sampling period",
+                    p->core, size, GMON_MAX_BYTES);
+        return NULL;
     }
     bool big = symbols_big_endian(p->syms);
     GByteArray *out = g_byte_array_new();

@@ -39,6 +39,11 @@
 GQuark gmon_error_quark(void);
 typedef enum { GMON_ERROR_INVALID } GmonError;
 
+/* gmon_build refuses (GMON_ERROR_INVALID) to write a file larger than this:
+ * whatever the counts (a saved profile is untrusted), the writer's time
+ * and memory stay bounded. */
+#define GMON_MAX_BYTES (1024u * 1024u * 1024u)
+
 /* The whole gmon.out image for one core. hist_index selects the sampling
  * period whose histogram is written; with p->nperiods == 0 no histogram is
  * written and hist_index is ignored. Fails (GMON_ERROR_INVALID) when

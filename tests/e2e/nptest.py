@@ -189,6 +189,7 @@ def main():
     p.add_argument("--src", default=DEFAULT_SRC, help="project source directory")
     p.add_argument("--keep", action="store_true", help="keep the temporary output folders")
     p.add_argument("--hostile", default=None, help="directory of the hostile ELF fixtures (test_robust)")
+    p.add_argument("--pdedit", default=None, help="tests/tools/pdedit (test_robust: hostile profile.data)")
     ARGS, rest = p.parse_known_args()
     ARGS.nocprof = os.path.abspath(ARGS.nocprof)
     ARGS.fw = os.path.abspath(ARGS.fw)

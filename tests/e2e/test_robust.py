@@ -319,6 +319,110 @@ class Hostile(unittest.TestCase):
                          "instruction fetch from a misaligned address 0x80000041 (jr at pc 0x80000008)")
 
 
+def pdedit(src, dst_dir, *edits):
+    """A copy of the run folder src in a new folder whose profile.data has
+    the fields edited (tests/tools/pdedit.c: PATH=VALUE, PATH the child
+    indexes of profile_data_types.h's PD_TOP)."""
+    tool = nptest.ARGS.pdedit
+    if not tool:
+        raise unittest.SkipTest("pdedit not given")
+    out = tmpdir(dst_dir)
+    for name in os.listdir(src):
+        if os.path.isfile(os.path.join(src, name)):
+            with open(os.path.join(src, name), "rb") as f, open(os.path.join(out, name), "wb") as g:
+                g.write(f.read())
+    subprocess.run([tool, os.path.join(src, "profile.data"), os.path.join(out, "profile.data")] + list(edits),
+                   check=True)
+    return out
+
+
+# paths into profile.data (PD_TOP): core 0, its profile (a maybe), ...
+CORE0 = "9.0."
+PROF0 = "9.0.26.0."
+
+
+class SavedProfile(unittest.TestCase):
+    """profile.data is untrusted input (issue 20.1): `report`, `diff` and
+    `merge` refuse a file whose counts do not fit their totals (status 2
+    naming the field), never block on a FIFO or read a device, never
+    crash on deep JSON, and stay bounded on consistent but huge counts."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.base = run(["--set", "mesh.width=1", "--set", "mesh.height=2", "--sample-period", "7,11",
+                        fw("calls")], timeout=60)
+        assert cls.base.rc == 0, cls.base.describe()
+
+    def refused(self, out, field, timeout=20):
+        for argv in (["report", out], ["diff", self.base.out, out, "-o", tmpdir("d")],
+                     ["merge", self.base.out, out, "-o", tmpdir("m")]):
+            t0 = time.monotonic()
+            r = raw(argv, timeout=timeout)
+            self.assertEqual(r.returncode, 2, (argv, r.stderr))
+            self.assertIn(field, r.stderr, argv)
+            self.assertLess(time.monotonic() - t0, timeout / 2, argv)
+
+    def test_counts_checked_against_totals(self):
+        """Before: an arc count of 2^63 made gmon.out's writer run 49 s to
+        a 4.2 GB abort, a bin of 0xFFFF0000 wrote 336 MB of gmon.out,
+        2^64-1 samples made the aliasing statistics never end (their sum
+        wrapped: ~20 * 2^32 steps per tail); other counts were taken as
+        they came."""
+        for edit, field in (
+                (PROF0 + "7.0.3=9223372036854775808", "cores[0]: profile.arcs[0].count: 9223372036854775808 calls"),
+                (PROF0 + "9.0.2.0=4294901760", "cores[0]: profile.histograms[0].bins[0]: 4294901760 samples"),
+                (PROF0 + "9.1.5=18446744073709551615", "cores[0]: profile.histograms[1].total: "
+                                                       "18446744073709551615 samples"),
+                (PROF0 + "6.0.9.0=18446744073709551615", "cores[0]: profile.functions[0].samples[0]: "
+                                                          "18446744073709551615"),
+                (PROF0 + "1=18446744073709551615", "cores[0]: profile.instructions"),
+                (PROF0 + "6.0.4=18446744073709551615", "cores[0]: profile.functions[0]: 18446744073709551615 calls"),
+                (PROF0 + "8.0.3=18446744073709551615", "cores[0]: profile.blocks[0].count"),
+                (PROF0 + "10.0.2=18446744073709551615", "cores[0]: profile.contexts[0].self"),
+                (CORE0 + "14=18446744073709551615", "cores[0]: 18446744073709551615 instructions")):
+            with self.subTest(edit=edit):
+                self.refused(pdedit(self.base.out, "bad", edit), field)
+
+    def test_consistent_huge_counts_stay_bounded(self):
+        """Counts that fit their (forged, huge) totals: the aliasing
+        statistics of 2^59 samples and gmon.out of a 2^40-call arc take
+        bounded time (before: ~20 * 2^31 steps per tail, never ending)."""
+        c = self.base.core(0)
+        big = 1 << 63
+        idle = c["idle_cycles"]
+        edits = [CORE0 + "15=%d" % big, CORE0 + "16=%d" % (big - idle), PROF0 + "0=%d" % big,
+                 PROF0 + "4=%d" % (big - idle), PROF0 + "1=%d" % (1 << 62)]
+        for h in (0, 1):
+            edits += [PROF0 + "9.%d.5=%d" % (h, (1 << 59) + (1 << 40)), PROF0 + "6.0.9.%d=%d" % (h, 1 << 59)]
+        edits.append(PROF0 + "7.0.3=%d" % (1 << 40))
+        out = pdedit(self.base.out, "huge", *edits)
+        t0 = time.monotonic()
+        r = raw(["report", out], timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertLess(time.monotonic() - t0, 60)
+        with open(os.path.join(out, "aliasing.txt")) as f:
+            self.assertIn("576460752303423488", f.read().replace(",", ""))
+        # 2^40 calls: 256 arc records of 2^32 - 1 and one of the rest
+        self.assertLess(os.path.getsize(os.path.join(out, "core0", "gmon.out")), 1 << 20)
+
+    def test_deep_json_refused(self):
+        """The communication profile nested 100,000 deep: before, json-glib
+        recursed until SIGSEGV in report, diff and merge."""
+        out = pdedit(self.base.out, "deep", "11=@nest:100000")
+        self.refused(out, "communication: JSON nested deeper than 32 levels")
+
+    def test_fifo_and_device_refused(self):
+        """A FIFO as profile.data used to block in open(); a symlink to
+        /dev/zero was read until a 4 GB allocation failed."""
+        out = pdedit(self.base.out, "fifo")
+        os.unlink(os.path.join(out, "profile.data"))
+        os.mkfifo(os.path.join(out, "profile.data"))
+        self.refused(out, "is a FIFO, not a regular file")
+        os.unlink(os.path.join(out, "profile.data"))
+        os.symlink("/dev/zero", os.path.join(out, "profile.data"))
+        self.refused(out, "is a device, not a regular file")
+
+
 class Limits(unittest.TestCase):
     """[limits] (docs/robustness.md): each limit, set small, truncates
     exactly, says so in summary.txt, summary.json and on stderr, and never

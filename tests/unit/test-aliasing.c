@@ -479,6 +479,20 @@ static void test_stats(void)
     /* large n near the mean: symmetric, about one half */
     double mid = aliasing_binom_tail(2000000, 0.5, 1000000, true);
     g_assert_cmpfloat(fabs(mid - 0.5), <, 0.001);
+    /* any n, bounded time and finite probabilities (issue 20.1: profile.data
+     * is untrusted; n = 2^59 gave infinite tails, 2^64 - 1 wrapped and
+     * iterated ~20 sqrt(n) times): about one half at the mean, the normal
+     * tail five standard deviations out */
+    const uint64_t huge[] = { UINT64_C(1) << 33, UINT64_C(1) << 59, UINT64_MAX };
+    for (unsigned i = 0; i < G_N_ELEMENTS(huge); i++) {
+        uint64_t n = huge[i], k = n / 2;
+        double sd = sqrt((double)n * 0.25);
+        g_assert_cmpfloat(fabs(aliasing_binom_tail(n, 0.5, k, true) - 0.5), <, 0.001);
+        g_assert_cmpfloat(fabs(aliasing_binom_tail(n, 0.5, k, false) - 0.5), <, 0.001);
+        double far = aliasing_binom_tail(n, 0.5, (uint64_t)((double)k + 5.0 * sd), true);
+        g_assert_cmpfloat(fabs(far / 2.8665e-7 - 1.0), <, 0.01);
+    }
+    g_assert_cmpfloat(fabs(aliasing_chi2_q(1e9, 1000000000) - 0.5), <, 0.01);
 
     for (double x = 0.0; x < 40.0; x += 1.7)
         g_assert_cmpfloat(fabs(aliasing_chi2_q(x, 2) - exp(-x / 2.0)), <, 1e-12);
