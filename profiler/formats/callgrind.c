@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "base/name.h"
+
 /* Name compression: "(id) name" the first time, "(id)" afterwards. */
 typedef struct Names {
     GHashTable *ids; /* name -> id */
@@ -17,7 +19,9 @@ static void put_name(GString *o, const char *key, Names *n, const char *name)
         return;
     }
     g_hash_table_insert(n->ids, (gpointer)name, GUINT_TO_POINTER(++n->next));
-    g_string_append_printf(o, "%s=(%u) %s\n", key, n->next, name);
+    g_string_append_printf(o, "%s=(%u) ", key, n->next);
+    name_append(o, name, NAME_ESC_TEXT); /* a newline would forge a record */
+    g_string_append_c(o, '\n');
 }
 
 /* Source file names are written relative to the folder that holds all of
@@ -104,9 +108,9 @@ GString *callgrind_build(const Profile *p)
 
 GString *callgrind_build_comm(const Profile *p, const ProfCommLine *comm, unsigned ncomm)
 {
-    GString *o = g_string_new("# callgrind format\nversion: 1\ncreator: nocprof\n");
-    g_string_append_printf(o, "cmd: %s\npid: %u\nthread: 1\npart: 1\n", p->elf_path ? p->elf_path : "?",
-                           p->core);
+    GString *o = g_string_new("# callgrind format\nversion: 1\ncreator: nocprof\ncmd: ");
+    g_autofree char *elf = name_escaped(p->elf_path ? p->elf_path : "?", NAME_ESC_TEXT);
+    g_string_append_printf(o, "%s\npid: %u\nthread: 1\npart: 1\n", elf, p->core);
     g_string_append(o, "positions: instr line\n");
     if (ncomm) {
         uint64_t tb = 0, ts = 0, tr = 0;
@@ -129,7 +133,7 @@ GString *callgrind_build_comm(const Profile *p, const ProfCommLine *comm, unsign
 
     Names files = { g_hash_table_new(g_str_hash, g_str_equal), 0 };
     Names fns = { g_hash_table_new(g_str_hash, g_str_equal), 0 };
-    g_string_append_printf(o, "ob=(1) %s\n", p->elf_path ? p->elf_path : "?");
+    g_string_append_printf(o, "ob=(1) %s\n", elf);
 
     /* blocks and arcs grouped by function (blocks stay in address order,
      * arcs in callee order: both sorts are stable on those keys) */

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "base/bytes.h"
+#include "base/name.h"
 #include "elf_file.h"
 
 typedef struct LineRow {
@@ -169,7 +170,7 @@ static void read_functions(Symbols *s, const ElfFile *elf)
             f.size = end - f.addr;
         }
         f.size = bounded_size(s, f.addr, f.size, next);
-        f.name = g_strdup(f.name);
+        f.name = name_escaped(f.name, NAME_ESC_TEXT); /* never a control byte (base/name.h) */
         g_array_append_val(s->funcs, f);
     }
     g_array_free(kept, TRUE);

@@ -6,6 +6,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "base/name.h"
 #include "callgrind.h"
 #include "summary.h"
 #include "summary_json.h"
@@ -313,6 +314,36 @@ static void test_callgrind(void)
     symbols_free(syms);
 }
 
+/* base/name.h: control bytes, C1 controls and invalid UTF-8 as \xNN, ';'
+ * and ' ' too in folded stacks; valid UTF-8 kept; idempotent. */
+static void test_name_escape(void)
+{
+    static const struct { const char *in, *text, *folded; } cases[] = {
+        { "main", "main", "main" },
+        { "semi;colon x", "semi;colon x", "semi\\x3bcolon\\x20x" },
+        { "a\nfn=(9) b", "a\\x0afn=(9) b", "a\\x0afn=(9)\\x20b" },
+        { "e\x1b[31m\x7f", "e\\x1b[31m\\x7f", "e\\x1b[31m\\x7f" },
+        { "bad\xff\xfe\x80n", "bad\\xff\\xfe\\x80n", "bad\\xff\\xfe\\x80n" },
+        { "c1\xc2\x9b", "c1\\xc2\\x9b", "c1\\xc2\\x9b" },
+        { "caf\xc3\xa9", "caf\xc3\xa9", "caf\xc3\xa9" },
+        { "cut\xe2\x82", "cut\\xe2\\x82", "cut\\xe2\\x82" },
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *t = name_escaped(cases[i].in, NAME_ESC_TEXT);
+        g_autofree char *f = name_escaped(cases[i].in, NAME_ESC_FOLDED);
+        g_assert_cmpstr(t, ==, cases[i].text);
+        g_assert_cmpstr(f, ==, cases[i].folded);
+        g_assert_true(name_needs_escape(cases[i].in, NAME_ESC_TEXT) == (strcmp(t, cases[i].in) != 0));
+        g_autofree char *again = name_escaped(t, NAME_ESC_TEXT);
+        g_assert_cmpstr(again, ==, t);
+        char *tmp;
+        const char *safe = name_safe(cases[i].in, NAME_ESC_TEXT, &tmp);
+        g_assert_cmpstr(safe, ==, t);
+        g_assert_true((tmp == NULL) == (safe == cases[i].in));
+        g_free(tmp);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -321,5 +352,6 @@ int main(int argc, char **argv)
     g_test_add_func("/writers/trace", test_trace);
     g_test_add_func("/writers/trace-packet-lanes", test_trace_packet_lanes);
     g_test_add_func("/writers/callgrind", test_callgrind);
+    g_test_add_func("/writers/name-escape", test_name_escape);
     return g_test_run();
 }
