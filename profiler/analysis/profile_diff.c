@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "base/name.h"
 
 static bool used(const ProfFunc *f)
 {
@@ -170,13 +171,17 @@ void profile_diff_json(JsonBuilder *b, const ProfDiff *d)
     json_builder_end_array(b);
 }
 
-/* The path of context n, root first, ';'-joined, into buf. */
+/* The path of context n, root first, ';'-joined, into buf; names escaped
+ * as in stacks.folded (a ';' or space in a name cannot add a frame or a
+ * count). */
 static void ctx_path(GString *buf, const Profile *p, size_t n)
 {
     g_string_truncate(buf, 0);
+    g_autoptr(GString) one = g_string_new(NULL);
     for (size_t k = n;; k = p->ctxs[k].parent) {
-        const char *name = p->funcs[p->ctxs[k].func].name;
-        g_string_prepend(buf, name);
+        g_string_truncate(one, 0);
+        name_append(one, p->funcs[p->ctxs[k].func].name, NAME_ESC_FOLDED);
+        g_string_prepend(buf, one->str);
         if (k == 0)
             break;
         g_string_prepend_c(buf, ';');

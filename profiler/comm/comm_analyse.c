@@ -4,6 +4,8 @@
 
 #include "comm_private.h"
 
+#include "base/name.h"
+
 G_STATIC_ASSERT((int)COLLECT_POLL_RX == (int)COMM_POLL_RX && (int)COLLECT_WAIT_TX == (int)COMM_WAIT_TX
                 && (int)COLLECT_WAIT_IRQ == (int)COMM_WAIT_IRQ && (int)COLLECT_NBLOCKED == (int)COMM_NBLOCKED);
 
@@ -66,8 +68,11 @@ static char *ctx_path(const Collector *col, const CollectorCtx *c, unsigned i)
         i = c[i].parent;
     }
     GString *s = g_string_new(NULL);
-    for (unsigned j = names->len; j-- > 0;)
-        g_string_append_printf(s, "%s%s", (const char *)g_ptr_array_index(names, j), j ? ";" : "");
+    for (unsigned j = names->len; j-- > 0;) {
+        name_append(s, g_ptr_array_index(names, j), NAME_ESC_FOLDED);
+        if (j)
+            g_string_append_c(s, ';');
+    }
     g_ptr_array_free(names, TRUE);
     return g_string_free(s, FALSE);
 }

@@ -11,6 +11,7 @@
 
 #include "base/file.h"
 #include "profile_data_check.h"
+#include "base/name.h"
 #include "profile_data_comm.h"
 #include "profile_data_types.h"
 
@@ -77,7 +78,8 @@ static bool dec_funcs(Rd *r, const char *at, GVariant *prof, Profile *p)
         gboolean pseudo;
         g_variant_get(fv, "(&suubttttt@at)", &name, &f->addr, &f->size, &pseudo, &f->calls, &f->recursive_calls,
                       &f->self_cycles, &f->inclusive_cycles, &f->instructions, NULL);
-        f->name = profile_data_intern(r->d, name);
+        g_autofree char *safe = NULL; /* a name is never a control byte (base/name.h) */
+        f->name = profile_data_intern(r->d, name_safe(name, NAME_ESC_TEXT, &safe));
         f->pseudo = pseudo;
         gsize ns;
         const uint64_t *s = fixed(fv, 9, sizeof(uint64_t), &ns);

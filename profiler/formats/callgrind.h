@@ -1,11 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* callgrind.h — a core's Profile in the Callgrind profile format, for
- * KCachegrind and callgrind_annotate (FORMATS.md, Valgrind's cl-format).
+ * KCachegrind and callgrind_annotate (FORMATS.md, Valgrind's cl-format;
+ * docs/reports.md).
  *
- * Event: Cycles (exact; instructions are not given because inclusive
- * instruction counts per call are not collected). Positions: `instr line`. Self cost is written per basic block at the block's first
- * instruction and source line; each arc becomes a `calls=` record at its
- * call site with the callee's exact inclusive cycles under that arc.
- * <idle> and <interrupt> appear as functions of their own.
+ * Events: Cycles (exact) and Ir (instructions; self only: inclusive
+ * instruction counts per call are not collected), from a table in
+ * callgrind.c. Positions: `instr line`; one cost line per instruction on
+ * its own source line (a block's cycles spread evenly over its
+ * instructions). File names absolute, written "/./dir/file" (see
+ * callgrind.c). Each arc becomes a `calls=` record at its call site with
+ * the callee's exact inclusive cycles under that arc. <idle> and
+ * <interrupt> appear as functions of their own. Names escaped
+ * (base/name.h).
  */
 #ifndef NOCPROF_CALLGRIND_H
 #define NOCPROF_CALLGRIND_H
@@ -16,7 +22,7 @@
 
 GString *callgrind_build(const Profile *p);
 /* With the core's communication per instruction (ncomm > 0): events
- * Cycles Blocked Sent Received; each line of comm gives its Blocked
+ * Cycles Ir Blocked Sent Received; each line of comm gives its Blocked
  * cycles, packets Sent and Received at its pc's line (self costs: calls=
  * records carry inclusive Cycles only). */
 GString *callgrind_build_comm(const Profile *p, const ProfCommLine *comm, unsigned ncomm);

@@ -1,6 +1,8 @@
 /* folded.c — folded stacks of a calling-context tree (see folded.h). */
 #include "folded.h"
 
+#include "base/name.h"
+
 /* The folded tree: each calling context maps to a node of a smaller tree in
  * which a function appears at most `fold` times on any path (deeper levels
  * are merged into the deepest kept one), so totals stay exact. */
@@ -77,7 +79,7 @@ void folded_append_fold(GString *o, const Profile *p, const char *prefix, unsign
             g_string_append_c(o, ';');
         }
         for (unsigned i = path->len; i-- > 0;) {
-            g_string_append(o, g_ptr_array_index(path, i));
+            name_append(o, g_ptr_array_index(path, i), NAME_ESC_FOLDED);
             g_string_append_c(o, i ? ';' : ' ');
         }
         g_string_append_printf(o, "%" G_GUINT64_FORMAT "\n", c->self);

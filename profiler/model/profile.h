@@ -26,7 +26,9 @@
 typedef enum { PROF_IDLE, PROF_INTERRUPT, PROF_UNKNOWN, PROF_NPSEUDO } ProfPseudo;
 
 typedef struct ProfFunc {
-    const char *name;          /* symbol name or "<idle>" etc. */
+    const char *name;          /* symbol name or "<idle>" etc.; never holds a control
+                                * byte or invalid UTF-8 (escaped as \xNN where a
+                                * Profile is made: base/name.h) */
     uint32_t addr, size;       /* 0 for pseudo-functions */
     bool pseudo;
     uint64_t calls;            /* entries, recursive ones included */

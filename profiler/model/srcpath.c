@@ -101,3 +101,17 @@ char *srcpath_read(const char *file, gsize *len, char **used, GPtrArray *tried)
     g_ptr_array_free(c, TRUE);
     return text;
 }
+
+char *srcpath_find(const char *file)
+{
+    GPtrArray *c = candidates(file);
+    const char *found = c->len ? c->pdata[0] : file;
+    for (guint i = 0; i < c->len; i++)
+        if (g_file_test(c->pdata[i], G_FILE_TEST_IS_REGULAR)) {
+            found = c->pdata[i];
+            break;
+        }
+    char *abs = g_canonicalize_filename(found, NULL);
+    g_ptr_array_free(c, TRUE);
+    return abs;
+}

@@ -29,4 +29,9 @@ void srcpath_reset(void);
  * tried, in order (g_free'd strings; the caller owns the array). */
 char *srcpath_read(const char *file, gsize *len, char **used, GPtrArray *tried);
 
+/* The absolute path (canonical against the current directory) of the file
+ * the rules above would read for `file`, or of `file` as mapped when none
+ * is found (g_free). Never NULL. */
+char *srcpath_find(const char *file);
+
 #endif

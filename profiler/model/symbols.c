@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "base/bytes.h"
+#include "base/name.h"
 #include "elf_file.h"
 
 typedef struct LineRow {
@@ -48,6 +49,7 @@ struct Symbols {
     GArray *funcs;      /* SymFunc, sorted by addr */
     GArray *lines;      /* LineRow, sorted by (addr, end rows first, order) */
     GArray *segs;       /* Segment */
+    GArray *units;      /* UnitRange, sorted by lo */
     GStringChunk *strings;
     unsigned dropped_funcs;    /* over max_funcs */
     unsigned max_funcs;        /* SYMBOLS_MAX_FUNCS or [limits] functions */
@@ -169,7 +171,7 @@ static void read_functions(Symbols *s, const ElfFile *elf)
             f.size = end - f.addr;
         }
         f.size = bounded_size(s, f.addr, f.size, next);
-        f.name = g_strdup(f.name);
+        f.name = name_escaped(f.name, NAME_ESC_TEXT); /* never a control byte (base/name.h) */
         g_array_append_val(s->funcs, f);
     }
     g_array_free(kept, TRUE);
@@ -189,6 +191,18 @@ static gint line_cmp(gconstpointer a, gconstpointer b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* An address range of a compilation unit and its primary source file. */
+typedef struct UnitRange {
+    uint32_t lo, hi;
+    const char *file;
+} UnitRange;
+
+static gint unit_cmp(gconstpointer a, gconstpointer b)
+{
+    const UnitRange *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
 /* A line row's file as binutils/gdb name it: a relative name is joined to
  * DW_AT_comp_dir (itself possibly relative: then the result is relative to
  * the current directory). libdw gives the line table's directory + name
@@ -201,6 +215,22 @@ static const char *line_file(Symbols *s, const char *comp_dir, const char *file)
     const char *r = g_string_chunk_insert_const(s->strings, joined);
     g_free(joined);
     return r;
+}
+
+/* The unit's address ranges with its DW_AT_name (its primary source
+ * file, as opposed to the headers whose code was inlined into it). */
+static void read_unit_ranges(Symbols *s, Dwarf_Die *cu, const char *comp_dir)
+{
+    const char *name = dwarf_diename(cu);
+    if (!name)
+        return;
+    Dwarf_Addr base, lo, hi;
+    ptrdiff_t r = 0;
+    while (s->units->len < SYMBOLS_MAX_LINES && (r = dwarf_ranges(cu, r, &base, &lo, &hi)) > 0)
+        if (hi > lo && lo <= UINT32_MAX) {
+            UnitRange u = { (uint32_t)lo, (uint32_t)MIN(hi, (Dwarf_Addr)UINT32_MAX), line_file(s, comp_dir, name) };
+            g_array_append_val(s->units, u);
+        }
 }
 
 static void read_lines(Symbols *s, Elf *elf)
@@ -216,8 +246,10 @@ static void read_lines(Symbols *s, Elf *elf)
         size_t nlines;
         Dwarf_Attribute cda;
         const char *comp_dir = NULL;
-        if (dwarf_offdie(dw, off + hsize, &cudie))
+        if (dwarf_offdie(dw, off + hsize, &cudie)) {
             comp_dir = dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir, &cda));
+            read_unit_ranges(s, &cudie, comp_dir);
+        }
         if (dwarf_offdie(dw, off + hsize, &cudie) &&
             dwarf_getsrclines(&cudie, &lines, &nlines) == 0) {
             for (size_t i = 0; i < nlines; i++) {
@@ -249,6 +281,7 @@ static void read_lines(Symbols *s, Elf *elf)
     }
     dwarf_end(dw);
     g_array_sort(s->lines, line_cmp);
+    g_array_sort(s->units, unit_cmp);
 }
 
 /* ---- image ---------------------------------------------------------- */
@@ -374,6 +407,7 @@ Symbols *symbols_load_max(const char *elf_path, unsigned max_funcs, GError **err
     s->funcs = g_array_new(FALSE, FALSE, sizeof(SymFunc));
     s->lines = g_array_new(FALSE, FALSE, sizeof(LineRow));
     s->segs = g_array_new(FALSE, FALSE, sizeof(Segment));
+    s->units = g_array_new(FALSE, FALSE, sizeof(UnitRange));
     s->strings = g_string_chunk_new(1024);
     read_segments(s, elf);   /* first: function sizes are bounded by them */
     read_functions(s, elf);
@@ -398,6 +432,7 @@ void symbols_free(Symbols *s)
     g_array_free(s->funcs, TRUE);
     g_array_free(s->lines, TRUE);
     g_array_free(s->segs, TRUE);
+    g_array_free(s->units, TRUE);
     g_string_chunk_free(s->strings);
     if (s->cs_ok)
         cs_close(&s->cs);
@@ -501,6 +536,26 @@ int symbols_at(const Symbols *s, uint32_t addr)
 {
     int i = func_floor(s, addr);
     return i >= 0 && g_array_index(s->funcs, SymFunc, i).addr == addr ? i : -1;
+}
+
+const char *symbols_unit_file(const Symbols *s, uint32_t addr)
+{
+    guint lo = 0, hi = s->units->len;   /* first unit with lo > addr */
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        if (g_array_index(s->units, UnitRange, mid).lo <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (guint i = lo; i-- > 0;) {  /* ranges may nest: the innermost first */
+        const UnitRange *u = &g_array_index(s->units, UnitRange, i);
+        if (addr < u->hi)
+            return u->file;
+        if (lo - i > 16)
+            break;
+    }
+    return NULL;
 }
 
 SymLine symbols_line(const Symbols *s, uint32_t addr)

@@ -62,6 +62,11 @@ int symbols_lookup(const Symbols *s, uint32_t addr);
 /* Index of the function starting exactly at addr, or -1. */
 int symbols_at(const Symbols *s, uint32_t addr);
 
+/* The primary source file of the compilation unit whose code holds addr
+ * (DW_AT_name joined to DW_AT_comp_dir, as line files are; not a header
+ * inlined into it), or NULL. */
+const char *symbols_unit_file(const Symbols *s, uint32_t addr);
+
 /* Source position of the instruction at addr (DWARF line table). */
 SymLine symbols_line(const Symbols *s, uint32_t addr);
 

@@ -1,6 +1,8 @@
 /* report_util.c — helpers shared by the printers. */
 #include "report_util.h"
 
+#include "base/name.h"
+
 double report_seconds(const Profile *p, uint64_t cycles)
 {
     return p->clock_hz > 0 ? (double)cycles / p->clock_hz : 0.0;
@@ -24,9 +26,10 @@ uint64_t report_total_samples(const Profile *p, unsigned k)
 
 char *report_title(const Profile *p)
 {
+    g_autofree char *elf = name_escaped(p->elf_path ? p->elf_path : "?", NAME_ESC_TEXT);
     if (p->core == G_MAXUINT)
-        return g_strdup_printf("chip (all cores): %s", p->elf_path ? p->elf_path : "?");
-    return g_strdup_printf("core %u: %s", p->core, p->elf_path ? p->elf_path : "?");
+        return g_strdup_printf("chip (all cores): %s", elf);
+    return g_strdup_printf("core %u: %s", p->core, elf);
 }
 
 bool report_func_active(const Profile *p, unsigned f)

@@ -285,11 +285,16 @@ class CallsFirmware(unittest.TestCase):
                 p = subprocess.run([tool, "--inclusive=" + inclusive, "--threshold=100", path],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
                 self.assertEqual(p.returncode, 0, p.stderr)
-                total = re.search(r"^\s*([\d,]+) \(100\.0+%\)\s+PROGRAM TOTALS", p.stdout, re.M)
+                # columns Cycles and Ir (issue 20.8): Cycles first
+                total = re.search(r"^\s*([\d,]+) \(100\.0+%\)\s+([\d,]+) \(100\.0+%\)\s+PROGRAM TOTALS",
+                                  p.stdout, re.M)
                 self.assertIsNotNone(total, p.stdout)
                 self.assertEqual(int(total.group(1).replace(",", "")), c["cycles"])
+                # Ir counts whole blocks: 2 more (b 3b; nop after _start's exit store)
+                self.assertEqual(int(total.group(2).replace(",", "")), c["instructions"] + 2)
                 got = {}
-                for m in re.finditer(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+\S+:(\S+) \[", p.stdout, re.M):
+                for m in re.finditer(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+(?:[\d,]+ \(\s*[\d.]+%\)|\.)\s+\S+:(\S+) \[",
+                                     p.stdout, re.M):
                     got[m.group(2)] = int(m.group(1).replace(",", ""))
                 for name in ("fib", "leaf", "caller_a", "run_leaves", "marked_loop"):
                     self.assertEqual(got.get(name), fn[name][key], "%s %s %s" % (endian, key, name))

@@ -6,6 +6,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "base/name.h"
 #include "callgrind.h"
 #include "summary.h"
 #include "summary_json.h"
@@ -279,16 +280,34 @@ static void test_callgrind(void)
         return;
     GString *s = callgrind_build(p);
     g_assert_true(g_str_has_prefix(s->str, "# callgrind format\nversion: 1\ncreator: nocprof\n"));
-    g_assert_nonnull(strstr(s->str, "\nevents: Cycles\nsummary: 467\n"));
-    /* leaf: one block of 48 cycles at its entry; main calls it 10 times
-     * from main+0x20 for 40 inclusive cycles */
+    uint64_t ir = 0; /* Ir counts executed blocks whole */
+    for (unsigned b = 0; b < p->nblocks; b++)
+        ir += p->blocks[b].count * p->blocks[b].ninsns;
+    g_autofree char *summary = g_strdup_printf("\nevents: Cycles Ir\nsummary: 467 %" G_GUINT64_FORMAT "\n", ir);
+    g_assert_nonnull(strstr(s->str, summary));
+    /* leaf: one block of 48 cycles at its entry, one cost line per
+     * instruction (cycles spread evenly, Ir = the block's executions);
+     * main calls it 10 times from main+0x20 for 40 inclusive cycles */
     uint32_t leaf = symbols_func(syms, fx_index(syms, "leaf"))->addr;
     uint32_t mainf = symbols_func(syms, fx_index(syms, "main"))->addr;
-    g_autofree char *leaf_cost = g_strdup_printf("\n0x%08x ", leaf);
-    const char *lc = strstr(s->str, leaf_cost);
-    g_assert_nonnull(lc);
-    g_autofree char *leaf_line = g_strndup(lc, (gsize)(strchr(lc + 1, '\n') - lc));
-    g_assert_true(g_str_has_suffix(leaf_line, " 48"));
+    const ProfBlock *lb = NULL;
+    for (unsigned b = 0; b < p->nblocks; b++)
+        if (p->blocks[b].addr == leaf)
+            lb = &p->blocks[b];
+    g_assert_nonnull(lb);
+    uint64_t leaf_cycles = 0;
+    for (uint32_t k = 0; k < lb->ninsns; k++) {
+        g_autofree char *leaf_cost = g_strdup_printf("\n0x%08x ", leaf + 4 * k);
+        const char *lc = strstr(s->str, leaf_cost);
+        g_assert_nonnull(lc);
+        unsigned line;
+        guint64 cyc, ir;
+        g_assert_cmpint(sscanf(lc + 1, "%*x %u %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, &line, &cyc, &ir), ==, 3);
+        g_assert_cmpuint(line, ==, symbols_line(syms, leaf + 4 * k).line);
+        g_assert_cmpuint(ir, ==, lb->count);
+        leaf_cycles += cyc;
+    }
+    g_assert_cmpuint(leaf_cycles, ==, 48);
     g_autofree char *call = g_strdup_printf("calls=10 0x%08x ", leaf);
     const char *cl = strstr(s->str, call);
     g_assert_nonnull(cl);
@@ -305,12 +324,44 @@ static void test_callgrind(void)
     uint64_t sum = 0;
     g_auto(GStrv) lines = g_strsplit(s->str, "\n", -1);
     for (unsigned i = 1; lines[i]; i++)
-        if (g_str_has_prefix(lines[i], "0x") && !g_str_has_prefix(lines[i - 1], "calls="))
-            sum += g_ascii_strtoull(strrchr(lines[i], ' ') + 1, NULL, 10);
+        if (g_str_has_prefix(lines[i], "0x") && !g_str_has_prefix(lines[i - 1], "calls=")) {
+            g_auto(GStrv) f = g_strsplit(lines[i], " ", -1);
+            sum += g_ascii_strtoull(f[2], NULL, 10);
+        }
     g_assert_cmpuint(sum, ==, 48 + 15 + 30 + 5 + 8 + 60 + 32);
     g_string_free(s, TRUE);
     profile_free(p);
     symbols_free(syms);
+}
+
+/* base/name.h: control bytes, C1 controls and invalid UTF-8 as \xNN, ';'
+ * and ' ' too in folded stacks; valid UTF-8 kept; idempotent. */
+static void test_name_escape(void)
+{
+    static const struct { const char *in, *text, *folded; } cases[] = {
+        { "main", "main", "main" },
+        { "semi;colon x", "semi;colon x", "semi\\x3bcolon\\x20x" },
+        { "a\nfn=(9) b", "a\\x0afn=(9) b", "a\\x0afn=(9)\\x20b" },
+        { "e\x1b[31m\x7f", "e\\x1b[31m\\x7f", "e\\x1b[31m\\x7f" },
+        { "bad\xff\xfe\x80n", "bad\\xff\\xfe\\x80n", "bad\\xff\\xfe\\x80n" },
+        { "c1\xc2\x9b", "c1\\xc2\\x9b", "c1\\xc2\\x9b" },
+        { "caf\xc3\xa9", "caf\xc3\xa9", "caf\xc3\xa9" },
+        { "cut\xe2\x82", "cut\\xe2\\x82", "cut\\xe2\\x82" },
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *t = name_escaped(cases[i].in, NAME_ESC_TEXT);
+        g_autofree char *f = name_escaped(cases[i].in, NAME_ESC_FOLDED);
+        g_assert_cmpstr(t, ==, cases[i].text);
+        g_assert_cmpstr(f, ==, cases[i].folded);
+        g_assert_true(name_needs_escape(cases[i].in, NAME_ESC_TEXT) == (strcmp(t, cases[i].in) != 0));
+        g_autofree char *again = name_escaped(t, NAME_ESC_TEXT);
+        g_assert_cmpstr(again, ==, t);
+        char *tmp;
+        const char *safe = name_safe(cases[i].in, NAME_ESC_TEXT, &tmp);
+        g_assert_cmpstr(safe, ==, t);
+        g_assert_true((tmp == NULL) == (safe == cases[i].in));
+        g_free(tmp);
+    }
 }
 
 int main(int argc, char **argv)
@@ -321,5 +372,6 @@ int main(int argc, char **argv)
     g_test_add_func("/writers/trace", test_trace);
     g_test_add_func("/writers/trace-packet-lanes", test_trace_packet_lanes);
     g_test_add_func("/writers/callgrind", test_callgrind);
+    g_test_add_func("/writers/name-escape", test_name_escape);
     return g_test_run();
 }

@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""e2e/reports - reports that never mislead (issue 20, items 4-8):
+names escaped per format, byte budgets, --focus and GCC clones, diff
+gating, callgrind.out for the real callgrind_annotate."""
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nptest  # noqa: E402
+from nptest import ONE_CORE, fw, nocprof, raw, run, tmpdir  # noqa: E402
+
+# firmware/tests/names.c: placeholder -> hostile name of the same length
+HOSTILE = {
+    b"semiQcolon": b"semi;colon",
+    b"spQ12": b"sp 12",
+    b"evil_fn_9__inj_": b"evil\nfn=(9) inj",
+    b"esc_Q31mred": b"esc\x1b[31mred",
+}
+# how every report shows them (base/name.h; folded also escapes ';' and ' ')
+SHOWN = {"semi;colon": "semi\\x3bcolon", "sp 12": "sp\\x2012", "evil\\x0afn=(9) inj": "evil\\x0afn=(9)\\x20inj",
+         "esc\\x1b[31mred": "esc\\x1b[31mred"}
+CALLS = {"semi;colon": 5, "sp 12": 5, "evil\\x0afn=(9) inj": 3, "esc\\x1b[31mred": 2}
+
+
+def hostile_elf(endian):
+    """A copy of names-EN.elf with the hostile names patched into .strtab
+    and .debug_str (NUL-delimited, same length)."""
+    with open(fw("names", endian), "rb") as f:
+        data = f.read()
+    for old, new in HOSTILE.items():
+        assert len(old) == len(new)
+        assert b"\0" + old + b"\0" in data, old
+        data = data.replace(b"\0" + old + b"\0", b"\0" + new + b"\0")
+    path = os.path.join(tmpdir("elf"), "hostile-%s.elf" % endian)
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+def text_files(out):
+    for d, _, files in os.walk(out):
+        for n in files:
+            if n in ("profile.data", "gmon.out", "console.txt") or n.endswith(".elf"):
+                continue
+            yield os.path.join(d, n)
+
+
+class Names(unittest.TestCase):
+    """A name can neither split a line nor add a frame, a count or a
+    record, and no control byte reaches a report (FORMATS.md)."""
+
+    def check_out(self, out, cycles):
+        for path in text_files(out):
+            with open(path, "rb") as f:
+                data = f.read()
+            self.assertIsNone(re.search(rb"[\x00-\x08\x0b-\x1f\x7f]", data), path)
+            for line in data.split(b"\n"):
+                self.assertFalse(line.startswith(b"fn=(9)") or line.lstrip().startswith(b"inj"), (path, line))
+        # folded: one frame per function, the hostile ones escaped
+        folded = {}
+        with open(os.path.join(out, "stacks.folded")) as f:
+            for line in f:
+                path, count = line.rstrip("\n").rsplit(" ", 1)
+                self.assertNotIn(" ", path, line)
+                folded[path] = int(count)
+        self.assertEqual(sum(folded.values()), cycles)
+        main = "core0;_start;main;"
+        self.assertIn(main + SHOWN["semi;colon"] + ";" + SHOWN["sp 12"], folded)
+        for n in ("evil\\x0afn=(9) inj", "esc\\x1b[31mred"):
+            self.assertIn(main + SHOWN[n], folded)
+        # flat.txt: one row per function with its calls, name last
+        rows = {}
+        with open(os.path.join(out, "core0", "flat.txt")) as f:
+            for line in f:
+                m = re.match(r"\s*[\d.]+\s+\d+\s+[\d.]+\s+\d+\s+[\d.]+\s+(\d+)\s+[\d.]+\s+[\d.]+\s+(.+)$", line)
+                if m:
+                    rows[m.group(2)] = int(m.group(1))
+        for n, calls in CALLS.items():
+            self.assertEqual(rows.get(n), calls, (n, rows))
+        # callgrind.out: the names defined once each, escaped
+        with open(os.path.join(out, "core0", "callgrind.out")) as f:
+            cg = f.read()
+        for n in CALLS:
+            self.assertEqual(len(re.findall(r"^c?fn=\(\d+\) " + re.escape(n) + "$", cg, re.M)), 1, n)
+
+    def test_hostile_names(self):
+        for endian in ("el", "eb"):
+            e = hostile_elf(endian)
+            r = run(ONE_CORE + [e])
+            self.assertEqual(r.rc, 0, r.describe())
+            names = {f["name"] for f in r.core(0)["functions"]}
+            self.assertTrue(set(CALLS) <= names, names)
+            self.check_out(r.out, r.core(0)["cycles"])
+            # rebuilt from profile.data: the same files
+            again = tmpdir("again")
+            p = raw(["report", "-o", again, r.out])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.check_out(again, r.core(0)["cycles"])
+            # diff.folded: two counts after one space, no extra frame
+            d = tmpdir("diff")
+            p = raw(["diff", "-q", "-o", d, r.out, r.out])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(d, "diff.folded")) as f:
+                for line in f:
+                    self.assertRegex(line, r"^[^ ]+ (\d+) \1\n$")
+            # the real callgrind_annotate sees the names as functions
+            ca = nptest.tool("callgrind_annotate")
+            p = subprocess.run([ca, os.path.join(r.out, "core0", "callgrind.out")], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, universal_newlines=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertNotIn("malformed", p.stderr)
+            self.assertIn(":evil\\x0afn=(9) inj", p.stdout)
+
+
+def annotated_cycles(text):
+    """(file, line) -> cycles summed over the functions of annotated.txt."""
+    out, cur = {}, None
+    for line in text.splitlines():
+        m = re.match(r"^    (/\S+|\./\S+):\d+-\d+", line)
+        if m:
+            cur = os.path.normpath(m.group(1))
+            continue
+        m = re.match(r"^\s+[\d,]+\s+(\d+)\s+\d+\s+(\d+):", line)
+        if m and cur:
+            key = (cur, int(m.group(2)))
+            out[key] = out.get(key, 0) + int(m.group(1))
+    return out
+
+
+def callgrind_lines(text):
+    """(file, line) -> (Cycles, Ir) of the self cost lines of callgrind.out
+    (calls= records and the fl/fi/fe file names followed)."""
+    files, out, fl, cur, after_calls = {}, {}, None, None, False
+    for line in text.splitlines():
+        m = re.match(r"^(fl|fi|fe|cfi)=\((\d+)\)(?: (.*))?$", line)
+        if m:
+            if m.group(3):
+                files[m.group(2)] = m.group(3)
+            if m.group(1) == "cfi":
+                continue
+            cur = files[m.group(2)]
+            if m.group(1) == "fl":
+                fl = cur
+            continue
+        if line.startswith("calls="):
+            after_calls = True
+            continue
+        m = re.match(r"^0x[0-9a-f]+ (\d+)((?: \d+)*)$", line)
+        if m:
+            if not after_calls:
+                v = [int(x) for x in m.group(2).split()] + [0, 0]
+                key = (os.path.normpath(cur), int(m.group(1)))
+                c, i = out.get(key, (0, 0))
+                out[key] = (c + v[0], i + v[1])
+            after_calls = False
+    return out
+
+
+def annotate_section(text, suffix):
+    """line -> Cycles of callgrind_annotate's auto-annotated source whose
+    name ends with suffix."""
+    out, cur, on = {}, None, False
+    for line in text.splitlines():
+        if line.startswith("-- Auto-annotated source: "):
+            on = line.endswith(suffix)
+            cur = None
+            continue
+        if not on:
+            continue
+        m = re.match(r"^-- line (\d+) -+$", line)
+        if m:
+            cur = int(m.group(1))
+            continue
+        if cur is None or line.startswith("----"):
+            continue
+        m = re.match(r"^\s*([\d,]+|\.)(?: \(\s*[\d.]+%\))?\s+([\d,]+|\.)(?: \(\s*[\d.]+%\))?\s{2}(.*)$", line)
+        if not m:
+            continue
+        if m.group(3).lstrip().startswith("=> "):
+            continue
+        if m.group(1) != ".":
+            out[cur] = int(m.group(1).replace(",", ""))
+        cur += 1
+    return out
+
+
+class Callgrind(unittest.TestCase):
+    """callgrind.out (issue 20.8): absolute fl= names that resolve from any
+    working directory, each instruction's cost on its own line, events
+    Cycles and Ir, read by the real callgrind_annotate."""
+
+    def test_cost_per_instruction_line(self):
+        """Per source line, the Cycles of callgrind.out are annotated.txt's
+        (each block's cycles spread over its instructions, each on its own
+        line), Ir sums to the instructions, and callgrind_annotate run from
+        another folder annotates calls.c with the same figures."""
+        ca = nptest.tool("callgrind_annotate")
+        for endian in ("el", "eb"):
+            r = run(ONE_CORE + [fw("calls", endian)])
+            self.assertEqual(r.rc, 0, r.describe())
+            cg = r.text("core0", "callgrind.out")
+            self.assertIn("\nevents: Cycles Ir\n", cg)
+            # Ir counts whole blocks: _start's last block (start.S: li, sw
+            # to SYS EXIT, b 3b, nop) stops the core at the sw, 2 early
+            ir = r.core(0)["instructions"] + 2
+            self.assertIn("\nsummary: %d %d\n" % (r.core(0)["cycles"], ir), cg)
+            files = re.findall(r"^(?:fl|fi|fe|cfi)=\(\d+\) (.*)$", cg, re.M)
+            self.assertTrue(files and all(f.startswith("/./") for f in files), files)
+            mine = callgrind_lines(cg)
+            ann = annotated_cycles(r.text("core0", "annotated.txt"))
+            self.assertEqual({k: v[0] for k, v in mine.items() if v[0] and k[0] != "???"},
+                             {k: v for k, v in ann.items() if v})
+            idle = nptest.functions(r.core(0)).get("<idle>", {}).get("self_cycles", 0)
+            self.assertEqual(sum(v[0] for v in mine.values()) + idle, r.core(0)["cycles"])
+            self.assertEqual(sum(v[1] for v in mine.values()), ir)
+            p = subprocess.run([ca, r.path("core0", "callgrind.out")], cwd=tmpdir("elsewhere"),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertNotIn("could not be found", p.stdout)
+            src = nptest.src("firmware", "tests", "calls.c")
+            got = annotate_section(p.stdout, os.path.realpath(src))
+            want = {line: c for (f, line), c in ann.items() if f == os.path.realpath(src) and c}
+            self.assertTrue(want)
+            self.assertEqual({k: v for k, v in got.items() if v}, want)
+
+    def test_relative_dwarf_paths_from_anywhere(self):
+        """DWARF names ./fw/lines/updcrc.c (relative comp dir): the run
+        starts in the folder that holds ./fw, callgrind_annotate runs in
+        another and still annotates the source."""
+        import test_profiler
+        top, elf, _ = test_profiler.SourceLookup.build(self)
+        r = run(ONE_CORE + [elf], cwd=top)
+        self.assertEqual(r.rc, 0, r.describe())
+        cg = r.text("core0", "callgrind.out")
+        want = "/." + os.path.join(os.path.realpath(top), "fw", "lines", "updcrc.c")
+        self.assertRegex(cg, r"(?m)^c?fi?l?=\(\d+\) %s$" % re.escape(want))
+        ca = nptest.tool("callgrind_annotate")
+        p = subprocess.run([ca, r.path("core0", "callgrind.out"), "--include=/nonexistent"],
+                           cwd=tmpdir("elsewhere"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("-- Auto-annotated source: " + want, p.stdout)
+        self.assertIn("updcrc(k + core);", p.stdout)
+
+
+if __name__ == "__main__":
+    nptest.main()
