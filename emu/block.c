@@ -83,12 +83,14 @@ static void cost_24k(Core *c, Block *b, bool pend)
     t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, NULL, b->icost, pend ? &ex : NULL, &r);
     b->cost = r.cost;
     b->first_use = r.first_use;
-    if (pend && r.pend_mask) {
+    if (!pend)
+        return;
+    b->use_mask = r.use_mask;
+    b->base_mask = r.base_mask;
+    if (r.pend_mask | r.pend_ag) {
         b->pend_mask = r.pend_mask;
-        b->use_mask = r.use_mask;
+        b->pend_ag = r.pend_ag;
         b->pend = g_memdup2(&ex, sizeof ex);
-    } else if (pend) {
-        b->use_mask = r.use_mask;
     }
 }
 
@@ -355,6 +357,8 @@ G_GNUC_NO_INLINE static uint32_t entry_stall_slow(Core *c, const Block *p, Block
     T24Exit in = *p->pend;
     for (unsigned r = 0; r < T24_NRES; r++)
         in.left[r] = (int16_t)(in.left[r] > (int64_t)bt ? in.left[r] - (int16_t)bt : 0);
+    for (unsigned r = 0; r < 32; r++)
+        in.ag[r] = (int16_t)(in.ag[r] > (int64_t)bt ? in.ag[r] - (int16_t)bt : 0);
     T24Result res;
     t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, &in, NULL, NULL, &res);
     b->memo_from = p;
@@ -364,7 +368,8 @@ G_GNUC_NO_INLINE static uint32_t entry_stall_slow(Core *c, const Block *p, Block
 
 static inline uint64_t entry_stall(Core *c, const Block *p, Block *b, uint64_t bt)
 {
-    return (p->pend_mask & b->use_mask) && p->pend ? entry_stall_slow(c, p, b, bt) : 0;
+    return ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)) && p->pend
+        ? entry_stall_slow(c, p, b, bt) : 0;
 }
 
 /* Charge b's entry stall st, which ends at `start`: its samples go to the
@@ -606,7 +611,7 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
     if (G_UNLIKELY(p->attn_out | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))
-                   | ((p->pend_mask & b->use_mask) != 0))) {
+                   | ((p->pend_mask & b->use_mask) != 0) | ((p->pend_ag & b->base_mask) != 0))) {
         boundary_fast(c, p, b, bt, start, end);
         return;
     }

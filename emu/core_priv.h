@@ -26,6 +26,8 @@ struct Block {
     uint64_t use_mask;         /* 24k: what it reads before writing it; a
                                   block entered from one whose pend_mask
                                   meets it takes the slow path */
+    uint32_t pend_ag, base_mask; /* the same for GPRs pending only as an
+                                  address base, and read as a base */
     unsigned flags;            /* mips_classify() of its control instruction,
                                   or BLOCK_IRQ_ENTRY for the marker */
     uint32_t branch_pc;        /* address of that instruction (0 if none) */

@@ -239,15 +239,16 @@ static uint64_t res_bit(unsigned r)
 
 static int32_t max32(int32_t a, int32_t b) { return a > b ? a : b; }
 
-/* The cycle instruction o may issue at, at the earliest t. */
-static int32_t issue_at(const int32_t *ready, const Op *o, int32_t t)
+/* The cycle instruction o may issue at, at the earliest t (ag: when
+ * each GPR is ready as an address base). */
+static int32_t issue_at(const int32_t *ready, const int32_t *ag, const Op *o, int32_t t)
 {
     int32_t at = t;
     for (unsigned k = 0; k < o->nsrc; k++)
         if (o->src[k] != 0)
             at = max32(at, ready[o->src[k]]);
     if (o->base != NONE && o->base != 0)
-        at = max32(at, ready[o->base] + 1);  /* AG reads the base a stage before EX */
+        at = max32(at, ag[o->base]);  /* AG reads the base a stage before EX */
     if (o->unit != NONE)
         at = max32(at, ready[o->unit]);
     return at;
@@ -269,28 +270,36 @@ static uint64_t reads_of(const Op *o)
 void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr,
                const T24Exit *entry, uint16_t *icost, T24Exit *exit, T24Result *res)
 {
-    int32_t ready[T24_NRES] = { 0 };
-    if (entry)
+    int32_t ready[T24_NRES] = { 0 }, ag[32] = { 0 };
+    if (entry) {
         for (unsigned r = 0; r < T24_NRES; r++)
             ready[r] = entry->left[r];
+        for (unsigned r = 0; r < 32; r++)
+            ag[r] = entry->ag[r];
+    }
     bool uncached = addr >= 0xA0000000u && addr < 0xC0000000u;
     int32_t now = 0;                  /* the earliest issue of the next one */
     uint64_t written = 0, use = 0;
+    uint32_t base = 0, pend_ag = 0;
     uint32_t first_use = n;
     for (uint32_t i = 0; i < n; i++) {
         Op o;
         decode(words[i], &o);
-        uint64_t rd = reads_of(&o) & ~written;
+        uint64_t rd = now < 40 ? reads_of(&o) & ~written : 0;
         if (rd && !use)
             first_use = i;
         use |= rd;
-        int32_t at = issue_at(ready, &o, now);
+        if (o.base != NONE && now < 8 && !(written & res_bit(o.base)))
+            base |= (uint32_t)res_bit(o.base);
+        int32_t at = issue_at(ready, ag, &o, now);
         int32_t cost = at - now + 1 + (uncached ? (int32_t)t->mmio : 0);
         if (icost)
             icost[i] = (uint16_t)cost;
         now += cost;
         for (unsigned k = 0; k < o.ndst; k++) {
             ready[o.dst[k]] = at + o.lat;
+            if (o.dst[k] < 32)
+                ag[o.dst[k]] = at + o.lat + 1;
             written |= res_bit(o.dst[k]) & ~SHARED_BITS;
         }
         if (o.unit != NONE)
@@ -298,15 +307,24 @@ void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr
     }
     uint64_t pend = 0;
     for (unsigned r = 1; r < T24_NRES; r++) {
-        int32_t left = ready[r] - now + (r < 32 ? 1 : 0); /* + 1: a base read */
+        int32_t left = ready[r] - now, agl = r < 32 ? ag[r] - now : 0;
         if (left > 0)
             pend |= res_bit(r);
-        if (exit)
-            exit->left[r] = (int16_t)(left > 0 ? ready[r] - now : 0);
+        else if (agl > 0)
+            pend_ag |= (uint32_t)res_bit(r);
+        if (exit) {
+            exit->left[r] = (int16_t)(left > 0 ? left : 0);
+            if (r < 32)
+                exit->ag[r] = (int16_t)(agl > 0 ? agl : 0);
+        }
     }
+    if (exit)
+        exit->left[0] = exit->ag[0] = 0;
     res->cost = (uint32_t)now;
     res->pend_mask = pend;
     res->use_mask = use;
+    res->pend_ag = pend_ag;
+    res->base_mask = base;
     res->first_use = first_use;
 }
 

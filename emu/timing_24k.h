@@ -27,12 +27,18 @@ enum {
  * ready). Only blocks that leave something pending have one. */
 typedef struct T24Exit {
     int16_t left[T24_NRES];
+    int16_t ag[32];            /* the same for a GPR read as a base */
 } T24Exit;
 
 typedef struct T24Result {
     uint32_t cost;             /* cycles of the block */
     uint64_t pend_mask;        /* resources still pending at its end */
-    uint64_t use_mask;         /* resources read before written */
+    uint64_t use_mask;         /* resources read before written, by an
+                                  instruction issuing in its first 40
+                                  cycles (no result is pending longer) */
+    uint32_t pend_ag;          /* GPRs pending as an address base only */
+    uint32_t base_mask;        /* GPRs read as a base before written, in
+                                  its first 8 cycles */
     uint32_t first_use;        /* index of the first instruction reading
                                   a resource in use_mask */
 } T24Result;
