@@ -59,8 +59,50 @@ uint64_t core_instructions_published(const Core *c)
     return __atomic_load_n(&c->insns_pub, __ATOMIC_RELAXED);
 }
 
-/* Costs, loads/stores and the control instruction of b's words. */
-static uint32_t block_scan(Core *c, Block *b)
+/* The flat model's cost of instruction class cls ([timing] extras). */
+static unsigned flat_cost(const Timing *t, unsigned cls)
+{
+    unsigned cost = 1;
+    if (cls & MIPS_LOAD) cost += t->load;
+    if (cls & MIPS_STORE) cost += t->store;
+    if (cls & MIPS_MUL) cost += t->mul;
+    if (cls & MIPS_DIV) cost += t->div;
+    if (cls & MIPS_FPU_ADD) cost += t->fpu_add;
+    if (cls & MIPS_FPU_MUL) cost += t->fpu_mul;
+    if (cls & MIPS_FPU_DIV) cost += t->fpu_div;
+    if (cls & MIPS_FPU_SQRT) cost += t->fpu_sqrt;
+    return cost;
+}
+
+/* [timing] model = 24k: b's costs from the pipeline pass (timing_24k.c),
+ * and what it leaves pending for the next block (when pend). */
+static void cost_24k(Core *c, Block *b, bool pend)
+{
+    T24Exit ex;
+    T24Result r;
+    t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, NULL, b->icost, pend ? &ex : NULL, &r);
+    b->cost = r.cost;
+    b->first_use = r.first_use;
+    if (!pend)
+        return;
+    b->use_mask = r.use_mask;
+    b->base_mask = r.base_mask;
+    if (r.pend_mask | r.pend_ag) {
+        b->pend_mask = r.pend_mask;
+        b->pend_ag = r.pend_ag;
+        b->pend = g_memdup2(&ex, sizeof ex);
+    }
+}
+
+/* Extra cycles of b's control instruction insn when it transfers. */
+static uint32_t taken_cost(const Core *c, uint32_t insn)
+{
+    return c->cfg->timing.model == TIMING_FLAT ? c->cfg->timing.branch_taken : t24_taken_cost(insn);
+}
+
+/* Costs, loads/stores and the control instruction of b's words (pend:
+ * b is a real block, not word_cost's single word). */
+static uint32_t block_scan(Core *c, Block *b, bool pend)
 {
     const Timing *t = &c->cfg->timing;
     uint32_t ctl = 0;
@@ -69,16 +111,10 @@ static uint32_t block_scan(Core *c, Block *b)
         unsigned cls = mips_classify(w);
         if (cls & (MIPS_LOAD | MIPS_STORE))
             b->nmem++;
-        unsigned cost = 1;
-        if (cls & MIPS_LOAD) cost += t->load;
-        if (cls & MIPS_STORE) cost += t->store;
-        if (cls & MIPS_MUL) cost += t->mul;
-        if (cls & MIPS_DIV) cost += t->div;
-        if (cls & MIPS_FPU_ADD) cost += t->fpu_add;
-        if (cls & MIPS_FPU_MUL) cost += t->fpu_mul;
-        if (cls & MIPS_FPU_DIV) cost += t->fpu_div;
-        if (cls & MIPS_FPU_SQRT) cost += t->fpu_sqrt;
-        b->icost[i] = (uint16_t)cost;
+        b->nloads += (cls & MIPS_LOAD) != 0;
+        b->nstores += (cls & MIPS_STORE) != 0;
+        b->nbranches += (cls & MIPS_BRANCH) != 0;
+        b->icost[i] = (uint16_t)flat_cost(t, cls);
         b->cost += b->icost[i];
         if (!b->flags && (cls & (MIPS_BRANCH | MIPS_ERET))) {
             b->flags = cls;
@@ -87,6 +123,8 @@ static uint32_t block_scan(Core *c, Block *b)
             ctl = i;
         }
     }
+    if (t->model == TIMING_24K)
+        cost_24k(c, b, pend);
     b->mem = g_new(uint16_t, b->nmem ? b->nmem : 1);
     for (uint32_t i = 0, k = 0; i < b->ninsns; i++)
         if (mips_classify(b->words[i]) & (MIPS_LOAD | MIPS_STORE))
@@ -109,10 +147,10 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     bool readable = size && uc_mem_read(c->uc, mips_phys(addr), bytes, size) == UC_ERR_OK;
     for (uint32_t i = 0; readable && i < b->ninsns; i++)
         b->words[i] = core_guest_word(c, bytes + 4 * i);
-    uint32_t ctl = block_scan(c, b);
+    uint32_t ctl = block_scan(c, b, true);
     if (b->flags & MIPS_BRANCH) {
         uint32_t target;
-        b->bt = c->cfg->timing.branch_taken;
+        b->bt = taken_cost(c, b->branch_insn);
         if (ctl + 1 == b->ninsns) {
             /* the delay slot is the next block: it inherits the branch */
             b->flags = BLOCK_SPLIT;
@@ -141,6 +179,7 @@ void block_free(gpointer p)
     g_free(b->icost);
     g_free(b->words);
     g_free(b->mem);
+    g_free(b->pend);
     g_free(b);
 }
 
@@ -237,7 +276,7 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
     to->flags = mips_classify(from->branch_insn);
     to->branch_pc = from->branch_pc;
     to->branch_insn = from->branch_insn;
-    to->bt = c->cfg->timing.branch_taken;
+    to->bt = taken_cost(c, from->branch_insn);
     if (mips_branch_unconditional(from->branch_insn))
         to->fallthrough = 1;
     else if (mips_branch_target(from->branch_insn, from->branch_pc, &target) && target == fall)
@@ -303,6 +342,45 @@ G_GNUC_NO_INLINE static void arrival(Core *c, Block *from, Block *to, uint64_t n
 
 static uint64_t poll_skip(Core *c, Block *b, uint64_t start);
 
+/* ---- interlocks across a block boundary (24k) ------------------------------
+ * p left a result pending (a load in its last slot, a div, an FPU op)
+ * that b reads (p->pend_mask & b->use_mask, the block hook's one extra
+ * test): b runs again through the pipeline pass from p's exit state
+ * (less the taken-branch cycles between them) and waits the difference
+ * with its static cost, at its start. Memoised per (p, b) pair: the pass
+ * runs once per pair, not per execution. Exact for a result pending
+ * across one boundary; docs/timing.md has what is not followed. */
+G_GNUC_NO_INLINE static uint32_t entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt)
+{
+    if (b->memo_from == p)
+        return b->memo_stall;
+    T24Exit in = *p->pend;
+    for (unsigned r = 0; r < T24_NRES; r++)
+        in.left[r] = (int16_t)(in.left[r] > (int64_t)bt ? in.left[r] - (int16_t)bt : 0);
+    for (unsigned r = 0; r < 32; r++)
+        in.ag[r] = (int16_t)(in.ag[r] > (int64_t)bt ? in.ag[r] - (int16_t)bt : 0);
+    T24Result res;
+    t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, &in, NULL, NULL, &res);
+    b->memo_from = p;
+    b->memo_stall = res.cost > b->cost ? res.cost - b->cost : 0;
+    return b->memo_stall;
+}
+
+static inline uint64_t entry_stall(Core *c, const Block *p, Block *b, uint64_t bt)
+{
+    return ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)) && p->pend
+        ? entry_stall_slow(c, p, b, bt) : 0;
+}
+
+/* Charge b's entry stall st, which ends at `start`: its samples go to the
+ * instruction that waits. */
+static void charge_stall(Core *c, Block *b, uint64_t st, uint64_t start)
+{
+    b->extra += (int64_t)st;
+    if (c->next_sample < start)
+        sample_range(c, start, b->addr + 4 * (b->first_use < b->ninsns ? b->first_use : 0));
+}
+
 /* Slow part of the boundary at `start`: the client's view of the
  * transfer from p, then due events. True when b must not run now. */
 G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t start)
@@ -338,7 +416,7 @@ static uint64_t word_cost(Core *c, uint32_t addr)
     uint32_t word = core_guest_word(c, w);
     tmp.icost = &icost;
     tmp.words = &word;
-    block_scan(c, &tmp);
+    block_scan(c, &tmp, false);
     g_free(tmp.mem);
     return tmp.cost;
 }
@@ -464,6 +542,11 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
         if (c->next_sample < start)
             sample_range(c, start, p->branch_pc ? p->branch_pc : addr);
     }
+    uint64_t st = entry_stall(c, p, b, addr != p->fallthrough ? p->bt : 0);
+    if (st) {
+        start += st;
+        charge_stall(c, b, st, start);
+    }
     if (c->poll_blk) {
         Block *pb = c->poll_blk;
         c->poll_blk = NULL;
@@ -490,6 +573,8 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
 G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
                                            uint64_t end)
 {
+    uint64_t st = entry_stall(c, p, b, bt);
+    end += st;
     if ((p->flags & CORE_ARRIVE_SLOW) || (b->flags & BLOCK_SPLIT) || end > c->next_event
         || c->cp0.fix_pending || c->cut_run || __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED)
         || MIPS_IS_JALX(p->branch_insn)) {
@@ -501,6 +586,10 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
     p->extra += (int64_t)bt;
     if (bt && c->next_sample < start)
         sample_range(c, start, p->branch_pc ? p->branch_pc : b->addr);
+    if (st) {
+        start += st;
+        charge_stall(c, b, st, start);
+    }
     if ((p->attn_out | b->attn) && c->hooks.arrive) {
         c->cycles = start;
         c->prev = &c->none;
@@ -526,7 +615,8 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t bt = addr != p->fallthrough ? p->bt : 0;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->attn_out | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
+    if (G_UNLIKELY(p->attn_out | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))
+                   | ((p->pend_mask & b->use_mask) != 0) | ((p->pend_ag & b->base_mask) != 0))) {
         boundary_fast(c, p, b, bt, start, end);
         return;
     }

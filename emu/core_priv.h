@@ -8,6 +8,7 @@
 #include "core.h"
 #include "dev.h"
 #include "mips.h"
+#include "timing_24k.h"
 
 #define CORE_STUB_VADDR 0xBFC00000u
 #define CORE_STUB_PHYS 0x1FC00000u
@@ -21,6 +22,12 @@ struct Block {
     uint32_t bt;               /* extra cycles when its branch is taken */
     uint32_t ninsns;
     uint32_t cost;             /* static cycles */
+    uint64_t pend_mask;        /* 24k: results still pending at its end */
+    uint64_t use_mask;         /* 24k: what it reads before writing it; a
+                                  block entered from one whose pend_mask
+                                  meets it takes the slow path */
+    uint32_t pend_ag, base_mask; /* the same for GPRs pending only as an
+                                  address base, and read as a base */
     unsigned flags;            /* mips_classify() of its control instruction,
                                   or BLOCK_IRQ_ENTRY for the marker */
     uint32_t branch_pc;        /* address of that instruction (0 if none) */
@@ -42,6 +49,13 @@ struct Block {
                                   loop around its one load (poll skip) */
     uint16_t *mem;             /* [nmem] indices of its loads and stores */
     uint32_t nmem;
+    T24Exit *pend;             /* 24k: what it leaves pending (NULL: none) */
+    const Block *memo_from;    /* 24k: the last block it was entered from
+                                  with an interlock across the boundary */
+    uint32_t memo_stall;       /* and the cycles that interlock cost */
+    uint32_t first_use;        /* 24k: index of its first instruction
+                                  reading something of use_mask */
+    uint32_t nloads, nstores, nbranches; /* per execution (PerfCnt) */
 };
 
 #define BLOCK_IRQ_ENTRY (1u << 30)  /* the interrupt marker block */

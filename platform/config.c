@@ -7,7 +7,7 @@
 #include <string.h>
 
 
-typedef enum { K_UINT, K_U64, K_PERIODS } KeyType;
+typedef enum { K_UINT, K_U64, K_PERIODS, K_MODEL } KeyType;
 
 typedef struct KeyDef {
     const char *group, *key;
@@ -25,6 +25,7 @@ static const KeyDef keys[] = {
     U64("memory", "ram_size", ram_size, 65536, 256u << 20),
     U64("clock", "hz", clock_hz, 1, UINT64_C(1000000000000)),
     U("clock", "count_divisor", count_divisor, 1, 1u << 30),
+    { "timing", "model", K_MODEL, offsetof(Config, timing.model), 0, 1 },
     U("timing", "load", timing.load, 0, 1000),
     U("timing", "store", timing.store, 0, 1000),
     U("timing", "mul", timing.mul, 0, 1000),
@@ -59,7 +60,7 @@ void config_defaults(Config *c)
         .ram_size = 1u << 20,
         .clock_hz = 100000000,
         .count_divisor = 2,
-        .timing = { .load = 1, .store = 0, .mul = 2, .div = 17,
+        .timing = { .model = TIMING_24K, .load = 1, .store = 0, .mul = 2, .div = 17,
                     .branch_taken = 1, .mmio = 4,
                     .fpu_add = 3, .fpu_mul = 4, .fpu_div = 31, .fpu_sqrt = 31 },
         .router_latency = 2, .link_latency = 1, .buffer_depth = 4,
@@ -160,10 +161,29 @@ bool config_set_periods(Config *c, const char *list, const char *where, GError *
     return true;
 }
 
+static const char *const model_names[] = { "flat", "24k" }; /* by TimingModel */
+
+/* [timing] model: a name */
+static bool set_model(Config *c, const KeyDef *k, const char *value, const char *where, GError **error)
+{
+    g_autofree char *v = g_strstrip(g_strdup(value));
+    for (unsigned i = 0; i < G_N_ELEMENTS(model_names); i++) {
+        if (g_ascii_strcasecmp(v, model_names[i]) == 0) {
+            *(unsigned *)((char *)c + k->offset) = i;
+            return true;
+        }
+    }
+    g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG, "%s: [%s] %s: '%s' is not 24k or flat",
+                where, k->group, k->key, value);
+    return false;
+}
+
 static bool apply(Config *c, const KeyDef *k, const char *value, const char *where, GError **error)
 {
     if (k->type == K_PERIODS)
         return config_set_periods(c, value, where, error);
+    if (k->type == K_MODEL)
+        return set_model(c, k, value, where, error);
     uint64_t v;
     if (!parse_u64(value, &v) || v < k->min || v > k->max) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,
@@ -313,6 +333,8 @@ char *config_value_string(const Config *c, const char *group, const char *key)
         return g_string_free(s, FALSE);
     }
     const char *field = (const char *)c + k->offset;
+    if (k->type == K_MODEL)
+        return g_strdup(model_names[*(const unsigned *)field % G_N_ELEMENTS(model_names)]);
     uint64_t v = k->type == K_UINT ? *(const unsigned *)field : *(const uint64_t *)field;
     return g_strdup_printf("%" G_GUINT64_FORMAT, v);
 }

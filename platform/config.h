@@ -15,7 +15,11 @@
 
 #define CONFIG_MAX_PERIODS 64
 
+/* [timing] model: the 24K pipeline (timing_24k.c) or the flat table */
+typedef enum { TIMING_FLAT = 0, TIMING_24K = 1 } TimingModel;
+
 typedef struct Timing {
+    unsigned model;                                     /* TimingModel */
     unsigned load, store, mul, div, branch_taken, mmio; /* extra cycles */
     unsigned fpu_add, fpu_mul, fpu_div, fpu_sqrt;       /* extra cycles */
 } Timing;

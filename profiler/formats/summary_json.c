@@ -26,6 +26,8 @@ static void json_config(JsonBuilder *b, const Config *cfg)
             for (char **p = parts; *p; p++)
                 json_builder_add_int_value(b, (gint64)g_ascii_strtoull(*p, NULL, 10));
             json_builder_end_array(b);
+        } else if (strcmp(group, "timing") == 0 && strcmp(key, "model") == 0) {
+            npjson_member_string(b, key, v); /* "24k" or "flat" */
         } else {
             npjson_member_u64(b, key, g_ascii_strtoull(v, NULL, 10));
         }

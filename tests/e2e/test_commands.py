@@ -492,7 +492,7 @@ def run_on_pty(args):
     (status, bytes written to the terminal)"""
     import pty
     master, slave = pty.openpty()
-    proc = subprocess.Popen([nptest.nocprof(), "run", "-q"] + args, stdin=slave, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([nptest.nocprof(), "run", "-q"] + nptest.pin_flat(args) + args, stdin=slave, stdout=subprocess.PIPE,
                             stderr=slave)
     os.close(slave)
     got = b""

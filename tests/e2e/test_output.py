@@ -86,7 +86,7 @@ class StartFailure(unittest.TestCase):
         def cap():
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         import subprocess
-        argv = [nptest.nocprof(), "run", "-q", "-o", out, "--set", "mesh.width=4", "--set", "mesh.height=4"]
+        argv = [nptest.nocprof(), "run", "-q", "-o", out, "--set", "mesh.width=4", "--set", "mesh.height=4"] + nptest.pin_flat(args)
         p = subprocess.run(argv + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            universal_newlines=True, preexec_fn=cap, timeout=60)
         self.assertNotEqual(p.returncode, 0, p.stderr)

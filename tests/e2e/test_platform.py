@@ -313,7 +313,7 @@ class SummaryJson(unittest.TestCase):
         cfg = s["config"]
         expect_cfg = {
             "mesh": ("width", "height"), "memory": ("ram_size",), "clock": ("hz", "count_divisor"),
-            "timing": ("load", "store", "mul", "div", "branch_taken", "mmio", "fpu_add", "fpu_mul", "fpu_div",
+            "timing": ("model", "load", "store", "mul", "div", "branch_taken", "mmio", "fpu_add", "fpu_mul", "fpu_div",
                        "fpu_sqrt"),
             "noc": ("router_latency", "link_latency", "buffer_depth", "max_payload", "tx_queue_flits",
                     "rx_queue_flits"),
@@ -324,7 +324,7 @@ class SummaryJson(unittest.TestCase):
             self.assertIn(g, cfg)
             for k in keys:
                 self.assertIn(k, cfg[g], "%s.%s" % (g, k))
-        self.assertEqual(cfg["timing"], {"load": 1, "store": 0, "mul": 2, "div": 17, "branch_taken": 1, "mmio": 4,
+        self.assertEqual(cfg["timing"], {"model": "flat", "load": 1, "store": 0, "mul": 2, "div": 17, "branch_taken": 1, "mmio": 4,
                                          "fpu_add": 3, "fpu_mul": 4, "fpu_div": 31, "fpu_sqrt": 31})
         self.assertEqual(cfg["clock"]["count_divisor"], 2)
         self.assertEqual(cfg["run"]["max_cycles"], 10 ** 10)

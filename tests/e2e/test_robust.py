@@ -51,7 +51,7 @@ def bounded(args, timeout, out=None):
     if SANITIZED is None:
         SANITIZED = sanitized()
     out = out or tmpdir("b")
-    argv = [nocprof(), "run", "-q", "-o", out] + list(args)
+    argv = [nocprof(), "run", "-q", "-o", out] + nptest.pin_flat(args) + list(args)
     t0 = time.monotonic()
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
                        timeout=timeout, preexec_fn=limited)
@@ -59,7 +59,7 @@ def bounded(args, timeout, out=None):
 
 
 def spawn(args, out, stdout=subprocess.DEVNULL):
-    return subprocess.Popen([nocprof(), "run", "-o", out] + list(args), stdout=stdout,
+    return subprocess.Popen([nocprof(), "run", "-o", out] + nptest.pin_flat(args) + list(args), stdout=stdout,
                             stderr=subprocess.PIPE, universal_newlines=True)
 
 
@@ -117,7 +117,7 @@ class Signals(unittest.TestCase):
         """`nocprof run ... | head -1`: the echo stops, the run goes on to
         its normal end (spin: cycle limit, 4) and writes every report."""
         out = tmpdir("pipe")
-        p = subprocess.Popen([nocprof(), "run", "-o", out, "--max-cycles", "3000000", fw("spin")],
+        p = subprocess.Popen([nocprof(), "run", "-o", out, "--max-cycles", "3000000"] + nptest.pin_flat([]) + [fw("spin")],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         first = p.stdout.readline()
         p.stdout.close()        # the reader goes away
@@ -143,7 +143,7 @@ class Stdout(unittest.TestCase):
     def test_full_stdout_during_a_run_is_status_5(self):
         out = tmpdir("full")
         with open("/dev/full", "w") as full:
-            p = subprocess.run([nocprof(), "run", "-o", out] + ONE_CORE + [fw("calls")], stdout=full,
+            p = subprocess.run([nocprof(), "run", "-o", out] + nptest.pin_flat([]) + ONE_CORE + [fw("calls")], stdout=full,
                                stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
         self.assertEqual(p.returncode, 5, p.stderr)
         self.assertIn("console echo stopped", p.stderr)
@@ -246,7 +246,7 @@ class Hostile(unittest.TestCase):
         samples (period 3: far 100 of 336 binned samples = 29.76%)."""
         e = hostile("farseg")
         out = tmpdir("farmem")
-        p = subprocess.Popen([nocprof(), "run", "-q", "-o", out, "--sample-period", "3"] + ONE_CORE + [e],
+        p = subprocess.Popen([nocprof(), "run", "-q", "-o", out, "--sample-period", "3"] + nptest.pin_flat([]) + ONE_CORE + [e],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _, status, ru = os.wait4(p.pid, 0)
         self.assertEqual(os.waitstatus_to_exitcode(status), 0)

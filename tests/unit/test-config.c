@@ -25,7 +25,7 @@ static unsigned count_keys(void)
 /* SPEC 5 lists these keys; the table must have exactly them. */
 static const char *const spec_keys[] = {
     "mesh.width", "mesh.height", "memory.ram_size", "clock.hz", "clock.count_divisor",
-    "timing.load", "timing.store", "timing.mul", "timing.div", "timing.branch_taken", "timing.mmio",
+    "timing.model", "timing.load", "timing.store", "timing.mul", "timing.div", "timing.branch_taken", "timing.mmio",
     "timing.fpu_add", "timing.fpu_mul", "timing.fpu_div", "timing.fpu_sqrt",
     "noc.router_latency", "noc.link_latency", "noc.buffer_depth", "noc.max_payload",
     "noc.tx_queue_flits", "noc.rx_queue_flits", "sched.quantum", "sched.threads",
@@ -227,6 +227,27 @@ static void test_file_overrides(void)
     g_unlink(path);
 }
 
+/* [timing] model: 24k (the default) or flat, by name; anything else is an
+ * error naming the key */
+static void test_timing_model(void)
+{
+    Config c;
+    config_defaults(&c);
+    g_assert_cmpuint(c.timing.model, ==, TIMING_24K);
+    GError *err = NULL;
+    g_assert_true(config_set(&c, "timing.model=flat", &err));
+    g_assert_no_error(err);
+    g_assert_cmpuint(c.timing.model, ==, TIMING_FLAT);
+    g_autofree char *v = config_value_string(&c, "timing", "model");
+    g_assert_cmpstr(v, ==, "flat");
+    g_assert_true(config_set(&c, "timing.model=24K", &err));
+    g_assert_cmpuint(c.timing.model, ==, TIMING_24K);
+    g_assert_false(config_set(&c, "timing.model=74k", &err));
+    g_assert_nonnull(strstr(err->message, "[timing] model"));
+    g_assert_nonnull(strstr(err->message, "74k"));
+    g_clear_error(&err);
+}
+
 static void test_set(void)
 {
     Config c;
@@ -369,6 +390,7 @@ int main(int argc, char **argv)
     g_test_add_func("/config/key-table-is-spec", test_key_table_is_spec);
     g_test_add_func("/config/defaults-equal-default-ini", test_defaults_equal_default_ini);
     g_test_add_func("/config/mesh4x4", test_mesh4x4);
+    g_test_add_func("/config/timing-model", test_timing_model);
     g_test_add_func("/config/file-errors", test_file_errors);
     g_test_add_func("/config/file-missing", test_file_missing);
     g_test_add_func("/config/file-overrides", test_file_overrides);

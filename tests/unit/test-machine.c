@@ -29,6 +29,7 @@ static void test_all_cores_exit(void)
     for (unsigned threads = 1; threads <= 2; threads++) {
         Config cfg;
         config_defaults(&cfg);
+        cfg.timing.model = TIMING_FLAT; /* hand-computed under flat */
         cfg.threads = threads;
         ElfImage *img;
         Machine *m = machine_of(&cfg, FIXTURES, "t_div-el.elf", &img);
@@ -63,6 +64,7 @@ static void test_deadlock(void)
      * waits forever */
     Config cfg;
     config_defaults(&cfg);
+    cfg.timing.model = TIMING_FLAT; /* hand-computed under flat */
     ElfImage *img;
     Machine *m = machine_of(&cfg, FIRMWARE, "deadlock-eb.elf", &img);
     machine_run(m, NULL);
@@ -84,6 +86,7 @@ static void run_alltoall(unsigned threads, unsigned adapt, uint64_t out[4][3], u
 {
     Config cfg;
     config_defaults(&cfg);
+    cfg.timing.model = TIMING_FLAT; /* hand-computed under flat */
     cfg.threads = threads;
     cfg.adapt = adapt;
     ElfImage *img;

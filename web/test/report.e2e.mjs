@@ -101,7 +101,9 @@ async function check(name, fn) {
 function runNocprof(name, argv) {
   const out = join(work, name);
   try {
-    execFileSync(args.nocprof, ['run', '-q', '-o', out, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // the expectations were derived under the flat cost model (docs/timing.md)
+    const pin = argv.some((a) => String(a).includes('timing.model')) ? [] : ['--set', 'timing.model=flat'];
+    execFileSync(args.nocprof, ['run', '-q', '-o', out, ...pin, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (e) {
     throw new Error(`nocprof ${argv.join(' ')} failed: ${e.stderr}`);
   }
