@@ -66,7 +66,7 @@ class Local(unittest.TestCase):
         # each row equals a plain run of the same configuration
         for i in (0, 3):
             x = r[i]
-            ref = run([fw("pipeline"), "--set", "noc.link_latency=" + x["noc.link_latency"],
+            ref = run([fw("pipeline"), "--set", "timing.model=24k", "--set", "noc.link_latency=" + x["noc.link_latency"],
                        "--sample-period", x["sample_period"]])
             for k, c in enumerate(ref.summary["cores"]):
                 self.assertEqual(int(x["core%d_cycles" % k]), c["cycles"])
@@ -153,7 +153,7 @@ class Local(unittest.TestCase):
         self.assertEqual(res.returncode, 0, res.stderr)
         r = rows(out)
         for x, name in zip(r, ("calls", "cpu")):
-            ref = run([fw(name)] + nptest.ONE_CORE)
+            ref = run([fw(name), "--set", "timing.model=24k"] + nptest.ONE_CORE)   # the default model
             self.assertEqual(int(x["core0_cycles"]), ref.core(0)["cycles"])
 
     def test_slurm_dry_run_script(self):
