@@ -66,6 +66,8 @@ typedef struct Options {
     char *annotate;            /* --annotate=source|asm|both */
     char **source_dirs;        /* --source-dir DIR (repeatable, gprof -I) */
     char **source_maps;        /* --source-map OLD=NEW (gdb substitute-path) */
+    char *gdb;                 /* --gdb [HOST:]PORT: serve the GDB remote protocol */
+    char *gdb_stop_at;         /* --gdb-stop-at-cycle N */
 } Options;
 
 void options_clear(Options *o);

@@ -10,6 +10,8 @@ void options_clear(Options *o)
     g_free(o->config);
     g_free(o->out);
     g_free(o->threads);
+    g_free(o->gdb);
+    g_free(o->gdb_stop_at);
     g_strfreev(o->periods);
     g_strfreev(o->sets);
     g_strfreev(o->core_maps);
@@ -73,6 +75,8 @@ bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error)
         { "sample-period", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->periods, "Sampling period in cycles; repeat or give a comma list to record several periods in one run", "CYCLES" },
         { "alias-check", 0, 0, G_OPTION_ARG_NONE, &o->alias_check, "Also record co-prime neighbours of the (first) sampling period and judge aliasing", NULL },
         { "max-cycles", 0, 0, G_OPTION_ARG_STRING, &o->max_cycles, "Cycle limit per core, 1 .. 2^62 (default [run] max_cycles = 10^10)", "N" },
+        { "gdb", 0, 0, G_OPTION_ARG_STRING, &o->gdb, "Serve the GDB remote protocol on [HOST:]PORT (HOST default 127.0.0.1, PORT 0: any free port): every core is a thread, halted at reset until gdb continues; results are those of the same run without it (docs/debugging.md)", "[HOST:]PORT" },
+        { "gdb-stop-at-cycle", 0, 0, G_OPTION_ARG_STRING, &o->gdb_stop_at, "With --gdb: stop into gdb when core 0 reaches cycle N", "N" },
         { "threads", 0, 0, G_OPTION_ARG_STRING, &o->threads, "Host threads running cores (default [sched] threads; 0 = one per host CPU, at most one per core). Results never depend on it", "N" },
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->sets, "Override a configuration key, e.g. --set noc.buffer_depth=2 (repeatable)", "SECTION.KEY=VALUE" },
         { "core", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->core_maps, "Run FILE on core N (repeatable)", "N=FILE" },
@@ -161,6 +165,10 @@ bool cli_config(const Options *o, Config *cfg, GError **error)
         return false;
     if (!config_periods(o, cfg, error))
         return false;
+    if (o->gdb) {              /* all-stop: one host thread (never a result) */
+        cfg->threads = 1;
+        cfg->adapt = 0;
+    }
     g_autofree char *where = o->sets ? g_strdup_printf("%s%s--set", o->config ? o->config : "",
                                                        o->config ? " with " : "")
                                      : g_strdup(o->config ? o->config : "configuration");

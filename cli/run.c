@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "srcpath.h"
 #include "cli.h"
+#include "gdb/gdbstub.h"
 
 extern const unsigned char nocprof_demo_elf[];
 extern const unsigned long nocprof_demo_elf_len;
@@ -449,6 +450,43 @@ static bool prepare(Run *r, char **demo, GError **error)
     return ok;
 }
 
+/* --gdb (docs/debugging.md): listen before anything runs, so that the
+ * address is known; once the machine exists, wait for gdb and serve it
+ * with every core halted at reset. */
+static void gdb_log(const char *msg)
+{
+    fprintf(stderr, "nocprof: %s\n", msg);
+}
+
+static GdbStub *gdb_listen(const Options *o, GError **error)
+{
+    GdbStub *g = gdb_stub_listen(o->gdb, error);
+    if (!g)
+        return NULL;
+    gdb_stub_set_log(g, gdb_log);
+    fprintf(stderr, "nocprof: gdb: waiting for gdb on %s (target remote %s)\n", gdb_stub_address(g),
+            gdb_stub_address(g));
+    return g;
+}
+
+static bool gdb_attach(GdbStub *g, Run *r, GError **error)
+{
+    uint64_t stop = UINT64_MAX;
+    if (r->opts->gdb_stop_at) {
+        char *end = NULL;
+        stop = g_ascii_strtoull(r->opts->gdb_stop_at, &end, 0);
+        if (!*r->opts->gdb_stop_at || *end) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--gdb-stop-at-cycle %s: not a number",
+                        r->opts->gdb_stop_at);
+            return false;
+        }
+    }
+    if (!gdb_stub_attach(g, r->m, &cli_interrupted, stop, error))
+        return false;
+    gdb_stub_start(g);
+    return true;
+}
+
 int cmd_run(int argc, char **argv)
 {
     g_auto(Options) o = { 0 };
@@ -463,9 +501,13 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "nocprof: WARNING: %s\n", warning);
     g_auto(Run) r = { .opts = &o };
     g_autofree char *demo = NULL;
+    GdbStub *gdb = NULL;
+    if (o.gdb && !(gdb = gdb_listen(&o, &err)))
+        return usage_error(err);
     cli_signals_install();
-    if (!prepare(&r, &demo, &err)) {
+    if (!prepare(&r, &demo, &err) || (gdb && !gdb_attach(gdb, &r, &err))) {
         cli_signals_restore();
+        gdb_stub_free(gdb);
         return usage_error(err);
     }
     run_machine(&r);
@@ -477,6 +519,10 @@ int cmd_run(int argc, char **argv)
         g_error_free(err);
     }
     r.status = cli_final_status(r.status, ok);
+    if (gdb) {
+        gdb_stub_end(gdb, r.status);
+        gdb_stub_free(gdb);
+    }
     cli_signals_restore();
     return r.status;
 }

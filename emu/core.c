@@ -3,6 +3,7 @@
  * exc.c; sampling: sample.c; device windows: mmio.c, dev_*.c. See core.h
  * for the time model. */
 #include "core_priv.h"
+#include "debug.h"
 
 #include "base/bytes.h"
 #include "nocprof/platform.h"
@@ -407,6 +408,7 @@ void core_free(Core *c)
         return;
     if (c->uc)
         uc_close(c->uc);
+    core_debug_free(c);
     sample_clear(c);
     cp0_clear(c);
     if (c->jr_hooked)
@@ -447,6 +449,8 @@ void core_halt(Core *c, CoreState state)
     if (core_live(c))
         c->state = state;
     core_publish_instructions(c);
+    if (c->dbg)
+        core_debug_ended(c);
 }
 
 void core_fail(Core *c, const char *kind, const char *message)
@@ -507,6 +511,8 @@ void core_run(Core *c, uint64_t horizon)
         }
     }
     core_publish_instructions(c);
+    if (c->dbg && !core_live(c))
+        core_debug_ended(c);
 }
 
 /* The TIMER's next expiry can raise an enabled IRQC line. */

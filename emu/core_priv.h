@@ -191,7 +191,13 @@ struct Core {
     uint32_t sp_buf, reg_buf;  /* register reads land here (core.c) */
     uint32_t tlb_miss_addr;
     uc_mem_type tlb_miss_type;
+
+    struct CoreDebug *dbg;     /* a debugger's stops (debug.c), or NULL */
 };
+
+/* debug.c */
+typedef struct CoreDebug CoreDebug;
+void core_debug_free(Core *c);
 
 /* core.c */
 void core_stop(Core *c, CoreState state);

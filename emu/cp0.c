@@ -254,6 +254,7 @@ uint32_t core_read_cp0(Core *c, unsigned reg)
     case NP_CP0_COMPARE: return c->cp0.compare;
     case NP_CP0_CAUSE: return cause_at(c, t, 0);
     case NP_CP0_STATUS: return core_reg(c, UC_MIPS_REG_CP0_STATUS);
+    case NP_CP0_EPC: return c->cp0.epc;
     case CP0_RANDOM: return cp0_random(c, t);
     default: return 0;
     }

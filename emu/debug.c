@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* debug.c — stops, registers and memory for a debugger (debug.h). */
+#include <string.h>
+
+#include "core_priv.h"
+#include "debug.h"
+#include "mips.h"
+#include "nocprof/platform.h"
+
+/* The 24Kf's FIR (CP1 register 0): F64, L, W, D, S formats, PRId 0x93, as
+ * QEMU's 24Kf model has it. */
+#define CORE_DBG_FIR 0x00739300u
+#define DBG_POLL_EVERY 32768u
+
+typedef struct Watch {
+    uint32_t addr, len;
+    int kind;
+    uc_hook hooks[2];          /* the kseg0 and kseg1 aliases */
+} Watch;
+
+struct CoreDebug {
+    CoreDebugOps ops;
+    uc_hook hook;
+    GHashTable *bps;           /* physical addresses with a breakpoint */
+    GArray *watches;           /* Watch */
+    bool in_hook;              /* stopped inside the code hook at hook_pc */
+    uint32_t hook_pc;
+    /* a step: stop at the first instruction after step_from (and its
+     * delay slot when it is a branch) */
+    bool step, step_seen, step_branch, step_slot;
+    uint32_t step_from;
+    bool watch_hit;
+    uint32_t watch_addr;
+    int watch_kind;
+    bool req;                  /* the debugger asked to stop */
+    unsigned polls;
+    uint64_t stop_cycle;
+    bool ended;                /* DBG_STOP_ENDED was reported */
+};
+
+static uint32_t word_at(Core *c, uint32_t pc)
+{
+    uint8_t w[4];
+    if (uc_mem_read(c->uc, mips_phys(pc), w, 4) != UC_ERR_OK)
+        return 0;
+    return core_guest_word(c, w);
+}
+
+/* pc is the delay slot of the current block's branch: never stop there
+ * (the branch would be lost), except at a breakpoint put there. */
+static bool in_delay_slot(Core *c, uint32_t pc)
+{
+    const Block *b = core_current_block(c);
+    return b && (b->flags & MIPS_BRANCH) && b->branch_pc + 4 == pc;
+}
+
+static uint64_t cycle_at(Core *c, uint32_t pc)
+{
+    const Block *b = core_current_block(c);
+    if (!b || pc < b->addr || pc >= b->addr + 4 * b->ninsns)
+        return c->cycles;
+    return exc_insn_cycle(c, (int)((pc - b->addr) / 4));
+}
+
+static void stop_here(Core *c, DbgStop why, uint32_t pc)
+{
+    CoreDebug *d = c->dbg;
+    uint32_t data = why == DBG_STOP_WATCH ? d->watch_addr : 0;
+    int kind = why == DBG_STOP_WATCH ? d->watch_kind : 0;
+    d->in_hook = true;
+    d->hook_pc = pc;
+    d->ops.stop(d->ops.opaque, c, why, pc, data, kind);
+    d->in_hook = false;
+}
+
+/* The step in progress: true when pc is where it stops. */
+static bool step_done(CoreDebug *d, uint32_t pc)
+{
+    if (!d->step_seen) {
+        if (pc == d->step_from) {
+            d->step_seen = true;   /* it runs now; stop after it */
+            return false;
+        }
+        return true;               /* something else came first (an interrupt) */
+    }
+    if (d->step_branch && !d->step_slot && pc == d->step_from + 4) {
+        d->step_slot = true;       /* the delay slot runs with its branch */
+        return false;
+    }
+    return true;
+}
+
+static void debug_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    Core *c = opaque;
+    CoreDebug *d = c->dbg;
+    uint32_t pc = (uint32_t)address;
+    if ((mips_phys(pc) & ~0xFFFu) == CORE_STUB_PHYS)
+        return;                    /* the interrupt entry stub: not the guest's */
+    if (d->step && step_done(d, pc)) {
+        d->step = false;
+        stop_here(c, DBG_STOP_STEP, pc);
+        return;
+    }
+    bool slot = in_delay_slot(c, pc);
+    if (d->watch_hit && !slot) {
+        d->watch_hit = false;
+        stop_here(c, DBG_STOP_WATCH, pc);
+        return;
+    }
+    if (g_hash_table_size(d->bps) && g_hash_table_contains(d->bps, GUINT_TO_POINTER(mips_phys(pc)))) {
+        stop_here(c, DBG_STOP_BREAK, pc);
+        return;
+    }
+    if (d->stop_cycle != UINT64_MAX && !slot && cycle_at(c, pc) >= d->stop_cycle) {
+        d->stop_cycle = UINT64_MAX;
+        stop_here(c, DBG_STOP_CYCLE, pc);
+        return;
+    }
+    if (++d->polls >= DBG_POLL_EVERY) {
+        d->polls = 0;
+        if (d->ops.poll && d->ops.poll(d->ops.opaque))
+            d->req = true;
+    }
+    if (d->req && !slot) {
+        d->req = false;
+        stop_here(c, DBG_STOP_REQUEST, pc);
+    }
+}
+
+static void watch_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *opaque)
+{
+    Core *c = opaque;
+    CoreDebug *d = c->dbg;
+    bool write = type == UC_MEM_WRITE;
+    uint32_t phys = mips_phys((uint32_t)address);
+    for (guint i = 0; i < d->watches->len; i++) {
+        Watch *w = &g_array_index(d->watches, Watch, i);
+        uint32_t wp = mips_phys(w->addr);
+        if (phys + (uint32_t)size <= wp || phys >= wp + w->len)
+            continue;
+        if ((w->kind == DBG_WATCH_WRITE && !write) || (w->kind == DBG_WATCH_READ && write))
+            continue;
+        d->watch_hit = true;
+        d->watch_addr = w->addr;
+        d->watch_kind = w->kind;
+        return;
+    }
+}
+
+bool core_debug_enable(Core *c, const CoreDebugOps *ops, GError **error)
+{
+    CoreDebug *d = g_new0(CoreDebug, 1);
+    d->ops = *ops;
+    d->bps = g_hash_table_new(NULL, NULL);
+    d->watches = g_array_new(FALSE, TRUE, sizeof(Watch));
+    d->stop_cycle = UINT64_MAX;
+    c->dbg = d;
+    uc_err err = uc_hook_add(c->uc, &d->hook, UC_HOOK_CODE, (void *)debug_hook, c, 1, 0);
+    if (err != UC_ERR_OK) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_EMU, "core %u: debugger hook: %s", c->id, uc_strerror(err));
+        return false;
+    }
+    return true;
+}
+
+void core_debug_free(Core *c)
+{
+    CoreDebug *d = c->dbg;
+    if (!d)
+        return;
+    g_hash_table_destroy(d->bps);
+    g_array_free(d->watches, TRUE);
+    g_free(d);
+    c->dbg = NULL;
+}
+
+bool core_debug_enabled(const Core *c)
+{
+    return c->dbg != NULL;
+}
+
+void core_debug_break(Core *c, uint32_t addr, bool on)
+{
+    if (on)
+        g_hash_table_add(c->dbg->bps, GUINT_TO_POINTER(mips_phys(addr)));
+    else
+        g_hash_table_remove(c->dbg->bps, GUINT_TO_POINTER(mips_phys(addr)));
+}
+
+bool core_debug_watch(Core *c, uint32_t addr, uint32_t len, int kind, bool on)
+{
+    CoreDebug *d = c->dbg;
+    if (!on) {
+        for (guint i = 0; i < d->watches->len; i++) {
+            Watch *w = &g_array_index(d->watches, Watch, i);
+            if (w->addr == addr && w->len == len && w->kind == kind) {
+                for (unsigned k = 0; k < 2; k++)
+                    uc_hook_del(c->uc, w->hooks[k]);
+                g_array_remove_index(d->watches, i);
+                return true;
+            }
+        }
+        return false;
+    }
+    if (!len || mips_phys(addr) + (uint64_t)len > c->cfg->ram_size)
+        return false;
+    Watch w = { addr, len, kind, { 0, 0 } };
+    int type = kind == DBG_WATCH_WRITE ? UC_HOOK_MEM_WRITE
+             : kind == DBG_WATCH_READ ? UC_HOOK_MEM_READ : UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE;
+    uint32_t phys = mips_phys(addr);
+    uint32_t alias[2] = { 0x80000000u | phys, 0xA0000000u | phys };
+    for (unsigned k = 0; k < 2; k++)
+        if (uc_hook_add(c->uc, &w.hooks[k], type, (void *)watch_hook, c, alias[k], alias[k] + len - 1) != UC_ERR_OK)
+            return false;
+    g_array_append_val(d->watches, w);
+    return true;
+}
+
+void core_debug_step(Core *c)
+{
+    CoreDebug *d = c->dbg;
+    d->step = true;
+    d->step_seen = d->in_hook;
+    d->step_from = core_debug_pc(c);
+    d->step_branch = (mips_classify(word_at(c, d->step_from)) & MIPS_BRANCH) != 0;
+    d->step_slot = false;
+}
+
+void core_debug_stop_at(Core *c, uint64_t cycle)
+{
+    c->dbg->stop_cycle = cycle;
+}
+
+void core_debug_request(Core *c)
+{
+    c->dbg->req = true;
+}
+
+uint64_t core_debug_cycle(Core *c)
+{
+    return c->dbg && c->dbg->in_hook ? cycle_at(c, c->dbg->hook_pc) : c->cycles;
+}
+
+uint32_t core_debug_pc(Core *c)
+{
+    if (c->dbg && c->dbg->in_hook)
+        return c->dbg->hook_pc;
+    if (c->state == CORE_FAULT)
+        return c->fault.pc;
+    return c->pc;
+}
+
+static uint32_t fcsr(Core *c)
+{
+    uint32_t v = 0;
+    for (unsigned k = 0; k < 8; k++) {
+        uint32_t cc = 0;
+        uc_reg_read(c->uc, UC_MIPS_REG_FCC0 + (int)k, &cc);
+        if (cc)
+            v |= 1u << (k ? 24 + k : 23);
+    }
+    return v;
+}
+
+void core_debug_read_regs(Core *c, uint32_t r[CORE_DBG_NREGS])
+{
+    memset(r, 0, CORE_DBG_NREGS * sizeof *r);
+    for (unsigned n = 1; n < 32; n++)
+        r[n] = core_reg(c, UC_MIPS_REG_0 + (int)n);
+    r[32] = core_reg(c, UC_MIPS_REG_CP0_STATUS);
+    r[33] = core_reg(c, UC_MIPS_REG_LO);
+    r[34] = core_reg(c, UC_MIPS_REG_HI);
+    r[35] = c->state == CORE_FAULT && c->tlb_miss ? c->tlb_miss_addr : 0;
+    r[36] = core_read_cp0(c, NP_CP0_CAUSE);
+    r[CORE_DBG_PC] = core_debug_pc(c);
+    for (unsigned n = 0; n < 32; n++) {
+        uint64_t f = 0;
+        uc_reg_read(c->uc, UC_MIPS_REG_F0 + (int)n, &f);
+        r[38 + n] = (uint32_t)f;
+    }
+    r[70] = fcsr(c);
+    r[71] = CORE_DBG_FIR;
+    r[72] = core_read_cp0(c, NP_CP0_EPC);
+}
+
+bool core_debug_write_reg(Core *c, unsigned n, uint32_t v)
+{
+    int reg = n >= 1 && n < 32 ? UC_MIPS_REG_0 + (int)n
+            : n == 33 ? UC_MIPS_REG_LO : n == 34 ? UC_MIPS_REG_HI : n == CORE_DBG_PC ? UC_MIPS_REG_PC : -1;
+    if (n == 0)
+        return true;               /* $zero */
+    if (n >= 38 && n < 70) {
+        uint64_t f = 0;
+        uc_reg_read(c->uc, UC_MIPS_REG_F0 + (int)(n - 38), &f);
+        f = (f & ~(uint64_t)0xFFFFFFFFu) | v;
+        return uc_reg_write(c->uc, UC_MIPS_REG_F0 + (int)(n - 38), &f) == UC_ERR_OK;
+    }
+    if (reg < 0 || !core_live(c))
+        return false;
+    if (reg == UC_MIPS_REG_PC) {
+        if (c->dbg && c->dbg->in_hook)
+            return false;          /* inside a translated block: not here */
+        c->pc = v;
+    }
+    return uc_reg_write(c->uc, reg, &v) == UC_ERR_OK;
+}
+
+/* RAM only, through kseg0 or kseg1 */
+static bool ram_range(Core *c, uint32_t vaddr, uint32_t len, uint32_t *phys)
+{
+    if (vaddr < 0x80000000u || vaddr >= 0xC0000000u || !len)
+        return false;
+    *phys = mips_phys(vaddr);
+    return (uint64_t)*phys + len <= c->cfg->ram_size;
+}
+
+bool core_debug_read_mem(Core *c, uint32_t vaddr, uint8_t *buf, uint32_t len)
+{
+    uint32_t phys;
+    return ram_range(c, vaddr, len, &phys) && uc_mem_read(c->uc, phys, buf, len) == UC_ERR_OK;
+}
+
+bool core_debug_write_mem(Core *c, uint32_t vaddr, const uint8_t *buf, uint32_t len)
+{
+    uint32_t phys;
+    if (!ram_range(c, vaddr, len, &phys) || uc_mem_write(c->uc, phys, buf, len) != UC_ERR_OK)
+        return false;
+    /* what was translated of these bytes runs as written from now on */
+    uc_ctl_remove_cache(c->uc, 0x80000000u | phys, (uint64_t)(0x80000000u | phys) + len);
+    uc_ctl_remove_cache(c->uc, 0xA0000000u | phys, (uint64_t)(0xA0000000u | phys) + len);
+    return true;
+}
+
+void core_debug_ended(Core *c)
+{
+    CoreDebug *d = c->dbg;
+    if (!d || d->ended || core_live(c) || c->state == CORE_EXITED || c->state == CORE_INTERRUPTED)
+        return;
+    d->ended = true;
+    d->ops.stop(d->ops.opaque, c, DBG_STOP_ENDED, core_debug_pc(c), 0, 0);
+}
+
+bool core_big_endian(const Core *c)
+{
+    return c->img->big_endian;
+}

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* gdbstub.h — `nocprof run --gdb [HOST:]PORT`: a GDB remote stub over the
+ * machine (docs/debugging.md).
+ *
+ * Every core is a thread (id = core + 1). All-stop: the machine runs on
+ * one host thread, so while gdb looks at the machine nothing runs; a
+ * continue resumes every core, a step runs the selected core's next
+ * instruction (with its delay slot) while the other cores run exactly as
+ * far as the schedule of the same run without gdb takes them meanwhile.
+ * Stops: breakpoints (Z0/Z1, kept by nocprof, guest memory untouched),
+ * watchpoints (Z2/Z3/Z4) after the accessing instruction, a step, the
+ * stop cycle (--gdb-stop-at-cycle, `monitor stop-at-cycle N`), Ctrl-C,
+ * and a core that faults, hits the cycle limit or deadlocks (with the
+ * fitting signal). Debugging never changes a result.
+ */
+#ifndef NOCPROF_GDB_GDBSTUB_H
+#define NOCPROF_GDB_GDBSTUB_H
+
+#include <glib.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu/machine.h"
+
+typedef struct GdbStub GdbStub;
+
+/* Listen on [HOST:]PORT (HOST default 127.0.0.1; PORT 0: any free one).
+ * NOCPROF_ERROR_USAGE on a bad spec, NOCPROF_ERROR_IO when it cannot. */
+GdbStub *gdb_stub_listen(const char *spec, GError **error);
+/* "HOST:PORT" it listens on (the port chosen when 0 was given). */
+const char *gdb_stub_address(const GdbStub *g);
+/* Messages for the user (a closed connection, a bad packet). */
+void gdb_stub_set_log(GdbStub *g, void (*log)(const char *msg));
+/* Wait for gdb, then make every core of m debuggable. `kill` is set when
+ * gdb kills the run (k, vKill): the machine then ends its cores as
+ * interrupted. stop_cycle: core 0 stops when its clock reaches it
+ * (UINT64_MAX: no). */
+bool gdb_stub_attach(GdbStub *g, Machine *m, volatile sig_atomic_t *kill, uint64_t stop_cycle, GError **error);
+/* Serve gdb with every core halted at reset, until it resumes. */
+void gdb_stub_start(GdbStub *g);
+/* The run ended with this exit status: tell gdb (W) and close. */
+void gdb_stub_end(GdbStub *g, int status);
+void gdb_stub_free(GdbStub *g);
+
+#endif
