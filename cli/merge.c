@@ -75,6 +75,7 @@ int cmd_merge(int argc, char **argv)
     GError *err = NULL;
     int status = EXIT_OK;
     ProfileData d = { 0 };
+    cli_signals_install();
     if (!cli_parse_merge(&argc, &argv, &out, &rest, &ro, &err))
         status = fail(EXIT_USAGE, err);
     else if (!load_all(rest, &d, &err) || !cli_report_apply(&ro, &d, &err))
@@ -82,9 +83,11 @@ int cmd_merge(int argc, char **argv)
     else if (g_mkdir_with_parents(out, 0755) != 0)
         status = fail(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", out,
                                                 g_strerror(errno)));
-    else if (!cli_write_reports(&d, out, CLI_WRITE_DATA, &err))
-        status = fail(err->code == NOCPROF_ERROR_USAGE ? EXIT_USAGE : EXIT_REPORTS, err);
+    else if (!cli_write_reports(&d, out, CLI_WRITE_DATA | CLI_WRITE_STOP_ON_SIGNAL, &err))
+        status = fail(cli_signal_status()                 ? cli_signal_status()
+                      : err->code == NOCPROF_ERROR_USAGE ? EXIT_USAGE : EXIT_REPORTS, err);
     profile_data_clear(&d);
     report_options_clear(&ro);
-    return status;
+    cli_signals_restore();
+    return cli_signal_status() ? cli_signal_status() : status;
 }
