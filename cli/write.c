@@ -338,10 +338,12 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     return ok;
 }
 
-/* With CLI_WRITE_KEEP: what a re-render into the data's own folder does
- * not write but must keep listed (so not remove), in the order a run lists
- * them: the bundled demo's ELF when a core ran it, then the data. */
-static void keep_inputs(Out *o, const ProfileData *d)
+/* What this command does not write but must keep listed (so not remove):
+ * the bundled demo's ELF in out/firmware/ when a core ran it (every
+ * command: `merge X X -o X` once deleted X/firmware/pipeline.elf through
+ * the manifest), and with CLI_WRITE_KEEP (a re-render into the data's own
+ * folder) the data, in the order a run lists them. */
+static void keep_inputs(Out *o, const ProfileData *d, unsigned flags)
 {
     g_autofree char *demo = g_build_filename("firmware", "pipeline.elf", NULL);
     g_autofree char *demo_path = g_build_filename(o->dir, demo, NULL);
@@ -349,9 +351,10 @@ static void keep_inputs(Out *o, const ProfileData *d)
     bool ran_demo = false;
     for (unsigned i = 0; i < d->ncores; i++)
         ran_demo |= g_str_has_suffix(d->cores[i].elf, suffix) || strcmp(d->cores[i].elf, demo) == 0;
-    if (ran_demo && g_file_test(demo_path, G_FILE_TEST_IS_REGULAR))
+    if (!(flags & CLI_WRITE_DEMO) && ran_demo && g_file_test(demo_path, G_FILE_TEST_IS_REGULAR))
         g_ptr_array_add(o->written, g_strdup(demo));
-    g_ptr_array_add(o->written, g_strdup(PROFILE_DATA_FILE));
+    if (flags & CLI_WRITE_KEEP)
+        g_ptr_array_add(o->written, g_strdup(PROFILE_DATA_FILE));
 }
 
 static bool write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error);
@@ -407,8 +410,7 @@ static bool write_reports(const ProfileData *d, const char *out, unsigned flags,
               .flags = flags };
     if (flags & CLI_WRITE_DEMO)
         g_ptr_array_add(o.written, g_build_filename("firmware", "pipeline.elf", NULL));
-    if (flags & CLI_WRITE_KEEP)
-        keep_inputs(&o, d);
+    keep_inputs(&o, d, flags);
     bool ok = write_all(&o, d, flags, error);
     cli_stage_free(o.stage);
     if (!ok && (flags & CLI_WRITE_STOP_ON_SIGNAL) && cli_signal_status()) {
