@@ -8,16 +8,10 @@ static double secs(uint64_t cycles, const Config *cfg)
     return (double)cycles / (double)cfg->clock_hz;
 }
 
-GString *summary_text(const RunInfo *run)
+/* A merge (nocprof merge): the runs summed, each distinct firmware hash
+ * once with its number of cores, and the keys merged with --force. */
+static void merge_text(GString *o, const RunInfo *run)
 {
-    const Config *cfg = run->cfg;
-    GString *o = g_string_new(NULL);
-    g_string_append_printf(o, "nocprof %s run summary\n\n", NOCPROF_VERSION_STRING);
-    g_string_append_printf(o, "platform: %ux%u mesh, %u cores, %" G_GUINT64_FORMAT " KiB RAM per core, "
-                           "clock %.3f MHz\n",
-                           cfg->mesh_width, cfg->mesh_height, run->ncores, cfg->ram_size / 1024,
-                           cfg->clock_hz / 1e6);
-    g_string_append_printf(o, "config:   %s\n", run->config_path ? run->config_path : "(built-in defaults)");
     for (unsigned i = 0; run->merge_runs && run->merge_runs[i]; i++) {
         const char *tab = strchr(run->merge_runs[i], '\t');
         int len = tab ? (int)(tab - run->merge_runs[i]) : (int)strlen(run->merge_runs[i]);
@@ -40,6 +34,19 @@ GString *summary_text(const RunInfo *run)
     }
     for (unsigned i = 0; run->merge_forced && run->merge_forced[i]; i++)
         g_string_append_printf(o, "WARNING: merged with --force although %s\n", run->merge_forced[i]);
+}
+
+GString *summary_text(const RunInfo *run)
+{
+    const Config *cfg = run->cfg;
+    GString *o = g_string_new(NULL);
+    g_string_append_printf(o, "nocprof %s run summary\n\n", NOCPROF_VERSION_STRING);
+    g_string_append_printf(o, "platform: %ux%u mesh, %u cores, %" G_GUINT64_FORMAT " KiB RAM per core, "
+                           "clock %.3f MHz\n",
+                           cfg->mesh_width, cfg->mesh_height, run->ncores, cfg->ram_size / 1024,
+                           cfg->clock_hz / 1e6);
+    g_string_append_printf(o, "config:   %s\n", run->config_path ? run->config_path : "(built-in defaults)");
+    merge_text(o, run);
     g_string_append_printf(o, "exit status: %d%s\n\n", run->exit_status,
                            run->livelock ? " (livelock: every live core only polled an empty NI)"
                            : run->deadlock ? " (deadlock: every live core waits and nothing can wake it)" : "");
