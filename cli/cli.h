@@ -18,6 +18,7 @@
 
 #include <glib.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdbool.h>
 
 #include "aliasing.h"
@@ -147,6 +148,33 @@ void cli_signals_writing(void);
 /* EXIT_SIGINT / EXIT_SIGTERM after such a signal, else 0. */
 int cli_signal_status(void);
 void cli_signals_restore(void);
+/* The final status is fixed: signals from now on change nothing. */
+void cli_signals_freeze(void);
+/* A temporary file that an abort (a further signal after the grace)
+ * removes; untrack_all forgets them (renamed or removed). */
+void cli_signals_track(const char *path);
+void cli_signals_untrack_all(void);
+/* NOCPROF_TEST_SIGNAL=NAME:SIG[,SIG...]: raise the signals when the file
+ * NAME (relative to the output folder) is about to be written (tests). */
+void cli_test_hook(const char *name);
+
+/* stage.c: new files written under temporary names (dir/name.tmp-PID)
+ * and renamed into place together by cli_stage_commit, which first fixes
+ * the status (cli_signals_freeze) and, with stop_on_signal, after a
+ * SIGINT/SIGTERM removes them instead and fails (report, diff, merge: an
+ * interrupted command leaves the previous complete set). Writing the same
+ * name twice replaces the staged file. Errors name the final path. */
+typedef struct CliStage CliStage;
+CliStage *cli_stage_new(void);
+bool cli_stage_put(CliStage *s, const char *dir, const char *name, const char *data, gsize len, GError **error);
+/* A stream to write dir/name (staged); cli_stage_close closes it, ok: the
+ * writes succeeded. */
+FILE *cli_stage_open(CliStage *s, const char *dir, const char *name, GError **error);
+bool cli_stage_close(CliStage *s, const char *dir, const char *name, FILE *f, bool ok, GError **error);
+bool cli_stage_commit(CliStage *s, bool stop_on_signal, GError **error);
+/* Remove every staged file (nothing is replaced). */
+void cli_stage_discard(CliStage *s);
+void cli_stage_free(CliStage *s);
 /* The final status of a run whose status was `status` once its reports
  * were (reports_ok) or were not all written: 130/143 after a signal, else
  * EXIT_REPORTS for a failed report, else status. */
@@ -160,7 +188,7 @@ bool cli_write_file(const char *dir, const char *name, const char *data, gsize l
  * out/profile.data; CLI_WRITE_DEMO: the bundled demo's ELF was written to
  * out/firmware/; CLI_WRITE_KEEP: keep the saved data and firmware/ that
  * the manifest lists (re-rendering into the folder of the data). */
-enum { CLI_WRITE_DATA = 1, CLI_WRITE_DEMO = 2, CLI_WRITE_KEEP = 4 };
+enum { CLI_WRITE_DATA = 1, CLI_WRITE_DEMO = 2, CLI_WRITE_KEEP = 4, CLI_WRITE_STOP_ON_SIGNAL = 8 };
 bool cli_write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error);
 
 /* Options that change what the reports show, shared by every command that

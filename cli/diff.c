@@ -186,12 +186,30 @@ static int finish(int status, GError *err)
     return status;
 }
 
+/* diff.txt, diff.folded and diff.html renamed into place together; after a
+ * SIGINT/SIGTERM none of them (the folder keeps its previous set). */
+static bool write_diff(const char *dir, const DiffOut *out, const GString *html, GError **error)
+{
+    CliStage *st = cli_stage_new();
+    const char *names[] = { "diff.txt", "diff.folded", "diff.html" };
+    const GString *texts[] = { out->txt, out->folded, html };
+    bool ok = true;
+    for (unsigned i = 0; ok && i < G_N_ELEMENTS(names); i++) {
+        cli_test_hook(names[i]);
+        ok = cli_stage_put(st, dir, names[i], texts[i]->str, texts[i]->len, error);
+    }
+    ok = ok && cli_stage_commit(st, true, error);
+    cli_stage_free(st);
+    return ok;
+}
+
 int cmd_diff(int argc, char **argv)
 {
     DiffOptions o = { 0 };
     ProfileData a = { 0 }, b = { 0 };
     GError *err = NULL;
     int status = EXIT_OK;
+    cli_signals_install();
     if (!cli_parse_diff(&argc, &argv, &o, &err) || !load(o.rest[0], &a, &err) || !load(o.rest[1], &b, &err)) {
         status = finish(EXIT_USAGE, err);
     } else {
@@ -204,10 +222,8 @@ int cmd_diff(int argc, char **argv)
         if (g_mkdir_with_parents(dir, 0755) != 0)
             status = finish(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir,
                                                       g_strerror(errno)));
-        else if (!cli_write_file(dir, "diff.txt", out.txt->str, out.txt->len, &err)
-                 || !cli_write_file(dir, "diff.folded", out.folded->str, out.folded->len, &err)
-                 || !cli_write_file(dir, "diff.html", html->str, html->len, &err))
-            status = finish(EXIT_REPORTS, err);
+        else if (!write_diff(dir, &out, html, &err))   /* staged: all three or none */
+            status = finish(cli_signal_status() ? cli_signal_status() : EXIT_REPORTS, err);
         if (!o.quiet)
             fputs(out.txt->str, stdout);
         if (status == EXIT_OK && out.verdict->len) {
@@ -222,5 +238,6 @@ int cmd_diff(int argc, char **argv)
     profile_data_clear(&a);
     profile_data_clear(&b);
     diff_options_clear(&o);
-    return status;
+    cli_signals_restore();
+    return cli_signal_status() ? cli_signal_status() : status;
 }

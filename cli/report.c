@@ -174,6 +174,7 @@ int cmd_report(int argc, char **argv)
     GError *err = NULL;
     int status = EXIT_OK;
     ProfileData d = { 0 };
+    cli_signals_install();
     if (!cli_parse_report(&argc, &argv, &out, &rest, &ro, &err))
         status = fail(EXIT_USAGE, err);
     if (status == EXIT_OK) {
@@ -185,10 +186,13 @@ int cmd_report(int argc, char **argv)
         else if (g_mkdir_with_parents(dest, 0755) != 0)
             status = fail(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dest,
                                                     g_strerror(errno)));
-        else if (!cli_write_reports(&d, dest, same_folder(rest[0], dest) ? CLI_WRITE_KEEP : CLI_WRITE_DATA, &err))
-            status = fail(err->code == NOCPROF_ERROR_USAGE ? EXIT_USAGE : EXIT_REPORTS, err);
+        else if (!cli_write_reports(&d, dest, CLI_WRITE_STOP_ON_SIGNAL
+                                                  | (same_folder(rest[0], dest) ? CLI_WRITE_KEEP : CLI_WRITE_DATA), &err))
+            status = fail(cli_signal_status()                 ? cli_signal_status()
+                          : err->code == NOCPROF_ERROR_USAGE ? EXIT_USAGE : EXIT_REPORTS, err);
     }
     profile_data_clear(&d);
     report_options_clear(&ro);
-    return status;
+    cli_signals_restore();
+    return cli_signal_status() ? cli_signal_status() : status;
 }

@@ -41,15 +41,33 @@ bool cli_write_file(const char *dir, const char *name, const char *data, gsize l
 typedef struct Out {
     const char *dir;
     GPtrArray *written;        /* paths relative to dir */
+    CliStage *stage;           /* the new files, renamed at the end */
+    unsigned flags;            /* CLI_WRITE_* */
 } Out;
 
-/* Write one file, OUT/sub/name (sub may be NULL), and remember it. */
+/* report, diff, merge: a signal stops the writing (nothing is replaced) */
+static bool stopped(const Out *o, GError **error)
+{
+    if (!(o->flags & CLI_WRITE_STOP_ON_SIGNAL) || !cli_signal_status())
+        return false;
+    g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "interrupted by %s: nothing was replaced",
+                cli_signal_status() == EXIT_SIGTERM ? "SIGTERM" : "SIGINT");
+    return true;
+}
+
+/* Stage one file, OUT/sub/name (sub may be NULL), and remember it (a name
+ * written twice is listed once). */
 static bool put(Out *o, const char *sub, const char *name, const char *data, gsize len, GError **error)
 {
     g_autofree char *dir = sub ? g_build_filename(o->dir, sub, NULL) : g_strdup(o->dir);
-    if (!cli_write_file(dir, name, data, len, error))
+    g_autofree char *rel = sub ? g_build_filename(sub, name, NULL) : g_strdup(name);
+    cli_test_hook(rel);
+    if (stopped(o, error) || !cli_stage_put(o->stage, dir, name, data, len, error))
         return false;
-    g_ptr_array_add(o->written, sub ? g_build_filename(sub, name, NULL) : g_strdup(name));
+    for (guint i = o->written->len; i-- > 0;)
+        if (strcmp(g_ptr_array_index(o->written, i), rel) == 0)
+            return true;
+    g_ptr_array_add(o->written, g_steal_pointer(&rel));
     return true;
 }
 
@@ -153,19 +171,14 @@ static bool write_trace(Out *o, const ProfileData *d, GString *page, GError **er
     TracePackets pk = { .nodes = d->noc->nodes, .recs = d->packets, .n = d->npackets,
                         .dropped = d->packets_dropped };
     /* streamed: a long timeline never sits in memory as one string */
-    g_autofree char *path = g_build_filename(o->dir, "trace.json", NULL);
-    g_autofree char *tmp = g_strdup_printf("%s.tmp-%d", path, (int)getpid());
-    FILE *f = fopen(tmp, "wb");
-    bool ok = f && trace_write(f, tc, d->ncores, &pk, (double)d->cfg.clock_hz, page);
-    ok = (f && fclose(f) == 0) && ok;
+    cli_test_hook("trace.json");
+    FILE *f = stopped(o, error) ? NULL : cli_stage_open(o->stage, o->dir, "trace.json", error);
+    bool ok = f && cli_stage_close(o->stage, o->dir, "trace.json", f,
+                                   trace_write(f, tc, d->ncores, &pk, (double)d->cfg.clock_hz, page), error);
     g_free(tc);
-    if (ok && rename(tmp, path) == 0) {
+    if (ok)
         g_ptr_array_add(o->written, g_strdup("trace.json"));
-        return true;
-    }
-    g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(errno));
-    unlink(tmp);
-    return false;
+    return ok;
 }
 
 /* stacks.folded: every core's calling contexts, prefixed coreN. */
@@ -235,17 +248,42 @@ static bool write_html(Out *o, const ProfileData *d, const char *summary, const 
     return put_gstring(o, NULL, "report.html", page, error);
 }
 
-/* Every report, the summaries last with the final status (EXIT_REPORTS
- * when a report failed, 130/143 when a signal came meanwhile): a folder
- * whose writing was cut short (a crash, a second signal) has no summary,
- * never one from an earlier run or one claiming success. report.html
- * embeds the final summary.json and is written just before it. */
+/* report.html (embedding summary.json), summary.json and summary.txt with
+ * the final status (EXIT_REPORTS when a report failed, 130/143 when a
+ * signal came meanwhile). For `run` the status is then frozen
+ * (cli_signals_freeze): a signal that came while these were written makes
+ * them be written again with its status, so the summary always says the
+ * status the process exits with. */
+static bool write_summaries(Out *o, const ProfileData *d, RunInfo *run, bool ok, const char *folded,
+                            const char *trace, GError **first)
+{
+    bool sok = true;
+    for (int status = -1; status != cli_final_status(run->exit_status, ok);) {
+        status = cli_final_status(run->exit_status, ok);
+        RunInfo r = *run;
+        r.exit_status = status;
+        GString *json = summary_json(&r);
+        if (ok && !write_html(o, d, json->str, folded, trace, first)) {
+            ok = false;
+            g_string_free(json, TRUE);
+            status = -1;
+            continue;
+        }
+        GError **err = *first ? NULL : first;
+        sok = put_gstring(o, NULL, "summary.json", json, err)
+           && put_gstring(o, NULL, "summary.txt", summary_text(&r), err);
+        if (o->flags & CLI_WRITE_STOP_ON_SIGNAL)
+            break;   /* a signal discards everything anyway */
+        cli_signals_freeze();
+    }
+    return ok && sok;
+}
+
+/* Every report, staged (stage.c), the summaries last; then renamed into
+ * place together. A folder whose writing was cut short (a crash, an
+ * abort) keeps its previous complete set. */
 static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **error)
 {
-    g_autofree char *sj = g_build_filename(o->dir, "summary.json", NULL);
-    g_autofree char *st = g_build_filename(o->dir, "summary.txt", NULL);
-    unlink(sj);
-    unlink(st);
     bool have_profiles = d->ncores && d->profs[0];
     AliasAnalysis *alias = NULL;
     JsonNode *alias_json = NULL;
@@ -280,17 +318,16 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     run.aliasing = alias_json;
     run.warnings = (const char *const *)warnings->pdata;
     run.communication = d->comm ? comm_json(d->comm, false) : NULL;
-    run.exit_status = cli_final_status(run.exit_status, ok);
-    GString *json = summary_json(&run);
-    if (ok && !write_html(o, d, json->str, folded ? folded->str : NULL, page_trace ? page_trace->str : NULL, &first)) {
+    if (stopped(o, NULL)) {
+        cli_stage_discard(o->stage);
+        g_clear_error(&first);
+        stopped(o, &first);
         ok = false;
-        run.exit_status = cli_final_status(run.exit_status, ok);
-        g_string_free(json, TRUE);
-        json = summary_json(&run);
+    } else {
+        ok = write_summaries(o, d, &run, ok, folded ? folded->str : NULL, page_trace ? page_trace->str : NULL,
+                             &first);
+        ok = cli_stage_commit(o->stage, flags & CLI_WRITE_STOP_ON_SIGNAL, first ? NULL : &first) && ok;
     }
-    GError **err = first ? NULL : &first;
-    bool sok = put_gstring(o, NULL, "summary.json", json, err)
-            && put_gstring(o, NULL, "summary.txt", summary_text(&run), err);
     if (folded)
         g_string_free(folded, TRUE);
     if (page_trace)
@@ -302,13 +339,15 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
         json_node_unref(run.communication);
     if (first)
         g_propagate_error(error, first);
-    return ok && sok;
+    return ok;
 }
 
-/* With CLI_WRITE_KEEP: what a re-render into the data's own folder does
- * not write but must keep listed (so not remove), in the order a run lists
- * them: the bundled demo's ELF when a core ran it, then the data. */
-static void keep_inputs(Out *o, const ProfileData *d)
+/* What this command does not write but must keep listed (so not remove):
+ * the bundled demo's ELF in out/firmware/ when a core ran it (every
+ * command: `merge X X -o X` once deleted X/firmware/pipeline.elf through
+ * the manifest), and with CLI_WRITE_KEEP (a re-render into the data's own
+ * folder) the data, in the order a run lists them. */
+static void keep_inputs(Out *o, const ProfileData *d, unsigned flags)
 {
     g_autofree char *demo = g_build_filename("firmware", "pipeline.elf", NULL);
     g_autofree char *demo_path = g_build_filename(o->dir, demo, NULL);
@@ -316,9 +355,10 @@ static void keep_inputs(Out *o, const ProfileData *d)
     bool ran_demo = false;
     for (unsigned i = 0; i < d->ncores; i++)
         ran_demo |= g_str_has_suffix(d->cores[i].elf, suffix) || strcmp(d->cores[i].elf, demo) == 0;
-    if (ran_demo && g_file_test(demo_path, G_FILE_TEST_IS_REGULAR))
+    if (!(flags & CLI_WRITE_DEMO) && ran_demo && g_file_test(demo_path, G_FILE_TEST_IS_REGULAR))
         g_ptr_array_add(o->written, g_strdup(demo));
-    g_ptr_array_add(o->written, g_strdup(PROFILE_DATA_FILE));
+    if (flags & CLI_WRITE_KEEP)
+        g_ptr_array_add(o->written, g_strdup(PROFILE_DATA_FILE));
 }
 
 static bool write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error);
@@ -370,12 +410,17 @@ bool cli_write_reports(const ProfileData *data, const char *out, unsigned flags,
 static bool write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error)
 {
     g_autoptr(GPtrArray) before = manifest_read(out);
-    Out o = { .dir = out, .written = g_ptr_array_new_with_free_func(g_free) };
+    Out o = { .dir = out, .written = g_ptr_array_new_with_free_func(g_free), .stage = cli_stage_new(),
+              .flags = flags };
     if (flags & CLI_WRITE_DEMO)
         g_ptr_array_add(o.written, g_build_filename("firmware", "pipeline.elf", NULL));
-    if (flags & CLI_WRITE_KEEP)
-        keep_inputs(&o, d);
+    keep_inputs(&o, d, flags);
     bool ok = write_all(&o, d, flags, error);
+    cli_stage_free(o.stage);
+    if (!ok && (flags & CLI_WRITE_STOP_ON_SIGNAL) && cli_signal_status()) {
+        g_ptr_array_unref(o.written);   /* interrupted: nothing replaced */
+        return false;
+    }
     /* a failed run keeps what the earlier one wrote listed, so that a later
      * run can still remove it */
     if (ok)

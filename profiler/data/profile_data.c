@@ -46,6 +46,8 @@ void profile_data_clear(ProfileData *d)
     g_string_chunk_free(d->strings);
     g_ptr_array_unref(d->symbols);
     g_ptr_array_unref(d->owned);
+    g_strfreev(d->merge_runs);
+    g_strfreev(d->merge_forced);
     memset(d, 0, sizeof *d);
 }
 
@@ -59,7 +61,8 @@ RunInfo profile_data_run_info(const ProfileData *d)
     return (RunInfo){ .cfg = &d->cfg, .config_path = d->config_path, .ncores = d->ncores, .cores = d->cores,
                       .noc = d->noc, .deadlock = d->deadlock, .livelock = d->livelock,
                       .livelock_cycles = d->cfg.livelock_cycles, .end_cycle = d->end_cycle,
-                      .exit_status = d->exit_status };
+                      .exit_status = d->exit_status, .merge_runs = (const char *const *)d->merge_runs,
+                      .merge_forced = (const char *const *)d->merge_forced };
 }
 
 /* ---- writer ----------------------------------------------------------- */
@@ -221,6 +224,12 @@ static GVariant *enc_top(const ProfileData *d)
         g_variant_builder_add(&set, "{ss}", "source-dir", dirs);
     if (maps)
         g_variant_builder_add(&set, "{ss}", "source-map", maps);
+    g_autofree char *runs = d->merge_runs ? g_strjoinv("\n", d->merge_runs) : NULL;
+    g_autofree char *forced = d->merge_forced && d->merge_forced[0] ? g_strjoinv("\n", d->merge_forced) : NULL;
+    if (runs)
+        g_variant_builder_add(&set, "{ss}", "merge-runs", runs);
+    if (forced)
+        g_variant_builder_add(&set, "{ss}", "merge-forced", forced);
     g_autofree char *comm = NULL;
     if (d->comm) {
         JsonNode *n = comm_json(d->comm, true);

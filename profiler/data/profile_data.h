@@ -74,6 +74,10 @@ typedef struct ProfileData {
     const char *annotate;
     char **source_dirs, **source_maps; /* --source-dir, --source-map OLD=NEW */
     const struct ProfileData *whole;  /* a filtered view's unfiltered data */
+    /* a merge (nocprof merge; NULL otherwise, owned): each summed run as
+     * "FOLDER\tSHA256[,SHA256...]" (the folder as given, each core's ELF
+     * hash), and the platform keys that differed, merged with --force */
+    char **merge_runs, **merge_forced;
     /* storage */
     GStringChunk *strings;     /* CoreResult and function name strings */
     GPtrArray *symbols;        /* Symbols loaded by profile_data_attach_elfs */
@@ -115,6 +119,9 @@ bool profile_data_select_periods(ProfileData *d, const uint32_t *periods, unsign
  * key), calling contexts (by path); p's timeline spans are appended.
  * NOCPROF_ERROR_DATA when the functions or periods differ. */
 bool profile_sum(Profile *acc, const Profile *p, GError **error);
+/* Make acc (the first run, loaded from the folder `name`) the start of a
+ * merge: its merge_runs list it (or the runs it merged, if it is one). */
+void profile_data_merge_begin(ProfileData *acc, const char *name);
 /* Add run d to acc (gprof -s for everything): every core's counters,
  * console (appended), profile (profile_sum) and the NoC statistics (counts
  * summed, link utilisation and router occupancy over the summed cycles,
@@ -123,7 +130,7 @@ bool profile_sum(Profile *acc, const Profile *p, GError **error);
  * in the message) unless d ran the same ELFs (SHA-256) on the same number
  * of cores with the same sampling periods. Status, exit code and fault
  * stay the first run's; deadlock/livelock are or-ed. */
-bool profile_data_sum(ProfileData *acc, const ProfileData *d, const char *name, GError **error);
+bool profile_data_sum(ProfileData *acc, const ProfileData *d, const char *name, bool force, GError **error);
 
 /* The RunInfo view of d for the summary writers (aliasing: NULL). */
 RunInfo profile_data_run_info(const ProfileData *d);

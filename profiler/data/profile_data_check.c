@@ -64,13 +64,19 @@ static char *check_funcs(const Profile *p)
 
 static char *check_arcs_blocks(const Profile *p)
 {
-    uint64_t calls = 0;
+    uint64_t calls = 0, into = 0;   /* all arcs; the arcs into this callee */
     for (unsigned i = 0; i < p->narcs; i++) {
         const ProfArc *a = &p->arcs[i];
         if (!add_within(&calls, a->count, p->instructions) || a->inclusive_cycles > p->cycles)
             return g_strdup_printf("arcs[%u].count: %" PRIu64 " calls (%" PRIu64 " cycles); the arcs add up to more "
                                    "calls than the profile's %" PRIu64 " instructions", i, a->count,
                                    a->inclusive_cycles, p->instructions);
+        if (i && a->callee != p->arcs[i - 1].callee)
+            into = 0;   /* sorted by callee (checked by the reader) */
+        if (!add_within(&into, a->count, p->funcs[a->callee].calls))
+            return g_strdup_printf("arcs[%u].count: %" PRIu64 " calls; the arcs into function %u add up to more "
+                                   "than its %" PRIu64 " calls", i, a->count, a->callee,
+                                   p->funcs[a->callee].calls);
     }
     /* a block's runs, not runs x instructions: a run cut short (an
      * interrupt, a fault, the cycle limit) counts without all its

@@ -16,7 +16,8 @@ char *pd_check_hist(const Profile *p, unsigned h, uint64_t core_cycles);
 /* Everything of p (its histograms with pd_check_hist): instructions and
  * interrupt cycles <= cycles; functions' self cycles and instructions add
  * up to at most the profile's, calls <= instructions, samples <= the
- * histogram's total; arcs' counts add up to at most the instructions;
+ * histogram's total; arcs' counts add up to at most the instructions,
+ * those into one function to at most its calls;
  * blocks' runs to at most its instructions, their cycles to its cycles;
  * contexts' self cycles to at most the cycles; timeline spans end by the
  * core's last cycle. */

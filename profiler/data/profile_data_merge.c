@@ -229,7 +229,54 @@ static void sum_noc(ProfileData *acc, const ProfileData *d)
     acc->packets_dropped += d->packets_dropped;
 }
 
-/* Same firmware (content hash), same mesh, same sampling periods. */
+static void strv_add(char ***v, char *s)
+{
+    guint n = *v ? g_strv_length(*v) : 0;
+    *v = g_renew(char *, *v, n + 2);
+    (*v)[n] = s;
+    (*v)[n + 1] = NULL;
+}
+
+/* "FOLDER\tSHA256,SHA256..." of a run that is not itself a merge. */
+static char *run_entry(const ProfileData *d, const char *name)
+{
+    g_autofree char *hashes = g_strjoinv(",", d->elf_sha256);
+    return g_strdup_printf("%s\t%s", name, hashes);
+}
+
+void profile_data_merge_begin(ProfileData *acc, const char *name)
+{
+    if (!acc->merge_runs)
+        strv_add(&acc->merge_runs, run_entry(acc, name));
+}
+
+/* The groups that make the platform: results of runs that differ in any
+ * of their keys cannot be summed (merge --force records the difference). */
+static const char *const platform_groups[] = { "mesh", "memory", "clock", "timing", "cache", "noc", NULL };
+
+static bool same_platform(ProfileData *acc, const ProfileData *d, const char *name, bool force, GError **error)
+{
+    const char *group, *key;
+    for (unsigned k = 0; config_key(k, &group, &key); k++) {
+        if (!g_strv_contains(platform_groups, group))
+            continue;
+        g_autofree char *a = config_value_string(&acc->cfg, group, key);
+        g_autofree char *b = config_value_string(&d->cfg, group, key);
+        if (strcmp(a, b) == 0)
+            continue;
+        g_autofree char *what = g_strdup_printf("[%s] %s: %s in %s, %s in the first run", group, key, b, name, a);
+        if (!force) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_DATA, "%s: runs of different platforms are not merged "
+                        "(--force merges them anyway and records it)", what);
+            return false;
+        }
+        strv_add(&acc->merge_forced, g_steal_pointer(&what));
+    }
+    return true;
+}
+
+/* Same firmware (content hash), same number of cores, same sampling
+ * periods. */
 static bool same_run_kind(const ProfileData *acc, const ProfileData *d, const char *name, GError **error)
 {
     if (d->ncores != acc->ncores) {
@@ -255,10 +302,17 @@ static bool same_run_kind(const ProfileData *acc, const ProfileData *d, const ch
     return same;
 }
 
-bool profile_data_sum(ProfileData *acc, const ProfileData *d, const char *name, GError **error)
+bool profile_data_sum(ProfileData *acc, const ProfileData *d, const char *name, bool force, GError **error)
 {
-    if (!same_run_kind(acc, d, name, error))
+    if (!same_platform(acc, d, name, force, error) || !same_run_kind(acc, d, name, error))
         return false;
+    if (d->merge_runs)
+        for (char **r = d->merge_runs; *r; r++)
+            strv_add(&acc->merge_runs, g_strdup(*r));
+    else
+        strv_add(&acc->merge_runs, run_entry(d, name));
+    for (char **f = d->merge_forced; f && *f; f++)
+        strv_add(&acc->merge_forced, g_strdup(*f));
     /* communication profiles are per run (waits, critical chain): a sum
      * has none (no comm.txt, no "communication" in summary.json) */
     comm_report_free(acc->comm);

@@ -445,6 +445,10 @@ static bool dec_settings(Rd *r, GVariant *top)
               : strcmp(name, "exclude") == 0 ? &r->d->exclude
               : strcmp(name, "source-dir") == 0 ? &r->d->source_dirs
                                                : &r->d->source_maps) = names;
+        } else if ((strcmp(name, "merge-runs") == 0 || strcmp(name, "merge-forced") == 0) && *value) {
+            char ***v = strcmp(name, "merge-runs") == 0 ? &r->d->merge_runs : &r->d->merge_forced;
+            g_strfreev(*v);
+            *v = g_strsplit(value, "\n", -1);
         } else if (strcmp(name, "annotate") == 0
                    && (strcmp(value, "source") == 0 || strcmp(value, "asm") == 0 || strcmp(value, "both") == 0))
             r->d->annotate = profile_data_intern(r->d, value);

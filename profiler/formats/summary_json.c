@@ -220,6 +220,33 @@ static void json_core(JsonBuilder *b, const CoreResult *c)
     json_builder_end_object(b);
 }
 
+/* "merge": {"runs": [{"folder", "firmware_sha256": [per core]}],
+ * "forced": ["[timing] load: ..."]} */
+static void json_merge(JsonBuilder *b, const RunInfo *run)
+{
+    npjson_member_object(b, "merge");
+    npjson_member_array(b, "runs");
+    for (const char *const *r = run->merge_runs; *r; r++) {
+        const char *tab = strchr(*r, '\t');
+        g_autofree char *folder = tab ? g_strndup(*r, (gsize)(tab - *r)) : g_strdup(*r);
+        g_auto(GStrv) hashes = g_strsplit(tab ? tab + 1 : "", ",", -1);
+        json_builder_begin_object(b);
+        npjson_member_string(b, "folder", folder);
+        npjson_member_array(b, "firmware_sha256");
+        for (char **h = hashes; *h; h++)
+            if (**h)
+                npjson_string(b, *h);
+        json_builder_end_array(b);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    npjson_member_array(b, "forced");
+    for (const char *const *f = run->merge_forced; f && *f; f++)
+        npjson_string(b, *f);
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+}
+
 GString *summary_json(const RunInfo *run)
 {
     JsonBuilder *b = json_builder_new();
@@ -237,6 +264,8 @@ GString *summary_json(const RunInfo *run)
         json_builder_end_array(b);
     }
     npjson_member_bool(b, "livelock", run->livelock);
+    if (run->merge_runs)                        /* only for `nocprof merge` */
+        json_merge(b, run);
     npjson_member_array(b, "cores");
     for (unsigned i = 0; i < run->ncores; i++)
         json_core(b, &run->cores[i]);

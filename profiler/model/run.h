@@ -44,6 +44,9 @@ typedef struct RunInfo {
     JsonNode *communication;   /* summary.json "communication" or NULL (borrowed) */
     const char *const *warnings; /* NULL-terminated (or NULL): resource
                                     limits that truncated something */
+    const char *const *merge_runs;   /* a merge: "FOLDER\tSHA256[,...]" per
+                                        summed run (NULL: not a merge) */
+    const char *const *merge_forced; /* keys that differed (--force), or NULL */
 } RunInfo;
 
 #endif

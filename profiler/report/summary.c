@@ -8,6 +8,34 @@ static double secs(uint64_t cycles, const Config *cfg)
     return (double)cycles / (double)cfg->clock_hz;
 }
 
+/* A merge (nocprof merge): the runs summed, each distinct firmware hash
+ * once with its number of cores, and the keys merged with --force. */
+static void merge_text(GString *o, const RunInfo *run)
+{
+    for (unsigned i = 0; run->merge_runs && run->merge_runs[i]; i++) {
+        const char *tab = strchr(run->merge_runs[i], '\t');
+        int len = tab ? (int)(tab - run->merge_runs[i]) : (int)strlen(run->merge_runs[i]);
+        if (i == 0)
+            g_string_append_printf(o, "merge:    the sum of %u runs (nocprof merge; firmware SHA-256 per core)\n",
+                                   g_strv_length((char **)run->merge_runs));
+        g_string_append_printf(o, "  run %u:  %.*s ", i + 1, len, run->merge_runs[i]);
+        g_auto(GStrv) hashes = g_strsplit(tab ? tab + 1 : "", ",", -1);
+        for (unsigned k = 0; hashes[k]; k++) {   /* each distinct hash once, with its number of cores */
+            unsigned n = 0, first = k;
+            for (unsigned j = 0; hashes[j]; j++)
+                if (strcmp(hashes[j], hashes[k]) == 0) {
+                    n++;
+                    first = MIN(first, j);
+                }
+            if (first == k)
+                g_string_append_printf(o, " %.16s... (%u core%s)", hashes[k], n, n == 1 ? "" : "s");
+        }
+        g_string_append_c(o, '\n');
+    }
+    for (unsigned i = 0; run->merge_forced && run->merge_forced[i]; i++)
+        g_string_append_printf(o, "WARNING: merged with --force although %s\n", run->merge_forced[i]);
+}
+
 GString *summary_text(const RunInfo *run)
 {
     const Config *cfg = run->cfg;
@@ -18,6 +46,7 @@ GString *summary_text(const RunInfo *run)
                            cfg->mesh_width, cfg->mesh_height, run->ncores, cfg->ram_size / 1024,
                            cfg->clock_hz / 1e6);
     g_string_append_printf(o, "config:   %s\n", run->config_path ? run->config_path : "(built-in defaults)");
+    merge_text(o, run);
     g_string_append_printf(o, "exit status: %d%s\n\n", run->exit_status,
                            run->livelock ? " (livelock: every live core only polled an empty NI)"
                            : run->deadlock ? " (deadlock: every live core waits and nothing can wake it)" : "");

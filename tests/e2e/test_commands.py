@@ -486,6 +486,76 @@ class Merge(unittest.TestCase):
         self.assertIn("other sampling periods", res.stderr)
         self.assertEqual(raw(["merge", self.a.out]).returncode, 2)
 
+    def test_says_it_is_a_merge(self):
+        """summary.json "merge" and summary.txt name the runs and their
+        firmware hashes (before: a merge looked like a run)."""
+        sha = hashlib.sha256(open(self.a.path("firmware", "pipeline.elf"), "rb").read()).hexdigest()
+        self.assertEqual(self.sum["merge"], {"runs": [{"folder": self.a.out, "firmware_sha256": [sha] * 4},
+                                                      {"folder": self.b.out, "firmware_sha256": [sha] * 4}],
+                                             "forced": []})
+        with open(os.path.join(self.m, "summary.txt")) as f:
+            text = f.read()
+        self.assertIn("merge:    the sum of 2 runs", text)
+        self.assertIn("  run 2:  %s  %s... (4 cores)" % (self.b.out, sha[:16]), text)
+        self.assertNotIn("merge", self.a.summary)
+
+
+class MergePlatform(unittest.TestCase):
+    """merge refuses runs of different platforms, naming the key (issue
+    20.3); --force merges them and the result records it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.base = run([fw("calls")])
+
+    def test_different_platform_refused(self):
+        """Before: 2x2 + 4x1 silently dropped the 4x1 links and was
+        labelled 2x2; other timing was summed and labelled with the
+        defaults."""
+        for sets, key in ((["--set", "mesh.width=4", "--set", "mesh.height=1"], "[mesh] width: 4 in"),
+                          (["--set", "timing.load=3"], "[timing] load: 3 in"),
+                          (["--set", "noc.link_latency=2"], "[noc] link_latency: 2 in"),
+                          (["--set", "clock.hz=50000000"], "[clock] hz: 50000000 in")):
+            with self.subTest(key=key):
+                other = run(sets + [fw("calls")])
+                d = nptest.tmpdir("plat")
+                res = raw(["merge", self.base.out, other.out, "-o", d])
+                self.assertEqual(res.returncode, 2, res.stderr)
+                self.assertIn(key + " %s" % other.out, res.stderr)
+                self.assertFalse(os.path.exists(os.path.join(d, "summary.json")))
+
+    def test_force_records_it(self):
+        other = run(["--set", "timing.load=3", fw("calls")])
+        d = nptest.tmpdir("forced")
+        res = raw(["merge", "--force", self.base.out, other.out, "-o", d])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(d, "summary.json")) as f:
+            s = json.load(f)
+        forced = "[timing] load: 3 in %s, 1 in the first run" % other.out
+        self.assertEqual(s["merge"]["forced"], [forced])
+        with open(os.path.join(d, "summary.txt")) as f:
+            self.assertIn("WARNING: merged with --force although " + forced, f.read())
+        # kept by a re-render
+        res = raw(["report", d])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(d, "summary.json")) as f:
+            self.assertEqual(json.load(f)["merge"]["forced"], [forced])
+
+    def test_never_an_input(self):
+        """`merge X X -o X` deleted X/firmware/pipeline.elf through the
+        manifest; now -o an input is refused and X is untouched."""
+        x = run([])
+        with open(x.path("firmware", "pipeline.elf"), "rb") as f:
+            elf = f.read()
+        before = checksums(x.out, skip=())
+        for argv in (["merge", x.out, x.out, "-o", x.out], ["merge", self.base.out, x.out, "-o", x.out + "/."]):
+            res = raw(argv)
+            self.assertEqual(res.returncode, 2, res.stderr)
+            self.assertIn("a merge never replaces or deletes an input", res.stderr)
+            self.assertEqual(checksums(x.out, skip=()), before)
+            with open(x.path("firmware", "pipeline.elf"), "rb") as f:
+                self.assertEqual(f.read(), elf)
+
 
 def run_on_pty(args):
     """nocprof run with stderr (and stdin) on a pseudo-terminal; returns

@@ -3,6 +3,7 @@
  * hostile inputs for tests/e2e/test_robust.py and the fuzz_profile corpus.
  *
  *   pdedit IN OUT [PATH=VALUE]...
+ *   pdedit IN PATH        prints the value at PATH (GVariant text)
  *
  * PATH is a list of child indexes into the payload's GVariant (PD_TOP, see
  * profiler/data/profile_data_types.h), dot-separated: 9.0.26.0.7.0.3 is
@@ -78,6 +79,15 @@ int main(int argc, char **argv)
     }
     GBytes *payload = g_bytes_new(text + PD_HEADER, len - PD_HEADER);
     GVariant *top = g_variant_ref_sink(g_variant_new_from_bytes(G_VARIANT_TYPE(PD_TOP), payload, FALSE));
+    if (argc == 3 && !strchr(argv[2], '=')) {
+        char **path = g_strsplit(argv[2], ".", -1);
+        GVariant *v = top;
+        for (char **p = path; *p; p++)
+            v = g_variant_get_child_value(v, strtoul(*p, NULL, 10));
+        char *out = g_variant_print(v, FALSE);
+        printf("%s\n", out);
+        return 0;
+    }
     for (int a = 3; a < argc; a++) {
         char *eq = strchr(argv[a], '=');
         if (!eq) {
