@@ -248,7 +248,10 @@ uint32_t core_debug_pc(Core *c)
         return c->dbg->hook_pc;
     if (c->state == CORE_FAULT)
         return c->fault.pc;
-    return c->pc;
+    /* a live core may be inside its run (waiting at a sync point): the
+     * engine's PC is its instruction; between runs it is c->pc */
+    uint32_t pc = core_live(c) ? core_reg(c, UC_MIPS_REG_PC) : 0;
+    return pc ? pc : c->pc;
 }
 
 static uint32_t fcsr(Core *c)
