@@ -247,5 +247,130 @@ class Callgrind(unittest.TestCase):
         self.assertIn("updcrc(k + core);", p.stdout)
 
 
+def flat_rows(text):
+    """name -> calls (0 when blank) of the exact table of a flat.txt."""
+    rows = {}
+    exact = text.split("Exact profile:", 1)[1].split("Sampled profile", 1)[0]
+    for line in exact.splitlines():
+        m = re.match(r"^\s*[\d.]+\s+\d+\s+[\d.]+\s+\d+\s+[\d.]+\s+(?:(\d+)\s+[\d.]+\s+[\d.]+\s+)?(\S+)$", line)
+        if m:
+            rows[m.group(2)] = int(m.group(1) or 0)
+    return rows
+
+
+def exact_total(text):
+    return int(re.search(r"^Exact profile: (\d+) cycles", text, re.M).group(1))
+
+
+class Focus(unittest.TestCase):
+    """--focus at chip level, cores that never run the focus, GCC clones
+    (firmware/tests/clones.c, -O2) and "did you mean" (issue 20.6)."""
+
+    def test_focus_chip_and_idle_cores(self):
+        """--focus simpson: only core 0 calls it (twice, 65 poly calls
+        each). The chip lists simpson.constprop.0 and poly alone, with core
+        0's counts; cores 1-3 have 0 cycles."""
+        for endian in ("el", "eb"):
+            e = fw("clones", endian)
+            whole = run([e])
+            self.assertEqual(whole.rc, 0, whole.describe())
+            f0 = nptest.functions(whole.core(0))
+            r = run(["--focus", "simpson", e])
+            self.assertEqual(r.rc, 0, r.describe())
+            chip = r.text("flat.txt")
+            self.assertEqual(flat_rows(chip), {"simpson.constprop.0": 2, "poly": f0["poly"]["calls"]})
+            core0 = f0["simpson.constprop.0"]["self_cycles"] + f0["poly"]["self_cycles"]
+            self.assertEqual(exact_total(chip), core0)
+            self.assertEqual(exact_total(r.text("core0", "flat.txt")), core0)
+            for k in (1, 2, 3):
+                flat = r.text("core%d" % k, "flat.txt")
+                self.assertEqual(exact_total(flat), 0, k)
+                self.assertEqual(flat_rows(flat), {}, k)
+            self.assertIn("--focus simpson matched its GCC clone simpson.constprop.0", chip)
+            # nocprof report: the same
+            again = tmpdir("again")
+            p = raw(["report", "-o", again, "--focus", "simpson", whole.out])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(again, "flat.txt")) as f:
+                self.assertEqual(flat_rows(f.read()), flat_rows(chip))
+
+    def test_clones_by_source_name(self):
+        """--exclude, --collect-only take the source name of a clone:
+        collecting only under simpson counts its 2 calls and their
+        2 x 65 poly calls (simpson(a, 64): poly(a), poly(a+64), 63 more)."""
+        e = fw("clones")
+        r = run(ONE_CORE + ["--collect-only", "simpson", e])
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertEqual(flat_rows(r.text("core0", "flat.txt")), {"simpson.constprop.0": 2, "poly": 130})
+        r = run(ONE_CORE + ["--exclude", "scaled", "--exclude", "checked", e])
+        self.assertEqual(r.rc, 0, r.describe())
+        rows = flat_rows(r.text("core0", "flat.txt"))
+        self.assertNotIn("scaled.isra.0", rows)
+        self.assertNotIn("checked.part.0", rows)
+        self.assertIn("simpson.constprop.0", rows)
+        whole = nptest.functions(run(ONE_CORE + [e]).core(0))
+        self.assertIn("scaled.isra.0", whole)
+        self.assertIn("checked.part.0", whole)
+
+    def test_did_you_mean(self):
+        e = fw("clones")
+        for opt in ("--focus", "--exclude", "--collect-only"):
+            r = run(ONE_CORE + [opt, "simpsn", e])
+            self.assertEqual(r.rc, 2, r.describe())
+            self.assertIn("%s simpsn: no such function in %s; did you mean simpson?" % (opt, e), r.stderr)
+        whole = run(ONE_CORE + [e])
+        p = raw(["report", "-o", tmpdir("rep"), "--focus", "pollY", whole.out])
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--focus pollY: no such function; did you mean poly?", p.stderr)
+        p = raw(["diff", "-q", "-o", tmpdir("d"), "--fail-if-slower", "1", "--function", "simpsn",
+                 whole.out, whole.out])
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--function simpsn: ran in neither run; did you mean simpson?", p.stderr)
+
+
+class DiffGate(unittest.TestCase):
+    """diff --fail-if-slower with --function gates on the function alone
+    (issue 20.7). calls with [timing] mul 2 (A) and 9 (B): the total grows
+    by 7 cycles per mul executed, fib (no mul) not at all, op_mul by
+    7 x CALLS_OP_EACH(k)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.a = run(ONE_CORE + ["--set", "timing.mul=2", fw("calls")])
+        cls.b = run(ONE_CORE + ["--set", "timing.mul=9", fw("calls")])
+
+    def diff(self, *args, stdout=subprocess.PIPE):
+        return subprocess.run([nocprof(), "diff", "-o", tmpdir("d")] + list(args) + [self.a.out, self.b.out],
+                              stdout=stdout, stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+
+    def test_gate_on_function_alone(self):
+        fa, fb = nptest.functions(self.a.core(0)), nptest.functions(self.b.core(0))
+        self.assertEqual(fa["fib"]["inclusive_cycles"], fb["fib"]["inclusive_cycles"])
+        self.assertGreater(self.b.core(0)["cycles"], self.a.core(0)["cycles"])
+        p = self.diff("-q", "--fail-if-slower", "0.01")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("total cycles grew from %d to %d" % (self.a.core(0)["cycles"], self.b.core(0)["cycles"]),
+                      p.stderr)
+        p = self.diff("-q", "--fail-if-slower", "0.01", "--function", "fib")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = self.diff("-q", "--fail-if-slower", "0.01", "--function", "fib", "--function", "op_mul")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("op_mul: inclusive cycles grew from %d to %d" % (fa["op_mul"]["inclusive_cycles"],
+                                                                       fb["op_mul"]["inclusive_cycles"]), p.stderr)
+        self.assertNotIn("total cycles", p.stderr)
+        self.assertNotIn("fib:", p.stderr)
+
+    def test_function_in_neither_run(self):
+        p = self.diff("-q", "--fail-if-slower", "5", "--function", "no_such_fn")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--function no_such_fn: ran in neither run", p.stderr)
+
+    def test_full_stdout_is_status_5(self):
+        with open("/dev/full", "w") as full:
+            p = self.diff(stdout=full)
+        self.assertEqual(p.returncode, 5, p.stderr)
+        self.assertIn("stdout: write error: No space left on device", p.stderr)
+
+
 if __name__ == "__main__":
     nptest.main()
