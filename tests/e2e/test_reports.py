@@ -175,7 +175,10 @@ def annotate_section(text, suffix):
         if m:
             cur = int(m.group(1))
             continue
-        if cur is None or line.startswith("----"):
+        if line.startswith("----"):
+            on = cur is None   # the rule under the title; the next one ends the section
+            continue
+        if cur is None:
             continue
         m = re.match(r"^\s*([\d,]+|\.)(?: \(\s*[\d.]+%\))?\s+([\d,]+|\.)(?: \(\s*[\d.]+%\))?\s{2}(.*)$", line)
         if not m:
@@ -225,6 +228,7 @@ class Callgrind(unittest.TestCase):
             got = annotate_section(p.stdout, os.path.realpath(src))
             want = {line: c for (f, line), c in ann.items() if f == os.path.realpath(src) and c}
             self.assertTrue(want)
+            self.maxDiff = None
             self.assertEqual({k: v for k, v in got.items() if v}, want)
 
     def test_relative_dwarf_paths_from_anywhere(self):
@@ -370,6 +374,90 @@ class DiffGate(unittest.TestCase):
             p = self.diff(stdout=full)
         self.assertEqual(p.returncode, 5, p.stderr)
         self.assertIn("stdout: write error: No space left on device", p.stderr)
+
+
+def build_c(source, name="app"):
+    """An ELF of the nocprof platform from C source text (mipsel-linux-gnu-gcc
+    and the runtime objects of the build)."""
+    gcc = nptest.tool("mipsel-linux-gnu-gcc")
+    rt = os.path.join(nptest.ARGS.fw, "runtime-el")
+    if not os.path.isdir(rt):
+        raise unittest.SkipTest("runtime objects not built")
+    d = tmpdir("cc")
+    with open(os.path.join(d, name + ".c"), "w") as f:
+        f.write(source)
+    elf = os.path.join(d, name + ".elf")
+    objs = sorted(os.path.join(rt, o) for o in os.listdir(rt) if o.endswith(".o"))
+    subprocess.run([gcc, "-EL", "-march=mips32r2", "-mno-abicalls", "-fno-pic", "-G0", "-ffreestanding", "-nostdlib",
+                    "-nostartfiles", "-static", "-O1", "-fno-inline", "-fno-optimize-sibling-calls",
+                    "-I", nptest.src("firmware", "runtime"), "-I", nptest.src("include"),
+                    "-T", nptest.src("firmware", "runtime", "link.ld"), "-o", elf, os.path.join(d, name + ".c")]
+                   + objs + ["-lgcc"], check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return elf
+
+
+# K functions with 120-character names, each calling two others until the
+# depth runs out: 2^(DEPTH+1) - 1 calls, as many calling contexts, paths of
+# up to DEPTH + 3 frames of 121 bytes (tens of MB of stacks.folded uncut).
+WIDE_K, WIDE_DEPTH = 8, 13
+
+
+def wide_source():
+    names = ["w%d_" % i + "long_name_" * 12 for i in range(WIDE_K)]
+    names = [n[:120] for n in names]
+    out = ['#include "nocprof.h"', "volatile unsigned sink;"]
+    out += ["void %s(unsigned d);" % n for n in names]
+    for i, n in enumerate(names):
+        a, b = names[(2 * i + 1) % WIDE_K], names[(2 * i + 2) % WIDE_K]
+        out.append("void %s(unsigned d) { sink++; if (d) { %s(d - 1); %s(d - 1); } }" % (n, a, b))
+    out.append("int main(unsigned core, unsigned n) { (void)n; if (!core) %s(%d); return 0; }"
+               % (names[0], WIDE_DEPTH))
+    return "\n".join(out) + "\n", names
+
+
+class Budget(unittest.TestCase):
+    """stacks.folded (and report.html's flame graphs) within [limits]
+    folded_bytes, cut with a warning, totals exact (issue 20.4)."""
+
+    def test_wide_recursion_long_names(self):
+        src, names = wide_source()
+        e = build_c(src, "wide")
+        budget = 1 << 20
+        r = run(ONE_CORE + ["--set", "limits.folded_bytes=%d" % budget, e], timeout=300)
+        self.assertEqual(r.rc, 0, r.describe())
+        calls = sum(f["calls"] for f in r.core(0)["functions"] if f["name"] in names)
+        self.assertEqual(calls, 2 ** (WIDE_DEPTH + 1) - 1)
+        size = os.path.getsize(r.path("stacks.folded"))
+        self.assertLessEqual(size, budget)
+        lines = r.text("stacks.folded").splitlines()
+        self.assertEqual(sum(int(l.rsplit(" ", 1)[1]) for l in lines), r.core(0)["cycles"])
+        depth = max(l.count(";") for l in lines)     # frames below core0
+        w = [x for x in r.summary["warnings"] if x.startswith("stacks.folded: ")]
+        self.assertEqual(len(w), 1, r.summary.get("warnings"))
+        m = re.match(r"stacks.folded: call paths cut at (\d+) of (\d+) frames to stay within %d bytes "
+                     r"\(\[limits\] folded_bytes; (\d+) bytes uncut, (\d+) written\)" % budget, w[0])
+        self.assertIsNotNone(m, w[0])
+        self.assertEqual(int(m.group(1)), depth)
+        self.assertEqual(int(m.group(2)), WIDE_DEPTH + 3)   # _start, main, DEPTH + 1 levels
+        self.assertEqual(int(m.group(4)), size)
+        self.assertGreater(int(m.group(3)), 10 * budget)
+        self.assertIn("nocprof: warning: " + w[0], r.stderr)
+        self.assertIn("WARNING: " + w[0], r.text("summary.txt"))
+        # one more frame would not fit: the cut is the deepest within the budget
+        uncut = run(ONE_CORE + ["--set", "limits.folded_bytes=%d" % (1 << 40), e], timeout=300)
+        paths = {}
+        for l in uncut.text("stacks.folded").splitlines():
+            p, n = l.rsplit(" ", 1)
+            fr = p.split(";")
+            key = ";".join(fr[:depth + 1])
+            paths[key] = paths.get(key, 0) + int(n)
+        self.assertEqual(len(uncut.text("stacks.folded")), int(m.group(3)))
+        self.assertEqual(paths, {p: int(n) for p, n in (l.rsplit(" ", 1) for l in lines)})
+        # report.html embeds the cut stacks: bounded by the budget
+        small = run(ONE_CORE + [fw("calls")])
+        extra = os.path.getsize(r.path("report.html")) - os.path.getsize(small.path("report.html"))
+        self.assertLess(extra, 2 * budget)
+        self.assertNotIn("warnings", uncut.summary)
 
 
 if __name__ == "__main__":
