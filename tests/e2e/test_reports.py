@@ -459,6 +459,28 @@ class Budget(unittest.TestCase):
         self.assertLess(extra, 2 * budget)
         self.assertNotIn("warnings", uncut.summary)
 
+    def test_diff_folded_deep_recursion(self):
+        """diff.folded of a 20,000-deep recursion: paths cut at 512 frames
+        like stacks.folded (it built every full path: quadratic, over 120 s
+        for 30,000 levels), both columns still add up to the cycles."""
+        e = build_c('#include "nocprof.h"\nvolatile unsigned sink;\n'
+                    "unsigned rec(unsigned n) { sink++; return n ? rec(n - 1) + 1 : 0; }\n"
+                    "int main(unsigned core, unsigned n) { (void)n; if (!core) sink += rec(20000); return 0; }\n",
+                    "deep")
+        r = run(ONE_CORE + ["--set", "memory.ram_size=4194304", e])
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertEqual(nptest.functions(r.core(0))["rec"]["calls"], 20001)
+        d = tmpdir("d")
+        p = subprocess.run([nocprof(), "diff", "-q", "-o", d, r.out, r.out], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(d, "diff.folded")) as f:
+            lines = f.read().splitlines()
+        self.assertLessEqual(max(l.split(" ")[0].count(";") for l in lines), 512)
+        for col in (1, 2):
+            self.assertEqual(sum(int(l.split(" ")[col]) for l in lines), r.core(0)["cycles"])
+        self.assertLess(os.path.getsize(os.path.join(d, "diff.folded")), 4 << 20)
+
 
 if __name__ == "__main__":
     nptest.main()
