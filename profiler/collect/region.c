@@ -57,17 +57,22 @@ bool collector_collect_only(Collector *col, const char *name)
 {
     Region *r = region_get(col);
     bool any = false;
-    for (unsigned i = 0; i < col->nsyms; i++)
-        if (fname_match(symbols_func(col->syms, i)->name, name, NULL)) {   /* and its GCC clones */
+    g_autoptr(GString) shown = g_string_new(name);   /* "f (GCC clone f.constprop.0)" */
+    for (unsigned i = 0; i < col->nsyms; i++) {
+        bool clone;
+        if (fname_match(symbols_func(col->syms, i)->name, name, &clone)) {   /* and its GCC clones */
             if (!r->only)
                 r->only = g_new0(bool, col->nfuncs);
             r->only[i] = any = true;
+            if (clone)
+                g_string_append_printf(shown, " (GCC clone %s)", symbols_func(col->syms, i)->name);
         }
+    }
     if (!any)
         return false;
     col->only = r->only;
     r->ever_off = true;
-    char *names = r->only_names ? g_strdup_printf("%s, %s", r->only_names, name) : g_strdup(name);
+    char *names = r->only_names ? g_strdup_printf("%s, %s", r->only_names, shown->str) : g_strdup(shown->str);
     g_free(r->only_names);
     r->only_names = names;
     col->collecting = false;

@@ -306,6 +306,8 @@ class Focus(unittest.TestCase):
         r = run(ONE_CORE + ["--collect-only", "simpson", e])
         self.assertEqual(r.rc, 0, r.describe())
         self.assertEqual(flat_rows(r.text("core0", "flat.txt")), {"simpson.constprop.0": 2, "poly": 130})
+        self.assertIn("Collected only while simpson (GCC clone simpson.constprop.0) is on the call stack",
+                      r.text("core0", "flat.txt"))
         r = run(ONE_CORE + ["--exclude", "scaled", "--exclude", "checked", e])
         self.assertEqual(r.rc, 0, r.describe())
         rows = flat_rows(r.text("core0", "flat.txt"))
