@@ -3,6 +3,7 @@
 """e2e/reports - reports that never mislead (issue 20, items 4-8):
 names escaped per format, byte budgets, --focus and GCC clones, diff
 gating, callgrind.out for the real callgrind_annotate."""
+import json
 import os
 import re
 import subprocess
@@ -107,6 +108,19 @@ class Names(unittest.TestCase):
             with open(os.path.join(d, "diff.folded")) as f:
                 for line in f:
                     self.assertRegex(line, r"^[^ ]+ (\d+) \1\n$")
+            # report.html's flame graph (web/src/model.js parseFolded) gets
+            # summary.json's names back from the folded frames
+            node = nptest.shutil.which("node")
+            if node:
+                js = ("import {parseFolded} from %s; import {readFileSync} from 'fs';"
+                      "const f = new Set(parseFolded(readFileSync(%s, 'utf8')).flatMap((l) => l.frames.slice(1)));"
+                      "console.log(JSON.stringify([...f]));"
+                      % (repr(nptest.src("web", "src", "model.js")), repr(r.path("stacks.folded"))))
+                p = subprocess.run([node, "--input-type=module", "-e", js], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, universal_newlines=True)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                frames = set(json.loads(p.stdout))
+                self.assertTrue(set(CALLS) <= frames <= names, (frames, names))
             # the real callgrind_annotate sees the names as functions
             ca = nptest.tool("callgrind_annotate")
             p = subprocess.run([ca, os.path.join(r.out, "core0", "callgrind.out")], stdout=subprocess.PIPE,
