@@ -12,6 +12,7 @@
 
 #include "base/json.h"
 #include "cli.h"
+#include "fname.h"
 #include "html_report.h"
 #include "profile_diff.h"
 
@@ -31,12 +32,15 @@ static const char *const diff_description =
     "                hover; search, zoom) and the tables above, sortable\n"
     "\n"
     "--fail-if-slower PCT: exit 1 when the chip's total cycles (the sum over its\n"
-    "cores) or the chip-wide inclusive cycles of any --function NAME grew by\n"
-    "more than PCT percent from A to B.\n"
+    "cores) grew by more than PCT percent from A to B; with --function NAME\n"
+    "(repeatable) the gate is on those functions alone: exit 1 when the\n"
+    "chip-wide inclusive cycles of any of them grew by more than PCT percent.\n"
+    "NAME also matches GCC's clones of it (NAME.constprop.0, .isra.N, .part.N,\n"
+    "each gated on its own, with a note); a NAME in neither run is a usage error.\n"
     "\n"
     "Exit status: 0 compared (no regression past the gate); 1 regression past\n"
-    "--fail-if-slower; 2 usage error or unreadable profile data; 5 a file could\n"
-    "not be written.";
+    "--fail-if-slower; 2 usage error or unreadable profile data; 5 a file (or\n"
+    "stdout) could not be written.";
 
 bool cli_parse_diff(int *argc, char ***argv, DiffOptions *o, GError **error)
 {
@@ -46,7 +50,7 @@ bool cli_parse_diff(int *argc, char ***argv, DiffOptions *o, GError **error)
         { "fail-if-slower", 0, 0, G_OPTION_ARG_STRING, &pct,
           "Exit 1 when the total or a --function grew by more than PCT percent", "PCT" },
         { "function", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->functions,
-          "A function whose chip-wide inclusive cycles --fail-if-slower checks (repeatable)", "NAME" },
+          "Gate on this function's chip-wide inclusive cycles instead of the total (repeatable)", "NAME" },
         { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Do not print diff.txt", NULL },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->rest, NULL, NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -99,7 +103,7 @@ static bool load(const char *out, ProfileData *d, GError **error)
 /* What a comparison produces: diff.txt, diff.folded, the data document
  * of diff.html, and the gate's verdict. */
 typedef struct DiffOut {
-    GString *txt, *folded, *verdict;
+    GString *txt, *folded, *verdict, *notes;
     JsonBuilder *json;
 } DiffOut;
 
@@ -122,32 +126,72 @@ static void elfs_json(JsonBuilder *b, const char *name, const ProfileData *d)
     json_builder_end_array(b);
 }
 
+/* Every --function names a function of A or B (or GCC clones of one):
+ * else a usage error with the close names. */
+static bool check_functions(const ProfDiff *chip, char **functions, GError **error)
+{
+    for (char **f = functions; f && *f; f++) {
+        bool found = false;
+        for (unsigned i = 0; i < chip->nrows && !found; i++)
+            found = fname_match(chip->rows[i].name, *f, NULL);
+        if (found)
+            continue;
+        g_autofree const char **names = g_new(const char *, chip->nrows + 1);
+        for (unsigned i = 0; i < chip->nrows; i++)
+            names[i] = chip->rows[i].name;
+        g_autofree char *hint = fname_suggest(*f, names, chip->nrows);
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--function %s: ran in neither run%s", *f, hint);
+        return false;
+    }
+    return true;
+}
+
+/* The gate: the total, or with --function those functions alone (each
+ * GCC clone on its own, noted on stderr). */
+static void gate(const ProfDiff *chip, const DiffOptions *o, DiffOut *out)
+{
+    if (o->fail_pct < 0)
+        return;
+    if (!o->functions && profile_diff_regressed(chip->cycles_a, chip->cycles_b, o->fail_pct))
+        g_string_append_printf(out->verdict, "total cycles grew from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                               " (more than %g%%)\n", chip->cycles_a, chip->cycles_b, o->fail_pct);
+    for (char **f = o->functions; f && *f; f++)
+        for (unsigned i = 0; i < chip->nrows; i++) {
+            const DiffRow *r = &chip->rows[i];
+            bool clone;
+            if (!fname_match(r->name, *f, &clone))
+                continue;
+            if (clone)
+                g_string_append_printf(out->notes, "nocprof diff: note: --function %s also gates %s, a GCC clone "
+                                       "of it\n", *f, r->name);
+            if (profile_diff_regressed(r->incl_a, r->incl_b, o->fail_pct))
+                g_string_append_printf(out->verdict, "%s: inclusive cycles grew from %" G_GUINT64_FORMAT " to %"
+                                       G_GUINT64_FORMAT " (more than %g%%)\n", r->name, r->incl_a, r->incl_b,
+                                       o->fail_pct);
+        }
+}
+
 /* The chip: every core summed by function name; the gate. */
-static void compare_chip(const ProfileData *a, const ProfileData *b, const DiffOptions *o, DiffOut *out)
+static bool compare_chip(const ProfileData *a, const ProfileData *b, const DiffOptions *o, DiffOut *out,
+                         GError **error)
 {
     Profile *ca = profile_merge((const Profile *const *)a->profs, a->ncores);
     Profile *cb = profile_merge((const Profile *const *)b->profs, b->ncores);
     ProfDiff *chip = profile_diff(ca, cb);
-    profile_diff_text(out->txt, "== chip (all cores, summed by function name)", chip);
-    view_json(out->json, "chip", "chip (all cores)", NULL, chip);
-    if (o->fail_pct >= 0 && profile_diff_regressed(chip->cycles_a, chip->cycles_b, o->fail_pct))
-        g_string_append_printf(out->verdict, "total cycles grew from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
-                               " (more than %g%%)\n", chip->cycles_a, chip->cycles_b, o->fail_pct);
-    for (char **f = o->functions; f && *f; f++) {
-        const DiffRow *r = profile_diff_find(chip, *f);
-        if (!r)
-            g_string_append_printf(out->verdict, "%s: ran in neither run\n", *f);
-        else if (profile_diff_regressed(r->incl_a, r->incl_b, o->fail_pct))
-            g_string_append_printf(out->verdict, "%s: inclusive cycles grew from %" G_GUINT64_FORMAT " to %"
-                                   G_GUINT64_FORMAT " (more than %g%%)\n", *f, r->incl_a, r->incl_b, o->fail_pct);
+    bool ok = check_functions(chip, o->functions, error);
+    if (ok) {
+        profile_diff_text(out->txt, "== chip (all cores, summed by function name)", chip);
+        view_json(out->json, "chip", "chip (all cores)", NULL, chip);
+        gate(chip, o, out);
     }
     profile_diff_free(chip);
     profile_free(ca);
     profile_free(cb);
+    return ok;
 }
 
 /* The tables, the folded stacks, diff.html's data and the gate's verdict. */
-static void compare(const ProfileData *a, const ProfileData *b, const DiffOptions *o, DiffOut *out)
+static bool compare(const ProfileData *a, const ProfileData *b, const DiffOptions *o, DiffOut *out, GError **error)
 {
     g_string_append_printf(out->txt, "nocprof diff\n  A: %s\n  B: %s\n\n", o->rest[0], o->rest[1]);
     JsonBuilder *j = out->json;
@@ -157,7 +201,8 @@ static void compare(const ProfileData *a, const ProfileData *b, const DiffOption
     elfs_json(j, "elf_a", a);
     elfs_json(j, "elf_b", b);
     npjson_member_array(j, "views");
-    compare_chip(a, b, o, out);
+    if (!compare_chip(a, b, o, out, error))
+        return false;
     unsigned n = MAX(a->ncores, b->ncores);
     for (unsigned i = 0; i < n; i++) {
         const Profile *pa = i < a->ncores ? a->profs[i] : NULL, *pb = i < b->ncores ? b->profs[i] : NULL;
@@ -175,6 +220,7 @@ static void compare(const ProfileData *a, const ProfileData *b, const DiffOption
     json_builder_end_array(j);
     npjson_member_string(j, "folded", out->folded->str);
     json_builder_end_object(j);
+    return true;
 }
 
 static int finish(int status, GError *err)
@@ -203,6 +249,36 @@ static bool write_diff(const char *dir, const DiffOut *out, const GString *html,
     return ok;
 }
 
+/* Writes the three files into dir (staged: all three or none) and prints
+ * diff.txt: EXIT_OK, or EXIT_REPORTS when a file or stdout could not be
+ * written (130/143 after a signal). */
+static int write_out(const DiffOptions *o, DiffOut *out)
+{
+    const char *dir = o->out ? o->out : CLI_DEFAULT_DIFF_OUT;
+    GError *err = NULL;
+    GString *data = npjson_finish(out->json);
+    out->json = NULL;
+    GString *html = html_diff_build(data->str);
+    g_string_free(data, TRUE);
+    int status = EXIT_OK;
+    if (g_mkdir_with_parents(dir, 0755) != 0)
+        status = finish(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir,
+                                                  g_strerror(errno)));
+    else if (!write_diff(dir, out, html, &err))
+        status = finish(cli_signal_status() ? cli_signal_status() : EXIT_REPORTS, err);
+    g_string_free(html, TRUE);
+    if (!o->quiet) {
+        fputs(out->txt->str, stdout);
+        if (fflush(stdout) != 0 || ferror(stdout)) {   /* diff > /dev/full */
+            int e = errno ? errno : EIO;
+            status = finish(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "stdout: write error: %s",
+                                                      g_strerror(e)));
+            clearerr(stdout);   /* reported here, with the documented status */
+        }
+    }
+    return status;
+}
+
 int cmd_diff(int argc, char **argv)
 {
     DiffOptions o = { 0 };
@@ -210,31 +286,25 @@ int cmd_diff(int argc, char **argv)
     GError *err = NULL;
     int status = EXIT_OK;
     cli_signals_install();
-    if (!cli_parse_diff(&argc, &argv, &o, &err) || !load(o.rest[0], &a, &err) || !load(o.rest[1], &b, &err)) {
+    DiffOut out = { g_string_new(NULL), g_string_new(NULL), g_string_new(NULL), g_string_new(NULL),
+                    json_builder_new() };
+    if (!cli_parse_diff(&argc, &argv, &o, &err) || !load(o.rest[0], &a, &err) || !load(o.rest[1], &b, &err)
+        || !compare(&a, &b, &o, &out, &err)) {
         status = finish(EXIT_USAGE, err);
     } else {
-        const char *dir = o.out ? o.out : CLI_DEFAULT_DIFF_OUT;
-        DiffOut out = { g_string_new(NULL), g_string_new(NULL), g_string_new(NULL), json_builder_new() };
-        compare(&a, &b, &o, &out);
-        GString *data = npjson_finish(out.json);
-        GString *html = html_diff_build(data->str);
-        g_string_free(data, TRUE);
-        if (g_mkdir_with_parents(dir, 0755) != 0)
-            status = finish(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir,
-                                                      g_strerror(errno)));
-        else if (!write_diff(dir, &out, html, &err))   /* staged: all three or none */
-            status = finish(cli_signal_status() ? cli_signal_status() : EXIT_REPORTS, err);
-        if (!o.quiet)
-            fputs(out.txt->str, stdout);
+        status = write_out(&o, &out);
+        fputs(out.notes->str, stderr);
         if (status == EXIT_OK && out.verdict->len) {
             fprintf(stderr, "nocprof diff: slower than allowed:\n%s", out.verdict->str);
             status = EXIT_NONZERO;
         }
-        g_string_free(out.txt, TRUE);
-        g_string_free(out.folded, TRUE);
-        g_string_free(out.verdict, TRUE);
-        g_string_free(html, TRUE);
     }
+    g_string_free(out.txt, TRUE);
+    g_string_free(out.folded, TRUE);
+    g_string_free(out.verdict, TRUE);
+    g_string_free(out.notes, TRUE);
+    if (out.json)
+        g_object_unref(out.json);
     profile_data_clear(&a);
     profile_data_clear(&b);
     diff_options_clear(&o);

@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 
 #include "engine.h"
+#include "fname.h"
 #include "srcpath.h"
 #include "cli.h"
 #include "gdb/gdbstub.h"
@@ -177,8 +178,21 @@ static bool load_firmware(Run *r, ElfImage **imgs, GError **error)
     return true;
 }
 
-/* --focus / --exclude name functions of core i's ELF (checked before the
- * run: a typo is a usage error, not a lost run). */
+/* "--OPT NAME: no such function in ELF; did you mean ...?" */
+static void no_such_function(const Symbols *syms, const char *opt, const char *name, const char *elf,
+                             GError **error)
+{
+    unsigned n = symbols_count(syms);
+    g_autofree const char **names = g_new(const char *, n + 1);
+    for (unsigned j = 0; j < n; j++)
+        names[j] = symbols_func(syms, j)->name;
+    g_autofree char *hint = fname_suggest(name, names, n);
+    g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--%s %s: no such function in %s%s", opt, name, elf,
+                hint);
+}
+
+/* --focus / --exclude name functions of core i's ELF, or GCC clones of
+ * them (checked before the run: a typo is a usage error, not a lost run). */
 static bool check_filter_names(Run *r, unsigned i, GError **error)
 {
     const Symbols *syms = firmware_of(r, i)->syms;
@@ -189,10 +203,9 @@ static bool check_filter_names(Run *r, unsigned i, GError **error)
                                                                         : g_strdup(*f);
             bool found = false;
             for (unsigned j = 0; j < symbols_count(syms) && !found; j++)
-                found = strcmp(symbols_func(syms, j)->name, name) == 0;
+                found = fname_match(symbols_func(syms, j)->name, name, NULL);
             if (!found) {
-                g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--%s %s: no such function in %s",
-                            k ? "exclude" : "focus", name, r->paths[i]);
+                no_such_function(syms, k ? "exclude" : "focus", name, r->paths[i], error);
                 return false;
             }
         }
@@ -210,8 +223,7 @@ static Collector *make_collector(Run *r, unsigned i, GError **error)
     collector_bind_core(col, r->m->cores[i]);
     for (char **f = o->collect_only; f && *f; f++)
         if (!collector_collect_only(col, *f)) {
-            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
-                        "--collect-only %s: no such function in %s", *f, r->paths[i]);
+            no_such_function(firmware_of(r, i)->syms, "collect-only", *f, r->paths[i], error);
             collector_free(col);
             return NULL;
         }

@@ -181,15 +181,51 @@ static bool write_trace(Out *o, const ProfileData *d, GString *page, GError **er
     return ok;
 }
 
-/* stacks.folded: every core's calling contexts, prefixed coreN. */
-static GString *folded_all(const ProfileData *d)
+/* stacks.folded: every core's calling contexts, prefixed coreN, within
+ * [limits] folded_bytes (also report.html's flame graphs): the deepest cut
+ * of every path that fits, totals exact; *warning says what was cut. */
+static GString *folded_all(const ProfileData *d, char **warning)
 {
-    GString *s = g_string_new(NULL);
+    Folded **f = g_new0(Folded *, d->ncores ? d->ncores : 1);
+    char **prefix = g_new0(char *, d->ncores + 1);
+    unsigned deepest = 1;
     for (unsigned i = 0; i < d->ncores; i++)
         if (d->profs[i]) {
-            g_autofree char *prefix = g_strdup_printf("core%u", i);
-            folded_append_fold(s, d->profs[i], prefix, d->fold_recursion);
+            f[i] = folded_new(d->profs[i], d->fold_recursion);
+            prefix[i] = g_strdup_printf("core%u", i);
+            deepest = MAX(deepest, MIN(folded_max_depth(f[i]), FOLDED_MAX_DEPTH));
         }
+    uint64_t full = 0, size = 0;
+    for (unsigned i = 0; i < d->ncores; i++)
+        full += f[i] ? folded_bytes(f[i], prefix[i], deepest) : 0;
+    unsigned lo = 1, hi = deepest;   /* the deepest cut within the budget */
+    while (full > d->cfg.folded_bytes && lo < hi) {
+        unsigned mid = lo + (hi - lo + 1) / 2;
+        size = 0;
+        for (unsigned i = 0; i < d->ncores; i++)
+            size += f[i] ? folded_bytes(f[i], prefix[i], mid) : 0;
+        if (size <= d->cfg.folded_bytes)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    unsigned depth = full > d->cfg.folded_bytes ? lo : deepest;
+    GString *s = g_string_new(NULL);
+    for (unsigned i = 0; i < d->ncores; i++)
+        if (f[i])
+            folded_write(s, f[i], prefix[i], depth);
+    if (full > d->cfg.folded_bytes)
+        *warning = g_strdup_printf("stacks.folded: call paths cut at %u of %u frames to stay within %" G_GUINT64_FORMAT
+                                   " bytes ([limits] folded_bytes; %" G_GUINT64_FORMAT " bytes uncut, %" G_GSIZE_FORMAT
+                                   " written); deeper frames' cycles are in their ancestor at that depth (totals "
+                                   "exact; also report.html's flame graphs)", depth, deepest, d->cfg.folded_bytes,
+                                   full, s->len);
+    for (unsigned i = 0; i < d->ncores; i++) {
+        folded_free(f[i]);
+        g_free(prefix[i]);
+    }
+    g_free(f);
+    g_free(prefix);
     return s;
 }
 
@@ -292,7 +328,8 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
         alias_json = aliasing_json(alias);
     }
     GError *first = NULL;
-    GString *folded = have_profiles ? folded_all(d) : NULL;
+    g_autofree char *folded_cut = NULL;
+    GString *folded = have_profiles ? folded_all(d, &folded_cut) : NULL;
     bool ok = (!(flags & CLI_WRITE_DATA) || write_data(o, d->whole ? d->whole : d, &first))
            && put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), &first)
            && (!d->comm || put_gstring(o, NULL, "comm.txt", comm_text(d->comm), &first));
@@ -312,6 +349,8 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
         ok = put_gstring(o, NULL, "aliasing.txt", aliasing_report(alias), &first)
           && put_gstring(o, NULL, "aliasing.svg", aliasing_svg(alias), &first);
     g_autoptr(GPtrArray) warnings = limit_warnings(d);
+    if (folded_cut)
+        g_ptr_array_insert(warnings, (gint)warnings->len - 1, g_strdup(folded_cut));
     for (guint i = 0; i + 1 < warnings->len; i++)
         fprintf(stderr, "nocprof: warning: %s\n", (const char *)g_ptr_array_index(warnings, i));
     RunInfo run = profile_data_run_info(d);

@@ -51,6 +51,7 @@ static const KeyDef keys[] = {
     U("limits", "functions", max_functions, 1, 1u << 30),
     U("limits", "blocks", max_blocks, 1, 1u << 30),
     U("limits", "contexts", max_contexts, 1, 1u << 30),
+    U64("limits", "folded_bytes", folded_bytes, 4096, UINT64_C(1) << 40),
 };
 
 void config_defaults(Config *c)
@@ -71,6 +72,7 @@ void config_defaults(Config *c)
         .livelock_cycles = 10000000,
         .nperiods = 1, .periods = { 10007 },
         .max_functions = 2000000, .max_blocks = 1u << 20, .max_contexts = 1000000,
+        .folded_bytes = UINT64_C(64) << 20,
     };
 }
 

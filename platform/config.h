@@ -42,6 +42,7 @@ typedef struct Config {
     uint32_t periods[CONFIG_MAX_PERIODS];
     /* [limits] (docs/robustness.md): per ELF / per core */
     unsigned max_functions, max_blocks, max_contexts;
+    uint64_t folded_bytes;     /* [limits] folded_bytes: stacks.folded's budget */
 } Config;
 
 

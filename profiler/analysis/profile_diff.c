@@ -197,23 +197,45 @@ static int cmp_str(const void *x, const void *y)
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
+/* Paths are cut at this many frames, as stacks.folded's (FOLDED_MAX_DEPTH):
+ * a deeper context's cycles go to its ancestor at that depth, so the output
+ * and the work stay O(contexts x cap) (a 30,000-deep recursion was
+ * quadratic: minutes) and totals stay exact. */
+#define DIFF_FOLDED_MAX_DEPTH 512u
+
+/* The self cycles of side p summed per kept context (depth <= the cap),
+ * into paths (path -> Pair) at slot s. */
+static void side_paths(GHashTable *paths, const Profile *p, unsigned s, GString *buf)
+{
+    if (!p || !p->nctxs)
+        return;
+    g_autofree unsigned *depth = g_new(unsigned, p->nctxs);
+    g_autofree size_t *cut = g_new(size_t, p->nctxs);
+    g_autofree uint64_t *sum = g_new0(uint64_t, p->nctxs);
+    for (size_t n = 0; n < p->nctxs; n++) {   /* parents come first */
+        depth[n] = n ? depth[p->ctxs[n].parent] + 1 : 1;
+        cut[n] = depth[n] <= DIFF_FOLDED_MAX_DEPTH ? n : cut[p->ctxs[n].parent];
+        sum[cut[n]] += p->ctxs[n].self;
+    }
+    for (size_t n = 0; n < p->nctxs; n++) {
+        if (!sum[n])
+            continue;
+        ctx_path(buf, p, n);
+        Pair *pr = g_hash_table_lookup(paths, buf->str);
+        if (!pr) {
+            pr = g_new0(Pair, 1);
+            g_hash_table_insert(paths, g_strdup(buf->str), pr);
+        }
+        pr->v[s] += sum[n];
+    }
+}
+
 void profile_diff_folded(GString *o, const Profile *a, const Profile *b, const char *prefix)
 {
     GHashTable *paths = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-    const Profile *side[2] = { a, b };
     GString *buf = g_string_new(NULL);
-    for (unsigned s = 0; s < 2; s++)
-        for (size_t n = 0; side[s] && n < side[s]->nctxs; n++) {
-            if (!side[s]->ctxs[n].self)
-                continue;
-            ctx_path(buf, side[s], n);
-            Pair *pr = g_hash_table_lookup(paths, buf->str);
-            if (!pr) {
-                pr = g_new0(Pair, 1);
-                g_hash_table_insert(paths, g_strdup(buf->str), pr);
-            }
-            pr->v[s] += side[s]->ctxs[n].self;
-        }
+    side_paths(paths, a, 0, buf);
+    side_paths(paths, b, 1, buf);
     guint n;
     gpointer *keys = g_hash_table_get_keys_as_array(paths, &n);
     qsort(keys, n, sizeof *keys, cmp_str);

@@ -42,8 +42,9 @@ void profile_diff_text(GString *out, const char *title, const ProfDiff *d);
 void profile_diff_json(JsonBuilder *b, const ProfDiff *d);
 
 /* Differential folded stacks: every calling context of a and b (summed by
- * path) as "prefix;f;g countA countB" lines, paths sorted; a or b may be
- * NULL. */
+ * path) as "prefix;f;g countA countB" lines, paths sorted, cut at 512
+ * frames as stacks.folded's (deeper cycles in the ancestor at that depth);
+ * a or b may be NULL. */
 void profile_diff_folded(GString *out, const Profile *a, const Profile *b, const char *prefix);
 
 /* Whether `b` exceeds `a` by more than pct percent (b > a * (1 + pct/100)),

@@ -83,8 +83,9 @@ typedef ProfEvent CollectorEvent;
 /* Regions of interest (region.c). The core whose counters the collector
  * reads when collection stops and starts (needed before any switch). */
 void collector_bind_core(Collector *col, Core *core);
-/* Collect only while the function named `name` is on the call stack
- * (repeatable: any of them). false: no such function. */
+/* Collect only while the function named `name` (or a GCC clone of it,
+ * fname.h) is on the call stack (repeatable: any of them). false: no such
+ * function. */
 bool collector_collect_only(Collector *col, const char *name);
 /* PROF_CTRL's state at reset (default on); firmware switches it. */
 void collector_collect_initially(Collector *col, bool on);

@@ -17,6 +17,8 @@
 
 #include <string.h>
 
+#include "fname.h"
+
 typedef struct RegionBlock {
     int64_t count, cycles, insns;
 } RegionBlock;
@@ -54,18 +56,23 @@ void collector_bind_core(Collector *col, Core *core)
 bool collector_collect_only(Collector *col, const char *name)
 {
     Region *r = region_get(col);
-    int f = -1;
-    for (unsigned i = 0; i < col->nsyms && f < 0; i++)
-        if (g_strcmp0(symbols_func(col->syms, i)->name, name) == 0)
-            f = (int)i;
-    if (f < 0)
+    bool any = false;
+    g_autoptr(GString) shown = g_string_new(name);   /* "f (GCC clone f.constprop.0)" */
+    for (unsigned i = 0; i < col->nsyms; i++) {
+        bool clone;
+        if (fname_match(symbols_func(col->syms, i)->name, name, &clone)) {   /* and its GCC clones */
+            if (!r->only)
+                r->only = g_new0(bool, col->nfuncs);
+            r->only[i] = any = true;
+            if (clone)
+                g_string_append_printf(shown, " (GCC clone %s)", symbols_func(col->syms, i)->name);
+        }
+    }
+    if (!any)
         return false;
-    if (!r->only)
-        r->only = g_new0(bool, col->nfuncs);
-    r->only[f] = true;
     col->only = r->only;
     r->ever_off = true;
-    char *names = r->only_names ? g_strdup_printf("%s, %s", r->only_names, name) : g_strdup(name);
+    char *names = r->only_names ? g_strdup_printf("%s, %s", r->only_names, shown->str) : g_strdup(shown->str);
     g_free(r->only_names);
     r->only_names = names;
     col->collecting = false;

@@ -1,6 +1,8 @@
 /* folded.c — folded stacks of a calling-context tree (see folded.h). */
 #include "folded.h"
 
+#include <string.h>
+
 #include "base/name.h"
 
 /* The folded tree: each calling context maps to a node of a smaller tree in
@@ -58,19 +60,91 @@ static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold)
     return fn;
 }
 
-void folded_append_fold(GString *o, const Profile *p, const char *prefix, unsigned fold)
+struct Folded {
+    const Profile *p;
+    GArray *nodes;             /* FoldNode */
+    uint64_t *subtree;         /* [nodes] self + every descendant's self */
+    uint64_t *pathlen;         /* [nodes] bytes of the escaped path */
+    unsigned max_depth;
+};
+
+Folded *folded_new(const Profile *p, unsigned fold)
 {
-    if (!p->nctxs)
+    Folded *f = g_new0(Folded, 1);
+    f->p = p;
+    f->nodes = p->nctxs ? fold_tree(p->ctxs, p->nctxs, fold) : g_array_new(FALSE, FALSE, sizeof(FoldNode));
+    unsigned n = f->nodes->len;
+    f->subtree = g_new0(uint64_t, n ? n : 1);
+    f->pathlen = g_new0(uint64_t, n ? n : 1);
+    GString *tmp = g_string_new(NULL);
+    for (unsigned i = 0; i < n; i++) {   /* parents come first */
+        const FoldNode *c = &g_array_index(f->nodes, FoldNode, i);
+        g_string_truncate(tmp, 0);
+        name_append(tmp, p->funcs[c->func].name, NAME_ESC_FOLDED);
+        f->pathlen[i] = (i ? f->pathlen[c->parent] + 1 : 0) + tmp->len;
+        f->subtree[i] = c->self;
+        f->max_depth = MAX(f->max_depth, c->depth);
+    }
+    g_string_free(tmp, TRUE);
+    for (unsigned i = n; i-- > 1;)
+        f->subtree[g_array_index(f->nodes, FoldNode, i).parent] += f->subtree[i];
+    return f;
+}
+
+void folded_free(Folded *f)
+{
+    if (!f)
         return;
-    GArray *fn = fold_tree(p->ctxs, p->nctxs, fold);
+    g_array_free(f->nodes, TRUE);
+    g_free(f->subtree);
+    g_free(f->pathlen);
+    g_free(f);
+}
+
+unsigned folded_max_depth(const Folded *f)
+{
+    return f->max_depth;
+}
+
+/* The count node i prints with paths cut at depth frames: its own cycles,
+ * or at the cut its whole subtree's; 0 = no line. */
+static uint64_t node_count(const Folded *f, unsigned i, unsigned depth)
+{
+    const FoldNode *c = &g_array_index(f->nodes, FoldNode, i);
+    return c->depth < depth ? c->self : c->depth == depth ? f->subtree[i] : 0;
+}
+
+static unsigned digits(uint64_t v)
+{
+    unsigned d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+uint64_t folded_bytes(const Folded *f, const char *prefix, unsigned depth)
+{
+    uint64_t total = 0, pre = prefix ? strlen(prefix) + 1 : 0;
+    for (unsigned i = 0; i < f->nodes->len; i++) {
+        uint64_t v = node_count(f, i, depth);
+        if (v)
+            total += pre + f->pathlen[i] + 1 + digits(v) + 1;
+    }
+    return total;
+}
+
+void folded_write(GString *o, const Folded *f, const char *prefix, unsigned depth)
+{
     GPtrArray *path = g_ptr_array_new();
-    for (unsigned n = 0; n < fn->len; n++) {
-        const FoldNode *c = &g_array_index(fn, FoldNode, n);
-        if (!c->self)
+    for (unsigned n = 0; n < f->nodes->len; n++) {
+        uint64_t v = node_count(f, n, depth);
+        if (!v)
             continue;
         g_ptr_array_set_size(path, 0);
-        for (unsigned k = n;; k = g_array_index(fn, FoldNode, k).parent) {
-            g_ptr_array_add(path, (gpointer)p->funcs[g_array_index(fn, FoldNode, k).func].name);
+        for (unsigned k = n;; k = g_array_index(f->nodes, FoldNode, k).parent) {
+            g_ptr_array_add(path, (gpointer)f->p->funcs[g_array_index(f->nodes, FoldNode, k).func].name);
             if (k == 0)
                 break;
         }
@@ -82,10 +156,16 @@ void folded_append_fold(GString *o, const Profile *p, const char *prefix, unsign
             name_append(o, g_ptr_array_index(path, i), NAME_ESC_FOLDED);
             g_string_append_c(o, i ? ';' : ' ');
         }
-        g_string_append_printf(o, "%" G_GUINT64_FORMAT "\n", c->self);
+        g_string_append_printf(o, "%" G_GUINT64_FORMAT "\n", v);
     }
     g_ptr_array_free(path, TRUE);
-    g_array_free(fn, TRUE);
+}
+
+void folded_append_fold(GString *o, const Profile *p, const char *prefix, unsigned fold)
+{
+    Folded *f = folded_new(p, fold);
+    folded_write(o, f, prefix, FOLDED_MAX_DEPTH);
+    folded_free(f);
 }
 
 void folded_append(GString *o, const Profile *p, const char *prefix)

@@ -27,4 +27,17 @@ void folded_append(GString *out, const Profile *p, const char *prefix);
  * still add up to the core's cycles. */
 void folded_append_fold(GString *out, const Profile *p, const char *prefix, unsigned fold);
 
+/* The same in steps, for a byte budget ([limits] folded_bytes, cli/write.c):
+ * the folded tree of p once, then the size of its output and the output
+ * itself with paths cut at `depth` frames (1..FOLDED_MAX_DEPTH): a deeper
+ * frame's cycles are charged to its ancestor at that depth, so the counts
+ * still add up to the core's cycles. The size grows with depth, so the
+ * deepest cut that fits a budget is found by bisection. */
+typedef struct Folded Folded;
+Folded *folded_new(const Profile *p, unsigned fold);
+void folded_free(Folded *f);
+unsigned folded_max_depth(const Folded *f);
+uint64_t folded_bytes(const Folded *f, const char *prefix, unsigned depth);
+void folded_write(GString *out, const Folded *f, const char *prefix, unsigned depth);
+
 #endif

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "fname.h"
+
 /* Deep copy (names and symbols stay borrowed). */
 static Profile *profile_copy(const Profile *p)
 {
@@ -23,12 +25,53 @@ static Profile *profile_copy(const Profile *p)
     return q;
 }
 
-static int find_func(const Profile *p, const char *name)
+/* The functions `name` means (itself and its GCC clones: fname.h) into
+ * out; a note on the clones matched is appended to note. Error
+ * (NOCPROF_ERROR_USAGE) naming the option, with close names, when none. */
+static bool find_funcs(const Profile *p, const char *opt, const char *name, GArray *out, GString *note,
+                       GError **error)
 {
+    guint before = out->len;
+    GString *clones = g_string_new(NULL);
+    for (unsigned i = 0; i < p->nfuncs; i++) {
+        bool clone;
+        if (!p->funcs[i].pseudo && fname_match(p->funcs[i].name, name, &clone)) {
+            g_array_append_val(out, i);
+            if (clone)
+                g_string_append_printf(clones, "%s%s", clones->len ? ", " : "", p->funcs[i].name);
+        }
+    }
+    if (clones->len)
+        g_string_append_printf(note, "%s--%s %s matched its GCC clone%s %s", note->len ? "; " : "", opt, name,
+                               strchr(clones->str, ',') ? "s" : "", clones->str);
+    g_string_free(clones, TRUE);
+    if (out->len > before)
+        return true;
+    g_autofree const char **names = g_new(const char *, p->nfuncs + 1);
     for (unsigned i = 0; i < p->nfuncs; i++)
-        if (!p->funcs[i].pseudo && strcmp(p->funcs[i].name, name) == 0)
-            return (int)i;
-    return -1;
+        names[i] = p->funcs[i].pseudo ? NULL : p->funcs[i].name;
+    g_autofree char *hint = fname_suggest(name, names, p->nfuncs);
+    g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--%s %s: no such function%s", opt, name, hint);
+    return false;
+}
+
+/* With --focus, the totals are those of what is kept (gprof -F): a core
+ * that never ran the focus functions has 0 cycles, not its whole run. */
+static void focus_totals(Profile *q)
+{
+    uint64_t cycles = 0, insns = 0;
+    for (unsigned f = 0; f < q->nfuncs; f++)
+        if (!q->funcs[f].hidden) {
+            cycles += q->funcs[f].self_cycles;
+            insns += q->funcs[f].instructions;
+        }
+    const ProfFunc *idle = &q->funcs[profile_pseudo(q, PROF_IDLE)];
+    const ProfFunc *irq = &q->funcs[profile_pseudo(q, PROF_INTERRUPT)];
+    q->cycles = cycles;
+    q->instructions = insns;
+    q->idle_cycles = idle->hidden ? 0 : idle->self_cycles;
+    q->irq_cycles = irq->hidden ? 0 : irq->self_cycles;
+    q->busy_cycles = cycles - MIN(cycles, q->idle_cycles + q->irq_cycles);
 }
 
 /* Remove a function's time from the totals: self cycles, samples and its
@@ -74,7 +117,7 @@ static void prune(Profile *q)
 }
 
 /* Functions reachable from the focus functions by arcs. */
-static bool *reachable(const Profile *p, const int *roots, unsigned nroots)
+static bool *reachable(const Profile *p, const unsigned *roots, unsigned nroots)
 {
     bool *seen = g_new0(bool, p->nfuncs ? p->nfuncs : 1);
     GArray *todo = g_array_new(FALSE, FALSE, sizeof(unsigned));
@@ -95,46 +138,56 @@ static bool *reachable(const Profile *p, const int *roots, unsigned nroots)
     return seen;
 }
 
+/* gprof -F: everything not reachable from the focus functions hidden,
+ * its time removed. */
+static void apply_focus(Profile *q, const GArray *roots, char **focus, GString *note)
+{
+    g_autofree bool *keep = reachable(q, (const unsigned *)(const void *)roots->data, roots->len);
+    for (unsigned f = 0; f < q->nfuncs; f++)
+        if (!keep[f]) {
+            drop_time(q, f);
+            q->funcs[f].hidden = true;
+        }
+    g_autofree char *names = g_strjoinv(", ", focus);
+    g_string_append_printf(note, "%sfocus on %s and what %s calls (gprof -F: only their time counts)",
+                           note->len ? "; " : "", names, g_strv_length(focus) > 1 ? "they" : "it");
+}
+
 Profile *profile_filter(const Profile *p, char **focus, char **exclude, GError **error)
 {
-    unsigned nf = focus ? g_strv_length(focus) : 0;
-    g_autofree int *roots = g_new(int, nf ? nf : 1);
-    for (unsigned i = 0; i < nf; i++)
-        if ((roots[i] = find_func(p, focus[i])) < 0) {
-            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--focus %s: no such function", focus[i]);
+    g_autoptr(GArray) roots = g_array_new(FALSE, FALSE, sizeof(unsigned));
+    g_autoptr(GString) clones = g_string_new(NULL);
+    for (char **f = focus; f && *f; f++)
+        if (!find_funcs(p, "focus", *f, roots, clones, error))
             return NULL;
-        }
     Profile *q = profile_copy(p);
     GString *note = g_string_new(NULL);
-    if (nf) {
-        g_autofree bool *keep = reachable(p, roots, nf);
-        for (unsigned f = 0; f < q->nfuncs; f++)
-            if (!keep[f]) {
-                drop_time(q, f);
-                q->funcs[f].hidden = true;
-            }
-        g_autofree char *names = g_strjoinv(", ", focus);
-        g_string_append_printf(note, "focus on %s and what %s calls (gprof -F: only their time counts)", names,
-                               nf > 1 ? "they" : "it");
-    }
+    if (focus && *focus)
+        apply_focus(q, roots, focus, note);
     for (char **e = exclude; e && *e; e++) {
         const char *slash = strrchr(*e, '/');
         bool drop = slash && strcmp(slash, "/time") == 0;
         g_autofree char *name = drop ? g_strndup(*e, (gsize)(slash - *e)) : g_strdup(*e);
-        int f = find_func(p, name);
-        if (f < 0) {
-            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--exclude %s: no such function", name);
+        g_autoptr(GArray) fs = g_array_new(FALSE, FALSE, sizeof(unsigned));
+        if (!find_funcs(p, "exclude", name, fs, clones, error)) {
             g_string_free(note, TRUE);
             profile_free(q);
             return NULL;
         }
-        if (drop)
-            drop_time(q, (unsigned)f);
-        q->funcs[f].hidden = true;
+        for (guint k = 0; k < fs->len; k++) {
+            unsigned f = g_array_index(fs, unsigned, k);
+            if (drop)
+                drop_time(q, f);
+            q->funcs[f].hidden = true;
+        }
         g_string_append_printf(note, "%s%s excluded (%s)", note->len ? "; " : "", name,
                                drop ? "gprof -E: its time removed from the totals"
                                     : "gprof -e: its time stays in the totals");
     }
+    if (clones->len)
+        g_string_append_printf(note, "%s%s", note->len ? "; " : "", clones->str);
+    if (focus && *focus)
+        focus_totals(q);
     prune(q);
     g_free(q->filter);
     q->filter = note->len ? g_string_free(note, FALSE) : (g_string_free(note, TRUE), NULL);

@@ -56,8 +56,8 @@ static void merged_funcs(Profile *m, const Profile *const *cores, unsigned n, GH
         const Profile *p = cores[c];
         for (unsigned i = 0; i < p->nfuncs; i++) {
             const ProfFunc *f = &p->funcs[i];
-            if (f->pseudo || g_hash_table_contains(byname, f->name))
-                continue;
+            if (f->pseudo || f->hidden || g_hash_table_contains(byname, f->name))
+                continue;   /* hidden (--focus, --exclude) on every core: left out */
             ProfFunc x = { .name = f->name, .addr = f->addr, .size = f->size };
             g_hash_table_insert(byname, (gpointer)f->name, GUINT_TO_POINTER(funcs->len));
             g_array_append_val(funcs, x);
@@ -85,8 +85,12 @@ static void merge_core_funcs(Profile *m, const Profile *p, GHashTable *byname, u
                                                        : PROF_UNKNOWN;
             map[i] = profile_pseudo(m, (ProfPseudo)k);
         } else {
-            map[i] = GPOINTER_TO_UINT(g_hash_table_lookup(byname, f->name));
+            gpointer v;
+            map[i] = g_hash_table_lookup_extended(byname, f->name, NULL, &v) ? GPOINTER_TO_UINT(v)
+                                                                             : profile_pseudo(m, PROF_UNKNOWN);
         }
+        if (f->hidden)
+            continue;   /* a filtered core's hidden function adds nothing (its arcs are gone) */
         ProfFunc *t = &m->funcs[map[i]];
         t->calls += f->calls;
         t->recursive_calls += f->recursive_calls;
@@ -143,6 +147,7 @@ Profile *profile_merge(const Profile *const *cores, unsigned n)
     for (unsigned k = 0; k < m->nperiods; k++)
         m->hists[k].period = c0->hists[k].period;
     m->elf_path = merged_paths(cores, n);
+    m->filter = g_strdup(c0->filter);   /* --focus/--exclude: the same on every core */
     GHashTable *byname = g_hash_table_new(g_str_hash, g_str_equal);
     merged_funcs(m, cores, n, byname);
 

@@ -3,6 +3,7 @@
 """e2e/reports - reports that never mislead (issue 20, items 4-8):
 names escaped per format, byte budgets, --focus and GCC clones, diff
 gating, callgrind.out for the real callgrind_annotate."""
+import json
 import os
 import re
 import subprocess
@@ -107,6 +108,19 @@ class Names(unittest.TestCase):
             with open(os.path.join(d, "diff.folded")) as f:
                 for line in f:
                     self.assertRegex(line, r"^[^ ]+ (\d+) \1\n$")
+            # report.html's flame graph (web/src/model.js parseFolded) gets
+            # summary.json's names back from the folded frames
+            node = nptest.shutil.which("node")
+            if node:
+                js = ("import {parseFolded} from %s; import {readFileSync} from 'fs';"
+                      "const f = new Set(parseFolded(readFileSync(%s, 'utf8')).flatMap((l) => l.frames.slice(1)));"
+                      "console.log(JSON.stringify([...f]));"
+                      % (repr(nptest.src("web", "src", "model.js")), repr(r.path("stacks.folded"))))
+                p = subprocess.run([node, "--input-type=module", "-e", js], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, universal_newlines=True)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                frames = set(json.loads(p.stdout))
+                self.assertTrue(set(CALLS) <= frames <= names, (frames, names))
             # the real callgrind_annotate sees the names as functions
             ca = nptest.tool("callgrind_annotate")
             p = subprocess.run([ca, os.path.join(r.out, "core0", "callgrind.out")], stdout=subprocess.PIPE,
@@ -175,7 +189,10 @@ def annotate_section(text, suffix):
         if m:
             cur = int(m.group(1))
             continue
-        if cur is None or line.startswith("----"):
+        if line.startswith("----"):
+            on = cur is None   # the rule under the title; the next one ends the section
+            continue
+        if cur is None:
             continue
         m = re.match(r"^\s*([\d,]+|\.)(?: \(\s*[\d.]+%\))?\s+([\d,]+|\.)(?: \(\s*[\d.]+%\))?\s{2}(.*)$", line)
         if not m:
@@ -225,6 +242,7 @@ class Callgrind(unittest.TestCase):
             got = annotate_section(p.stdout, os.path.realpath(src))
             want = {line: c for (f, line), c in ann.items() if f == os.path.realpath(src) and c}
             self.assertTrue(want)
+            self.maxDiff = None
             self.assertEqual({k: v for k, v in got.items() if v}, want)
 
     def test_relative_dwarf_paths_from_anywhere(self):
@@ -245,6 +263,239 @@ class Callgrind(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("-- Auto-annotated source: " + want, p.stdout)
         self.assertIn("updcrc(k + core);", p.stdout)
+
+
+def flat_rows(text):
+    """name -> calls (0 when blank) of the exact table of a flat.txt."""
+    rows = {}
+    exact = text.split("Exact profile:", 1)[1].split("Sampled profile", 1)[0]
+    for line in exact.splitlines():
+        m = re.match(r"^\s*[\d.]+\s+\d+\s+[\d.]+\s+\d+\s+[\d.]+\s+(?:(\d+)\s+[\d.]+\s+[\d.]+\s+)?(\S+)$", line)
+        if m:
+            rows[m.group(2)] = int(m.group(1) or 0)
+    return rows
+
+
+def exact_total(text):
+    return int(re.search(r"^Exact profile: (\d+) cycles", text, re.M).group(1))
+
+
+class Focus(unittest.TestCase):
+    """--focus at chip level, cores that never run the focus, GCC clones
+    (firmware/tests/clones.c, -O2) and "did you mean" (issue 20.6)."""
+
+    def test_focus_chip_and_idle_cores(self):
+        """--focus simpson: only core 0 calls it (twice, 65 poly calls
+        each). The chip lists simpson.constprop.0 and poly alone, with core
+        0's counts; cores 1-3 have 0 cycles."""
+        for endian in ("el", "eb"):
+            e = fw("clones", endian)
+            whole = run([e])
+            self.assertEqual(whole.rc, 0, whole.describe())
+            f0 = nptest.functions(whole.core(0))
+            r = run(["--focus", "simpson", e])
+            self.assertEqual(r.rc, 0, r.describe())
+            chip = r.text("flat.txt")
+            self.assertEqual(flat_rows(chip), {"simpson.constprop.0": 2, "poly": f0["poly"]["calls"]})
+            core0 = f0["simpson.constprop.0"]["self_cycles"] + f0["poly"]["self_cycles"]
+            self.assertEqual(exact_total(chip), core0)
+            self.assertEqual(exact_total(r.text("core0", "flat.txt")), core0)
+            for k in (1, 2, 3):
+                flat = r.text("core%d" % k, "flat.txt")
+                self.assertEqual(exact_total(flat), 0, k)
+                self.assertEqual(flat_rows(flat), {}, k)
+            self.assertIn("--focus simpson matched its GCC clone simpson.constprop.0", chip)
+            # nocprof report: the same
+            again = tmpdir("again")
+            p = raw(["report", "-o", again, "--focus", "simpson", whole.out])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(again, "flat.txt")) as f:
+                self.assertEqual(flat_rows(f.read()), flat_rows(chip))
+
+    def test_clones_by_source_name(self):
+        """--exclude, --collect-only take the source name of a clone:
+        collecting only under simpson counts its 2 calls and their
+        2 x 65 poly calls (simpson(a, 64): poly(a), poly(a+64), 63 more)."""
+        e = fw("clones")
+        r = run(ONE_CORE + ["--collect-only", "simpson", e])
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertEqual(flat_rows(r.text("core0", "flat.txt")), {"simpson.constprop.0": 2, "poly": 130})
+        self.assertIn("Collected only while simpson (GCC clone simpson.constprop.0) is on the call stack",
+                      r.text("core0", "flat.txt"))
+        r = run(ONE_CORE + ["--exclude", "scaled", "--exclude", "checked", e])
+        self.assertEqual(r.rc, 0, r.describe())
+        rows = flat_rows(r.text("core0", "flat.txt"))
+        self.assertNotIn("scaled.isra.0", rows)
+        self.assertNotIn("checked.part.0", rows)
+        self.assertIn("simpson.constprop.0", rows)
+        whole = nptest.functions(run(ONE_CORE + [e]).core(0))
+        self.assertIn("scaled.isra.0", whole)
+        self.assertIn("checked.part.0", whole)
+
+    def test_did_you_mean(self):
+        e = fw("clones")
+        for opt in ("--focus", "--exclude", "--collect-only"):
+            r = run(ONE_CORE + [opt, "simpsn", e])
+            self.assertEqual(r.rc, 2, r.describe())
+            self.assertIn("%s simpsn: no such function in %s; did you mean simpson?" % (opt, e), r.stderr)
+        whole = run(ONE_CORE + [e])
+        p = raw(["report", "-o", tmpdir("rep"), "--focus", "pollY", whole.out])
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--focus pollY: no such function; did you mean poly?", p.stderr)
+        p = raw(["diff", "-q", "-o", tmpdir("d"), "--fail-if-slower", "1", "--function", "simpsn",
+                 whole.out, whole.out])
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--function simpsn: ran in neither run; did you mean simpson?", p.stderr)
+
+
+class DiffGate(unittest.TestCase):
+    """diff --fail-if-slower with --function gates on the function alone
+    (issue 20.7). calls with [timing] mul 2 (A) and 9 (B): the total grows
+    by 7 cycles per mul executed, fib (no mul) not at all, op_mul by
+    7 x CALLS_OP_EACH(k)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.a = run(ONE_CORE + ["--set", "timing.mul=2", fw("calls")])
+        cls.b = run(ONE_CORE + ["--set", "timing.mul=9", fw("calls")])
+
+    def diff(self, *args, stdout=subprocess.PIPE):
+        return subprocess.run([nocprof(), "diff", "-o", tmpdir("d")] + list(args) + [self.a.out, self.b.out],
+                              stdout=stdout, stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+
+    def test_gate_on_function_alone(self):
+        fa, fb = nptest.functions(self.a.core(0)), nptest.functions(self.b.core(0))
+        self.assertEqual(fa["fib"]["inclusive_cycles"], fb["fib"]["inclusive_cycles"])
+        self.assertGreater(self.b.core(0)["cycles"], self.a.core(0)["cycles"])
+        p = self.diff("-q", "--fail-if-slower", "0.01")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("total cycles grew from %d to %d" % (self.a.core(0)["cycles"], self.b.core(0)["cycles"]),
+                      p.stderr)
+        p = self.diff("-q", "--fail-if-slower", "0.01", "--function", "fib")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = self.diff("-q", "--fail-if-slower", "0.01", "--function", "fib", "--function", "op_mul")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("op_mul: inclusive cycles grew from %d to %d" % (fa["op_mul"]["inclusive_cycles"],
+                                                                       fb["op_mul"]["inclusive_cycles"]), p.stderr)
+        self.assertNotIn("total cycles", p.stderr)
+        self.assertNotIn("fib:", p.stderr)
+
+    def test_function_in_neither_run(self):
+        p = self.diff("-q", "--fail-if-slower", "5", "--function", "no_such_fn")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--function no_such_fn: ran in neither run", p.stderr)
+
+    def test_full_stdout_is_status_5(self):
+        with open("/dev/full", "w") as full:
+            p = self.diff(stdout=full)
+        self.assertEqual(p.returncode, 5, p.stderr)
+        self.assertIn("stdout: write error: No space left on device", p.stderr)
+
+
+def build_c(source, name="app"):
+    """An ELF of the nocprof platform from C source text (mipsel-linux-gnu-gcc
+    and the runtime objects of the build)."""
+    gcc = nptest.tool("mipsel-linux-gnu-gcc")
+    rt = os.path.join(nptest.ARGS.fw, "runtime-el")
+    if not os.path.isdir(rt):
+        raise unittest.SkipTest("runtime objects not built")
+    d = tmpdir("cc")
+    with open(os.path.join(d, name + ".c"), "w") as f:
+        f.write(source)
+    elf = os.path.join(d, name + ".elf")
+    objs = sorted(os.path.join(rt, o) for o in os.listdir(rt) if o.endswith(".o"))
+    subprocess.run([gcc, "-EL", "-march=mips32r2", "-mno-abicalls", "-fno-pic", "-G0", "-ffreestanding", "-nostdlib",
+                    "-nostartfiles", "-static", "-O1", "-fno-inline", "-fno-optimize-sibling-calls",
+                    "-I", nptest.src("firmware", "runtime"), "-I", nptest.src("include"),
+                    "-T", nptest.src("firmware", "runtime", "link.ld"), "-o", elf, os.path.join(d, name + ".c")]
+                   + objs + ["-lgcc"], check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return elf
+
+
+# K functions with 120-character names, each calling two others until the
+# depth runs out: 2^(DEPTH+1) - 1 calls, as many calling contexts, paths of
+# up to DEPTH + 3 frames of 121 bytes (tens of MB of stacks.folded uncut).
+WIDE_K, WIDE_DEPTH = 8, 13
+
+
+def wide_source():
+    names = ["w%d_" % i + "long_name_" * 12 for i in range(WIDE_K)]
+    names = [n[:120] for n in names]
+    out = ['#include "nocprof.h"', "volatile unsigned sink;"]
+    out += ["void %s(unsigned d);" % n for n in names]
+    for i, n in enumerate(names):
+        a, b = names[(2 * i + 1) % WIDE_K], names[(2 * i + 2) % WIDE_K]
+        out.append("void %s(unsigned d) { sink++; if (d) { %s(d - 1); %s(d - 1); } }" % (n, a, b))
+    out.append("int main(unsigned core, unsigned n) { (void)n; if (!core) %s(%d); return 0; }"
+               % (names[0], WIDE_DEPTH))
+    return "\n".join(out) + "\n", names
+
+
+class Budget(unittest.TestCase):
+    """stacks.folded (and report.html's flame graphs) within [limits]
+    folded_bytes, cut with a warning, totals exact (issue 20.4)."""
+
+    def test_wide_recursion_long_names(self):
+        src, names = wide_source()
+        e = build_c(src, "wide")
+        budget = 1 << 20
+        r = run(ONE_CORE + ["--set", "limits.folded_bytes=%d" % budget, e], timeout=300)
+        self.assertEqual(r.rc, 0, r.describe())
+        calls = sum(f["calls"] for f in r.core(0)["functions"] if f["name"] in names)
+        self.assertEqual(calls, 2 ** (WIDE_DEPTH + 1) - 1)
+        size = os.path.getsize(r.path("stacks.folded"))
+        self.assertLessEqual(size, budget)
+        lines = r.text("stacks.folded").splitlines()
+        self.assertEqual(sum(int(l.rsplit(" ", 1)[1]) for l in lines), r.core(0)["cycles"])
+        depth = max(l.count(";") for l in lines)     # frames below core0
+        w = [x for x in r.summary["warnings"] if x.startswith("stacks.folded: ")]
+        self.assertEqual(len(w), 1, r.summary.get("warnings"))
+        m = re.match(r"stacks.folded: call paths cut at (\d+) of (\d+) frames to stay within %d bytes "
+                     r"\(\[limits\] folded_bytes; (\d+) bytes uncut, (\d+) written\)" % budget, w[0])
+        self.assertIsNotNone(m, w[0])
+        self.assertEqual(int(m.group(1)), depth)
+        self.assertEqual(int(m.group(2)), WIDE_DEPTH + 3)   # _start, main, DEPTH + 1 levels
+        self.assertEqual(int(m.group(4)), size)
+        self.assertGreater(int(m.group(3)), 10 * budget)
+        self.assertIn("nocprof: warning: " + w[0], r.stderr)
+        self.assertIn("WARNING: " + w[0], r.text("summary.txt"))
+        # one more frame would not fit: the cut is the deepest within the budget
+        uncut = run(ONE_CORE + ["--set", "limits.folded_bytes=%d" % (1 << 40), e], timeout=300)
+        paths = {}
+        for l in uncut.text("stacks.folded").splitlines():
+            p, n = l.rsplit(" ", 1)
+            fr = p.split(";")
+            key = ";".join(fr[:depth + 1])
+            paths[key] = paths.get(key, 0) + int(n)
+        self.assertEqual(len(uncut.text("stacks.folded")), int(m.group(3)))
+        self.assertEqual(paths, {p: int(n) for p, n in (l.rsplit(" ", 1) for l in lines)})
+        # report.html embeds the cut stacks: bounded by the budget
+        small = run(ONE_CORE + [fw("calls")])
+        extra = os.path.getsize(r.path("report.html")) - os.path.getsize(small.path("report.html"))
+        self.assertLess(extra, 2 * budget)
+        self.assertNotIn("warnings", uncut.summary)
+
+    def test_diff_folded_deep_recursion(self):
+        """diff.folded of a 20,000-deep recursion: paths cut at 512 frames
+        like stacks.folded (it built every full path: quadratic, over 120 s
+        for 30,000 levels), both columns still add up to the cycles."""
+        e = build_c('#include "nocprof.h"\nvolatile unsigned sink;\n'
+                    "unsigned rec(unsigned n) { sink++; return n ? rec(n - 1) + 1 : 0; }\n"
+                    "int main(unsigned core, unsigned n) { (void)n; if (!core) sink += rec(20000); return 0; }\n",
+                    "deep")
+        r = run(ONE_CORE + ["--set", "memory.ram_size=4194304", e])
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertEqual(nptest.functions(r.core(0))["rec"]["calls"], 20001)
+        d = tmpdir("d")
+        p = subprocess.run([nocprof(), "diff", "-q", "-o", d, r.out, r.out], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(d, "diff.folded")) as f:
+            lines = f.read().splitlines()
+        self.assertLessEqual(max(l.split(" ")[0].count(";") for l in lines), 512)
+        for col in (1, 2):
+            self.assertEqual(sum(int(l.split(" ")[col]) for l in lines), r.core(0)["cycles"])
+        self.assertLess(os.path.getsize(os.path.join(d, "diff.folded")), 4 << 20)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ static const char *const spec_keys[] = {
     "run.max_cycles", "run.livelock_cycles",
     "profiler.sample_period",
     /* nocprof's resource limits (README "Configuration", docs/robustness.md) */
-    "limits.functions", "limits.blocks", "limits.contexts",
+    "limits.functions", "limits.blocks", "limits.contexts", "limits.folded_bytes",
     /* nocprof's adaptive thread count (README "Host threads") */
     "sched.adapt",
 };

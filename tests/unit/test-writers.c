@@ -8,6 +8,7 @@
 
 #include "base/name.h"
 #include "callgrind.h"
+#include "fname.h"
 #include "summary.h"
 #include "summary_json.h"
 #include "trace.h"
@@ -364,6 +365,35 @@ static void test_name_escape(void)
     }
 }
 
+/* profiler/model/fname.h: GCC clone names by source name, suggestions. */
+static void test_fname(void)
+{
+    static const struct { const char *sym, *src; } clones[] = {
+        { "simpson.constprop.0", "simpson" }, { "scaled.isra.0", "scaled" }, { "checked.part.0", "checked" },
+        { "f.isra.0.constprop.1", "f" },      { "g.cold", "g" },              { "h.lto_priv.12", "h" },
+        { "lower_digits.0", NULL },           { "a.b", NULL },                { ".constprop.0", NULL },
+        { "main", NULL },                     { "f.constprop", "f" },         { "f.constprops.0", NULL },
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(clones); i++) {
+        g_autofree char *src = fname_source(clones[i].sym);
+        g_assert_cmpstr(src, ==, clones[i].src);
+        bool clone;
+        if (clones[i].src) {
+            g_assert_true(fname_match(clones[i].sym, clones[i].src, &clone) && clone);
+        }
+        g_assert_true(fname_match(clones[i].sym, clones[i].sym, &clone) && !clone);
+    }
+    g_assert_false(fname_match("simpsonx.constprop.0", "simpson", NULL));
+    g_assert_false(fname_match("simpson", "simpson.constprop.0", NULL));
+    const char *names[] = { "poly", "simpson.constprop.0", "simpson.constprop.1", NULL, "<idle>", "main", "polyx" };
+    g_autofree char *a = fname_suggest("simpsn", names, G_N_ELEMENTS(names));
+    g_assert_cmpstr(a, ==, "; did you mean simpson?");
+    g_autofree char *b = fname_suggest("POLY", names, G_N_ELEMENTS(names));
+    g_assert_cmpstr(b, ==, "; did you mean poly, polyx?");
+    g_autofree char *c = fname_suggest("zzzzzz", names, G_N_ELEMENTS(names));
+    g_assert_cmpstr(c, ==, "");
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -373,5 +403,6 @@ int main(int argc, char **argv)
     g_test_add_func("/writers/trace-packet-lanes", test_trace_packet_lanes);
     g_test_add_func("/writers/callgrind", test_callgrind);
     g_test_add_func("/writers/name-escape", test_name_escape);
+    g_test_add_func("/writers/fname", test_fname);
     return g_test_run();
 }

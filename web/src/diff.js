@@ -4,6 +4,7 @@
 import { select } from 'd3';
 import { fmtInt, fmtPct, esc, panel, sortableTable } from './util.js';
 import { flameFrame, flameChart, flameShow } from './flame.js';
+import { unfoldName } from './model.js';
 
 // "+1,234" / "-56" / "0"
 export const fmtDelta = (v) => (v > 0 ? '+' : '') + fmtInt(v);
@@ -16,7 +17,7 @@ export function parseDiffFolded(text) {
   const out = [];
   for (const line of text.split('\n')) {
     const m = /^(.*) (\d+) (\d+)$/.exec(line);
-    if (m) out.push({ frames: m[1].split(';'), a: Number(m[2]), b: Number(m[3]) });
+    if (m) out.push({ frames: m[1].split(';').map(unfoldName), a: Number(m[2]), b: Number(m[3]) });
   }
   return out;
 }

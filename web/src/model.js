@@ -72,11 +72,15 @@ export class Model {
   coreOfSel(sel) { return sel === 'chip' ? null : this.cores[sel]; }
 }
 
+// A frame of folded stacks escapes ';' and ' ' as \x3b and \x20 (docs/reports.md
+// "Names and escaping"); undone here, the name is summary.json's.
+export const unfoldName = (f) => f.replace(/\\x(3b|20)/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+
 export function parseFolded(text) {
   const out = [];
   for (const line of text.split('\n')) {
     const m = /^(.*) (\d+)$/.exec(line);
-    if (m) out.push({ frames: m[1].split(';'), count: Number(m[2]) });
+    if (m) out.push({ frames: m[1].split(';').map(unfoldName), count: Number(m[2]) });
   }
   return out;
 }
