@@ -119,7 +119,10 @@ set(_nl_variants
 set(_nl_flags ${NOCPROF_FW_ABI_FLAGS} ${NOCPROF_FW_DEFAULT_CFLAGS} -fno-builtin -w
     -D_COMPILING_NEWLIB -DMISSING_SYSCALL_NAMES -D__OBSOLETE_MATH=0
     -isystem "${NOCPROF_SDK_INCLUDE}" -I "${NOCPROF_NEWLIB_DIR}/libm/common")
-set(_glue_sources "${_libc_src}/np_glue.c" "${_libc_src}/np_stdio.c")
+# rt_cache.S: _flush_cache / __clear_cache (__builtin___clear_cache without
+# -msynci); in the archive only, so linked only by firmware that calls it
+set(_glue_sources "${_libc_src}/np_glue.c" "${_libc_src}/np_stdio.c"
+    "${NOCPROF_FIRMWARE_RUNTIME}/rt_cache.S")
 set(_glue_flags ${NOCPROF_FW_ABI_FLAGS} ${NOCPROF_FW_DEFAULT_CFLAGS} -Wall -Wextra -Werror
     -I "${_libc_src}" -I "${NOCPROF_FIRMWARE_RUNTIME}" -I "${NOCPROF_PLATFORM_INCLUDE}"
     -isystem "${NOCPROF_SDK_INCLUDE}")
