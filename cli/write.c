@@ -257,7 +257,7 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     GString *folded = have_profiles ? folded_all(d) : NULL;
     bool ok = (!(flags & CLI_WRITE_DATA) || write_data(o, d->whole ? d->whole : d, &first))
            && put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), &first)
-           && (!d->comm || put_gstring(o, NULL, "comm.txt", comm_text(d->comm), &first));
+           && (!d->comm || put_gstring(o, NULL, "comm.txt", comm_text(d->comm, (const Profile *const *)d->profs, d->ncores), &first));
     for (unsigned i = 0; ok && i < d->ncores; i++)
         ok = write_core(o, d, i, &first);
     if (ok && have_profiles)
