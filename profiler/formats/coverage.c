@@ -26,6 +26,7 @@ typedef struct CovBranch {
 
 typedef struct CovFile {
     char *path;                /* absolute path of the file read */
+    char *sha256;              /* of its content (hex) */
     unsigned nlines;           /* lines in it */
     uint64_t *hits, *cur;      /* [nlines + 1]: run total, this function */
     bool *code;                /* [nlines + 1]: a line with instructions */
@@ -43,6 +44,7 @@ static void cov_file_free(gpointer data)
 {
     CovFile *f = data;
     g_free(f->path);
+    g_free(f->sha256);
     g_free(f->hits);
     g_free(f->cur);
     g_free(f->code);
@@ -71,6 +73,7 @@ static CovFile *cov_file(Cov *cv, const char *name)
         if (clean && !f) {
             f = g_new0(CovFile, 1);
             f->path = g_steal_pointer(&abs);
+            f->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
             for (gsize i = 0; i < len; i++)
                 f->nlines += text[i] == '\n';
             if (len && text[len - 1] != '\n')
@@ -342,7 +345,7 @@ static gint cmp_path(gconstpointer a, gconstpointer b, gpointer data)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-GString *coverage_lcov(const Profile *const *profs, unsigned n)
+GString *coverage_lcov(const Profile *const *profs, unsigned n, GString *sums)
 {
     Cov cv = { .by_name = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
                .by_path = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, cov_file_free) };
@@ -360,8 +363,11 @@ GString *coverage_lcov(const Profile *const *profs, unsigned n)
     g_qsort_with_data(paths, (gint)nf, sizeof *paths, cmp_path, NULL);
     for (guint i = 0; i < nf; i++) {
         const CovFile *f = g_hash_table_lookup(cv.by_path, paths[i]);
-        if (f->any)
-            emit_file(o, f);
+        if (!f->any)
+            continue;
+        emit_file(o, f);
+        if (sums)
+            g_string_append_printf(sums, "%s  %s\n", f->sha256, f->path);
     }
     g_hash_table_unref(cv.by_name);
     g_hash_table_unref(cv.by_path);
