@@ -31,6 +31,7 @@ typedef struct CovFile {
     uint64_t *hits, *cur;      /* [nlines + 1]: run total, this function */
     bool *code;                /* [nlines + 1]: a line with instructions */
     bool any;                  /* some line has */
+    GArray *dirty;             /* lines whose cur is not 0 */
     GHashTable *funcs;         /* name -> CovFunc */
     GHashTable *branches;      /* "line:block" -> CovBranch */
 } CovFile;
@@ -50,6 +51,7 @@ static void cov_file_free(gpointer data)
     g_free(f->code);
     g_hash_table_unref(f->funcs);
     g_hash_table_unref(f->branches);
+    g_array_free(f->dirty, TRUE);
     g_free(f);
 }
 
@@ -81,6 +83,7 @@ static CovFile *cov_file(Cov *cv, const char *name)
             f->hits = g_new0(uint64_t, f->nlines + 1);
             f->cur = g_new0(uint64_t, f->nlines + 1);
             f->code = g_new0(bool, f->nlines + 1);
+            f->dirty = g_array_new(FALSE, FALSE, sizeof(unsigned));
             f->funcs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
             f->branches = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
             g_hash_table_insert(cv->by_path, f->path, f);
@@ -210,6 +213,8 @@ static void fn_lines(Cov *cv, const Fn *d, GPtrArray *touched)
         if (!g_ptr_array_find(touched, f, NULL))
             g_ptr_array_add(touched, f);
         f->code[w->line] = f->any = true;
+        if (!f->cur[w->line] && d->count[i])
+            g_array_append_val(f->dirty, w->line);
         f->cur[w->line] = MAX(f->cur[w->line], d->count[i]);
         unsigned cls = mips_classify(d->words[i]);
         if (!(cls & MIPS_BRANCH) || (cls & (MIPS_LINK | MIPS_JREG)) || mips_branch_unconditional(d->words[i]))
@@ -234,10 +239,12 @@ static void cov_function(Cov *cv, const Profile *p, const ProfFunc *pf)
     fn_lines(cv, &d, touched);
     for (guint k = 0; k < touched->len; k++) {   /* this function's lines into the totals */
         CovFile *f = g_ptr_array_index(touched, k);
-        for (unsigned l = 1; l <= f->nlines; l++) {
+        for (guint k2 = 0; k2 < f->dirty->len; k2++) {
+            unsigned l = g_array_index(f->dirty, unsigned, k2);
             f->hits[l] += f->cur[l];
             f->cur[l] = 0;
         }
+        g_array_set_size(f->dirty, 0);
     }
     /* the function record: in the file of its first line */
     unsigned first = 0;
