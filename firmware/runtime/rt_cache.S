@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * rt_cache.S - the cache-flush routines GCC calls for
  * __builtin___clear_cache(beg, end) when it does not expand it inline

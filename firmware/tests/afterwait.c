@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * afterwait.c - the critical chain's last stretch (issue 20.9): core 0
  * spins DELAY cycles, then sends core 1 one packet; core 1 waits for it in
