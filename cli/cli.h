@@ -188,7 +188,16 @@ bool cli_write_file(const char *dir, const char *name, const char *data, gsize l
  * out/profile.data; CLI_WRITE_DEMO: the bundled demo's ELF was written to
  * out/firmware/; CLI_WRITE_KEEP: keep the saved data and firmware/ that
  * the manifest lists (re-rendering into the folder of the data). */
-enum { CLI_WRITE_DATA = 1, CLI_WRITE_DEMO = 2, CLI_WRITE_KEEP = 4, CLI_WRITE_STOP_ON_SIGNAL = 8 };
+enum { CLI_WRITE_DATA = 1, CLI_WRITE_DEMO = 2, CLI_WRITE_KEEP = 4, CLI_WRITE_STOP_ON_SIGNAL = 8,
+       CLI_WRITE_SOURCES = 16, CLI_WRITE_KEEP_SOURCES = 32 };
+/* CLI_WRITE_SOURCES (run): also OUT/sources.sha256, the SHA-256 of every
+ * source file the reports read (report.c compares them later);
+ * CLI_WRITE_KEEP_SOURCES (report -o DIR, which copied the run's file
+ * there first) and CLI_WRITE_KEEP: keep and list the one in out. */
+#define CLI_SOURCES_FILE "sources.sha256"
+/* report: warn on stderr for each file of dir/sources.sha256 that differs
+ * now from what the run read (or cannot be read). */
+void cli_check_sources(const char *dir);
 bool cli_write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error);
 
 /* Options that change what the reports show, shared by every command that

@@ -45,6 +45,8 @@ static const char *const run_description =
     "  trace.json                  timeline of waits, interrupts and NoC packets (Perfetto)\n"
     "  coverage.info               lcov tracefile of executed lines, calls and branches, all\n"
     "                              cores merged (genhtml -o DIR OUT/coverage.info)\n"
+    "  sources.sha256              SHA-256 of each source file the reports read ('nocprof\n"
+    "                              report' warns when one changed since the run)\n"
     "  aliasing.txt, aliasing.svg  when several sampling periods were recorded\n"
     "  profile.data                the complete profile data, from which 'nocprof report'\n"
     "                              rebuilds every report and 'nocprof diff'/'merge' work\n"

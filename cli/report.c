@@ -130,10 +130,47 @@ static const char *const report_description =
     "disassembly): it is looked for at the absolute path it had during the\n"
     "run, then at the path as given to 'nocprof run', then in OUT/firmware/;\n"
     "its content must be the one that ran (SHA-256 recorded in the data).\n"
-    "annotated.txt reads the source files again.\n"
+    "annotated.txt and coverage.info read the source files again: a warning\n"
+    "names each that differs from what the run read (OUT/sources.sha256).\n"
     "\n"
     "Exit status: 0 written; 2 usage error, unreadable or invalid profile data,\n"
     "ELF missing or changed; 5 a report could not be written.";
+
+void cli_check_sources(const char *dir)
+{
+    g_autofree char *path = g_build_filename(dir, CLI_SOURCES_FILE, NULL);
+    g_autofree char *text = NULL;
+    if (!g_file_test(path, G_FILE_TEST_IS_REGULAR) || !g_file_get_contents(path, &text, NULL, NULL))
+        return;
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (char **l = lines; *l; l++) {
+        if (strlen(*l) < 67 || (*l)[64] != ' ' || (*l)[65] != ' ')
+            continue;
+        (*l)[64] = '\0';
+        const char *file = *l + 66;
+        gsize len = 0;
+        g_autofree char *now = srcpath_read(file, &len, NULL, NULL);
+        g_autofree char *sum = now ? g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)now, len) : NULL;
+        if (!sum)
+            fprintf(stderr, "nocprof report: warning: %s: the run read this source file; it cannot be read now "
+                    "(annotated.txt lists disassembly)\n", file);
+        else if (g_ascii_strcasecmp(sum, *l) != 0)
+            fprintf(stderr, "nocprof report: warning: %s changed since the run (SHA-256 %.16s... then, %.16s... now): "
+                    "annotated.txt and coverage.info show its current text\n", file, *l, sum);
+    }
+}
+
+/* report -o DIR: the run's source sums go with its data (none: 0). */
+static unsigned copy_sources(const char *from, const char *to)
+{
+    g_autofree char *path = g_build_filename(from, CLI_SOURCES_FILE, NULL);
+    g_autofree char *text = NULL;
+    gsize len = 0;
+    if (!g_file_test(path, G_FILE_TEST_IS_REGULAR) || !g_file_get_contents(path, &text, &len, NULL)
+        || !cli_write_file(to, CLI_SOURCES_FILE, text, len, NULL))
+        return 0;
+    return CLI_WRITE_KEEP_SOURCES;
+}
 
 static bool same_folder(const char *a, const char *b)
 {
@@ -180,14 +217,18 @@ int cmd_report(int argc, char **argv)
     if (status == EXIT_OK) {
         g_autofree char *path = g_build_filename(rest[0], PROFILE_DATA_FILE, NULL);
         const char *dest = out ? out : rest[0];
-        if (!profile_data_load(path, &d, &err) || !profile_data_attach_elfs(&d, rest[0], &err)
-            || !cli_report_apply(&ro, &d, &err))
+        bool loaded = profile_data_load(path, &d, &err) && profile_data_attach_elfs(&d, rest[0], &err)
+                      && cli_report_apply(&ro, &d, &err);
+        if (loaded)
+            cli_check_sources(rest[0]);   /* after the source rules are set */
+        if (!loaded)
             status = fail(EXIT_USAGE, err);
         else if (g_mkdir_with_parents(dest, 0755) != 0)
             status = fail(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dest,
                                                     g_strerror(errno)));
         else if (!cli_write_reports(&d, dest, CLI_WRITE_STOP_ON_SIGNAL
-                                                  | (same_folder(rest[0], dest) ? CLI_WRITE_KEEP : CLI_WRITE_DATA), &err))
+                                                  | (same_folder(rest[0], dest) ? CLI_WRITE_KEEP
+                                                     : CLI_WRITE_DATA | copy_sources(rest[0], dest)), &err))
             status = fail(cli_signal_status()                 ? cli_signal_status()
                           : err->code == NOCPROF_ERROR_USAGE ? EXIT_USAGE : EXIT_REPORTS, err);
     }

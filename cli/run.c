@@ -525,7 +525,8 @@ int cmd_run(int argc, char **argv)
     run_machine(&r);
     gather(&r);
     print_outcome(&r);
-    bool ok = cli_write_reports(&r.data, r.out, CLI_WRITE_DATA | (demo ? CLI_WRITE_DEMO : 0), &err);
+    bool ok = cli_write_reports(&r.data, r.out, CLI_WRITE_DATA | CLI_WRITE_SOURCES | (demo ? CLI_WRITE_DEMO : 0),
+                                &err);
     if (!ok) {
         fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
         g_error_free(err);

@@ -332,7 +332,7 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     GString *folded = have_profiles ? folded_all(d, &folded_cut) : NULL;
     bool ok = (!(flags & CLI_WRITE_DATA) || write_data(o, d->whole ? d->whole : d, &first))
            && put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), &first)
-           && (!d->comm || put_gstring(o, NULL, "comm.txt", comm_text(d->comm), &first));
+           && (!d->comm || put_gstring(o, NULL, "comm.txt", comm_text(d->comm, (const Profile *const *)d->profs, d->ncores), &first));
     for (unsigned i = 0; ok && i < d->ncores; i++)
         ok = write_core(o, d, i, &first);
     if (ok && have_profiles)
@@ -342,9 +342,17 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
         ok = write_trace(o, d, page_trace, &first);
     if (ok && have_profiles)
         ok = put(o, NULL, "stacks.folded", folded->str, folded->len, &first);
+    GString *sums = (flags & CLI_WRITE_SOURCES) && have_profiles ? g_string_new(NULL) : NULL;
     if (ok && have_profiles)
         ok = put_gstring(o, NULL, "coverage.info",
-                         coverage_lcov((const Profile *const *)d->profs, d->ncores), &first);
+                         coverage_lcov((const Profile *const *)d->profs, d->ncores, sums), &first);
+    g_autofree char *sums_path = g_build_filename(o->dir, CLI_SOURCES_FILE, NULL);
+    if (ok && sums)
+        ok = put(o, NULL, CLI_SOURCES_FILE, sums->str, sums->len, &first);
+    else if (ok && (flags & (CLI_WRITE_KEEP | CLI_WRITE_KEEP_SOURCES)) && g_file_test(sums_path, G_FILE_TEST_IS_REGULAR))
+        g_ptr_array_add(o->written, g_strdup(CLI_SOURCES_FILE));   /* the run's record, kept in place */
+    if (sums)
+        g_string_free(sums, TRUE);
     if (ok && alias)
         ok = put_gstring(o, NULL, "aliasing.txt", aliasing_report(alias), &first)
           && put_gstring(o, NULL, "aliasing.svg", aliasing_svg(alias), &first);

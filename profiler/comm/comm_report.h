@@ -89,7 +89,9 @@ typedef struct CommReport {
 
 void comm_report_free(CommReport *r);
 /* comm_text.c: OUT/comm.txt. */
-GString *comm_text(const CommReport *r);
+/* profs (may be NULL): the cores' profiles, for where the last core's own
+ * work went (the critical chain's last stretch). */
+GString *comm_text(const CommReport *r, const Profile *const *profs, unsigned nprofs);
 /* comm_json.c: summary.json "communication" (SPEC section 6); full adds
  * what profile.data keeps besides (per-line figures, flows_dropped; the
  * flows themselves profile.data saves apart, as a fixed-size array). */

@@ -1,10 +1,42 @@
 /* comm_text.c — OUT/comm.txt: the communication profile for people. */
 #include <inttypes.h>
+#include <string.h>
 
 #include "comm_report.h"
 
 #define TOP_FUNCS 10
 #define TOP_PARTNERS 5
+#define TOP_BUSY 3
+
+typedef struct BusyPath {
+    char *path;
+    uint64_t busy;
+} BusyPath;
+
+static gint busy_desc(gconstpointer a, gconstpointer b)
+{
+    const BusyPath *x = a, *y = b;
+    if (x->busy != y->busy)
+        return x->busy > y->busy ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+/* "_start;main;f": the functions from the root to context i. */
+static char *prof_ctx_path(const Profile *p, size_t i)
+{
+    GPtrArray *names = g_ptr_array_new();
+    for (unsigned depth = 0; depth < 4096; depth++) {
+        g_ptr_array_add(names, (gpointer)(p->ctxs[i].func < p->nfuncs ? p->funcs[p->ctxs[i].func].name : "??"));
+        if (i == 0 || p->ctxs[i].parent >= i)
+            break;
+        i = p->ctxs[i].parent;
+    }
+    GString *s = g_string_new(NULL);
+    for (guint j = names->len; j-- > 0;)
+        g_string_append_printf(s, "%s%s", (const char *)g_ptr_array_index(names, j), j ? ";" : "");
+    g_ptr_array_free(names, TRUE);
+    return g_string_free(s, FALSE);
+}
 
 static uint64_t bsum(const uint64_t *b)
 {
@@ -71,7 +103,45 @@ static void matrix(GString *o, const CommReport *r)
         }
 }
 
-static void chain(GString *o, const CommReport *r)
+/* The paths of the last core's own work: self cycles not blocked
+ * (poll_rx and wait_tx are in self; idle is not), whole run, the largest
+ * first. The recorder keeps no per-path time line, so the stretch after
+ * the last wait is not split out of the run: with a long stretch (the
+ * case the sentence above flags) these are where it went. */
+static void busiest(GString *o, const CommReport *r, const Profile *p)
+{
+    GHashTable *blocked = g_hash_table_new(g_str_hash, g_str_equal);
+    const CommCoreReport *cr = &r->cores[r->last_core];
+    for (unsigned j = 0; j < cr->npaths; j++)
+        g_hash_table_insert(blocked, (gpointer)cr->paths[j].path, (gpointer)&cr->paths[j]);
+    GArray *top = g_array_new(FALSE, FALSE, sizeof(BusyPath));
+    uint64_t total = 0;
+    for (size_t i = 0; i < p->nctxs; i++) {
+        const ProfCtx *c = &p->ctxs[i];
+        if (!c->self || c->func >= p->nfuncs || p->funcs[c->func].pseudo)
+            continue;
+        char *path = prof_ctx_path(p, i);
+        const CommPath *cp = g_hash_table_lookup(blocked, path);
+        uint64_t in_self = cp ? cp->blocked[COMM_POLL_RX] + cp->blocked[COMM_WAIT_TX] : 0;
+        BusyPath b = { path, c->self > in_self ? c->self - in_self : 0 };
+        total += b.busy;
+        g_array_append_val(top, b);
+    }
+    g_array_sort(top, busy_desc);
+    g_string_append_printf(o, "  Core %u's own work (self cycles not blocked, whole run) went to:", r->last_core);
+    for (guint j = 0; j < top->len && j < TOP_BUSY && g_array_index(top, BusyPath, j).busy; j++) {
+        const BusyPath *b = &g_array_index(top, BusyPath, j);
+        g_string_append_printf(o, "%s %s %" PRIu64 " (%.1f%%)", j ? "," : "", b->path, b->busy,
+                               total ? 100.0 * (double)b->busy / (double)total : 0.0);
+    }
+    g_string_append(o, "\n");
+    for (guint j = 0; j < top->len; j++)
+        g_free(g_array_index(top, BusyPath, j).path);
+    g_array_free(top, TRUE);
+    g_hash_table_unref(blocked);
+}
+
+static void chain(GString *o, const CommReport *r, const Profile *last_prof)
 {
     uint64_t end = r->ncores ? r->cores[r->last_core].finish : 0;
     g_string_append_printf(o, "\nCritical chain: the waits that set the finish of core %u (last to finish, cycle %"
@@ -91,18 +161,21 @@ static void chain(GString *o, const CommReport *r)
     if (r->nchain) {
         const CommStep *first = &r->chain[0], *last = &r->chain[r->nchain - 1];
         g_string_append_printf(o, "  The chain starts with core %u's work up to cycle %" PRIu64 " (in %s).\n"
-                               "  Core %u then ran %" PRIu64 " cycles after its last wait (%.1f%% of its %" PRIu64
-                               " cycles) in %s:\n  %s.\n", first->src, first->ts, first->send_path, last->core,
-                               end - last->tc, end ? 100.0 * (double)(end - last->tc) / (double)end : 0.0, end,
-                               last->recv_path, end - last->tc >= last->tc - last->tw
+                               "  Core %u's last wait (in %s) ended at cycle %" PRIu64 "; it then ran %" PRIu64
+                               " more cycles (%.1f%% of its %" PRIu64 " cycles):\n  %s.\n", first->src, first->ts,
+                               first->send_path, last->core, last->recv_path, last->tc, end - last->tc,
+                               end ? 100.0 * (double)(end - last->tc) / (double)end : 0.0, end,
+                               end - last->tc >= last->tc - last->tw
                                    ? "its own work after the last wait, not the network, sets the finish time"
                                    : "the waits of the chain set the finish time");
     }
+    if (last_prof)
+        busiest(o, r, last_prof);
     if (r->chain_truncated)
         g_string_append(o, "  (packet records were limited by --trace-limit: the chain may be incomplete)\n");
 }
 
-GString *comm_text(const CommReport *r)
+GString *comm_text(const CommReport *r, const Profile *const *profs, unsigned nprofs)
 {
     GString *o = g_string_new("Communication profile: the NoC charged to the code (nocprof)\n"
                               "Exact core cycles. blocked = poll_rx + wait_tx + wait_irq; poll_rx and wait_tx are part "
@@ -121,7 +194,7 @@ GString *comm_text(const CommReport *r)
         g_string_append_c(o, '\n');
     }
     matrix(o, r);
-    chain(o, r);
+    chain(o, r, profs && r->last_core < nprofs ? profs[r->last_core] : NULL);
     if (r->unmatched)
         g_string_append_printf(o, "\n%" PRIu64 " packets consumed without a recorded send (internal error)\n",
                                r->unmatched);

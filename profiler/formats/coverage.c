@@ -26,10 +26,12 @@ typedef struct CovBranch {
 
 typedef struct CovFile {
     char *path;                /* absolute path of the file read */
+    char *sha256;              /* of its content (hex) */
     unsigned nlines;           /* lines in it */
     uint64_t *hits, *cur;      /* [nlines + 1]: run total, this function */
     bool *code;                /* [nlines + 1]: a line with instructions */
     bool any;                  /* some line has */
+    GArray *dirty;             /* lines whose cur is not 0 */
     GHashTable *funcs;         /* name -> CovFunc */
     GHashTable *branches;      /* "line:block" -> CovBranch */
 } CovFile;
@@ -43,11 +45,13 @@ static void cov_file_free(gpointer data)
 {
     CovFile *f = data;
     g_free(f->path);
+    g_free(f->sha256);
     g_free(f->hits);
     g_free(f->cur);
     g_free(f->code);
     g_hash_table_unref(f->funcs);
     g_hash_table_unref(f->branches);
+    g_array_free(f->dirty, TRUE);
     g_free(f);
 }
 
@@ -71,6 +75,7 @@ static CovFile *cov_file(Cov *cv, const char *name)
         if (clean && !f) {
             f = g_new0(CovFile, 1);
             f->path = g_steal_pointer(&abs);
+            f->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
             for (gsize i = 0; i < len; i++)
                 f->nlines += text[i] == '\n';
             if (len && text[len - 1] != '\n')
@@ -78,6 +83,7 @@ static CovFile *cov_file(Cov *cv, const char *name)
             f->hits = g_new0(uint64_t, f->nlines + 1);
             f->cur = g_new0(uint64_t, f->nlines + 1);
             f->code = g_new0(bool, f->nlines + 1);
+            f->dirty = g_array_new(FALSE, FALSE, sizeof(unsigned));
             f->funcs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
             f->branches = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
             g_hash_table_insert(cv->by_path, f->path, f);
@@ -207,6 +213,8 @@ static void fn_lines(Cov *cv, const Fn *d, GPtrArray *touched)
         if (!g_ptr_array_find(touched, f, NULL))
             g_ptr_array_add(touched, f);
         f->code[w->line] = f->any = true;
+        if (!f->cur[w->line] && d->count[i])
+            g_array_append_val(f->dirty, w->line);
         f->cur[w->line] = MAX(f->cur[w->line], d->count[i]);
         unsigned cls = mips_classify(d->words[i]);
         if (!(cls & MIPS_BRANCH) || (cls & (MIPS_LINK | MIPS_JREG)) || mips_branch_unconditional(d->words[i]))
@@ -231,10 +239,12 @@ static void cov_function(Cov *cv, const Profile *p, const ProfFunc *pf)
     fn_lines(cv, &d, touched);
     for (guint k = 0; k < touched->len; k++) {   /* this function's lines into the totals */
         CovFile *f = g_ptr_array_index(touched, k);
-        for (unsigned l = 1; l <= f->nlines; l++) {
+        for (guint k2 = 0; k2 < f->dirty->len; k2++) {
+            unsigned l = g_array_index(f->dirty, unsigned, k2);
             f->hits[l] += f->cur[l];
             f->cur[l] = 0;
         }
+        g_array_set_size(f->dirty, 0);
     }
     /* the function record: in the file of its first line */
     unsigned first = 0;
@@ -342,7 +352,7 @@ static gint cmp_path(gconstpointer a, gconstpointer b, gpointer data)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-GString *coverage_lcov(const Profile *const *profs, unsigned n)
+GString *coverage_lcov(const Profile *const *profs, unsigned n, GString *sums)
 {
     Cov cv = { .by_name = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
                .by_path = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, cov_file_free) };
@@ -360,8 +370,11 @@ GString *coverage_lcov(const Profile *const *profs, unsigned n)
     g_qsort_with_data(paths, (gint)nf, sizeof *paths, cmp_path, NULL);
     for (guint i = 0; i < nf; i++) {
         const CovFile *f = g_hash_table_lookup(cv.by_path, paths[i]);
-        if (f->any)
-            emit_file(o, f);
+        if (!f->any)
+            continue;
+        emit_file(o, f);
+        if (sums)
+            g_string_append_printf(sums, "%s  %s\n", f->sha256, f->path);
     }
     g_hash_table_unref(cv.by_name);
     g_hash_table_unref(cv.by_path);

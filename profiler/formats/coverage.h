@@ -24,7 +24,11 @@
 
 #include "profile.h"
 
-/* The tracefile of n profiles (NULL entries skipped). */
-GString *coverage_lcov(const Profile *const *profs, unsigned n);
+/* The tracefile of n profiles (NULL entries skipped). sums (may be NULL)
+ * gets one line per source file of the tracefile, in sha256sum(1)'s
+ * format: the SHA-256 of the content read (GChecksum), two spaces, the
+ * absolute path (OUT/sources.sha256: `nocprof report` warns when a file
+ * changed since the run). */
+GString *coverage_lcov(const Profile *const *profs, unsigned n, GString *sums);
 
 #endif

@@ -218,7 +218,8 @@ class Demo(unittest.TestCase):
         self.assertLess(comm["cores"][3]["blocked_cycles"]["total"], cycles[3] // 10)
         self.assertIn("stage_check", chain["steps"][-1]["path"])
         text = r.text("comm.txt")
-        self.assertRegex(text, r"Core 3 then ran \d+ cycles after its last wait .* in _start;main;stage_check")
+        self.assertRegex(text, r"Core 3's last wait \(in _start;main;stage_check;[^)]*\) ended at cycle \d+; "
+                               r"it then ran \d+ more cycles")
         self.assertIn("its own work after the last wait, not the network, sets the finish time", text)
         # every step's times are ordered and chain backwards through senders
         for a, b in zip(chain["steps"], chain["steps"][1:]):
@@ -228,6 +229,32 @@ class Demo(unittest.TestCase):
             self.assertLessEqual(s["wait_cycle"], s["delivered_cycle"])
             self.assertLess(s["sent_cycle"], s["delivered_cycle"])
             self.assertLessEqual(s["delivered_cycle"], s["consumed_cycle"])
+
+
+class AfterLastWait(unittest.TestCase):
+    def test_chain_names_where_the_time_after_the_last_wait_went(self):
+        # afterwait: core 1 waits in rt_recv for core 0's packet (sent after
+        # rt_delay(20000)), then runs hot_loop(200000): the last stretch is
+        # hot_loop's, not rt_recv's (issue 20.9: comm.txt said "ran 1400048
+        # cycles after its last wait ... in _start;main;rt_recv")
+        for e in ("el", "eb"):
+            r = run([fw("afterwait", e)])
+            self.assertEqual(r.rc, 0, r.describe())
+            chain = r.summary["communication"]["critical_chain"]
+            self.assertEqual(chain["last_core"], 1)
+            end = r.summary["cores"][1]["cycles"]
+            tc = chain["steps"][-1]["consumed_cycle"]
+            text = r.text("comm.txt")
+            self.assertIn("Core 1's last wait (in _start;main;rt_recv) ended at cycle %d; it then ran %d more cycles"
+                          % (tc, end - tc), text)
+            m = re.search(r"Core 1's own work \(self cycles not blocked, whole run\) went to: "
+                          r"_start;main;hot_loop (\d+) \(([\d.]+)%\)", text)
+            self.assertIsNotNone(m, text)
+            hot = next(f for f in r.summary["cores"][1]["functions"] if f["name"] == "hot_loop")
+            self.assertEqual(int(m.group(1)), hot["self_cycles"])
+            self.assertGreater(float(m.group(2)), 99.0)
+            # hot_loop ran after the wait: its cycles fit in the last stretch
+            self.assertLessEqual(hot["self_cycles"], end - tc)
 
 
 class NoComm(unittest.TestCase):

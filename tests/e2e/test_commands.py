@@ -22,9 +22,9 @@ import nptest  # noqa: E402
 from nptest import fw, raw, run  # noqa: E402
 
 
-def checksums(out, skip=("profile.data",)):
+def checksums(out, skip=("profile.data", "sources.sha256")):
     """relative path -> sha256 of every file of an output folder, except the
-    saved data and the firmware copy."""
+    saved data, the run's source sums and the firmware copy."""
     sums = {}
     for root, _, files in os.walk(out):
         for name in files:
@@ -67,6 +67,38 @@ class Report(unittest.TestCase):
         m = re.search(r"the format version \(u32\s+little-endian, now (\d+)", doc)
         self.assertIsNotNone(m, "docs/reports.md: format version sentence")
         self.assertEqual(int(m.group(1)), ver)
+
+    def test_warns_when_a_source_changed(self):
+        # issue 20.9: the run records the SHA-256 of every source file its
+        # reports read (OUT/sources.sha256, sha256sum's format); `report`
+        # warns for each that differs now. The sources are a copy, found
+        # through --source-map, so that the test can change one.
+        src = os.path.realpath(nptest.src("firmware"))
+        copy = os.path.join(nptest.tmpdir("src"), "firmware")
+        shutil.copytree(src, copy)
+        r = run([fw("calls"), "--source-map", "%s=%s" % (src, copy)] + nptest.ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        calls_c = os.path.join(copy, "tests", "calls.c")
+        sums = dict(reversed(l.split("  ", 1)) for l in open(r.path("sources.sha256")).read().splitlines())
+        with open(calls_c, "rb") as f:
+            self.assertEqual(sums[calls_c], hashlib.sha256(f.read()).hexdigest())
+        self.assertIn(os.path.join(copy, "runtime", "nocprof.c"), sums)
+        res = raw(["report", r.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertNotIn("warning", res.stderr)
+        with open(calls_c, "a") as f:
+            f.write("/* edited after the run */\n")
+        res = raw(["report", r.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertRegex(res.stderr, r"warning: %s changed since the run \(SHA-256 %s\.\.\. then, [0-9a-f]{16}"
+                         r"\.\.\. now\)" % (re.escape(calls_c), sums[calls_c][:16]))
+        self.assertEqual(res.stderr.count("warning"), 1)
+        # the run's record stays (report keeps it, listed in the manifest)
+        self.assertEqual(dict(reversed(l.split("  ", 1)) for l in open(r.path("sources.sha256")).read().splitlines()),
+                         sums)
+        os.unlink(calls_c)
+        res = raw(["report", r.out])
+        self.assertIn("%s: the run read this source file; it cannot be read now" % calls_c, res.stderr)
 
     def test_calls_two_periods_identical(self):
         r = run([fw("calls"), "--sample-period", "1000,997"])

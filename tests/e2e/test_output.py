@@ -121,7 +121,8 @@ class Reuse(unittest.TestCase):
         self.assertEqual(second, sorted([
             MANIFEST, "callgraph.txt", "comm.txt", "core0/annotated.txt", "core0/callgraph.txt", "core0/callgrind.out",
             "core0/console.txt", "core0/flat.txt", "core0/gmon.out", "core3/mine.txt", "coverage.info", "flat.txt",
-            "noc.txt", "notes.txt", "profile.data", "report.html", "stacks.folded", "summary.json", "summary.txt", "trace.json"]))
+            "noc.txt", "notes.txt", "profile.data", "report.html", "sources.sha256", "stacks.folded", "summary.json",
+            "summary.txt", "trace.json"]))
         self.assertFalse(os.path.exists(os.path.join(out, "core1")))
         self.assertFalse(os.path.exists(os.path.join(out, "core2")))
         self.assertEqual(manifest(out), [f for f in second if f not in (MANIFEST, "notes.txt", "core3/mine.txt")])

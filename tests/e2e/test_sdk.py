@@ -10,7 +10,9 @@ using only the installed files,
   (-EB, and separate compile and link steps),
 
 each run with the installed nocprof on 4 cores; console and exit codes are
-checked.  The build directory comes from $NOCPROF_BUILD_DIR."""
+checked.  The prefix contains a space.  __builtin___clear_cache links
+without -msynci (the runtime's _flush_cache) and makes code written at run
+time callable.  The build directory comes from $NOCPROF_BUILD_DIR."""
 import os
 import shutil
 import subprocess
@@ -61,11 +63,11 @@ find_package(NocprofFirmware REQUIRED)
 nocprof_add_firmware(demo SOURCES main.c greet.c)
 nocprof_add_firmware(demo_eb SOURCES main.c greet.c BIG_ENDIAN CFLAGS -O1 -g)
 '''
-MAKEFILE = '''PC      = PKG_CONFIG_PATH=$(PREFIX)/lib/pkgconfig pkg-config
+MAKEFILE = '''PC      = PKG_CONFIG_PATH="$(PREFIX)/lib/pkgconfig" pkg-config
 CC     := $(shell $(PC) --variable=cc nocprof-firmware)
 CFLAGS  = -O2 -g $(shell $(PC) --cflags nocprof-firmware)
 LDLIBS  = $(shell $(PC) --libs nocprof-firmware)
-NPCC    = $(PREFIX)/bin/nocprof-cc
+NPCC    = "$(PREFIX)/bin/nocprof-cc"
 
 all: app.elf app-cc-eb.elf app-cc-el.elf
 
@@ -79,6 +81,41 @@ app-cc-el.elf: main.c greet.c greet.h
 \t$(NPCC) -O2 -c main.c -o cc-main.o
 \t$(NPCC) -O2 -c greet.c -o cc-greet.o
 \t$(NPCC) -o $@ cc-main.o cc-greet.o
+'''
+
+JIT_C = r'''#include <stdint.h>
+#include <stdio.h>
+
+static uint32_t code[4] __attribute__((aligned(16)));
+
+int main(void)
+{
+    code[0] = 0x2402002au;     /* addiu $v0, $zero, 42 */
+    code[1] = 0x03e00008u;     /* jr $ra */
+    code[2] = 0x00000000u;     /* nop */
+    __builtin___clear_cache((char *)code, (char *)(code + 3));
+    int (*fn)(void) = (int (*)(void))(uintptr_t)code;
+    printf("jit returned %d\n", fn());
+    return fn() == 42 ? 0 : 1;
+}
+'''
+
+# libgcc's helpers: 64-bit division, modulo and conversions (compiler-rt's,
+# built with the firmware flags into libnocprof.a)
+HELPERS_C = r'''#include <stdint.h>
+#include <stdio.h>
+
+volatile int64_t a = -9123456789012345678LL, b = 1234567891LL;
+volatile uint64_t ua = 18000000000000000123ULL, ub = 97ULL;
+volatile double d = -123456789.75;
+
+int main(void)
+{
+    printf("%lld %lld %llu %llu\n", (long long)(a / b), (long long)(a % b),
+           (unsigned long long)(ua / ub), (unsigned long long)(ua % ub));
+    printf("%lld %.1f %.1f\n", (long long)d, (double)a, (double)ua);
+    return 0;
+}
 '''
 
 
@@ -96,7 +133,8 @@ class Sdk(unittest.TestCase):
         if not build or not os.path.isfile(os.path.join(build, "CMakeCache.txt")):
             raise unittest.SkipTest("NOCPROF_BUILD_DIR not set to a build directory")
         cls.cmake = nptest.tool("cmake")
-        cls.prefix = tmpdir("prefix")
+        # a prefix with a space (issue 20.11): every path quoted
+        cls.prefix = os.path.join(tmpdir("prefix"), "sdk install")
         subprocess.run([cls.cmake, "--install", build, "--prefix", cls.prefix],
                        check=True, stdout=subprocess.DEVNULL)
         cls.nocprof = os.path.join(cls.prefix, "bin", "nocprof")
@@ -163,6 +201,60 @@ class Sdk(unittest.TestCase):
         self.run_elf(os.path.join(d, "app.elf"))
         self.run_elf(os.path.join(d, "app-cc-eb.elf"), big=True)
         self.run_elf(os.path.join(d, "app-cc-el.elf"))
+
+
+    def test_clear_cache_without_msynci(self):
+        # code written at run time: `addiu $v0, $zero, 42; jr $ra; nop`,
+        # made fetchable by __builtin___clear_cache, which GCC turns into a
+        # call of _flush_cache without -msynci (issue 20.11: undefined before)
+        d = tmpdir("cache")
+        with open(os.path.join(d, "jit.c"), "w") as f:
+            f.write(JIT_C)
+        cc = os.path.join(self.prefix, "bin", "nocprof-cc")
+        for endian in ("-EL", "-EB"):
+            elf = os.path.join(d, "jit%s.elf" % endian)
+            p = subprocess.run([cc, endian, "-O2", "-g", "-o", elf, os.path.join(d, "jit.c")],
+                               stderr=subprocess.PIPE, universal_newlines=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            out = tmpdir("out")
+            p = subprocess.run([self.nocprof, "run", "-q", "-o", out, "--set", "mesh.width=1",
+                                "--set", "mesh.height=1", elf], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+            r = nptest.Run([elf], p, out, 0)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(r.text("core0", "console.txt"), "jit returned 42\n")
+            calls = {f["name"]: f["calls"] for f in r.core(0)["functions"]}
+            self.assertEqual(calls["_flush_cache"], 1)
+
+
+    def test_no_abicalls_warning_and_helpers_right(self):
+        # issue 20.11: linking a libgcc member (-mabicalls) with our
+        # -mno-abicalls objects printed "linking abicalls files with
+        # non-abicalls files"; the helpers now come from libnocprof.a
+        d = tmpdir("helpers")
+        with open(os.path.join(d, "h.c"), "w") as f:
+            f.write(HELPERS_C)
+        cc = os.path.join(self.prefix, "bin", "nocprof-cc")
+        a, b, ua, ub, dv = -9123456789012345678, 1234567891, 18000000000000000123, 97, -123456789.75
+        q = abs(a) // b * (1 if a >= 0 else -1)          # C truncates toward zero
+        want = "%d %d %d %d\n%d %.1f %.1f\n" % (q, a - q * b, ua // ub, ua % ub, int(dv), float(a), float(ua))
+        for endian in ("-EL", "-EB"):
+            elf = os.path.join(d, "h%s.elf" % endian)
+            p = subprocess.run([cc, endian, "-O2", "-o", elf, os.path.join(d, "h.c")],
+                               stderr=subprocess.PIPE, universal_newlines=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertNotIn("abicalls", p.stderr)
+            self.assertEqual(p.stderr, "")
+            syms = subprocess.run([nptest.tool("mipsel-linux-gnu-nm"), elf], stdout=subprocess.PIPE,
+                                  universal_newlines=True, check=True).stdout
+            for helper in ("__divdi3", "__moddi3", "__udivdi3", "__umoddi3", "__floatdidf", "__floatundidf"):
+                self.assertRegex(syms, r" T %s\n" % helper)
+            out = tmpdir("out")
+            p = subprocess.run([self.nocprof, "run", "-q", "-o", out, "--set", "mesh.width=1",
+                                "--set", "mesh.height=1", elf], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(nptest.Run([elf], p, out, 0).text("core0", "console.txt"), want)
 
 
 if __name__ == "__main__":
