@@ -144,16 +144,6 @@ set(_glue_flags ${NOCPROF_FW_ABI_FLAGS} ${NOCPROF_FW_DEFAULT_CFLAGS} -Wall -Wext
     -I "${_libc_src}" -I "${NOCPROF_FIRMWARE_RUNTIME}" -I "${NOCPROF_PLATFORM_INCLUDE}"
     -isystem "${NOCPROF_SDK_INCLUDE}")
 set(_hdr_stamp "${NOCPROF_SDK_INCLUDE}/newlib.h" "${NOCPROF_SDK_INCLUDE}/_newlib_version.h")
-# compiler-rt's builtins (firmware/libc/compiler-rt/README.md): libgcc's
-# helpers built with the firmware's flags, so that no -mabicalls libgcc
-# member is linked (third-party code: its own warnings are not ours)
-set(_crt_dir "${_libc_src}/compiler-rt")
-set(_crt_sources ashldi3 ashrdi3 bswapdi2 clzdi2 cmpdi2 ctzdi2 divdi3 ffsdi2 fixdfdi fixsfdi
-    fixunsdfdi fixunssfdi floatdidf floatdisf floatundidf floatundisf lshrdi3 moddi3 muldi3
-    negdi2 paritydi2 paritysi2 popcountdi2 popcountsi2 ucmpdi2 udivdi3 udivmoddi4 umoddi3
-    mulsc3 muldc3 divsc3 divdc3 powidf2 powisf2)
-file(GLOB _crt_headers "${_crt_dir}/*.h" "${_crt_dir}/*.inc")
-set(_crt_flags ${NOCPROF_FW_ABI_FLAGS} ${NOCPROF_FW_DEFAULT_CFLAGS} -isystem "${NOCPROF_SDK_INCLUDE}")
 
 foreach(_endian el eb)
   set(_cc "${NOCPROF_${_endian}_CC}")
@@ -188,13 +178,6 @@ foreach(_endian el eb)
     add_custom_command(OUTPUT "${_obj}"
       COMMAND "${_cc}" ${_ef} ${_glue_flags} -c "${_s}" -o "${_obj}"
       DEPENDS "${_s}" "${_libc_src}/np_libc.h" ${_hdr_stamp} VERBATIM)
-    list(APPEND _objs "${_obj}")
-  endforeach()
-  foreach(_c IN LISTS _crt_sources)
-    set(_obj "${_objdir}/crt_${_c}.o")
-    add_custom_command(OUTPUT "${_obj}"
-      COMMAND "${_cc}" ${_ef} ${_crt_flags} -c "${_crt_dir}/${_c}.c" -o "${_obj}"
-      DEPENDS "${_crt_dir}/${_c}.c" ${_crt_headers} ${_hdr_stamp} VERBATIM)
     list(APPEND _objs "${_obj}")
   endforeach()
   # runtime objects (built by Firmware.cmake) go into the same archive

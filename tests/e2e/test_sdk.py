@@ -100,24 +100,6 @@ int main(void)
 }
 '''
 
-# libgcc's helpers: 64-bit division, modulo and conversions (compiler-rt's,
-# built with the firmware flags into libnocprof.a)
-HELPERS_C = r'''#include <stdint.h>
-#include <stdio.h>
-
-volatile int64_t a = -9123456789012345678LL, b = 1234567891LL;
-volatile uint64_t ua = 18000000000000000123ULL, ub = 97ULL;
-volatile double d = -123456789.75;
-
-int main(void)
-{
-    printf("%lld %lld %llu %llu\n", (long long)(a / b), (long long)(a % b),
-           (unsigned long long)(ua / ub), (unsigned long long)(ua % ub));
-    printf("%lld %.1f %.1f\n", (long long)d, (double)a, (double)ua);
-    return 0;
-}
-'''
-
 
 def expected_console(k):
     import math
@@ -225,36 +207,6 @@ class Sdk(unittest.TestCase):
             self.assertEqual(r.text("core0", "console.txt"), "jit returned 42\n")
             calls = {f["name"]: f["calls"] for f in r.core(0)["functions"]}
             self.assertEqual(calls["_flush_cache"], 1)
-
-
-    def test_no_abicalls_warning_and_helpers_right(self):
-        # issue 20.11: linking a libgcc member (-mabicalls) with our
-        # -mno-abicalls objects printed "linking abicalls files with
-        # non-abicalls files"; the helpers now come from libnocprof.a
-        d = tmpdir("helpers")
-        with open(os.path.join(d, "h.c"), "w") as f:
-            f.write(HELPERS_C)
-        cc = os.path.join(self.prefix, "bin", "nocprof-cc")
-        a, b, ua, ub, dv = -9123456789012345678, 1234567891, 18000000000000000123, 97, -123456789.75
-        q = abs(a) // b * (1 if a >= 0 else -1)          # C truncates toward zero
-        want = "%d %d %d %d\n%d %.1f %.1f\n" % (q, a - q * b, ua // ub, ua % ub, int(dv), float(a), float(ua))
-        for endian in ("-EL", "-EB"):
-            elf = os.path.join(d, "h%s.elf" % endian)
-            p = subprocess.run([cc, endian, "-O2", "-o", elf, os.path.join(d, "h.c")],
-                               stderr=subprocess.PIPE, universal_newlines=True)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            self.assertNotIn("abicalls", p.stderr)
-            self.assertEqual(p.stderr, "")
-            syms = subprocess.run([nptest.tool("mipsel-linux-gnu-nm"), elf], stdout=subprocess.PIPE,
-                                  universal_newlines=True, check=True).stdout
-            for helper in ("__divdi3", "__moddi3", "__udivdi3", "__umoddi3", "__floatdidf", "__floatundidf"):
-                self.assertRegex(syms, r" T %s\n" % helper)
-            out = tmpdir("out")
-            p = subprocess.run([self.nocprof, "run", "-q", "-o", out, "--set", "mesh.width=1",
-                                "--set", "mesh.height=1", elf], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            self.assertEqual(nptest.Run([elf], p, out, 0).text("core0", "console.txt"), want)
 
 
 if __name__ == "__main__":
