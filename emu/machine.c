@@ -527,12 +527,12 @@ static gpointer thread_main(gpointer opaque)
 
 /* ---- life cycle ------------------------------------------------------ */
 
-static void console_locked(void *opaque, unsigned core, const char *line, size_t len)
+static void console_locked(void *opaque, unsigned core, const char *line, size_t len, bool eol)
 {
     MachSched *s = opaque;
     pthread_mutex_lock(&s->console_lock);
     if (s->console_fn)
-        s->console_fn(s->console_opaque, core, line, len);
+        s->console_fn(s->console_opaque, core, line, len, eol);
     pthread_mutex_unlock(&s->console_lock);
 }
 

@@ -65,7 +65,8 @@ typedef struct Machine {
 } Machine;
 
 /* imgs[i] is core i's firmware (images may be shared between cores).
- * console_fn is called with a lock held, one line at a time. */
+ * console_fn is called with a lock held, one line (or piece of a long
+ * line) at a time. */
 Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console_fn,
                      void *console_opaque, GError **error);
 void machine_free(Machine *m);
