@@ -61,6 +61,9 @@ typedef struct Machine {
      * of threads running cores */
     uint64_t adapt_trial_ns;
     unsigned adapt_switches;
+    /* the clock adapt measures with, in ns (NULL: CLOCK_MONOTONIC): a test
+     * gives a fake one to make the trials' ends independent of the host */
+    uint64_t (*adapt_clock)(void);
     MachSched *sched;          /* private */
 } Machine;
 
