@@ -184,7 +184,7 @@ bool cli_write_file(const char *dir, const char *name, const char *data, gsize l
  * console.txt there whose data was cut (cli_console_is_cut);
  * CLI_WRITE_CONSOLE: the run streamed every coreN/console.txt already
  * (cli_console_finish): list them, do not write them. */
-enum { CLI_WRITE_DATA = 1, CLI_WRITE_DEMO = 2, CLI_WRITE_KEEP = 4, CLI_WRITE_CONSOLE = 8 };
+enum { CLI_WRITE_DATA = 1, CLI_WRITE_DEMO = 2, CLI_WRITE_KEEP = 4, CLI_WRITE_CONSOLE = 16 };
 bool cli_write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error);
 
 /* Options that change what the reports show, shared by every command that
