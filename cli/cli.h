@@ -18,8 +18,8 @@
 
 #include <glib.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "aliasing.h"
 #include "collect.h"
@@ -101,11 +101,18 @@ typedef struct Firmware {
 } Firmware;
 
 /* The console echo on stdout (unless -q): stops for good at the first
- * write error (a closed pipe, a full disk); console.txt is unaffected. */
+ * write error (a closed pipe, a full disk); console.txt is unaffected.
+ * And each core's console.txt, streamed into OUT/coreN/ as the core
+ * prints (a temporary name until the run ends: console_finish). */
 typedef struct Echo {
     gboolean quiet;
     bool stopped;
     int error;                 /* errno of the failed write, 0 if none */
+    const char *out;           /* the output folder */
+    unsigned ncores;
+    FILE **files;              /* [ncores] the streams, opened at the first byte */
+    char **tmp;                /* [ncores] their temporary names */
+    GError *file_error;        /* the first failed write of a console.txt */
 } Echo;
 
 /* Everything one run made, for the report writers. */
@@ -131,6 +138,22 @@ typedef struct Run {
 } Run;
 
 int cmd_run(int argc, char **argv);
+
+/* console.c: the ConsoleFn of a run (opaque: its Echo): the echo, and
+ * each core's console.txt streamed into OUT/coreN/ (after
+ * cli_console_start). cli_console_finish closes the streams and renames
+ * them to console.txt (an empty one for a core that printed nothing);
+ * false with the first write error. */
+void cli_console_line(void *opaque, unsigned core, const char *line, size_t len, bool eol);
+void cli_console_start(Echo *e, const char *out, unsigned ncores);
+bool cli_console_finish(Echo *e, GError **error);
+void cli_console_clear(Echo *e);
+/* What profile.data keeps of a console: all of it, or when the core printed
+ * more than core_console() kept, that head and a line starting with
+ * CLI_CONSOLE_CUT giving the total; cli_console_is_cut tells which. */
+#define CLI_CONSOLE_CUT "\n[nocprof: console cut: "
+GBytes *cli_console_data(const char *head, size_t len, uint64_t total);
+bool cli_console_is_cut(GBytes *data);
 
 /* progress.c: the one-line progress on stderr while the machine runs.
  * mode 1: always (--progress), 0: when stderr is a terminal, -1: never.
@@ -189,7 +212,11 @@ bool cli_write_file(const char *dir, const char *name, const char *data, gsize l
  * out/firmware/; CLI_WRITE_KEEP: keep the saved data and firmware/ that
  * the manifest lists (re-rendering into the folder of the data). */
 enum { CLI_WRITE_DATA = 1, CLI_WRITE_DEMO = 2, CLI_WRITE_KEEP = 4, CLI_WRITE_STOP_ON_SIGNAL = 8,
-       CLI_WRITE_SOURCES = 16, CLI_WRITE_KEEP_SOURCES = 32 };
+       CLI_WRITE_SOURCES = 16, CLI_WRITE_KEEP_SOURCES = 32,
+       CLI_WRITE_CONSOLE = 64 };
+/* CLI_WRITE_CONSOLE: the run streamed every coreN/console.txt already
+ * (cli_console_finish): list them, do not write them; with CLI_WRITE_KEEP a
+ * console.txt there whose data was cut (cli_console_is_cut) is kept. */
 /* CLI_WRITE_SOURCES (run): also OUT/sources.sha256, the SHA-256 of every
  * source file the reports read (report.c compares them later);
  * CLI_WRITE_KEEP_SOURCES (report -o DIR, which copied the run's file

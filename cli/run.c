@@ -17,55 +17,6 @@
 extern const unsigned char nocprof_demo_elf[];
 extern const unsigned long nocprof_demo_elf_len;
 
-/* One console line on stdout as `[coreN] line`, with the bytes a terminal
- * would act on escaped as \xNN: control characters (escape sequences, a
- * carriage return, NUL) but tab, DEL, C1 controls and bytes that are not
- * UTF-8. console.txt keeps the raw bytes. */
-static void echo_escaped(GString *o, const char *line, size_t len)
-{
-    const char *p = line, *end = line + len;
-    while (p < end) {
-        unsigned char c = (unsigned char)*p;
-        if (c >= 0x80) {
-            gunichar u = g_utf8_get_char_validated(p, end - p);
-            if (u != (gunichar)-1 && u != (gunichar)-2 && !(u >= 0x80 && u < 0xA0)) {
-                const char *next = g_utf8_next_char(p);
-                g_string_append_len(o, p, next - p);
-                p = next;
-                continue;
-            }
-        } else if ((c >= 0x20 && c != 0x7f) || c == '\t') {
-            g_string_append_c(o, (char)c);
-            p++;
-            continue;
-        }
-        g_string_append_printf(o, "\\x%02x", c);
-        p++;
-    }
-}
-
-/* The echo stops for good at the first failed write: EPIPE (SIGPIPE is
- * ignored) when the reader went away, which is not an error; any other
- * error makes the status EXIT_REPORTS (cmd_run). */
-static void console_line(void *opaque, unsigned core, const char *line, size_t len)
-{
-    Echo *e = opaque;
-    if (e->quiet || e->stopped)
-        return;
-    g_autoptr(GString) o = g_string_new(NULL);
-    g_string_append_printf(o, "[core%u] ", core);
-    echo_escaped(o, line, len);
-    g_string_append_c(o, '\n');
-    errno = 0;
-    if (fwrite(o->str, 1, o->len, stdout) != o->len || fflush(stdout) != 0) {
-        e->stopped = true;
-        e->error = errno ? errno : EIO;
-        fprintf(stderr, "nocprof: stdout: %s: console echo stopped (coreN/console.txt has it all)\n",
-                g_strerror(e->error));
-        clearerr(stdout);
-    }
-}
-
 static int usage_error(GError *err)
 {
     fprintf(stderr, "nocprof: %s\n", err->message);
@@ -245,7 +196,7 @@ static Collector *make_collector(Run *r, unsigned i, GError **error)
 static bool start_machine(Run *r, ElfImage **imgs, GError **error)
 {
     r->echo.quiet = r->opts->quiet;
-    r->m = machine_new(&r->cfg, imgs, console_line, &r->echo, error);
+    r->m = machine_new(&r->cfg, imgs, cli_console_line, &r->echo, error);
     if (!r->m)
         return false;
     r->cols = g_new0(Collector *, r->ncores);
@@ -265,6 +216,7 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
                     g_strerror(errno));
         return false;
     }
+    cli_console_start(&r->echo, r->out, r->ncores);
     noc_log_packets(r->m->noc, cli_trace_limit(r->opts)); /* for trace.json */
     return true;
 }
@@ -320,7 +272,7 @@ static int core_outcome(Run *r, unsigned i)
     r->data.elf_sha256[i] = g_strdup(firmware_of(r, i)->sha256);
     size_t clen;
     const char *console = core_console(c, &clen);
-    r->data.console[i] = g_bytes_new(console, clen);
+    r->data.console[i] = cli_console_data(console, clen, core_console_total(c));
     CoreState st = core_state(c);
     res->status = profile_data_intern(&r->data, core_state_name(st));
     res->exit_code = core_exit_code(c);
@@ -425,6 +377,7 @@ static void print_outcome(const Run *r)
 static void run_clear(Run *r)
 {
     profile_data_clear(&r->data);
+    cli_console_clear(&r->echo);
     for (unsigned i = 0; r->cols && i < r->ncores; i++)
         collector_free(r->cols[i]);
     g_free(r->cols);
@@ -525,9 +478,15 @@ int cmd_run(int argc, char **argv)
     run_machine(&r);
     gather(&r);
     print_outcome(&r);
-    bool ok = cli_write_reports(&r.data, r.out, CLI_WRITE_DATA | CLI_WRITE_SOURCES | (demo ? CLI_WRITE_DEMO : 0),
-                                &err);
+    /* a console.txt that could not be written costs no other report */
+    bool ok = cli_console_finish(&r.echo, &err);
     if (!ok) {
+        fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
+        g_clear_error(&err);
+    }
+    if (!cli_write_reports(&r.data, r.out, CLI_WRITE_DATA | CLI_WRITE_SOURCES | CLI_WRITE_CONSOLE | (demo ? CLI_WRITE_DEMO : 0),
+                           &err)) {
+        ok = false;
         fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
         g_error_free(err);
     }

@@ -108,7 +108,27 @@ static bool write_gmons(Out *o, const char *sub, const Profile *p, GError **erro
 }
 
 /* OUT/coreN/: console, and the core's profile in every layout. */
-static bool write_core(Out *o, const ProfileData *d, unsigned i, GError **error)
+/* coreN/console.txt: the run streamed it (CLI_WRITE_CONSOLE), or the data
+ * holds all of it, or (cut, cli_console_is_cut) re-rendering into the
+ * run's own folder keeps the run's file; else the data's head and its
+ * cut line are written. */
+static bool write_console(Out *o, const char *sub, const ProfileData *d, unsigned i, unsigned flags,
+                          GError **error)
+{
+    g_autofree char *rel = g_build_filename(sub, "console.txt", NULL);
+    g_autofree char *path = g_build_filename(o->dir, rel, NULL);
+    if ((flags & CLI_WRITE_CONSOLE)
+        || ((flags & CLI_WRITE_KEEP) && cli_console_is_cut(d->console[i])
+            && g_file_test(path, G_FILE_TEST_IS_REGULAR))) {
+        g_ptr_array_add(o->written, g_steal_pointer(&rel));
+        return true;
+    }
+    gsize len;
+    const char *console = g_bytes_get_data(d->console[i], &len);
+    return put(o, sub, "console.txt", console ? console : "", len, error);
+}
+
+static bool write_core(Out *o, const ProfileData *d, unsigned i, unsigned flags, GError **error)
 {
     g_autofree char *sub = g_strdup_printf("core%u", i);
     g_autofree char *dir = g_build_filename(o->dir, sub, NULL);
@@ -116,9 +136,7 @@ static bool write_core(Out *o, const ProfileData *d, unsigned i, GError **error)
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir, g_strerror(errno));
         return false;
     }
-    gsize len;
-    const char *console = g_bytes_get_data(d->console[i], &len);
-    if (!put(o, sub, "console.txt", console ? console : "", len, error))
+    if (!write_console(o, sub, d, i, flags, error))
         return false;
     const Profile *p = d->profs[i];
     if (!p)
@@ -334,7 +352,7 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
            && put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), &first)
            && (!d->comm || put_gstring(o, NULL, "comm.txt", comm_text(d->comm, (const Profile *const *)d->profs, d->ncores), &first));
     for (unsigned i = 0; ok && i < d->ncores; i++)
-        ok = write_core(o, d, i, &first);
+        ok = write_core(o, d, i, flags, &first);
     if (ok && have_profiles)
         ok = write_chip(o, d, &first);
     GString *page_trace = d->no_trace ? NULL : g_string_new(NULL);

@@ -33,8 +33,13 @@ uint64_t core_waits(const Core *c) { return c->waits; }
 
 const char *core_console(const Core *c, size_t *len)
 {
-    *len = c->sys.console->len;
-    return c->sys.console->str;
+    *len = c->sys.head->len;
+    return c->sys.head->str;
+}
+
+uint64_t core_console_total(const Core *c)
+{
+    return c->sys.console_total;
 }
 
 void core_flush_console(Core *c)

@@ -160,8 +160,12 @@ typedef struct CoreHist {
     uint64_t idle, outside, total;
 } CoreHist;
 
-/* line holds len bytes (a NUL byte among them is part of the line). */
-typedef void (*ConsoleFn)(void *opaque, unsigned core, const char *line, size_t len);
+/* What a core printed, in order: len bytes (a NUL byte among them is part
+ * of them) then a newline when eol. A line is passed when it ends, a line
+ * longer than DEV_CONSOLE_PIECE (dev.h) in pieces, an unterminated last
+ * line at the end of the run (core_flush_console) without eol: the pieces
+ * and newlines together are exactly the bytes written to CONSOLE. */
+typedef void (*ConsoleFn)(void *opaque, unsigned core, const char *line, size_t len, bool eol);
 
 /* A core running img with config cfg as core `id`; console lines go to
  * console_fn. Error: NOCPROF_ERROR_EMU when the engine cannot be set up. */
@@ -206,8 +210,12 @@ bool core_live(const Core *c);
 int core_exit_code(const Core *c);
 /* The first fault (kind NULL unless the state is CORE_FAULT). */
 const CoreFault *core_fault(const Core *c);
-/* Every byte written to SYS CONSOLE; *len set to its length. */
+/* The first bytes written to SYS CONSOLE (at most DEV_CONSOLE_KEEP, 64
+ * KiB: the console is streamed through the ConsoleFn); *len set to their
+ * length. */
 const char *core_console(const Core *c, size_t *len);
+/* How many bytes were written to SYS CONSOLE in all. */
+uint64_t core_console_total(const Core *c);
 /* Pass an unterminated console line to the console function. */
 void core_flush_console(Core *c);
 uint64_t core_cycles(const Core *c);

@@ -35,10 +35,18 @@ static inline void dev_wrong_direction(DevAccess *a, const char *dev, const char
 }
 
 /* ---- SYS: identity, cycle counter, console, exit ---------------------- */
+/* The console is streamed: each line goes to the ConsoleFn as it ends, a
+ * longer one in pieces of DEV_CONSOLE_PIECE bytes; the device keeps only
+ * the first DEV_CONSOLE_KEEP bytes (core_console), so a flood costs no
+ * memory (docs/robustness.md). */
+#define DEV_CONSOLE_PIECE 4096u
+#define DEV_CONSOLE_KEEP (64u << 10)
 typedef struct SysDev {
     unsigned id, ncores, mesh_w, mesh_h;
     uint32_t cycle_hi_latch;
-    GString *console, *line;
+    GString *head, *line;      /* the first DEV_CONSOLE_KEEP bytes; the line
+                                  being printed (at most DEV_CONSOLE_PIECE) */
+    uint64_t console_total;    /* every byte written to CONSOLE */
     ConsoleFn console_fn;
     void *console_opaque;
     void (*exit_fn)(void *opaque, int code, uint32_t pc);

@@ -10,7 +10,7 @@ void dev_sys_init(SysDev *s, unsigned id, const Config *cfg, ConsoleFn fn, void 
     s->ncores = config_cores(cfg);
     s->mesh_w = cfg->mesh_width;
     s->mesh_h = cfg->mesh_height;
-    s->console = g_string_new(NULL);
+    s->head = g_string_new(NULL);
     s->line = g_string_new(NULL);
     s->console_fn = fn;
     s->console_opaque = opaque;
@@ -18,30 +18,33 @@ void dev_sys_init(SysDev *s, unsigned id, const Config *cfg, ConsoleFn fn, void 
 
 void dev_sys_clear(SysDev *s)
 {
-    if (s->console)
-        g_string_free(s->console, TRUE);
+    if (s->head)
+        g_string_free(s->head, TRUE);
     if (s->line)
         g_string_free(s->line, TRUE);
 }
 
 void dev_sys_flush(SysDev *s)
 {
-    if (s->line->len && s->console_fn) {
-        s->console_fn(s->console_opaque, s->id, s->line->str, s->line->len);
-        g_string_truncate(s->line, 0);
-    }
+    if (s->line->len && s->console_fn)
+        s->console_fn(s->console_opaque, s->id, s->line->str, s->line->len, false);
+    g_string_truncate(s->line, 0);
 }
 
 static void console_byte(SysDev *s, char ch)
 {
-    g_string_append_c(s->console, ch);
+    s->console_total++;
+    if (s->head->len < DEV_CONSOLE_KEEP)
+        g_string_append_c(s->head, ch);
     if (ch == '\n') {
         if (s->console_fn)
-            s->console_fn(s->console_opaque, s->id, s->line->str, s->line->len);
+            s->console_fn(s->console_opaque, s->id, s->line->str, s->line->len, true);
         g_string_truncate(s->line, 0);
-    } else {
-        g_string_append_c(s->line, ch);
+        return;
     }
+    g_string_append_c(s->line, ch);
+    if (s->line->len == DEV_CONSOLE_PIECE)
+        dev_sys_flush(s); /* a line without end: passed on in pieces */
 }
 
 static bool sys_read(void *opaque, DevAccess *a, uint32_t *v)

@@ -369,7 +369,7 @@ static void core_main(void *opaque)
         uint64_t c0 = mc->mark = core_cycles(c);
         lb_set(mc, c0);
         pthread_mutex_unlock(&s->lock);
-        core_run(c, sat_add(c0, m->cfg->quantum));
+        core_run(c, sat_add(c0, m->cfg->reference ? 1 : m->cfg->quantum));
         mach_lock(s);
         mach_work(mc, core_cycles(c));
         if (core_state(c) == CORE_IDLE) {
@@ -527,17 +527,19 @@ static gpointer thread_main(gpointer opaque)
 
 /* ---- life cycle ------------------------------------------------------ */
 
-static void console_locked(void *opaque, unsigned core, const char *line, size_t len)
+static void console_locked(void *opaque, unsigned core, const char *line, size_t len, bool eol)
 {
     MachSched *s = opaque;
     pthread_mutex_lock(&s->console_lock);
     if (s->console_fn)
-        s->console_fn(s->console_opaque, core, line, len);
+        s->console_fn(s->console_opaque, core, line, len, eol);
     pthread_mutex_unlock(&s->console_lock);
 }
 
 unsigned machine_threads(const Config *cfg)
 {
+    if (cfg->reference)
+        return 1;
     unsigned n = cfg->threads ? cfg->threads : (unsigned)MAX(1, (int)g_get_num_processors());
     return MAX(1u, MIN(n, config_cores(cfg)));
 }
@@ -587,7 +589,7 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
         dev_ni_observe(mc->ni, ni_event, mc);
         core_set_sched(m->cores[i], &(CoreSched){ .opaque = mc, .sync = sched_sync,
                                                   .sync_done = sched_sync_done,
-                                                  .poll_wait = sched_poll_wait,
+                                                  .poll_wait = cfg->reference ? NULL : sched_poll_wait,
                                                   .lb_pub = &mc->lb });
     }
     return m;
@@ -620,7 +622,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
     s->interrupted = interrupted;
     s->nthreads = s->nactive = m->nthreads = machine_threads(m->cfg);
     m->adapt_switches = 0;
-    s->adapt = m->cfg->adapt && s->nthreads > 1 ? mach_adapt_new(s->nthreads, m->adapt_trial_ns) : NULL;
+    s->adapt = m->cfg->adapt && s->nthreads > 1 ? mach_adapt_new(s->nthreads, m->adapt_trial_ns, m->adapt_clock) : NULL;
     s->ndone = 0;
     for (unsigned i = 0; i < m->ncores; i++) {
         MCore *mc = &s->mc[i];

@@ -61,11 +61,15 @@ typedef struct Machine {
      * of threads running cores */
     uint64_t adapt_trial_ns;
     unsigned adapt_switches;
+    /* the clock adapt measures with, in ns (NULL: CLOCK_MONOTONIC): a test
+     * gives a fake one to make the trials' ends independent of the host */
+    uint64_t (*adapt_clock)(void);
     MachSched *sched;          /* private */
 } Machine;
 
 /* imgs[i] is core i's firmware (images may be shared between cores).
- * console_fn is called with a lock held, one line at a time. */
+ * console_fn is called with a lock held, one line (or piece of a long
+ * line) at a time. */
 Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console_fn,
                      void *console_opaque, GError **error);
 void machine_free(Machine *m);

@@ -33,6 +33,7 @@ struct Adapt {
     APhase phase;
     uint64_t t0, work0, end;
     double rate[2];            /* work per ns: [0] with n threads, [1] with one */
+    uint64_t (*clock)(void);   /* ns */
     unsigned keep, kept;       /* the keep's length in trials; its mode */
 };
 
@@ -43,9 +44,10 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-Adapt *mach_adapt_new(unsigned nthreads, uint64_t trial_ns)
+Adapt *mach_adapt_new(unsigned nthreads, uint64_t trial_ns, uint64_t (*clock)(void))
 {
     Adapt *a = g_new0(Adapt, 1);
+    a->clock = clock ? clock : now_ns;
     a->n = nthreads;
     a->trial = trial_ns ? trial_ns : ADAPT_TRIAL_NS;
     a->keep = ADAPT_KEEP;
@@ -88,7 +90,7 @@ void mach_adapt_tick(Machine *m)
     Adapt *a = s->adapt;
     if (!a || (++a->ticks & 3))
         return;
-    uint64_t now = now_ns();
+    uint64_t now = a->clock();
     if (a->phase == A_START) {
         window(a, s, now, a->trial);
         a->phase = A_FIRST;

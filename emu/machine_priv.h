@@ -116,7 +116,7 @@ void mach_preempt_for(Machine *m, const MCore *o);
 void mach_preempt_others(Machine *m);
 
 /* machine_adapt.c, lock held: how many threads run cores. */
-Adapt *mach_adapt_new(unsigned nthreads, uint64_t trial_ns);
+Adapt *mach_adapt_new(unsigned nthreads, uint64_t trial_ns, uint64_t (*clock)(void));
 void mach_adapt_free(Adapt *a);
 void mach_adapt_tick(Machine *m);
 

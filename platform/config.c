@@ -45,6 +45,7 @@ static const KeyDef keys[] = {
     U64("sched", "quantum", quantum, 1, 100000000),
     U("sched", "threads", threads, 0, 1024),
     U("sched", "adapt", adapt, 0, 1),
+    U("sched", "reference", reference, 0, 1),
     U64("run", "max_cycles", max_cycles, 1, UINT64_C(1) << 62),
     U64("run", "livelock_cycles", livelock_cycles, 0, UINT64_C(1) << 62),
     { "profiler", "sample_period", K_PERIODS, 0, 1, UINT32_MAX },

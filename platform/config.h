@@ -36,6 +36,9 @@ typedef struct Config {
                                   decisions: speed only, never results */
     unsigned threads;          /* host threads; 0 = the host's CPUs */
     unsigned adapt;            /* 1: use fewer threads when that is faster */
+    unsigned reference;        /* 1: the literal schedule, a testing knob:
+                                  quantum 1, one thread, no poll-loop
+                                  skipping (machine.h) */
     uint64_t max_cycles;
     uint64_t livelock_cycles;  /* 0 = no livelock check */
     unsigned nperiods;

@@ -22,7 +22,9 @@ typedef struct Rd {
     guint32 version;           /* the file's format version */
 } Rd;
 
-/* PD_TOP with format 5's histogram type. */
+/* PD_TOP with format 5's histogram type. The g_variant_get formats below
+ * take what holds a histogram as "*" (any type: the payload's type was
+ * checked when it was loaded), so they read both formats. */
 static char *pd_type_v5(void)
 {
     g_auto(GStrv) parts = g_strsplit(PD_TOP, PD_HIST, -1);
@@ -239,7 +241,7 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
     p->core = core;
     p->elf_path = g_strdup(elf);
     p->nperiods = r->d->cfg.nperiods;
-    g_variant_get(v, "(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT "tt"
+    g_variant_get(v, "(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "*" "@a" PD_CTX "@a" PD_EVENT "tt"
                   "mstb)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
                   &p->clock_hz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &p->excluded_cycles, &p->collection, NULL,
                   NULL);
@@ -281,7 +283,7 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
     const char *elf, *abs, *sha, *status, *kind, *msg, *func, *file, *sfunc, *sfile;
     gboolean faulted;
     g_autoptr(GVariant) console = NULL, prof = NULL;
-    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay@m" PD_PROF ")", &c->id,
+    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay*)", &c->id,
                   &elf, &abs, &sha, &status, &c->exit_code, &faulted, &kind, &msg, &func, &file, &c->fault_pc,
                   &c->fault_line, &c->fault_stack, &c->instructions, &c->cycles, &c->busy_cycles, &c->idle_cycles,
                   &c->irq_cycles, &c->interrupts, &c->waits, &c->stop_pc, &sfunc, &sfile, &c->stop_line, &console,
@@ -474,7 +476,7 @@ static bool dec_top(Rd *r, GVariant *top)
     gboolean deadlock, livelock;
     const char *cpath;
     const char *comm;
-    g_variant_get(top, "(@a(sss)m&sbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss}m&s@as@a" PD_FLOW ")", NULL,
+    g_variant_get(top, "(@a(sss)m&sbbti@" PD_NOC "@a" PD_PACKET "t*@a{ss}m&s@as@a" PD_FLOW ")", NULL,
                   &cpath, &deadlock, &livelock, &d->end_cycle, &d->exit_status, NULL, NULL, NULL, NULL, NULL, &comm,
                   NULL, NULL);
     d->config_path = g_strdup(cpath);

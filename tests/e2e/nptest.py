@@ -6,6 +6,9 @@ Every e2e script is run as
                       [--src PROJECT_SOURCE_DIR] [unittest args...]
 
 and ends with the line "N passed, M failed" (exit status 1 when M > 0).
+A test that skipped is never a silent pass: each skip is printed as
+"SKIP: test: reason" and, without failures, the script exits 77 (ctest's
+SKIP_RETURN_CODE, set on every e2e test), so ctest reports it as skipped.
 Only the Python standard library is used.
 """
 import argparse
@@ -222,8 +225,10 @@ def main():
             extra.append("%d skipped" % len(result.skipped))
         if result.expectedFailures:
             extra.append("%d expected failures" % len(result.expectedFailures))
+        for t, reason in result.skipped:
+            print("SKIP: %s: %s" % (t.id(), reason))
         print("%d passed, %d failed%s" % (passed, failed, (" (" + ", ".join(extra) + ")") if extra else ""))
-        sys.exit(1 if failed else 0)
+        sys.exit(1 if failed else 77 if result.skipped else 0)
     finally:
         if not ARGS.keep:
             shutil.rmtree(_TMP_ROOT, ignore_errors=True)

@@ -7,11 +7,30 @@ for byte the same for every quantum and thread count, on firmware whose
 numbers depend on exactly when the NI shows room or data: matmul scatters
 rows (the injection queue fills), computes and gathers; netirq sleeps in
 `wait` and is woken by NoC interrupts; pipeline streams through 4 stages.
+
+Every schedule is compared with the literal reference, `[sched]
+reference = 1` (quantum 1, one thread, no poll-loop skipping): the knob
+runs above, and on every firmware of the build (both byte orders, the
+bench/ variants of the same sources left out) one schedule each, the
+default and REF_KNOBS in turn, each run cut at REF_CYCLES cycles.
 """
+import concurrent.futures
 import os
 import unittest
 
+import nptest
 from nptest import fw, main, run
+
+REFERENCE = ["--set", "sched.reference=1"]
+REF_CYCLES = 100000
+REF_KNOBS = [None, (1000, 4), (37, 3), (10, 2), (100000, 1), (100, 4), (1000, 2)]
+# Known, not yet fixed (test_cut_poll_accounting): a core stopped by the
+# cycle limit inside a failed poll loop that the scheduler skips is charged
+# one more failed poll and its iteration's cycles as blocked (comm profile
+# only: cycles, instructions, samples and every other file agree). These
+# files may differ for these firmware, and only these.
+CUT_POLL_KNOWN = ("devsample", "livelock", "pipeline")
+COMM_FILES = ("comm.txt", "summary.json", "profile.data", "report.html")
 
 KNOBS = [(1, 1), (10, 2), (100, 4), (1000, 1), (1000, 2), (1000, 4), (10000, 1), (10000, 4),
          (37, 3), (100000, 2)]
@@ -30,20 +49,56 @@ def files_of(out):
 
 class Exact(unittest.TestCase):
     def check_knobs(self, name, knobs, endian="el"):
-        base = None
+        ref = run([fw(name, endian)] + REFERENCE)
+        self.assertIn(ref.rc, (0, 1), ref.describe())
+        base, bq, bt = files_of(ref.out), "reference", "reference"
         for q, t in knobs:
             r = run([fw(name, endian), "--set", "sched.quantum=%d" % q, "--threads", str(t)])
             self.assertIn(r.rc, (0, 1), r.describe())
             got = files_of(r.out)
             self.assertIn("summary.json", got)
-            if base is None:
-                base, bq, bt = got, q, t
-                continue
             self.assertEqual(sorted(got), sorted(base), "%s: other files at q=%d t=%d" % (name, q, t))
             for k in base:
-                self.assertEqual(got[k], base[k], "%s: %s differs at quantum %d, %d threads (vs %d, %d)"
+                self.assertEqual(got[k], base[k], "%s: %s differs at quantum %d, %d threads (vs %s, %s)"
                                  % (name, k, q, t, bq, bt))
         return base
+
+    def test_every_firmware_against_reference(self):
+        elfs = sorted(f for f in os.listdir(nptest.ARGS.fw)
+                      if f.endswith(("-el.elf", "-eb.elf")) and not f.startswith("bench-"))
+        self.assertGreater(len(elfs), 40)
+        cut = ["--max-cycles", str(REF_CYCLES)]
+        jobs = []
+        for i, name in enumerate(elfs):
+            path = os.path.join(nptest.ARGS.fw, name)
+            knob = REF_KNOBS[i % len(REF_KNOBS)]
+            jobs.append((name, "reference", [path] + cut + REFERENCE))
+            if knob is None:
+                jobs.append((name, "the default schedule", [path] + cut))
+            else:
+                jobs.append((name, "quantum %d, %d threads" % knob,
+                             [path] + cut + ["--set", "sched.quantum=%d" % knob[0], "--threads", str(knob[1])]))
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            runs = list(pool.map(lambda j: run(j[2]), jobs))
+        bad = []
+        for k in range(0, len(jobs), 2):
+            name = jobs[k][0]
+            ref = runs[k]
+            self.assertNotEqual(ref.rc, 2, ref.describe())
+            base = files_of(ref.out)
+            for j in (k + 1,):
+                r = runs[j]
+                got = files_of(r.out)
+                if r.rc != ref.rc:
+                    bad.append("%s: status %d with %s, %d in the reference" % (name, r.rc, jobs[j][1], ref.rc))
+                elif sorted(got) != sorted(base):
+                    bad.append("%s: other files with %s" % (name, jobs[j][1]))
+                else:
+                    known = name.rsplit("-", 1)[0] in CUT_POLL_KNOWN
+                    bad += ["%s: %s differs with %s" % (name, f, jobs[j][1]) for f in sorted(base)
+                            if got[f] != base[f] and not (known and f in COMM_FILES)]
+        self.assertEqual(bad, [], "%d differences from the reference in %d runs:\n%s"
+                         % (len(bad), len(elfs), "\n".join(bad)))
 
     def test_matmul_every_knob(self):
         base = self.check_knobs("matmul", KNOBS)
@@ -75,6 +130,18 @@ class Exact(unittest.TestCase):
                 base = got
             for k in base:
                 self.assertEqual(got[k], base[k], "livelock: %s differs at quantum %d, %d threads" % (k, q, t))
+
+    @unittest.expectedFailure
+    def test_cut_poll_accounting(self):
+        """The comm profile of a run cut by the cycle limit while its cores
+        poll an empty NI: with poll skipping, each polling core gets one
+        failed poll and 8 blocked cycles more than in the reference
+        (livelock: 24979 failed RX polls instead of 24978 on core 0)."""
+        cut = ["--max-cycles", str(REF_CYCLES)]
+        ref = run([fw("livelock")] + cut + REFERENCE)
+        opt = run([fw("livelock")] + cut)
+        self.assertEqual(ref.rc, 4, ref.describe())
+        self.assertEqual(opt.text("comm.txt"), ref.text("comm.txt"))
 
     def test_threads_option_validated(self):
         r = run([fw("matmul"), "--threads", "x"])

@@ -54,13 +54,28 @@ class Unwritable(unittest.TestCase):
         self.assertEqual(self.blocked_run([fw("fault_break")]).rc, 5)
 
     def test_read_only_folder(self):
-        if os.geteuid() == 0:
-            self.skipTest("root ignores file permissions")
-        out = os.path.join(nptest.tmpdir("ro"), "o")
+        parent = nptest.tmpdir("ro")
+        out = os.path.join(parent, "o")
         os.makedirs(out)
         os.chmod(out, 0o555)
         try:
-            r = run([fw("exitcode")] + nptest.ONE_CORE, out=out)
+            if os.geteuid() == 0:
+                # root ignores file permissions: run as nobody, who can reach
+                # the folder but not write into it
+                for d in (nptest._TMP_ROOT, parent):
+                    os.chmod(d, 0o755)
+                import subprocess
+
+                def nobody():
+                    os.setgroups([])
+                    os.setgid(65534)
+                    os.setuid(65534)
+                p = subprocess.run([nptest.nocprof(), "run", "-q", "-o", out, fw("exitcode")] + nptest.ONE_CORE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                                   preexec_fn=nobody, timeout=60)
+                r = nptest.Run(["run"], p, out, 0)
+            else:
+                r = run([fw("exitcode")] + nptest.ONE_CORE, out=out)
         finally:
             os.chmod(out, 0o755)
         self.assertEqual(r.rc, 5, r.describe())

@@ -35,6 +35,8 @@ static const char *const spec_keys[] = {
     "limits.functions", "limits.blocks", "limits.contexts", "limits.folded_bytes",
     /* nocprof's adaptive thread count (README "Host threads") */
     "sched.adapt",
+    /* the literal reference schedule, a testing knob (docs/design.md) */
+    "sched.reference",
 };
 
 static void test_key_table_is_spec(void)

@@ -330,11 +330,11 @@ static void test_timing_costs(void)
             }
 }
 
-static void console_line(void *opaque, unsigned core, const char *line, size_t len)
+static void console_line(void *opaque, unsigned core, const char *line, size_t len, bool eol)
 {
     g_string_append_printf(opaque, "%u:", core);
     g_string_append_len(opaque, line, (gssize)len);
-    g_string_append_c(opaque, '|');
+    g_string_append_c(opaque, eol ? '|' : '~');
 }
 
 /* t_devices (see the fixture): every SYS, TIMER and IRQC register. */

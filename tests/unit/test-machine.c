@@ -82,6 +82,17 @@ static void test_deadlock(void)
 
 /* One run of firmware/apps alltoall on the 2 x 2 mesh: each core's
  * cycles, instructions and exit code, and the run's thread switches. */
+/* A clock that advances one second at every reading: every adapt trial
+ * and keep ends at the next reading, whatever the host's speed, so the
+ * switches do not depend on host timing (a switch at least every second
+ * reading, one reading per four resumptions). */
+static uint64_t fake_ns;
+
+static uint64_t fake_clock(void)
+{
+    return __atomic_add_fetch(&fake_ns, UINT64_C(1000000000), __ATOMIC_RELAXED);
+}
+
 static void run_alltoall(unsigned threads, unsigned adapt, uint64_t out[4][3], unsigned *switches)
 {
     Config cfg;
@@ -92,6 +103,7 @@ static void run_alltoall(unsigned threads, unsigned adapt, uint64_t out[4][3], u
     ElfImage *img;
     Machine *m = machine_of(&cfg, FIRMWARE, "alltoall-el.elf", &img);
     m->adapt_trial_ns = 50 * 1000; /* 0.05 ms trials: many switches */
+    m->adapt_clock = fake_clock;
     machine_run(m, NULL);
     g_assert_false(m->deadlock);
     for (unsigned i = 0; i < 4; i++) {
