@@ -227,6 +227,8 @@ uint32_t cp0_count(const Core *c, uint64_t t);
 void cp0_rearm(Core *c, uint64_t now);
 /* Matches of Count and Compare up to `now` make the CP0 timer pending. */
 void cp0_fire(Core *c, uint64_t now);
+/* Cause at cycle t without a sync point (IP2 as of the last one). */
+uint32_t cp0_cause_peek(Core *c, uint64_t t);
 bool cp0_timer_line(const Core *c);
 void cp0_apply_fix(Core *c);
 /* Hook the CP0 accesses of a new block: true when the block must be

@@ -140,6 +140,18 @@ static uint32_t cause_at(Core *c, uint64_t t, uint32_t pc)
     return v;
 }
 
+/* Cause as it stands at cycle t without a sync point (for a debugger,
+ * which must not wait for other cores): IP2 as of the last sync point. */
+uint32_t cp0_cause_peek(Core *c, uint64_t t)
+{
+    uint32_t v = c->cp0.cause_sw;
+    if (core_irqc_output(c))
+        v |= NP_CAUSE_IP2;
+    if (timer_pending(c, t))
+        v |= NP_CAUSE_IP7 | CAUSE_TI;
+    return v;
+}
+
 /* Random at cycle t, per core and deterministic: as on the 24K it counts
  * down by one every cycle from 15 (the top TLB entry) to Wired and wraps
  * to 15; reset and every Wired write set it to 15 (MIPS32 PRA, Random and

@@ -275,7 +275,7 @@ void core_debug_read_regs(Core *c, uint32_t r[CORE_DBG_NREGS])
     r[33] = core_reg(c, UC_MIPS_REG_LO);
     r[34] = core_reg(c, UC_MIPS_REG_HI);
     r[35] = c->state == CORE_FAULT && c->tlb_miss ? c->tlb_miss_addr : 0;
-    r[36] = core_read_cp0(c, NP_CP0_CAUSE);
+    r[36] = cp0_cause_peek(c, core_debug_cycle(c));   /* never a sync point */
     r[CORE_DBG_PC] = core_debug_pc(c);
     for (unsigned n = 0; n < 32; n++) {
         uint64_t f = 0;
