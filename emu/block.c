@@ -87,6 +87,10 @@ static void cost_24k(Core *c, Block *b, bool pend)
         return;
     b->use_mask = r.use_mask;
     b->base_mask = r.base_mask;
+    b->stalls = r.stalls;
+    b->nuses = (uint8_t)r.nuses;
+    if (r.nuses)
+        b->uses = g_memdup2(r.uses, r.nuses * sizeof *r.uses);
     if (r.pend_mask | r.pend_ag) {
         b->pend_mask = r.pend_mask;
         b->pend_ag = r.pend_ag;
@@ -132,6 +136,64 @@ static uint32_t block_scan(Core *c, Block *b, bool pend)
     return ctl;
 }
 
+/* 24k: p's pending state less the bt cycles between p and its successor */
+static void exit_after(const Block *p, uint64_t bt, T24Exit *in)
+{
+    *in = *p->pend;
+    for (unsigned r = 0; r < T24_NRES; r++)
+        in->left[r] = (int16_t)(in->left[r] > (int64_t)bt ? in->left[r] - (int16_t)bt : 0);
+    for (unsigned r = 0; r < 32; r++)
+        in->ag[r] = (int16_t)(in->ag[r] > (int64_t)bt ? in->ag[r] - (int16_t)bt : 0);
+}
+
+/* 24k: the cycles the block at target waits for what p left pending, p's
+ * branch costing bt: the words there (to its first branch and delay
+ * slot, the page end, or 48 instructions: every pending result has
+ * expired by then) through the pass with and without p's state. */
+static uint32_t succ_stall(Core *c, const Block *p, uint32_t target, uint32_t bt)
+{
+    enum { WIN = 48 };
+    uint32_t phys = mips_phys(target), w[WIN];
+    uint8_t buf[4 * WIN];
+    if (target & 3 || phys >= c->cfg->ram_size)
+        return 0;
+    uint32_t n = (uint32_t)MIN((uint64_t)WIN, (c->cfg->ram_size - phys) / 4);
+    n = MIN(n, (4096 - (target & 0xFFFu)) / 4);
+    if (!n || uc_mem_read(c->uc, phys, buf, 4 * n) != UC_ERR_OK)
+        return 0;
+    for (uint32_t k = 0; k < n; k++) {
+        w[k] = core_guest_word(c, buf + 4 * k);
+        if (mips_classify(w[k]) & (MIPS_BRANCH | MIPS_ERET)) {
+            n = MIN(n, k + 2);
+            break;
+        }
+    }
+    T24Exit in;
+    exit_after(p, bt, &in);
+    T24Result clean, after;
+    t24_block(&c->cfg->timing, w, n, target, NULL, NULL, NULL, &clean);
+    t24_block(&c->cfg->timing, w, n, target, &in, NULL, NULL, &after);
+    return after.cost > clean.cost ? after.cost - clean.cost : 0;
+}
+
+/* 24k: b left results pending. Where its successors are static (a
+ * PC-relative branch's target, its fall-through) their waits are known
+ * now: the taken one joins bt, the fall-through one is bnt, both charged
+ * by the block hook with no more work. Register jumps, eret and a branch
+ * split at a page end leave it to the boundary (rt_pend, entry_stall). */
+static void static_successors(Core *c, Block *b)
+{
+    uint32_t target;
+    if (b->flags & (MIPS_JREG | MIPS_ERET | BLOCK_SPLIT)) {
+        b->rt_pend = true;
+        return;
+    }
+    if ((b->flags & MIPS_BRANCH) && mips_branch_target(b->branch_insn, b->branch_pc, &target))
+        b->bt += succ_stall(c, b, target, b->bt);
+    if (b->fallthrough != 1)
+        b->bnt = succ_stall(c, b, b->fallthrough, 0);
+}
+
 static Block *block_new(Core *c, uint32_t addr, uint32_t size)
 {
     Block *b = g_new0(Block, 1);
@@ -162,6 +224,8 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
             b->flags |= BLOCK_EVAL;
         }
     }
+    if (c->cfg->timing.model == TIMING_24K && b->pend)
+        static_successors(c, b);
     if (c->hooks.block_tag)
         b->tag = c->hooks.block_tag(c->hooks.opaque, addr, &b->watch);
     /* a branch whose delay slot is the next block: entering it checks that
@@ -180,6 +244,7 @@ void block_free(gpointer p)
     g_free(b->words);
     g_free(b->mem);
     g_free(b->pend);
+    g_free(b->uses);
     g_free(b);
 }
 
@@ -314,8 +379,9 @@ G_GNUC_NO_INLINE static void arrival(Core *c, Block *from, Block *to, uint64_t n
         uint32_t rs = core_read_gpr(c, (from->branch_insn >> 21) & 31);
         uint32_t rt = core_read_gpr(c, (from->branch_insn >> 16) & 31);
         if (mips_branch_taken(from->branch_insn, rs, rt)) {
-            c->cycles += from->bt;
-            from->extra += from->bt;
+            /* the hook charged the fall-through's bnt: the taken bt instead */
+            c->cycles += from->bt - from->bnt;
+            from->extra += from->bt - from->bnt;
         } else if (from->flags & MIPS_LIKELY) {
             annul_delay_slot(c, from);
         }
@@ -344,32 +410,44 @@ static uint64_t poll_skip(Core *c, Block *b, uint64_t start);
 
 /* ---- interlocks across a block boundary (24k) ------------------------------
  * p left a result pending (a load in its last slot, a div, an FPU op)
- * that b reads (p->pend_mask & b->use_mask, the block hook's one extra
- * test): b runs again through the pipeline pass from p's exit state
- * (less the taken-branch cycles between them) and waits the difference
- * with its static cost, at its start. Memoised per (p, b) pair: the pass
- * runs once per pair, not per execution. Exact for a result pending
- * across one boundary; docs/timing.md has what is not followed. */
+ * that b reads (p->pend_mask & b->use_mask, or an address base: the block
+ * hook's one extra test). b waits at its start until its first read of
+ * each such resource is satisfied: when b has no wait of its own, the
+ * largest (left - taken-branch cycles - the read's static cycle) over its
+ * first reads, exactly (t24_entry_wait); else b runs again through the
+ * pipeline pass from p's exit state (the entry wait can absorb a later
+ * one). docs/timing.md. */
 G_GNUC_NO_INLINE static uint32_t entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt)
 {
-    if (b->memo_from == p)
-        return b->memo_stall;
-    T24Exit in = *p->pend;
-    for (unsigned r = 0; r < T24_NRES; r++)
-        in.left[r] = (int16_t)(in.left[r] > (int64_t)bt ? in.left[r] - (int16_t)bt : 0);
-    for (unsigned r = 0; r < 32; r++)
-        in.ag[r] = (int16_t)(in.ag[r] > (int64_t)bt ? in.ag[r] - (int16_t)bt : 0);
-    T24Result res;
-    t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, &in, NULL, NULL, &res);
-    b->memo_from = p;
-    b->memo_stall = res.cost > b->cost ? res.cost - b->cost : 0;
-    return b->memo_stall;
+    uint32_t st;
+    if (!b->stalls) {
+        st = t24_entry_wait(b->uses, b->nuses, p->pend, (uint32_t)bt);
+    } else {
+        T24Exit in;
+        exit_after(p, bt, &in);
+        T24Result res;
+        t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, &in, NULL, NULL, &res);
+        st = res.cost > b->cost ? res.cost - b->cost : 0;
+    }
+    unsigned k = b->memo_next;
+    b->memo_next = (uint8_t)((k + 1) % BLOCK_MEMO);
+    b->memo_from[k] = p;
+    b->memo_stall[k] = st;
+    return st;
 }
 
+/* The wait of b entered from p (bt: the taken-branch cycles between):
+ * 0 unless p left something b reads; the last BLOCK_MEMO pairs are
+ * memoised (a loop entered from itself and from the 2-3 blocks that end
+ * in the same branch, as GCC's code makes them). */
 static inline uint64_t entry_stall(Core *c, const Block *p, Block *b, uint64_t bt)
 {
-    return ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)) && p->pend
-        ? entry_stall_slow(c, p, b, bt) : 0;
+    if (!p->rt_pend || !((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)))
+        return 0;
+    for (unsigned k = 0; k < BLOCK_MEMO; k++)
+        if (b->memo_from[k] == p)
+            return b->memo_stall[k];
+    return entry_stall_slow(c, p, b, bt);
 }
 
 /* Charge b's entry stall st, which ends at `start`: its samples go to the
@@ -426,8 +504,14 @@ static uint64_t word_cost(Core *c, uint32_t addr)
 static bool block_limit_cut(Core *c, Block *b, uint64_t start)
 {
     uint64_t limit = c->cfg->max_cycles, end = start + b->cost;
-    if (b->flags & BLOCK_SPLIT)
+    if ((b->flags & BLOCK_SPLIT) && c->cfg->timing.model == TIMING_24K) {
+        /* the pass is dearer than flat's table: once per block */
+        if (!b->ds_cost)
+            b->ds_cost = (uint32_t)word_cost(c, b->addr + b->size);
+        end += b->ds_cost;
+    } else if (b->flags & BLOCK_SPLIT) {
         end += word_cost(c, b->addr + b->size);
+    }
     if (end <= limit)
         return false;
     uint64_t room = start < limit ? limit - start : 0, acc = 0;
@@ -526,8 +610,9 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     }
     Block *p = c->prev;
     uint64_t start = c->cycles;
-    if (addr != p->fallthrough && p->bt) {
-        uint64_t bt = p->bt, limit = c->cfg->max_cycles;
+    uint64_t bt0 = addr != p->fallthrough ? p->bt : p->bnt;
+    if (bt0) {
+        uint64_t bt = bt0, limit = c->cfg->max_cycles;
         if (start + bt > limit) /* charged up to the limit only */
             bt = start < limit ? limit - start : 0;
         start += bt;
@@ -537,7 +622,7 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
         if (c->next_sample < start)
             sample_range(c, start, p->branch_pc ? p->branch_pc : addr);
     }
-    uint64_t st = entry_stall(c, p, b, addr != p->fallthrough ? p->bt : 0);
+    uint64_t st = entry_stall(c, p, b, bt0);
     if (st) {
         start += st;
         charge_stall(c, b, st, start);
@@ -607,11 +692,10 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     Block *p = c->prev;
     if (G_UNLIKELY(!b || b->size != size || b->addr != addr))
         goto slow;
-    uint64_t bt = addr != p->fallthrough ? p->bt : 0;
+    uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->attn_out | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))
-                   | ((p->pend_mask & b->use_mask) != 0) | ((p->pend_ag & b->base_mask) != 0))) {
+    if (G_UNLIKELY(p->attn_out | p->rt_pend | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
         boundary_fast(c, p, b, bt, start, end);
         return;
     }

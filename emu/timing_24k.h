@@ -30,6 +30,14 @@ typedef struct T24Exit {
     int16_t ag[32];            /* the same for a GPR read as a base */
 } T24Exit;
 
+/* A block's first read of a resource (as a base: ag), at static cycle off */
+typedef struct T24Use {
+    uint8_t res, ag;
+    uint16_t off;
+} T24Use;
+
+#define T24_MAX_USES 48
+
 typedef struct T24Result {
     uint32_t cost;             /* cycles of the block */
     uint64_t pend_mask;        /* resources still pending at its end */
@@ -41,7 +49,15 @@ typedef struct T24Result {
                                   its first 8 cycles */
     uint32_t first_use;        /* index of the first instruction reading
                                   a resource in use_mask */
+    bool stalls;               /* some instruction waits (statically), or
+                                  more first reads than uses[] holds */
+    unsigned nuses;
+    T24Use uses[T24_MAX_USES]; /* the first reads of use_mask/base_mask */
 } T24Result;
+
+/* Cycles a block whose T24Result is r waits at its start after a block
+ * that left `in` pending, when r.stalls is false (exact then). */
+uint32_t t24_entry_wait(const T24Use *uses, unsigned nuses, const T24Exit *in, uint32_t bt);
 
 /* Cost n instructions at addr (words in host order). entry: what the
  * previous block left pending (NULL: nothing); icost: each instruction's

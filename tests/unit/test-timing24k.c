@@ -47,7 +47,10 @@ static void test_fixtures(void)
         { "t24_jump", RP + 5 * 2 },             /* j: +0 */
         { "t24_xblock", RP + 5 * (1 + 1 + 2) }, /* load-use across blocks */
         { "t24_xblockind", RP + 5 * 3 },
+        { "t24_xblockjr", RP + 3 * (4 + 2 + 1 + 2) }, /* across a jr: at run time */
         { "t24_uncached", RP + (1 + 2) + 1 + 4 * (1 + 4) }, /* kseg1 fetch */
+        { "t24_perf", 12 << 16 | 12 },         /* PerfCnt0 cycles, 1 insns */
+        { "t24_perfovf", 0x100 | 72 },         /* overflow: PCI, IP7 */
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
