@@ -38,6 +38,36 @@ uint64_t block_instructions(const Block *b)
     return b->count * b->ninsns - b->lost;
 }
 
+unsigned block_word_events(uint32_t w)
+{
+    unsigned cls = mips_classify(w), e = 0;
+    if (cls & MIPS_LOAD) e |= 1u << BLOCK_EV_LOADS;
+    if (cls & MIPS_STORE) e |= 1u << BLOCK_EV_STORES;
+    if (cls & MIPS_BRANCH) {
+        e |= 1u << BLOCK_EV_BRANCHES;
+        if (cls & MIPS_JREG) e |= 1u << BLOCK_EV_INDIRECT;
+        else if (!mips_branch_unconditional(w)) e |= 1u << BLOCK_EV_COND;
+    }
+    return e;
+}
+
+void block_events(const Block *b, uint64_t ev[BLOCK_NEV])
+{
+    for (unsigned k = 0; k < BLOCK_NEV; k++)
+        ev[k] = b->count * b->nev[k] - b->lost_ev[k];
+}
+
+/* Instructions [from, to) of b did not run in one of its executions. */
+static void lose(Block *b, uint32_t from, uint32_t to)
+{
+    b->lost += to - from;
+    for (uint32_t i = from; i < to && i < b->ninsns; i++) {
+        unsigned e = block_word_events(b->words[i]);
+        for (unsigned k = 0; k < BLOCK_NEV; k++)
+            b->lost_ev[k] += (e >> k) & 1;
+    }
+}
+
 uint64_t core_instructions(const Core *c)
 {
     uint64_t n = 0;
@@ -115,9 +145,9 @@ static uint32_t block_scan(Core *c, Block *b, bool pend)
         unsigned cls = mips_classify(w);
         if (cls & (MIPS_LOAD | MIPS_STORE))
             b->nmem++;
-        b->nloads += (cls & MIPS_LOAD) != 0;
-        b->nstores += (cls & MIPS_STORE) != 0;
-        b->nbranches += (cls & MIPS_BRANCH) != 0;
+        unsigned e = block_word_events(w);
+        for (unsigned k = 0; k < BLOCK_NEV; k++)
+            b->nev[k] += (e >> k) & 1;
         b->icost[i] = (uint16_t)flat_cost(t, cls);
         b->cost += b->icost[i];
         if (!b->flags && (cls & (MIPS_BRANCH | MIPS_ERET))) {
@@ -328,7 +358,7 @@ void block_truncate(Core *c, uint32_t end_pc)
     }
     c->cycles -= removed;
     b->extra -= (int64_t)removed;
-    b->lost += b->ninsns - k;
+    lose(b, k, b->ninsns);
 }
 
 /* `to` is the delay slot of from's branch, translated alone (page end):
@@ -363,7 +393,7 @@ static void annul_delay_slot(Core *c, Block *b)
     sample_untake(c, b, block_start(c, b), cut);
     c->cycles -= cost;
     b->extra -= (int64_t)cost;
-    b->lost++;
+    lose(b, ds, ds + 1);
 }
 
 /* Control left `from` for `to`: eret bookkeeping, the client's view. */

@@ -72,7 +72,8 @@ struct Block {
     uint32_t memo_stall[BLOCK_MEMO]; /* and the cycles that interlock cost */
     uint32_t first_use;        /* 24k: index of its first instruction
                                   reading something of use_mask */
-    uint32_t nloads, nstores, nbranches; /* per execution (PerfCnt) */
+    uint32_t nev[BLOCK_NEV];   /* loads, stores, branches ... per execution */
+    uint64_t lost_ev[BLOCK_NEV]; /* of them, in the instructions `lost` */
 };
 
 #define BLOCK_IRQ_ENTRY (1u << 30)  /* the interrupt marker block */

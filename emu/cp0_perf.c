@@ -49,43 +49,34 @@ bool cp0_perf_decode(uint32_t w, bool *write, unsigned *sel, unsigned *rt)
     return *sel < 4;
 }
 
-/* Of b's instructions before index i: loads, stores or branches. */
-static uint64_t current_minus(const Block *b, uint32_t i, unsigned what)
-{
-    uint64_t n = 0;
-    for (uint32_t k = i; k < b->ninsns; k++) {
-        unsigned cls = mips_classify(b->words[k]);
-        n += what == 0 ? 1 : what == 1 ? (cls & MIPS_LOAD) != 0
-             : what == 2 ? (cls & MIPS_STORE) != 0 : (cls & MIPS_BRANCH) != 0;
-    }
-    return n;
-}
-
 /* Cumulative count of event ev of counter n before instruction i of the
- * current block b (at cycle t). */
+ * current block b (at cycle t): the profile's own counts (block.c). */
 static uint64_t events(Core *c, unsigned n, unsigned ev, uint64_t t, const Block *b, uint32_t i)
 {
-    unsigned what;
+    int kind;
     if (ev == EV_CYCLES)
         return t;
     if (ev == EV_INSNS)
-        what = 0;
+        kind = -1;
     else if (ev == EV_LDST)
-        what = n == 0 ? 1 : 2;
+        kind = n == 0 ? BLOCK_EV_LOADS : BLOCK_EV_STORES;
     else if (ev == EV_BRANCHES && n == 0)
-        what = 3;
+        kind = BLOCK_EV_BRANCHES;
     else
         return 0;
-    uint64_t sum = 0;
+    uint64_t sum = 0, e[BLOCK_NEV];
     for (unsigned k = 0; k < c->blocks->len; k++) {
         const Block *x = g_ptr_array_index(c->blocks, k);
-        uint64_t per = what == 0 ? x->ninsns : what == 1 ? x->nloads : what == 2 ? x->nstores : x->nbranches;
-        sum += x->count * per;
-        if (what == 0)
-            sum -= x->lost;
+        if (kind < 0) {
+            sum += block_instructions(x);
+        } else {
+            block_events(x, e);
+            sum += e[kind];
+        }
     }
-    if (b)
-        sum -= current_minus(b, i, what);
+    /* the current block is counted whole: not yet its instructions from i */
+    for (uint32_t k = i; b && k < b->ninsns; k++)
+        sum -= kind < 0 ? 1 : (block_word_events(b->words[k]) >> kind) & 1;
     return sum;
 }
 

@@ -99,6 +99,11 @@ static void json_functions(JsonBuilder *b, const Profile *p)
         npjson_member_u64(b, "self_cycles", f->self_cycles);
         npjson_member_u64(b, "inclusive_cycles", f->inclusive_cycles);
         npjson_member_u64(b, "instructions", f->instructions);
+        npjson_member_u64(b, "loads", f->loads);
+        npjson_member_u64(b, "stores", f->stores);
+        npjson_member_u64(b, "branches", f->branches);
+        npjson_member_u64(b, "cond_branches", f->cond_branches);
+        npjson_member_u64(b, "indirect_branches", f->indirect_branches);
         json_samples(b, p, f->samples);
         json_callers(b, p, i);
         json_builder_end_object(b);

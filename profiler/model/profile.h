@@ -35,6 +35,11 @@ typedef struct ProfFunc {
     uint64_t inclusive_cycles; /* self + callees, outermost activations only;
                                   idle and interrupt time excluded */
     uint64_t instructions;     /* instructions executed in its body */
+    uint64_t loads, stores;    /* of them: loads and stores, */
+    uint64_t branches;         /* control transfers, of which */
+    uint64_t cond_branches, indirect_branches; /* conditional, jr/jalr
+                                  (summary.json and callgrind.out only:
+                                  not in profile.data) */
     uint64_t *samples;         /* [nperiods] samples that hit it */
     bool hidden;               /* left out of the reports (profile_filter) */
 } ProfFunc;
