@@ -57,6 +57,12 @@ void block_events(const Block *b, uint64_t ev[BLOCK_NEV])
         ev[k] = b->count * b->nev[k] - b->lost_ev[k];
 }
 
+void block_waits(const Block *b, uint64_t w[BLOCK_NWAIT])
+{
+    for (unsigned k = 0; k < BLOCK_NWAIT; k++)
+        w[k] = b->count * b->wait[k];
+}
+
 /* Instructions [from, to) of b did not run in one of its executions. */
 static void lose(Block *b, uint32_t from, uint32_t to)
 {
@@ -113,6 +119,9 @@ static void cost_24k(Core *c, Block *b, bool pend)
     t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, NULL, b->icost, pend ? &ex : NULL, &r);
     b->cost = r.cost;
     b->first_use = r.first_use;
+    G_STATIC_ASSERT((int)BLOCK_NWAIT == (int)T24_NWAIT);
+    for (unsigned w = 0; w < T24_NWAIT; w++)
+        b->wait[w] = r.wait[w];
     if (!pend)
         return;
     b->use_mask = r.use_mask;

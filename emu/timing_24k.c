@@ -237,20 +237,50 @@ static uint64_t res_bit(unsigned r)
 /* bits several resources share: never taken as written */
 #define SHARED_BITS (UINT64_C(1) | UINT64_C(1) << 32)
 
-static int32_t max32(int32_t a, int32_t b) { return a > b ? a : b; }
+
+/* What kind of result o produces, for the cause of a wait on it. */
+static uint8_t op_wait_kind(const Op *o)
+{
+    if (o->base != NONE && o->ndst)
+        return T24_WAIT_LOAD;
+    if (o->unit == T24_MDU)
+        return T24_WAIT_MDU;
+    if (o->unit == T24_FPU)
+        return T24_WAIT_FPU;
+    for (unsigned k = 0; k < o->ndst; k++)
+        if (o->dst[k] >= T24_FPR)
+            return T24_WAIT_FPU;                                             /* mtc1 ctc1 */
+    for (unsigned k = 0; k < o->nsrc; k++) {
+        if (o->src[k] >= T24_FPR)
+            return T24_WAIT_FPU;                                             /* mfc1 cfc1 */
+        if (o->src[k] == T24_HILO)
+            return T24_WAIT_MDU;                                             /* mfhi mflo */
+    }
+    return T24_WAIT_AGEN;
+}
 
 /* The cycle instruction o may issue at, at the earliest t (ag: when
- * each GPR is ready as an address base). */
-static int32_t issue_at(const int32_t *ready, const int32_t *ag, const Op *o, int32_t t)
+ * each GPR is ready as an address base; kind: what produced each
+ * resource), and why it waits (*why). */
+static int32_t issue_at(const int32_t *ready, const int32_t *ag, const uint8_t *kind, const Op *o, int32_t t,
+                        unsigned *why)
 {
     int32_t at = t;
-    for (unsigned k = 0; k < o->nsrc; k++)
-        if (o->src[k] != 0)
-            at = max32(at, ready[o->src[k]]);
-    if (o->base != NONE && o->base != 0)
-        at = max32(at, ag[o->base]);  /* AG reads the base a stage before EX */
-    if (o->unit != NONE)
-        at = max32(at, ready[o->unit]);
+    for (unsigned k = 0; k < o->nsrc; k++) {
+        unsigned r = o->src[k];
+        if (r != 0 && ready[r] > at) {
+            at = ready[r];
+            *why = kind[r];
+        }
+    }
+    if (o->base != NONE && o->base != 0 && ag[o->base] > at) {
+        at = ag[o->base];  /* AG reads the base a stage before EX */
+        *why = kind[o->base];
+    }
+    if (o->unit != NONE && ready[o->unit] > at) {
+        at = ready[o->unit];
+        *why = o->unit == T24_MDU ? T24_WAIT_MDU : T24_WAIT_FPU;
+    }
     return at;
 }
 
@@ -331,6 +361,9 @@ void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr
     uint64_t written = 0, use = 0, seen[2] = { 0, 0 };
     res->stalls = false;
     res->nuses = 0;
+    uint8_t kind[T24_NRES] = { 0 };
+    for (unsigned w = 0; w < T24_NWAIT; w++)
+        res->wait[w] = 0;
     uint32_t base = 0, pend_ag = 0;
     uint32_t first_use = n;
     for (uint32_t i = 0; i < n; i++) {
@@ -344,15 +377,19 @@ void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr
             base |= (uint32_t)res_bit(o.base);
         if (now < 40)
             note_uses(res, &o, now, seen);
-        int32_t at = issue_at(ready, ag, &o, now);
-        if (at > now)
+        unsigned why = T24_WAIT_LOAD;  /* what the previous block left: mostly loads */
+        int32_t at = issue_at(ready, ag, kind, &o, now, &why);
+        if (at > now) {
             res->stalls = true;
+            res->wait[why] += (uint32_t)(at - now);
+        }
         int32_t cost = at - now + 1 + (uncached ? (int32_t)t->mmio : 0);
         if (icost)
             icost[i] = (uint16_t)cost;
         now += cost;
         for (unsigned k = 0; k < o.ndst; k++) {
             ready[o.dst[k]] = at + o.lat;
+            kind[o.dst[k]] = op_wait_kind(&o);
             if (o.dst[k] < 32)
                 ag[o.dst[k]] = at + o.lat + 1;
             written |= res_bit(o.dst[k]) & ~SHARED_BITS;

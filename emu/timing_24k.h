@@ -38,8 +38,14 @@ typedef struct T24Use {
 
 #define T24_MAX_USES 48
 
+/* Why an instruction waits (for stall cycles by cause): the result of a
+ * load, of an ALU instruction needed as an address base a stage early,
+ * of the MDU (or the MDU busy), of the FPU (or its pipe blocked). */
+enum { T24_WAIT_LOAD, T24_WAIT_AGEN, T24_WAIT_MDU, T24_WAIT_FPU, T24_NWAIT };
+
 typedef struct T24Result {
     uint32_t cost;             /* cycles of the block */
+    uint32_t wait[T24_NWAIT];  /* of them, waits by cause */
     uint64_t pend_mask;        /* resources still pending at its end */
     uint64_t use_mask;         /* resources read before written, by an
                                   instruction issuing in its first 40

@@ -55,6 +55,10 @@ static void add_events(ProfFunc *f, const Block *b, uint64_t count)
     f->branches += e[BLOCK_EV_BRANCHES];
     f->cond_branches += e[BLOCK_EV_COND];
     f->indirect_branches += e[BLOCK_EV_INDIRECT];
+    uint64_t w[BLOCK_NWAIT];
+    block_waits(b, w);
+    for (unsigned k = 0; k < BLOCK_NWAIT; k++)
+        f->waits[k] += all && count != all ? (uint64_t)((double)w[k] * (double)count / (double)all + 0.5) : w[k];
 }
 
 /* Blocks -> self cycles and instructions of their functions. */

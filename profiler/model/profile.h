@@ -40,6 +40,8 @@ typedef struct ProfFunc {
     uint64_t cond_branches, indirect_branches; /* conditional, jr/jalr
                                   (summary.json and callgrind.out only:
                                   not in profile.data) */
+    uint64_t waits[4];         /* 24k: cycles waited inside its blocks, by
+                                  cause (BLOCK_NWAIT: load, agen, mdu, fpu) */
     uint64_t *samples;         /* [nperiods] samples that hit it */
     bool hidden;               /* left out of the reports (profile_filter) */
 } ProfFunc;

@@ -132,6 +132,22 @@ class Events(unittest.TestCase):
                     self.assertEqual(got, want)
 
 
+    def test_stall_cycles_by_cause(self):
+        # 24k waits inside blocks (docs/timing.md), hand-counted: every
+        # fixture's MEASURE_END `lw s2; subu a0, s2, s1` waits 1 on the load
+        expect = {
+            "t24_ldep": {"load_use": 5 + 1, "agen": 0, "mdu": 0, "fpu": 0},
+            "t24_mfloearly": {"load_use": 1, "agen": 0, "mdu": 3 * 4, "fpu": 0},
+            "t24_div": {"load_use": 1, "agen": 0, "mdu": 2 * 35, "fpu": 0},
+        }
+        for fx, want in expect.items():
+            with self.subTest(fixture=fx):
+                r = run([fixture(fx)] + nptest.ONE_CORE + ["--set", "timing.model=24k"])
+                self.assertEqual(nptest.functions(r.core(0))["_start"]["stall_cycles"], want)
+        r = run([fixture("t24_div")] + nptest.ONE_CORE)  # flat: no pipeline, no waits
+        self.assertEqual(sum(nptest.functions(r.core(0))["_start"]["stall_cycles"].values()), 0)
+
+
 class Timer(unittest.TestCase):
     def test_periodic_ticks_and_epc(self):
         for endian in ("el", "eb"):
