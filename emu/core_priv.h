@@ -291,6 +291,15 @@ uint64_t block_start(const Core *c, const Block *b);
 /* The block executing now (NULL between blocks). */
 Block *core_current_block(const Core *c);
 
+/* block_24k.c (24k) */
+/* b's costs and what it leaves pending (pend: a real block). */
+void block_cost_24k(Core *c, Block *b, bool pend);
+/* b left results pending: the waits of its static successors into
+ * bt/bnt, or rt_pend. */
+void block_static_successors(Core *c, Block *b);
+/* The wait of b entered from rt_pend block p (memoised by the caller). */
+uint32_t block_entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt);
+
 /* block.c: arm the poll skip after a failed poll by the instruction at pc
  * of the current block, at cycle now. */
 void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx);

@@ -64,8 +64,8 @@ static bool dec_funcs(Rd *r, const char *at, GVariant *prof, Profile *p)
         g_autoptr(GVariant) fv = g_variant_get_child_value(v, i);
         const char *name;
         gboolean pseudo;
-        g_variant_get(fv, "(&suubttttt@at)", &name, &f->addr, &f->size, &pseudo, &f->calls, &f->recursive_calls,
-                      &f->self_cycles, &f->inclusive_cycles, &f->instructions, NULL);
+        g_variant_get(fv, "(&suubttttt@at@at)", &name, &f->addr, &f->size, &pseudo, &f->calls, &f->recursive_calls,
+                      &f->self_cycles, &f->inclusive_cycles, &f->instructions, NULL, NULL);
         f->name = profile_data_intern(r->d, name);
         f->pseudo = pseudo;
         gsize ns;
@@ -76,6 +76,11 @@ static bool dec_funcs(Rd *r, const char *at, GVariant *prof, Profile *p)
         f->samples = g_new0(uint64_t, p->nperiods ? p->nperiods : 1);
         if (ns)
             memcpy(f->samples, s, ns * sizeof *s);
+        gsize ne;
+        const uint64_t *e = fixed(fv, 10, sizeof(uint64_t), &ne);
+        if (ne != PROF_NEVENTS)
+            return fail_at(r, at, "functions", i, "%" G_GSIZE_FORMAT " event counts, not %d", ne, PROF_NEVENTS);
+        memcpy(f->events, e, sizeof f->events);
         if (f->pseudo != (i >= p->nfuncs - PROF_NPSEUDO))
             return fail_at(r, at, "functions", i, "pseudo-functions must be the last %d entries", PROF_NPSEUDO);
         if (!f->pseudo && (uint64_t)f->addr + f->size > G_MAXUINT32 + 1ull)

@@ -8,7 +8,7 @@
 
 /* name, addr, size, pseudo, calls, recursive calls, self, inclusive,
  * instructions, samples per period */
-#define PD_FUNC "(suubtttttat)"
+#define PD_FUNC "(suubtttttatat)" /* ..., samples, events[PROF_NEVENTS] */
 /* caller, callee, call site, count, inclusive cycles */
 #define PD_ARC "(uuutt)"
 /* addr, instructions, function, executions, cycles */
