@@ -10,7 +10,7 @@
 void block_cost_24k(Core *c, Block *b, bool pend)
 {
     T24Exit ex;
-    T24Result r;
+    T24Result r = { 0 };
     t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, NULL, b->icost, pend ? &ex : NULL, &r);
     b->cost = r.cost;
     b->first_use = r.first_use;
@@ -66,7 +66,7 @@ static uint32_t succ_stall(Core *c, const Block *p, uint32_t target, uint32_t bt
     }
     T24Exit in;
     exit_after(p, bt, &in);
-    T24Result clean, after;
+    T24Result clean = { 0 }, after = { 0 };
     t24_block(&c->cfg->timing, w, n, target, NULL, NULL, NULL, &clean);
     t24_block(&c->cfg->timing, w, n, target, &in, NULL, NULL, &after);
     return after.cost > clean.cost ? after.cost - clean.cost : 0;
@@ -103,7 +103,7 @@ uint32_t block_entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt)
     } else {
         T24Exit in;
         exit_after(p, bt, &in);
-        T24Result res;
+        T24Result res = { 0 };
         t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, &in, NULL, NULL, &res);
         st = res.cost > b->cost ? res.cost - b->cost : 0;
     }

@@ -16,8 +16,9 @@
  * the event, bit 4 IE (interrupt on overflow), bits 3..0 U, S, K, EXL
  * (count in that mode). Events (24K SUM, performance counter events
  * table): 0 cycles and 1 instructions completed on both counters; on
- * PerfCnt0 2 branches completed and 15 loads completed, on PerfCnt1 15
- * stores completed; any other event counts nothing (docs/timing.md).
+ * PerfCnt0 2 branches completed, 15 loads completed, 41 MDU stall cycles,
+ * 45 load-to-use stall cycles; on PerfCnt1 15 stores completed, 41 FPU
+ * stall cycles; any other event counts nothing (docs/timing.md).
  * The core always runs in kernel mode: any of U, S, K, EXL enables
  * counting everywhere (handlers at EXL=1 included).
  *
@@ -36,7 +37,7 @@
 #define CTL_EVENT(v) (((v) >> 5) & 0x7Fu)
 #define CTL_WRITABLE 0x00000FFFu
 
-enum { EV_CYCLES = 0, EV_INSNS = 1, EV_BRANCHES = 2, EV_LDST = 15 };
+enum { EV_CYCLES = 0, EV_INSNS = 1, EV_BRANCHES = 2, EV_LDST = 15, EV_MDU_FPU_STALL = 41, EV_LOAD_STALL = 45 };
 
 bool cp0_perf_decode(uint32_t w, bool *write, unsigned *sel, unsigned *rt)
 {
@@ -49,6 +50,29 @@ bool cp0_perf_decode(uint32_t w, bool *write, unsigned *sel, unsigned *rt)
     return *sel < 4;
 }
 
+/* Stall cycles waited for cause `why` (24k, inside blocks: the profile's
+ * stall_cycles) before instruction i of the current block b. */
+static uint64_t stall_events(Core *c, unsigned why, const Block *b, uint32_t i)
+{
+    uint64_t sum = 0, w[BLOCK_NWAIT];
+    for (unsigned k = 0; k < c->blocks->len; k++) {
+        block_waits(g_ptr_array_index(c->blocks, k), w);
+        sum += w[why];
+    }
+    if (!b || c->cfg->timing.model != TIMING_24K || !b->ninsns)
+        return sum;
+    /* the current block is counted whole: take back its waits from i on */
+    g_autofree uint16_t *icost = g_new(uint16_t, b->ninsns);
+    g_autofree uint8_t *cause = g_new(uint8_t, b->ninsns);
+    T24Result r = { .why = cause };
+    t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, NULL, icost, NULL, &r);
+    bool uncached = b->addr >= 0xA0000000u && b->addr < 0xC0000000u;
+    for (uint32_t k = i; k < b->ninsns; k++)
+        if (cause[k] == why)
+            sum -= icost[k] - 1u - (uncached ? c->cfg->timing.mmio : 0);
+    return sum;
+}
+
 /* Cumulative count of event ev of counter n before instruction i of the
  * current block b (at cycle t): the profile's own counts (block.c). */
 static uint64_t events(Core *c, unsigned n, unsigned ev, uint64_t t, const Block *b, uint32_t i)
@@ -56,6 +80,10 @@ static uint64_t events(Core *c, unsigned n, unsigned ev, uint64_t t, const Block
     int kind;
     if (ev == EV_CYCLES)
         return t;
+    if (ev == EV_LOAD_STALL && n == 0)
+        return stall_events(c, T24_WAIT_LOAD, b, i);
+    if (ev == EV_MDU_FPU_STALL)
+        return stall_events(c, n == 0 ? T24_WAIT_MDU : T24_WAIT_FPU, b, i);
     if (ev == EV_INSNS)
         kind = -1;
     else if (ev == EV_LDST)

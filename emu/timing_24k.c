@@ -383,6 +383,8 @@ void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr
             res->stalls = true;
             res->wait[why] += (uint32_t)(at - now);
         }
+        if (res->why)
+            res->why[i] = (uint8_t)(at > now ? why : T24_NWAIT);
         int32_t cost = at - now + 1 + (uncached ? (int32_t)t->mmio : 0);
         if (icost)
             icost[i] = (uint16_t)cost;

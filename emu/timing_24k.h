@@ -46,6 +46,10 @@ enum { T24_WAIT_LOAD, T24_WAIT_AGEN, T24_WAIT_MDU, T24_WAIT_FPU, T24_NWAIT };
 typedef struct T24Result {
     uint32_t cost;             /* cycles of the block */
     uint32_t wait[T24_NWAIT];  /* of them, waits by cause */
+    uint8_t *why;              /* set by the caller or NULL: [n] each
+                                  instruction's wait cause, T24_NWAIT for
+                                  none (the cycles are icost - 1 - the
+                                  uncached fetch) */
     uint64_t pend_mask;        /* resources still pending at its end */
     uint64_t use_mask;         /* resources read before written, by an
                                   instruction issuing in its first 40
