@@ -38,6 +38,42 @@ uint64_t block_instructions(const Block *b)
     return b->count * b->ninsns - b->lost;
 }
 
+unsigned block_word_events(uint32_t w)
+{
+    unsigned cls = mips_classify(w), e = 0;
+    if (cls & MIPS_LOAD) e |= 1u << BLOCK_EV_LOADS;
+    if (cls & MIPS_STORE) e |= 1u << BLOCK_EV_STORES;
+    if (cls & MIPS_BRANCH) {
+        e |= 1u << BLOCK_EV_BRANCHES;
+        if (cls & MIPS_JREG) e |= 1u << BLOCK_EV_INDIRECT;
+        else if (!mips_branch_unconditional(w)) e |= 1u << BLOCK_EV_COND;
+    }
+    return e;
+}
+
+void block_events(const Block *b, uint64_t ev[BLOCK_NEV])
+{
+    for (unsigned k = 0; k < BLOCK_NEV; k++)
+        ev[k] = b->count * b->nev[k] - b->lost_ev[k];
+}
+
+void block_waits(const Block *b, uint64_t w[BLOCK_NWAIT])
+{
+    for (unsigned k = 0; k < BLOCK_NWAIT; k++)
+        w[k] = b->count * b->wait[k];
+}
+
+/* Instructions [from, to) of b did not run in one of its executions. */
+static void lose(Block *b, uint32_t from, uint32_t to)
+{
+    b->lost += to - from;
+    for (uint32_t i = from; i < to && i < b->ninsns; i++) {
+        unsigned e = block_word_events(b->words[i]);
+        for (unsigned k = 0; k < BLOCK_NEV; k++)
+            b->lost_ev[k] += (e >> k) & 1;
+    }
+}
+
 uint64_t core_instructions(const Core *c)
 {
     uint64_t n = 0;
@@ -74,26 +110,6 @@ static unsigned flat_cost(const Timing *t, unsigned cls)
     return cost;
 }
 
-/* [timing] model = 24k: b's costs from the pipeline pass (timing_24k.c),
- * and what it leaves pending for the next block (when pend). */
-static void cost_24k(Core *c, Block *b, bool pend)
-{
-    T24Exit ex;
-    T24Result r;
-    t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, NULL, b->icost, pend ? &ex : NULL, &r);
-    b->cost = r.cost;
-    b->first_use = r.first_use;
-    if (!pend)
-        return;
-    b->use_mask = r.use_mask;
-    b->base_mask = r.base_mask;
-    if (r.pend_mask | r.pend_ag) {
-        b->pend_mask = r.pend_mask;
-        b->pend_ag = r.pend_ag;
-        b->pend = g_memdup2(&ex, sizeof ex);
-    }
-}
-
 /* Extra cycles of b's control instruction insn when it transfers. */
 static uint32_t taken_cost(const Core *c, uint32_t insn)
 {
@@ -111,9 +127,9 @@ static uint32_t block_scan(Core *c, Block *b, bool pend)
         unsigned cls = mips_classify(w);
         if (cls & (MIPS_LOAD | MIPS_STORE))
             b->nmem++;
-        b->nloads += (cls & MIPS_LOAD) != 0;
-        b->nstores += (cls & MIPS_STORE) != 0;
-        b->nbranches += (cls & MIPS_BRANCH) != 0;
+        unsigned e = block_word_events(w);
+        for (unsigned k = 0; k < BLOCK_NEV; k++)
+            b->nev[k] += (e >> k) & 1;
         b->icost[i] = (uint16_t)flat_cost(t, cls);
         b->cost += b->icost[i];
         if (!b->flags && (cls & (MIPS_BRANCH | MIPS_ERET))) {
@@ -124,7 +140,7 @@ static uint32_t block_scan(Core *c, Block *b, bool pend)
         }
     }
     if (t->model == TIMING_24K)
-        cost_24k(c, b, pend);
+        block_cost_24k(c, b, pend);
     b->mem = g_new(uint16_t, b->nmem ? b->nmem : 1);
     for (uint32_t i = 0, k = 0; i < b->ninsns; i++)
         if (mips_classify(b->words[i]) & (MIPS_LOAD | MIPS_STORE))
@@ -162,6 +178,8 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
             b->flags |= BLOCK_EVAL;
         }
     }
+    if (c->cfg->timing.model == TIMING_24K && b->pend)
+        block_static_successors(c, b);
     if (c->hooks.block_tag)
         b->tag = c->hooks.block_tag(c->hooks.opaque, addr, &b->watch);
     /* a branch whose delay slot is the next block: entering it checks that
@@ -180,6 +198,7 @@ void block_free(gpointer p)
     g_free(b->words);
     g_free(b->mem);
     g_free(b->pend);
+    g_free(b->uses);
     g_free(b);
 }
 
@@ -263,7 +282,7 @@ void block_truncate(Core *c, uint32_t end_pc)
     }
     c->cycles -= removed;
     b->extra -= (int64_t)removed;
-    b->lost += b->ninsns - k;
+    lose(b, k, b->ninsns);
 }
 
 /* `to` is the delay slot of from's branch, translated alone (page end):
@@ -298,7 +317,7 @@ static void annul_delay_slot(Core *c, Block *b)
     sample_untake(c, b, block_start(c, b), cut);
     c->cycles -= cost;
     b->extra -= (int64_t)cost;
-    b->lost++;
+    lose(b, ds, ds + 1);
 }
 
 /* Control left `from` for `to`: eret bookkeeping, the client's view. */
@@ -314,8 +333,9 @@ G_GNUC_NO_INLINE static void arrival(Core *c, Block *from, Block *to, uint64_t n
         uint32_t rs = core_read_gpr(c, (from->branch_insn >> 21) & 31);
         uint32_t rt = core_read_gpr(c, (from->branch_insn >> 16) & 31);
         if (mips_branch_taken(from->branch_insn, rs, rt)) {
-            c->cycles += from->bt;
-            from->extra += from->bt;
+            /* the hook charged the fall-through's bnt: the taken bt instead */
+            c->cycles += from->bt - from->bnt;
+            from->extra += from->bt - from->bnt;
         } else if (from->flags & MIPS_LIKELY) {
             annul_delay_slot(c, from);
         }
@@ -343,33 +363,23 @@ G_GNUC_NO_INLINE static void arrival(Core *c, Block *from, Block *to, uint64_t n
 static uint64_t poll_skip(Core *c, Block *b, uint64_t start);
 
 /* ---- interlocks across a block boundary (24k) ------------------------------
- * p left a result pending (a load in its last slot, a div, an FPU op)
- * that b reads (p->pend_mask & b->use_mask, the block hook's one extra
- * test): b runs again through the pipeline pass from p's exit state
- * (less the taken-branch cycles between them) and waits the difference
- * with its static cost, at its start. Memoised per (p, b) pair: the pass
- * runs once per pair, not per execution. Exact for a result pending
- * across one boundary; docs/timing.md has what is not followed. */
-G_GNUC_NO_INLINE static uint32_t entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt)
-{
-    if (b->memo_from == p)
-        return b->memo_stall;
-    T24Exit in = *p->pend;
-    for (unsigned r = 0; r < T24_NRES; r++)
-        in.left[r] = (int16_t)(in.left[r] > (int64_t)bt ? in.left[r] - (int16_t)bt : 0);
-    for (unsigned r = 0; r < 32; r++)
-        in.ag[r] = (int16_t)(in.ag[r] > (int64_t)bt ? in.ag[r] - (int16_t)bt : 0);
-    T24Result res;
-    t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, &in, NULL, NULL, &res);
-    b->memo_from = p;
-    b->memo_stall = res.cost > b->cost ? res.cost - b->cost : 0;
-    return b->memo_stall;
-}
-
+ * Waits after a branch to a static successor are in bt/bnt (block_24k.c).
+ * A block whose successor is known only at run time (jr, jalr, eret, a
+ * page-end split) and that left a result pending is rt_pend: leaving it
+ * takes the slow path, where the next block b waits at its start until
+ * its first read of each pending resource is satisfied
+ * (block_entry_stall_slow). The wait of b entered from p (bt: the
+ * taken-branch cycles between): 0 unless p left something b reads; the
+ * last BLOCK_MEMO pairs are memoised (a return site is entered from few
+ * blocks). docs/timing.md. */
 static inline uint64_t entry_stall(Core *c, const Block *p, Block *b, uint64_t bt)
 {
-    return ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)) && p->pend
-        ? entry_stall_slow(c, p, b, bt) : 0;
+    if (!p->rt_pend || !((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)))
+        return 0;
+    for (unsigned k = 0; k < BLOCK_MEMO; k++)
+        if (b->memo_from[k] == p)
+            return b->memo_stall[k];
+    return block_entry_stall_slow(c, p, b, bt);
 }
 
 /* Charge b's entry stall st, which ends at `start`: its samples go to the
@@ -426,8 +436,14 @@ static uint64_t word_cost(Core *c, uint32_t addr)
 static bool block_limit_cut(Core *c, Block *b, uint64_t start)
 {
     uint64_t limit = c->cfg->max_cycles, end = start + b->cost;
-    if (b->flags & BLOCK_SPLIT)
+    if ((b->flags & BLOCK_SPLIT) && c->cfg->timing.model == TIMING_24K) {
+        /* the pass is dearer than flat's table: once per block */
+        if (!b->ds_cost)
+            b->ds_cost = (uint32_t)word_cost(c, b->addr + b->size);
+        end += b->ds_cost;
+    } else if (b->flags & BLOCK_SPLIT) {
         end += word_cost(c, b->addr + b->size);
+    }
     if (end <= limit)
         return false;
     uint64_t room = start < limit ? limit - start : 0, acc = 0;
@@ -531,8 +547,9 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     }
     Block *p = c->prev;
     uint64_t start = c->cycles;
-    if (addr != p->fallthrough && p->bt) {
-        uint64_t bt = p->bt, limit = c->cfg->max_cycles;
+    uint64_t bt0 = addr != p->fallthrough ? p->bt : p->bnt;
+    if (bt0) {
+        uint64_t bt = bt0, limit = c->cfg->max_cycles;
         if (start + bt > limit) /* charged up to the limit only */
             bt = start < limit ? limit - start : 0;
         start += bt;
@@ -542,7 +559,7 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
         if (c->next_sample < start)
             sample_range(c, start, p->branch_pc ? p->branch_pc : addr);
     }
-    uint64_t st = entry_stall(c, p, b, addr != p->fallthrough ? p->bt : 0);
+    uint64_t st = entry_stall(c, p, b, bt0);
     if (st) {
         start += st;
         charge_stall(c, b, st, start);
@@ -612,11 +629,10 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     Block *p = c->prev;
     if (G_UNLIKELY(!b || b->size != size || b->addr != addr))
         goto slow;
-    uint64_t bt = addr != p->fallthrough ? p->bt : 0;
+    uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->attn_out | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))
-                   | ((p->pend_mask & b->use_mask) != 0) | ((p->pend_ag & b->base_mask) != 0))) {
+    if (G_UNLIKELY(p->attn_out | p->rt_pend | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
         boundary_fast(c, p, b, bt, start, end);
         return;
     }

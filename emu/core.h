@@ -78,6 +78,17 @@ uint64_t block_cycles(const Block *b);
 /* Instructions it executed: count x ninsns less those of executions cut
  * short by an exit or a fault. */
 uint64_t block_instructions(const Block *b);
+/* Of those, by kind (loads, stores, control transfers, conditional
+ * branches, register jumps): ev[BLOCK_NEV]. */
+enum { BLOCK_EV_LOADS, BLOCK_EV_STORES, BLOCK_EV_BRANCHES, BLOCK_EV_COND, BLOCK_EV_INDIRECT, BLOCK_NEV };
+void block_events(const Block *b, uint64_t ev[BLOCK_NEV]);
+/* Cycles its executions waited inside it (24k: static interlocks), by
+ * cause: a load's result, an ALU result as an address base, the MDU, the
+ * FPU (w[BLOCK_NWAIT]; all 0 under flat). */
+enum { BLOCK_NWAIT = 4 };
+void block_waits(const Block *b, uint64_t w[BLOCK_NWAIT]);
+/* The kinds of one instruction word (bit BLOCK_EV_x). */
+unsigned block_word_events(uint32_t insn);
 /* mips_classify() of its control instruction (MIPS_* of mips.h; 0 if it
  * has none) and that instruction's address (0 if none). */
 unsigned block_flags(const Block *b);

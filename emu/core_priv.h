@@ -14,20 +14,19 @@
 #define CORE_STUB_PHYS 0x1FC00000u
 #define CORE_NSLOTS 4u            /* device windows */
 
+#define BLOCK_MEMO 4            /* (previous, block) interlock pairs kept */
+
 struct Block {
     BlockView view;            /* first: block_view(); kept by block_publish() */
     uint32_t addr, size;       /* bytes */
     uint32_t fallthrough;      /* addr + size; 1 (no address) when its
                                   branch is always taken */
-    uint32_t bt;               /* extra cycles when its branch is taken */
+    uint32_t bt;               /* extra cycles when its branch is taken
+                                  (24k: with the next block's wait for
+                                  what it left pending) */
+    uint32_t bnt;              /* 24k: the wait of its fall-through block */
     uint32_t ninsns;
     uint32_t cost;             /* static cycles */
-    uint64_t pend_mask;        /* 24k: results still pending at its end */
-    uint64_t use_mask;         /* 24k: what it reads before writing it; a
-                                  block entered from one whose pend_mask
-                                  meets it takes the slow path */
-    uint32_t pend_ag, base_mask; /* the same for GPRs pending only as an
-                                  address base, and read as a base */
     unsigned flags;            /* mips_classify() of its control instruction,
                                   or BLOCK_IRQ_ENTRY for the marker */
     uint32_t branch_pc;        /* address of that instruction (0 if none) */
@@ -42,6 +41,16 @@ struct Block {
     bool attn;                 /* watch: entering it takes the hook's
                                   slow path */
     bool attn_out;             /* flags & arrive_mask: leaving it does */
+    bool rt_pend;              /* 24k: it leaves results pending and its
+                                  successor is known only at run time
+                                  (jr, jalr, eret, page end): leaving it
+                                  takes the slow path (entry_stall) */
+    uint32_t pend_ag, base_mask; /* 24k: GPRs pending only as an address
+                                  base at its end, and read as a base */
+    uint64_t pend_mask;        /* 24k: results still pending at its end */
+    uint64_t use_mask;         /* 24k: what it reads before writing it;
+                                  entered from a block whose pend_mask
+                                  meets it, it waits (block.c) */
     uint16_t *icost;           /* [ninsns] cycles of each instruction
                                   (at most 1 + 1000 + 1000) */
     uint32_t *words;           /* [ninsns] the instructions, host order */
@@ -50,12 +59,22 @@ struct Block {
     uint16_t *mem;             /* [nmem] indices of its loads and stores */
     uint32_t nmem;
     T24Exit *pend;             /* 24k: what it leaves pending (NULL: none) */
-    const Block *memo_from;    /* 24k: the last block it was entered from
-                                  with an interlock across the boundary */
-    uint32_t memo_stall;       /* and the cycles that interlock cost */
+    T24Use *uses;              /* 24k: its first reads (t24_entry_wait) */
+    uint8_t nuses;
+    bool stalls;               /* 24k: waits inside it: a wait at its start
+                                  needs the exact pass (memoised) */
+    uint32_t ds_cost;          /* 24k, BLOCK_SPLIT: its delay slot's static
+                                  cycles (0: not known yet) */
+    uint8_t memo_next;
+    const Block *memo_from[BLOCK_MEMO]; /* 24k: the last blocks it was
+                                  entered from with an interlock across
+                                  the boundary */
+    uint32_t memo_stall[BLOCK_MEMO]; /* and the cycles that interlock cost */
     uint32_t first_use;        /* 24k: index of its first instruction
                                   reading something of use_mask */
-    uint32_t nloads, nstores, nbranches; /* per execution (PerfCnt) */
+    uint32_t nev[BLOCK_NEV];   /* loads, stores, branches ... per execution */
+    uint32_t wait[T24_NWAIT];  /* 24k: its static waits by cause, per execution */
+    uint64_t lost_ev[BLOCK_NEV]; /* of them, in the instructions `lost` */
 };
 
 #define BLOCK_IRQ_ENTRY (1u << 30)  /* the interrupt marker block */
@@ -75,12 +94,23 @@ typedef struct Histogram {
     uint64_t idle, outside, total;
 } Histogram;
 
+/* A performance counter (cp0_perf.c): PerfCtl, and its value `val` when
+ * the event count was `ev` */
+typedef struct PerfCounter {
+    uint32_t ctl, val;
+    uint64_t ev;
+} PerfCounter;
+
 /* CP0 Count/Compare/Cause (cp0.c) */
 typedef struct Cp0 {
     uint32_t divisor;          /* [clock] count_divisor */
     uint32_t count_base;       /* Count(t) = count_base + t / divisor */
     uint32_t compare;
-    uint64_t match_at;         /* cycle Count next becomes Compare */
+    uint64_t match_at;         /* min(cmp_at, perf_at): the next CP0 event */
+    uint64_t cmp_at;           /* cycle Count next becomes Compare */
+    PerfCounter perf[2];       /* PerfCtl/PerfCnt 0 and 1 (cp0_perf.c) */
+    uint64_t perf_at;          /* cycle a counter's overflow bit rises */
+    bool pci;                  /* Cause.PCI: a counter overflowed */
     bool ti;                   /* CP0 timer pending (Cause.IP7, TI) */
     uint32_t cause_sw;         /* Cause bits software wrote (IV, IP1..0) */
     uint32_t epc, error_epc;   /* as last written (mtc0, interrupt entry):
@@ -235,6 +265,16 @@ void cp0_apply_fix(Core *c);
  * translated again (hooks were added). */
 bool cp0_scan_block(Core *c, const Block *b);
 
+/* cp0_perf.c */
+void cp0_perf_init(Core *c);
+/* w is mfc0/mtc0 of PerfCtl/PerfCnt (select sel, register rt). */
+bool cp0_perf_decode(uint32_t w, bool *write, unsigned *sel, unsigned *rt);
+/* The access by instruction i of the current block b at cycle t: a read's
+ * value, or write v (then cp0.perf_at and cp0.pci are new). */
+uint32_t cp0_perf_access(Core *c, bool write, unsigned sel, uint32_t v, uint64_t t, const Block *b, uint32_t i);
+/* perf_at reached by now: PCI rises. */
+void cp0_perf_fire(Core *c, uint64_t now);
+
 /* mmio.c */
 /* Cause.IP2 is read at cycle t by the instruction at pc: the network is
  * made exact at t (core_sync, as for an IRQC PENDING read) and a TIMER
@@ -260,6 +300,15 @@ void block_run_cut(Core *c);
 uint64_t block_start(const Core *c, const Block *b);
 /* The block executing now (NULL between blocks). */
 Block *core_current_block(const Core *c);
+
+/* block_24k.c (24k) */
+/* b's costs and what it leaves pending (pend: a real block). */
+void block_cost_24k(Core *c, Block *b, bool pend);
+/* b left results pending: the waits of its static successors into
+ * bt/bnt, or rt_pend. */
+void block_static_successors(Core *c, Block *b);
+/* The wait of b entered from rt_pend block p (memoised by the caller). */
+uint32_t block_entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt);
 
 /* block.c: arm the poll skip after a failed poll by the instruction at pc
  * of the current block, at cycle now. */

@@ -44,7 +44,8 @@
 #define CP0_WIRED 6u
 #define CP0_TLB_ENTRIES 16u  /* the 24Kf as Unicorn builds it (Config1.MMUSize 15) */
 
-typedef enum { CP0_NONE, CP0_READ, CP0_WRITE, CP0_STATUS } Cp0Kind;
+typedef enum { CP0_NONE, CP0_READ, CP0_WRITE, CP0_STATUS, CP0_PERF } Cp0Kind;
+#define CAUSE_PCI 0x04000000u
 
 /* What a word does to the registers this file models. */
 static Cp0Kind cp0_kind(uint32_t w, unsigned *rt, unsigned *rd)
@@ -54,6 +55,10 @@ static Cp0Kind cp0_kind(uint32_t w, unsigned *rt, unsigned *rd)
     unsigned rs = (w >> 21) & 31;
     *rt = (w >> 16) & 31;
     *rd = (w >> 11) & 31;
+    bool pw;
+    unsigned psel;
+    if (cp0_perf_decode(w, &pw, &psel, rt))
+        return CP0_PERF;                                    /* cp0_perf.c */
     if (rs == CP0_MFMC0 && *rd == NP_CP0_STATUS && (w & 0x7DFu) == 0)
         return CP0_STATUS;                                  /* di, ei */
     if ((rs != CP0_MF && rs != CP0_MT) || (w & 0x7FFu) != 0) /* sel 0 only */
@@ -81,6 +86,7 @@ void cp0_init(Core *c)
 {
     c->cp0.divisor = c->cfg->count_divisor ? c->cfg->count_divisor : 1;
     c->cp0.hooked = g_hash_table_new(NULL, NULL);
+    cp0_perf_init(c);
     cp0_rearm(c, 0);
 }
 
@@ -102,26 +108,29 @@ void cp0_rearm(Core *c, uint64_t now)
     uint64_t k = (uint32_t)(c->cp0.compare - c->cp0.count_base - (uint32_t)n);
     if (k == 0)
         k = UINT64_C(1) << 32;
-    c->cp0.match_at = (n + k) * d;
+    c->cp0.cmp_at = (n + k) * d;
+    c->cp0.match_at = MIN(c->cp0.cmp_at, c->cp0.perf_at);
 }
 
 /* The CP0 timer line at cycle t (a match at or before t has happened). */
 static bool timer_pending(const Core *c, uint64_t t)
 {
-    return c->cp0.ti || c->cp0.match_at <= t;
+    return c->cp0.ti || c->cp0.cmp_at <= t;
 }
 
 void cp0_fire(Core *c, uint64_t now)
 {
-    while (c->cp0.match_at <= now) {
+    while (c->cp0.cmp_at <= now) {
         c->cp0.ti = true;
-        c->cp0.match_at += (UINT64_C(1) << 32) * c->cp0.divisor;
+        c->cp0.cmp_at += (UINT64_C(1) << 32) * c->cp0.divisor;
     }
+    cp0_perf_fire(c, now);
+    c->cp0.match_at = MIN(c->cp0.cmp_at, c->cp0.perf_at);
 }
 
 bool cp0_timer_line(const Core *c)
 {
-    return c->cp0.ti;
+    return c->cp0.ti || c->cp0.pci;
 }
 
 /* Cause at cycle t: BD = 0 and ExcCode = 0 always (interrupts are taken
@@ -137,6 +146,8 @@ static uint32_t cause_at(Core *c, uint64_t t, uint32_t pc)
         v |= NP_CAUSE_IP2;
     if (timer_pending(c, t))
         v |= NP_CAUSE_IP7 | CAUSE_TI;
+    if (c->cp0.pci || c->cp0.perf_at <= t)
+        v |= NP_CAUSE_IP7 | CAUSE_PCI;
     return v;
 }
 
@@ -201,6 +212,26 @@ void cp0_apply_fix(Core *c)
     core_uc_ok(c, uc_reg_write(c->uc, UC_MIPS_REG_0 + (int)c->cp0.fix_reg, &c->cp0.fix_val), "write mfc0 result");
 }
 
+/* mfc0/mtc0 of PerfCtl/PerfCnt (cp0_perf.c): a read's value reaches rt
+ * as for Count; a write may move the next CP0 event. */
+static void perf_hook(Core *c, const Block *b, uint32_t i, uint64_t t)
+{
+    bool write;
+    unsigned sel, rt;
+    cp0_perf_decode(b->words[i], &write, &sel, &rt);
+    uint32_t v = cp0_perf_access(c, write, sel, write ? core_read_gpr(c, rt) : 0, t, b, i);
+    if (write) {
+        c->cp0.match_at = MIN(c->cp0.cmp_at, c->cp0.perf_at);
+        core_update_next_event(c);
+    } else if (rt != 0) {
+        c->cp0.fix_val = v;
+        c->cp0.fix_reg = rt;
+        c->cp0.fix_pending = true;
+        if (i + 1 >= b->ninsns)
+            core_set_deadline(c, 0);
+    }
+}
+
 static void cp0_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
 {
     Core *c = opaque;
@@ -221,6 +252,8 @@ static void cp0_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaqu
     } else if (k == CP0_STATUS) {
         c->next_event = 0; /* interrupts may become deliverable */
         core_set_deadline(c, 0);
+    } else if (k == CP0_PERF) {
+        perf_hook(c, b, i, t);
     } else if (k == CP0_READ && rt != 0) {
         c->cp0.fix_val = rd == NP_CP0_COUNT ? cp0_count(c, t)
                          : rd == NP_CP0_COMPARE ? c->cp0.compare
@@ -252,7 +285,7 @@ bool cp0_scan_block(Core *c, const Block *b)
         if (k == CP0_NONE)
             continue;
         added |= hook_at(c, b->addr + 4 * i);
-        if ((k == CP0_READ || irq_write(b->words[i])) && i + 1 < b->ninsns)
+        if ((k == CP0_READ || k == CP0_PERF || irq_write(b->words[i])) && i + 1 < b->ninsns)
             added |= hook_at(c, b->addr + 4 * (i + 1));
     }
     return added;

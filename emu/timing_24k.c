@@ -237,20 +237,50 @@ static uint64_t res_bit(unsigned r)
 /* bits several resources share: never taken as written */
 #define SHARED_BITS (UINT64_C(1) | UINT64_C(1) << 32)
 
-static int32_t max32(int32_t a, int32_t b) { return a > b ? a : b; }
+
+/* What kind of result o produces, for the cause of a wait on it. */
+static uint8_t op_wait_kind(const Op *o)
+{
+    if (o->base != NONE && o->ndst)
+        return T24_WAIT_LOAD;
+    if (o->unit == T24_MDU)
+        return T24_WAIT_MDU;
+    if (o->unit == T24_FPU)
+        return T24_WAIT_FPU;
+    for (unsigned k = 0; k < o->ndst; k++)
+        if (o->dst[k] >= T24_FPR)
+            return T24_WAIT_FPU;                                             /* mtc1 ctc1 */
+    for (unsigned k = 0; k < o->nsrc; k++) {
+        if (o->src[k] >= T24_FPR)
+            return T24_WAIT_FPU;                                             /* mfc1 cfc1 */
+        if (o->src[k] == T24_HILO)
+            return T24_WAIT_MDU;                                             /* mfhi mflo */
+    }
+    return T24_WAIT_AGEN;
+}
 
 /* The cycle instruction o may issue at, at the earliest t (ag: when
- * each GPR is ready as an address base). */
-static int32_t issue_at(const int32_t *ready, const int32_t *ag, const Op *o, int32_t t)
+ * each GPR is ready as an address base; kind: what produced each
+ * resource), and why it waits (*why). */
+static int32_t issue_at(const int32_t *ready, const int32_t *ag, const uint8_t *kind, const Op *o, int32_t t,
+                        unsigned *why)
 {
     int32_t at = t;
-    for (unsigned k = 0; k < o->nsrc; k++)
-        if (o->src[k] != 0)
-            at = max32(at, ready[o->src[k]]);
-    if (o->base != NONE && o->base != 0)
-        at = max32(at, ag[o->base]);  /* AG reads the base a stage before EX */
-    if (o->unit != NONE)
-        at = max32(at, ready[o->unit]);
+    for (unsigned k = 0; k < o->nsrc; k++) {
+        unsigned r = o->src[k];
+        if (r != 0 && ready[r] > at) {
+            at = ready[r];
+            *why = kind[r];
+        }
+    }
+    if (o->base != NONE && o->base != 0 && ag[o->base] > at) {
+        at = ag[o->base];  /* AG reads the base a stage before EX */
+        *why = kind[o->base];
+    }
+    if (o->unit != NONE && ready[o->unit] > at) {
+        at = ready[o->unit];
+        *why = o->unit == T24_MDU ? T24_WAIT_MDU : T24_WAIT_FPU;
+    }
     return at;
 }
 
@@ -267,6 +297,55 @@ static uint64_t reads_of(const Op *o)
     return m;
 }
 
+/* Record o's reads that are the block's first of their resource (seen:
+ * resources already read or written, 128 bits; ag reads separately). */
+static void add_use(T24Result *res, unsigned r, bool ag, uint32_t off, uint64_t *seen)
+{
+    unsigned bit = ag ? 96 + r : r;  /* GPR bases: 96..127 */
+    if (seen[bit >> 6] & (UINT64_C(1) << (bit & 63)))
+        return;
+    seen[bit >> 6] |= UINT64_C(1) << (bit & 63);
+    if (res->nuses == T24_MAX_USES) {
+        res->stalls = true;          /* the exact pass decides */
+        return;
+    }
+    res->uses[res->nuses++] = (T24Use){ .res = (uint8_t)r, .ag = ag, .off = (uint16_t)off };
+}
+
+static void note_uses(T24Result *res, const Op *o, int32_t now, uint64_t *seen)
+{
+    for (unsigned k = 0; k < o->nsrc; k++)
+        if (o->src[k] != 0)
+            add_use(res, o->src[k], false, (uint32_t)now, seen);
+    if (o->base != NONE && o->base != 0)
+        add_use(res, o->base, true, (uint32_t)now, seen);
+    if (o->unit != NONE)
+        add_use(res, o->unit, false, (uint32_t)now, seen);
+}
+
+/* o's results: later reads of them are no first reads of the block. */
+static void note_writes(const Op *o, uint64_t *seen)
+{
+    for (unsigned k = 0; k < o->ndst; k++) {
+        unsigned r = o->dst[k];
+        seen[r >> 6] |= UINT64_C(1) << (r & 63);
+        if (r < 32)
+            seen[1] |= UINT64_C(1) << (32 + r);
+    }
+}
+
+uint32_t t24_entry_wait(const T24Use *uses, unsigned nuses, const T24Exit *in, uint32_t bt)
+{
+    int32_t wait = 0;
+    for (unsigned k = 0; k < nuses; k++) {
+        const T24Use *u = &uses[k];
+        int32_t left = u->ag ? in->ag[u->res] : in->left[u->res];
+        int32_t w = left - (int32_t)bt - (int32_t)u->off;
+        wait = w > wait ? w : wait;
+    }
+    return (uint32_t)wait;
+}
+
 void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr,
                const T24Exit *entry, uint16_t *icost, T24Exit *exit, T24Result *res)
 {
@@ -279,7 +358,12 @@ void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr
     }
     bool uncached = addr >= 0xA0000000u && addr < 0xC0000000u;
     int32_t now = 0;                  /* the earliest issue of the next one */
-    uint64_t written = 0, use = 0;
+    uint64_t written = 0, use = 0, seen[2] = { 0, 0 };
+    res->stalls = false;
+    res->nuses = 0;
+    uint8_t kind[T24_NRES] = { 0 };
+    for (unsigned w = 0; w < T24_NWAIT; w++)
+        res->wait[w] = 0;
     uint32_t base = 0, pend_ag = 0;
     uint32_t first_use = n;
     for (uint32_t i = 0; i < n; i++) {
@@ -291,19 +375,30 @@ void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr
         use |= rd;
         if (o.base != NONE && now < 8 && !(written & res_bit(o.base)))
             base |= (uint32_t)res_bit(o.base);
-        int32_t at = issue_at(ready, ag, &o, now);
+        if (now < 40)
+            note_uses(res, &o, now, seen);
+        unsigned why = T24_WAIT_LOAD;  /* what the previous block left: mostly loads */
+        int32_t at = issue_at(ready, ag, kind, &o, now, &why);
+        if (at > now) {
+            res->stalls = true;
+            res->wait[why] += (uint32_t)(at - now);
+        }
+        if (res->why)
+            res->why[i] = (uint8_t)(at > now ? why : T24_NWAIT);
         int32_t cost = at - now + 1 + (uncached ? (int32_t)t->mmio : 0);
         if (icost)
             icost[i] = (uint16_t)cost;
         now += cost;
         for (unsigned k = 0; k < o.ndst; k++) {
             ready[o.dst[k]] = at + o.lat;
+            kind[o.dst[k]] = op_wait_kind(&o);
             if (o.dst[k] < 32)
                 ag[o.dst[k]] = at + o.lat + 1;
             written |= res_bit(o.dst[k]) & ~SHARED_BITS;
         }
         if (o.unit != NONE)
             ready[o.unit] = at + o.hold;
+        note_writes(&o, seen);
     }
     uint64_t pend = 0;
     for (unsigned r = 1; r < T24_NRES; r++) {

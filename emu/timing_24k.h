@@ -30,8 +30,26 @@ typedef struct T24Exit {
     int16_t ag[32];            /* the same for a GPR read as a base */
 } T24Exit;
 
+/* A block's first read of a resource (as a base: ag), at static cycle off */
+typedef struct T24Use {
+    uint8_t res, ag;
+    uint16_t off;
+} T24Use;
+
+#define T24_MAX_USES 48
+
+/* Why an instruction waits (for stall cycles by cause): the result of a
+ * load, of an ALU instruction needed as an address base a stage early,
+ * of the MDU (or the MDU busy), of the FPU (or its pipe blocked). */
+enum { T24_WAIT_LOAD, T24_WAIT_AGEN, T24_WAIT_MDU, T24_WAIT_FPU, T24_NWAIT };
+
 typedef struct T24Result {
     uint32_t cost;             /* cycles of the block */
+    uint32_t wait[T24_NWAIT];  /* of them, waits by cause */
+    uint8_t *why;              /* set by the caller or NULL: [n] each
+                                  instruction's wait cause, T24_NWAIT for
+                                  none (the cycles are icost - 1 - the
+                                  uncached fetch) */
     uint64_t pend_mask;        /* resources still pending at its end */
     uint64_t use_mask;         /* resources read before written, by an
                                   instruction issuing in its first 40
@@ -41,7 +59,15 @@ typedef struct T24Result {
                                   its first 8 cycles */
     uint32_t first_use;        /* index of the first instruction reading
                                   a resource in use_mask */
+    bool stalls;               /* some instruction waits (statically), or
+                                  more first reads than uses[] holds */
+    unsigned nuses;
+    T24Use uses[T24_MAX_USES]; /* the first reads of use_mask/base_mask */
 } T24Result;
+
+/* Cycles a block whose T24Result is r waits at its start after a block
+ * that left `in` pending, when r.stalls is false (exact then). */
+uint32_t t24_entry_wait(const T24Use *uses, unsigned nuses, const T24Exit *in, uint32_t bt);
 
 /* Cost n instructions at addr (words in host order). entry: what the
  * previous block left pending (NULL: nothing); icost: each instruction's

@@ -27,6 +27,26 @@ static void build_funcs(Profile *p, const Collector *col)
     }
 }
 
+/* b's loads, stores and branches into f; count: its executions inside the
+ * collected regions (all of them: exact; fewer: in proportion). */
+static void add_events(ProfFunc *f, const Block *b, uint64_t count)
+{
+    uint64_t e[BLOCK_NEV], all = block_count(b);
+    block_events(b, e);
+    if (count != all)
+        for (unsigned k = 0; k < BLOCK_NEV; k++)
+            e[k] = all ? (uint64_t)((double)e[k] * (double)count / (double)all + 0.5) : 0;
+    f->loads += e[BLOCK_EV_LOADS];
+    f->stores += e[BLOCK_EV_STORES];
+    f->branches += e[BLOCK_EV_BRANCHES];
+    f->cond_branches += e[BLOCK_EV_COND];
+    f->indirect_branches += e[BLOCK_EV_INDIRECT];
+    uint64_t w[BLOCK_NWAIT];
+    block_waits(b, w);
+    for (unsigned k = 0; k < BLOCK_NWAIT; k++)
+        f->waits[k] += all && count != all ? (uint64_t)((double)w[k] * (double)count / (double)all + 0.5) : w[k];
+}
+
 /* Blocks -> self cycles and instructions of their functions. */
 static void build_blocks(Profile *p, Collector *col, const Core *core)
 {
@@ -46,6 +66,7 @@ static void build_blocks(Profile *p, Collector *col, const Core *core)
                                        .count = count, .cycles = cyc };
         p->funcs[fi].self_cycles += cyc;
         p->funcs[fi].instructions += insns;
+        add_events(&p->funcs[fi], b, count);
     }
     p->nblocks = nb;
     qsort(p->blocks, nb, sizeof *p->blocks, profile_block_cmp);

@@ -39,9 +39,7 @@
 #include "run.h"
 
 #define PROFILE_DATA_FILE "profile.data"
-#define PROFILE_DATA_VERSION 6u
-/* The older version still read: format 5, whose histogram bins were 32-bit. */
-#define PROFILE_DATA_VERSION_OLD 5u
+#define PROFILE_DATA_VERSION 7u
 /* profile_data_load reads at most this many bytes (a 256-core run with a
  * million calling contexts per core stays below it) */
 #define PROFILE_DATA_MAX_SIZE (1024u * 1024u * 1024u)

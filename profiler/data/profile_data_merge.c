@@ -130,6 +130,8 @@ bool profile_sum(Profile *acc, const Profile *p, GError **error)
         a->self_cycles += f->self_cycles;
         a->inclusive_cycles += f->inclusive_cycles;
         a->instructions += f->instructions;
+        for (unsigned e = 0; e < PROF_NEVENTS; e++)
+            a->events[e] += f->events[e];
         for (unsigned h = 0; h < p->nperiods; h++)
             a->samples[h] += f->samples[h];
     }

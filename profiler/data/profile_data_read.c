@@ -25,13 +25,6 @@ typedef struct Rd {
 /* PD_TOP with format 5's histogram type. The g_variant_get formats below
  * take what holds a histogram as "*" (any type: the payload's type was
  * checked when it was loaded), so they read both formats. */
-static char *pd_type_v5(void)
-{
-    g_auto(GStrv) parts = g_strsplit(PD_TOP, PD_HIST, -1);
-    g_assert(g_strv_length(parts) == 2);
-    return g_strjoinv(PD_HIST_V5, parts);
-}
-
 static bool G_GNUC_PRINTF(3, 4) fail(Rd *r, const char *field, const char *fmt, ...)
 {
     va_list ap;
@@ -78,8 +71,8 @@ static bool dec_funcs(Rd *r, const char *at, GVariant *prof, Profile *p)
         g_autoptr(GVariant) fv = g_variant_get_child_value(v, i);
         const char *name;
         gboolean pseudo;
-        g_variant_get(fv, "(&suubttttt@at)", &name, &f->addr, &f->size, &pseudo, &f->calls, &f->recursive_calls,
-                      &f->self_cycles, &f->inclusive_cycles, &f->instructions, NULL);
+        g_variant_get(fv, "(&suubttttt@at@at)", &name, &f->addr, &f->size, &pseudo, &f->calls, &f->recursive_calls,
+                      &f->self_cycles, &f->inclusive_cycles, &f->instructions, NULL, NULL);
         g_autofree char *safe = NULL; /* a name is never a control byte (base/name.h) */
         f->name = profile_data_intern(r->d, name_safe(name, NAME_ESC_TEXT, &safe));
         f->pseudo = pseudo;
@@ -91,6 +84,11 @@ static bool dec_funcs(Rd *r, const char *at, GVariant *prof, Profile *p)
         f->samples = g_new0(uint64_t, p->nperiods ? p->nperiods : 1);
         if (ns)
             memcpy(f->samples, s, ns * sizeof *s);
+        gsize ne;
+        const uint64_t *e = fixed(fv, 10, sizeof(uint64_t), &ne);
+        if (ne != PROF_NEVENTS)
+            return fail_at(r, at, "functions", i, "%" G_GSIZE_FORMAT " event counts, not %d", ne, PROF_NEVENTS);
+        memcpy(f->events, e, sizeof f->events);
         if (f->pseudo != (i >= p->nfuncs - PROF_NPSEUDO))
             return fail_at(r, at, "functions", i, "pseudo-functions must be the last %d entries", PROF_NPSEUDO);
         if (!f->pseudo && (uint64_t)f->addr + f->size > G_MAXUINT32 + 1ull)
@@ -523,12 +521,10 @@ bool profile_data_decode(GBytes *bytes, const char *name, ProfileData *d, GError
     memcpy(&len, buf + 16, 8);
     ver = GUINT32_FROM_LE(ver);
     len = GUINT64_FROM_LE(len);
-    if (ver != PROFILE_DATA_VERSION && ver != PROFILE_DATA_VERSION_OLD)
-        return fail(&r, "version", "format version %u; this nocprof reads versions %u and %u", ver,
-                    PROFILE_DATA_VERSION_OLD, PROFILE_DATA_VERSION);
+    if (ver != PROFILE_DATA_VERSION)
+        return fail(&r, "version", "format version %u; this nocprof reads version %u", ver, PROFILE_DATA_VERSION);
     r.version = ver;
-    /* format 5 differs in the histogram bins alone (32-bit) */
-    g_autofree char *type = ver == PROFILE_DATA_VERSION ? g_strdup(PD_TOP) : pd_type_v5();
+    const char *type = PD_TOP;
     if (len != size - PD_HEADER)
         return fail(&r, "length", "header says %" G_GUINT64_FORMAT " bytes of payload, the file has %"
                     G_GSIZE_FORMAT, len, size - PD_HEADER);

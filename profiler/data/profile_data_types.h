@@ -8,7 +8,7 @@
 
 /* name, addr, size, pseudo, calls, recursive calls, self, inclusive,
  * instructions, samples per period */
-#define PD_FUNC "(suubtttttat)"
+#define PD_FUNC "(suubtttttatat)" /* ..., samples, events[PROF_NEVENTS] */
 /* caller, callee, call site, count, inclusive cycles */
 #define PD_ARC "(uuutt)"
 /* addr, instructions, function, executions, cycles */
@@ -16,7 +16,6 @@
 /* period, ranges (lo, hi pairs), bins (range after range, 64-bit since
  * format 6), idle, outside, total */
 #define PD_HIST "(uauatttt)"
-#define PD_HIST_V5 "(uauauttt)"
 /* parent, function, self cycles */
 #define PD_CTX "(uut)"
 /* start, end, function, idle */

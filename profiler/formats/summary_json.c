@@ -99,6 +99,16 @@ static void json_functions(JsonBuilder *b, const Profile *p)
         npjson_member_u64(b, "self_cycles", f->self_cycles);
         npjson_member_u64(b, "inclusive_cycles", f->inclusive_cycles);
         npjson_member_u64(b, "instructions", f->instructions);
+        npjson_member_u64(b, "loads", f->loads);
+        npjson_member_u64(b, "stores", f->stores);
+        npjson_member_u64(b, "branches", f->branches);
+        npjson_member_u64(b, "cond_branches", f->cond_branches);
+        npjson_member_u64(b, "indirect_branches", f->indirect_branches);
+        npjson_member_object(b, "stall_cycles"); /* 24k: waits inside blocks */
+        static const char *const causes[] = { "load_use", "agen", "mdu", "fpu" };
+        for (unsigned k = 0; k < G_N_ELEMENTS(causes); k++)
+            npjson_member_u64(b, causes[k], f->waits[k]);
+        json_builder_end_object(b);
         json_samples(b, p, f->samples);
         json_callers(b, p, i);
         json_builder_end_object(b);

@@ -37,6 +37,17 @@ typedef struct ProfFunc {
     uint64_t inclusive_cycles; /* self + callees, outermost activations only;
                                   idle and interrupt time excluded */
     uint64_t instructions;     /* instructions executed in its body */
+    /* of them: loads, stores, control transfers, of which conditional
+     * and jr/jalr; then (24k) the cycles waited inside its blocks, by
+     * cause: a load, an address base, the MDU, the FPU */
+#define PROF_NEVENTS 9
+    union {
+        struct {
+            uint64_t loads, stores, branches, cond_branches, indirect_branches;
+            uint64_t waits[4];
+        };
+        uint64_t events[PROF_NEVENTS];
+    };
     uint64_t *samples;         /* [nperiods] samples that hit it */
     bool hidden;               /* left out of the reports (profile_filter) */
 } ProfFunc;

@@ -92,6 +92,63 @@ class CycleCosts(unittest.TestCase):
         self.assertEqual(c["busy_cycles"], c["cycles"])
 
 
+class Model24k(unittest.TestCase):
+    """[timing] model = 24k through the CLI (docs/timing.md; the rules one
+    by one are unit/timing24k)."""
+
+    def test_default_is_24k_and_costs_differ_from_flat(self):
+        # t24_lind: (1 + mmio) + 5 x (lw; independent addu) = 15 under 24k,
+        # 5 + 5 x (2 + 1) = 20 under flat
+        r = run([fixture("t24_lind")] + nptest.ONE_CORE + ["--set", "timing.model=24k"])
+        self.assertEqual((r.core(0)["exit_code"], r.summary["config"]["timing"]["model"]), (15, "24k"))
+        r = run([fixture("t24_lind")] + nptest.ONE_CORE)  # pinned to flat by nptest
+        self.assertEqual((r.core(0)["exit_code"], r.summary["config"]["timing"]["model"]), (20, "flat"))
+        r = nptest.raw(["run", "-q", "-o", nptest.tmpdir("m"), "--set", "timing.model=74k", fixture("t24_lind")])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("[timing] model", r.stderr)
+
+
+class Events(unittest.TestCase):
+    """Per-function event counts in summary.json (SPEC 6), hand-counted
+    from the fixtures: instructions that did not run (after the exit) are
+    not counted."""
+
+    def test_loads_stores_branches(self):
+        expect = {
+            # lui, lw CYCLE_LO, 10 loads, lw CYCLE_LO, subu, sw EXIT
+            ("t_load", "_start"): (15, 12, 1, 0, 0, 0),
+            # 10 taken bne + 10 untaken beq; the two CYCLE_LO reads, sw EXIT
+            ("t_branch", "_start"): (46, 2, 1, 20, 20, 0),
+            # 5 x (jal leaf, j) ; leaf: 5 x jr $ra
+            ("t_jump", "_start"): (25, 2, 1, 10, 0, 0),
+            ("t_jump", "leaf"): (10, 0, 0, 5, 0, 5),
+        }
+        for model in ("flat", "24k"):
+            for (fx, fn), want in expect.items():
+                with self.subTest(fixture=fx, function=fn, model=model):
+                    r = run([fixture(fx)] + nptest.ONE_CORE + ["--set", "timing.model=" + model])
+                    f = nptest.functions(r.core(0))[fn]
+                    got = tuple(f[k] for k in ("instructions", "loads", "stores", "branches", "cond_branches",
+                                               "indirect_branches"))
+                    self.assertEqual(got, want)
+
+
+    def test_stall_cycles_by_cause(self):
+        # 24k waits inside blocks (docs/timing.md), hand-counted: every
+        # fixture's MEASURE_END `lw s2; subu a0, s2, s1` waits 1 on the load
+        expect = {
+            "t24_ldep": {"load_use": 5 + 1, "agen": 0, "mdu": 0, "fpu": 0},
+            "t24_mfloearly": {"load_use": 1, "agen": 0, "mdu": 3 * 4, "fpu": 0},
+            "t24_div": {"load_use": 1, "agen": 0, "mdu": 2 * 35, "fpu": 0},
+        }
+        for fx, want in expect.items():
+            with self.subTest(fixture=fx):
+                r = run([fixture(fx)] + nptest.ONE_CORE + ["--set", "timing.model=24k"])
+                self.assertEqual(nptest.functions(r.core(0))["_start"]["stall_cycles"], want)
+        r = run([fixture("t24_div")] + nptest.ONE_CORE)  # flat: no pipeline, no waits
+        self.assertEqual(sum(nptest.functions(r.core(0))["_start"]["stall_cycles"].values()), 0)
+
+
 class Timer(unittest.TestCase):
     def test_periodic_ticks_and_epc(self):
         for endian in ("el", "eb"):

@@ -47,7 +47,11 @@ static void test_fixtures(void)
         { "t24_jump", RP + 5 * 2 },             /* j: +0 */
         { "t24_xblock", RP + 5 * (1 + 1 + 2) }, /* load-use across blocks */
         { "t24_xblockind", RP + 5 * 3 },
+        { "t24_xblockjr", RP + 3 * (4 + 2 + 1 + 2) }, /* across a jr: at run time */
         { "t24_uncached", RP + (1 + 2) + 1 + 4 * (1 + 4) }, /* kseg1 fetch */
+        { "t24_perf", 12 << 16 | 12 },         /* PerfCnt0 cycles, 1 insns */
+        { "t24_perfovf", 0x100 | 72 },         /* overflow: PCI, IP7 */
+        { "t24_perfstall", 3 << 16 | 2 },      /* load-use stalls, stores */
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
@@ -79,7 +83,7 @@ static void test_fpu_chain(void)
     /* independent: all from f0: back to back, 1 each */
     uint32_t ind[] = { add_d(2, 0, 0), add_d(4, 0, 0), add_d(6, 0, 0), add_d(8, 0, 0) };
     uint16_t ic[4];
-    T24Result r;
+    T24Result r = { 0 };
     g_assert_cmpuint(pass(dep, 4, ic, &r), ==, 13);
     g_assert_cmpuint(ic[0], ==, 1);
     g_assert_cmpuint(ic[3], ==, 4);
@@ -105,7 +109,7 @@ static void test_agen_and_mul(void)
      * the base's (3): 1 + 2 */
     uint32_t st[] = { 0x8ca20000u, 0xac820000u };
     uint16_t ic[2];
-    T24Result r;
+    T24Result r = { 0 };
     g_assert_cmpuint(pass(ag, 2, ic, &r), ==, 3);
     g_assert_cmpuint(pass(mu, 2, ic, &r), ==, 6);
     g_assert_cmpuint(pass(st, 2, ic, &r), ==, 3);

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cp0_perf.c — the 24K's performance counters (SPEC section 1): CP0
+ * register 25, select 0 PerfCtl0, 1 PerfCnt0, 2 PerfCtl1, 3 PerfCnt1.
+ *
+ * Accesses are found and hooked with the CP0 machinery of cp0.c (the
+ * `mfc0`/`mtc0` of a new block get a code hook; a read's value reaches
+ * rt before the next instruction). Nothing is counted while the guest
+ * runs: a counter is a start value plus the difference of a cumulative
+ * event count between now and when it was last written, and those counts
+ * are what the profile reports (core cycles; instructions, loads, stores
+ * and branches from the block counts, the executing block's instructions
+ * from the hooked one on taken back). So firmware reading its counters
+ * gets what the profile says.
+ *
+ * PerfCtl: bit 31 M (another pair follows: 1 in PerfCtl0), bits 11..5
+ * the event, bit 4 IE (interrupt on overflow), bits 3..0 U, S, K, EXL
+ * (count in that mode). Events (24K SUM, performance counter events
+ * table): 0 cycles and 1 instructions completed on both counters; on
+ * PerfCnt0 2 branches completed, 15 loads completed, 41 MDU stall cycles,
+ * 45 load-to-use stall cycles; on PerfCnt1 15 stores completed, 41 FPU
+ * stall cycles; any other event counts nothing (docs/timing.md).
+ * The core always runs in kernel mode: any of U, S, K, EXL enables
+ * counting everywhere (handlers at EXL=1 included).
+ *
+ * Overflow: while IE is set and bit 31 of a cycle-counting counter is 1,
+ * Cause.PCI (bit 26) is set and the CP0 timer line (IP7, shared with the
+ * timer as on the 24K) is raised; the cycle it becomes 1 is scheduled like
+ * a Compare match (cp0.c), exactly. Counters of other events raise it
+ * only when firmware writes or reads them with bit 31 set.
+ */
+#include "core_priv.h"
+
+#define PERF_REG 25u
+#define CTL_M 0x80000000u
+#define CTL_IE 0x10u
+#define CTL_MODES 0xFu
+#define CTL_EVENT(v) (((v) >> 5) & 0x7Fu)
+#define CTL_WRITABLE 0x00000FFFu
+
+enum { EV_CYCLES = 0, EV_INSNS = 1, EV_BRANCHES = 2, EV_LDST = 15, EV_MDU_FPU_STALL = 41, EV_LOAD_STALL = 45 };
+
+bool cp0_perf_decode(uint32_t w, bool *write, unsigned *sel, unsigned *rt)
+{
+    unsigned rs = (w >> 21) & 31;
+    if ((w >> 26) != 0x10u || (rs != 0 && rs != 4) || ((w >> 11) & 31) != PERF_REG || (w & 0x7F8u))
+        return false;
+    *write = rs == 4;
+    *sel = w & 7;
+    *rt = (w >> 16) & 31;
+    return *sel < 4;
+}
+
+/* Stall cycles waited for cause `why` (24k, inside blocks: the profile's
+ * stall_cycles) before instruction i of the current block b. */
+static uint64_t stall_events(Core *c, unsigned why, const Block *b, uint32_t i)
+{
+    uint64_t sum = 0, w[BLOCK_NWAIT];
+    for (unsigned k = 0; k < c->blocks->len; k++) {
+        block_waits(g_ptr_array_index(c->blocks, k), w);
+        sum += w[why];
+    }
+    if (!b || c->cfg->timing.model != TIMING_24K || !b->ninsns)
+        return sum;
+    /* the current block is counted whole: take back its waits from i on */
+    g_autofree uint16_t *icost = g_new(uint16_t, b->ninsns);
+    g_autofree uint8_t *cause = g_new(uint8_t, b->ninsns);
+    T24Result r = { .why = cause };
+    t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, NULL, icost, NULL, &r);
+    bool uncached = b->addr >= 0xA0000000u && b->addr < 0xC0000000u;
+    for (uint32_t k = i; k < b->ninsns; k++)
+        if (cause[k] == why)
+            sum -= icost[k] - 1u - (uncached ? c->cfg->timing.mmio : 0);
+    return sum;
+}
+
+/* Cumulative count of event ev of counter n before instruction i of the
+ * current block b (at cycle t): the profile's own counts (block.c). */
+static uint64_t events(Core *c, unsigned n, unsigned ev, uint64_t t, const Block *b, uint32_t i)
+{
+    int kind;
+    if (ev == EV_CYCLES)
+        return t;
+    if (ev == EV_LOAD_STALL && n == 0)
+        return stall_events(c, T24_WAIT_LOAD, b, i);
+    if (ev == EV_MDU_FPU_STALL)
+        return stall_events(c, n == 0 ? T24_WAIT_MDU : T24_WAIT_FPU, b, i);
+    if (ev == EV_INSNS)
+        kind = -1;
+    else if (ev == EV_LDST)
+        kind = n == 0 ? BLOCK_EV_LOADS : BLOCK_EV_STORES;
+    else if (ev == EV_BRANCHES && n == 0)
+        kind = BLOCK_EV_BRANCHES;
+    else
+        return 0;
+    uint64_t sum = 0, e[BLOCK_NEV];
+    for (unsigned k = 0; k < c->blocks->len; k++) {
+        const Block *x = g_ptr_array_index(c->blocks, k);
+        if (kind < 0) {
+            sum += block_instructions(x);
+        } else {
+            block_events(x, e);
+            sum += e[kind];
+        }
+    }
+    /* the current block is counted whole: not yet its instructions from i */
+    for (uint32_t k = i; b && k < b->ninsns; k++)
+        sum -= kind < 0 ? 1 : (block_word_events(b->words[k]) >> kind) & 1;
+    return sum;
+}
+
+static bool counting(uint32_t ctl) { return (ctl & CTL_MODES) != 0; }
+
+static uint32_t value_at(Core *c, unsigned n, uint64_t t, const Block *b, uint32_t i)
+{
+    PerfCounter *p = &c->cp0.perf[n];
+    if (!counting(p->ctl))
+        return p->val;
+    return p->val + (uint32_t)(events(c, n, CTL_EVENT(p->ctl), t, b, i) - p->ev);
+}
+
+/* Restart counter n's count from value v at cycle t. */
+static void restart(Core *c, unsigned n, uint32_t v, uint64_t t, const Block *b, uint32_t i)
+{
+    PerfCounter *p = &c->cp0.perf[n];
+    p->val = v;
+    p->ev = events(c, n, CTL_EVENT(p->ctl), t, b, i);
+}
+
+/* The cycle (>= t) at which PCI next rises, or UINT64_MAX; pci: now. */
+static void rearm(Core *c, uint64_t t, const Block *b, uint32_t i)
+{
+    c->cp0.pci = false;
+    c->cp0.perf_at = UINT64_MAX;
+    for (unsigned n = 0; n < 2; n++) {
+        PerfCounter *p = &c->cp0.perf[n];
+        if (!(p->ctl & CTL_IE))
+            continue;
+        uint32_t v = value_at(c, n, t, b, i);
+        if (v & CTL_M) {
+            c->cp0.pci = true;
+        } else if (counting(p->ctl) && CTL_EVENT(p->ctl) == EV_CYCLES) {
+            uint64_t at = t + (CTL_M - v);
+            c->cp0.perf_at = MIN(c->cp0.perf_at, at);
+        }
+    }
+}
+
+void cp0_perf_fire(Core *c, uint64_t now)
+{
+    if (c->cp0.perf_at <= now) {
+        c->cp0.pci = true;
+        c->cp0.perf_at = UINT64_MAX;
+    }
+}
+
+uint32_t cp0_perf_access(Core *c, bool write, unsigned sel, uint32_t v, uint64_t t, const Block *b, uint32_t i)
+{
+    unsigned n = sel >> 1;
+    PerfCounter *p = &c->cp0.perf[n];
+    if (!write) {
+        if (sel & 1)
+            return value_at(c, n, t, b, i);
+        return (p->ctl & CTL_WRITABLE) | (n == 0 ? CTL_M : 0);
+    }
+    if (sel & 1) {
+        restart(c, n, v, t, b, i);
+    } else {
+        uint32_t now_val = value_at(c, n, t, b, i);
+        p->ctl = v & CTL_WRITABLE;
+        restart(c, n, now_val, t, b, i);
+    }
+    rearm(c, t, b, i);
+    return 0;
+}
+
+void cp0_perf_init(Core *c)
+{
+    c->cp0.perf_at = UINT64_MAX;
+    for (unsigned n = 0; n < 2; n++)
+        c->cp0.perf[n] = (PerfCounter){ 0 };
+    c->cp0.pci = false;
+}
