@@ -42,6 +42,9 @@ struct Block {
                                   loop around its one load (poll skip) */
     uint16_t *mem;             /* [nmem] indices of its loads and stores */
     uint32_t nmem;
+    bool live;                 /* its words are watched: it may still run
+                                  (smc.c); false once memory changed */
+    Block *older;              /* the block translated at addr before it */
 };
 
 #define BLOCK_IRQ_ENTRY (1u << 30)  /* the interrupt marker block */
@@ -76,6 +79,8 @@ typedef struct Cp0 {
     unsigned fix_reg;
     uint32_t fix_val;
 } Cp0;
+
+typedef struct CodePage CodePage;    /* smc.c */
 
 typedef struct DevSlot {
     const DevOps *ops;
@@ -122,9 +127,17 @@ struct Core {
     uint64_t dev_at;           /* cost (index, start cycle, extra over */
     int64_t dev_extra;         /* the static cost; 0: none yet) */
 
-    Block **btab;              /* [ram_size / 4] by physical address */
+    Block **btab;              /* [ram_size / 4] by physical address:
+                                  the live block starting there */
     bool block_limit_hit;      /* stopped at [limits] blocks */
     GPtrArray *blocks;         /* every Block, owned */
+
+    /* code written at run time (smc.c) */
+    uint8_t *ram;              /* RAM's host memory (mmap) */
+    CodePage **pages;          /* [ram_size / 4096]: NULL before code ran there */
+    GHashTable *versions;      /* addr -> the newest Block translated there */
+    GHashTable *cache_hooked;  /* synci/cache addresses with a code hook */
+    uint32_t split_lo, split_hi; /* RAM not mapped one region per page */
 
     /* devices */
     SysDev sys;
@@ -240,6 +253,23 @@ Block *core_current_block(const Core *c);
 /* block.c: arm the poll skip after a failed poll by the instruction at pc
  * of the current block, at cycle now. */
 void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx);
+
+/* smc.c: code written at run time */
+/* Map RAM (host memory c->ram) and hook stores into pages holding code. */
+bool smc_map_ram(Core *c, GError **error);
+void smc_clear(Core *c);
+/* A block of that address and size whose words are memory's now, made
+ * live again; NULL if none. */
+Block *smc_revive(Core *c, uint32_t addr, uint32_t size);
+/* A new block: watch its words. */
+void smc_track(Core *c, Block *b);
+/* Memory at physical [phys, phys + len) changed: drop the blocks and
+ * translations over it. */
+void smc_invalidate(Core *c, uint32_t phys, uint32_t len);
+bool smc_store(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *opaque);
+/* Hook the synci/cache instructions of a new block: true when the block
+ * must be translated again (hooks were added). */
+bool smc_scan_block(Core *c, const Block *b);
 
 /* sample.c */
 /* Samples of k repetitions of a one-block loop b from `start`, each
