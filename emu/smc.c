@@ -11,7 +11,11 @@
  * smc_store (UC_HOOK_MEM_WRITE_PROT): the store is done here, in the
  * host buffer, and every live block whose words it overlaps is dropped
  * (its Unicorn translation removed, its btab slot cleared). Stores into
- * pages without live code never leave Unicorn's fast path, and no
+ * pages without live code never leave Unicorn's fast path. A page whose
+ * stores miss its code SMC_DEMOTE times in a row (data shares the page,
+ * e.g. .bss right after .text) is released for good: its code is then
+ * dropped by synci and cache only, as for pages Unicorn cannot protect
+ * (below). No
  * UC_HOOK_MEM_READ/WRITE hook exists (Unicorn 2.1.1 sends every load
  * and store of code translated while one exists down its slow path).
  * `synci` and `cache` (whose Unicorn translation does nothing) drop the
@@ -24,11 +28,14 @@
  * and words (code that alternates between versions makes no new blocks).
  *
  * Regions: Unicorn protects whole regions only, and splitting one (an
- * unmap and a map) fails while it runs, so RAM is mapped one region per
- * page from the start: all of it up to SMC_PRESPLIT_MAX pages (16 MiB;
- * 1 MiB, the default, takes ~1 ms), else the image's pages and the top
- * SMC_TOP_PAGES (the stack). Code in the pages between (a RAM larger
- * than 16 MiB only) is dropped by synci and cache, not by stores.
+ * unmap and a map) fails while it runs, so the pages that may hold code
+ * are mapped one region per page from the start: the image's (up to
+ * SMC_PRESPLIT_MAX, 1 MiB) and the top SMC_TOP_PAGES of RAM (the
+ * stack). Not all of RAM: every region costs at start-up (each map
+ * re-renders Unicorn's flat view of memory: 256 regions per core made a
+ * short run 0.13 s slower on 4 cores). Code in the RAM between (a
+ * loader's heap, a buffer at a fixed address) is dropped by synci and
+ * cache only, not by stores: exact for code that follows the MIPS rules.
  */
 #include "core_priv.h"
 
@@ -38,13 +45,17 @@
 
 #define SMC_PAGE 4096u
 #define SMC_LINE 32u               /* 24K cache line: synci/cache */
-#define SMC_PRESPLIT_MAX 4096u     /* RAM pages mapped one region each */
+#define SMC_PRESPLIT_MAX 256u      /* image pages mapped one region each */
 #define SMC_TOP_PAGES 16u          /* the stack's pages */
+#define SMC_DEMOTE 64u             /* stores in a row that miss its code
+                                      leave a page unwatched */
 
 struct CodePage {
     GPtrArray *blocks;             /* live blocks overlapping the page */
     uint32_t bits[SMC_PAGE / 4 / 32]; /* its words under a live block */
     bool prot;                     /* write-protected */
+    bool demoted;                  /* data lives here too: not watched */
+    uint32_t misses;               /* stores in a row that missed its code */
 };
 
 static uint32_t npages(const Core *c)
@@ -81,15 +92,13 @@ bool smc_map_ram(Core *c, GError **error)
     c->ram = p;
     c->pages = g_new0(CodePage *, npages(c));
     c->versions = g_hash_table_new(NULL, NULL);
-    /* one region per page: all of RAM when it has at most
-     * SMC_PRESPLIT_MAX pages, else the image's pages and the stack's */
-    uint64_t img = size;
-    if (npages(c) > SMC_PRESPLIT_MAX) {
-        img = 0;
-        for (unsigned i = 0; i < c->img->nsegs; i++)
-            img = MAX(img, (uint64_t)c->img->segs[i].paddr + c->img->segs[i].memsz);
-        img = MIN((img + SMC_PAGE - 1) & ~(uint64_t)(SMC_PAGE - 1), (uint64_t)SMC_PRESPLIT_MAX * SMC_PAGE);
-    }
+    /* one region per page: the image's (at most SMC_PRESPLIT_MAX) and
+     * the stack's; the rest of RAM is one region */
+    uint64_t img = 0;
+    for (unsigned i = 0; i < c->img->nsegs; i++)
+        img = MAX(img, (uint64_t)c->img->segs[i].paddr + c->img->segs[i].memsz);
+    img = MIN((img + SMC_PAGE - 1) & ~(uint64_t)(SMC_PAGE - 1), (uint64_t)SMC_PRESPLIT_MAX * SMC_PAGE);
+    img = MIN(img, size);
     uint64_t top = size - MIN((uint64_t)SMC_TOP_PAGES * SMC_PAGE, size - img);
     c->split_lo = (uint32_t)img;
     c->split_hi = (uint32_t)top;
@@ -171,7 +180,7 @@ static void make_live(Core *c, Block *b)
         }
         g_ptr_array_add(c->pages[p]->blocks, b);
         page_bits(c->pages[p], p);
-        if (!c->pages[p]->prot && !unsplit(c, p))
+        if (!c->pages[p]->prot && !c->pages[p]->demoted && !unsplit(c, p))
             protect(c, p, true);
     }
 }
@@ -266,7 +275,16 @@ bool smc_store(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int6
         unsigned shift = 8u * (unsigned)(c->img->big_endian ? size - 1 - k : k);
         c->ram[phys + (uint32_t)k] = (uint8_t)((uint64_t)value >> shift);
     }
-    smc_invalidate(c, phys, (uint32_t)size);
+    CodePage *pg = c->pages[phys / SMC_PAGE];
+    if (page_hit(pg, phys / SMC_PAGE, phys, phys + (uint32_t)size)) {
+        pg->misses = 0;
+        smc_invalidate(c, phys, (uint32_t)size);
+    } else if (++pg->misses >= SMC_DEMOTE) {
+        /* code and data share the page: its data stores would all take
+         * this path; synci and cache keep its code exact */
+        pg->demoted = true;
+        protect(c, phys / SMC_PAGE, false);
+    }
     return true;
 }
 
