@@ -188,6 +188,7 @@ struct Core {
     uint32_t sp_buf, reg_buf;  /* register reads land here (core.c) */
     uint32_t tlb_miss_addr;
     uc_mem_type tlb_miss_type;
+    bool tlb_miss_user;        /* refused: a user-mode access to kseg0/1 */
 };
 
 /* core.c */
