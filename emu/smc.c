@@ -138,21 +138,25 @@ static void protect(Core *c, uint32_t page, bool on)
     pg->prot = on;
 }
 
+/* Mark the words of b on page `page`. */
+static void block_bits(CodePage *pg, uint32_t page, const Block *b)
+{
+    uint32_t base = page * SMC_PAGE, lo, hi;
+    block_span(b, &lo, &hi);
+    lo = MAX(lo, base);
+    hi = MIN(hi, base + SMC_PAGE);
+    for (uint32_t a = lo; a < hi; a += 4) {
+        uint32_t w = (a - base) / 4;
+        pg->bits[w / 32] |= 1u << (w % 32);
+    }
+}
+
 /* The words of page `page` under its live blocks, again. */
 static void page_bits(CodePage *pg, uint32_t page)
 {
     memset(pg->bits, 0, sizeof pg->bits);
-    uint32_t base = page * SMC_PAGE;
-    for (unsigned k = 0; k < pg->blocks->len; k++) {
-        uint32_t lo, hi;
-        block_span(g_ptr_array_index(pg->blocks, k), &lo, &hi);
-        lo = MAX(lo, base);
-        hi = MIN(hi, base + SMC_PAGE);
-        for (uint32_t a = lo; a < hi; a += 4) {
-            uint32_t w = (a - base) / 4;
-            pg->bits[w / 32] |= 1u << (w % 32);
-        }
-    }
+    for (unsigned k = 0; k < pg->blocks->len; k++)
+        block_bits(pg, page, g_ptr_array_index(pg->blocks, k));
 }
 
 /* Page p lies in the one region Unicorn would have to split (unmap and
@@ -179,7 +183,7 @@ static void make_live(Core *c, Block *b)
             c->pages[p]->blocks = g_ptr_array_new();
         }
         g_ptr_array_add(c->pages[p]->blocks, b);
-        page_bits(c->pages[p], p);
+        block_bits(c->pages[p], p, b);
         if (!c->pages[p]->prot && !c->pages[p]->demoted && !unsplit(c, p))
             protect(c, p, true);
     }
@@ -200,12 +204,9 @@ Block *smc_revive(Core *c, uint32_t addr, uint32_t size)
     for (Block *b = g_hash_table_lookup(c->versions, GUINT_TO_POINTER(addr)); b; b = b->older) {
         if (b->size != size)
             continue;
-        bool same = b->live;
-        for (uint32_t i = 0; !same && i < b->ninsns; i++) {
-            if (core_guest_word(c, c->ram + phys + 4 * i) != b->words[i])
-                break;
-            same = i + 1 == b->ninsns;
-        }
+        bool same = true; /* (a live block on an unwatched page may be stale) */
+        for (uint32_t i = 0; same && i < b->ninsns; i++)
+            same = core_guest_word(c, c->ram + phys + 4 * i) == b->words[i];
         if (same) {
             make_live(c, b);
             return b;
