@@ -189,6 +189,7 @@ struct Core {
     uint32_t tlb_miss_addr;
     uc_mem_type tlb_miss_type;
     bool tlb_miss_user;        /* refused: a user-mode access to kseg0/1 */
+    bool ksu_written;          /* an mtc0 Status wrote KSU != 0 (cp0.c) */
 };
 
 /* core.c */

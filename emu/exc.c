@@ -190,11 +190,13 @@ bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
      * so a guest fetch there is still an unmapped-fetch (hook_unmapped) */
     bool mapped = (va >= 0x80000000u && va < 0xC0000000u) || va >= 0xFFFFF000u;
     bool user = false;
-    if (mapped && va < 0xFFFFF000u) {
+    if (mapped && c->ksu_written && va < 0xFFFFF000u) {
         /* kseg0/kseg1 (RAM, devices) are kernel-only: in user mode
          * (Status.KSU = user, EXL = ERL = 0) an access is an address
          * error. Unicorn keeps user-mode TLB entries apart (mmu index by
-         * KSU), so kernel-mode fills never serve a user access. */
+         * KSU), so kernel-mode fills never serve a user access. Status
+         * is read only once an mtc0 wrote a non-zero KSU (cp0.c): KSU
+         * resets to 0 and nothing else changes it. */
         uint32_t st = 0;
         uc_reg_read(uc, UC_MIPS_REG_CP0_STATUS, &st);
         user = ((st >> 3) & 3) == 2 && !(st & 6);
