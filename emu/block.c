@@ -221,7 +221,10 @@ G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_
         core_raise(c, "fetch-outside-ram", addr, "instruction fetch at 0x%08x outside RAM", addr);
         return NULL;
     }
-    if (c->blocks->len >= c->cfg->max_blocks) {
+    /* an earlier block of the same words (code that was rewritten and
+     * then written back, smc.c), else a new one */
+    Block *b = smc_revive(c, addr, size);
+    if (!b && c->blocks->len >= c->cfg->max_blocks) {
         /* [limits] blocks: the core stops before its next new block */
         c->block_limit_hit = true;
         c->pc = addr;
@@ -229,9 +232,14 @@ G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_
         core_stop(c, CORE_LIMIT);
         return NULL;
     }
-    Block *b = c->btab[idx] = block_new(c, addr, size);
+    if (!b) {
+        b = block_new(c, addr, size);
+        smc_track(c, b);
+    }
+    c->btab[idx] = b;
     bool restart = cp0_scan_block(c, b);
     restart = exc_scan_block(c, b) || restart;
+    restart = smc_scan_block(c, b) || restart;
     if (restart) {
         /* CP0 accesses got their hooks: translate the block again and
          * restart it (not charged: it has not run) */

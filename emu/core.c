@@ -331,7 +331,6 @@ static void devices_init(Core *c, ConsoleFn console_fn, void *console_opaque)
 /* The engine: CPU model, address translation, RAM, stub, devices, hooks. */
 static bool engine_open(Core *c, GError **error)
 {
-    const Config *cfg = c->cfg;
     unsigned id = c->id;
     uc_mode mode = UC_MODE_MIPS32 | (c->img->big_endian ? UC_MODE_BIG_ENDIAN : UC_MODE_LITTLE_ENDIAN);
     uc_hook h;
@@ -341,7 +340,7 @@ static bool engine_open(Core *c, GError **error)
         && uc_check(uc_ctl_tlb_mode(c->uc, UC_TLB_VIRTUAL), error, "core %u: tlb mode", id)
         && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_TLB_FILL, (void *)exc_hook_tlb_fill, c, 1, 0),
                     error, "core %u: tlb hook", id)
-        && uc_check(uc_mem_map(c->uc, 0, cfg->ram_size, UC_PROT_ALL), error, "core %u: map RAM", id)
+        && smc_map_ram(c, error)
         && uc_check(uc_mem_map(c->uc, CORE_STUB_PHYS, 4096, UC_PROT_READ | UC_PROT_EXEC), error, "core %u: map stub", id)
         && uc_check(uc_mmio_map(c->uc, NP_MMIO_PHYS, CORE_NSLOTS * NP_DEV_SIZE, mmio_read, c, mmio_write, c),
                     error, "core %u: map devices", id)
@@ -414,6 +413,7 @@ void core_free(Core *c)
     if (c->uc)
         uc_close(c->uc);
     core_debug_free(c);
+    smc_clear(c); /* after uc_close: RAM is its memory */
     sample_clear(c);
     cp0_clear(c);
     if (c->jr_hooked)

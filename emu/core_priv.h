@@ -75,6 +75,9 @@ struct Block {
     uint32_t nev[BLOCK_NEV];   /* loads, stores, branches ... per execution */
     uint32_t wait[T24_NWAIT];  /* 24k: its static waits by cause, per execution */
     uint64_t lost_ev[BLOCK_NEV]; /* of them, in the instructions `lost` */
+    bool live;                 /* its words are watched: it may still run
+                                  (smc.c); false once memory changed */
+    Block *older;              /* the block translated at addr before it */
 };
 
 #define BLOCK_IRQ_ENTRY (1u << 30)  /* the interrupt marker block */
@@ -123,6 +126,8 @@ typedef struct Cp0 {
     uint32_t fix_val;
 } Cp0;
 
+typedef struct CodePage CodePage;    /* smc.c */
+
 typedef struct DevSlot {
     const DevOps *ops;
     void *opaque;
@@ -168,9 +173,17 @@ struct Core {
     uint64_t dev_at;           /* cost (index, start cycle, extra over */
     int64_t dev_extra;         /* the static cost; 0: none yet) */
 
-    Block **btab;              /* [ram_size / 4] by physical address */
+    Block **btab;              /* [ram_size / 4] by physical address:
+                                  the live block starting there */
     bool block_limit_hit;      /* stopped at [limits] blocks */
     GPtrArray *blocks;         /* every Block, owned */
+
+    /* code written at run time (smc.c) */
+    uint8_t *ram;              /* RAM's host memory (mmap) */
+    CodePage **pages;          /* [ram_size / 4096]: NULL before code ran there */
+    GHashTable *versions;      /* addr -> the newest Block translated there */
+    GHashTable *cache_hooked;  /* synci/cache addresses with a code hook */
+    uint32_t split_lo, split_hi; /* RAM not mapped one region per page */
 
     /* devices */
     SysDev sys;
@@ -221,6 +234,8 @@ struct Core {
     uint32_t sp_buf, reg_buf;  /* register reads land here (core.c) */
     uint32_t tlb_miss_addr;
     uc_mem_type tlb_miss_type;
+    bool tlb_miss_user;        /* refused: a user-mode access to kseg0/1 */
+    bool ksu_written;          /* an mtc0 Status wrote KSU != 0 (cp0.c) */
 
     struct CoreDebug *dbg;     /* a debugger's stops (debug.c), or NULL */
 };
@@ -313,6 +328,23 @@ uint32_t block_entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt);
 /* block.c: arm the poll skip after a failed poll by the instruction at pc
  * of the current block, at cycle now. */
 void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx);
+
+/* smc.c: code written at run time */
+/* Map RAM (host memory c->ram) and hook stores into pages holding code. */
+bool smc_map_ram(Core *c, GError **error);
+void smc_clear(Core *c);
+/* A block of that address and size whose words are memory's now, made
+ * live again; NULL if none. */
+Block *smc_revive(Core *c, uint32_t addr, uint32_t size);
+/* A new block: watch its words. */
+void smc_track(Core *c, Block *b);
+/* Memory at physical [phys, phys + len) changed: drop the blocks and
+ * translations over it. */
+void smc_invalidate(Core *c, uint32_t phys, uint32_t len);
+bool smc_store(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *opaque);
+/* Hook the synci/cache instructions of a new block: true when the block
+ * must be translated again (hooks were added). */
+bool smc_scan_block(Core *c, const Block *b);
 
 /* sample.c */
 /* Samples of k repetitions of a one-block loop b from `start`, each

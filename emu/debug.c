@@ -15,7 +15,7 @@
 typedef struct Watch {
     uint32_t addr, len;
     int kind;
-    uc_hook hooks[2];          /* the kseg0 and kseg1 aliases */
+    uc_hook hooks[3];          /* the physical, kseg0 and kseg1 aliases */
 } Watch;
 
 struct CoreDebug {
@@ -195,7 +195,7 @@ bool core_debug_watch(Core *c, uint32_t addr, uint32_t len, int kind, bool on)
         for (guint i = 0; i < d->watches->len; i++) {
             Watch *w = &g_array_index(d->watches, Watch, i);
             if (w->addr == addr && w->len == len && w->kind == kind) {
-                for (unsigned k = 0; k < 2; k++)
+                for (unsigned k = 0; k < 3; k++)
                     uc_hook_del(c->uc, w->hooks[k]);
                 g_array_remove_index(d->watches, i);
                 return true;
@@ -205,15 +205,18 @@ bool core_debug_watch(Core *c, uint32_t addr, uint32_t len, int kind, bool on)
     }
     if (!len || mips_phys(addr) + (uint64_t)len > c->cfg->ram_size)
         return false;
-    Watch w = { addr, len, kind, { 0, 0 } };
+    Watch w = { addr, len, kind, { 0, 0, 0 } };
     int type = kind == DBG_WATCH_WRITE ? UC_HOOK_MEM_WRITE
              : kind == DBG_WATCH_READ ? UC_HOOK_MEM_READ : UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE;
     uint32_t phys = mips_phys(addr);
-    uint32_t alias[2] = { 0x80000000u | phys, 0xA0000000u | phys };
-    for (unsigned k = 0; k < 2; k++)
+    uint32_t alias[3] = { phys, 0x80000000u | phys, 0xA0000000u | phys };
+    for (unsigned k = 0; k < 3; k++)
         if (uc_hook_add(c->uc, &w.hooks[k], type, (void *)watch_hook, c, alias[k], alias[k] + len - 1) != UC_ERR_OK)
             return false;
     g_array_append_val(d->watches, w);
+    /* loads and stores translated before the hook bypass it: translate
+     * again (the blocks are the same; only the engine's code changes) */
+    uc_ctl_flush_tb(c->uc);
     return true;
 }
 
@@ -321,17 +324,21 @@ static bool ram_range(Core *c, uint32_t vaddr, uint32_t len, uint32_t *phys)
 bool core_debug_read_mem(Core *c, uint32_t vaddr, uint8_t *buf, uint32_t len)
 {
     uint32_t phys;
-    return ram_range(c, vaddr, len, &phys) && uc_mem_read(c->uc, phys, buf, len) == UC_ERR_OK;
+    if (!ram_range(c, vaddr, len, &phys))
+        return false;
+    memcpy(buf, c->ram + phys, len);   /* RAM is nocprof's memory (smc.c) */
+    return true;
 }
 
 bool core_debug_write_mem(Core *c, uint32_t vaddr, const uint8_t *buf, uint32_t len)
 {
     uint32_t phys;
-    if (!ram_range(c, vaddr, len, &phys) || uc_mem_write(c->uc, phys, buf, len) != UC_ERR_OK)
+    if (!ram_range(c, vaddr, len, &phys))
         return false;
-    /* what was translated of these bytes runs as written from now on */
-    uc_ctl_remove_cache(c->uc, 0x80000000u | phys, (uint64_t)(0x80000000u | phys) + len);
-    uc_ctl_remove_cache(c->uc, 0xA0000000u | phys, (uint64_t)(0xA0000000u | phys) + len);
+    memcpy(c->ram + phys, buf, len);
+    /* what was translated of these bytes (and nocprof's block data) is
+     * dropped: it runs as written from now on */
+    smc_invalidate(c, phys, len);
     return true;
 }
 

@@ -191,6 +191,19 @@ bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
      * core_run) for itself: that page stays identity-mapped onto nothing,
      * so a guest fetch there is still an unmapped-fetch (hook_unmapped) */
     bool mapped = (va >= 0x80000000u && va < 0xC0000000u) || va >= 0xFFFFF000u;
+    bool user = false;
+    if (mapped && c->ksu_written && va < 0xFFFFF000u) {
+        /* kseg0/kseg1 (RAM, devices) are kernel-only: in user mode
+         * (Status.KSU = user, EXL = ERL = 0) an access is an address
+         * error. Unicorn keeps user-mode TLB entries apart (mmu index by
+         * KSU), so kernel-mode fills never serve a user access. Status
+         * is read only once an mtc0 wrote a non-zero KSU (cp0.c): KSU
+         * resets to 0 and nothing else changes it. */
+        uint32_t st = 0;
+        uc_reg_read(uc, UC_MIPS_REG_CP0_STATUS, &st);
+        user = ((st >> 3) & 3) == 2 && !(st & 6);
+        mapped = !user;
+    }
     result->paddr = mips_phys(va);
     result->perms = UC_PROT_ALL;
     if (mapped && (result->paddr & ~0xFFFu) == CORE_STUB_PHYS) {
@@ -203,6 +216,7 @@ bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
         c->tlb_miss = true;
         c->tlb_miss_addr = va;
         c->tlb_miss_type = type;
+        c->tlb_miss_user = user;
     }
     return mapped;
 }
@@ -229,7 +243,12 @@ void exc_engine_error(Core *c, uc_err err, uint32_t pc)
     if (c->tlb_miss_type != UC_MEM_FETCH && b && pc >= b->addr && pc < b->addr + b->size
         && mips_mem_operand(b->words[(pc - b->addr) / 4], &size, &base, &off))
         a = core_read_gpr(c, base) + (uint32_t)off;
-    if (c->tlb_miss_type == UC_MEM_FETCH)
+    if (c->tlb_miss_user) /* a fetch: the address is pc itself */
+        core_raise(c, "address-error", pc, "user-mode %s kernel address 0x%08x (pc 0x%08x; Status.KSU = "
+                   "user: kseg0, kseg1 and the devices are kernel-only)", c->tlb_miss_type == UC_MEM_FETCH
+                   ? "fetch from" : c->tlb_miss_type == UC_MEM_WRITE ? "write of" : "read of",
+                   c->tlb_miss_type == UC_MEM_FETCH ? pc : a, pc);
+    else if (c->tlb_miss_type == UC_MEM_FETCH)
         core_raise(c, "unmapped-fetch", a, "instruction fetch from unmapped address 0x%08x", a);
     else if (c->tlb_miss_type == UC_MEM_WRITE)
         core_raise(c, "unmapped-write", pc, "write of unmapped address 0x%08x (pc 0x%08x)", a, pc);

@@ -128,6 +128,37 @@ class Faults(unittest.TestCase):
             self.assertEqual(f["line"], line, name)
 
 
+class WordAccessAndUserMode(unittest.TestCase):
+    """Issue 19 item 5 (SPEC 1): a 64-bit access to a device register is a
+    bus error naming the device, the offset and the pc (it used to reach
+    the device as two word writes: 'D' on the console and EXIT with
+    0x41424344); Status.KSU = user with EXL = ERL = 0 makes kseg0/kseg1
+    an address error (it used to run on and exit 0). Figures from the
+    fixtures' listings."""
+
+    CASES = {
+        "t_f_busdword": ("bus-error", 0x80000028,
+                         "8-byte write of SYS register at offset 0x018 (pc 0x80000028): "
+                         "device registers are 32-bit, word access only"),
+        "t_f_usermode": ("address-error", 0x80000028,
+                         "user-mode fetch from kernel address 0x80000028 (pc 0x80000028; "
+                         "Status.KSU = user: kseg0, kseg1 and the devices are kernel-only)"),
+    }
+
+    def test_faults(self):
+        for name, (kind, pc, msg) in self.CASES.items():
+            for endian in ("el", "eb"):
+                with self.subTest(name=name, endian=endian):
+                    r = run(["--max-cycles", "1000000"] + ONE_CORE + [nptest.fixture(name, endian)], timeout=20)
+                    self.assertEqual(r.rc, 3, r.describe())
+                    c = r.core(0)
+                    self.assertEqual(c["status"], "fault", c)
+                    self.assertEqual(c["fault"]["kind"], kind)
+                    self.assertEqual(c["fault"]["pc"], pc)
+                    self.assertEqual(c["fault"]["message"], msg)
+                    self.assertEqual(r.text("core0", "console.txt"), "")
+
+
 class HostileStub(unittest.TestCase):
     """Issue 14 item 2: the interrupt-entry stub page (0xBFC00000) is no
     guest memory. Writing `b .` over it, reading it or jumping into it

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* smc.c — code written at run time (SPEC section 1): Unicorn's
+ * translations and every Block (costs, words, CP0 and jump hooks, poll
+ * analysis, the client's tag) follow what is in memory when it runs.
+ *
+ * What is watched. RAM is mapped from our own host buffer (c->ram). A
+ * page gets write-protected (uc_mem_protect, read + execute) when the
+ * first live block lands on it, and writable again when its last live
+ * block is dropped. A guest store into a protected page is refused by
+ * Unicorn's TLB fast path (the region is read-only) and reaches
+ * smc_store (UC_HOOK_MEM_WRITE_PROT): the store is done here, in the
+ * host buffer, and every live block whose words it overlaps is dropped
+ * (its Unicorn translation removed, its btab slot cleared). Stores into
+ * pages without live code never leave Unicorn's fast path. A page whose
+ * stores miss its code SMC_DEMOTE times in a row (data shares the page,
+ * e.g. .bss right after .text) is released for good: its code is then
+ * dropped by synci and cache only, as for pages Unicorn cannot protect
+ * (below). No
+ * UC_HOOK_MEM_READ/WRITE hook exists (Unicorn 2.1.1 sends every load
+ * and store of code translated while one exists down its slow path).
+ * `synci` and `cache` (whose Unicorn translation does nothing) drop the
+ * blocks of the 32-byte line they name, through a code hook on each,
+ * added when its block is first translated.
+ *
+ * Dropped blocks stay in c->blocks with their counts (what ran, ran as
+ * it was); the next execution at that address translates a new block
+ * from memory, or takes back an older block of the same address, size
+ * and words (code that alternates between versions makes no new blocks).
+ *
+ * Regions: Unicorn protects whole regions only, and splitting one (an
+ * unmap and a map) fails while it runs, so the pages that may hold code
+ * are mapped one region per page from the start: the image's (up to
+ * SMC_PRESPLIT_MAX, 1 MiB) and the top SMC_TOP_PAGES of RAM (the
+ * stack). Not all of RAM: every region costs at start-up (each map
+ * re-renders Unicorn's flat view of memory: 256 regions per core made a
+ * short run 0.13 s slower on 4 cores). Code in the RAM between (a
+ * loader's heap, a buffer at a fixed address) is dropped by synci and
+ * cache only, not by stores: exact for code that follows the MIPS rules.
+ */
+#include "core_priv.h"
+
+#include <sys/mman.h>
+
+#include "uc_check.h"
+
+#define SMC_PAGE 4096u
+#define SMC_LINE 32u               /* 24K cache line: synci/cache */
+#define SMC_PRESPLIT_MAX 256u      /* image pages mapped one region each */
+#define SMC_TOP_PAGES 16u          /* the stack's pages */
+#define SMC_DEMOTE 64u             /* stores in a row that miss its code
+                                      leave a page unwatched */
+
+struct CodePage {
+    GPtrArray *blocks;             /* live blocks overlapping the page */
+    uint32_t bits[SMC_PAGE / 4 / 32]; /* its words under a live block */
+    bool prot;                     /* write-protected */
+    bool demoted;                  /* data lives here too: not watched */
+    uint32_t misses;               /* stores in a row that missed its code */
+};
+
+static uint32_t npages(const Core *c)
+{
+    return (uint32_t)(c->cfg->ram_size / SMC_PAGE);
+}
+
+/* Physical [lo, hi) of b's words. */
+static void block_span(const Block *b, uint32_t *lo, uint32_t *hi)
+{
+    *lo = mips_phys(b->addr);
+    *hi = *lo + b->size;
+}
+
+static bool map_range(Core *c, uint64_t from, uint64_t to, bool per_page, GError **error)
+{
+    uint64_t step = per_page ? SMC_PAGE : to - from;
+    for (uint64_t a = from; a < to; a += step)
+        if (!uc_check(uc_mem_map_ptr(c->uc, a, step, UC_PROT_ALL, c->ram + a), error,
+                      "core %u: map RAM at 0x%08" G_GINT64_MODIFIER "x", c->id, a))
+            return false;
+    return true;
+}
+
+bool smc_map_ram(Core *c, GError **error)
+{
+    uint64_t size = c->cfg->ram_size;
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_EMU, "core %u: cannot allocate %" G_GUINT64_FORMAT
+                    " bytes of RAM", c->id, size);
+        return false;
+    }
+    c->ram = p;
+    c->pages = g_new0(CodePage *, npages(c));
+    c->versions = g_hash_table_new(NULL, NULL);
+    /* one region per page: the image's (at most SMC_PRESPLIT_MAX) and
+     * the stack's; the rest of RAM is one region */
+    uint64_t img = 0;
+    for (unsigned i = 0; i < c->img->nsegs; i++)
+        img = MAX(img, (uint64_t)c->img->segs[i].paddr + c->img->segs[i].memsz);
+    img = MIN((img + SMC_PAGE - 1) & ~(uint64_t)(SMC_PAGE - 1), (uint64_t)SMC_PRESPLIT_MAX * SMC_PAGE);
+    img = MIN(img, size);
+    uint64_t top = size - MIN((uint64_t)SMC_TOP_PAGES * SMC_PAGE, size - img);
+    c->split_lo = (uint32_t)img;
+    c->split_hi = (uint32_t)top;
+    uc_hook h;
+    return map_range(c, 0, img, true, error) && map_range(c, img, top, false, error)
+        && map_range(c, top, size, true, error)
+        && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_MEM_WRITE_PROT, (void *)smc_store, c, 1, 0),
+                    error, "core %u: store hook", c->id);
+}
+
+void smc_clear(Core *c)
+{
+    for (uint32_t i = 0; c->pages && i < npages(c); i++) {
+        if (c->pages[i])
+            g_ptr_array_free(c->pages[i]->blocks, TRUE);
+        g_free(c->pages[i]);
+    }
+    g_free(c->pages);
+    if (c->versions)
+        g_hash_table_destroy(c->versions);
+    if (c->cache_hooked)
+        g_hash_table_destroy(c->cache_hooked);
+    if (c->ram)
+        munmap(c->ram, c->cfg->ram_size);
+}
+
+static void protect(Core *c, uint32_t page, bool on)
+{
+    CodePage *pg = c->pages[page];
+    uc_err err = uc_mem_protect(c->uc, (uint64_t)page * SMC_PAGE, SMC_PAGE,
+                                on ? UC_PROT_READ | UC_PROT_EXEC : UC_PROT_ALL);
+    if (err != UC_ERR_OK) {
+        core_raise(c, "emulator", core_reg(c, UC_MIPS_REG_PC), "core %u: cannot %s page 0x%08x for code written at run time: %s",
+                   c->id, on ? "watch" : "release", page * SMC_PAGE, uc_strerror(err));
+        return;
+    }
+    pg->prot = on;
+}
+
+/* Mark the words of b on page `page`. */
+static void block_bits(CodePage *pg, uint32_t page, const Block *b)
+{
+    uint32_t base = page * SMC_PAGE, lo, hi;
+    block_span(b, &lo, &hi);
+    lo = MAX(lo, base);
+    hi = MIN(hi, base + SMC_PAGE);
+    for (uint32_t a = lo; a < hi; a += 4) {
+        uint32_t w = (a - base) / 4;
+        pg->bits[w / 32] |= 1u << (w % 32);
+    }
+}
+
+/* The words of page `page` under its live blocks, again. */
+static void page_bits(CodePage *pg, uint32_t page)
+{
+    memset(pg->bits, 0, sizeof pg->bits);
+    for (unsigned k = 0; k < pg->blocks->len; k++)
+        block_bits(pg, page, g_ptr_array_index(pg->blocks, k));
+}
+
+/* Page p lies in the one region Unicorn would have to split (unmap and
+ * map again, which it refuses while it runs) to protect it: its code is
+ * dropped by synci and cache only. */
+static bool unsplit(const Core *c, uint32_t p)
+{
+    return p * SMC_PAGE >= c->split_lo && p * SMC_PAGE < c->split_hi;
+}
+
+/* b's words are watched from now on. */
+static void make_live(Core *c, Block *b)
+{
+    if (b->live)
+        return;
+    uint32_t lo, hi;
+    block_span(b, &lo, &hi);
+    if (hi > c->cfg->ram_size || hi <= lo)
+        return;
+    b->live = true;
+    for (uint32_t p = lo / SMC_PAGE; p <= (hi - 1) / SMC_PAGE; p++) {
+        if (!c->pages[p]) {
+            c->pages[p] = g_new0(CodePage, 1);
+            c->pages[p]->blocks = g_ptr_array_new();
+        }
+        g_ptr_array_add(c->pages[p]->blocks, b);
+        block_bits(c->pages[p], p, b);
+        if (!c->pages[p]->prot && !c->pages[p]->demoted && !unsplit(c, p))
+            protect(c, p, true);
+    }
+}
+
+void smc_track(Core *c, Block *b)
+{
+    b->older = g_hash_table_lookup(c->versions, GUINT_TO_POINTER(b->addr));
+    g_hash_table_insert(c->versions, GUINT_TO_POINTER(b->addr), b);
+    make_live(c, b);
+}
+
+Block *smc_revive(Core *c, uint32_t addr, uint32_t size)
+{
+    uint32_t phys = mips_phys(addr);
+    if ((uint64_t)phys + size > c->cfg->ram_size)
+        return NULL;
+    for (Block *b = g_hash_table_lookup(c->versions, GUINT_TO_POINTER(addr)); b; b = b->older) {
+        if (b->size != size)
+            continue;
+        bool same = true; /* (a live block on an unwatched page may be stale) */
+        for (uint32_t i = 0; same && i < b->ninsns; i++)
+            same = core_guest_word(c, c->ram + phys + 4 * i) == b->words[i];
+        if (same) {
+            make_live(c, b);
+            return b;
+        }
+    }
+    return NULL;
+}
+
+/* b's words changed (or may have): it no longer runs. */
+static void retire(Core *c, Block *b)
+{
+    uint32_t lo, hi;
+    block_span(b, &lo, &hi);
+    b->live = false;
+    for (uint32_t p = lo / SMC_PAGE; p <= (hi - 1) / SMC_PAGE; p++)
+        g_ptr_array_remove_fast(c->pages[p]->blocks, b);
+    if (c->btab[lo / 4] == b)
+        c->btab[lo / 4] = NULL;
+    uc_err err = uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
+    if (err != UC_ERR_OK)
+        core_raise(c, "emulator", c->pc, "core %u: cannot drop the translation at 0x%08x: %s", c->id,
+                   b->addr, uc_strerror(err));
+}
+
+static bool page_hit(const CodePage *pg, uint32_t page, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t a = lo & ~3u; a < hi; a += 4) {
+        uint32_t w = (a - page * SMC_PAGE) / 4;
+        if (pg->bits[w / 32] & (1u << (w % 32)))
+            return true;
+    }
+    return false;
+}
+
+void smc_invalidate(Core *c, uint32_t phys, uint32_t len)
+{
+    uint64_t end = MIN((uint64_t)phys + len, c->cfg->ram_size);
+    for (uint32_t p = phys / SMC_PAGE; len && (uint64_t)p * SMC_PAGE < end; p++) {
+        CodePage *pg = c->pages[p];
+        uint32_t lo = MAX(phys, p * SMC_PAGE), hi = (uint32_t)MIN(end, (uint64_t)(p + 1) * SMC_PAGE);
+        if (!pg || !page_hit(pg, p, lo, hi))
+            continue;
+        for (unsigned k = pg->blocks->len; k-- > 0;) {
+            Block *b = g_ptr_array_index(pg->blocks, k);
+            uint32_t blo, bhi;
+            block_span(b, &blo, &bhi);
+            if (blo < hi && lo < bhi)
+                retire(c, b);
+            k = MIN(k, pg->blocks->len);
+        }
+        page_bits(pg, p);
+        if (!pg->blocks->len && pg->prot)
+            protect(c, p, false);
+    }
+}
+
+bool smc_store(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *opaque)
+{
+    Core *c = opaque;
+    (void)uc;
+    uint32_t phys = (uint32_t)address;
+    if (type != UC_MEM_WRITE_PROT || size <= 0 || address + (uint64_t)size > c->cfg->ram_size
+        || !c->pages[phys / SMC_PAGE] || !c->pages[phys / SMC_PAGE]->prot)
+        return false; /* not ours: Unicorn stops with UC_ERR_WRITE_PROT */
+    /* Unicorn drops the store (the region is read-only to it): do it */
+    for (int k = 0; k < size; k++) {
+        unsigned shift = 8u * (unsigned)(c->img->big_endian ? size - 1 - k : k);
+        c->ram[phys + (uint32_t)k] = (uint8_t)((uint64_t)value >> shift);
+    }
+    CodePage *pg = c->pages[phys / SMC_PAGE];
+    if (page_hit(pg, phys / SMC_PAGE, phys, phys + (uint32_t)size)) {
+        pg->misses = 0;
+        smc_invalidate(c, phys, (uint32_t)size);
+    } else if (++pg->misses >= SMC_DEMOTE) {
+        /* code and data share the page: its data stores would all take
+         * this path; synci and cache keep its code exact */
+        pg->demoted = true;
+        protect(c, phys / SMC_PAGE, false);
+    }
+    return true;
+}
+
+/* ---- synci and cache ------------------------------------------------------ */
+
+static bool is_cache_op(uint32_t w)
+{
+    return (w >> 26) == 0x2Fu                              /* cache */
+        || ((w >> 26) == 0x01u && ((w >> 16) & 31) == 31u); /* synci (REGIMM) */
+}
+
+static void cache_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    Core *c = opaque;
+    (void)uc;
+    (void)size;
+    Block *b = core_current_block(c);
+    uint32_t pc = (uint32_t)address;
+    if (!b || pc < b->addr || pc >= b->addr + b->size || c->state != CORE_RUNNING)
+        return;
+    uint32_t w = b->words[(pc - b->addr) / 4];
+    if (!is_cache_op(w))
+        return; /* the code at pc changed since the hook was added */
+    uint32_t ea = core_read_gpr(c, (w >> 21) & 31) + (uint32_t)(int32_t)(int16_t)(w & 0xFFFFu);
+    uint32_t phys = mips_phys(ea);
+    if (ea >= 0x80000000u && ea < 0xC0000000u && phys < c->cfg->ram_size)
+        smc_invalidate(c, phys & ~(SMC_LINE - 1), SMC_LINE);
+}
+
+bool smc_scan_block(Core *c, const Block *b)
+{
+    bool added = false;
+    for (uint32_t i = 0; i < b->ninsns; i++) {
+        uint32_t addr = b->addr + 4 * i;
+        if (!is_cache_op(b->words[i]))
+            continue;
+        if (!c->cache_hooked)
+            c->cache_hooked = g_hash_table_new(NULL, NULL);
+        if (g_hash_table_contains(c->cache_hooked, GUINT_TO_POINTER(addr)))
+            continue;
+        uc_hook h;
+        if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)cache_hook, c, addr, addr) != UC_ERR_OK)
+            continue;
+        g_hash_table_add(c->cache_hooked, GUINT_TO_POINTER(addr));
+        added = true;
+    }
+    return added;
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""e2e/smc - code a core writes and then runs (SPEC 1: "Code that a core
+writes and then executes ... runs as written once the MIPS rules are
+followed (store, synci/cache, jr.hb/eret), and is charged, sampled,
+hooked and fault-located as what really ran").
+
+Fixtures (tests/fixtures/emu): t_smc (a function patched between addiu
+and mul before each call, cycles by hand), t_smc_count (an mfc0 Count
+patched in: hooked, its exact value), t_f_smcovf (an overflowing add
+patched in: the fault at its own pc). Firmware smc (firmware/tests):
+code copied to RAM, far RAM and the stack, rewritten in place, and
+received over the NoC. Both byte orders."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nptest  # noqa: E402
+from nptest import fixture, fw, run  # noqa: E402
+
+# the flat [timing] defaults (SPEC 1), and overrides
+DEFAULT = {"load": 1, "store": 0, "mul": 2, "branch_taken": 1, "mmio": 4}
+OVERRIDES = {"load": 3, "store": 2, "mul": 5, "branch_taken": 4, "mmio": 9}
+ENDIANS = ("el", "eb")
+
+
+def run_fixture(name, endian, timing=None):
+    args = [fixture(name, endian)] + nptest.ONE_CORE + ["--max-cycles", "2000000"]
+    for k, v in (timing or {}).items():
+        args += ["--set", "timing.%s=%d" % (k, v)]
+    return run(args)
+
+
+def patch_loop_cycles(t):
+    """t_smc.S, by hand: the first CYCLE_LO read, 8 iterations of 19
+    instructions (2 stores, 2 console writes, jalr.hb and jr taken), bne
+    taken 7 times, 4 of the 8 calls run mul, then the newline."""
+    it = 19 + 2 * t["store"] + 2 * t["mmio"] + 2 * t["branch_taken"]
+    return (1 + t["mmio"]) + 8 * it + 7 * t["branch_taken"] + 4 * t["mul"] + (2 + t["mmio"])
+
+
+class PatchedCode(unittest.TestCase):
+    def test_patch_loop_runs_and_is_charged_as_written(self):
+        # before: console "1 1 1 1 1 1 1 1", 250 cycles (f kept its first
+        # translation and its cost)
+        for endian in ENDIANS:
+            for timing, sets in ((DEFAULT, None), (OVERRIDES, OVERRIDES)):
+                with self.subTest(endian=endian, timing=timing):
+                    r = run_fixture("t_smc", endian, sets)
+                    c = r.core(0)
+                    self.assertEqual(c["status"], "exited", r.describe())
+                    self.assertEqual(r.text("core0", "console.txt"), "1 2 1 2 1 2 1 2 \n")
+                    self.assertEqual(c["exit_code"], patch_loop_cycles(timing))
+
+    def test_patched_mfc0_count_is_hooked(self):
+        # before: the mfc0 read 0 (exit -24: -t0)
+        for endian in ENDIANS:
+            for timing, sets in ((DEFAULT, None), (OVERRIDES, OVERRIDES)):
+                with self.subTest(endian=endian, timing=timing):
+                    r = run_fixture("t_smc_count", endian, sets)
+                    c = r.core(0)
+                    self.assertEqual(c["status"], "exited", r.describe())
+                    t0_odd = int(r.text("core0", "console.txt"))
+                    m = timing["mmio"]
+                    self.assertEqual(c["exit_code"], 2 + m - ((t0_odd + 2 + m) & 1))
+
+    def test_patched_fault_is_located_from_memory(self):
+        # before: pc h + 12 (the block's last instruction: the words of the
+        # first translation have no add)
+        for endian in ENDIANS:
+            with self.subTest(endian=endian):
+                r = run_fixture("t_f_smcovf", endian)
+                c = r.core(0)
+                h = nptest.symbols(fixture("t_f_smcovf", endian), endian)
+                self.assertEqual(c["status"], "fault", r.describe())
+                self.assertEqual(c["fault"]["kind"], "overflow")
+                self.assertEqual(c["fault"]["function"], "h")
+                self.assertEqual(c["fault"]["pc"], h["h"][0] + 4)
+
+
+class CopiedCode(unittest.TestCase):
+    def test_ram_stack_and_noc(self):
+        # before: "stack 19 28 19 28" (the stack copy ran its first version)
+        for endian in ENDIANS:
+            with self.subTest(endian=endian):
+                r = run([fw("smc", endian)])
+                self.assertEqual(r.rc, 0, r.describe())
+                self.assertEqual(r.text("core0", "console.txt"),
+                                 "ram 19 15 19 15\nfar 19 15 19 15\nstack 19 15 19 15\n")
+                self.assertEqual(r.text("core1", "console.txt"), "noc 21 28\n")
+                for i in range(4):
+                    self.assertEqual(r.core(i)["status"], "exited")
+
+    def test_one_core(self):
+        r = run([fw("smc", "el")] + nptest.ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertEqual(r.text("core0", "console.txt"),
+                         "ram 19 15 19 15\nfar 19 15 19 15\nstack 19 15 19 15\n")
+
+
+if __name__ == "__main__":
+    nptest.main()
