@@ -216,7 +216,9 @@ bool core_debug_watch(Core *c, uint32_t addr, uint32_t len, int kind, bool on)
     g_array_append_val(d->watches, w);
     /* loads and stores translated before the hook bypass it: translate
      * again (the blocks are the same; only the engine's code changes) */
-    uc_ctl_flush_tb(c->uc);
+    uint64_t ram = c->cfg->ram_size;
+    uc_ctl_remove_cache(c->uc, 0x80000000u, 0x80000000u + ram);
+    uc_ctl_remove_cache(c->uc, 0xA0000000u, 0xA0000000u + ram);
     return true;
 }
 
