@@ -477,6 +477,8 @@ int cmd_run(int argc, char **argv)
     }
     run_machine(&r);
     gather(&r);
+    if (gdb && gdb_stub_killed(gdb))
+        r.status = EXIT_SIGINT;   /* gdb's kill: interrupted, reports written */
     print_outcome(&r);
     /* a console.txt that could not be written costs no other report */
     bool ok = cli_console_finish(&r.echo, &err);

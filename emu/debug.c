@@ -237,6 +237,12 @@ void core_debug_stop_at(Core *c, uint64_t cycle)
     c->dbg->stop_cycle = cycle;
 }
 
+void core_debug_kill(Core *c)
+{
+    if (core_live(c))
+        core_stop(c, CORE_INTERRUPTED);
+}
+
 void core_debug_request(Core *c)
 {
     c->dbg->req = true;

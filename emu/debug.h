@@ -58,6 +58,8 @@ bool core_debug_watch(Core *c, uint32_t addr, uint32_t len, int kind, bool on);
 /* The next resume runs one instruction (a branch with its delay slot)
  * and stops before the next. */
 void core_debug_step(Core *c);
+/* From inside a stop: the core ends as interrupted before this instruction. */
+void core_debug_kill(Core *c);
 /* Stop at its next instruction boundary (outside a delay slot). */
 void core_debug_request(Core *c);
 /* Stop when the core's clock reaches cycle (UINT64_MAX: never). */

@@ -380,7 +380,7 @@ static bool resume_cmd(GdbStub *g, char *p)
         return true;
     case 'k':
         *g->kill = 1;
-        g->detached = true;
+        g->killed = g->detached = true;
         return true;
     default:
         if (strcmp(p, "vCont?") == 0) {
@@ -394,7 +394,7 @@ static bool resume_cmd(GdbStub *g, char *p)
         if (g_str_has_prefix(p, "vKill")) {
             gdb_send_str(g, "OK");
             *g->kill = 1;
-            g->detached = true;
+            g->killed = g->detached = true;
             return true;
         }
         gdb_send_str(g, "");

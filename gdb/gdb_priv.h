@@ -22,7 +22,7 @@ struct GdbStub {
     void (*log)(const char *msg);
     Machine *m;
     volatile sig_atomic_t *kill;
-    bool big_endian, noack, detached, deadlock_told;
+    bool big_endian, noack, detached, deadlock_told, killed;
     unsigned sel_g, sel_c;     /* cores selected by Hg (registers) and Hc */
     GdbStopInfo stop;          /* the last stop (for '?') */
     RspParser rsp;

@@ -238,6 +238,8 @@ static void on_stop(void *opaque, Core *c, DbgStop why, uint32_t pc, uint32_t da
     g->sel_g = g->sel_c = core_id(c);
     gdb_send_stop(g, true);
     gdb_serve(g);
+    if (g->killed)
+        core_debug_kill(c);    /* now: the others at their next boundary */
 }
 
 bool gdb_stub_attach(GdbStub *g, Machine *m, volatile sig_atomic_t *kill, uint64_t stop_cycle, GError **error)
@@ -274,6 +276,11 @@ void gdb_stub_start(GdbStub *g)
 {
     g->stop = (GdbStopInfo){ .core = 0, .why = DBG_STOP_REQUEST, .initial = true };
     gdb_serve(g);
+}
+
+bool gdb_stub_killed(const GdbStub *g)
+{
+    return g->killed;
 }
 
 void gdb_stub_end(GdbStub *g, int status)

@@ -39,6 +39,8 @@ void gdb_stub_set_log(GdbStub *g, void (*log)(const char *msg));
 bool gdb_stub_attach(GdbStub *g, Machine *m, volatile sig_atomic_t *kill, uint64_t stop_cycle, GError **error);
 /* Serve gdb with every core halted at reset, until it resumes. */
 void gdb_stub_start(GdbStub *g);
+/* gdb killed the run (k, vKill): its status is 130, reports written. */
+bool gdb_stub_killed(const GdbStub *g);
 /* The run ended with this exit status: tell gdb (W) and close. */
 void gdb_stub_end(GdbStub *g, int status);
 void gdb_stub_free(GdbStub *g);

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""nocprof run --gdb (docs/debugging.md) driven by the real gdb-multiarch in
+batch mode, both byte orders: threads, a breakpoint in a C function on a
+worker core, its backtrace, arguments and locals, a step over a branch and
+its delay slot (the expected PC from objdump, not from nocprof), a
+watchpoint on a global, monitor cycles, continue to exit, a fault stop
+with its signal, the stop cycle, kill, a malformed packet, and the output
+files equal to those of the same run without --gdb. SKIP (77) without
+gdb-multiarch."""
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nptest  # noqa: E402
+from nptest import fw, run  # noqa: E402
+
+GDB = shutil.which("gdb-multiarch")
+
+
+class Session:
+    """nocprof run --gdb 127.0.0.1:0 ... in the background."""
+
+    def __init__(self, elf, extra=(), out=None):
+        self.out = out or nptest.tmpdir("gdbout")
+        self.elf = elf
+        argv = [nptest.nocprof(), "run", "-q", "-o", self.out, "--gdb", "127.0.0.1:0"] + list(extra) + [elf]
+        self.err_path = self.out + ".err"
+        self.err = open(self.err_path, "w")
+        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=self.err)
+        self.addr = None
+        deadline = time.time() + 60
+        while time.time() < deadline and self.addr is None:
+            with open(self.err_path) as f:
+                m = re.search(r"waiting for gdb on (127\.0\.0\.1:\d+)", f.read())
+            if m:
+                self.addr = m.group(1)
+            elif self.proc.poll() is not None:
+                break
+            else:
+                time.sleep(0.05)
+        if self.addr is None:
+            raise AssertionError("nocprof did not listen: " + open(self.err_path).read())
+
+    def gdb(self, *cmds, timeout=240):
+        argv = [GDB, "-batch", "-nx", "-ex", "set remotetimeout 120", "-ex", "set pagination off",
+                "-ex", "file " + self.elf, "-ex", "target remote " + self.addr]
+        for c in cmds:
+            argv += ["-ex", c]
+        r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
+                           timeout=timeout)
+        return r.stdout
+
+    def wait(self, timeout=240):
+        rc = self.proc.wait(timeout=timeout)
+        self.err.close()
+        return rc
+
+
+def objdump_function(elf, name, endian):
+    """[(addr, mnemonic, operands)] of a function, from binutils."""
+    tool = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-objdump")
+    text = subprocess.run([tool, "-d", "--no-show-raw-insn", elf], stdout=subprocess.PIPE,
+                          universal_newlines=True, check=True).stdout
+    m = re.search(r"^[0-9a-f]+ <%s>:\n(.*?)\n\n" % re.escape(name), text, re.S | re.M)
+    out = []
+    for line in m.group(1).splitlines():
+        p = re.match(r"\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", line)
+        if p:
+            out.append((int(p.group(1), 16), p.group(2), p.group(3)))
+    return out
+
+
+def same_files(test, a, b):
+    for root, _, files in os.walk(a):
+        for f in files:
+            pa = os.path.join(root, f)
+            pb = os.path.join(b, os.path.relpath(pa, a))
+            with open(pa, "rb") as x, open(pb, "rb") as y:
+                test.assertEqual(x.read(), y.read(), os.path.relpath(pa, a))
+    count = lambda d: sum(len(fs) for _, _, fs in os.walk(d))  # noqa: E731
+    test.assertEqual(count(a), count(b))
+
+
+class Gdb(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not GDB:
+            print("SKIP: gdb-multiarch is not installed (Debian package gdb-multiarch)")
+            sys.exit(77)
+
+    def pipeline_session(self, endian):
+        elf = fw("pipeline", endian)
+        insns = objdump_function(elf, "crc32_words", endian)
+        # the first conditional branch of crc32_words and where it may go
+        br = next(i for i in insns if i[1] in ("beqz", "bnez", "beq", "bne", "blez", "bgtz", "bltz", "bgez"))
+        target = int(br[2].split(",")[-1].split()[0], 16)
+        s = Session(elf)
+        text = s.gdb("info threads", "break crc32_words", "continue", "bt", "info args", "p nwords",
+                     "break *0x%x" % br[0], "continue", "stepi", "p/x $pc", "delete",
+                     "watch crc_register", "continue", "monitor cycles", "delete", "continue")
+        rc = s.wait()
+        return s, text, rc, br, target
+
+    def check_pipeline(self, endian):
+        s, text, rc, br, target = self.pipeline_session(endian)
+        self.assertEqual(rc, 0, text + open(s.err_path).read())
+        for k in range(4):
+            self.assertRegex(text, r'Thread %d "core%d"' % (k + 1, k))
+        m = re.search(r'Thread (\d) "core(\d)" hit Breakpoint 1, crc32_words \(w=0x[0-9a-f]+ <block>, nwords=64\)', text)
+        self.assertTrue(m, text)
+        self.assertNotEqual(m.group(2), "0")           # a worker core: core 0 only sends
+        self.assertRegex(text, r"#1 .* in stage_crc \(\)")
+        self.assertIn("nwords = 64", text)
+        self.assertIn("$1 = 64", text)
+        # stepi at the branch: its delay slot runs with it, never a stop there
+        pcs = [int(x, 16) for x in re.findall(r"\$\d+ = 0x([0-9a-f]+)", text)]
+        self.assertTrue(pcs, text)
+        self.assertIn(pcs[-1], (br[0] + 8, target), "stepi from 0x%x stopped at 0x%x" % (br[0], pcs[-1]))
+        self.assertRegex(text, r"Hardware watchpoint \d+: crc_register\s+Old value = \d+\s+New value = \d+")
+        self.assertRegex(text, r"core0 \d+ cycles")
+        self.assertIn("exited normally", text)
+        ref = run([fw("pipeline", endian), "--set", "timing.model=24k"])
+        same_files(self, ref.out, s.out)
+
+    def test_pipeline_el(self):
+        self.check_pipeline("el")
+
+    def test_pipeline_eb(self):
+        self.check_pipeline("eb")
+
+    def test_fault_stop(self):
+        for endian in ("el", "eb"):
+            s = Session(fw("fault_null", endian))
+            text = s.gdb("continue", "p/x $pc", "continue")
+            rc = s.wait()
+            self.assertEqual(rc, 3, text)
+            self.assertRegex(text, r'received signal SIGSEGV.*\n0x[0-9a-f]+ in store_null')
+            import json
+            summary = json.load(open(os.path.join(s.out, "summary.json")))
+            fault = next(c["fault"] for c in summary["cores"] if c["fault"])
+            self.assertIn("$1 = 0x%x" % fault["pc"], text)
+            self.assertTrue(os.path.exists(os.path.join(s.out, "core0", "flat.txt")))
+
+    def test_stop_at_cycle_and_kill(self):
+        # calls runs instructions every cycle (no wait, no poll): the stop
+        # is at the first instruction boundary at or after n
+        n = 5000
+        s = Session(fw("calls"), ["--gdb-stop-at-cycle", str(n), "--set", "mesh.width=1", "--set", "mesh.height=1"])
+        text = s.gdb("continue", "monitor cycles", "kill")
+        rc = s.wait()
+        m = re.search(r"core0 (\d+) cycles", text)
+        self.assertTrue(m, text)
+        # the first instruction boundary at or after n (an instruction costs
+        # at most a few tens of cycles)
+        self.assertGreaterEqual(int(m.group(1)), n)
+        self.assertLess(int(m.group(1)), n + 64)
+        self.assertEqual(rc, 130)                      # kill: interrupted, with reports
+        self.assertTrue(os.path.exists(os.path.join(s.out, "summary.json")))
+
+    def test_bad_spec(self):
+        r = nptest.raw(["run", "--gdb", "127.0.0.1:notaport", fw("calls")])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--gdb", r.stderr)
+
+    def test_malformed_packet_closes_connection(self):
+        s = Session(fw("calls"), ["--set", "mesh.width=1", "--set", "mesh.height=1"])
+        host, port = s.addr.split(":")
+        with socket.create_connection((host, int(port)), timeout=30) as sock:
+            sock.sendall(b"$qSupported#zz")
+            sock.settimeout(60)
+            data = b""
+            while True:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+        rc = s.wait()
+        self.assertEqual(rc, 0)
+        self.assertIn("malformed packet", open(s.err_path).read())
+        self.assertTrue(os.path.exists(os.path.join(s.out, "summary.json")))
+        # an oversized one too
+        s = Session(fw("calls"), ["--set", "mesh.width=1", "--set", "mesh.height=1"])
+        host, port = s.addr.split(":")
+        with socket.create_connection((host, int(port)), timeout=30) as sock:
+            sock.settimeout(60)
+            try:
+                sock.sendall(b"$" + b"m" * 40000)
+                while sock.recv(4096):
+                    pass
+            except ConnectionResetError:
+                pass                                   # closed while we were still sending
+        self.assertEqual(s.wait(), 0)
+        self.assertIn("longer than", open(s.err_path).read())
+
+
+if __name__ == "__main__":
+    nptest.main()
