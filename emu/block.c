@@ -174,6 +174,7 @@ G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_
     Block *b = c->btab[idx] = block_new(c, addr, size);
     bool restart = cp0_scan_block(c, b);
     restart = exc_scan_block(c, b) || restart;
+    restart = loc_scan_block(c, b) || restart;
     if (restart) {
         /* CP0 accesses got their hooks: translate the block again and
          * restart it (not charged: it has not run) */
