@@ -141,6 +141,7 @@ void block_free(gpointer p)
     g_free(b->icost);
     g_free(b->words);
     g_free(b->mem);
+    loc_free(b->locmem);
     g_free(b);
 }
 

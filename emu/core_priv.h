@@ -41,6 +41,8 @@ struct Block {
     int8_t pollable;           /* -1 unknown; 1: a one-block idempotent
                                   loop around its one load (poll skip) */
     uint16_t *mem;             /* [nmem] indices of its loads and stores */
+    struct LocMem *locmem;     /* [ninsns] locate.c: how each load/store
+                                  finds its address (NULL: not yet) */
     uint32_t nmem;
 };
 
@@ -292,6 +294,8 @@ bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
                        uc_tlb_entry *result, void *opaque);
 
 /* locate.c: which instruction of the current block raised an event */
+typedef struct LocMem LocMem;
+void loc_free(LocMem *p);
 typedef enum { LOC_MEM, LOC_ALIGN_LD, LOC_ALIGN_ST, LOC_TRAP, LOC_OVERFLOW, LOC_FPE } LocClass;
 /* Markers for a new block b: true when hooks were added (b must be
  * translated again). */

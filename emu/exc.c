@@ -4,6 +4,8 @@
  * overwritten) and named, with the registers it read. */
 #include "core_priv.h"
 
+#include "nocprof/platform.h"
+
 #include <stdarg.h>
 
 static const char *const gpr_names[32] = {
@@ -236,6 +238,13 @@ bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
      * so a guest fetch there is still an unmapped-fetch (hook_unmapped) */
     bool mapped = (va >= 0x80000000u && va < 0xC0000000u) || va >= 0xFFFFF000u;
     result->paddr = mips_phys(va);
+    /* a data access outside RAM and the device windows is refused here,
+     * where Unicorn stops at the exact instruction (locate.c relies on it:
+     * no such access lets a later instruction run) */
+    if (mapped && type != UC_MEM_FETCH && va < 0xC0000000u && result->paddr >= c->cfg->ram_size
+        && (result->paddr < NP_MMIO_PHYS || result->paddr >= NP_MMIO_PHYS + CORE_NSLOTS * NP_DEV_SIZE)
+        && (result->paddr & ~0xFFFu) != CORE_STUB_PHYS)
+        mapped = false;
     result->perms = UC_PROT_ALL;
     if (mapped && (result->paddr & ~0xFFFu) == CORE_STUB_PHYS) {
         mapped = type == UC_MEM_FETCH;

@@ -31,6 +31,8 @@
  */
 #include "core_priv.h"
 
+#include "nocprof/platform.h"
+
 
 #define OP(w) ((w) >> 26)
 #define RS(w) (((w) >> 21) & 31u)
@@ -101,16 +103,30 @@ static bool candidate(uint32_t w, LocClass k, uint32_t *ops)
     return false;
 }
 
-/* ---- constants built in the block ------------------------------------------ */
+/* ---- what the block computes its addresses from ------------------------------
+ * Before each instruction: registers holding a constant built in the block
+ * (lui, ori, addiu, addu from constants), and registers holding a sum
+ * R_d[x] + R_d[y] + c of two registers as they were before instruction d
+ * (addu, addiu, move): a base register rewritten later is still known
+ * exactly from x and y while those are not rewritten. */
+
+typedef struct Recipe {
+    uint8_t x, y;              /* registers ($0: none) */
+    uint16_t d;                /* as before instruction d */
+    uint32_t c;
+} Recipe;
 
 typedef struct Consts {
     uint32_t known;            /* bit n: $n holds val[n] */
+    uint32_t summed;           /* bit n: $n holds sum[n] */
     uint32_t val[32];
+    Recipe sum[32];
 } Consts;
 
 static void consts_init(Consts *s)
 {
     s->known = 1u;
+    s->summed = 0;
     s->val[0] = 0;
 }
 
@@ -119,32 +135,92 @@ static bool known(const Consts *s, unsigned r)
     return (s->known >> r) & 1u;
 }
 
-/* The registers after w, given them before */
-static void consts_step(Consts *s, uint32_t w)
+/* r as a sum term at instruction i: a constant, its recipe, or itself */
+static Recipe term(const Consts *s, unsigned r, uint32_t i)
+{
+    if (known(s, r))
+        return (Recipe){ .c = s->val[r], .d = (uint16_t)i };
+    if ((s->summed >> r) & 1u)
+        return s->sum[r];
+    return (Recipe){ .x = (uint8_t)r, .d = (uint16_t)i };
+}
+
+/* dst = a + b as one recipe, when a and b are summable */
+static bool add_terms(Recipe a, Recipe b, Recipe *out)
+{
+    bool aconst = !a.x && !a.y, bconst = !b.x && !b.y;
+    if (!aconst && !bconst && (a.y || b.y || a.d != b.d))
+        return false;
+    Recipe r = aconst ? b : a;
+    r.c = a.c + b.c;
+    if (!aconst && !bconst)
+        r.y = b.x;
+    *out = r;
+    return true;
+}
+
+/* The registers after instruction i (word w), given them before */
+static void consts_step(Consts *s, uint32_t w, uint32_t i)
 {
     unsigned rs = RS(w), rt = RT(w), rd = (w >> 11) & 31u;
     uint32_t imm = w & 0xFFFFu, v = 0, dst = 0;
-    bool ok = false;
+    bool ok = false, sum = false;
+    Recipe r = { 0 };
     switch (OP(w)) {
     case 0x0F: dst = rt; v = imm << 16; ok = true; break;                                   /* lui */
-    case 0x09: dst = rt; ok = known(s, rs); v = s->val[rs] + (uint32_t)(int16_t)imm; break; /* addiu */
+    case 0x09:                                                                              /* addiu */
+        dst = rt;
+        ok = known(s, rs);
+        v = s->val[rs] + (uint32_t)(int16_t)imm;
+        sum = add_terms(term(s, rs, i), (Recipe){ .c = (uint32_t)(int16_t)imm, .d = (uint16_t)i }, &r);
+        break;
     case 0x0D: dst = rt; ok = known(s, rs); v = s->val[rs] | imm; break;                    /* ori */
     case 0x00:
-        if (FUNCT(w) == 0x21u || FUNCT(w) == 0x25u) { /* addu, or (move) */
+        if (FUNCT(w) == 0x21u || (FUNCT(w) == 0x25u && (rs == 0 || rt == 0))) { /* addu, move */
             dst = rd;
             ok = known(s, rs) && known(s, rt);
             v = FUNCT(w) == 0x21u ? s->val[rs] + s->val[rt] : s->val[rs] | s->val[rt];
+            sum = add_terms(term(s, rs, i), term(s, rt, i), &r);
         }
         break;
     default:
         break;
     }
-    s->known &= ~writes(w);
+    uint32_t wr = writes(w);
+    s->known &= ~wr;
+    s->summed &= ~wr;
     if (ok && dst) {
         s->known |= 1u << dst;
         s->val[dst] = v;
+    } else if (sum && dst && (r.x || r.y)) {
+        s->summed |= 1u << dst;
+        s->sum[dst] = r;
     }
     s->known |= 1u;
+}
+
+/* The recipe of base register `base` holds at every instruction up to
+ * `bound`: its registers are not rewritten from d on */
+static bool stable(const Block *b, const Consts *s, unsigned base, uint32_t bound)
+{
+    if (!((s->summed >> base) & 1u))
+        return false;
+    const Recipe *r = &s->sum[base];
+    uint32_t regs = ((1u << r->x) | (1u << r->y)) & ~1u;
+    for (uint32_t j = r->d; j < bound && j < b->ninsns; j++)
+        if (writes(b->words[j]) & regs)
+            return false;
+    return true;
+}
+
+/* Index of the last candidate of class k in b (its events come no later) */
+static uint32_t last_candidate(const Block *b, LocClass k);
+
+/* Whether load/store m's address is known exactly whichever later
+ * candidate raised the event: a constant, or a stable recipe */
+static bool exact_base(const Block *b, const Consts *s, uint32_t w, uint32_t bound)
+{
+    return known(s, RS(w)) || stable(b, s, RS(w), bound);
 }
 
 /* ---- markers ---------------------------------------------------------------- */
@@ -186,6 +262,29 @@ static bool confusable(LocClass k, uint32_t wm, uint32_t wn)
     return bm != bn || (om > on ? om - on : on - om) < 8;
 }
 
+/* w, from candidate m (class k) on, is `addiu b, b, imm` of m's base b
+ * (a pointer stepping) that cannot make m match in place of a later
+ * candidate: for an access, m's own address was then (the address found) -
+ * delta, with |delta| < 64 KiB: no RAM there (the device windows are far
+ * from it, and an access outside RAM and the windows is refused at TLB
+ * fill, exc_hook_tlb_fill, before any later instruction runs), so m was a
+ * device access of its own, already found, or faulted. For alignment, a
+ * step by a multiple of m's size keeps m's misalignment: m would have
+ * faulted. */
+static bool self_step(const Core *c, LocClass k, uint32_t wm, uint32_t w, int32_t *delta)
+{
+    unsigned size, base;
+    int32_t off;
+    if (OP(w) != 0x09u || RS(w) != RT(w) || k > LOC_ALIGN_ST || !mips_mem_operand(wm, &size, &base, &off)
+        || base != RT(w))
+        return false; /* not a step of m's base */
+    int32_t imm = (int16_t)(w & 0xFFFFu);
+    if (k != LOC_MEM)
+        return imm % (int32_t)size == 0;
+    *delta += imm;
+    return *delta > -0x10000 && *delta < 0x10000 && (uint64_t)c->cfg->ram_size + 0x10000u <= NP_MMIO_PHYS;
+}
+
 /* Markers for class k in b: after the first rewrite of what each
  * candidate reads, when a confusable candidate follows it. */
 static bool scan_class(Core *c, const Block *b, LocClass k)
@@ -193,12 +292,15 @@ static bool scan_class(Core *c, const Block *b, LocClass k)
     bool added = false;
     Consts s;
     consts_init(&s);
-    for (uint32_t m = 0; m < b->ninsns; consts_step(&s, b->words[m]), m++) {
+    uint32_t bound = last_candidate(b, k);
+    for (uint32_t m = 0; m < b->ninsns; consts_step(&s, b->words[m], m), m++) {
         uint32_t ops;
-        if (!candidate(b->words[m], k, &ops) || (k <= LOC_ALIGN_ST && known(&s, RS(b->words[m]))))
+        if (!candidate(b->words[m], k, &ops) || (k <= LOC_ALIGN_ST && exact_base(b, &s, b->words[m], bound)))
             continue; /* not one, or a memory access at an exact address */
         uint32_t r = m;
-        while (r < b->ninsns && ops != ~0u && !(writes(b->words[r]) & ops))
+        int32_t delta = 0;
+        while (r < b->ninsns && ops != ~0u
+               && (!(writes(b->words[r]) & ops) || self_step(c, k, b->words[m], b->words[r], &delta)))
             r++;
         for (uint32_t n = r + 1; n < b->ninsns; n++) {
             uint32_t on;
@@ -296,13 +398,32 @@ static bool overflow_holds(Core *c, uint32_t w)
     return FUNCT(w) == 0x20u ? __builtin_add_overflow(a, b, &r) : __builtin_sub_overflow(a, b, &r);
 }
 
-/* Effective address of load/store w, the constants before it known */
-static uint32_t mem_ea(Core *c, const Consts *s, uint32_t w, unsigned *size)
+static uint32_t last_candidate(const Block *b, LocClass k)
+{
+    uint32_t last = 0, ops;
+    for (uint32_t i = 0; i < b->ninsns; i++)
+        if (candidate(b->words[i], k, &ops))
+            last = i;
+    return last;
+}
+
+/* Effective address of load/store w of b, what is known before it in s
+ * (recipes that hold up to `bound`) */
+static uint32_t mem_ea(Core *c, const Block *b, const Consts *s, uint32_t w, uint32_t bound, unsigned *size)
 {
     unsigned base;
     int32_t off;
     mips_mem_operand(w, size, &base, &off);
-    return (known(s, base) ? s->val[base] : core_read_gpr(c, base)) + (uint32_t)off;
+    uint32_t v;
+    if (known(s, base)) {
+        v = s->val[base];
+    } else if (stable(b, s, base, bound)) {
+        const Recipe *r = &s->sum[base];
+        v = core_read_gpr(c, r->x) + core_read_gpr(c, r->y) + r->c;
+    } else {
+        v = core_read_gpr(c, base);
+    }
+    return v + (uint32_t)off;
 }
 
 /* The IEEE exceptions (FCSR Cause V Z O U I, bits 16..12, >> 12) FPU
@@ -319,22 +440,74 @@ unsigned fpe_cause(Core *c, uint32_t w)
     return 23u;             /* add, mul, conversions: V O U I */
 }
 
-static bool holds(Core *c, const Consts *s, uint32_t w, LocClass k, uint32_t phys, uint32_t *ea)
+static bool holds(Core *c, const Block *b, const Consts *s, uint32_t w, LocClass k, uint32_t bound,
+                  uint32_t phys, uint32_t *ea)
 {
     unsigned size;
     switch (k) {
-    case LOC_MEM:
-        *ea = mem_ea(c, s, w, &size);
-        return (mips_phys(*ea) & ~3u) == (phys & ~3u)
-            || (size == 8 && (mips_phys(*ea + 4) & ~3u) == (phys & ~3u));
     case LOC_ALIGN_LD: case LOC_ALIGN_ST:
-        *ea = mem_ea(c, s, w, &size);
+        *ea = mem_ea(c, b, s, w, bound, &size);
         return *ea % size != 0;
     case LOC_TRAP: return trap_holds(c, w);
     case LOC_OVERFLOW: return overflow_holds(c, w);
     case LOC_FPE: return true; /* every earlier one is behind a marker */
+    case LOC_MEM: return false; /* find_access */
     }
     return false;
+}
+
+/* How each load/store of b finds its address (built on the first device
+ * access in b, kept with b): a constant, a stable recipe, or its base */
+struct LocMem {
+    uint8_t kind;              /* 0: no access, 1: c, 2: R[x] + R[y] + c */
+    uint8_t x, y, size;
+    uint32_t c;
+};
+
+static LocMem *mem_plan(const Block *b)
+{
+    LocMem *p = g_new0(LocMem, b->ninsns ? b->ninsns : 1);
+    Consts s;
+    consts_init(&s);
+    uint32_t bound = last_candidate(b, LOC_MEM);
+    for (uint32_t i = 0; i < b->ninsns; consts_step(&s, b->words[i], i), i++) {
+        unsigned size, base;
+        int32_t off;
+        if (!mips_mem_operand(b->words[i], &size, &base, &off))
+            continue;
+        p[i] = (LocMem){ .kind = 2, .x = (uint8_t)base, .size = (uint8_t)size, .c = (uint32_t)off };
+        if (known(&s, base)) {
+            p[i].kind = 1;
+            p[i].c += s.val[base];
+        } else if (stable(b, &s, base, bound)) {
+            p[i].x = s.sum[base].x;
+            p[i].y = s.sum[base].y;
+            p[i].c += s.sum[base].c;
+        }
+    }
+    return p;
+}
+
+void loc_free(LocMem *p)
+{
+    g_free(p);
+}
+
+static int find_access(Core *c, Block *b, uint32_t from, uint32_t phys)
+{
+    if (!b->locmem)
+        b->locmem = mem_plan(b);
+    for (uint32_t i = from; i < b->ninsns; i++) {
+        const LocMem *m = &b->locmem[i];
+        if (!m->kind)
+            continue;
+        uint32_t ea = m->c;
+        if (m->kind == 2)
+            ea += core_read_gpr(c, m->x) + (m->y ? core_read_gpr(c, m->y) : 0);
+        if ((mips_phys(ea) & ~3u) == (phys & ~3u) || (m->size == 8 && (mips_phys(ea + 4) & ~3u) == (phys & ~3u)))
+            return (int)i;
+    }
+    return -1;
 }
 
 int loc_find(Core *c, LocClass k, uint32_t from, uint32_t phys, uint32_t *ea)
@@ -344,14 +517,16 @@ int loc_find(Core *c, LocClass k, uint32_t from, uint32_t phys, uint32_t *ea)
         return -1;
     if (c->mark_blk == b && c->mark_count == b->count && c->mark_idx > from)
         from = c->mark_idx;
+    if (k == LOC_MEM)
+        return find_access(c, b, from, phys);
     Consts s;
     consts_init(&s);
-    uint32_t dummy;
+    uint32_t dummy, bound = last_candidate(b, k);
     for (uint32_t i = 0; i < b->ninsns; i++) {
         uint32_t ops, w = b->words[i];
-        if (i >= from && candidate(w, k, &ops) && holds(c, &s, w, k, phys, ea ? ea : &dummy))
+        if (i >= from && candidate(w, k, &ops) && holds(c, b, &s, w, k, bound, phys, ea ? ea : &dummy))
             return (int)i;
-        consts_step(&s, w);
+        consts_step(&s, w, i);
     }
     return -1;
 }
