@@ -299,7 +299,7 @@ void loc_free(LocMem *p);
 typedef enum { LOC_MEM, LOC_ALIGN_LD, LOC_ALIGN_ST, LOC_TRAP, LOC_OVERFLOW, LOC_FPE } LocClass;
 /* Markers for a new block b: true when hooks were added (b must be
  * translated again). */
-bool loc_scan_block(Core *c, const Block *b);
+bool loc_scan_block(Core *c, Block *b);
 /* Index of the instruction of class k of the current block, from index
  * `from` on, that raised the event: for LOC_MEM the access of physical
  * address phys, for the alignment classes *ea gets its address; -1 if none

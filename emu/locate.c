@@ -18,16 +18,16 @@
  * event, reads a register that an instruction from m on (m included)
  * rewrites before a later candidate: m's condition is then evaluated on
  * values it never saw. So, when a block is first seen, loc_scan_block
- * finds each such m and puts a marker (a UC_HOOK_CODE hook that records
- * "this execution of the block reached instruction i") on the instruction
- * after the first rewrite, and the block is translated again, as for the
- * CP0 hooks (cp0.c): when the event comes from a later candidate, the
- * marker has run and the lower bound is past m. Memory candidates whose
- * base register is a constant built in the block (lui/ori/addiu) have an
- * exact address and need no marker; two accesses through the same base
- * register more than 8 bytes apart can never both match one address. A
- * block with no such m carries no hook: only the few blocks that cannot be
- * proved carry one call per execution of their marked instruction.
+ * proves each candidate or gives it a record: a UC_HOOK_CODE hook on m
+ * itself that notes, when m runs, what it does (its address, whether its
+ * condition held) in that execution of the block, which the search then
+ * uses instead of the registers (a record not from this execution: m has
+ * not run, so it is not the one). The block is translated again, as for
+ * the CP0 hooks (cp0.c). Proved: an address from a constant built in the
+ * block (lui/ori/addiu) or from a sum of registers not rewritten before
+ * the block's last candidate; two accesses through one base register 8 or
+ * more bytes apart (never one address); a base only stepped by addiu (see
+ * self_step). Only the few unproven candidates carry a hook call.
  */
 #include "core_priv.h"
 
@@ -223,6 +223,46 @@ static bool exact_base(const Block *b, const Consts *s, uint32_t w, uint32_t bou
     return known(s, RS(w)) || stable(b, s, RS(w), bound);
 }
 
+/* How each load/store of b finds its address (built on the first device
+ * access in b, kept with b): a constant, a stable recipe, or its base */
+struct LocMem {
+    uint8_t kind;              /* 0: no access, 1: c, 2: R[x] + R[y] + c */
+    uint8_t x, y, size;
+    uint32_t c;
+    bool record;               /* unproven: its hook records, when it runs, */
+    bool rec_bad;              /* whether its condition held (misaligned, */
+    uint32_t rec_ea;           /* trap, overflow) and its address, in */
+    uint64_t rec_count;        /* execution rec_count of the block */
+};
+
+static uint32_t last_candidate(const Block *b, LocClass k);
+
+static LocMem *mem_plan(const Block *b)
+{
+    LocMem *p = g_new0(LocMem, b->ninsns ? b->ninsns : 1);
+    for (uint32_t i = 0; i < b->ninsns; i++)
+        p[i].rec_count = UINT64_MAX;
+    Consts s;
+    consts_init(&s);
+    uint32_t bound = last_candidate(b, LOC_MEM);
+    for (uint32_t i = 0; i < b->ninsns; consts_step(&s, b->words[i], i), i++) {
+        unsigned size, base;
+        int32_t off;
+        if (!mips_mem_operand(b->words[i], &size, &base, &off))
+            continue;
+        p[i] = (LocMem){ .kind = 2, .x = (uint8_t)base, .size = (uint8_t)size, .c = (uint32_t)off };
+        if (known(&s, base)) {
+            p[i].kind = 1;
+            p[i].c += s.val[base];
+        } else if (stable(b, &s, base, bound)) {
+            p[i].x = s.sum[base].x;
+            p[i].y = s.sum[base].y;
+            p[i].c += s.sum[base].c;
+        }
+    }
+    return p;
+}
+
 /* ---- markers ---------------------------------------------------------------- */
 
 static void mark_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
@@ -237,6 +277,48 @@ static void mark_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaq
     c->mark_blk = b;
     c->mark_count = b->count;
     c->mark_idx = (pc - b->addr) / 4;
+}
+
+static bool trap_holds(Core *c, uint32_t w);
+static bool overflow_holds(Core *c, uint32_t w);
+
+/* An unproven candidate is about to run in the current block: record what
+ * it does on the registers it reads (exactly those) */
+static void record_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    Core *c = opaque;
+    (void)uc;
+    (void)size;
+    Block *b = core_current_block(c);
+    uint32_t pc = (uint32_t)address;
+    if (!b || !b->locmem || pc < b->addr || pc >= b->addr + b->size || !b->locmem[(pc - b->addr) / 4].record)
+        return;
+    LocMem *m = &b->locmem[(pc - b->addr) / 4];
+    uint32_t w = b->words[(pc - b->addr) / 4];
+    m->rec_count = b->count;
+    if (m->kind) {
+        m->rec_ea = core_read_gpr(c, RS(w)) + (uint32_t)(int32_t)(int16_t)(w & 0xFFFFu);
+        m->rec_bad = m->size > 1 && m->rec_ea % m->size != 0;
+    } else {
+        m->rec_bad = is_trap(w) ? trap_holds(c, w) : overflow_holds(c, w);
+    }
+}
+
+static bool record_at(Core *c, Block *b, uint32_t i)
+{
+    if (!b->locmem)
+        b->locmem = mem_plan(b);
+    b->locmem[i].record = true;
+    uint32_t addr = b->addr + 4 * i;
+    if (!c->loc_marked)
+        c->loc_marked = g_hash_table_new(NULL, NULL);
+    if (g_hash_table_contains(c->loc_marked, GUINT_TO_POINTER(addr | 1u))) /* | 1: its record hook */
+        return false;
+    uc_hook h;
+    if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)record_hook, c, addr, addr) != UC_ERR_OK)
+        return false;
+    g_hash_table_add(c->loc_marked, GUINT_TO_POINTER(addr | 1u));
+    return true;
 }
 
 static bool mark_at(Core *c, uint32_t addr)
@@ -287,7 +369,7 @@ static bool self_step(const Core *c, LocClass k, uint32_t wm, uint32_t w, int32_
 
 /* Markers for class k in b: after the first rewrite of what each
  * candidate reads, when a confusable candidate follows it. */
-static bool scan_class(Core *c, const Block *b, LocClass k)
+static bool scan_class(Core *c, Block *b, LocClass k)
 {
     bool added = false;
     Consts s;
@@ -305,7 +387,8 @@ static bool scan_class(Core *c, const Block *b, LocClass k)
         for (uint32_t n = r + 1; n < b->ninsns; n++) {
             uint32_t on;
             if (candidate(b->words[n], k, &on) && confusable(k, b->words[m], b->words[n])) {
-                added |= mark_at(c, b->addr + 4 * (r + 1));
+                /* FPU: a marker after m; else m records what it does */
+                added |= k == LOC_FPE ? mark_at(c, b->addr + 4 * (r + 1)) : record_at(c, b, m);
                 break;
             }
         }
@@ -348,7 +431,7 @@ static void ctc1_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaq
         uc_ctl_remove_cache(c->uc, 0x80000000u, 0x80000000u + (uint64_t)c->cfg->ram_size);
 }
 
-bool loc_scan_block(Core *c, const Block *b)
+bool loc_scan_block(Core *c, Block *b)
 {
     bool added = false;
     for (uint32_t i = 0; i < b->ninsns; i++) {
@@ -456,38 +539,6 @@ static bool holds(Core *c, const Block *b, const Consts *s, uint32_t w, LocClass
     return false;
 }
 
-/* How each load/store of b finds its address (built on the first device
- * access in b, kept with b): a constant, a stable recipe, or its base */
-struct LocMem {
-    uint8_t kind;              /* 0: no access, 1: c, 2: R[x] + R[y] + c */
-    uint8_t x, y, size;
-    uint32_t c;
-};
-
-static LocMem *mem_plan(const Block *b)
-{
-    LocMem *p = g_new0(LocMem, b->ninsns ? b->ninsns : 1);
-    Consts s;
-    consts_init(&s);
-    uint32_t bound = last_candidate(b, LOC_MEM);
-    for (uint32_t i = 0; i < b->ninsns; consts_step(&s, b->words[i], i), i++) {
-        unsigned size, base;
-        int32_t off;
-        if (!mips_mem_operand(b->words[i], &size, &base, &off))
-            continue;
-        p[i] = (LocMem){ .kind = 2, .x = (uint8_t)base, .size = (uint8_t)size, .c = (uint32_t)off };
-        if (known(&s, base)) {
-            p[i].kind = 1;
-            p[i].c += s.val[base];
-        } else if (stable(b, &s, base, bound)) {
-            p[i].x = s.sum[base].x;
-            p[i].y = s.sum[base].y;
-            p[i].c += s.sum[base].c;
-        }
-    }
-    return p;
-}
-
 void loc_free(LocMem *p)
 {
     g_free(p);
@@ -499,10 +550,12 @@ static int find_access(Core *c, Block *b, uint32_t from, uint32_t phys)
         b->locmem = mem_plan(b);
     for (uint32_t i = from; i < b->ninsns; i++) {
         const LocMem *m = &b->locmem[i];
-        if (!m->kind)
-            continue;
+        if (!m->kind || (m->record && m->rec_count != b->count))
+            continue; /* no access, or an unproven one that has not run */
         uint32_t ea = m->c;
-        if (m->kind == 2)
+        if (m->record)
+            ea = m->rec_ea;
+        else if (m->kind == 2)
             ea += core_read_gpr(c, m->x) + (m->y ? core_read_gpr(c, m->y) : 0);
         if ((mips_phys(ea) & ~3u) == (phys & ~3u) || (m->size == 8 && (mips_phys(ea + 4) & ~3u) == (phys & ~3u)))
             return (int)i;
@@ -522,11 +575,17 @@ int loc_find(Core *c, LocClass k, uint32_t from, uint32_t phys, uint32_t *ea)
     Consts s;
     consts_init(&s);
     uint32_t dummy, bound = last_candidate(b, k);
-    for (uint32_t i = 0; i < b->ninsns; i++) {
+    for (uint32_t i = 0; i < b->ninsns; consts_step(&s, b->words[i], i), i++) {
         uint32_t ops, w = b->words[i];
-        if (i >= from && candidate(w, k, &ops) && holds(c, b, &s, w, k, bound, phys, ea ? ea : &dummy))
+        if (i < from || !candidate(w, k, &ops))
+            continue;
+        const LocMem *m = b->locmem && b->locmem[i].record ? &b->locmem[i] : NULL;
+        if (m && m->rec_count != b->count)
+            continue; /* unproven and has not run: not the one */
+        if (m && ea)
+            *ea = m->rec_ea;
+        if (m ? m->rec_bad : holds(c, b, &s, w, k, bound, phys, ea ? ea : &dummy))
             return (int)i;
-        consts_step(&s, w, i);
     }
     return -1;
 }
