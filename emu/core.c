@@ -416,6 +416,8 @@ void core_free(Core *c)
     smc_clear(c); /* after uc_close: RAM is its memory */
     sample_clear(c);
     cp0_clear(c);
+    if (c->loc_marked)
+        g_hash_table_destroy(c->loc_marked);
     if (c->jr_hooked)
         g_hash_table_destroy(c->jr_hooked);
     for (unsigned i = 0; i < CORE_NSLOTS; i++)

@@ -57,6 +57,8 @@ struct Block {
     int8_t pollable;           /* -1 unknown; 1: a one-block idempotent
                                   loop around its one load (poll skip) */
     uint16_t *mem;             /* [nmem] indices of its loads and stores */
+    struct LocMem *locmem;     /* [ninsns] locate.c: how each load/store
+                                  finds its address (NULL: not yet) */
     uint32_t nmem;
     T24Exit *pend;             /* 24k: what it leaves pending (NULL: none) */
     T24Use *uses;              /* 24k: its first reads (t24_entry_wait) */
@@ -164,7 +166,8 @@ struct Core {
     Block none, irq_marker;
     unsigned arrive_mask;      /* prev->flags that need the slow path */
     uint32_t nslots;           /* btab entries */
-    uint32_t blk_scan;         /* next of its loads/stores to match */
+    uint32_t blk_scan;         /* index of its next instruction that may
+                                  be a device access (exc_locate_access) */
     uint64_t scan_count;       /* its count when blk_scan was reset */
     const Block *scan_block;
     int64_t blk_delta;         /* device-access cycles charged so far in
@@ -228,6 +231,15 @@ struct Core {
     uint32_t cut_end;
     bool cut_run;
     uint64_t cut_slack;
+
+    /* locate.c: markers (addresses with one), the last one reached: in
+     * execution mark_count of block mark_blk, instruction mark_idx */
+    GHashTable *loc_marked;
+    const Block *mark_blk;
+    uint64_t mark_count;
+    uint32_t mark_idx;
+    bool fpe_armed;            /* FCSR enables were written non-zero */
+    unsigned fpe_enables;      /* as last written (V Z O U I) */
 
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
@@ -383,6 +395,21 @@ bool exc_scan_block(Core *c, const Block *b);
 bool exc_odd_target(Core *c, Block *p, uint32_t addr);
 bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
                        uc_tlb_entry *result, void *opaque);
+
+/* locate.c: which instruction of the current block raised an event */
+typedef struct LocMem LocMem;
+void loc_free(LocMem *p);
+typedef enum { LOC_MEM, LOC_ALIGN_LD, LOC_ALIGN_ST, LOC_TRAP, LOC_OVERFLOW, LOC_FPE } LocClass;
+/* Markers for a new block b: true when hooks were added (b must be
+ * translated again). */
+bool loc_scan_block(Core *c, Block *b);
+/* Index of the instruction of class k of the current block, from index
+ * `from` on, that raised the event: for LOC_MEM the access of physical
+ * address phys, for the alignment classes *ea gets its address; -1 if none
+ * (no block, or an event of another origin). */
+int loc_find(Core *c, LocClass k, uint32_t from, uint32_t phys, uint32_t *ea);
+/* FCSR Cause bits (V Z O U I >> 12) FPU instruction w raises now */
+unsigned fpe_cause(Core *c, uint32_t w);
 
 /* mmio.c */
 uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque);

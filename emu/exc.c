@@ -1,12 +1,27 @@
 /* exc.c — faults: the first one is kept, the block that raised it is cut
- * back to the faulting instruction, and that instruction is located from
- * the block's words and the registers (Unicorn reports exceptions by
- * number only, at the end of the translated block). */
+ * back to the faulting instruction, and that instruction is located
+ * exactly (locate.c: Unicorn reports exceptions by number only, PC
+ * overwritten) and named, with the registers it read. */
 #include "core_priv.h"
 
 #include "nocprof/platform.h"
 
 #include <stdarg.h>
+
+static const char *const gpr_names[32] = {
+    "zero", "at", "v0", "v1", "a0", "a1", "a2", "a3", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7",
+    "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "t8", "t9", "k0", "k1", "gp", "sp", "fp", "ra",
+};
+
+/* The registers as the faulting instruction read them (Unicorn writes
+ * them back before every access and every helper that may raise), four
+ * lines of eight, then hi and lo */
+static void append_registers(Core *c, GString *m)
+{
+    for (unsigned r = 0; r < 32; r++)
+        g_string_append_printf(m, "%s%s=%08x", r % 8 ? " " : "\n  ", gpr_names[r], core_read_gpr(c, r));
+    g_string_append_printf(m, " hi=%08x lo=%08x", core_reg(c, UC_MIPS_REG_HI), core_reg(c, UC_MIPS_REG_LO));
+}
 
 void core_raise(Core *c, const char *kind, uint32_t pc, const char *fmt, ...)
 {
@@ -16,14 +31,21 @@ void core_raise(Core *c, const char *kind, uint32_t pc, const char *fmt, ...)
     va_start(ap, fmt);
     c->fault.kind = g_strdup(kind);
     c->fault.pc = pc;
-    c->fault.message = g_strdup_vprintf(fmt, ap);
+    GString *m = g_string_new(NULL);
+    g_string_append_vprintf(m, fmt, ap);
     va_end(ap);
+    if (c->uc) {
+        g_string_append_printf(m, "\n  registers at pc 0x%08x:", pc);
+        append_registers(c, m);
+    }
+    c->fault.message = g_string_free(m, FALSE);
     block_truncate(c, pc); /* the faulting instruction did not complete */
     core_stop(c, CORE_FAULT);
 }
 
-/* Index in the current block of the next load/store whose effective
- * address (with the registers as they are now) is `phys`; -1 if none. */
+/* Index in the current block of the load/store that accesses `phys` now
+ * (locate.c, exact); -1 if none. Accesses of one execution of a block come
+ * in program order: the search goes on after the last one found. */
 int exc_locate_access(Core *c, uint32_t phys)
 {
     Block *b = core_current_block(c);
@@ -36,18 +58,10 @@ int exc_locate_access(Core *c, uint32_t phys)
         c->blk_delta = 0;
         c->dev_extra = 0;
     }
-    for (uint32_t k = c->blk_scan; k < b->nmem; k++) {
-        uint32_t i = b->mem[k];
-        unsigned size, base;
-        int32_t off;
-        mips_mem_operand(b->words[i], &size, &base, &off);
-        uint32_t ea = core_read_gpr(c, base) + (uint32_t)off;
-        if ((mips_phys(ea) & ~3u) == (phys & ~3u)) {
-            c->blk_scan = k + 1;
-            return (int)i;
-        }
-    }
-    return -1;
+    int i = loc_find(c, LOC_MEM, c->blk_scan, phys, NULL);
+    if (i >= 0)
+        c->blk_scan = (uint32_t)i + 1;
+    return i;
 }
 
 uint32_t exc_insn_pc(const Core *c, int i)
@@ -76,77 +90,109 @@ static uint32_t block_word(const Block *b, uint32_t i)
 }
 
 /* The last instruction of the current block: where translation stopped at
- * an exception (or PC when no block is running). */
+ * an exception that ends it (or PC when no block is running). */
 static uint32_t last_insn_pc(Core *c)
 {
     const Block *b = core_current_block(c);
     return b ? b->addr + b->size - 4 : core_reg(c, UC_MIPS_REG_PC);
 }
 
-/* First instruction of the current block with one of `cls`; else the last. */
-static uint32_t locate_class(Core *c, unsigned cls)
+/* A reserved instruction that QEMU's MIPS32 translator lets its block go
+ * on after (generate_exception without ending the block): mfhc0/mthc0 (no
+ * XPA), paired-single FPU operations (no PS on the 24Kf), rdhwr $4. Every
+ * other reserved instruction ends its block. */
+static bool ri_mid_block(uint32_t w)
 {
-    Block *b = core_current_block(c);
-    for (uint32_t i = 0; b && i < b->ninsns; i++)
-        if (mips_classify(block_word(b, i)) & cls)
-            return b->addr + 4 * i;
-    return last_insn_pc(c);
+    unsigned op = w >> 26, rs = (w >> 21) & 31u, fn = w & 63u;
+    switch (op) {
+    case 0x10: return rs == 2 || rs == 6;                          /* mfhc0 mthc0 */
+    case 0x11: return rs == 0x16 || (rs == 0x10 && fn == 0x26);    /* .ps, cvt.ps.s */
+    case 0x13: return fn == 0x1e || (fn >= 0x26 && (fn & 7) == 6); /* alnv.ps, madd.ps .. */
+    case 0x1f: return fn == 0x3b && ((w >> 11) & 31u) == 4;        /* rdhwr $4 */
+    default: return false;
+    }
 }
 
-/* First load/store of the current block whose address is misaligned. */
-static uint32_t locate_misaligned(Core *c, uint32_t *addr_out)
+/* The instruction of class k that raised the exception (locate.c); the
+ * last of the block when none did (*word: that instruction) */
+static uint32_t locate(Core *c, LocClass k, uint32_t *ea, uint32_t *word)
 {
-    Block *b = core_current_block(c);
-    for (uint32_t i = 0; b && i < b->ninsns; i++) {
-        unsigned size, base;
-        int32_t off;
-        if (!mips_mem_operand(block_word(b, i), &size, &base, &off))
-            continue;
-        uint32_t ea = core_read_gpr(c, base) + (uint32_t)off;
-        if (ea % size) {
-            *addr_out = ea;
-            return b->addr + 4 * i;
-        }
-    }
-    return last_insn_pc(c);
+    const Block *b = core_current_block(c);
+    int i = loc_find(c, k, 0, 0, ea);
+    uint32_t pc = i >= 0 ? exc_insn_pc(c, i) : last_insn_pc(c);
+    *word = b && pc >= b->addr ? block_word(b, (pc - b->addr) / 4) : 0;
+    return pc;
 }
 
 /* MIPS exception numbers as Unicorn (QEMU) reports them */
 enum { EXC_CPU_A = 11, EXC_ALIGN_LD = 12, EXC_ALIGN_ST = 13, EXC_DBP = 16, EXC_SYSCALL = 17,
-       EXC_BREAK = 18, EXC_CPU_B = 19, EXC_RI = 20, EXC_OVERFLOW = 21, EXC_TRAP = 22 };
+       EXC_BREAK = 18, EXC_CPU_B = 19, EXC_RI = 20, EXC_OVERFLOW = 21, EXC_TRAP = 22, EXC_FPE = 23 };
+
+static const char *trap_name(uint32_t w)
+{
+    static const char *const reg[] = { "tge", "tgeu", "tlt", "tltu", "teq", "?", "tne" };
+    static const char *const imm[] = { "tgei", "tgeiu", "tlti", "tltiu", "teqi", "?", "tnei" };
+    unsigned f = (w >> 26) == 0 ? (w & 63u) - 0x30u : ((w >> 16) & 31u) - 0x08u;
+    return f < 7 ? ((w >> 26) == 0 ? reg : imm)[f] : "trap";
+}
+
+/* An FPU exception: the instruction, and which enabled IEEE exception
+ * that instruction can raise it was (all of them when several can) */
+static void raise_fpe(Core *c)
+{
+    uint32_t w, pc = locate(c, LOC_FPE, NULL, &w);
+    static const char *const names[] = { "inexact", "underflow", "overflow", "divide-by-zero",
+                                         "invalid operation" };
+    unsigned hit = fpe_cause(c, w) & c->fpe_enables;
+    GString *what = g_string_new(NULL);
+    for (int k = 4; k >= 0; k--)
+        if (hit & (1u << k))
+            g_string_append_printf(what, "%s%s", what->len ? " or " : "", names[k]);
+    core_raise(c, "fpu-exception", pc, "FPU %s at pc 0x%08x (instruction 0x%08x)",
+               what->len ? what->str : "exception", pc, w);
+    g_string_free(what, TRUE);
+}
 
 void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
 {
     Core *c = opaque;
-    uint32_t addr = 0, pc;
-    const Block *cb = core_current_block(c);
+    uint32_t addr = 0, pc, w;
     switch (intno) {
     case EXC_ALIGN_LD: case EXC_ALIGN_ST:
-        pc = locate_misaligned(c, &addr);
+        pc = locate(c, intno == EXC_ALIGN_LD ? LOC_ALIGN_LD : LOC_ALIGN_ST, &addr, &w);
         core_raise(c, intno == EXC_ALIGN_LD ? "unaligned-load" : "unaligned-store", pc,
                    "unaligned %s at address 0x%08x (pc 0x%08x)",
                    intno == EXC_ALIGN_LD ? "load" : "store", addr, pc);
         break;
-    case EXC_SYSCALL:
-        pc = locate_class(c, MIPS_SYSCALL);
+    case EXC_SYSCALL: /* ends its block (QEMU: DISAS_NORETURN) */
+        pc = last_insn_pc(c);
         core_raise(c, "syscall", pc, "syscall at pc 0x%08x (the platform has no system calls)", pc);
         break;
     case EXC_DBP: case EXC_BREAK:
-        pc = locate_class(c, MIPS_BREAK);
+        pc = last_insn_pc(c);
         core_raise(c, "break", pc, "break instruction at pc 0x%08x", pc);
         break;
-    case EXC_RI:
-        pc = last_insn_pc(c);
+    case EXC_RI: { /* unconditional: the first that does not end the block, else its last */
+        const Block *cb = core_current_block(c);
+        uint32_t i = 0;
+        while (cb && i + 1 < cb->ninsns && !ri_mid_block(cb->words[i]))
+            i++;
+        pc = cb ? cb->addr + 4 * i : last_insn_pc(c);
         core_raise(c, "reserved-instruction", pc, "reserved instruction 0x%08x at pc 0x%08x",
-                   cb ? block_word(cb, cb->ninsns - 1) : 0, pc);
+                   cb ? block_word(cb, i) : 0, pc);
         break;
+    }
     case EXC_OVERFLOW:
-        pc = locate_class(c, MIPS_OVERFLOW);
-        core_raise(c, "overflow", pc, "integer overflow trap at pc 0x%08x", pc);
+        pc = locate(c, LOC_OVERFLOW, NULL, &w);
+        core_raise(c, "overflow", pc, "integer overflow (%s) at pc 0x%08x",
+                   (w >> 26) == 0x08u ? "addi" : (w & 63u) == 0x22u ? "sub" : "add", pc);
         break;
     case EXC_TRAP:
-        pc = locate_class(c, MIPS_TRAP);
-        core_raise(c, "trap", pc, "trap instruction at pc 0x%08x", pc);
+        pc = locate(c, LOC_TRAP, NULL, &w);
+        core_raise(c, "trap", pc, "trap (%s) at pc 0x%08x", trap_name(w), pc);
+        break;
+    case EXC_FPE:
+        raise_fpe(c);
         break;
     case EXC_CPU_A: case EXC_CPU_B:
         pc = last_insn_pc(c);
@@ -205,6 +251,13 @@ bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
         mapped = !user;
     }
     result->paddr = mips_phys(va);
+    /* a data access outside RAM and the device windows is refused here,
+     * where Unicorn stops at the exact instruction (locate.c relies on it:
+     * no such access lets a later instruction run) */
+    if (mapped && type != UC_MEM_FETCH && va < 0xC0000000u && result->paddr >= c->cfg->ram_size
+        && (result->paddr < NP_MMIO_PHYS || result->paddr >= NP_MMIO_PHYS + CORE_NSLOTS * NP_DEV_SIZE)
+        && (result->paddr & ~0xFFFu) != CORE_STUB_PHYS)
+        mapped = false;
     result->perms = UC_PROT_ALL;
     if (mapped && (result->paddr & ~0xFFFu) == CORE_STUB_PHYS) {
         mapped = type == UC_MEM_FETCH;

@@ -59,6 +59,9 @@ FAULTS = {
     "fault_ni": ("send_empty_packet", r"ni", lambda w, m, o: m == "sw",
                  r"(?i)TX_SEND.*nothing staged|nothing staged.*TX_SEND"),
     "fault_break": ("do_break", r"break", lambda w, m, o: m == "break", r"(?i)break"),
+    # the second division's check traps, not the first (issue 19.3)
+    "fault_div": ("divide", r"^trap$", lambda w, m, o: m == "teq" and o.startswith("a2"),
+                  r"^trap \(teq\) at pc 0x[0-9a-f]{8}\n  registers at pc .*\n  .*a2=00000000"),
     "unaligned": ("load_unaligned", r"unaligned|address", lambda w, m, o: m == "lw" and o.endswith(")")
                   and re.search(r"\b1\(", o) is not None, r"(?i)unaligned|alignment|address error"),
 }
@@ -111,6 +114,14 @@ class Faults(unittest.TestCase):
         for name in FAULTS:
             with self.subTest(name=name):
                 self.check_fault(name, "eb")
+
+    def test_divide_by_zero_line(self):
+        # `x = a / b; y = a / c;` with c = 0: the second teq, on the line of y
+        with open(nptest.src("firmware", "tests", "fault_div.c")) as f:
+            line = [i + 1 for i, t in enumerate(f) if "the faulting line" in t][0]
+        r = self.check_fault("fault_div", "el")
+        for c in r.summary["cores"]:
+            self.assertEqual((c["fault"]["function"], c["fault"]["line"]), ("divide", line), c["fault"])
 
     def test_fault_line_numbers(self):
         # the source line of the faulting instruction per DWARF, as addr2line says
@@ -204,7 +215,7 @@ class OddPc(unittest.TestCase):
                     self.assertEqual(c["status"], "fault")
                     self.assertEqual(c["fault"]["kind"], "misaligned-fetch")
                     self.assertEqual(c["fault"]["pc"], target)
-                    self.assertEqual(c["fault"]["message"],
+                    self.assertEqual(c["fault"]["message"].split("\n")[0],  # then the registers
                                      "instruction fetch from a misaligned address 0x%08x (%s at pc 0x%08x)"
                                      % (target, jump, jump_pc))
                     self.assertEqual(c["instructions"], insns)
@@ -298,8 +309,8 @@ class Jalx(unittest.TestCase):
             self.assertEqual(r.rc, 3, r.describe())
             c = r.core(0)
             self.assertEqual((c["fault"]["kind"], c["fault"]["pc"]), ("reserved-instruction", 0x80000004))
-            self.assertEqual(c["fault"]["message"], "reserved instruction 0x74000005 at pc 0x80000004 "
-                                                    "(jalx: MIPS16e code is not supported)")
+            self.assertEqual(c["fault"]["message"].split("\n")[0], "reserved instruction 0x74000005 at pc 0x80000004 "
+                                                                  "(jalx: MIPS16e code is not supported)")
             self.assertEqual((c["cycles"], c["instructions"]), (1, 1))
 
 

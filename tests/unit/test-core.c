@@ -98,6 +98,13 @@ static void test_faults(void)
         { "t_f_stubw", "unmapped-write", 0x80000010u, 4 },
         { "t_f_stubr", "unmapped-read", 0x80000008u, 2 },
         { "t_f_stubj", "unmapped-fetch", 0xBFC00000u, 3 },
+        /* the faulting instruction exactly, not the first of its class in
+         * the block (issue 19.3) */
+        { "t_f_trap2", "trap", 0x80000010u, 4 },
+        { "t_f_overflow2", "overflow", 0x80000010u, 4 },
+        { "t_f_unal2", "unaligned-load", 0x8000000Cu, 3 },
+        { "t_f_fpe", "fpu-exception", 0x80000030u, 12 },
+        { "t_f_mfhc0", "reserved-instruction", 0x80000008u, 2 },
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
@@ -109,13 +116,41 @@ static void test_faults(void)
             g_assert_cmpstr(f->kind, ==, cases[k].kind);
             g_assert_cmphex(f->pc, ==, cases[k].pc);
             g_assert_cmpuint(core_instructions(r.core), ==, cases[k].insns);
-            if (cases[k].kind[0] == 'u' && strcmp(cases[k].kind, "unmapped-fetch") != 0) {
+            if (g_str_has_prefix(cases[k].kind, "unaligned"))
+                g_assert_nonnull(strstr(f->message, "address 0x800ffff6")); /* $sp + 2 + 4 */
+            if (g_str_has_prefix(cases[k].kind, "unmapped") && strcmp(cases[k].kind, "unmapped-fetch") != 0) {
                 /* the exact address is named: NULL + 4, 0x7FFFFFFC, the stub */
                 g_assert_true(strstr(f->message, "0x00000004") || strstr(f->message, "0x7ffffffc")
                               || strstr(f->message, "0xbfc00000"));
             }
             run_done(&r);
         }
+}
+
+/* t_mmio2: the device access is the load that reads the device, not an
+ * earlier RAM load through a base register later pointed at SYS: CYCLE_LO
+ * read at cycle 5 (issue 19.2; the fixture's header). The faults name what
+ * they are and dump the registers. */
+static void test_mmio_exact_access(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        Run r;
+        run_fixture(&r, "t_mmio2", endians[e], NULL);
+        g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+        g_assert_cmpint(core_exit_code(r.core), ==, 5);
+        run_done(&r);
+        run_fixture(&r, "t_f_trap2", endians[e], NULL);
+        g_assert_nonnull(strstr(core_fault(r.core)->message, "trap (teq) at pc 0x80000010"));
+        g_assert_nonnull(strstr(core_fault(r.core)->message, "t0=00000000"));
+        run_done(&r);
+        run_fixture(&r, "t_f_fpe", endians[e], NULL);
+        g_assert_nonnull(strstr(core_fault(r.core)->message, "FPU divide-by-zero at pc 0x80000030"));
+        run_done(&r);
+        run_fixture(&r, "t_f_overflow2", endians[e], NULL);
+        g_assert_nonnull(strstr(core_fault(r.core)->message, "integer overflow (addi) at pc 0x80000010"));
+        g_assert_nonnull(strstr(core_fault(r.core)->message, "t1=7ffffffe"));
+        run_done(&r);
+    }
 }
 
 /* t_timer: ten periodic TIMER interrupts taken and returned from (eret)
@@ -430,6 +465,7 @@ int main(int argc, char **argv)
     g_test_add_func("/core/div-costs", test_div_costs);
     g_test_add_func("/core/block-instructions", test_block_instructions);
     g_test_add_func("/core/faults", test_faults);
+    g_test_add_func("/core/mmio_exact_access", test_mmio_exact_access);
     g_test_add_func("/core/timer-interrupts", test_timer_interrupts);
     g_test_add_func("/core/cp0-count-compare-cause", test_cp0_count_compare_cause);
     g_test_add_func("/core/cp0-cause-ip2", test_cp0_cause_ip2);
