@@ -13,9 +13,8 @@
 #define DBG_POLL_EVERY 32768u
 
 typedef struct Watch {
-    uint32_t addr, len;
+    uint32_t addr, len;        /* physical */
     int kind;
-    uc_hook hooks[3];          /* the physical, kseg0 and kseg1 aliases */
 } Watch;
 
 struct CoreDebug {
@@ -29,8 +28,8 @@ struct CoreDebug {
      * delay slot when it is a branch) */
     bool step, step_seen, step_branch, step_slot;
     uint32_t step_from;
-    bool watch_hit;
     uint32_t watch_addr;
+    uint32_t watch_branch;     /* the last watch stop (a branch: its slot's access) */
     int watch_kind;
     bool req;                  /* the debugger asked to stop */
     unsigned polls;
@@ -90,6 +89,47 @@ static bool step_done(CoreDebug *d, uint32_t pc)
     return true;
 }
 
+/* The load or store at pc touches a watched range on the registers as
+ * they are now: its watch (else NULL). No memory hook: those slow every
+ * access translated afterwards and miss the rest of a block already
+ * running when the watchpoint is set. */
+static const Watch *watch_of(Core *c, uint32_t pc)
+{
+    CoreDebug *d = c->dbg;
+    uint32_t w = word_at(c, pc);
+    unsigned size, base;
+    int32_t off;
+    if (!mips_mem_operand(w, &size, &base, &off))
+        return NULL;
+    bool write = (mips_classify(w) & MIPS_STORE) != 0;
+    uint32_t phys = mips_phys(core_reg(c, UC_MIPS_REG_0 + (int)base) + (uint32_t)off);
+    for (guint i = 0; i < d->watches->len; i++) {
+        const Watch *wt = &g_array_index(d->watches, Watch, i);
+        if (phys + size <= wt->addr || phys >= wt->addr + wt->len)
+            continue;
+        if ((wt->kind == DBG_WATCH_WRITE && !write) || (wt->kind == DBG_WATCH_READ && write))
+            continue;
+        return wt;
+    }
+    return NULL;
+}
+
+/* As MIPS watchpoints do (WatchLo/WatchHi), stop before the access: at the
+ * accessing instruction, or at the branch whose delay slot it is (gdb then
+ * steps over it and compares the value). */
+static bool watch_before(Core *c, uint32_t pc)
+{
+    CoreDebug *d = c->dbg;
+    const Watch *w = watch_of(c, pc);
+    if (!w && (mips_classify(word_at(c, pc)) & MIPS_BRANCH))
+        w = watch_of(c, pc + 4);
+    if (!w)
+        return false;
+    d->watch_addr = 0x80000000u | w->addr;
+    d->watch_kind = w->kind;
+    return true;
+}
+
 static void debug_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
 {
     Core *c = opaque;
@@ -103,8 +143,10 @@ static void debug_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opa
         return;
     }
     bool slot = in_delay_slot(c, pc);
-    if (d->watch_hit && !slot) {
-        d->watch_hit = false;
+    /* a delay slot's access was caught at its branch, unless the
+     * watchpoint came after the branch had run */
+    if (d->watches->len && !(slot && d->watch_branch + 4 == pc) && watch_before(c, pc)) {
+        d->watch_branch = slot ? 0 : pc;
         stop_here(c, DBG_STOP_WATCH, pc);
         return;
     }
@@ -125,26 +167,6 @@ static void debug_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opa
     if (d->req && !slot) {
         d->req = false;
         stop_here(c, DBG_STOP_REQUEST, pc);
-    }
-}
-
-static void watch_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *opaque)
-{
-    Core *c = opaque;
-    CoreDebug *d = c->dbg;
-    bool write = type == UC_MEM_WRITE;
-    uint32_t phys = mips_phys((uint32_t)address);
-    for (guint i = 0; i < d->watches->len; i++) {
-        Watch *w = &g_array_index(d->watches, Watch, i);
-        uint32_t wp = mips_phys(w->addr);
-        if (phys + (uint32_t)size <= wp || phys >= wp + w->len)
-            continue;
-        if ((w->kind == DBG_WATCH_WRITE && !write) || (w->kind == DBG_WATCH_READ && write))
-            continue;
-        d->watch_hit = true;
-        d->watch_addr = w->addr;
-        d->watch_kind = w->kind;
-        return;
     }
 }
 
@@ -191,34 +213,21 @@ void core_debug_break(Core *c, uint32_t addr, bool on)
 bool core_debug_watch(Core *c, uint32_t addr, uint32_t len, int kind, bool on)
 {
     CoreDebug *d = c->dbg;
-    if (!on) {
-        for (guint i = 0; i < d->watches->len; i++) {
-            Watch *w = &g_array_index(d->watches, Watch, i);
-            if (w->addr == addr && w->len == len && w->kind == kind) {
-                for (unsigned k = 0; k < 3; k++)
-                    uc_hook_del(c->uc, w->hooks[k]);
-                g_array_remove_index(d->watches, i);
-                return true;
-            }
-        }
-        return false;
-    }
-    if (!len || mips_phys(addr) + (uint64_t)len > c->cfg->ram_size)
-        return false;
-    Watch w = { addr, len, kind, { 0, 0, 0 } };
-    int type = kind == DBG_WATCH_WRITE ? UC_HOOK_MEM_WRITE
-             : kind == DBG_WATCH_READ ? UC_HOOK_MEM_READ : UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE;
     uint32_t phys = mips_phys(addr);
-    uint32_t alias[3] = { phys, 0x80000000u | phys, 0xA0000000u | phys };
-    for (unsigned k = 0; k < 3; k++)
-        if (uc_hook_add(c->uc, &w.hooks[k], type, (void *)watch_hook, c, alias[k], alias[k] + len - 1) != UC_ERR_OK)
-            return false;
+    for (guint i = 0; i < d->watches->len; i++) {
+        Watch *w = &g_array_index(d->watches, Watch, i);
+        if (w->addr == phys && w->len == len && w->kind == kind) {
+            if (!on)
+                g_array_remove_index(d->watches, i);
+            return true;
+        }
+    }
+    if (!on)
+        return false;
+    if (!len || len > 4096 || (uint64_t)phys + len > c->cfg->ram_size)
+        return false;
+    Watch w = { phys, len, kind };
     g_array_append_val(d->watches, w);
-    /* loads and stores translated before the hook bypass it: translate
-     * again (the blocks are the same; only the engine's code changes) */
-    uint64_t ram = c->cfg->ram_size;
-    uc_ctl_remove_cache(c->uc, 0x80000000u, 0x80000000u + ram);
-    uc_ctl_remove_cache(c->uc, 0xA0000000u, 0xA0000000u + ram);
     return true;
 }
 
