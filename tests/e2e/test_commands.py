@@ -207,7 +207,7 @@ class Report(unittest.TestCase):
         cases = [
             (bytes(data[:4000]), "length: header says"),
             (b"XXXXXXXX" + bytes(data[8:]), "not nocprof profile data"),
-            (bytes(data[:8]) + b"\x07" + bytes(data[9:]), "version: format version 7"),
+            (bytes(data[:8]) + b"\x63" + bytes(data[9:]), "version: format version 99"),
         ]
         for blob, msg in cases:
             with self.subTest(msg=msg):
