@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 
 #include "srcpath.h"
+#include "summary.h"
 #include "cli.h"
 
 extern const unsigned char nocprof_demo_elf[];
@@ -294,6 +295,59 @@ static void fault_of(Run *r, unsigned i)
     res->fault_stack = (char **)g_ptr_array_free(stack, FALSE);
 }
 
+/* The SDK runtime's functions (rt_*, and the runtime's own files): a
+ * stuck core is reported at its firmware's call into them. */
+static bool runtime_function(const Symbols *syms, int fi)
+{
+    if (fi < 0)
+        return false;
+    const SymFunc *f = symbols_func(syms, (unsigned)fi);
+    if (f->name && g_str_has_prefix(f->name, "rt_"))
+        return true;
+    SymLine ln = symbols_line(syms, f->addr);
+    g_autofree char *base = ln.file ? g_path_get_basename(ln.file) : NULL;
+    return base && (strcmp(base, "nocprof.c") == 0 || strcmp(base, "nocprof.h") == 0);
+}
+
+/* A stuck core: what it waited for, and where in the firmware (the
+ * shadow call stack walked out of the runtime's functions). */
+static void wait_of(Run *r, unsigned i)
+{
+    static const char *const kinds[] = {
+        [MACH_WAIT_RX] = "receive", [MACH_WAIT_TX] = "transmit", [MACH_WAIT_IRQ] = "interrupt",
+    };
+    CoreResult *res = &r->res[i];
+    const MachWait *w = r->m->waits ? &r->m->waits[i] : NULL;
+    if (!w || w->kind == MACH_WAIT_NONE)
+        return;
+    res->wait_for = kinds[w->kind];
+    res->wait_peer = w->kind == MACH_WAIT_TX ? w->peer : -1;
+    const Symbols *syms = firmware_of(r, i)->syms;
+    uint32_t site = res->stop_pc;
+    int fi = symbols_lookup(syms, site);
+    if (r->cols[i]) {
+        unsigned n, nr, k = 0;
+        g_autofree unsigned *fr = collector_stack(r->cols[i], &n);
+        g_autofree uint32_t *ret = collector_stack_ret(r->cols[i], &nr);
+        for (unsigned j = 0; j < n; j++)
+            if (ret[j] == 1 && w->kind != MACH_WAIT_IRQ)
+                k = j + 1; /* stopped in an interrupt: where it polled */
+        if (k) {
+            site = w->pc;
+            fi = symbols_lookup(syms, site);
+        }
+        for (; k < n && (int)fr[k] == fi && ret[k] >= 8 && runtime_function(syms, fi); k++) {
+            site = ret[k] - 8; /* the call (jal and its delay slot) */
+            fi = symbols_lookup(syms, site);
+        }
+    }
+    res->wait_pc = site;
+    res->wait_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
+    SymLine ln = symbols_line(syms, site);
+    res->wait_file = profile_data_intern(&r->data, ln.file);
+    res->wait_line = ln.line;
+}
+
 /* Core i's outcome and profile; returns its contribution to the status. */
 static int core_outcome(Run *r, unsigned i)
 {
@@ -326,6 +380,9 @@ static int core_outcome(Run *r, unsigned i)
         res->stop_file = profile_data_intern(&r->data, ln.file);
         res->stop_line = ln.line;
     }
+    res->wait_peer = -1;
+    if (st == CORE_DEADLOCK)
+        wait_of(r, i);
     if (st == CORE_FAULT) {
         fault_of(r, i);
         status = EXIT_FAULT;
@@ -388,17 +445,11 @@ static void print_outcome(const Run *r)
                     c->fault_pc, c->fault_function ? c->fault_function : "??",
                     c->fault_file ? c->fault_file : "??", c->fault_line, c->fault_message);
     }
-    if (r->m->livelock)
-        fprintf(stderr, "nocprof: livelock: every live core only polled an empty NI for %" G_GUINT64_FORMAT
-                " cycles (found at cycle %" G_GUINT64_FORMAT ")\n", r->cfg.livelock_cycles, r->m->end_cycle);
-    else if (r->m->deadlock)
-        fprintf(stderr, "nocprof: deadlock: every live core waits and nothing can wake any of them\n");
-    for (unsigned i = 0; r->m->deadlock && i < r->ncores; i++) {
-        const CoreResult *c = &r->res[i];
-        if (core_state(r->m->cores[i]) == CORE_DEADLOCK)
-            fprintf(stderr, "nocprof: core %u %s at pc 0x%08x in %s (%s:%u)\n", i,
-                    r->m->livelock ? "polling" : "waiting", c->stop_pc,
-                    c->stop_function ? c->stop_function : "??", c->stop_file ? c->stop_file : "??", c->stop_line);
+    if (r->m->deadlock) {
+        RunInfo info = profile_data_run_info(&r->data);
+        g_autoptr(GString) o = g_string_new(NULL);
+        summary_endings(o, &info, "nocprof: ");
+        fputs(o->str, stderr);
     }
     for (unsigned i = 0; i < r->ncores; i++)
         if (core_state(r->m->cores[i]) == CORE_LIMIT && core_block_limit_hit(r->m->cores[i]))

@@ -39,7 +39,7 @@
 #include "run.h"
 
 #define PROFILE_DATA_FILE "profile.data"
-#define PROFILE_DATA_VERSION 5u
+#define PROFILE_DATA_VERSION 6u
 
 typedef struct ProfileData {
     Config cfg;

@@ -321,12 +321,77 @@ class EndOfRun(unittest.TestCase):
             body = dis[dis.index("<rt_recv>:"):]
             poll = int(re.search(r"^([0-9a-f]+):\s+\S+\s+lw\s+\w+,12304\(", body, re.M).group(1), 16)
             summary_txt = r.text("summary.txt")
-            self.assertIn("livelock: every live core only polled an empty NI for %d cycles" % L, summary_txt)
+            self.assertIn("livelock: every live core only waited (polled an NI in vain, ran interrupt handlers, "
+                          "slept where only the network could wake it) for %d cycles" % L, summary_txt)
+            self.assertIn("waits for a packet (receive from any core), at", summary_txt)
+            self.assertIn(" in wait_for_nothing (", summary_txt)
             for c in s["cores"]:
                 self.assertEqual(c["status"], "deadlock")
                 self.assertGreaterEqual(c["cycles"], L)
                 self.assertLess(c["cycles"], L + 2000)
                 self.assertIn("core %d polling at pc 0x%08x in rt_recv" % (c["id"], poll), summary_txt)
+
+    def hang(self, name, endian, L=50000):
+        """Run a hang fixture (issue 19.8): exit 4, a livelock found within
+        L cycles of the last change (its cores' first few hundred cycles),
+        and the marker line of its source as each stuck core's wait site."""
+        r = run(["--set", "run.livelock_cycles=%d" % L, fw(name, endian)], timeout=60)
+        self.assertEqual(r.rc, 4, r.describe())
+        s = r.summary
+        self.assertTrue(s["deadlock"])
+        self.assertTrue(s["livelock"])
+        self.assertGreaterEqual(s["end_cycle"], L)
+        self.assertLess(s["end_cycle"], L + 2000)
+        marker = "HANG_%s_WAIT" % name[len("hang_"):].upper()
+        with open(nptest.src("firmware", "tests", name + ".c")) as f:
+            line = [i + 1 for i, t in enumerate(f) if marker in t][0]
+        return r, line
+
+    def check_wait(self, c, what, peer, function, line):
+        w = c["wait"]
+        self.assertEqual(c["status"], "deadlock")
+        self.assertEqual((w["for"], w["peer"], w["function"], w["line"]), (what, peer, function, line))
+        self.assertTrue(w["file"].endswith(".c"), w["file"])
+
+    def test_hang_kept_busy_by_interrupts(self):
+        """19.8 a: cores 0 and 1 wait in rt_recv for each other while a
+        periodic timer interrupt runs on both (ran to 10^10 cycles before)."""
+        for endian in ("el", "eb"):
+            r, line = self.hang("hang_irq", endian)
+            s = r.summary
+            for c in s["cores"][:2]:
+                self.check_wait(c, "receive", None, "exchange", line)
+                self.assertGreaterEqual(c["interrupts"], 9)  # period 5000 over 50000 cycles
+            for c in s["cores"][2:]:
+                self.assertEqual((c["status"], c["wait"]), ("exited", None))
+            self.assertEqual(s["wait_cycle"], [0, 1])
+            txt = r.text("summary.txt")
+            self.assertIn("wait-for cycle: core 0 -> core 1 -> core 0", txt)
+            self.assertIn("in exchange (", txt)
+            self.assertIn("hang_irq.c:%d)" % line, r.stderr)
+
+    def test_hang_behind_an_exited_core(self):
+        """19.8 b: senders spin on TX_STATUS behind a full network toward a
+        core that exited (ran to the cycle limit before: the check gave up
+        while flits were in flight)."""
+        r, line = self.hang("hang_exited", "el")
+        s = r.summary
+        self.assertEqual(s["cores"][1]["status"], "exited")
+        for i in (0, 2, 3):
+            self.check_wait(s["cores"][i], "transmit", 1, "flood", line)
+        self.assertEqual(s["wait_cycle"], [])
+        self.assertIn("waits for transmit room toward core 1, which has stopped: exited", r.text("summary.txt"))
+
+    def test_hang_flooding_one_core(self):
+        """19.8 c: every core floods core 0, which floods itself, and nobody
+        receives (ran over 300 s before)."""
+        for endian in ("el", "eb"):
+            r, line = self.hang("hang_flood", endian)
+            s = r.summary
+            for c in s["cores"]:
+                self.check_wait(c, "transmit", 0, "flood", line)
+            self.assertEqual(s["wait_cycle"], [0])
+            self.assertIn("wait-for cycle: core 0 -> core 0", r.text("summary.txt"))
 
     def test_livelock_off(self):
         r = run(["--set", "run.livelock_cycles=0", "--max-cycles", "300000", fw("livelock")], timeout=120)
