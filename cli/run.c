@@ -286,8 +286,13 @@ static void fault_of(Run *r, unsigned i)
         g_autofree unsigned *fr = collector_stack(r->cols[i], &n);
         if (!n || (int)fr[0] != fi)
             g_ptr_array_add(stack, g_strdup(res->fault_function ? res->fault_function : "??"));
-        for (unsigned k = 0; k < n; k++)
-            g_ptr_array_add(stack, g_strdup(fr[k] < symbols_count(syms) ? symbols_func(syms, fr[k])->name : "??"));
+        for (unsigned k = 0, run; k < n; k += run) {
+            /* repeated frames folded (SPEC 1): `runaway x11916` */
+            for (run = 1; k + run < n && fr[k + run] == fr[k]; run++)
+                ;
+            const char *name = fr[k] < symbols_count(syms) ? symbols_func(syms, fr[k])->name : "??";
+            g_ptr_array_add(stack, run > 1 ? g_strdup_printf("%s x%u", name, run) : g_strdup(name));
+        }
     } else if (res->fault_function) {
         g_ptr_array_add(stack, g_strdup(res->fault_function));
     }
@@ -371,6 +376,8 @@ static int core_outcome(Run *r, unsigned i)
     res->irq_cycles = core_irq_cycles(c);
     res->interrupts = core_interrupts(c);
     res->waits = core_waits(c);
+    res->stack_lowest = core_stack_lowest(c);
+    res->stack_used = core_stack_top(c) - MIN(core_stack_top(c), core_stack_lowest(c));
     if (st == CORE_DEADLOCK) {
         const Symbols *syms = firmware_of(r, i)->syms;
         res->stop_pc = core_pc(c);

@@ -35,6 +35,10 @@ struct Block {
     bool attn;                 /* watch: entering it takes the hook's
                                   slow path */
     bool attn_out;             /* flags & arrive_mask: leaving it does */
+    bool sp_write;             /* it may lower $sp: leaving it checks the
+                                  stack (stack.c) */
+    uint8_t sp_n;              /* its $sp writes (at most 4 listed) */
+    uint16_t sp_at[4];         /* their indices, in order */
     uint16_t *icost;           /* [ninsns] cycles of each instruction
                                   (at most 1 + 1000 + 1000) */
     uint32_t *words;           /* [ninsns] the instructions, host order */
@@ -170,6 +174,10 @@ struct Core {
     bool cut_run;
     uint64_t cut_slack;
 
+    /* SPEC 1 Stack (stack.c): $sp at reset, the lowest seen, the ELF's
+     * __nocprof_stack_limit (0: none) */
+    uint32_t sp_top, sp_low, sp_limit;
+
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
     uint32_t sp_buf, reg_buf;  /* register reads land here (core.c) */
@@ -278,6 +286,13 @@ bool exc_scan_block(Core *c, const Block *b);
 bool exc_odd_target(Core *c, Block *p, uint32_t addr);
 bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
                        uc_tlb_entry *result, void *opaque);
+
+/* stack.c */
+void stack_scan_block(Block *b);
+/* After block p, which may have written $sp: record the lowest $sp; below
+ * the stack limit the core faults (stack-overflow) at the instruction
+ * that took it there, and true is returned. */
+bool stack_check(Core *c, Block *p);
 
 /* mmio.c */
 uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque);

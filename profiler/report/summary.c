@@ -84,6 +84,13 @@ GString *summary_text(const RunInfo *run)
     }
     for (unsigned i = 0; i < run->ncores; i++) {
         const CoreResult *c = &run->cores[i];
+        if (c->stack_lowest)
+            g_string_append_printf(o, "%sstack: core %u lowest $sp 0x%08x, %" G_GUINT64_FORMAT
+                                   " bytes below the initial $sp\n", i ? "" : "\n", c->id, c->stack_lowest,
+                                   c->stack_used);
+    }
+    for (unsigned i = 0; i < run->ncores; i++) {
+        const CoreResult *c = &run->cores[i];
         if (c->faulted) {
             g_string_append_printf(o, "\ncore %u fault: %s at pc 0x%08x in %s (%s:%u)\n  %s\n", c->id,
                                    c->fault_kind, c->fault_pc, c->fault_function ? c->fault_function : "??",

@@ -393,6 +393,50 @@ class EndOfRun(unittest.TestCase):
             self.assertEqual(s["wait_cycle"], [0])
             self.assertIn("wait-for cycle: core 0 -> core 0", r.text("summary.txt"))
 
+    def test_runaway_recursion_is_a_stack_overflow(self):
+        """19.10: runaway recursion stops at the prologue that takes $sp
+        below __nocprof_stack_limit (the SDK's link.ld: end of .bss), its
+        stack folded (`runaway xN <- main`), every core's lowest $sp
+        recorded. Hand-computed from the disassembly: $sp at reset
+        0x800ffff0, main's frame M, runaway's frame F: the fault is in the
+        N-th runaway with 0x800ffff0 - M - N*F < limit (before: the stack ate
+        .bss, .data and .text unnoticed)."""
+        for endian in ("el", "eb"):
+            elf = fw("runaway", endian)
+            pre = "mipsel-linux-gnu-" if endian == "el" else "mips-linux-gnu-"
+            dis = subprocess.run([nptest.tool(pre + "objdump"), "-d", elf], capture_output=True, text=True,
+                                 check=True).stdout
+            def frame(fn):
+                body = dis[dis.index("<%s>:" % fn):]
+                body = body.split("\n\n")[0]
+                m = re.search(r"^\s*([0-9a-f]+):\s+\S+\s+addiu\s+sp,sp,-(\d+)$", body, re.M)
+                return int(m.group(1), 16), int(m.group(2))
+            nm = subprocess.run([nptest.tool(pre + "nm"), elf], capture_output=True, text=True, check=True).stdout
+            limit = int(re.search(r"^([0-9a-f]+) A __nocprof_stack_limit$", nm, re.M).group(1), 16) & 0xFFFFFFFF
+            prologue, F = frame("runaway")
+            _, M = frame("main")
+            top = 0x800ffff0
+            s0 = top - M
+            n = (s0 - limit) // F + 1
+            lowest = s0 - n * F
+            self.assertLess(lowest, limit)
+            r = run([elf], timeout=60)
+            self.assertEqual(r.rc, 3, r.describe())
+            c = r.core(0)
+            f = c["fault"]
+            self.assertEqual(c["status"], "fault")
+            self.assertEqual((f["kind"], f["pc"], f["function"]), ("stack-overflow", prologue, "runaway"))
+            self.assertEqual(f["stack"], ["runaway x%d" % n, "main"])
+            self.assertEqual(c["stack"], {"lowest_sp": lowest, "bytes_used": top - lowest})
+            for c in r.summary["cores"][1:]:
+                self.assertEqual(c["status"], "exited")
+                self.assertEqual(c["stack"], {"lowest_sp": top, "bytes_used": 0})  # main: a leaf there
+            txt = r.text("summary.txt")
+            self.assertIn("call stack (innermost first): runaway x%d <- main" % n, txt)
+            self.assertIn("stack: core 0 lowest $sp 0x%08x, %d bytes below the initial $sp" % (lowest, top - lowest),
+                          txt)
+            self.assertLess(len(txt), 8192)
+
     def test_livelock_off(self):
         r = run(["--set", "run.livelock_cycles=0", "--max-cycles", "300000", fw("livelock")], timeout=120)
         self.assertEqual(r.rc, 4, r.describe())
