@@ -264,6 +264,29 @@ static void run_machine(Run *r)
     cli_signals_writing();
 }
 
+/* Repeated frames folded (SPEC 1): the run of repetitions of a period of
+ * 1 to 4 frames at fr[0] that covers most, as `runaway x11916` or `(even
+ * <- odd) x500`. Adds one entry to stack; returns the frames it stands for. */
+static unsigned fold_frames(GPtrArray *stack, const Symbols *syms, const unsigned *fr, unsigned n)
+{
+    unsigned best_p = 1, best_r = 1;
+    for (unsigned p = 1; p <= 4 && 2 * p <= n; p++) {
+        unsigned r = 1;
+        while ((r + 1) * p <= n && memcmp(fr, fr + r * p, p * sizeof *fr) == 0)
+            r++;
+        if (r > 1 && r * p > best_r * best_p)
+            best_p = p, best_r = r;
+    }
+    GString *e = g_string_new(best_p > 1 ? "(" : "");
+    for (unsigned j = 0; j < best_p; j++)
+        g_string_append_printf(e, "%s%s", j ? " <- " : "",
+                               fr[j] < symbols_count(syms) ? symbols_func(syms, fr[j])->name : "??");
+    if (best_r > 1)
+        g_string_append_printf(e, "%s x%u", best_p > 1 ? ")" : "", best_r);
+    g_ptr_array_add(stack, g_string_free(e, FALSE));
+    return best_p * best_r;
+}
+
 /* Where core i faulted: function, line and the shadow call stack. */
 static void fault_of(Run *r, unsigned i)
 {
@@ -286,13 +309,8 @@ static void fault_of(Run *r, unsigned i)
         g_autofree unsigned *fr = collector_stack(r->cols[i], &n);
         if (!n || (int)fr[0] != fi)
             g_ptr_array_add(stack, g_strdup(res->fault_function ? res->fault_function : "??"));
-        for (unsigned k = 0, run; k < n; k += run) {
-            /* repeated frames folded (SPEC 1): `runaway x11916` */
-            for (run = 1; k + run < n && fr[k + run] == fr[k]; run++)
-                ;
-            const char *name = fr[k] < symbols_count(syms) ? symbols_func(syms, fr[k])->name : "??";
-            g_ptr_array_add(stack, run > 1 ? g_strdup_printf("%s x%u", name, run) : g_strdup(name));
-        }
+        for (unsigned k = 0; k < n;)
+            k += fold_frames(stack, syms, fr + k, n - k);
     } else if (res->fault_function) {
         g_ptr_array_add(stack, g_strdup(res->fault_function));
     }

@@ -5,7 +5,9 @@
  * (the SDK's link.ld: the end of .bss) long before it reaches the code:
  * a stack-overflow fault at runaway()'s prologue, whose call stack folds
  * the thousands of runaway frames into one entry (`runaway xN <- main`).
- * The other cores return 0 at once (their lowest $sp: main's frame).
+ * Core 2 recurses through two functions (ping -> pong -> ping ...): its
+ * stack folds by period two, `(ping <- pong) xN`. The other cores return 0
+ * at once (their lowest $sp: the reset one, main is a leaf there).
  */
 #include "nocprof.h"
 
@@ -26,10 +28,30 @@ static RT_NOINLINE unsigned runaway(unsigned n)
     return runaway(n + 1) + buf[n & 63];
 }
 
+static unsigned pong(unsigned n);
+
+static RT_NOINLINE unsigned ping(unsigned n)
+{
+    volatile char buf[40];
+    touch(buf, n);
+    return pong(n + 1) + buf[n & 31];
+}
+
+static RT_NOINLINE unsigned pong(unsigned n)
+{
+    volatile char buf[24];
+    touch(buf, n);
+    if (n == depth_limit) /* never */
+        return 0;
+    return ping(n + 1) + buf[n & 15];
+}
+
 int main(unsigned core, unsigned ncores)
 {
     (void)ncores;
-    if (core != 0)
-        return 0;
-    return (int)runaway(0);
+    if (core == 0)
+        return (int)runaway(0);
+    if (core == 2)
+        return (int)ping(0);
+    return 0;
 }

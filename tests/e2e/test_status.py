@@ -428,9 +428,26 @@ class EndOfRun(unittest.TestCase):
             self.assertEqual((f["kind"], f["pc"], f["function"]), ("stack-overflow", prologue, "runaway"))
             self.assertEqual(f["stack"], ["runaway x%d" % n, "main"])
             self.assertEqual(c["stack"], {"lowest_sp": lowest, "bytes_used": top - lowest})
-            for c in r.summary["cores"][1:]:
+            # core 2: ping (frame A) -> pong (B) -> ping ...: the first
+            # prologue to cross, and the stack folded by period two
+            (ping, A), (pong, B) = frame("ping"), frame("pong")
+            sp, frames = s0, []
+            while True:
+                fn, pc, size = ("ping", ping, A) if len(frames) % 2 == 0 else ("pong", pong, B)
+                frames.insert(0, fn)
+                sp -= size
+                if sp < limit:
+                    break
+            k = len(frames) // 2
+            want = ["(pong <- ping) x%d" % k] if fn == "pong" else ["(ping <- pong) x%d" % k, "ping"]
+            c2 = r.core(2)
+            self.assertEqual((c2["fault"]["kind"], c2["fault"]["pc"]), ("stack-overflow", pc))
+            self.assertEqual(c2["fault"]["stack"], want + ["main"])
+            self.assertEqual(c2["stack"]["lowest_sp"], sp)
+            for i in (1, 3):
+                c = r.core(i)
                 self.assertEqual(c["status"], "exited")
-                self.assertEqual(c["stack"], {"lowest_sp": top, "bytes_used": 0})  # main: a leaf there
+                self.assertEqual(c["stack"], {"lowest_sp": s0, "bytes_used": M})  # main's frame
             txt = r.text("summary.txt")
             self.assertIn("call stack (innermost first): runaway x%d <- main" % n, txt)
             self.assertIn("stack: core 0 lowest $sp 0x%08x, %d bytes below the initial $sp" % (lowest, top - lowest),
