@@ -346,7 +346,8 @@ static void wait_of(Run *r, unsigned i)
     res->wait_for = kinds[w->kind];
     res->wait_peer = w->kind == MACH_WAIT_TX ? w->peer : -1;
     const Symbols *syms = firmware_of(r, i)->syms;
-    uint32_t site = res->stop_pc;
+    /* without a shadow stack (--no-profile): its last poll, if it polled */
+    uint32_t site = !r->cols[i] && w->kind != MACH_WAIT_IRQ ? w->pc : res->stop_pc;
     int fi = symbols_lookup(syms, site);
     if (r->cols[i]) {
         unsigned n, nr, k = 0;
