@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "fname.h"
 #include "srcpath.h"
+#include "summary.h"
 #include "cli.h"
 #include "gdb/gdbstub.h"
 
@@ -229,6 +230,29 @@ static void run_machine(Run *r)
     cli_signals_writing();
 }
 
+/* Repeated frames folded (SPEC 1): the run of repetitions of a period of
+ * 1 to 4 frames at fr[0] that covers most, as `runaway x11916` or `(even
+ * <- odd) x500`. Adds one entry to stack; returns the frames it stands for. */
+static unsigned fold_frames(GPtrArray *stack, const Symbols *syms, const unsigned *fr, unsigned n)
+{
+    unsigned best_p = 1, best_r = 1;
+    for (unsigned p = 1; p <= 4 && 2 * p <= n; p++) {
+        unsigned r = 1;
+        while ((r + 1) * p <= n && memcmp(fr, fr + r * p, p * sizeof *fr) == 0)
+            r++;
+        if (r > 1 && r * p > best_r * best_p)
+            best_p = p, best_r = r;
+    }
+    GString *e = g_string_new(best_p > 1 ? "(" : "");
+    for (unsigned j = 0; j < best_p; j++)
+        g_string_append_printf(e, "%s%s", j ? " <- " : "",
+                               fr[j] < symbols_count(syms) ? symbols_func(syms, fr[j])->name : "??");
+    if (best_r > 1)
+        g_string_append_printf(e, "%s x%u", best_p > 1 ? ")" : "", best_r);
+    g_ptr_array_add(stack, g_string_free(e, FALSE));
+    return best_p * best_r;
+}
+
 /* Where core i faulted: function, line and the shadow call stack. */
 static void fault_of(Run *r, unsigned i)
 {
@@ -251,13 +275,67 @@ static void fault_of(Run *r, unsigned i)
         g_autofree unsigned *fr = collector_stack(r->cols[i], &n);
         if (!n || (int)fr[0] != fi)
             g_ptr_array_add(stack, g_strdup(res->fault_function ? res->fault_function : "??"));
-        for (unsigned k = 0; k < n; k++)
-            g_ptr_array_add(stack, g_strdup(fr[k] < symbols_count(syms) ? symbols_func(syms, fr[k])->name : "??"));
+        for (unsigned k = 0; k < n;)
+            k += fold_frames(stack, syms, fr + k, n - k);
     } else if (res->fault_function) {
         g_ptr_array_add(stack, g_strdup(res->fault_function));
     }
     g_ptr_array_add(stack, NULL);
     res->fault_stack = (char **)g_ptr_array_free(stack, FALSE);
+}
+
+/* The SDK runtime's functions (rt_*, and the runtime's own files): a
+ * stuck core is reported at its firmware's call into them. */
+static bool runtime_function(const Symbols *syms, int fi)
+{
+    if (fi < 0)
+        return false;
+    const SymFunc *f = symbols_func(syms, (unsigned)fi);
+    if (f->name && g_str_has_prefix(f->name, "rt_"))
+        return true;
+    SymLine ln = symbols_line(syms, f->addr);
+    g_autofree char *base = ln.file ? g_path_get_basename(ln.file) : NULL;
+    return base && (strcmp(base, "nocprof.c") == 0 || strcmp(base, "nocprof.h") == 0);
+}
+
+/* A stuck core: what it waited for, and where in the firmware (the
+ * shadow call stack walked out of the runtime's functions). */
+static void wait_of(Run *r, unsigned i)
+{
+    static const char *const kinds[] = {
+        [MACH_WAIT_RX] = "receive", [MACH_WAIT_TX] = "transmit", [MACH_WAIT_IRQ] = "interrupt",
+    };
+    CoreResult *res = &r->res[i];
+    const MachWait *w = r->m->waits ? &r->m->waits[i] : NULL;
+    if (!w || w->kind == MACH_WAIT_NONE)
+        return;
+    res->wait_for = kinds[w->kind];
+    res->wait_peer = w->kind == MACH_WAIT_TX ? w->peer : -1;
+    const Symbols *syms = firmware_of(r, i)->syms;
+    /* without a shadow stack (--no-profile): its last poll, if it polled */
+    uint32_t site = !r->cols[i] && w->kind != MACH_WAIT_IRQ ? w->pc : res->stop_pc;
+    int fi = symbols_lookup(syms, site);
+    if (r->cols[i]) {
+        unsigned n, nr, k = 0;
+        g_autofree unsigned *fr = collector_stack(r->cols[i], &n);
+        g_autofree uint32_t *ret = collector_stack_ret(r->cols[i], &nr);
+        for (unsigned j = 0; j < n; j++)
+            if (ret[j] == 1 && w->kind != MACH_WAIT_IRQ)
+                k = j + 1; /* stopped in an interrupt: where it polled */
+        if (k) {
+            site = w->pc;
+            fi = symbols_lookup(syms, site);
+        }
+        for (; k < n && (int)fr[k] == fi && ret[k] >= 8 && runtime_function(syms, fi); k++) {
+            site = ret[k] - 8; /* the call (jal and its delay slot) */
+            fi = symbols_lookup(syms, site);
+        }
+    }
+    res->wait_pc = site;
+    res->wait_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
+    SymLine ln = symbols_line(syms, site);
+    res->wait_file = profile_data_intern(&r->data, ln.file);
+    res->wait_line = ln.line;
 }
 
 /* Core i's outcome and profile; returns its contribution to the status. */
@@ -283,6 +361,8 @@ static int core_outcome(Run *r, unsigned i)
     res->irq_cycles = core_irq_cycles(c);
     res->interrupts = core_interrupts(c);
     res->waits = core_waits(c);
+    res->stack_lowest = core_stack_lowest(c);
+    res->stack_used = core_stack_top(c) - MIN(core_stack_top(c), core_stack_lowest(c));
     if (st == CORE_DEADLOCK) {
         const Symbols *syms = firmware_of(r, i)->syms;
         res->stop_pc = core_pc(c);
@@ -292,6 +372,9 @@ static int core_outcome(Run *r, unsigned i)
         res->stop_file = profile_data_intern(&r->data, ln.file);
         res->stop_line = ln.line;
     }
+    res->wait_peer = -1;
+    if (st == CORE_DEADLOCK)
+        wait_of(r, i);
     if (st == CORE_FAULT) {
         fault_of(r, i);
         status = EXIT_FAULT;
@@ -354,17 +437,11 @@ static void print_outcome(const Run *r)
                     c->fault_pc, c->fault_function ? c->fault_function : "??",
                     c->fault_file ? c->fault_file : "??", c->fault_line, c->fault_message);
     }
-    if (r->m->livelock)
-        fprintf(stderr, "nocprof: livelock: every live core only polled an empty NI for %" G_GUINT64_FORMAT
-                " cycles (found at cycle %" G_GUINT64_FORMAT ")\n", r->cfg.livelock_cycles, r->m->end_cycle);
-    else if (r->m->deadlock)
-        fprintf(stderr, "nocprof: deadlock: every live core waits and nothing can wake any of them\n");
-    for (unsigned i = 0; r->m->deadlock && i < r->ncores; i++) {
-        const CoreResult *c = &r->res[i];
-        if (core_state(r->m->cores[i]) == CORE_DEADLOCK)
-            fprintf(stderr, "nocprof: core %u %s at pc 0x%08x in %s (%s:%u)\n", i,
-                    r->m->livelock ? "polling" : "waiting", c->stop_pc,
-                    c->stop_function ? c->stop_function : "??", c->stop_file ? c->stop_file : "??", c->stop_line);
+    if (r->m->deadlock) {
+        RunInfo info = profile_data_run_info(&r->data);
+        g_autoptr(GString) o = g_string_new(NULL);
+        summary_endings(o, &info, "nocprof: ");
+        fputs(o->str, stderr);
     }
     for (unsigned i = 0; i < r->ncores; i++)
         if (core_state(r->m->cores[i]) == CORE_LIMIT && core_block_limit_hit(r->m->cores[i]))

@@ -4,6 +4,7 @@
 #include "base/file.h"
 
 #include <errno.h>
+#include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -100,6 +101,31 @@ static void read_symtab(ElfFile *f, Elf_Scn *scn, const GElf_Shdr *sh, size_t sh
         };
         g_array_append_val(f->syms, s);
     }
+}
+
+bool elf_file_symbol_value(const ElfFile *f, const char *name, uint32_t *value)
+{
+    size_t shnum = 0;
+    if (elf_getshdrnum(f->elf, &shnum) != 0)
+        return false;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(f->elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        Elf_Data *data;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0
+            || !(data = elf_getdata(scn, NULL)))
+            continue;
+        for (size_t i = 0, n = sh.sh_size / sh.sh_entsize; i < n; i++) {
+            GElf_Sym sym;
+            const char *s;
+            if (gelf_getsym(data, (int)i, &sym) && sym.st_shndx != SHN_UNDEF
+                && (s = elf_strptr(f->elf, sh.sh_link, sym.st_name)) && strcmp(s, name) == 0) {
+                *value = (uint32_t)sym.st_value;
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 static void read_symbols(ElfFile *f)

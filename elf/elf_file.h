@@ -52,6 +52,10 @@ const ElfLoad *elf_file_load(const ElfFile *f, unsigned i);
 unsigned elf_file_nsymbols(const ElfFile *f);
 const ElfSymbol *elf_file_symbol(const ElfFile *f, unsigned i);
 
+/* The value of the defined symbol `name` of any type (linker-script
+ * symbols included): false when there is none. */
+bool elf_file_symbol_value(const ElfFile *f, const char *name, uint32_t *value);
+
 /* The libelf handle, for DWARF (dwarf_begin_elf); owned by f. */
 Elf *elf_file_libelf(const ElfFile *f);
 

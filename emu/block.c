@@ -186,6 +186,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
      * both fit under the cycle limit (block_limit_cut) */
     b->attn = b->watch || (b->flags & BLOCK_SPLIT);
     b->attn_out = (b->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(b->branch_insn);
+    stack_scan_block(b);
     block_publish(b);
     g_ptr_array_add(c->blocks, b);
     return b;
@@ -534,6 +535,8 @@ static inline void enter_block(Core *c, Block *p, Block *b, uint64_t start, uint
  * must see, an event or a sample due. */
 G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
 {
+    if (c->prev->sp_write && stack_check(c, c->prev))
+        return;
     if (__atomic_load_n(&c->yield_req, __ATOMIC_RELAXED))
         core_update_next_event(c); /* takes it: the run ends at this boundary */
     if (c->cp0.fix_pending) {
@@ -600,6 +603,18 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
 G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
                                            uint64_t end)
 {
+    if (p->sp_write) {
+        if (stack_check(c, p))
+            return;
+        if (!(p->attn_out | p->rt_pend | b->attn) && end <= __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)) {
+            p->extra += (int64_t)bt; /* nothing else due: block_hook's fast path */
+            __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
+            c->cycles = end;
+            b->count++;
+            c->prev = b;
+            return;
+        }
+    }
     uint64_t st = entry_stall(c, p, b, bt);
     end += st;
     if ((p->flags & CORE_ARRIVE_SLOW) || (b->flags & BLOCK_SPLIT) || end > c->next_event
@@ -642,7 +657,8 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->attn_out | p->rt_pend | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
+    if (G_UNLIKELY(p->attn_out | p->rt_pend | p->sp_write | b->attn
+                   | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
         boundary_fast(c, p, b, bt, start, end);
         return;
     }

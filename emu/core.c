@@ -27,6 +27,8 @@ uint64_t core_cycles(const Core *c) { return c->cycles; }
 uint32_t core_pc(const Core *c) { return c->pc; }
 
 uint64_t core_idle_cycles(const Core *c) { return c->idle_cycles; }
+uint32_t core_stack_top(const Core *c) { return c->sp_top; }
+uint32_t core_stack_lowest(const Core *c) { return c->sp_low; }
 uint64_t core_irq_cycles(const Core *c) { return c->irq_cycles; }
 uint64_t core_interrupts(const Core *c) { return c->interrupts; }
 uint64_t core_waits(const Core *c) { return c->waits; }
@@ -397,6 +399,8 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     /* MIPS_JREG: a register jump's target is checked (exc_odd_target) */
     c->arrive_mask = CORE_ARRIVE_SLOW | MIPS_JREG;
     c->pc = img->entry;
+    c->sp_top = c->sp_low = (uint32_t)(NP_KSEG0 + cfg->ram_size - 16);
+    c->sp_limit = img->stack_limit;
     cp0_init(c);
     if (!engine_open(c, error) || !engine_load(c, error)) {
         core_free(c);

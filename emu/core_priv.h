@@ -51,6 +51,10 @@ struct Block {
     uint64_t use_mask;         /* 24k: what it reads before writing it;
                                   entered from a block whose pend_mask
                                   meets it, it waits (block.c) */
+    bool sp_write;             /* it may lower $sp: leaving it checks the
+                                  stack (stack.c) */
+    uint8_t sp_n;              /* its $sp writes (at most 4 listed) */
+    uint16_t sp_at[4];         /* their indices, in order */
     uint16_t *icost;           /* [ninsns] cycles of each instruction
                                   (at most 1 + 1000 + 1000) */
     uint32_t *words;           /* [ninsns] the instructions, host order */
@@ -240,6 +244,9 @@ struct Core {
     uint32_t mark_idx;
     bool fpe_armed;            /* FCSR enables were written non-zero */
     unsigned fpe_enables;      /* as last written (V Z O U I) */
+    /* SPEC 1 Stack (stack.c): $sp at reset, the lowest seen, the ELF's
+     * __nocprof_stack_limit (0: none) */
+    uint32_t sp_top, sp_low, sp_limit;
 
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
@@ -410,6 +417,12 @@ bool loc_scan_block(Core *c, Block *b);
 int loc_find(Core *c, LocClass k, uint32_t from, uint32_t phys, uint32_t *ea);
 /* FCSR Cause bits (V Z O U I >> 12) FPU instruction w raises now */
 unsigned fpe_cause(Core *c, uint32_t w);
+/* stack.c */
+void stack_scan_block(Block *b);
+/* After block p, which may have written $sp: record the lowest $sp; below
+ * the stack limit the core faults (stack-overflow) at the instruction
+ * that took it there, and true is returned. */
+bool stack_check(Core *c, Block *p);
 
 /* mmio.c */
 uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque);

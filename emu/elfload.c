@@ -101,6 +101,8 @@ ElfImage *elf_image_load(const char *path, uint64_t ram_size, GError **error)
     }
     for (unsigned i = 0; ok && i < elf_file_nloads(f); i++)
         ok = add_segment(img, elf_file_load(f, i), ram_size, error);
+    if (!elf_file_symbol_value(f, "__nocprof_stack_limit", &img->stack_limit))
+        img->stack_limit = 0;
     elf_file_close(f);
     if (!ok || !check_image(img, ram_size, error)) {
         elf_image_free(img);

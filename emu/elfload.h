@@ -22,6 +22,8 @@ typedef struct ElfImage {
     unsigned nsegs;
     ElfSegment *segs;
     uint32_t text_lo, text_hi; /* span of executable segments (vaddr) */
+    uint32_t stack_limit;      /* __nocprof_stack_limit (the SDK's link.ld:
+                                  $sp below it overflows), 0: none */
 } ElfImage;
 
 /* Load and check against a RAM of ram_size bytes; errors name the file

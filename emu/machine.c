@@ -160,22 +160,35 @@ static void start_halt(Machine *m, CoreState state, bool at_sync)
 
 /* ---- livelock (lock held) ----------------------------------------------- */
 
-/* Core o had only polled for at least L cycles as of cycle t - 1: its
- * events at t itself may or may not have happened yet, so they are not
- * looked at (the verdict is the same in every schedule). */
+/* Core o had only waited (polled an NI in vain, run interrupt handlers
+ * meanwhile) with no change another core could see for at least L cycles,
+ * as of cycle t - 1: its events at t itself may or may not have happened
+ * yet, so they are not looked at (the verdict is the same in every
+ * schedule: another core's NI events are never later than t). A core in
+ * `wait` is stuck when only the network could wake it; one whose timer
+ * will wake it sleeps by design (a tick loop), whatever it polled before. */
 static bool stuck_before(const MCore *o, uint64_t t, uint64_t L)
 {
     if (o->st == MC_IDLE && !o->polling)  /* in wait */
         return !o->woken && o->wake_t == UINT64_MAX;
     bool polled = o->progress >= t ? o->prev_polled : o->polled;
     uint64_t from = o->progress >= t ? o->prev_poll_from : o->poll_from;
-    return polled && from < t && t - from >= L && !core_timer_irq_enabled(o->core);
+    return polled && from < t && t - from >= L;
 }
 
+/* The network changed nothing for L cycles before t (the network has been
+ * simulated up to t at every check). */
+static bool net_still(const Machine *m, uint64_t t, uint64_t L)
+{
+    return noc_quiescent(m->noc) || noc_last_move(m->noc) + L < t;
+}
+
+/* A check at a sync point at cycle t, before its access: every other live
+ * core has published lb >= t, so everything before t is known. */
 static void livelock_check(Machine *m, uint64_t t)
 {
     uint64_t L = m->cfg->livelock_cycles;
-    if (L == 0 || t < L || !noc_quiescent(m->noc))
+    if (L == 0 || t < L || m->sched->halting || !net_still(m, t, L))
         return;
     for (unsigned i = 0; i < m->ncores; i++) {
         const MCore *o = &m->sched->mc[i];
@@ -194,12 +207,12 @@ static void ni_event(void *opaque, const NiEvent *ev)
     if (ev->kind == NI_EV_READY_RX || ev->kind == NI_EV_READY_TX)
         return; /* a status read that found something: not a change */
     if (ev->kind == NI_EV_POLL_RX || ev->kind == NI_EV_POLL_TX) {
+        mc->w_kind = ev->kind == NI_EV_POLL_RX ? MACH_WAIT_RX : MACH_WAIT_TX;
+        mc->w_pc = ev->pc;
         if (!mc->polled) {
             mc->polled = true;
             mc->poll_from = ev->cycle;
         }
-        if (ev->count == 1) /* a skipped loop is judged at its next real poll */
-            livelock_check(mc->m, ev->cycle);
         return;
     }
     if (mc->progress < ev->cycle) {
@@ -240,8 +253,14 @@ static bool sched_sync(void *opaque, Core *core, uint64_t t)
             core_halt(core, s->halt_state);
             return false;
         }
-        if (others_reached(m, mc, t) && advance_network(m, t))
-            break;
+        if (others_reached(m, mc, t) && advance_network(m, t)) {
+            /* judged before the access, as of t - 1: every core syncing
+             * at t finds the same, and none of them accesses at t */
+            livelock_check(m, t);
+            if (!s->halting)
+                break;
+            continue;
+        }
         if (!mach_spin_sync(m, mc, t))
             suspend(mc);
     }
@@ -344,6 +363,8 @@ static void core_main(void *opaque)
     for (;;) {
         mach_lock(s);
         if (s->halting && core_live(c) && (!s->halt_at_sync || core_state(c) == CORE_IDLE)) {
+            if (core_state(c) == CORE_IDLE)
+                mc->w_kind = MACH_WAIT_IRQ;
             if (core_state(c) == CORE_IDLE && s->halt_state == CORE_DEADLOCK)
                 core_idle(c, m->end_cycle);
             core_halt(c, s->halt_state);
@@ -396,19 +417,20 @@ static bool wake_pollers(Machine *m)
 {
     MachSched *s = m->sched;
     uint64_t L = m->cfg->livelock_cycles, due = 0;
-    bool any = false, livelock = L > 0;
+    bool any = false;
     for (unsigned i = 0; i < m->ncores; i++) {
         const MCore *o = &s->mc[i];
         if (o->st != MC_IDLE || !o->polling)
             continue;
         any = true;
         uint64_t from = o->polled ? o->poll_from : o->p_start + o->p_off;
-        due = MAX(due, from + L);
-        livelock &= !core_timer_irq_enabled(o->core);
+        due = MAX(due, sat_add(from, L));
     }
     if (!any)
         return false;
-    if (!livelock || due >= m->cfg->max_cycles)
+    if (!noc_quiescent(m->noc)) /* a network that cannot move by itself */
+        due = MAX(due, sat_add(noc_last_move(m->noc), L + 1));
+    if (L == 0 || due >= m->cfg->max_cycles)
         due = m->cfg->max_cycles;
     for (unsigned i = 0; i < m->ncores; i++) {
         MCore *o = &s->mc[i];
@@ -606,6 +628,7 @@ void machine_free(Machine *m)
             coro_free(s->mc[i].co);
     }
     g_free(s->mc);
+    g_free(m->waits);
     g_free(m->cores);
     noc_free(m->noc);
     pthread_mutex_destroy(&s->lock);
@@ -655,6 +678,16 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
     for (unsigned i = 0; i < m->ncores; i++)
         end = MAX(end, core_cycles(m->cores[i]));
     noc_run_until(m->noc, MIN(end, m->cfg->max_cycles));
+    if (m->deadlock) {
+        g_free(m->waits);
+        m->waits = g_new0(MachWait, m->ncores);
+        for (unsigned i = 0; i < m->ncores; i++) {
+            const MCore *o = &s->mc[i];
+            bool stuck = core_state(m->cores[i]) == CORE_DEADLOCK;
+            m->waits[i] = (MachWait){ .kind = stuck ? o->w_kind : MACH_WAIT_NONE, .pc = o->w_pc,
+                                      .peer = noc_tx_head_dst(m->noc, i) };
+        }
+    }
     machine_flush_console(m);
 }
 

@@ -30,10 +30,13 @@
  *
  * Endings. When every live core idles in `wait` and the network can wake
  * none of them, the run ends in deadlock (idle time counted to the latest
- * clock of the run). Livelock counts as deadlock: when every live core has
- * only failed to find anything at its NI (see dev_ni.c for a "poll") for
- * `[run] livelock_cycles`, with no packet in flight and no timer interrupt
- * enabled, the run ends with `livelock` set.
+ * clock of the run). Livelock counts as deadlock (SPEC 1, the hang rule):
+ * when every live core has only waited since its last change another core
+ * could see (a send, a receive or drop at its NI) for `[run]
+ * livelock_cycles` — polled an NI and found nothing (dev_ni.c), running
+ * interrupt handlers meanwhile, or sleeps in `wait` that only the network
+ * could end — and no flit moved in the network for as long, the run ends
+ * with `livelock` set; `waits` says what each core waited for.
  */
 #ifndef NOCPROF_MACHINE_H
 #define NOCPROF_MACHINE_H
@@ -47,6 +50,21 @@
 
 typedef struct MachSched MachSched;
 
+/* What a core stopped by a deadlock or livelock waited for. */
+typedef enum {
+    MACH_WAIT_NONE,            /* it did not wait (it was not stuck) */
+    MACH_WAIT_RX,              /* a packet: it polled RX_COUNT/SRC/LEN */
+    MACH_WAIT_TX,              /* room to transmit: it polled TX_STATUS */
+    MACH_WAIT_IRQ,             /* an interrupt, in `wait` */
+} MachWaitKind;
+
+typedef struct MachWait {
+    MachWaitKind kind;
+    uint32_t pc;               /* its last poll (RX, TX) */
+    int peer;                  /* TX: destination of the packet at the head
+                                  of its injection queue (-1: none) */
+} MachWait;
+
 typedef struct Machine {
     const Config *cfg;
     unsigned ncores;
@@ -55,6 +73,7 @@ typedef struct Machine {
     bool deadlock;             /* the run ended in deadlock (or livelock) */
     bool livelock;             /* ... and it was a livelock */
     uint64_t end_cycle;        /* cycle at which the deadlock was found */
+    MachWait *waits;           /* [ncores] after a deadlock or livelock */
     unsigned nthreads;         /* host threads the last run used */
     /* [sched] adapt (machine_adapt.c): the length of one trial (0: the
      * default, 10 ms), and how many times the last run changed the number

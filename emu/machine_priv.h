@@ -30,6 +30,9 @@ typedef struct MCore {
      * state before the last progress, to judge it as of an earlier cycle */
     bool polled, prev_polled;
     uint64_t poll_from, prev_poll_from, progress;
+    /* what it waited for last (MachWaitKind) and where (a poll's pc) */
+    unsigned w_kind;
+    uint32_t w_pc;
     /* MC_IDLE while spinning on a failed poll (CoreSched.poll_wait):
      * iterations start at p_start + j * p_period, their poll at + p_off */
     bool polling, p_tx;

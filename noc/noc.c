@@ -498,9 +498,10 @@ static bool run(Noc *noc, uint64_t until, bool watch)
             noc->now = until;
             return false;
         }
-        if (decide(noc, noc->now) > 0)
+        if (decide(noc, noc->now) > 0) {
             apply(noc, noc->now);
-        else
+            noc->last_move = noc->now;
+        } else
             span = MIN(next_event(noc, noc->now), until) - noc->now;
         g_assert(span > 0);
         account(noc, noc->now, span);
@@ -658,3 +659,14 @@ bool noc_quiescent(const Noc *noc)
     return noc->busy_flits == 0;
 }
 
+uint64_t noc_last_move(const Noc *noc)
+{
+    return noc->last_move;
+}
+
+int noc_tx_head_dst(const Noc *noc, unsigned node)
+{
+    g_assert(node < noc->nodes);
+    const Packet *p = queue_front(&noc->ni[node].tx);
+    return p ? (int)p->dst : -1;
+}

@@ -144,6 +144,11 @@ bool noc_rx_drop(Noc *noc, unsigned node);
 /* True when no flit is in any router, link or injection queue (receive
  * queues may hold packets). */
 bool noc_quiescent(const Noc *noc);
+/* The last cycle before noc_now() in which a flit moved (0: none). */
+uint64_t noc_last_move(const Noc *noc);
+/* Destination of the packet at the head of node's injection queue, -1
+ * when it is empty (what a sender polling TX_STATUS waits behind). */
+int noc_tx_head_dst(const Noc *noc, unsigned node);
 
 /* --- packet log (for timelines) --- */
 

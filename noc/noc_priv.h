@@ -70,6 +70,7 @@ struct Noc {
     unsigned nodes;
     uint64_t now;
     uint64_t busy_flits;         /* flits in injection queues or routers */
+    uint64_t last_move;          /* last cycle a flit moved (0: none yet) */
     BufEntry *slots;
     Router *routers;
     Ni *ni;

@@ -342,6 +342,17 @@ void collector_finish(Collector *col, uint64_t now)
     collect_region_finish(col);
 }
 
+uint32_t *collector_stack_ret(const Collector *col, unsigned *n)
+{
+    *n = col->depth;
+    uint32_t *out = g_new(uint32_t, *n ? *n : 1);
+    for (unsigned i = 0; i < *n; i++) {
+        const Frame *f = &col->stack[*n - 1 - i];
+        out[i] = f->irq ? 1 : f->ret;
+    }
+    return out;
+}
+
 unsigned *collector_stack(const Collector *col, unsigned *n)
 {
     *n = col->depth;

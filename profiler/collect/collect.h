@@ -38,6 +38,8 @@ void collector_finish(Collector *col, uint64_t now);
 /* Function indices of the shadow stack, innermost first (for fault
  * reports); *n set to their number. Caller frees. */
 unsigned *collector_stack(const Collector *col, unsigned *n);
+/* The return address of each of those frames (1: an interrupt's). */
+uint32_t *collector_stack_ret(const Collector *col, unsigned *n);
 /* Calling-context tree: one node per distinct call path. Node 0 is the
  * root (the function where the core started); every other node's parent
  * is a smaller index. self = the exact cycles during which the path was the

@@ -278,14 +278,18 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
     ProfileData *d = r->d;
     CoreResult *c = &d->cores[i];
     g_autoptr(GVariant) v = g_variant_get_child_value(cores, i);
-    const char *elf, *abs, *sha, *status, *kind, *msg, *func, *file, *sfunc, *sfile;
+    const char *elf, *abs, *sha, *status, *kind, *msg, *func, *file, *sfunc, *sfile, *wfor, *wfunc, *wfile;
     gboolean faulted;
     g_autoptr(GVariant) console = NULL, prof = NULL;
-    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay*)", &c->id,
+    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay*" "m&sium&sm&su" "ut" ")", &c->id,
                   &elf, &abs, &sha, &status, &c->exit_code, &faulted, &kind, &msg, &func, &file, &c->fault_pc,
                   &c->fault_line, &c->fault_stack, &c->instructions, &c->cycles, &c->busy_cycles, &c->idle_cycles,
                   &c->irq_cycles, &c->interrupts, &c->waits, &c->stop_pc, &sfunc, &sfile, &c->stop_line, &console,
-                  &prof);
+                  &prof, &wfor, &c->wait_peer, &c->wait_pc, &wfunc, &wfile, &c->wait_line, &c->stack_lowest,
+                  &c->stack_used);
+    c->wait_for = profile_data_intern(d, wfor);
+    c->wait_function = profile_data_intern(d, wfunc);
+    c->wait_file = profile_data_intern(d, wfile);
     g_autofree char *at = g_strdup_printf("cores[%u]", i);
     c->elf = profile_data_intern(d, elf);
     d->elf_abs[i] = g_strdup(abs);
@@ -304,6 +308,8 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
         return fail(r, at, "id %u at position %u", c->id, i);
     if (!(c->status = known_status(status)))
         return fail(r, at, "unknown status '%s'", status);
+    if (c->wait_peer < -1 || (c->wait_peer >= 0 && (unsigned)c->wait_peer >= d->ncores))
+        return fail(r, at, "wait peer %d outside the %u cores", c->wait_peer, d->ncores);
     if (c->faulted && (!kind || !msg))
         return fail(r, at, "a fault without kind or message");
     if (c->idle_cycles > c->cycles || c->busy_cycles != c->cycles - c->idle_cycles)

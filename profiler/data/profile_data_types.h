@@ -27,8 +27,9 @@
 /* id, elf, elf_abs, sha256, status, exit code, faulted, fault kind,
  * message, function, file, pc, line, stack, instructions, cycles, busy,
  * idle, irq, interrupts, waits, stop pc, function, file, line, console,
- * profile */
-#define PD_CORE "(u" "ssss" "i" "b" "msmsmsms" "uu" "as" "ttttttt" "umsmsu" "ay" "m" PD_PROF ")"
+ * profile, wait (for, peer, pc, function, file, line), stack (lowest $sp,
+ * bytes used) */
+#define PD_CORE "(u" "ssss" "i" "b" "msmsmsms" "uu" "as" "ttttttt" "umsmsu" "ay" "m" PD_PROF "msiumsmsu" "ut" ")"
 /* from, to, flits, utilization */
 #define PD_LINK "(uutd)"
 /* cycles, nodes, links, pair packets, pair flits, packets, flits, latency

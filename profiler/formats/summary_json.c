@@ -208,6 +208,29 @@ static void json_collection(JsonBuilder *b, const Profile *p)
     json_builder_end_object(b);
 }
 
+/* "wait": what a core stuck in a deadlock or livelock waited for, and
+ * where in the firmware (SPEC 1, hang rule); null otherwise. */
+static void json_wait(JsonBuilder *b, const CoreResult *c)
+{
+    json_builder_set_member_name(b, "wait");
+    if (!c->wait_for) {
+        json_builder_add_null_value(b);
+        return;
+    }
+    json_builder_begin_object(b);
+    npjson_member_string(b, "for", c->wait_for);
+    json_builder_set_member_name(b, "peer");
+    if (c->wait_peer >= 0)
+        json_builder_add_int_value(b, c->wait_peer);
+    else
+        json_builder_add_null_value(b);
+    npjson_member_u64(b, "pc", c->wait_pc);
+    npjson_member_string(b, "function", c->wait_function);
+    npjson_member_string(b, "file", c->wait_file);
+    npjson_member_u64(b, "line", c->wait_line);
+    json_builder_end_object(b);
+}
+
 static void json_core(JsonBuilder *b, const CoreResult *c)
 {
     json_builder_begin_object(b);
@@ -223,6 +246,11 @@ static void json_core(JsonBuilder *b, const CoreResult *c)
     npjson_member_u64(b, "irq_cycles", c->irq_cycles);
     npjson_member_u64(b, "interrupts", c->interrupts);
     npjson_member_u64(b, "waits", c->waits);
+    json_wait(b, c);
+    npjson_member_object(b, "stack");
+    npjson_member_u64(b, "lowest_sp", c->stack_lowest);
+    npjson_member_u64(b, "bytes_used", c->stack_used);
+    json_builder_end_object(b);
     json_samples(b, c->prof, NULL);
     json_functions(b, c->prof);
     json_never_called(b, c->prof);
@@ -274,6 +302,15 @@ GString *summary_json(const RunInfo *run)
         json_builder_end_array(b);
     }
     npjson_member_bool(b, "livelock", run->livelock);
+    if (run->deadlock) {
+        npjson_member_u64(b, "end_cycle", run->end_cycle);
+        g_autofree unsigned *cycle = g_new(unsigned, run->ncores + 1);
+        unsigned n = run_wait_cycle(run, cycle);
+        npjson_member_array(b, "wait_cycle"); /* [] when there is none */
+        for (unsigned k = 0; k < n; k++)
+            json_builder_add_int_value(b, cycle[k]);
+        json_builder_end_array(b);
+    }
     if (run->merge_runs)                        /* only for `nocprof merge` */
         json_merge(b, run);
     npjson_member_array(b, "cores");

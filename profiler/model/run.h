@@ -26,6 +26,19 @@ typedef struct CoreResult {
     uint32_t stop_pc;          /* where it stopped (deadlock: where it waited) */
     const char *stop_function, *stop_file;
     unsigned stop_line;
+    /* deadlock or livelock: what it waited for ("receive", "transmit",
+     * "interrupt"; NULL: it was not stuck), toward which core (transmit:
+     * the destination its injection queue waits behind; -1), and where:
+     * the firmware's call site outside the runtime (SPEC 1, hang rule) */
+    const char *wait_for;
+    int wait_peer;
+    uint32_t wait_pc;
+    const char *wait_function, *wait_file;
+    unsigned wait_line;
+    /* SPEC 1 Stack: the lowest $sp seen, and the bytes below the initial
+     * $sp (0: none seen) */
+    uint32_t stack_lowest;
+    uint64_t stack_used;
     const Profile *prof;       /* NULL when profiling was off */
 } CoreResult;
 
@@ -48,5 +61,11 @@ typedef struct RunInfo {
                                         summed run (NULL: not a merge) */
     const char *const *merge_forced; /* keys that differed (--force), or NULL */
 } RunInfo;
+
+/* A wait-for cycle between the stuck cores of a deadlock or livelock:
+ * core k waits for cycle[k + 1] (a transmit toward it, or a receive when
+ * it is the only other stuck core), the last for cycle[0]. Its length (0:
+ * none); cycle has room for run->ncores ids. */
+unsigned run_wait_cycle(const RunInfo *run, unsigned *cycle);
 
 #endif

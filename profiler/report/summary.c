@@ -36,6 +36,52 @@ static void merge_text(GString *o, const RunInfo *run)
         g_string_append_printf(o, "WARNING: merged with --force although %s\n", run->merge_forced[i]);
 }
 
+void summary_endings(GString *o, const RunInfo *run, const char *indent)
+{
+    if (run->livelock)
+        g_string_append_printf(o, "%slivelock: every live core only waited (polled an NI in vain, ran interrupt "
+                               "handlers, slept where only the network could wake it) for %" G_GUINT64_FORMAT " cycles, nothing another core "
+                               "could see changed and no flit moved (found at cycle %" G_GUINT64_FORMAT ")\n",
+                               indent, run->livelock_cycles, run->end_cycle);
+    else
+        g_string_append_printf(o, "%sdeadlock: every live core waits and nothing can wake any of them\n", indent);
+    for (unsigned i = 0; i < run->ncores; i++) {
+        const CoreResult *c = &run->cores[i];
+        if (strcmp(c->status, "deadlock") != 0)
+            continue;
+        g_string_append_printf(o, "%s  core %u %s at pc 0x%08x in %s (%s:%u)\n", indent, c->id,
+                               c->wait_for && strcmp(c->wait_for, "interrupt") != 0 ? "polling" : "waiting",
+                               c->stop_pc, c->stop_function ? c->stop_function : "??",
+                               c->stop_file ? c->stop_file : "??", c->stop_line);
+        if (!c->wait_for)
+            continue;
+        g_string_append_printf(o, "%s    waits for ", indent);
+        if (strcmp(c->wait_for, "receive") == 0)
+            g_string_append(o, "a packet (receive from any core)");
+        else if (strcmp(c->wait_for, "transmit") == 0 && c->wait_peer >= 0)
+            g_string_append_printf(o, "transmit room toward core %d%s%s", c->wait_peer,
+                                   (unsigned)c->wait_peer < run->ncores && !run->cores[c->wait_peer].wait_for
+                                   ? ", which has stopped: " : "",
+                                   (unsigned)c->wait_peer < run->ncores && !run->cores[c->wait_peer].wait_for
+                                   ? run->cores[c->wait_peer].status : "");
+        else if (strcmp(c->wait_for, "transmit") == 0)
+            g_string_append(o, "transmit room");
+        else
+            g_string_append(o, "an interrupt");
+        g_string_append_printf(o, ", at 0x%08x in %s (%s:%u)\n", c->wait_pc,
+                               c->wait_function ? c->wait_function : "??", c->wait_file ? c->wait_file : "??",
+                               c->wait_line);
+    }
+    g_autofree unsigned *cycle = g_new(unsigned, run->ncores + 1);
+    unsigned n = run_wait_cycle(run, cycle);
+    if (n) {
+        g_string_append_printf(o, "%s  wait-for cycle:", indent);
+        for (unsigned k = 0; k <= n; k++)
+            g_string_append_printf(o, "%s core %u", k ? " ->" : "", cycle[k % n]);
+        g_string_append_c(o, '\n');
+    }
+}
+
 GString *summary_text(const RunInfo *run)
 {
     const Config *cfg = run->cfg;
@@ -48,23 +94,12 @@ GString *summary_text(const RunInfo *run)
     g_string_append_printf(o, "config:   %s\n", run->config_path ? run->config_path : "(built-in defaults)");
     merge_text(o, run);
     g_string_append_printf(o, "exit status: %d%s\n\n", run->exit_status,
-                           run->livelock ? " (livelock: every live core only polled an empty NI)"
+                           run->livelock ? " (livelock: every live core only waited)"
                            : run->deadlock ? " (deadlock: every live core waits and nothing can wake it)" : "");
     for (unsigned i = 0; run->warnings && run->warnings[i]; i++)
         g_string_append_printf(o, "WARNING: %s\n%s", run->warnings[i], run->warnings[i + 1] ? "" : "\n");
     if (run->deadlock) {
-        if (run->livelock)
-            g_string_append_printf(o, "livelock: every live core only polled an empty NI for %" G_GUINT64_FORMAT
-                                   " cycles, nothing in flight, no timer interrupt enabled (found at cycle %"
-                                   G_GUINT64_FORMAT ")\n", run->livelock_cycles, run->end_cycle);
-        for (unsigned i = 0; i < run->ncores; i++) {
-            const CoreResult *c = &run->cores[i];
-            if (strcmp(c->status, "deadlock") == 0)
-                g_string_append_printf(o, "  core %u %s at pc 0x%08x in %s (%s:%u)\n", c->id,
-                                       run->livelock ? "polling" : "waiting", c->stop_pc,
-                                       c->stop_function ? c->stop_function : "??",
-                                       c->stop_file ? c->stop_file : "??", c->stop_line);
-        }
+        summary_endings(o, run, "");
         g_string_append_c(o, '\n');
     }
     g_string_append_printf(o, "%-5s %-11s %5s %14s %14s %14s %14s %14s  %s\n", "core", "status", "exit",
@@ -79,6 +114,13 @@ GString *summary_text(const RunInfo *run)
                                " %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "  %s\n",
                                c->id, c->status, code, c->instructions, c->cycles,
                                c->busy_cycles, c->idle_cycles, c->irq_cycles, c->elf);
+    }
+    for (unsigned i = 0; i < run->ncores; i++) {
+        const CoreResult *c = &run->cores[i];
+        if (c->stack_lowest)
+            g_string_append_printf(o, "%sstack: core %u lowest $sp 0x%08x, %" G_GUINT64_FORMAT
+                                   " bytes below the initial $sp\n", i ? "" : "\n", c->id, c->stack_lowest,
+                                   c->stack_used);
     }
     for (unsigned i = 0; i < run->ncores; i++) {
         const CoreResult *c = &run->cores[i];

@@ -10,6 +10,10 @@
 #include "run.h"
 
 GString *summary_text(const RunInfo *run);
+/* How a deadlock or livelock ended the run: the rule, each stuck core's
+ * stop, what it waited for and where, the wait-for cycle (each line
+ * prefixed with indent). */
+void summary_endings(GString *o, const RunInfo *run, const char *indent);
 GString *noc_report(const NocStats *st, const Config *cfg);
 
 #endif

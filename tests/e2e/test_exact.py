@@ -143,6 +143,23 @@ class Exact(unittest.TestCase):
         self.assertEqual(ref.rc, 4, ref.describe())
         self.assertEqual(opt.text("comm.txt"), ref.text("comm.txt"))
 
+    def test_hangs(self):
+        # issue 19.8: hangs kept busy by interrupts, a full network behind an
+        # exited core, every core flooding one: found at the same cycle, each
+        # core stopped at the same place, the same reports, in every schedule
+        for name in ("hang_irq", "hang_exited", "hang_flood"):
+            base = None
+            for q, t in [(1, 1), (1000, 2), (37, 3), (10000, 4), (100000, 2)]:
+                r = run([fw(name), "--set", "run.livelock_cycles=50000", "--set", "sched.quantum=%d" % q,
+                         "--threads", str(t)], timeout=120)
+                self.assertEqual(r.rc, 4, r.describe())
+                got = files_of(r.out)
+                if base is None:
+                    base = got
+                self.assertEqual(sorted(got), sorted(base))
+                for k in base:
+                    self.assertEqual(got[k], base[k], "%s: %s differs at quantum %d, %d threads" % (name, k, q, t))
+
     def test_threads_option_validated(self):
         r = run([fw("matmul"), "--threads", "x"])
         self.assertEqual(r.rc, 2)

@@ -394,12 +394,138 @@ class EndOfRun(unittest.TestCase):
             body = dis[dis.index("<rt_recv>:"):]
             poll = int(re.search(r"^([0-9a-f]+):\s+\S+\s+lw\s+\w+,12304\(", body, re.M).group(1), 16)
             summary_txt = r.text("summary.txt")
-            self.assertIn("livelock: every live core only polled an empty NI for %d cycles" % L, summary_txt)
+            self.assertIn("livelock: every live core only waited (polled an NI in vain, ran interrupt handlers, "
+                          "slept where only the network could wake it) for %d cycles" % L, summary_txt)
+            self.assertIn("waits for a packet (receive from any core), at", summary_txt)
+            self.assertIn(" in wait_for_nothing (", summary_txt)
             for c in s["cores"]:
                 self.assertEqual(c["status"], "deadlock")
                 self.assertGreaterEqual(c["cycles"], L)
                 self.assertLess(c["cycles"], L + 2000)
                 self.assertIn("core %d polling at pc 0x%08x in rt_recv" % (c["id"], poll), summary_txt)
+
+    def hang(self, name, endian, L=50000):
+        """Run a hang fixture (issue 19.8): exit 4, a livelock found within
+        L cycles of the last change (its cores' first few hundred cycles),
+        and the marker line of its source as each stuck core's wait site."""
+        r = run(["--set", "run.livelock_cycles=%d" % L, fw(name, endian)], timeout=60)
+        self.assertEqual(r.rc, 4, r.describe())
+        s = r.summary
+        self.assertTrue(s["deadlock"])
+        self.assertTrue(s["livelock"])
+        self.assertGreaterEqual(s["end_cycle"], L)
+        self.assertLess(s["end_cycle"], L + 2000)
+        marker = "HANG_%s_WAIT" % name[len("hang_"):].upper()
+        with open(nptest.src("firmware", "tests", name + ".c")) as f:
+            line = [i + 1 for i, t in enumerate(f) if marker in t][0]
+        return r, line
+
+    def check_wait(self, c, what, peer, function, line):
+        w = c["wait"]
+        self.assertEqual(c["status"], "deadlock")
+        self.assertEqual((w["for"], w["peer"], w["function"], w["line"]), (what, peer, function, line))
+        self.assertTrue(w["file"].endswith(".c"), w["file"])
+
+    def test_hang_kept_busy_by_interrupts(self):
+        """19.8 a: cores 0 and 1 wait in rt_recv for each other while a
+        periodic timer interrupt runs on both (ran to 10^10 cycles before)."""
+        for endian in ("el", "eb"):
+            r, line = self.hang("hang_irq", endian)
+            s = r.summary
+            for c in s["cores"][:2]:
+                self.check_wait(c, "receive", None, "exchange", line)
+                self.assertGreaterEqual(c["interrupts"], 9)  # period 5000 over 50000 cycles
+            for c in s["cores"][2:]:
+                self.assertEqual((c["status"], c["wait"]), ("exited", None))
+            self.assertEqual(s["wait_cycle"], [0, 1])
+            txt = r.text("summary.txt")
+            self.assertIn("wait-for cycle: core 0 -> core 1 -> core 0", txt)
+            self.assertIn("in exchange (", txt)
+            self.assertIn("hang_irq.c:%d)" % line, r.stderr)
+
+    def test_hang_behind_an_exited_core(self):
+        """19.8 b: senders spin on TX_STATUS behind a full network toward a
+        core that exited (ran to the cycle limit before: the check gave up
+        while flits were in flight)."""
+        r, line = self.hang("hang_exited", "el")
+        s = r.summary
+        self.assertEqual(s["cores"][1]["status"], "exited")
+        for i in (0, 2, 3):
+            self.check_wait(s["cores"][i], "transmit", 1, "flood", line)
+        self.assertEqual(s["wait_cycle"], [])
+        self.assertIn("waits for transmit room toward core 1, which has stopped: exited", r.text("summary.txt"))
+
+    def test_hang_flooding_one_core(self):
+        """19.8 c: every core floods core 0, which floods itself, and nobody
+        receives (ran over 300 s before)."""
+        for endian in ("el", "eb"):
+            r, line = self.hang("hang_flood", endian)
+            s = r.summary
+            for c in s["cores"]:
+                self.check_wait(c, "transmit", 0, "flood", line)
+            self.assertEqual(s["wait_cycle"], [0])
+            self.assertIn("wait-for cycle: core 0 -> core 0", r.text("summary.txt"))
+
+    def test_runaway_recursion_is_a_stack_overflow(self):
+        """19.10: runaway recursion stops at the prologue that takes $sp
+        below __nocprof_stack_limit (the SDK's link.ld: end of .bss), its
+        stack folded (`runaway xN <- main`), every core's lowest $sp
+        recorded. Hand-computed from the disassembly: $sp at reset
+        0x800ffff0, main's frame M, runaway's frame F: the fault is in the
+        N-th runaway with 0x800ffff0 - M - N*F < limit (before: the stack ate
+        .bss, .data and .text unnoticed)."""
+        for endian in ("el", "eb"):
+            elf = fw("runaway", endian)
+            pre = "mipsel-linux-gnu-" if endian == "el" else "mips-linux-gnu-"
+            dis = subprocess.run([nptest.tool(pre + "objdump"), "-d", elf], capture_output=True, text=True,
+                                 check=True).stdout
+            def frame(fn):
+                body = dis[dis.index("<%s>:" % fn):]
+                body = body.split("\n\n")[0]
+                m = re.search(r"^\s*([0-9a-f]+):\s+\S+\s+addiu\s+sp,sp,-(\d+)$", body, re.M)
+                return int(m.group(1), 16), int(m.group(2))
+            nm = subprocess.run([nptest.tool(pre + "nm"), elf], capture_output=True, text=True, check=True).stdout
+            limit = int(re.search(r"^([0-9a-f]+) A __nocprof_stack_limit$", nm, re.M).group(1), 16) & 0xFFFFFFFF
+            prologue, F = frame("runaway")
+            _, M = frame("main")
+            top = 0x800ffff0
+            s0 = top - M
+            n = (s0 - limit) // F + 1
+            lowest = s0 - n * F
+            self.assertLess(lowest, limit)
+            r = run([elf], timeout=60)
+            self.assertEqual(r.rc, 3, r.describe())
+            c = r.core(0)
+            f = c["fault"]
+            self.assertEqual(c["status"], "fault")
+            self.assertEqual((f["kind"], f["pc"], f["function"]), ("stack-overflow", prologue, "runaway"))
+            self.assertEqual(f["stack"], ["runaway x%d" % n, "main"])
+            self.assertEqual(c["stack"], {"lowest_sp": lowest, "bytes_used": top - lowest})
+            # core 2: ping (frame A) -> pong (B) -> ping ...: the first
+            # prologue to cross, and the stack folded by period two
+            (ping, A), (pong, B) = frame("ping"), frame("pong")
+            sp, frames = s0, []
+            while True:
+                fn, pc, size = ("ping", ping, A) if len(frames) % 2 == 0 else ("pong", pong, B)
+                frames.insert(0, fn)
+                sp -= size
+                if sp < limit:
+                    break
+            k = len(frames) // 2
+            want = ["(pong <- ping) x%d" % k] if fn == "pong" else ["(ping <- pong) x%d" % k, "ping"]
+            c2 = r.core(2)
+            self.assertEqual((c2["fault"]["kind"], c2["fault"]["pc"]), ("stack-overflow", pc))
+            self.assertEqual(c2["fault"]["stack"], want + ["main"])
+            self.assertEqual(c2["stack"]["lowest_sp"], sp)
+            for i in (1, 3):
+                c = r.core(i)
+                self.assertEqual(c["status"], "exited")
+                self.assertEqual(c["stack"], {"lowest_sp": s0, "bytes_used": M})  # main's frame
+            txt = r.text("summary.txt")
+            self.assertIn("call stack (innermost first): runaway x%d <- main" % n, txt)
+            self.assertIn("stack: core 0 lowest $sp 0x%08x, %d bytes below the initial $sp" % (lowest, top - lowest),
+                          txt)
+            self.assertLess(len(txt), 8192)
 
     def test_livelock_off(self):
         r = run(["--set", "run.livelock_cycles=0", "--max-cycles", "300000", fw("livelock")], timeout=120)
