@@ -328,8 +328,13 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     mc->st = MC_RUN;
     lb_set(mc, r);
     mc->mark = r; /* the skipped iterations are no work */
-    if (r > start)
-        dev_ni_emit_polls(mc->ni, tx, poll_pc, start + poll_offset, period, (r - start) / period);
+    /* the iterations the core accounts (block.c poll_skip): never one that
+     * would end past the cycle limit (that one runs, cut, and its poll
+     * reaches the observers by itself when it completes by the limit) */
+    uint64_t k = r > start ? (r - start) / period : 0, limit = m->cfg->max_cycles;
+    k = start < limit ? MIN(k, (limit - start) / period) : 0;
+    if (k)
+        dev_ni_emit_polls(mc->ni, tx, poll_pc, start + poll_offset, period, k);
     pthread_mutex_unlock(&s->lock);
     return r;
 }
