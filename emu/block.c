@@ -259,6 +259,15 @@ Block *core_current_block(const Core *c)
     return b == &c->none || b == &c->irq_marker ? NULL : b;
 }
 
+Block *core_block_at(const Core *c, uint32_t pc, uint32_t *idx)
+{
+    Block *b = core_current_block(c);
+    if (!b || pc < b->addr || pc >= b->addr + b->size)
+        return NULL;
+    *idx = (pc - b->addr) / 4;
+    return b;
+}
+
 uint64_t block_start(const Core *c, const Block *b)
 {
     bool scanned = c->scan_block == b && c->scan_count == b->count;

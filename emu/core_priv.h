@@ -334,6 +334,9 @@ void block_run_cut(Core *c);
 uint64_t block_start(const Core *c, const Block *b);
 /* The block executing now (NULL between blocks). */
 Block *core_current_block(const Core *c);
+/* The block executing now when pc is one of its instructions (*idx: its
+ * index), else NULL: what a code hook asks first. */
+Block *core_block_at(const Core *c, uint32_t pc, uint32_t *idx);
 
 /* block_24k.c (24k) */
 /* b's costs and what it leaves pending (pend: a real block). */

@@ -55,10 +55,8 @@ static bool in_delay_slot(Core *c, uint32_t pc)
 
 static uint64_t cycle_at(Core *c, uint32_t pc)
 {
-    const Block *b = core_current_block(c);
-    if (!b || pc < b->addr || pc >= b->addr + 4 * b->ninsns)
-        return c->cycles;
-    return exc_insn_cycle(c, (int)((pc - b->addr) / 4));
+    uint32_t i;
+    return core_block_at(c, pc, &i) ? exc_insn_cycle(c, (int)i) : c->cycles;
 }
 
 static void stop_here(Core *c, DbgStop why, uint32_t pc)

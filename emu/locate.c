@@ -270,13 +270,13 @@ static void mark_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaq
     Core *c = opaque;
     (void)uc;
     (void)size;
-    Block *b = core_current_block(c);
-    uint32_t pc = (uint32_t)address;
-    if (!b || pc < b->addr || pc >= b->addr + b->size)
+    uint32_t i;
+    Block *b = core_block_at(c, (uint32_t)address, &i);
+    if (!b)
         return;
     c->mark_blk = b;
     c->mark_count = b->count;
-    c->mark_idx = (pc - b->addr) / 4;
+    c->mark_idx = i;
 }
 
 static bool trap_holds(Core *c, uint32_t w);
@@ -289,12 +289,12 @@ static void record_hook(uc_engine *uc, uint64_t address, uint32_t size, void *op
     Core *c = opaque;
     (void)uc;
     (void)size;
-    Block *b = core_current_block(c);
-    uint32_t pc = (uint32_t)address;
-    if (!b || !b->locmem || pc < b->addr || pc >= b->addr + b->size || !b->locmem[(pc - b->addr) / 4].record)
+    uint32_t i;
+    Block *b = core_block_at(c, (uint32_t)address, &i);
+    if (!b || !b->locmem || !b->locmem[i].record)
         return;
-    LocMem *m = &b->locmem[(pc - b->addr) / 4];
-    uint32_t w = b->words[(pc - b->addr) / 4];
+    LocMem *m = &b->locmem[i];
+    uint32_t w = b->words[i];
     m->rec_count = b->count;
     if (m->kind) {
         m->rec_ea = core_read_gpr(c, RS(w)) + (uint32_t)(int32_t)(int16_t)(w & 0xFFFFu);
@@ -415,11 +415,11 @@ static void ctc1_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaq
     Core *c = opaque;
     (void)uc;
     (void)size;
-    Block *b = core_current_block(c);
-    uint32_t pc = (uint32_t)address;
-    if (!b || pc < b->addr || pc >= b->addr + b->size || !is_ctc1_enables(b->words[(pc - b->addr) / 4]))
+    uint32_t i;
+    Block *b = core_block_at(c, (uint32_t)address, &i);
+    if (!b || !is_ctc1_enables(b->words[i]))
         return;
-    uint32_t w = b->words[(pc - b->addr) / 4];
+    uint32_t w = b->words[i];
     c->fpe_enables = (core_read_gpr(c, RT(w)) >> 7) & 31u;
     if (!c->fpe_enables || c->fpe_armed)
         return;

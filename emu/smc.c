@@ -302,11 +302,11 @@ static void cache_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opa
     Core *c = opaque;
     (void)uc;
     (void)size;
-    Block *b = core_current_block(c);
-    uint32_t pc = (uint32_t)address;
-    if (!b || pc < b->addr || pc >= b->addr + b->size || c->state != CORE_RUNNING)
+    uint32_t i;
+    Block *b = core_block_at(c, (uint32_t)address, &i);
+    if (!b || c->state != CORE_RUNNING)
         return;
-    uint32_t w = b->words[(pc - b->addr) / 4];
+    uint32_t w = b->words[i];
     if (!is_cache_op(w))
         return; /* the code at pc changed since the hook was added */
     uint32_t ea = core_read_gpr(c, (w >> 21) & 31) + (uint32_t)(int32_t)(int16_t)(w & 0xFFFFu);
