@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* base/bytes.h — 32-bit words in the guest's byte order.
  *
  * The one place that turns guest bytes into host words and back (ELF

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* base/error.c — the project's GError domain. */
 #include "error.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* base/error.h — the project's one GError domain.
  *
  * Library code reports failures as GError in NOCPROF_ERROR with one of the

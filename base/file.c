@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* base/file.c — opening input files safely (see file.h). */
 #include "file.h"
 #include "error.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* base/file.h — opening input files (firmware ELFs, configurations,
  * saved profiles) safely.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* base/json.c — JSON conventions over json-glib (see json.h). */
 #include "base/json.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* base/json.h — the project's one way to write JSON: json-glib's builder
  * and generator, with the few conventions every nocprof JSON file shares.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * bare.c - bench-bare, the reference runner of the benchmark harness.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* cli.h — the nocprof command line (SPEC section 4), shared by its files:
  *   main.c     main(): top-level help and command dispatch
  *   options.c  `nocprof run` options -> Config and the ELF of each core

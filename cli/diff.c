@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* diff.c — `nocprof diff OUT_A OUT_B`: what got faster or slower between
  * two finished runs, from their saved profile data (no ELF needed):
  * diff.txt (chip, then every core), diff.folded (differential folded

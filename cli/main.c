@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* main.c — nocprof's entry point: top-level help and command dispatch. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* manifest.c — OUT/.nocprof-manifest: the files nocprof wrote in an output
  * folder, one path relative to the folder per line. A run into a folder
  * that has one removes the files listed there that it did not write itself

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* merge.c — `nocprof merge OUT... -o MERGED`: runs of the same firmware
  * summed like `gprof -s`, and every report written for the sum. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* options.c — `nocprof run` options: the configuration they make and the
  * ELF each core runs. */
 #include <stdlib.h>

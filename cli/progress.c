@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* progress.c — the one-line progress of a long run on a terminal: simulated
  * cycles (min..max over the cores, against --max-cycles), the guest
  * instructions executed so far and the guest MIPS (millions of them per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* report.c — `nocprof report OUT`: every report of a finished run rebuilt
  * from OUT/profile.data without running again; and the report options that
  * every command writing reports shares (one parser, one place to apply). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* run.c — `nocprof run`: load the firmware, run the machine with the
  * profiler's collectors, gather each core's outcome, write the reports. */
 #include <errno.h>

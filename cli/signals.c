@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* signals.c — SIGINT, SIGTERM and SIGPIPE in every command (issue 20.2).
  *
  *   SIGINT / SIGTERM, first one: `run`: the machine stops at the next

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* write.c — the output folder: every report of a run (live, or rebuilt
  * from saved profile data), each written atomically (a temporary name in
  * the same folder, then rename), and the saved data itself. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* elf_file.c — the one ELF reader: header checks, PT_LOAD segments and
  * function-like symbols with libelf (gelf). */
 #include "elf_file.h"

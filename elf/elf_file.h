@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* elf/elf_file.h — the one ELF reader (libelf): a MIPS32 ELF's header,
  * PT_LOAD segments and function-like symbols, read once at open.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* block.c — the block cache and the block hook: translation of a new
  * block (its static cost, its control instruction), charging each block
  * as it starts, taken branches, and the transfers the client watches. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* core.c — one MIPS32 core on Unicorn: set-up, the run and idle loops,
  * interrupt delivery and the core's accessors. Blocks: block.c; faults:
  * exc.c; sampling: sample.c; device windows: mmio.c, dev_*.c. See core.h

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* core.h — one emulated MIPS32 core: its private RAM, its devices (SYS,
  * TIMER, IRQC and, when attached, NI) and its cycle clock. The Core is
  * opaque: everything outside emu/ uses the functions below.

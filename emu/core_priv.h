@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* core_priv.h — the Core and Block structs, shared only by emu/core.c,
  * block.c, sample.c, exc.c and mmio.c. Nothing outside emu/ includes it. */
 #ifndef NOCPROF_CORE_PRIV_H

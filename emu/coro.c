@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* coro.c — stackful coroutines on Boost.Context fcontext (see coro.h). */
 #include "coro.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* coro.h — stackful coroutines (Boost.Context fcontext) for the scheduler.
  *
  * Each core runs its engine inside its own coroutine, so that a core that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* cp0.c — the CP0 registers Unicorn does not model: Count, Compare and
  * Cause (SPEC section 1), exact to the cycle.
  *

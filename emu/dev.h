@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* dev.h — the devices every core owns (SYS, TIMER, IRQC), private to emu/.
  *
  * Each device is a state struct plus a read/write pair (DevOps, core.h)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* dev_ni.c — NI: stage and send packets, receive them (SPEC section 1).
  * The only emu file that includes noc.h. Misuse (sending nothing, a full
  * injection queue, reading with nothing waiting, ...) rejects the access

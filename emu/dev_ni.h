@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* dev_ni.h — the network interface of one core: the only emu code that
  * talks to noc/. The machine creates one per core and maps it into the
  * core's NI window (core_map_device with dev_ni_ops and dev_ni_irq). */

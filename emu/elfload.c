@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* elfload.c — the loader's view of a firmware ELF (elf/elf_file.h): its
  * PT_LOAD segments checked against RAM and copied. */
 #include "elfload.h"

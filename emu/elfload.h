@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* elfload.h — a firmware ELF as the loader sees it: PT_LOAD segments,
  * entry point, byte order. (Symbols and lines: profiler/symbols.h.) */
 #ifndef NOCPROF_ELFLOAD_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* exc.c — faults: the first one is kept, the block that raised it is cut
  * back to the faulting instruction, and that instruction is located
  * exactly (locate.c: Unicorn reports exceptions by number only, PC

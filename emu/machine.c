@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* machine.c — the exact conservative scheduler (see machine.h).
  *
  * Each core runs inside a coroutine (MCore.co) on the host thread it is

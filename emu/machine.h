@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* machine.h — the W x H mesh: one Core per node, one Noc, and the exact
  * conservative scheduler that runs them on one or more host threads.
  *

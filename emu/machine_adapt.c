@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* machine_adapt.c — how many of a run's host threads run cores.
  *
  * Several threads speed a run up only when its cores rarely wait for each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* machine_priv.h — the scheduler's state, shared by machine.c (the
  * scheduler) and machine_spin.c (waiting without the lock on several host
  * threads). See machine.c for the states and the invariants. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* machine_spin.c — waiting on several host threads: spinning on the clocks
  * the running cores publish, and preempting a busy thread's long run for a
  * core that is behind (see "Several threads" in docs/design.md). */

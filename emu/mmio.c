@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* mmio.c — the core's device windows: locate the accessing instruction,
  * charge `mmio` instead of `load`/`store`, check the access size, and pass
  * the register access to the device mapped in that window. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* sample.c — PC sampling in simulated time: one histogram per [profile]
  * period, each sample landing on the instruction that occupies its cycle
  * (pc 0 = idle). */

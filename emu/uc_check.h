@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* uc_check.h — the one place a Unicorn error becomes a GError.
  *
  *     if (!uc_check(uc_mem_map(...), error, "core %u: map RAM", id))

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* fuzz_cmdline.c — libFuzzer target: the command lines of `nocprof run`,
  * `report`, `diff` and `merge`, parsed and checked without running or
  * reading anything. Input: byte 0 picks the command, the rest is the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* fuzz_config.c — libFuzzer target: the configuration parser (emu/config.c)
  * on arbitrary INI text, then --set style overrides and validation. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* fuzz_elf.c — libFuzzer target: the ELF loader (emu/elfload.c) and the
  * symbols/DWARF reader (profiler/model/symbols.c) on arbitrary bytes, then
  * the queries the reports make. Input goes through a memfd (both readers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* fuzz_profile.c — libFuzzer target: the saved-profile reader of `nocprof
  * report`, `diff` and `merge` (profiler/data/profile_data.c) on arbitrary
  * bytes; what decodes is encoded again, and its aliasing statistics (whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* noc.c — cycle-level W x H mesh network on chip (see noc.h, docs/noc.md).
  *
  * Timeline of one flit without contention. A flit enters its source

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* noc.h — cycle-level model of a W x H mesh network on chip.
  *
  * Plain C, no Unicorn. One Noc models every router, link and network

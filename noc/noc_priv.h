@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* noc_priv.h — the mesh's state, shared by noc.c (the simulation) and
  * noc_stats.c (the statistics it reports). See noc.c for the model. */
 #ifndef NOCPROF_NOC_PRIV_H

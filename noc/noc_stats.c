@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* noc_stats.c — the network's statistics (noc_stats): per pair, per link,
  * latency percentiles, buffer occupancy and stalls. */
 #include "noc_priv.h"

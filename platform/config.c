@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* config.c — GKeyFile configuration with table-driven keys. */
 #include "config.h"
 #include "base/file.h"

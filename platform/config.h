@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* config.h — the platform configuration (SPEC section 5).
  *
  * A plain struct with the defaults of configs/default.ini set first; a

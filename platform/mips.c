@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* mips.c — instruction classes for the cycle model (see mips.h). */
 #include "mips.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* mips.h — the little a cycle model needs to know about a MIPS32 word.
  *
  * Classifies instructions for timing (load, store, mul, div), control

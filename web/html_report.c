@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* html_report.c — OUT/report.html: the embedded web/ bundle plus the run's
  * data as JSON (see html_report.h). */
 #define _GNU_SOURCE /* memmem */

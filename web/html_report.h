@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* html_report.h — OUT/report.html, the self-contained interactive report.
  *
  * The page is the web/ front end (d3, d3-flame-graph; bundled by esbuild at

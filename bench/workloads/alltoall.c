@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * alltoall.c - NoC bench workload (platform only): every core sends
  * A2A_PACKETS packets of A2A_WORDS words to every other core and receives

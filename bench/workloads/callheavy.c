@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * callheavy.c - CPU-bound workload of many small functions: short basic
  * blocks, a call or return every few instructions, the shape of issue 11's

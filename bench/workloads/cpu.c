@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cpu.c - compute-bound bench workload: CRC-32 and integer matrix multiply
  * on every core, no NoC.  Portable: builds for the platform (with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * hofstadter.c - deep mutual recursion: Hofstadter's Female and Male
  * sequences, computed naively on every core.

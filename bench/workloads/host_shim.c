@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * host_shim.c - the runtime calls used by the portable workloads (cpu,
  * store), implemented on the host C library, for the native baseline.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * irq.c - interrupt-heavy bench workload (platform only): a periodic timer
  * every IRQ_PERIOD = 200 cycles whose handler does a little work (a hash

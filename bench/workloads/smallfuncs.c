@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * smallfuncs.c - CPU-bound workload of many small functions of typical
  * firmware size: a packet-processing loop whose helpers (field getters,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * store.c - memory-bound bench workload: block copies and sorting.
  * Portable: builds for the platform (with fw_main.c) and natively (with

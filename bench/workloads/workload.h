@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * workload.h - what a bench workload may use, on the platform and natively.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * alias.c - work locked to a periodic timer, to show sampling aliasing.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * matmul.c - scatter, compute, gather: C = A x B over the NoC.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pipeline.c - a four-stage checksum pipeline over the NoC.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ticks.c - a periodic timer-interrupt task on every core.
  *

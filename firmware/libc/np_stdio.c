@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * np_stdio.c - stdout/stderr on the core's console.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * intmix.c - an integer benchmark-style program with known results:
  * CRC-32 (check value of "123456789" is 0xCBF43926), N-queens (solutions

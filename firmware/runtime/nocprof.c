@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * nocprof.c - the firmware runtime: console, time, NoC, timer, interrupts.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * nocprof.h - firmware runtime for the nocprof MIPS32 NoC platform.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * calls.c - profiler test firmware with analytically known call counts.
  *

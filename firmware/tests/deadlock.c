@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * deadlock.c - every core disables all IRQC sources, stops its timer and
  * waits forever in wait_forever().  Nothing can wake any core, so the

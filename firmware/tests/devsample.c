@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * devsample.c - where the samples of device-access loops land (e2e/profiler
  * DeviceAccessSamples).  Core 0 runs ds_cycle_loop (DS_N iterations), then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fault_mmio.c - every core reads the undefined offset 0xFF0 of the SYS
  * window (0xBF000FF0) in read_bad_sys_reg().  Expected: bus error naming

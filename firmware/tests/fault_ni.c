@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fault_ni.c - every core writes NI TX_SEND with no word staged, in
  * send_empty_packet().  Expected: NI misuse error ("TX_SEND with nothing

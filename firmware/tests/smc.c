@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * smc.c - code a core writes and then runs (SPEC 1, "Code that a core
  * writes and then executes"): copied to RAM (a .bss buffer and a page

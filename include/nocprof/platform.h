@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* nocprof/platform.h — the one register map of the nocprof platform.
  *
  * Included by the emulator (emu/dev_*.c), the firmware runtime and C

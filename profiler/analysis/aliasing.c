@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* aliasing.c — sampled profiles judged against the exact cycle counts.
  *
  * The model (see aliasing.h and docs/aliasing.md): on one core, the n timer

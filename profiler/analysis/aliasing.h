@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* aliasing.h — judge each sampled profile against the exact cycle counts.
  *
  * A timer-tick profile is a systematic sample: every P cycles the running

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* aliasing_json.c — the "aliasing" member of summary.json. */
 #include <inttypes.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* aliasing_private.h — what the aliasing analysis (aliasing.c) shares with
  * its printers (aliasing_text.c, aliasing_json.c, aliasing_svg.c) and its
  * special functions (aliasing_stats.c). Not installed, not for other stages. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* aliasing_stats.c — the special functions of the aliasing statistics:
  * binomial tails (regularised incomplete beta), the chi-square upper tail
  * (regularised incomplete gamma) and the normal quantile. The continued

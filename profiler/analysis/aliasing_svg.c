@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* aliasing_svg.c — OUT/aliasing.svg. */
 #include <float.h>
 #include <inttypes.h>

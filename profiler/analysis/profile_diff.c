@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* profile_diff.c — function-by-function comparison of two profiles (see
  * profile_diff.h). */
 #include "profile_diff.h"

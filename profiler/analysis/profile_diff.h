@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* profile_diff.h — two profiles of the same code compared function by
  * function (`nocprof diff`): exact self and inclusive cycles and calls of
  * A and B, matched by function name, sorted by the size of the change.

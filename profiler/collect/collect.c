@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* collect.c — the hooks on a core: shadow call stack and arcs. */
 #include "collect_private.h"
 #include "mips.h"

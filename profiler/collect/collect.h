@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* collect.h — exact call-graph collection for one core.
  *
  * Plugs into the core as CoreHooks. Every arrival of control at a block

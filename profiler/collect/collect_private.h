@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* collect_private.h — the Collector's state, shared by the files of
  * collect/ (collect.c: hooks and shadow stack; context.c: calling contexts
  * and timeline events; profile_build.c: the Profile). Not for other stages. */

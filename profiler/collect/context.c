@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* context.c — the calling-context tree (one node per distinct call path,
  * with the cycles during which it was the whole stack) and the timeline of
  * waits and interrupt handler runs. */

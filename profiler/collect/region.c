@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* region.c — regions of interest: collection on and off (SYS PROF_CTRL,
  * --collect-initially, --collect-only FUNC).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* comm.c — recording the communication profile from NI events (comm.h). */
 #include "comm_private.h"
 

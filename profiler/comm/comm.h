@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* comm.h — the communication profile: the NoC charged to the code, with
  * wait-state analysis (issue 12; definitions in docs/reports.md).
  *

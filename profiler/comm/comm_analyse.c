@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* comm_analyse.c — from the recorder to the CommReport: per function, per
  * call path, per partner, per line, and the critical chain. */
 #include <string.h>

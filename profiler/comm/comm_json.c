@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* comm_json.c — the "communication" member of summary.json (SPEC 6). */
 #include "base/json.h"
 #include "comm_report.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* comm_private.h — the recorder's state, shared by the files of comm/. */
 #ifndef NOCPROF_COMM_PRIVATE_H
 #define NOCPROF_COMM_PRIVATE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* comm_report.c — the CommReport: freeing, and reading back the full JSON
  * form that profile.data keeps (comm_json(r, true)). */
 #include "base/error.h"

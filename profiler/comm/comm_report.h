@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* comm_report.h — the communication profile as plain data (issue 12):
  * what profiler/comm's analysis makes, what profile.data saves and what
  * comm.txt, summary.json "communication", callgrind.out and trace.json

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* comm_text.c — OUT/comm.txt: the communication profile for people. */
 #include <inttypes.h>
 #include <string.h>

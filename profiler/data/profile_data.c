@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* profile_data.c — lifetime of a ProfileData and its saved form (the
  * writer; profile_data_read.c reads and validates, profile_data_elf.c finds
  * the ELFs). See profile_data.h for the file layout. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* profile_data.h — a run's complete profile data, saved into its output
  * folder (OUT/profile.data) so that every report can be rebuilt without
  * running again (`nocprof report`), compared (`nocprof diff`) and summed

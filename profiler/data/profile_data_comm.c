@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* profile_data_comm.c — the communication profile's trace flows in
  * profile.data: a fixed-size GVariant array (PD_FLOW) written from and read
  * into a C array, and the function names it indexes. The rest of the

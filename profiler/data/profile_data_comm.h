@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* profile_data_comm.h — the trace flows of the communication profile in
  * profile.data (profile_data_comm.c); private to profiler/data. */
 #ifndef NOCPROF_PROFILE_DATA_COMM_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* profile_data_elf.c — finding the ELFs of saved profile data again and
  * checking that they are the ones that ran (content hash). */
 #include "profile_data.h"

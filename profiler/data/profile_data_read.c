@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* profile_data_read.c — reading and validating saved profile data (see
  * profile_data.h). The payload is untrusted: GVariant checks the shape
  * (normal form of PD_TOP), this file checks every count, index, order and

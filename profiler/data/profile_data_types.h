@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* profile_data_types.h — the GVariant types of the saved profile data,
  * shared by the writer (profile_data.c) and the reader (profile_data_read.c).
  * Changing any of them changes the format: bump PROFILE_DATA_VERSION. */

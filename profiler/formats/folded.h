@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* folded.h — folded stacks (flamegraph.pl, speedscope, inferno) of a core's
  * calling-context tree (Profile.ctxs).
  *

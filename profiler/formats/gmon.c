@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* gmon.c — gmon.out writer; the record layout is documented in gmon.h. */
 #include "gmon.h"
 

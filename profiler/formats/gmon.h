@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* gmon.h — GNU gprof gmon.out (version 1) writer.
  *
  * The file follows the ELF being profiled: every field in the target byte

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* summary_json.c — summary.json (SPEC section 6), built with json-glib. */
 #include "summary_json.h"
 

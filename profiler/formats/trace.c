@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* trace.c — Chrome Trace Event JSON of waits, interrupts and packets. */
 #include "trace.h"
 

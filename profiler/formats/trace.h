@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* trace.h — the run's timeline in the Chrome Trace Event format (Perfetto,
  * chrome://tracing; FORMATS.md).
  *

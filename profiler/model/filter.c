@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* filter.c — gprof's -f/-F and -e/-E on a Profile (see profile.h). */
 #include "profile.h"
 

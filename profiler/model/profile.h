@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* profile.h — one core's profile: what collection produces, what every
  * report (flat, call graph, annotated listing, gmon.out, summary.json,
  * aliasing) consumes. Plain data; built once at the end of a run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* run.h — what one run produced, as the summary writers (report/summary.h,
  * formats/summary_json.h) consume it: the configuration, every core's
  * outcome and profile, and the NoC statistics. Plain data filled by the CLI. */

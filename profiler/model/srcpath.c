@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* srcpath.c — source file lookup (see srcpath.h). */
 #include "srcpath.h"
 

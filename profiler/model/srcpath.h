@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* srcpath.h — where the reports read source files from (issue 10 part 4).
  *
  * DWARF names a file as the binutils do (symbols.c joins DW_AT_comp_dir,

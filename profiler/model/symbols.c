@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* symbols.c — functions, source lines and disassembly of one firmware ELF.
  *
  * Everything is read once in symbols_load() and kept in plain sorted arrays

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* symbols.h — functions, source lines and disassembly of one firmware ELF.
  *
  * libelf/libdw/capstone live in symbols.c only. Functions come from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* report_annotated.c — gprof -A -l -x style annotated source listing.
  *
  * For every function that ran (calls, cycles or an executed block), in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* annotated_asm.c — annotated disassembly (perf annotate): --annotate=asm
  * and --annotate=both (see report.h). Per instruction: executions, cycles
  * (each block's cycles spread evenly over its instructions, as in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* report_callgraph.c — gprof -q style call graph with exact times.
  *
  * Pipeline: aggregate the arcs per (caller, callee); find the strongly

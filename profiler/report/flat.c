@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* report_flat.c — gprof -p style flat profile, exact then sampled.
  *
  * The exact table ranks functions by self cycles (the emulator's count);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* report.h — text reports of a Profile, in the layouts of GNU gprof.
  *
  * Every printer takes a finished Profile and returns a newly allocated

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* report_util.c — helpers shared by the printers. */
 #include "report_util.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* report_util.h — helpers shared by the report_*.c printers (private). */
 #ifndef NOCPROF_REPORT_UTIL_H
 #define NOCPROF_REPORT_UTIL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* summary.c — summary.txt and noc.txt (SPEC section 4). */
 #include "summary.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* summary.h — the run's summary.txt and the network report noc.txt
  * (SPEC section 4). Pure text builders; the CLI writes. */
 #ifndef NOCPROF_SUMMARY_H
