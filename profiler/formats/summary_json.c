@@ -60,13 +60,34 @@ static void json_samples(JsonBuilder *b, const Profile *p, const uint64_t *per_h
     json_builder_end_object(b);
 }
 
-static void json_callers(JsonBuilder *b, const Profile *p, unsigned callee)
+/* The arcs into each function, in arc order, as one index built once
+ * (a counting sort on the callee): arcs of callee i are
+ * order[start[i] .. start[i + 1]). Scanning every arc per function was
+ * quadratic in the size of the firmware (issue 24). */
+typedef struct {
+    unsigned *start;
+    unsigned *order;
+} ArcsByCallee;
+
+static ArcsByCallee arcs_by_callee(const Profile *p)
+{
+    ArcsByCallee ix = { g_new0(unsigned, p->nfuncs + 2), g_new(unsigned, p->narcs + 1) };
+    for (unsigned a = 0; a < p->narcs; a++)
+        if (p->arcs[a].callee < p->nfuncs)
+            ix.start[p->arcs[a].callee + 2]++;
+    for (unsigned i = 2; i < p->nfuncs + 2; i++)
+        ix.start[i] += ix.start[i - 1];
+    for (unsigned a = 0; a < p->narcs; a++)
+        if (p->arcs[a].callee < p->nfuncs)
+            ix.order[ix.start[p->arcs[a].callee + 1]++] = a;
+    return ix;
+}
+
+static void json_callers(JsonBuilder *b, const Profile *p, const ArcsByCallee *ix, unsigned callee)
 {
     npjson_member_array(b, "callers");
-    for (unsigned a = 0; a < p->narcs; a++) {
-        const ProfArc *arc = &p->arcs[a];
-        if (arc->callee != callee)
-            continue;
+    for (unsigned k = ix->start[callee]; k < ix->start[callee + 1]; k++) {
+        const ProfArc *arc = &p->arcs[ix->order[k]];
         json_builder_begin_object(b);
         npjson_member_string(b, "caller", p->funcs[arc->caller].name);
         npjson_member_u64(b, "call_site", arc->call_site);
@@ -80,6 +101,9 @@ static void json_callers(JsonBuilder *b, const Profile *p, unsigned callee)
 static void json_functions(JsonBuilder *b, const Profile *p)
 {
     npjson_member_array(b, "functions");
+    ArcsByCallee ix = { NULL, NULL };
+    if (p)
+        ix = arcs_by_callee(p);
     for (unsigned i = 0; p && i < p->nfuncs; i++) {
         const ProfFunc *f = &p->funcs[i];
         bool any_sample = false;
@@ -100,9 +124,11 @@ static void json_functions(JsonBuilder *b, const Profile *p)
         npjson_member_u64(b, "inclusive_cycles", f->inclusive_cycles);
         npjson_member_u64(b, "instructions", f->instructions);
         json_samples(b, p, f->samples);
-        json_callers(b, p, i);
+        json_callers(b, p, &ix, i);
         json_builder_end_object(b);
     }
+    g_free(ix.start);
+    g_free(ix.order);
     json_builder_end_array(b);
 }
 
