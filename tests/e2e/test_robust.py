@@ -304,6 +304,27 @@ class Hostile(unittest.TestCase):
         self.assertLess(os.path.getsize(r.path("core0", "gmon.out")), 4096)
         self.assertLess(secs, 30)
 
+    def test_big_mesh_memory_by_code_size(self):
+        """Issue 24: the pipeline demo on an 8 x 8 mesh (64 cores, 60 of
+        them idle). Unicorn's translation cache is sized by the firmware's
+        code (1 MiB here), not 32 MiB per core: peak RSS was 233 MB
+        (3.4 MiB per core), now about 105 MB."""
+        out = tmpdir("mesh8")
+        p = subprocess.Popen([nocprof(), "run", "-q", "-o", out, "--threads", "1", "--set", "mesh.width=8",
+                              "--set", "mesh.height=8", fw("pipeline")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+        with open(os.path.join(out, "summary.json")) as f:
+            cores = json.load(f)["cores"]
+        self.assertEqual(len(cores), 64)
+        self.assertEqual(cores[3]["exit_code"], 0)
+        global SANITIZED
+        if SANITIZED is None:
+            SANITIZED = sanitized()
+        if not SANITIZED:
+            self.assertLess(ru.ru_maxrss, 160 * 1024)     # KB
+
     def test_far_segment_memory_and_gprof(self):
         """The histograms cover the two executable segments, not the 512 MiB
         between them: peak RSS stays small (it was 1.6 GB), gmon.out has
