@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "html_report.h"
 
+#include <gio/gio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,6 +292,36 @@ char *html_trim_trace(const char *trace, unsigned budget, uint64_t *cut, uint64_
     return g_string_free(o, FALSE);
 }
 
+static const char DATA_OPEN[] = "<script type=\"application/json\" id=\"nocprof-data\">";
+static const char DATA_OPEN_Z[] = "<script type=\"application/octet-stream\" id=\"nocprof-data\" "
+                                  "data-encoding=\"deflate-base64\">";
+
+/* A data document of more than HTML_PLAIN_MAX bytes (big firmware: 30,000
+ * functions on four cores made 46 MB of JSON) is embedded compressed: zlib
+ * (GIO's GZlibCompressor) in base64, which the page inflates with the
+ * browser's DecompressionStream("deflate") before parsing (web/src/model.js).
+ * Every byte of the data stays in the page; smaller documents stay plain
+ * JSON. When compression fails the document stays plain. */
+static void compress_data(GString *o)
+{
+    const char *open = strstr(o->str, DATA_OPEN);
+    gsize start = open ? (gsize)(open - o->str) + strlen(DATA_OPEN) : 0;
+    if (!open || o->len - start <= HTML_PLAIN_MAX)
+        return;
+    g_autoptr(GZlibCompressor) z = g_zlib_compressor_new(G_ZLIB_COMPRESSOR_FORMAT_ZLIB, 6);
+    g_autoptr(GOutputStream) mem = g_memory_output_stream_new_resizable();
+    g_autoptr(GOutputStream) conv = g_converter_output_stream_new(mem, G_CONVERTER(z));
+    if (!g_output_stream_write_all(conv, o->str + start, o->len - start, NULL, NULL, NULL)
+        || !g_output_stream_close(conv, NULL, NULL))
+        return;
+    GMemoryOutputStream *m = G_MEMORY_OUTPUT_STREAM(mem);
+    g_autofree char *b64 = g_base64_encode(g_memory_output_stream_get_data(m),
+                                           g_memory_output_stream_get_data_size(m));
+    g_string_truncate(o, (gsize)(open - o->str));
+    g_string_append(o, DATA_OPEN_Z);
+    g_string_append(o, b64);
+}
+
 /* The page up to the start of the data document (inside its <script>). */
 static GString *page_start(const char *title)
 {
@@ -298,13 +329,14 @@ static GString *page_start(const char *title)
                               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                               "<meta name=\"generator\" content=\"nocprof\">\n");
     g_string_append_printf(o, "<title>%s</title>\n</head>\n<body>\n<div id=\"app\"></div>\n"
-                           "<script type=\"application/json\" id=\"nocprof-data\">", title);
+                           "%s", title, DATA_OPEN);
     return o;
 }
 
 /* Closes the data document's <script> and adds the front end. */
 static GString *page_end(GString *o)
 {
+    compress_data(o);
     g_string_append(o, "</script>\n");
     g_string_append_len(o, (const char *)nocprof_web_bundle, (gssize)nocprof_web_bundle_len);
     g_string_append(o, "\n</body>\n</html>\n");
