@@ -98,12 +98,42 @@ static void json_callers(JsonBuilder *b, const Profile *p, const ArcsByCallee *i
     json_builder_end_array(b);
 }
 
-static void json_functions(JsonBuilder *b, const Profile *p)
+/* One function's object, built alone and rendered by json-glib. */
+static char *function_text(JsonBuilder *b, const Profile *p, const ArcsByCallee *ix, unsigned i)
 {
-    npjson_member_array(b, "functions");
+    const ProfFunc *f = &p->funcs[i];
+    json_builder_reset(b);
+    json_builder_begin_object(b);
+    npjson_member_string(b, "name", f->name);
+    npjson_member_u64(b, "address", f->addr);
+    npjson_member_u64(b, "size", f->size);
+    npjson_member_u64(b, "calls", f->calls);
+    npjson_member_u64(b, "recursive_calls", f->recursive_calls);
+    npjson_member_u64(b, "self_cycles", f->self_cycles);
+    npjson_member_u64(b, "inclusive_cycles", f->inclusive_cycles);
+    npjson_member_u64(b, "instructions", f->instructions);
+    json_samples(b, p, f->samples);
+    json_callers(b, p, ix, i);
+    json_builder_end_object(b);
+    g_autoptr(JsonNode) node = json_builder_get_root(b);
+    return json_to_string(node, FALSE);
+}
+
+/* The "functions" array of a core. Its text is made one function at a time
+ * and spliced into the document in place of a marker string (splices[k]
+ * replaces the k-th marker, summary_json below): the document's tree held
+ * every function at once, about 2 KB each (issue 24: 120,000 functions
+ * made most of a 1 GB peak). The bytes are those json-glib wrote before. */
+#define SPLICE_MARK "\001nocprof-splice-%u\001"
+#define SPLICE_MARK_JSON "\"\\u0001nocprof-splice-%u\\u0001\""
+
+static void json_functions(JsonBuilder *b, const Profile *p, GPtrArray *splices)
+{
+    GString *t = g_string_new("[");
     ArcsByCallee ix = { NULL, NULL };
     if (p)
         ix = arcs_by_callee(p);
+    JsonBuilder *fb = json_builder_new();
     for (unsigned i = 0; p && i < p->nfuncs; i++) {
         const ProfFunc *f = &p->funcs[i];
         bool any_sample = false;
@@ -114,22 +144,41 @@ static void json_functions(JsonBuilder *b, const Profile *p)
             continue;
         if (!always && !f->calls && !f->self_cycles && !f->inclusive_cycles && !any_sample)
             continue;
-        json_builder_begin_object(b);
-        npjson_member_string(b, "name", f->name);
-        npjson_member_u64(b, "address", f->addr);
-        npjson_member_u64(b, "size", f->size);
-        npjson_member_u64(b, "calls", f->calls);
-        npjson_member_u64(b, "recursive_calls", f->recursive_calls);
-        npjson_member_u64(b, "self_cycles", f->self_cycles);
-        npjson_member_u64(b, "inclusive_cycles", f->inclusive_cycles);
-        npjson_member_u64(b, "instructions", f->instructions);
-        json_samples(b, p, f->samples);
-        json_callers(b, p, &ix, i);
-        json_builder_end_object(b);
+        g_autofree char *one = function_text(fb, p, &ix, i);
+        if (t->len > 1)
+            g_string_append_c(t, ',');
+        g_string_append(t, one);
     }
+    g_object_unref(fb);
     g_free(ix.start);
     g_free(ix.order);
-    json_builder_end_array(b);
+    g_string_append_c(t, ']');
+    char mark[48];
+    g_snprintf(mark, sizeof mark, SPLICE_MARK, splices->len);
+    npjson_member_string(b, "functions", mark);
+    g_ptr_array_add(splices, g_string_free(t, FALSE));
+}
+
+/* out with the k-th marker string replaced by splices[k] (freed). */
+static GString *splice(GString *out, GPtrArray *splices)
+{
+    gsize total = out->len;
+    for (unsigned k = 0; k < splices->len; k++)
+        total += strlen(splices->pdata[k]);
+    GString *r = g_string_sized_new(total + 1);
+    const char *p = out->str;
+    for (unsigned k = 0; k < splices->len; k++) {
+        char mark[48];
+        g_snprintf(mark, sizeof mark, SPLICE_MARK_JSON, k);
+        const char *at = strstr(p, mark);
+        g_assert(at);   /* json-glib writes \x01 as \u0001 */
+        g_string_append_len(r, p, at - p);
+        g_string_append(r, splices->pdata[k]);
+        p = at + strlen(mark);
+    }
+    g_string_append(r, p);
+    g_string_free(out, TRUE);
+    return r;
 }
 
 static void json_noc_lists(JsonBuilder *b, const NocStats *st)
@@ -224,7 +273,7 @@ static void json_collection(JsonBuilder *b, const Profile *p)
     json_builder_end_object(b);
 }
 
-static void json_core(JsonBuilder *b, const CoreResult *c)
+static void json_core(JsonBuilder *b, const CoreResult *c, GPtrArray *splices)
 {
     json_builder_begin_object(b);
     npjson_member_u64(b, "id", c->id);
@@ -240,7 +289,7 @@ static void json_core(JsonBuilder *b, const CoreResult *c)
     npjson_member_u64(b, "interrupts", c->interrupts);
     npjson_member_u64(b, "waits", c->waits);
     json_samples(b, c->prof, NULL);
-    json_functions(b, c->prof);
+    json_functions(b, c->prof, splices);
     json_never_called(b, c->prof);
     json_collection(b, c->prof);
     json_builder_end_object(b);
@@ -293,8 +342,9 @@ GString *summary_json(const RunInfo *run)
     if (run->merge_runs)                        /* only for `nocprof merge` */
         json_merge(b, run);
     npjson_member_array(b, "cores");
+    g_autoptr(GPtrArray) splices = g_ptr_array_new_with_free_func(g_free);
     for (unsigned i = 0; i < run->ncores; i++)
-        json_core(b, &run->cores[i]);
+        json_core(b, &run->cores[i], splices);
     json_builder_end_array(b);
     json_noc(b, run->noc);
     if (run->aliasing)
@@ -302,5 +352,5 @@ GString *summary_json(const RunInfo *run)
     if (run->communication)
         npjson_member_node(b, "communication", json_node_copy(run->communication));
     json_builder_end_object(b);
-    return npjson_finish(b);
+    return splice(npjson_finish(b), splices);
 }

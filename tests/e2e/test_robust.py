@@ -304,6 +304,25 @@ class Hostile(unittest.TestCase):
         self.assertLess(os.path.getsize(r.path("core0", "gmon.out")), 4096)
         self.assertLess(secs, 30)
 
+    def test_many_functions_memory(self):
+        """Issue 24: funcs40k on one core. summary.json's functions are
+        rendered one at a time, not held as one json-glib tree (about 2 KB
+        per function): peak RSS was 296 MB, now about 180 MB."""
+        out = tmpdir("f40mem")
+        p = subprocess.Popen([nocprof(), "run", "-q", "-o", out, "--threads", "1"] + ONE_CORE + [hostile("funcs40k")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+        with open(os.path.join(out, "summary.json")) as f:
+            funcs = {x["name"]: x for x in json.load(f)["cores"][0]["functions"]}
+        self.assertEqual(funcs["fn039999"]["calls"], 1)
+        self.assertEqual(funcs["fn039999"]["callers"][0]["caller"], "_start")
+        global SANITIZED
+        if SANITIZED is None:
+            SANITIZED = sanitized()
+        if not SANITIZED:
+            self.assertLess(ru.ru_maxrss, 240 * 1024)     # KB
+
     def test_big_mesh_memory_by_code_size(self):
         """Issue 24: the pipeline demo on an 8 x 8 mesh (64 cores, 60 of
         them idle). Unicorn's translation cache is sized by the firmware's
