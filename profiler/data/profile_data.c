@@ -78,9 +78,11 @@ static GVariant *enc_funcs(const Profile *p)
     g_variant_builder_init(&b, G_VARIANT_TYPE("a" PD_FUNC));
     for (unsigned i = 0; i < p->nfuncs; i++) {
         const ProfFunc *f = &p->funcs[i];
-        g_variant_builder_add(&b, "(suubttttt@at)", f->name, f->addr, f->size, (gboolean)f->pseudo, f->calls,
-                              f->recursive_calls, f->self_cycles, f->inclusive_cycles, f->instructions,
-                              fixed_u64(f->samples, p->nperiods));
+        GVariant *t = g_variant_new("(suubttttt@at)", f->name, f->addr, f->size, (gboolean)f->pseudo, f->calls,
+                                    f->recursive_calls, f->self_cycles, f->inclusive_cycles, f->instructions,
+                                    fixed_u64(f->samples, p->nperiods));
+        g_variant_get_data(t);   /* serialised now: its ten children freed (issue 24) */
+        g_variant_builder_add_value(&b, t);
     }
     return g_variant_builder_end(&b);
 }
