@@ -48,11 +48,14 @@ void name_append(GString *out, const char *name, unsigned flags)
 {
     const unsigned char *s = (const unsigned char *)name;
     while (*s) {
-        size_t n = *s < 0x80 ? (plain_byte(*s, flags) ? 1 : 0) : utf8_len(s);
-        if (n) {
-            g_string_append_len(out, (const char *)s, (gssize)n);
+        const unsigned char *run = s;   /* bytes kept as they are, appended at once */
+        for (size_t n; *s && (n = *s < 0x80 ? (plain_byte(*s, flags) ? 1 : 0) : utf8_len(s)) != 0;)
             s += n;
-        } else if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] < 0xa0) {
+        if (s > run)
+            g_string_append_len(out, (const char *)run, s - run);
+        if (!*s)
+            break;
+        if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] < 0xa0) {
             g_string_append_printf(out, "\\x%02x\\x%02x", s[0], s[1]); /* C1 control */
             s += 2;
         } else {

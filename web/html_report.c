@@ -4,6 +4,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "html_report.h"
 
+#include <gio/gio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,14 +165,17 @@ GString *html_lines_json(const Profile *const *profs, unsigned ncores)
 /* JSON text inside a <script> element: '<' only occurs inside JSON
  * strings, where \u003c means the same, so no "</script>" or "<!--" can
  * end or confuse the element. */
-static void append_script_safe(GString *o, const char *json)
+typedef struct Page Page;
+static void page_put_len(Page *pg, const char *s, gsize n);
+
+static void append_script_safe(Page *pg, const char *json)
 {
     for (const char *p = json;;) {
         const char *lt = strchr(p, '<');
-        g_string_append_len(o, p, lt ? lt - p : (gssize)strlen(p));
+        page_put_len(pg, p, lt ? (gsize)(lt - p) : strlen(p));
         if (!lt)
             return;
-        g_string_append(o, "\\u003c");
+        page_put_len(pg, "\\u003c", 6);
         p = lt + 1;
     }
 }
@@ -292,20 +296,89 @@ char *html_trim_trace(const char *trace, unsigned budget, uint64_t *cut, uint64_
     return g_string_free(o, FALSE);
 }
 
-/* The page up to the start of the data document (inside its <script>). */
-static GString *page_start(const char *title)
+static const char DATA_OPEN[] = "<script type=\"application/json\" id=\"nocprof-data\">";
+static const char DATA_OPEN_Z[] = "<script type=\"application/octet-stream\" id=\"nocprof-data\" "
+                                  "data-encoding=\"deflate-base64\">";
+
+/* A data document of more than HTML_PLAIN_MAX bytes (before '<' is
+ * escaped; big firmware: 30,000 functions on four cores made 46 MB of JSON)
+ * is embedded compressed: zlib (GIO's GZlibCompressor) in base64, which the
+ * page inflates with the browser's DecompressionStream("deflate") before
+ * parsing (web/src/model.js). Every byte of the data stays in the page;
+ * smaller documents stay plain JSON. The document is compressed as it is
+ * written, in pieces of PAGE_CHUNK bytes, never held whole. */
+struct Page {
+    GString *o;                /* the page (while compressing: up to the data) */
+    GString *buf;              /* data not yet compressed, or NULL: plain */
+    GOutputStream *z;          /* the compressor, writing into mem */
+    GOutputStream *mem;
+    bool failed;
+};
+
+#define PAGE_CHUNK (1u << 20)
+
+static void page_flush(Page *pg)
 {
-    GString *o = g_string_new("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                              "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                              "<meta name=\"generator\" content=\"nocprof\">\n");
-    g_string_append_printf(o, "<title>%s</title>\n</head>\n<body>\n<div id=\"app\"></div>\n"
-                           "<script type=\"application/json\" id=\"nocprof-data\">", title);
-    return o;
+    if (!pg->failed && !g_output_stream_write_all(pg->z, pg->buf->str, pg->buf->len, NULL, NULL, NULL))
+        pg->failed = true;
+    g_string_truncate(pg->buf, 0);
+}
+
+static void page_put_len(Page *pg, const char *s, gsize n)
+{
+    if (!pg->buf) {
+        g_string_append_len(pg->o, s, (gssize)n);
+        return;
+    }
+    while (n) {
+        gsize k = MIN(n, PAGE_CHUNK - MIN(pg->buf->len, PAGE_CHUNK));
+        g_string_append_len(pg->buf, s, (gssize)k);
+        s += k;
+        n -= k;
+        if (pg->buf->len >= PAGE_CHUNK)
+            page_flush(pg);
+    }
+}
+
+static void page_put(Page *pg, const char *s)
+{
+    page_put_len(pg, s, strlen(s));
+}
+
+/* The page up to the start of the data document (inside its <script>);
+ * size: the document's length before escaping. */
+static Page page_start(const char *title, gsize size)
+{
+    Page pg = { g_string_new("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                             "<meta name=\"generator\" content=\"nocprof\">\n"), NULL, NULL, NULL, false };
+    g_string_append_printf(pg.o, "<title>%s</title>\n</head>\n<body>\n<div id=\"app\"></div>\n", title);
+    if (size > HTML_PLAIN_MAX) {
+        pg.buf = g_string_sized_new(PAGE_CHUNK + 1);
+        pg.mem = g_memory_output_stream_new_resizable();
+        g_autoptr(GZlibCompressor) z = g_zlib_compressor_new(G_ZLIB_COMPRESSOR_FORMAT_ZLIB, 6);
+        pg.z = g_converter_output_stream_new(pg.mem, G_CONVERTER(z));
+    }
+    g_string_append(pg.o, pg.buf ? DATA_OPEN_Z : DATA_OPEN);
+    return pg;
 }
 
 /* Closes the data document's <script> and adds the front end. */
-static GString *page_end(GString *o)
+static GString *page_end(Page *pg)
 {
+    if (pg->buf) {
+        page_flush(pg);
+        if (!g_output_stream_close(pg->z, NULL, NULL))
+            pg->failed = true;
+        GMemoryOutputStream *m = G_MEMORY_OUTPUT_STREAM(pg->mem);
+        g_autofree char *b64 = pg->failed ? g_strdup("")
+            : g_base64_encode(g_memory_output_stream_get_data(m), g_memory_output_stream_get_data_size(m));
+        g_string_append(pg->o, b64);   /* empty on failure: the page says it has no data */
+        g_string_free(pg->buf, TRUE);
+        g_object_unref(pg->z);
+        g_object_unref(pg->mem);
+    }
+    GString *o = pg->o;
     g_string_append(o, "</script>\n");
     g_string_append_len(o, (const char *)nocprof_web_bundle, (gssize)nocprof_web_bundle_len);
     g_string_append(o, "\n</body>\n</html>\n");
@@ -315,41 +388,45 @@ static GString *page_end(GString *o)
 GString *html_report_build(const char *summary_json, const char *folded, const char *trace_json,
                            const char *lines_json)
 {
-    GString *o = page_start("nocprof report");
-    g_string_append(o, "{\"summary\":");
-    append_script_safe(o, summary_json);
     GString *tmp = g_string_new(NULL);
     append_quoted(tmp, folded ? folded : "");
-    g_string_append(o, ",\"folded\":");
-    append_script_safe(o, tmp->str);
-    g_string_free(tmp, TRUE);
     uint64_t cut = 0, dropped = 0;
     g_autofree char *trimmed = trace_json ? html_trim_trace(trace_json, HTML_TRACE_SPANS, &cut, &dropped) : NULL;
-    g_string_append(o, ",\"trace\":");
-    append_script_safe(o, trimmed ? trimmed : trace_json ? trace_json : "null");
-    g_string_append_printf(o, ",\"trace_cut\":%" PRIu64 ",\"trace_dropped\":%" PRIu64, cut, dropped);
-    g_string_append(o, ",\"source\":");
-    append_script_safe(o, lines_json ? lines_json : "null");
-    g_string_append(o, "}");
-    return page_end(o);
+    const char *trace = trimmed ? trimmed : trace_json ? trace_json : "null";
+    const char *lines = lines_json ? lines_json : "null";
+    Page pg = page_start("nocprof report", strlen(summary_json) + tmp->len + strlen(trace) + strlen(lines));
+    page_put(&pg, "{\"summary\":");
+    append_script_safe(&pg, summary_json);
+    page_put(&pg, ",\"folded\":");
+    append_script_safe(&pg, tmp->str);
+    g_string_free(tmp, TRUE);
+    page_put(&pg, ",\"trace\":");
+    append_script_safe(&pg, trace);
+    char counts[96];
+    g_snprintf(counts, sizeof counts, ",\"trace_cut\":%" PRIu64 ",\"trace_dropped\":%" PRIu64, cut, dropped);
+    page_put(&pg, counts);
+    page_put(&pg, ",\"source\":");
+    append_script_safe(&pg, lines);
+    page_put(&pg, "}");
+    return page_end(&pg);
 }
 
 GString *html_diff_build(const char *diff_json)
 {
-    GString *o = page_start("nocprof diff");
-    g_string_append(o, "{\"diff\":");
-    append_script_safe(o, diff_json);
-    g_string_append(o, "}");
-    return page_end(o);
+    Page pg = page_start("nocprof diff", strlen(diff_json));
+    page_put(&pg, "{\"diff\":");
+    append_script_safe(&pg, diff_json);
+    page_put(&pg, "}");
+    return page_end(&pg);
 }
 
 GString *html_sweep_build(const char *sweep_json)
 {
-    GString *o = page_start("nocprof sweep");
-    g_string_append(o, "{\"sweep\":");
-    append_script_safe(o, sweep_json);
-    g_string_append(o, "}");
-    return page_end(o);
+    Page pg = page_start("nocprof sweep", strlen(sweep_json));
+    page_put(&pg, "{\"sweep\":");
+    append_script_safe(&pg, sweep_json);
+    page_put(&pg, "}");
+    return page_end(&pg);
 }
 
 static char *read_optional(const char *dir, const char *name, bool required, GError **error)

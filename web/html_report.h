@@ -47,6 +47,11 @@ GString *html_diff_build(const char *diff_json);
  * {"sweep":<sweep_json>} (cli/sweep_collect.c; docs/sweeps.md). */
 GString *html_sweep_build(const char *sweep_json);
 
+/* A data document longer than this is embedded zlib-compressed in base64
+ * (<script type="application/octet-stream" id="nocprof-data"
+ * data-encoding="deflate-base64">); the page inflates it when it opens. */
+#define HTML_PLAIN_MAX (4u << 20)
+
 /* At most this many complete events (waits, handler runs, packets) of
  * trace.json go into the page; trace.json itself keeps all of them. */
 #define HTML_TRACE_SPANS 150000u

@@ -61,13 +61,34 @@ static void json_samples(JsonBuilder *b, const Profile *p, const uint64_t *per_h
     json_builder_end_object(b);
 }
 
-static void json_callers(JsonBuilder *b, const Profile *p, unsigned callee)
+/* The arcs into each function, in arc order, as one index built once
+ * (a counting sort on the callee): arcs of callee i are
+ * order[start[i] .. start[i + 1]). Scanning every arc per function was
+ * quadratic in the size of the firmware (issue 24). */
+typedef struct {
+    unsigned *start;
+    unsigned *order;
+} ArcsByCallee;
+
+static ArcsByCallee arcs_by_callee(const Profile *p)
+{
+    ArcsByCallee ix = { g_new0(unsigned, p->nfuncs + 2), g_new(unsigned, p->narcs + 1) };
+    for (unsigned a = 0; a < p->narcs; a++)
+        if (p->arcs[a].callee < p->nfuncs)
+            ix.start[p->arcs[a].callee + 2]++;
+    for (unsigned i = 2; i < p->nfuncs + 2; i++)
+        ix.start[i] += ix.start[i - 1];
+    for (unsigned a = 0; a < p->narcs; a++)
+        if (p->arcs[a].callee < p->nfuncs)
+            ix.order[ix.start[p->arcs[a].callee + 1]++] = a;
+    return ix;
+}
+
+static void json_callers(JsonBuilder *b, const Profile *p, const ArcsByCallee *ix, unsigned callee)
 {
     npjson_member_array(b, "callers");
-    for (unsigned a = 0; a < p->narcs; a++) {
-        const ProfArc *arc = &p->arcs[a];
-        if (arc->callee != callee)
-            continue;
+    for (unsigned k = ix->start[callee]; k < ix->start[callee + 1]; k++) {
+        const ProfArc *arc = &p->arcs[ix->order[k]];
         json_builder_begin_object(b);
         npjson_member_string(b, "caller", p->funcs[arc->caller].name);
         npjson_member_u64(b, "call_site", arc->call_site);
@@ -78,9 +99,52 @@ static void json_callers(JsonBuilder *b, const Profile *p, unsigned callee)
     json_builder_end_array(b);
 }
 
-static void json_functions(JsonBuilder *b, const Profile *p)
+/* One function's object, built alone and rendered by json-glib. */
+static char *function_text(JsonBuilder *b, const Profile *p, const ArcsByCallee *ix, unsigned i)
 {
-    npjson_member_array(b, "functions");
+    const ProfFunc *f = &p->funcs[i];
+    json_builder_reset(b);
+    json_builder_begin_object(b);
+    npjson_member_string(b, "name", f->name);
+    npjson_member_u64(b, "address", f->addr);
+    npjson_member_u64(b, "size", f->size);
+    npjson_member_u64(b, "calls", f->calls);
+    npjson_member_u64(b, "recursive_calls", f->recursive_calls);
+    npjson_member_u64(b, "self_cycles", f->self_cycles);
+    npjson_member_u64(b, "inclusive_cycles", f->inclusive_cycles);
+    npjson_member_u64(b, "instructions", f->instructions);
+    npjson_member_u64(b, "loads", f->loads);
+    npjson_member_u64(b, "stores", f->stores);
+    npjson_member_u64(b, "branches", f->branches);
+    npjson_member_u64(b, "cond_branches", f->cond_branches);
+    npjson_member_u64(b, "indirect_branches", f->indirect_branches);
+    npjson_member_object(b, "stall_cycles"); /* 24k: waits inside blocks */
+    static const char *const causes[] = { "load_use", "agen", "mdu", "fpu" };
+    for (unsigned k = 0; k < G_N_ELEMENTS(causes); k++)
+        npjson_member_u64(b, causes[k], f->waits[k]);
+    json_builder_end_object(b);
+    json_samples(b, p, f->samples);
+    json_callers(b, p, ix, i);
+    json_builder_end_object(b);
+    g_autoptr(JsonNode) node = json_builder_get_root(b);
+    return json_to_string(node, FALSE);
+}
+
+/* The "functions" array of a core. Its text is made one function at a time
+ * and spliced into the document in place of a marker string (splices[k]
+ * replaces the k-th marker, summary_json below): the document's tree held
+ * every function at once, about 2 KB each (issue 24: 120,000 functions
+ * made most of a 1 GB peak). The bytes are those json-glib wrote before. */
+#define SPLICE_MARK "\001nocprof-splice-%u\001"
+#define SPLICE_MARK_JSON "\"\\u0001nocprof-splice-%u\\u0001\""
+
+static void json_functions(JsonBuilder *b, const Profile *p, GPtrArray *splices)
+{
+    GString *t = g_string_new("[");
+    ArcsByCallee ix = { NULL, NULL };
+    if (p)
+        ix = arcs_by_callee(p);
+    JsonBuilder *fb = json_builder_new();
     for (unsigned i = 0; p && i < p->nfuncs; i++) {
         const ProfFunc *f = &p->funcs[i];
         bool any_sample = false;
@@ -91,30 +155,41 @@ static void json_functions(JsonBuilder *b, const Profile *p)
             continue;
         if (!always && !f->calls && !f->self_cycles && !f->inclusive_cycles && !any_sample)
             continue;
-        json_builder_begin_object(b);
-        npjson_member_string(b, "name", f->name);
-        npjson_member_u64(b, "address", f->addr);
-        npjson_member_u64(b, "size", f->size);
-        npjson_member_u64(b, "calls", f->calls);
-        npjson_member_u64(b, "recursive_calls", f->recursive_calls);
-        npjson_member_u64(b, "self_cycles", f->self_cycles);
-        npjson_member_u64(b, "inclusive_cycles", f->inclusive_cycles);
-        npjson_member_u64(b, "instructions", f->instructions);
-        npjson_member_u64(b, "loads", f->loads);
-        npjson_member_u64(b, "stores", f->stores);
-        npjson_member_u64(b, "branches", f->branches);
-        npjson_member_u64(b, "cond_branches", f->cond_branches);
-        npjson_member_u64(b, "indirect_branches", f->indirect_branches);
-        npjson_member_object(b, "stall_cycles"); /* 24k: waits inside blocks */
-        static const char *const causes[] = { "load_use", "agen", "mdu", "fpu" };
-        for (unsigned k = 0; k < G_N_ELEMENTS(causes); k++)
-            npjson_member_u64(b, causes[k], f->waits[k]);
-        json_builder_end_object(b);
-        json_samples(b, p, f->samples);
-        json_callers(b, p, i);
-        json_builder_end_object(b);
+        g_autofree char *one = function_text(fb, p, &ix, i);
+        if (t->len > 1)
+            g_string_append_c(t, ',');
+        g_string_append(t, one);
     }
-    json_builder_end_array(b);
+    g_object_unref(fb);
+    g_free(ix.start);
+    g_free(ix.order);
+    g_string_append_c(t, ']');
+    char mark[48];
+    g_snprintf(mark, sizeof mark, SPLICE_MARK, splices->len);
+    npjson_member_string(b, "functions", mark);
+    g_ptr_array_add(splices, g_string_free(t, FALSE));
+}
+
+/* out with the k-th marker string replaced by splices[k] (freed). */
+static GString *splice(GString *out, GPtrArray *splices)
+{
+    gsize total = out->len;
+    for (unsigned k = 0; k < splices->len; k++)
+        total += strlen(splices->pdata[k]);
+    GString *r = g_string_sized_new(total + 1);
+    const char *p = out->str;
+    for (unsigned k = 0; k < splices->len; k++) {
+        char mark[48];
+        g_snprintf(mark, sizeof mark, SPLICE_MARK_JSON, k);
+        const char *at = strstr(p, mark);
+        g_assert(at);   /* json-glib writes \x01 as \u0001 */
+        g_string_append_len(r, p, at - p);
+        g_string_append(r, splices->pdata[k]);
+        p = at + strlen(mark);
+    }
+    g_string_append(r, p);
+    g_string_free(out, TRUE);
+    return r;
 }
 
 static void json_noc_lists(JsonBuilder *b, const NocStats *st)
@@ -232,7 +307,7 @@ static void json_wait(JsonBuilder *b, const CoreResult *c)
     json_builder_end_object(b);
 }
 
-static void json_core(JsonBuilder *b, const CoreResult *c)
+static void json_core(JsonBuilder *b, const CoreResult *c, GPtrArray *splices)
 {
     json_builder_begin_object(b);
     npjson_member_u64(b, "id", c->id);
@@ -253,7 +328,7 @@ static void json_core(JsonBuilder *b, const CoreResult *c)
     npjson_member_u64(b, "bytes_used", c->stack_used);
     json_builder_end_object(b);
     json_samples(b, c->prof, NULL);
-    json_functions(b, c->prof);
+    json_functions(b, c->prof, splices);
     json_never_called(b, c->prof);
     json_collection(b, c->prof);
     json_builder_end_object(b);
@@ -315,8 +390,9 @@ GString *summary_json(const RunInfo *run)
     if (run->merge_runs)                        /* only for `nocprof merge` */
         json_merge(b, run);
     npjson_member_array(b, "cores");
+    g_autoptr(GPtrArray) splices = g_ptr_array_new_with_free_func(g_free);
     for (unsigned i = 0; i < run->ncores; i++)
-        json_core(b, &run->cores[i]);
+        json_core(b, &run->cores[i], splices);
     json_builder_end_array(b);
     json_noc(b, run->noc);
     if (run->aliasing)
@@ -324,5 +400,5 @@ GString *summary_json(const RunInfo *run)
     if (run->communication)
         npjson_member_node(b, "communication", json_node_copy(run->communication));
     json_builder_end_object(b);
-    return npjson_finish(b);
+    return splice(npjson_finish(b), splices);
 }

@@ -57,6 +57,11 @@ struct Symbols {
     unsigned dropped_lines;    /* over SYMBOLS_MAX_LINES */
     csh cs;
     bool cs_ok;
+    /* symbols_disasm's texts by address: the reports ask for every
+     * instruction of every function once per core and per report (issue
+     * 24: 8 capstone calls per instruction for 4 cores) */
+    GHashTable *disasm;
+    GMutex disasm_lock;
 };
 
 
@@ -419,6 +424,8 @@ Symbols *symbols_load_max(const char *elf_path, unsigned max_funcs, GError **err
 
     cs_mode mode = CS_MODE_MIPS32 | (s->big_endian ? CS_MODE_BIG_ENDIAN : CS_MODE_LITTLE_ENDIAN);
     s->cs_ok = cs_open(CS_ARCH_MIPS, mode, &s->cs) == CS_ERR_OK;
+    s->disasm = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    g_mutex_init(&s->disasm_lock);
     return s;
 }
 
@@ -437,6 +444,8 @@ void symbols_free(Symbols *s)
     g_string_chunk_free(s->strings);
     if (s->cs_ok)
         cs_close(&s->cs);
+    g_hash_table_destroy(s->disasm);
+    g_mutex_clear(&s->disasm_lock);
     g_free(s->path);
     g_free(s);
 }
@@ -589,7 +598,7 @@ bool symbols_read_word(const Symbols *s, uint32_t addr, uint32_t *word)
     return true;
 }
 
-char *symbols_disasm(const Symbols *s, uint32_t addr)
+static char *disasm_one(const Symbols *s, uint32_t addr)
 {
     const guint8 *b = image_at(s, addr);
     if (!b)
@@ -608,6 +617,21 @@ char *symbols_disasm(const Symbols *s, uint32_t addr)
         out = g_strdup_printf(".word 0x%08x", w);
     if (n)
         cs_free(insn, n);
+    return out;
+}
+
+char *symbols_disasm(const Symbols *s, uint32_t addr)
+{
+    Symbols *m = (Symbols *)s;   /* the cache only: the answer never changes */
+    g_mutex_lock(&m->disasm_lock);
+    const char *t = g_hash_table_lookup(m->disasm, GUINT_TO_POINTER(addr));
+    if (!t) {
+        char *d = disasm_one(s, addr);
+        g_hash_table_insert(m->disasm, GUINT_TO_POINTER(addr), d);
+        t = d;
+    }
+    char *out = g_strdup(t);
+    g_mutex_unlock(&m->disasm_lock);
     return out;
 }
 

@@ -305,6 +305,47 @@ class Hostile(unittest.TestCase):
         self.assertLess(os.path.getsize(r.path("core0", "gmon.out")), 4096)
         self.assertLess(secs, 30)
 
+    def test_many_functions_memory(self):
+        """Issue 24: funcs40k on one core. summary.json's functions are
+        rendered one at a time, not held as one json-glib tree (about 2 KB
+        per function), profile.data's function records serialised one at a
+        time: peak RSS was 296 MB, then 180 MB, now about 122 MB."""
+        out = tmpdir("f40mem")
+        p = subprocess.Popen([nocprof(), "run", "-q", "-o", out, "--threads", "1"] + ONE_CORE + [hostile("funcs40k")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+        with open(os.path.join(out, "summary.json")) as f:
+            funcs = {x["name"]: x for x in json.load(f)["cores"][0]["functions"]}
+        self.assertEqual(funcs["fn039999"]["calls"], 1)
+        self.assertEqual(funcs["fn039999"]["callers"][0]["caller"], "_start")
+        global SANITIZED
+        if SANITIZED is None:
+            SANITIZED = sanitized()
+        if not SANITIZED:
+            self.assertLess(ru.ru_maxrss, 160 * 1024)     # KB
+
+    def test_big_mesh_memory_by_code_size(self):
+        """Issue 24: the pipeline demo on an 8 x 8 mesh (64 cores, 60 of
+        them idle). Unicorn's translation cache is sized by the firmware's
+        code (1 MiB here), not 32 MiB per core: peak RSS was 233 MB
+        (3.4 MiB per core), now about 105 MB."""
+        out = tmpdir("mesh8")
+        p = subprocess.Popen([nocprof(), "run", "-q", "-o", out, "--threads", "1", "--set", "mesh.width=8",
+                              "--set", "mesh.height=8", fw("pipeline")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+        with open(os.path.join(out, "summary.json")) as f:
+            cores = json.load(f)["cores"]
+        self.assertEqual(len(cores), 64)
+        self.assertEqual(cores[3]["exit_code"], 0)
+        global SANITIZED
+        if SANITIZED is None:
+            SANITIZED = sanitized()
+        if not SANITIZED:
+            self.assertLess(ru.ru_maxrss, 160 * 1024)     # KB
+
     def test_far_segment_memory_and_gprof(self):
         """The histograms cover the two executable segments, not the 512 MiB
         between them: peak RSS stays small (it was 1.6 GB), gmon.out has

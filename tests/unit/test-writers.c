@@ -11,6 +11,7 @@
 #include "fname.h"
 #include "summary.h"
 #include "summary_json.h"
+#include <time.h>
 #include "trace.h"
 
 #include "../fixtures/profiler/fixture-profile.h"
@@ -149,6 +150,58 @@ static void test_summary_json(void)
     g_assert_cmpuint(json_array_get_length(json_object_get_array_member(noc, "links")), ==, 0);
     g_assert_cmpint(json_object_get_int_member(noc, "packets"), ==, 0);
     world_close(&w);
+}
+
+/* Issue 24: summary.json of big firmware in time linear in its functions
+ * and arcs. 150,000 functions each called once by the first: the callers
+ * of every function were found by scanning every arc (2.25 x 10^10 steps,
+ * well over 5 s of CPU); with the arcs indexed by callee, well under 4 s (about 1 s here). */
+static void test_summary_json_many_functions(void)
+{
+    enum { N = 150000 };
+    Profile *p = g_new0(Profile, 1);
+    p->nfuncs = N + PROF_NPSEUDO;
+    p->funcs = g_new0(ProfFunc, p->nfuncs);
+    g_autoptr(GStringChunk) names = g_string_chunk_new(1 << 20);
+    for (unsigned i = 0; i < p->nfuncs; i++) {
+        char name[16];
+        g_snprintf(name, sizeof name, "fn%06u", i);
+        p->funcs[i] = (ProfFunc){ .name = g_string_chunk_insert(names, name), .addr = 0x80001000u + 8 * i,
+                                  .size = 8, .calls = i && i < N, .self_cycles = 2, .pseudo = i >= N };
+    }
+    p->narcs = N - 1;
+    p->arcs = g_new0(ProfArc, p->narcs);
+    for (unsigned i = 1; i < N; i++)
+        p->arcs[i - 1] = (ProfArc){ .caller = 0, .callee = i, .call_site = 0x80000010, .count = 1,
+                                    .inclusive_cycles = 2 };
+    Config cfg;
+    config_defaults(&cfg);
+    cfg.mesh_width = cfg.mesh_height = 1;
+    Noc *noc = make_noc(&cfg);
+    NocStats *ns = noc_stats(noc);
+    CoreResult core = { .id = 0, .elf = "many.elf", .status = "ok", .prof = p };
+    RunInfo run = { .cfg = &cfg, .ncores = 1, .cores = &core, .noc = ns };
+    clock_t t0 = clock();
+    GString *s = summary_json(&run);
+    double cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    g_autoptr(JsonNode) root = parse(s);
+    g_string_free(s, TRUE);
+    JsonObject *c = json_array_get_object_element(
+        json_object_get_array_member(json_node_get_object(root), "cores"), 0);
+    JsonArray *funcs = json_object_get_array_member(c, "functions");
+    JsonObject *last = json_array_get_object_element(funcs, N - 1);
+    g_assert_cmpstr(json_object_get_string_member(last, "name"), ==, "fn149999");
+    JsonArray *callers = json_object_get_array_member(last, "callers");
+    g_assert_cmpuint(json_array_get_length(callers), ==, 1);
+    g_assert_cmpstr(json_object_get_string_member(json_array_get_object_element(callers, 0), "caller"), ==,
+                    "fn000000");
+    g_assert_cmpuint(json_array_get_length(json_object_get_array_member(
+                         json_array_get_object_element(funcs, 0), "callers")), ==, 0);
+    g_test_message("summary_json of %u functions: %.2f s CPU", N, cpu);
+    g_assert_cmpfloat(cpu, <, 4.0);
+    profile_free(p);
+    noc_stats_free(ns);
+    noc_free(noc);
 }
 
 static void test_summary_text(void)
@@ -399,6 +452,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/writers/summary-json", test_summary_json);
+    g_test_add_func("/writers/summary-json-many-functions", test_summary_json_many_functions);
     g_test_add_func("/writers/summary-text", test_summary_text);
     g_test_add_func("/writers/trace", test_trace);
     g_test_add_func("/writers/trace-packet-lanes", test_trace_packet_lanes);

@@ -27,7 +27,7 @@ export function renderFlat(root, model, sel, nav) {
     holder.selectAll('*').remove();
     const t = filter.node().value.toLowerCase();
     sortableTable(holder, cols, fns.filter((f) => f.name.toLowerCase().includes(t)),
-      { sortKey: 'self', cls: 'np-flat', onRow: (f) => nav.openFunction(f.name) });
+      { sortKey: 'self', cls: 'np-flat', limit: 500, onRow: (f) => nav.openFunction(f.name) });
   };
   filter.on('input', draw);
   draw();

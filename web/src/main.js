@@ -27,8 +27,8 @@ const TABS = [
   { id: 'aliasing', label: 'Aliasing', render: renderAliasing, when: (m) => !!m.summary.aliasing },
 ];
 
-function start() {
-  const data = loadData();
+async function start() {
+  const data = await loadData();
   if (data.diff) {
     startDiff(data.diff);
     return;

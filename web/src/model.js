@@ -1,8 +1,13 @@
 // The run's data (embedded JSON) and what the views derive from it.
 
-export function loadData() {
+// A big data document is embedded zlib-compressed in base64
+// (data-encoding="deflate-base64", web/html_report.c): inflated here.
+export async function loadData() {
   const el = document.getElementById('nocprof-data');
-  return JSON.parse(el.textContent);
+  if (el.dataset.encoding !== 'deflate-base64') return JSON.parse(el.textContent);
+  const bin = Uint8Array.from(atob(el.textContent.trim()), (c) => c.charCodeAt(0));
+  const stream = new Blob([bin]).stream().pipeThrough(new DecompressionStream('deflate'));
+  return JSON.parse(await new Response(stream).text());
 }
 
 export class Model {

@@ -55,6 +55,10 @@ export function sortableTable(parent, columns, rows, opts = {}) {
   let sortKey = opts.sortKey || null;
   let desc = opts.desc !== undefined ? opts.desc : true;
   const val = (c, r) => (c.value ? c.value(r) : r[c.key]);
+  // opts.limit: draw the first rows in the sort order, the rest on demand
+  // (a firmware of 30,000 functions would otherwise make 30,000 rows)
+  let shown = opts.limit || Infinity;
+  const more = opts.limit ? parent.append('p').attr('class', 'np-more') : null;
   function render() {
     let data = rows.slice();
     if (sortKey) {
@@ -76,6 +80,17 @@ export function sortableTable(parent, columns, rows, opts = {}) {
         else { sortKey = c.key; desc = !c.text; }
         render();
       });
+    const total = data.length;
+    data = data.slice(0, shown);
+    if (more) {
+      more.selectAll('*').remove();
+      const rest = total - data.length;
+      if (rest > 0) {
+        more.append('span').text(`${fmtInt(rest)} more rows not drawn (the filter searches all ${fmtInt(total)}). `);
+        more.append('button').attr('class', 'np-more-btn').text(`Show ${fmtInt(Math.min(rest, opts.limit))} more`)
+          .on('click', () => { shown += opts.limit; render(); });
+      }
+    }
     const tr = tbody.selectAll('tr').data(data, (r) => r.name ?? JSON.stringify(r)).join('tr')
       .attr('class', opts.onRow ? 'clickable' : null)
       .attr('data-name', (r) => r.name ?? null)

@@ -595,11 +595,49 @@ async function testNoProfile() {
   await page.close();
 }
 
+// Issue 24: big firmware (tests/fixtures/hostile/mkelf.py: 20,000 functions of
+// two instructions, each called once, on one core). The data document is
+// embedded compressed and inflated by the page; the flat profile draws the
+// first 500 rows, the rest on demand, and its filter searches every row.
+async function testBigFirmware() {
+  const elf = join(work, 'funcs20k.elf');
+  execFileSync('python3', ['-c', 'import sys; sys.path.insert(0, sys.argv[1]); import mkelf; mkelf.manyfuncs(sys.argv[2], 20000)',
+    join(args.src, 'tests', 'fixtures', 'hostile'), elf]);
+  const run = runNocprof('funcs20k', ['--set', 'mesh.width=1', '--set', 'mesh.height=1', elf]);
+  const html = readFileSync(join(run.dir, 'report.html'), 'utf8');
+  const listed = run.summary.cores[0].functions
+    .filter((f) => f.calls || f.self_cycles || f.inclusive_cycles || Object.values(f.samples).some((n) => n));
+  await check('funcs20k: report.html holds the data compressed, smaller than summary.json', async () => {
+    assert.match(html, /<script type="application\/octet-stream" id="nocprof-data" data-encoding="deflate-base64">/);
+    assert.ok(html.length < readFileSync(join(run.dir, 'summary.json')).length, `${html.length} bytes`);
+    assert.ok(listed.length > 20000, `${listed.length} functions`);
+  });
+  const { page, errors } = await openReport(run);
+  await check('funcs20k: flat profile draws 500 rows, the long tail on demand', async () => {
+    await selectView(page, 0, 'flat');
+    assert.equal(await page.locator('table.np-flat tbody tr').count(), 500);
+    assert.match(await page.textContent('p.np-more'), new RegExp(`${fmt(listed.length - 500)} more rows not drawn`));
+    await page.click('p.np-more button');
+    assert.equal(await page.locator('table.np-flat tbody tr').count(), 1000);
+  });
+  await check('funcs20k: the filter finds a function of the tail with its exact calls', async () => {
+    await page.fill('#flat-filter', 'fn019999');
+    assert.equal(await page.locator('table.np-flat tbody tr').count(), 1);
+    const want = listed.find((f) => f.name === 'fn019999');
+    assert.equal(await page.textContent('table.np-flat tr[data-name="fn019999"] td[data-key="calls"]'), fmt(want.calls));
+    assert.equal(await page.textContent('table.np-flat tr[data-name="fn019999"] td[data-key="self"]'), fmt(want.self_cycles));
+    await page.screenshot({ path: join(artifacts, 'funcs20k-flat.png') });
+  });
+  await check('funcs20k: no console errors, no network requests', async () => assert.deepEqual(errors, []));
+  await page.close();
+}
+
 try {
   await testCalls();
   await testDemo();
   await testNoProfile();
   await testDiff();
+  await testBigFirmware();
 } catch (e) {
   failed++;
   console.log(`FAIL setup: ${e.stack || e}`);
