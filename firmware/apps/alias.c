@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * alias.c - work locked to a periodic timer, to show sampling aliasing.
  *
  * The timer fires every ALIAS_PERIOD = 5000 cycles; on_tick (IRQC bit0)

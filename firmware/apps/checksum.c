@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * checksum.c - CRC-32 (gzip's table-driven updcrc, and a bitwise reference)
  * and Adler-32, over byte streams.
  *

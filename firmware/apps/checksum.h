@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * checksum.h - CRC-32 and Adler-32 helpers shared by the firmware apps.
  * All results are byte-order independent (see checksum.c).
  */

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * matmul.c - scatter, compute, gather: C = A x B over the NoC.
  *
  *   core 0   builds A and B (N x N, small integers from xorshift32), sends

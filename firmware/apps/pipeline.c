@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * pipeline.c - a four-stage checksum pipeline over the NoC.
  *
  *   core 0  generate NBLOCKS blocks of BLOCK_WORDS pseudo-random words

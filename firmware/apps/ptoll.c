@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * ptoll.c - the Turbo Profiler "toll road" demo (route66 / highway80) as
  * NoC firmware.
  *

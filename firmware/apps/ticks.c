@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * ticks.c - a periodic timer-interrupt task on every core.
  *
  * Core k programs the TIMER periodic with TICKS_PERIOD(k) cycles and an

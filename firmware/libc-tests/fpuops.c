@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * fpuops.c - hard-float code on the platform's FPU (CP1).  Each kernel is a
  * handful of FPU instructions: add/sub/mul/div/sqrt in double and single
  * precision, int <-> float conversions, compares and branches on the FPU

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * libc_check.c - exercises the firmware C library through its standard
  * headers only.  The same file is built for the host (-DNOCPROF_HOST, glibc)
  * by tests/e2e/test_libc.py, and the common part of the output must be the

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * np_glue.c - the system layer under newlib for the nocprof platform:
  * the heap break (sbrk), exit/_exit/_Exit, abort and assert's failure hook.
  * Everything else of the C library is newlib (see docs/firmware.md).

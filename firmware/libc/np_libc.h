@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/* np_libc.h - internal interface between the C library glue files. */
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /* np_libc.h - internal interface between the C library glue files. */
 #ifndef NP_LIBC_H
 #define NP_LIBC_H
 

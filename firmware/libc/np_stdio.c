@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * np_stdio.c - stdout/stderr on the core's console.
  *
  * Formatting is newlib's (vsnprintf: every conversion including %f/%e/%g,

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * fpmix.c - a floating-point benchmark-style program with known results:
  * Simpson's rule for the integral of sin over [0, pi] (= 2), a Mandelbrot
  * iteration count over a 32x24 grid, 64 iterations at most (19 205, also

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * intmix.c - an integer benchmark-style program with known results:
  * CRC-32 (check value of "123456789" is 0xCBF43926), N-queens (solutions
  * for N = 5..8 are 10, 4, 40, 92), heapsort and quicksort of LCG data (both

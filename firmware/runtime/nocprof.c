@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * nocprof.c - the firmware runtime: console, time, NoC, timer, interrupts.
  *
  * Every function is a thin wrapper around word accesses to the device

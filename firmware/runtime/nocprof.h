@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * nocprof.h - firmware runtime for the nocprof MIPS32 NoC platform.
  *
  * The platform (SPEC.md section 1; summary in docs/firmware.md): one MIPS32r2 core per mesh node,

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * rt_string.c - the few libc string functions a freestanding gcc may call
  * (struct copies and initialisers), plus strlen for rt_printf.
  * Byte loops: simple and endian-neutral; firmware copying bulk data should

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * calls.c - profiler test firmware with analytically known call counts.
  *
  * Build flags (firmware/CMakeLists.txt): -O1 -fno-inline

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * calls_expected.h - exact call and loop counts of firmware/tests/calls.c,
  * as functions of the core id k (0-based).  Host tests include this header
  * to compare against the profiler's numbers.

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * comm.c - waits known by construction, for the communication profile
  * (tests/e2e/test_comm.py). Every NI access that matters is preceded by a
  * CYCLE_LO read in the same asm block, so its cycle is the printed stamp

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * cp0tick.c - a tick handler on the MIPS core timer (CP0 Count/Compare,
  * hardware line 5), as docs/firmware.md shows it.
  *

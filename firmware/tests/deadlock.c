@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * deadlock.c - every core disables all IRQC sources, stops its timer and
  * waits forever in wait_forever().  Nothing can wake any core, so the
  * emulator reports a deadlock (exit status 4, core status "deadlock").

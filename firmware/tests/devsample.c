@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * devsample.c - where the samples of device-access loops land (e2e/profiler
  * DeviceAccessSamples).  Core 0 runs ds_cycle_loop (DS_N iterations), then
  * polls its receive queue with ds_poll_rx until core 1's packet, sent after

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * exitcode.c - core k prints a line and exits with code k: with 2 or more
  * cores some exit code is non-zero, so the run's status is 1.
  */

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * fault_break.c - every core executes `break` in do_break().  Expected:
  * fault kind "break" in do_break, exit status 3.
  */

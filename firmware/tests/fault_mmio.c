@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * fault_mmio.c - every core reads the undefined offset 0xFF0 of the SYS
  * window (0xBF000FF0) in read_bad_sys_reg().  Expected: bus error naming
  * device SYS, offset 0xff0 and the PC in read_bad_sys_reg, exit status 3.

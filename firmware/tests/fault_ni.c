@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * fault_ni.c - every core writes NI TX_SEND with no word staged, in
  * send_empty_packet().  Expected: NI misuse error ("TX_SEND with nothing
  * staged") at the PC of the store in send_empty_packet, exit status 3.

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * fault_null.c - every core stores through a NULL struct pointer in
  * store_null(), called from main: kuseg (0x0000_0000 .. 0x7FFF_FFFF) is
  * unmapped (SPEC section 1), so the store to address 4 faults.  Expected:

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * fault_ri.c - every core executes the word 0xFC000000 in
  * reserved_instruction().  Opcode 0x3F is SD (MIPS64 only): reserved on
  * MIPS32r2, so the core takes a Reserved Instruction exception.  Expected:

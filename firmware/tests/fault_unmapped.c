@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * fault_unmapped.c - every core loads a word from 0x8FF00000 (kseg0,
  * physical 0x0FF00000: beyond RAM and outside every device window) in
  * load_unmapped(), called from main.  Expected: fault kind "unmapped",

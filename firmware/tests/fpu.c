@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * fpu.c - hard-float code (o32, the FPU of the 24Kf): double and float
  * arithmetic, division, square root (sqrt.d / sqrt.s instructions) and
  * conversions. Prints

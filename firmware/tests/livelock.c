@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * livelock.c - every core waits for a packet that nobody sends, by
  * polling RX_COUNT (rt_recv) instead of sleeping in `wait`. Nothing is in
  * flight and no timer interrupt is enabled: after [run] livelock_cycles

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * netirq.c - interrupt-driven networking: the NoC receive and
  * transmit-ready interrupts, and `wait` woken by the network.
  *

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * roi.c - regions of interest (issue 11): work before, inside and after a
  * region marked with rt_prof_start()/rt_prof_stop(), and a kernel function
  * for --collect-only. Built -O1 -fno-inline -fno-optimize-sibling-calls so

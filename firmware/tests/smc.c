@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * smc.c - code a core writes and then runs (SPEC 1, "Code that a core
  * writes and then executes"): copied to RAM (a .bss buffer and a page
  * far above the image), to the stack, and received over the NoC. Every

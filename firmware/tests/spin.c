@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * spin.c - every core polls NI RX_COUNT forever in spin_forever() (nobody
  * sends).  Polling is not waiting: the run ends at the cycle limit (exit
  * status 4, core status "limit"), with nearly all cycles in spin_forever

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * tailcall.c - a tail call and a non-local exit, with the counts of
  * tailcall_expected.h.  Built -O2 (sibling calls on): tail_outer compiles
  * to `j tail_target` (check: objdump -d shows no jal in tail_outer).

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * tailcall_expected.h - exact counts of firmware/tests/tailcall.c (built
  * -O2 with sibling calls on).  Same on every core.
  *

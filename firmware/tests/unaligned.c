@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * unaligned.c - every core loads a word (lw) from an address that is 1 mod
  * 4 in load_unaligned().  Expected: fault kind "unaligned" (address error
  * on load) in load_unaligned, exit status 3.

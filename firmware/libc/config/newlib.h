@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/* newlib.h - nocprof's configuration of newlib (the header newlib's own
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /* newlib.h - nocprof's configuration of newlib (the header newlib's own
  * configure script would generate).  The newlib sources themselves come from
  * Debian's newlib-source package at build time (cmake/NocprofLibc.cmake);
  * this file only states which options they are compiled with.
