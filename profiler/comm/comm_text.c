@@ -109,23 +109,45 @@ static void matrix(GString *o, const CommReport *r)
  * first. The recorder keeps no per-path time line, so the stretch after
  * the last wait is not split out of the run: with a long stretch (the
  * case the sentence above flags) these are where it went. */
+/* Contexts of p by self cycles, the largest first (qsort_r-free: the
+ * profile is passed through a file-level pointer in one thread). */
+static const Profile *by_self_prof;
+static int self_desc(const void *x, const void *y)
+{
+    uint64_t a = by_self_prof->ctxs[*(const size_t *)x].self, b = by_self_prof->ctxs[*(const size_t *)y].self;
+    return a < b ? 1 : a > b ? -1 : 0;
+}
+
 static void busiest(GString *o, const CommReport *r, const Profile *p)
 {
     GHashTable *blocked = g_hash_table_new(g_str_hash, g_str_equal);
     const CommCoreReport *cr = &r->cores[r->last_core];
-    for (unsigned j = 0; j < cr->npaths; j++)
+    uint64_t total = 0, in_blocked = 0;
+    for (unsigned j = 0; j < cr->npaths; j++) {
         g_hash_table_insert(blocked, (gpointer)cr->paths[j].path, (gpointer)&cr->paths[j]);
-    GArray *top = g_array_new(FALSE, FALSE, sizeof(BusyPath));
-    uint64_t total = 0;
+        in_blocked += cr->paths[j].blocked[COMM_POLL_RX] + cr->paths[j].blocked[COMM_WAIT_TX];
+    }
+    /* a context's path costs its depth: only the contexts of most self
+     * cycles get one (a runaway recursion has thousands, each thousands of
+     * frames deep); busy <= self, so these hold the top ones */
+    GArray *cand = g_array_new(FALSE, FALSE, sizeof(size_t));
     for (size_t i = 0; i < p->nctxs; i++) {
         const ProfCtx *c = &p->ctxs[i];
         if (!c->self || c->func >= p->nfuncs || p->funcs[c->func].pseudo)
             continue;
-        char *path = prof_ctx_path(p, i);
+        total += c->self;
+        g_array_append_val(cand, i);
+    }
+    total = total > in_blocked ? total - in_blocked : 0;
+    by_self_prof = p;
+    g_array_sort(cand, self_desc);
+    GArray *top = g_array_new(FALSE, FALSE, sizeof(BusyPath));
+    for (guint k = 0; k < cand->len && k < 16 * TOP_BUSY; k++) {
+        const ProfCtx *c = &p->ctxs[g_array_index(cand, size_t, k)];
+        char *path = prof_ctx_path(p, g_array_index(cand, size_t, k));
         const CommPath *cp = g_hash_table_lookup(blocked, path);
         uint64_t in_self = cp ? cp->blocked[COMM_POLL_RX] + cp->blocked[COMM_WAIT_TX] : 0;
         BusyPath b = { path, c->self > in_self ? c->self - in_self : 0 };
-        total += b.busy;
         g_array_append_val(top, b);
     }
     g_array_sort(top, busy_desc);
@@ -139,6 +161,7 @@ static void busiest(GString *o, const CommReport *r, const Profile *p)
     for (guint j = 0; j < top->len; j++)
         g_free(g_array_index(top, BusyPath, j).path);
     g_array_free(top, TRUE);
+    g_array_free(cand, TRUE);
     g_hash_table_unref(blocked);
 }
 
