@@ -130,3 +130,4 @@ int main(int argc, char **argv)
     }
     return 0;
 }
+
