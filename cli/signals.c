@@ -125,7 +125,7 @@ void cli_signals_track(const char *path)
     if (ntracked >= CLI_MAX_TRACKED)
         return;
     tracked[ntracked] = g_strdup(path);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* the entry before the count */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);   /* the entry before the count (for the handler) */
     ntracked = ntracked + 1;
 }
 
@@ -133,7 +133,7 @@ void cli_signals_untrack_all(void)
 {
     sig_atomic_t n = ntracked;
     ntracked = 0;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     for (sig_atomic_t i = 0; i < n; i++)
         g_clear_pointer(&tracked[i], g_free);
 }
