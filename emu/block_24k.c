@@ -49,8 +49,10 @@ static void exit_after(const Block *p, uint64_t bt, T24Exit *in)
 static uint32_t succ_stall(Core *c, const Block *p, uint32_t target, uint32_t bt)
 {
     enum { WIN = 48 };
-    uint32_t phys = mips_phys(target), w[WIN];
-    uint8_t buf[4 * WIN];
+    /* zeroed: the pass may look one word past the window (a branch in its
+     * last word and its slot); 0 is a nop, the same in every run */
+    uint32_t phys = mips_phys(target), w[WIN + 1] = { 0 };
+    uint8_t buf[4 * WIN] = { 0 };
     if (target & 3 || phys >= c->cfg->ram_size)
         return 0;
     uint32_t n = (uint32_t)MIN((uint64_t)WIN, (c->cfg->ram_size - phys) / 4);
