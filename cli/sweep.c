@@ -386,7 +386,6 @@ static bool plan_save_or_match(const SweepPlan *p, GError **error)
     if (!json)
         return false;
     g_autofree char *path = g_build_filename(p->dir, SWEEP_PLAN_FILE, NULL);
-    g_autofree char *old = NULL;
     bool ok = true;
     if (g_file_test(path, G_FILE_TEST_EXISTS)) {
         g_autoptr(SweepPlan) q = sweep_plan_load(p->dir, error);
