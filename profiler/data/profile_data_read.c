@@ -20,7 +20,6 @@ typedef struct Rd {
     const char *name;          /* the file, for messages */
     GError **error;
     ProfileData *d;
-    guint32 version;           /* the file's format version */
 } Rd;
 
 /* PD_TOP with format 5's histogram type. The g_variant_get formats below
@@ -185,14 +184,11 @@ static bool dec_hists(Rd *r, const char *at, GVariant *prof, Profile *p)
         if (!dec_ranges(r, field, hv, x))
             return false;
         gsize nb;
-        bool narrow = r->version < 6; /* 32-bit bins before format 6 */
-        const void *bins = fixed(hv, 2, narrow ? sizeof(uint32_t) : sizeof(uint64_t), &nb);
+        const void *bins = fixed(hv, 2, sizeof(uint64_t), &nb);
         if (nb != x->nbins)
             return fail(r, field, "%" G_GSIZE_FORMAT " bins for ranges of %u instructions", nb, x->nbins);
         x->bins = g_new0(uint64_t, nb ? nb : 1);
-        for (gsize k = 0; narrow && k < nb; k++)
-            x->bins[k] = ((const uint32_t *)bins)[k];
-        if (!narrow && nb)
+        if (nb)
             memcpy(x->bins, bins, nb * sizeof(uint64_t));
     }
     return true;
@@ -530,7 +526,6 @@ bool profile_data_decode(GBytes *bytes, const char *name, ProfileData *d, GError
     len = GUINT64_FROM_LE(len);
     if (ver != PROFILE_DATA_VERSION)
         return fail(&r, "version", "format version %u; this nocprof reads version %u", ver, PROFILE_DATA_VERSION);
-    r.version = ver;
     const char *type = PD_TOP;
     if (len != size - PD_HEADER)
         return fail(&r, "length", "header says %" G_GUINT64_FORMAT " bytes of payload, the file has %"
