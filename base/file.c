@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* base/file.c — opening input files safely (see file.h). */
-#include "file.h"
-#include "error.h"
+#include "base/file.h"
+#include "base/error.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* base/name.c — escaping of names for line-based formats (see name.h). */
-#include "name.h"
+#include "base/name.h"
 
 #include <string.h>
 

@@ -54,7 +54,7 @@
 #include <unistd.h>
 #include <unicorn/unicorn.h>
 
-#include "elf_file.h"
+#include "elf/elf_file.h"
 
 #define MAX_CORES 64
 #define MMIO_PHYS 0x1F000000u

@@ -22,14 +22,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "aliasing.h"
-#include "collect.h"
-#include "comm.h"
-#include "config.h"
-#include "machine.h"
-#include "profile_data.h"
-#include "run.h"
-#include "symbols.h"
+#include "profiler/analysis/aliasing.h"
+#include "profiler/collect/collect.h"
+#include "profiler/comm/comm.h"
+#include "platform/config.h"
+#include "emu/machine.h"
+#include "profiler/data/profile_data.h"
+#include "profiler/model/run.h"
+#include "profiler/model/symbols.h"
 
 /* Exit statuses (SPEC section 4). */
 enum {

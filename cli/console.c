@@ -12,7 +12,7 @@
 
 #include <glib/gstdio.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 /* One console line on stdout as `[coreN] line`, with the bytes a terminal
  * would act on escaped as \xNN: control characters (escape sequences, a

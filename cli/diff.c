@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "base/json.h"
-#include "cli.h"
-#include "fname.h"
-#include "html_report.h"
-#include "profile_diff.h"
+#include "cli/cli.h"
+#include "profiler/model/fname.h"
+#include "web/html_report.h"
+#include "profiler/analysis/profile_diff.h"
 
 static const char *const diff_description =
     "Compares two finished runs (their OUT/profile.data) function by function:\n"

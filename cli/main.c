@@ -8,9 +8,9 @@
 
 #include <capstone/capstone.h>
 
-#include "cli.h"
-#include "engine.h"
-#include "sweep.h"
+#include "cli/cli.h"
+#include "emu/engine.h"
+#include "cli/sweep.h"
 
 static const char *top_help =
     "Usage: nocprof COMMAND [OPTIONS]\n"

@@ -10,7 +10,7 @@
 
 #include <glib/gstdio.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 #define MANIFEST_NAME ".nocprof-manifest"
 #define MANIFEST_HEAD "# nocprof: files written by the last run into this folder (relative paths)\n"

@@ -7,7 +7,7 @@
 
 #include <glib/gstdio.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static const char *const merge_description =
     "Sums finished runs of the same firmware (their OUT/profile.data), like\n"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 void options_clear(Options *o)
 {

@@ -16,7 +16,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 struct Progress {
     Machine *m;

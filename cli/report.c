@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "srcpath.h"
+#include "cli/cli.h"
+#include "profiler/model/srcpath.h"
 
 void report_options_clear(ReportOptions *ro)
 {

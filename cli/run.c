@@ -9,11 +9,11 @@
 
 #include <glib/gstdio.h>
 
-#include "engine.h"
-#include "fname.h"
-#include "srcpath.h"
-#include "summary.h"
-#include "cli.h"
+#include "emu/engine.h"
+#include "profiler/model/fname.h"
+#include "profiler/model/srcpath.h"
+#include "profiler/report/summary.h"
+#include "cli/cli.h"
 #include "gdb/gdbstub.h"
 
 extern const unsigned char nocprof_demo_elf[];

@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 #define CLI_SIGNAL_GRACE_NS 2000000000LL
 #define CLI_MAX_TRACKED 65536

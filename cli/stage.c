@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 struct CliStage {
     GPtrArray *tmp, *final;    /* staged files, in the order written */

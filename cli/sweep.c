@@ -13,8 +13,8 @@
 
 #include "base/file.h"
 #include "base/json.h"
-#include "cli.h"
-#include "sweep.h"
+#include "cli/cli.h"
+#include "cli/sweep.h"
 
 static const char *const sweep_description =
     "Runs FIRMWARE.elf for every combination of the axes (their cross product;\n"

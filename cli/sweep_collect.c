@@ -9,9 +9,9 @@
 
 #include "base/file.h"
 #include "base/json.h"
-#include "cli.h"
-#include "html_report.h"
-#include "sweep.h"
+#include "cli/cli.h"
+#include "web/html_report.h"
+#include "cli/sweep.h"
 
 /* summary.json of one run is read whole; past this it is not a sweep's */
 #define SWEEP_SUMMARY_MAX ((gsize)512 << 20)

@@ -9,8 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "sweep.h"
+#include "cli/cli.h"
+#include "cli/sweep.h"
 
 unsigned sweep_threads_per_run(unsigned jobs)
 {

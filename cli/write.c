@@ -7,16 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "callgrind.h"
-#include "cli.h"
-#include "coverage.h"
-#include "folded.h"
-#include "gmon.h"
-#include "html_report.h"
-#include "report.h"
-#include "summary.h"
-#include "summary_json.h"
-#include "trace.h"
+#include "profiler/formats/callgrind.h"
+#include "cli/cli.h"
+#include "profiler/formats/coverage.h"
+#include "profiler/formats/folded.h"
+#include "profiler/formats/gmon.h"
+#include "web/html_report.h"
+#include "profiler/report/report.h"
+#include "profiler/report/summary.h"
+#include "profiler/formats/summary_json.h"
+#include "profiler/formats/trace.h"
 
 
 /* Not g_file_set_contents: it fsyncs every replaced file, which made

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* elf_file.c — the one ELF reader: header checks, PT_LOAD segments and
  * function-like symbols with libelf (gelf). */
-#include "elf_file.h"
+#include "elf/elf_file.h"
 #include "base/file.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
 /* block.c — the block cache and the block hook: translation of a new
  * block (its static cost, its control instruction), charging each block
  * as it starts, taken branches, and the transfers the client watches. */
-#include "core_priv.h"
+#include "emu/core_priv.h"
 
 uint32_t block_addr(const Block *b) { return b->addr; }
 

@@ -3,7 +3,7 @@
  * costs from the pipeline pass (timing_24k.c), the waits of its static
  * successors folded into bt/bnt, and the run-time wait after a register
  * jump (docs/timing.md "Interlocks across a block boundary"). */
-#include "core_priv.h"
+#include "emu/core_priv.h"
 
 /* [timing] model = 24k: b's costs from the pipeline pass (timing_24k.c),
  * and what it leaves pending for the next block (when pend). */

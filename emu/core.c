@@ -3,12 +3,12 @@
  * interrupt delivery and the core's accessors. Blocks: block.c; faults:
  * exc.c; sampling: sample.c; device windows: mmio.c, dev_*.c. See core.h
  * for the time model. */
-#include "core_priv.h"
-#include "debug.h"
+#include "emu/core_priv.h"
+#include "emu/debug.h"
 
 #include "base/bytes.h"
 #include "nocprof/platform.h"
-#include "uc_check.h"
+#include "emu/uc_check.h"
 
 const char *core_state_name(CoreState s)
 {

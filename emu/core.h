@@ -31,8 +31,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config.h"
-#include "elfload.h"
+#include "platform/config.h"
+#include "emu/elfload.h"
 
 typedef enum {
     CORE_RUNNING,

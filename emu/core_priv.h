@@ -6,10 +6,10 @@
 
 #include <unicorn/unicorn.h>
 
-#include "core.h"
-#include "dev.h"
-#include "mips.h"
-#include "timing_24k.h"
+#include "emu/core.h"
+#include "emu/dev.h"
+#include "platform/mips.h"
+#include "emu/timing_24k.h"
 
 #define CORE_STUB_VADDR 0xBFC00000u
 #define CORE_STUB_PHYS 0x1FC00000u

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* coro.c — stackful coroutines on Boost.Context fcontext (see coro.h). */
-#include "coro.h"
+#include "emu/coro.h"
 
 #include <glib.h>
 #include <stdint.h>

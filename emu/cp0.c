@@ -29,7 +29,7 @@
  * cycle t. The CP0 timer becomes pending at the cycle Count becomes equal
  * to Compare, and stays pending until Compare is written.
  */
-#include "core_priv.h"
+#include "emu/core_priv.h"
 
 #include "nocprof/platform.h"
 

@@ -28,7 +28,7 @@
  * a Compare match (cp0.c), exactly. Counters of other events raise it
  * only when firmware writes or reads them with bit 31 set.
  */
-#include "core_priv.h"
+#include "emu/core_priv.h"
 
 #define PERF_REG 25u
 #define CTL_M 0x80000000u

@@ -2,9 +2,9 @@
 /* debug.c — stops, registers and memory for a debugger (debug.h). */
 #include <string.h>
 
-#include "core_priv.h"
-#include "debug.h"
-#include "mips.h"
+#include "emu/core_priv.h"
+#include "emu/debug.h"
+#include "platform/mips.h"
 #include "nocprof/platform.h"
 
 /* The 24Kf's FIR (CP1 register 0): F64, L, W, D, S formats, PRId 0x93, as

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core.h"
+#include "emu/core.h"
 
 typedef enum {
     DBG_STOP_BREAK,        /* a breakpoint (Z0/Z1) */

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core.h"
+#include "emu/core.h"
 
 /* An interrupt line: set(opaque, line, level). */
 typedef struct IrqLine {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* dev_irqc.c — IRQC: PENDING (lines raised, plus lines a device holds up)
  * and ENABLE. The core takes an interrupt when PENDING & ENABLE != 0. */
-#include "dev.h"
+#include "emu/dev.h"
 
 #include "nocprof/platform.h"
 

@@ -3,9 +3,9 @@
  * The only emu file that includes noc.h. Misuse (sending nothing, a full
  * injection queue, reading with nothing waiting, ...) rejects the access
  * with an "ni-misuse" fault. */
-#include "dev_ni.h"
-#include "dev.h"
-#include "noc.h"
+#include "emu/dev_ni.h"
+#include "emu/dev.h"
+#include "noc/noc.h"
 
 #include "nocprof/platform.h"
 

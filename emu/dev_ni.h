@@ -5,7 +5,7 @@
 #ifndef NOCPROF_DEV_NI_H
 #define NOCPROF_DEV_NI_H
 
-#include "core.h"
+#include "emu/core.h"
 
 
 struct Noc;

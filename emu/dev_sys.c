@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* dev_sys.c — SYS: core identity, the cycle counter, console, exit and
  * PROF_CTRL (profile collection on/off, passed to the core's client). */
-#include "dev.h"
+#include "emu/dev.h"
 
 #include "nocprof/platform.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* dev_timer.c — TIMER: a one-shot or periodic counter on the core clock
  * that raises IRQC line NP_IRQ_TIMER while its interrupt is pending. */
-#include "dev.h"
+#include "emu/dev.h"
 
 #include "nocprof/platform.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* elfload.c — the loader's view of a firmware ELF (elf/elf_file.h): its
  * PT_LOAD segments checked against RAM and copied. */
-#include "elfload.h"
-#include "config.h"
-#include "elf_file.h"
+#include "emu/elfload.h"
+#include "platform/config.h"
+#include "elf/elf_file.h"
 
 #include "nocprof/platform.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* engine.c — the Unicorn release check (engine.h). */
-#include "engine.h"
+#include "emu/engine.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * back to the faulting instruction, and that instruction is located
  * exactly (locate.c: Unicorn reports exceptions by number only, PC
  * overwritten) and named, with the registers it read. */
-#include "core_priv.h"
+#include "emu/core_priv.h"
 
 #include "nocprof/platform.h"
 

@@ -29,7 +29,7 @@
  * more bytes apart (never one address); a base only stepped by addiu (see
  * self_step). Only the few unproven candidates carry a hook call.
  */
-#include "core_priv.h"
+#include "emu/core_priv.h"
 
 #include "nocprof/platform.h"
 

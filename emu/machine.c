@@ -22,11 +22,11 @@
  * with nothing to wait for, the network runs on by itself until it wakes a
  * core, or the run is a deadlock.
  */
-#include "machine.h"
+#include "emu/machine.h"
 
-#include "coro.h"
-#include "dev_ni.h"
-#include "machine_priv.h"
+#include "emu/coro.h"
+#include "emu/dev_ni.h"
+#include "emu/machine_priv.h"
 
 #include <pthread.h>
 #include <time.h>

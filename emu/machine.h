@@ -44,10 +44,10 @@
 
 #include <signal.h>
 
-#include "config.h"
-#include "core.h"
-#include "elfload.h"
-#include "noc.h"
+#include "platform/config.h"
+#include "emu/core.h"
+#include "emu/elfload.h"
+#include "noc/noc.h"
 
 typedef struct MachSched MachSched;
 

@@ -16,7 +16,7 @@
  * may move between threads between two resumptions: Unicorn keeps no
  * thread-local state on the MIPS path). Results never depend on any of
  * this: the schedule changes, the co-simulation does not (machine.h). */
-#include "machine_priv.h"
+#include "emu/machine_priv.h"
 
 #include <limits.h>
 #include <time.h>

@@ -5,10 +5,10 @@
 #ifndef NOCPROF_MACHINE_PRIV_H
 #define NOCPROF_MACHINE_PRIV_H
 
-#include "machine.h"
+#include "emu/machine.h"
 
-#include "coro.h"
-#include "dev_ni.h"
+#include "emu/coro.h"
+#include "emu/dev_ni.h"
 
 #include <pthread.h>
 

@@ -2,7 +2,7 @@
 /* machine_spin.c — waiting on several host threads: spinning on the clocks
  * the running cores publish, and preempting a busy thread's long run for a
  * core that is behind (see "Several threads" in docs/design.md). */
-#include "machine_priv.h"
+#include "emu/machine_priv.h"
 
 #include <sched.h>
 #include <time.h>

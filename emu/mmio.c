@@ -2,7 +2,7 @@
 /* mmio.c — the core's device windows: locate the accessing instruction,
  * charge `mmio` instead of `load`/`store`, check the access size, and pass
  * the register access to the device mapped in that window. */
-#include "core_priv.h"
+#include "emu/core_priv.h"
 
 #include "nocprof/platform.h"
 

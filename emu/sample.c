@@ -2,7 +2,7 @@
 /* sample.c — PC sampling in simulated time: one histogram per [profile]
  * period, each sample landing on the instruction that occupies its cycle
  * (pc 0 = idle). */
-#include "core_priv.h"
+#include "emu/core_priv.h"
 
 #include <stdlib.h>
 

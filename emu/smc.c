@@ -37,11 +37,11 @@
  * loader's heap, a buffer at a fixed address) is dropped by synci and
  * cache only, not by stores: exact for code that follows the MIPS rules.
  */
-#include "core_priv.h"
+#include "emu/core_priv.h"
 
 #include <sys/mman.h>
 
-#include "uc_check.h"
+#include "emu/uc_check.h"
 
 #define SMC_PAGE 4096u
 #define SMC_LINE 32u               /* 24K cache line: synci/cache */

@@ -10,7 +10,7 @@
  * another kind (move, load) ends the walk (what it set is the value the
  * later writes started from). Nothing runs for blocks that leave $sp
  * alone. */
-#include "core_priv.h"
+#include "emu/core_priv.h"
 
 #define SP 29u
 

@@ -25,7 +25,7 @@
  *   the latency.
  * Fetch from kseg1 is uncached: each instruction costs [timing] mmio more.
  */
-#include "timing_24k.h"
+#include "emu/timing_24k.h"
 
 #define OP(i) ((i) >> 26)
 #define RS(i) (((i) >> 21) & 31)

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "platform/config.h"
 
 /* Resources whose readiness the pass follows: GPRs 0..31, HI/LO, FPRs,
  * the FPU condition codes, and the two non-pipelined units. */

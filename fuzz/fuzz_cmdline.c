@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 #define MAX_ARGS 64
 

@@ -9,8 +9,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "elfload.h"
-#include "symbols.h"
+#include "emu/elfload.h"
+#include "profiler/model/symbols.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,8 +5,8 @@
  * cost once depended on the counts) are computed. */
 #include <stdint.h>
 
-#include "aliasing.h"
-#include "profile_data.h"
+#include "profiler/analysis/aliasing.h"
+#include "profiler/data/profile_data.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

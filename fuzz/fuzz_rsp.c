@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "rsp.h"
+#include "gdb/rsp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

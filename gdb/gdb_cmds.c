@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gdb_priv.h"
+#include "gdb/gdb_priv.h"
 
 /* GDB's own signal numbers (gdb/signals.def), not the host's */
 enum { GSIG_INT = 2, GSIG_ILL = 4, GSIG_TRAP = 5, GSIG_FPE = 8, GSIG_BUS = 10, GSIG_SEGV = 11,

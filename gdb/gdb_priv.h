@@ -5,8 +5,8 @@
 #define NOCPROF_GDB_PRIV_H
 
 #include "emu/debug.h"
-#include "gdbstub.h"
-#include "rsp.h"
+#include "gdb/gdbstub.h"
+#include "gdb/rsp.h"
 
 typedef struct GdbStopInfo {
     unsigned core;

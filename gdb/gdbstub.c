@@ -15,7 +15,7 @@
 
 #include "base/error.h"
 #include "emu/debug.h"
-#include "gdb_priv.h"
+#include "gdb/gdb_priv.h"
 
 static void say(GdbStub *g, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 static void say(GdbStub *g, const char *fmt, ...)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* rsp.c — the remote serial protocol's framing (rsp.h). */
-#include "rsp.h"
+#include "gdb/rsp.h"
 
 #include "base/error.h"
 

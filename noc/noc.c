@@ -36,12 +36,12 @@
  * weighted by its length, which is exactly what cycle-by-cycle simulation
  * would add.
  */
-#include "noc.h"
+#include "noc/noc.h"
 
 #include <glib.h>
 #include <string.h>
 
-#include "noc_priv.h"
+#include "noc/noc_priv.h"
 
 /* g_queue_peek_head for const queues. */
 static Packet *queue_front(const GQueue *q)

@@ -4,7 +4,7 @@
 #ifndef NOCPROF_NOC_PRIV_H
 #define NOCPROF_NOC_PRIV_H
 
-#include "noc.h"
+#include "noc/noc.h"
 
 #include <glib.h>
 

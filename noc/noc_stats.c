@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* noc_stats.c — the network's statistics (noc_stats): per pair, per link,
  * latency percentiles, buffer occupancy and stalls. */
-#include "noc_priv.h"
+#include "noc/noc_priv.h"
 
 #include <stdlib.h>
 #include <string.h>

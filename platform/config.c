@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* config.c — GKeyFile configuration with table-driven keys. */
-#include "config.h"
+#include "platform/config.h"
 #include "base/file.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* mips.c — instruction classes for the cycle model (see mips.h). */
-#include "mips.h"
+#include "platform/mips.h"
 
 #define OP(i) ((i) >> 26)
 #define RS(i) (((i) >> 21) & 31)

@@ -6,8 +6,10 @@
    private header (*_priv.h, *_private.h) only from its own folder. An
    include is resolved as the compiler would: from the repository root
    ("emu/core.h"), the including file's folder, or the one header of that
-   name in the tree (the libraries still export their folders; writing
-   every include from the root is the next step of issue 21).
+   name in the tree. Every project header must be written from the root
+   (the build exports only the root as an include directory, so a line
+   shows which layer it reaches); host-side folders outside the layers
+   (cli, fuzz, tests, bench) are held to the same spelling.
 2. Links: the link closure of every library (written at configure time by
    cmake/Layers.cmake into the build folder) reaches only the libraries its
    layer may; in particular nothing below profiler/collect links nocprof_emu
@@ -74,6 +76,11 @@ def resolve(src, idx, rel, name):
         return None                               # the SDK's register map (include/)
     if "/" in name and os.path.exists(os.path.join(src, name)):
         return os.path.normpath(name)
+    return resolve_loose(src, idx, rel, name)
+
+
+def resolve_loose(src, idx, rel, name):
+    """A header reached other than from the root (a violation), or None."""
     local = os.path.normpath(os.path.join(os.path.dirname(rel), name))
     if os.path.exists(os.path.join(src, local)):
         return local
@@ -105,6 +112,8 @@ def check_includes(src):
                     if target is None:
                         continue
                     where = "%s:%d: #include \"%s\"" % (rel, n, m.group(1))
+                    if os.path.normpath(m.group(1)) != target:
+                        bad.append(where + ": write it from the root (\"%s\")" % target)
                     them = layer_of(target)
                     if them != me and them not in LAYERS.get(me, set()) and them in LAYERS:
                         bad.append(where + ": %s may not reach %s (%s)" % (me, them, target))
@@ -112,6 +121,32 @@ def check_includes(src):
                     if (hb.endswith("_priv.h") or hb.endswith("_private.h")) and \
                             os.path.dirname(target) != os.path.dirname(rel):
                         bad.append(where + ": private header of another folder")
+    return bad
+
+
+HOST_ONLY = ["cli", "fuzz", "tests/unit", "tests/tools", "bench"]
+
+
+def check_spelling(src):
+    """Host-side code outside the layers: every project include from the root."""
+    bad = []
+    idx = header_index(src)
+    inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+    for folder in HOST_ONLY:
+        for dp, dns, fns in os.walk(os.path.join(src, folder)):
+            dns[:] = [d for d in dns if d != "workloads"]   # cross-compiled firmware
+            for fn in fns:
+                if not fn.endswith((".c", ".h")):
+                    continue
+                rel = os.path.relpath(os.path.join(dp, fn), src)
+                for n, line in enumerate(open(os.path.join(dp, fn), errors="replace"), 1):
+                    m = inc.match(line)
+                    if not m:
+                        continue
+                    target = resolve(src, idx, rel, m.group(1))
+                    if target is not None and os.path.normpath(m.group(1)) != target:
+                        bad.append("%s:%d: #include \"%s\": write it from the root (\"%s\")"
+                                   % (rel, n, m.group(1), target))
     return bad
 
 
@@ -136,7 +171,7 @@ def check_links(build):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    bad = check_includes(sys.argv[1]) + check_links(sys.argv[2])
+    bad = check_includes(sys.argv[1]) + check_spelling(sys.argv[1]) + check_links(sys.argv[2])
     for b in bad:
         print("layers:", b)
     print("layers: %d violation(s)" % len(bad))

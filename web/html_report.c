@@ -2,7 +2,7 @@
 /* html_report.c — OUT/report.html: the embedded web/ bundle plus the run's
  * data as JSON (see html_report.h). */
 #define _GNU_SOURCE /* memmem */
-#include "html_report.h"
+#include "web/html_report.h"
 
 #include <gio/gio.h>
 #include <inttypes.h>
@@ -11,7 +11,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
-#include "report_util.h"
+#include "profiler/report/report_util.h"
 
 /* Generated at build time from web/ (web/CMakeLists.txt): <style> and
  * <script> elements holding the bundled CSS and JavaScript. */

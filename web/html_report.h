@@ -14,7 +14,7 @@
 #include <glib.h>
 #include <stdbool.h>
 
-#include "profile.h"
+#include "profiler/model/profile.h"
 
 /* Per-instruction data of every function that ran, per core, as JSON:
  *   {"files":[{"path":P,"text":[lines...] | null}, ...],

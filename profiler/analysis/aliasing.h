@@ -40,7 +40,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "profile.h"
+#include "profiler/model/profile.h"
 
 /* Family-wise false-alarm rate of one (core, period) verdict under the
  * binomial model; grid sampling of non-periodic work is tighter still. */

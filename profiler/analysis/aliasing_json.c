@@ -2,7 +2,7 @@
 /* aliasing_json.c — the "aliasing" member of summary.json. */
 #include <inttypes.h>
 
-#include "aliasing_private.h"
+#include "profiler/analysis/aliasing_private.h"
 #include "base/json.h"
 
 static void json_periods_with(JsonBuilder *b, const char *name, const AliasCore *ac, AliasVerdict v)

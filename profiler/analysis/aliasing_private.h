@@ -5,7 +5,7 @@
 #ifndef NOCPROF_ALIASING_PRIVATE_H
 #define NOCPROF_ALIASING_PRIVATE_H
 
-#include "aliasing.h"
+#include "profiler/analysis/aliasing.h"
 
 typedef struct AliasCore {
     unsigned id;               /* Profile.core */

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "aliasing_private.h"
+#include "profiler/analysis/aliasing_private.h"
 
 /* ---- SVG ---------------------------------------------------------------- */
 

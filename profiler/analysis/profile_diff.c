@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* profile_diff.c — function-by-function comparison of two profiles (see
  * profile_diff.h). */
-#include "profile_diff.h"
+#include "profiler/analysis/profile_diff.h"
 
 #include <math.h>
 #include <stdlib.h>

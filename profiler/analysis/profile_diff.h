@@ -10,7 +10,7 @@
 #include <json-glib/json-glib.h>
 #include <stdbool.h>
 
-#include "profile.h"
+#include "profiler/model/profile.h"
 
 typedef struct DiffRow {
     const char *name;          /* borrowed from the profiles */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* collect.c — the hooks on a core: shadow call stack and arcs. */
-#include "collect_private.h"
-#include "mips.h"
+#include "profiler/collect/collect_private.h"
+#include "platform/mips.h"
 
 #include <string.h>
 

@@ -24,9 +24,9 @@
 #ifndef NOCPROF_COLLECT_H
 #define NOCPROF_COLLECT_H
 
-#include "core.h"
-#include "profile.h"
-#include "symbols.h"
+#include "emu/core.h"
+#include "profiler/model/profile.h"
+#include "profiler/model/symbols.h"
 
 typedef struct Collector Collector;
 

@@ -5,7 +5,7 @@
 #ifndef NOCPROF_COLLECT_PRIVATE_H
 #define NOCPROF_COLLECT_PRIVATE_H
 
-#include "collect.h"
+#include "profiler/collect/collect.h"
 
 typedef struct Arc {
     unsigned caller, callee;

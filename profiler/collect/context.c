@@ -2,7 +2,7 @@
 /* context.c — the calling-context tree (one node per distinct call path,
  * with the cycles during which it was the whole stack) and the timeline of
  * waits and interrupt handler runs. */
-#include "collect_private.h"
+#include "profiler/collect/collect_private.h"
 
 #include <string.h>
 

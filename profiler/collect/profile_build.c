@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* profile_build.c — a core's Profile from its collector, blocks and
  * sampling histograms. */
-#include "collect_private.h"
+#include "profiler/collect/collect_private.h"
 
 #include <stdlib.h>
 

@@ -14,11 +14,11 @@
  * Whole blocks: a switch takes effect at the next block (the emulator
  * charges a block when it starts), for the counts, cycles and samples alike.
  */
-#include "collect_private.h"
+#include "profiler/collect/collect_private.h"
 
 #include <string.h>
 
-#include "fname.h"
+#include "profiler/model/fname.h"
 
 typedef struct RegionBlock {
     int64_t count, cycles, insns;

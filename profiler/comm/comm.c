@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* comm.c — recording the communication profile from NI events (comm.h). */
-#include "comm_private.h"
+#include "profiler/comm/comm_private.h"
 
 static guint partner_hash(gconstpointer p)
 {

@@ -38,9 +38,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "collect.h"
-#include "comm_report.h"
-#include "dev_ni.h"
+#include "profiler/collect/collect.h"
+#include "profiler/comm/comm_report.h"
+#include "emu/dev_ni.h"
 
 typedef struct CommRun CommRun;
 typedef struct CommCore CommCore;

@@ -3,7 +3,7 @@
  * call path, per partner, per line, and the critical chain. */
 #include <string.h>
 
-#include "comm_private.h"
+#include "profiler/comm/comm_private.h"
 
 #include "base/name.h"
 

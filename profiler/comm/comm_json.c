@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* comm_json.c — the "communication" member of summary.json (SPEC 6). */
 #include "base/json.h"
-#include "comm_report.h"
+#include "profiler/comm/comm_report.h"
 
 static void blocked(JsonBuilder *b, const uint64_t *k)
 {

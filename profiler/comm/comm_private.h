@@ -3,7 +3,7 @@
 #ifndef NOCPROF_COMM_PRIVATE_H
 #define NOCPROF_COMM_PRIVATE_H
 
-#include "comm.h"
+#include "profiler/comm/comm.h"
 
 #define COMM_NO_CTX UINT32_MAX
 #define COMM_LINE_CACHE 8      /* a power of two */

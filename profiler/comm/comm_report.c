@@ -2,7 +2,7 @@
 /* comm_report.c — the CommReport: freeing, and reading back the full JSON
  * form that profile.data keeps (comm_json(r, true)). */
 #include "base/error.h"
-#include "comm_report.h"
+#include "profiler/comm/comm_report.h"
 
 void comm_report_free(CommReport *r)
 {

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "profile.h"
+#include "profiler/model/profile.h"
 
 /* Kinds of blocked cycles (the values of collect.h's COLLECT_*). */
 enum { COMM_POLL_RX, COMM_WAIT_TX, COMM_WAIT_IRQ, COMM_NBLOCKED };

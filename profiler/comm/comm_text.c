@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "comm_report.h"
+#include "profiler/comm/comm_report.h"
 
 #define TOP_FUNCS 10
 #define TOP_PARTNERS 5

@@ -2,13 +2,13 @@
 /* profile_data.c — lifetime of a ProfileData and its saved form (the
  * writer; profile_data_read.c reads and validates, profile_data_elf.c finds
  * the ELFs). See profile_data.h for the file layout. */
-#include "profile_data.h"
+#include "profiler/data/profile_data.h"
 
 #include <string.h>
 
-#include "profile_data_comm.h"
-#include "profile_data_types.h"
-#include "symbols.h"
+#include "profiler/data/profile_data_comm.h"
+#include "profiler/data/profile_data_types.h"
+#include "profiler/model/symbols.h"
 
 void profile_data_init(ProfileData *d, unsigned ncores)
 {

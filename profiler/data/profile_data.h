@@ -33,11 +33,11 @@
 #include <glib.h>
 #include <stdbool.h>
 
-#include "comm_report.h"
-#include "config.h"
-#include "noc.h"
-#include "profile.h"
-#include "run.h"
+#include "profiler/comm/comm_report.h"
+#include "platform/config.h"
+#include "noc/noc.h"
+#include "profiler/model/profile.h"
+#include "profiler/model/run.h"
 
 #define PROFILE_DATA_FILE "profile.data"
 #define PROFILE_DATA_VERSION 8u

@@ -9,7 +9,7 @@
  *
  * The histogram check is a function of its own (pd_check_hist) so that the
  * width of the bins can change without touching the rest. */
-#include "profile_data_check.h"
+#include "profiler/data/profile_data_check.h"
 
 #include <inttypes.h>
 

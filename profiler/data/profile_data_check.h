@@ -8,7 +8,7 @@
 
 #include <glib.h>
 
-#include "profile.h"
+#include "profiler/model/profile.h"
 
 /* Histogram h of p: total <= core_cycles / period, idle + outside + the
  * bins <= total. */

@@ -5,9 +5,9 @@
  * communication profile is saved as its JSON text (comm_json(r, true));
  * the flows are the bulk of it (one per packet, up to --trace-limit), and
  * as JSON objects they cost more than the whole remaining profile.data. */
-#include "profile_data_comm.h"
+#include "profiler/data/profile_data_comm.h"
 
-#include "profile_data_types.h"
+#include "profiler/data/profile_data_types.h"
 
 GVariant *pd_enc_flows(const CommReport *c, GVariant **names)
 {

@@ -7,7 +7,7 @@
 #include <glib.h>
 #include <stdbool.h>
 
-#include "comm_report.h"
+#include "profiler/comm/comm_report.h"
 
 /* c's flows (none when c is NULL) as an "a" PD_FLOW value (floating),
  * and in *names (floating "as") the function names it indexes. */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* profile_data_elf.c — finding the ELFs of saved profile data again and
  * checking that they are the ones that ran (content hash). */
-#include "profile_data.h"
+#include "profiler/data/profile_data.h"
 
 #include <string.h>
 
-#include "symbols.h"
+#include "profiler/model/symbols.h"
 
 char *profile_data_file_sha256(const char *path, GError **error)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* profile_data_merge.c — summing saved runs of the same firmware
  * (`nocprof merge`, like `gprof -s`). See profile_data.h. */
-#include "profile_data.h"
+#include "profiler/data/profile_data.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,17 +4,17 @@
  * (normal form of PD_TOP), this file checks every count, index, order and
  * size that a report or merge will rely on, and names the field that is
  * wrong. */
-#include "profile_data.h"
+#include "profiler/data/profile_data.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include "base/file.h"
-#include "profile_data_check.h"
+#include "profiler/data/profile_data_check.h"
 #include "base/name.h"
-#include "profile_data_comm.h"
-#include "profile_data_types.h"
+#include "profiler/data/profile_data_comm.h"
+#include "profiler/data/profile_data_types.h"
 
 typedef struct Rd {
     const char *name;          /* the file, for messages */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* profile_data_select.c — views of saved profile data for the reports:
  * a selection of its recorded sampling periods. */
-#include "profile_data.h"
+#include "profiler/data/profile_data.h"
 
 #include <string.h>
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* callgrind.c — Callgrind profile format writer (see callgrind.h). */
-#include "callgrind.h"
+#include "profiler/formats/callgrind.h"
 
 #include <string.h>
 
 #include "base/name.h"
-#include "srcpath.h"
+#include "profiler/model/srcpath.h"
 
 /* The events, in the order of the `events:` line. `comm` ones are declared
  * only when the core used its NI. Self costs of every event are written per

@@ -18,7 +18,7 @@
 
 #include <glib.h>
 
-#include "profile.h"
+#include "profiler/model/profile.h"
 
 GString *callgrind_build(const Profile *p);
 /* With the core's communication per instruction (ncomm > 0): events

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* coverage.c — OUT/coverage.info, the lcov tracefile (coverage.h). */
-#include "coverage.h"
+#include "profiler/formats/coverage.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-#include "mips.h"
-#include "srcpath.h"
+#include "platform/mips.h"
+#include "profiler/model/srcpath.h"
 
 /* At most this many instructions of one function are looked at (as
  * annotated.c's listing). */

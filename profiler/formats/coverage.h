@@ -22,7 +22,7 @@
 
 #include <glib.h>
 
-#include "profile.h"
+#include "profiler/model/profile.h"
 
 /* The tracefile of n profiles (NULL entries skipped). sums (may be NULL)
  * gets one line per source file of the tracefile, in sha256sum(1)'s

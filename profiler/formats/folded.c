@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* folded.c — folded stacks of a calling-context tree (see folded.h). */
-#include "folded.h"
+#include "profiler/formats/folded.h"
 
 #include <string.h>
 

@@ -11,7 +11,7 @@
 
 #include <glib.h>
 
-#include "profile.h"
+#include "profiler/model/profile.h"
 
 /* Appends the lines to out. */
 void folded_append(GString *out, const Profile *p, const char *prefix);

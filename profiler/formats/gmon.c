@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* gmon.c — gmon.out writer; the record layout is documented in gmon.h. */
-#include "gmon.h"
+#include "profiler/formats/gmon.h"
 
 #include <math.h>
 #include <string.h>

@@ -34,7 +34,7 @@
 
 #include <glib.h>
 
-#include "profile.h"
+#include "profiler/model/profile.h"
 
 #define GMON_ERROR (gmon_error_quark())
 GQuark gmon_error_quark(void);

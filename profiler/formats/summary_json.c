@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* summary_json.c — summary.json (SPEC section 6), built with json-glib. */
-#include "summary_json.h"
+#include "profiler/formats/summary_json.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
 
 #include <glib.h>
 
-#include "run.h"
+#include "profiler/model/run.h"
 
 GString *summary_json(const RunInfo *run);
 

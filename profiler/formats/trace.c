@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* trace.c — Chrome Trace Event JSON of waits, interrupts and packets. */
-#include "trace.h"
+#include "profiler/formats/trace.h"
 
 #include "base/json.h"
 

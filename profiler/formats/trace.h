@@ -21,8 +21,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "noc.h"
-#include "profile.h"
+#include "noc/noc.h"
+#include "profiler/model/profile.h"
 
 /* A packet consumed by a core: a flow arrow ("s" at the sender's TX_SEND
  * slice, "f" at the receiver's consume slice, both on thread 1

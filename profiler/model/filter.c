@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* filter.c — gprof's -f/-F and -e/-E on a Profile (see profile.h). */
-#include "profile.h"
+#include "profiler/model/profile.h"
 
 #include <string.h>
 
-#include "fname.h"
+#include "profiler/model/fname.h"
 
 /* Deep copy (names and symbols stay borrowed). */
 static Profile *profile_copy(const Profile *p)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* fname.c — command-line function names against a profile's (fname.h). */
-#include "fname.h"
+#include "profiler/model/fname.h"
 
 #include <string.h>
 

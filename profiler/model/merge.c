@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* merge.c — chip-wide profile: per-core profiles summed by function
  * name (contract in profile.h). */
-#include "profile.h"
+#include "profiler/model/profile.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* profile.c — lifetime and small queries of a Profile (see profile.h). */
-#include "profile.h"
+#include "profiler/model/profile.h"
 
 #include <string.h>
 

@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "symbols.h"
+#include "profiler/model/symbols.h"
 
 typedef enum { PROF_IDLE, PROF_INTERRUPT, PROF_UNKNOWN, PROF_NPSEUDO } ProfPseudo;
 

@@ -8,9 +8,9 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
-#include "config.h"
-#include "noc.h"
-#include "profile.h"
+#include "platform/config.h"
+#include "noc/noc.h"
+#include "profiler/model/profile.h"
 
 typedef struct CoreResult {
     unsigned id;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* srcpath.c — source file lookup (see srcpath.h). */
-#include "srcpath.h"
+#include "profiler/model/srcpath.h"
 
 #include <string.h>
 

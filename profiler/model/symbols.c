@@ -20,7 +20,7 @@
  *
  * Missing symbols or DWARF degrade to empty tables, never to errors.
  */
-#include "symbols.h"
+#include "profiler/model/symbols.h"
 
 #include <capstone/capstone.h>
 #include <dwarf.h>
@@ -29,7 +29,7 @@
 
 #include "base/bytes.h"
 #include "base/name.h"
-#include "elf_file.h"
+#include "elf/elf_file.h"
 
 typedef struct LineRow {
     uint32_t addr;

@@ -17,9 +17,9 @@
  * read, its disassembly is listed instead, one instruction per line with
  * the same columns (count = executions of that instruction).
  */
-#include "srcpath.h"
-#include "report.h"
-#include "report_util.h"
+#include "profiler/model/srcpath.h"
+#include "profiler/report/report.h"
+#include "profiler/report/report_util.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -4,9 +4,9 @@
  * (each block's cycles spread evenly over its instructions, as in the
  * source listing) and samples of the first sampling period; with `both`,
  * each run of instructions is headed by the source line it belongs to. */
-#include "srcpath.h"
-#include "report.h"
-#include "report_util.h"
+#include "profiler/model/srcpath.h"
+#include "profiler/report/report.h"
+#include "profiler/report/report_util.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -16,8 +16,8 @@
  * children columns is proportional (to the callee's, or its cycle's, own
  * self/total ratio), as the collection does not record it per arc.
  */
-#include "report.h"
-#include "report_util.h"
+#include "profiler/report/report.h"
+#include "profiler/report/report_util.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -8,8 +8,8 @@
  * the sampling error is visible. gprof's rule of thumb for that error: a
  * count of n samples is off by about sqrt(n), i.e. 1/sqrt(n) relative.
  */
-#include "report.h"
-#include "report_util.h"
+#include "profiler/report/report.h"
+#include "profiler/report/report_util.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -26,7 +26,7 @@
 
 #include <glib.h>
 
-#include "profile.h"
+#include "profiler/model/profile.h"
 
 GString *report_flat(const Profile *p);
 GString *report_callgraph(const Profile *p);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* report_util.c — helpers shared by the printers. */
-#include "report_util.h"
+#include "profiler/report/report_util.h"
 
 #include "base/name.h"
 

@@ -6,7 +6,7 @@
 #include <glib.h>
 #include <stdbool.h>
 
-#include "profile.h"
+#include "profiler/model/profile.h"
 
 /* cycles -> seconds at p->clock_hz (0 when the clock is unknown). */
 double report_seconds(const Profile *p, uint64_t cycles);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* run_wait.c — the wait-for cycle of a deadlock or livelock (run.h). */
-#include "run.h"
+#include "profiler/model/run.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* summary.c — summary.txt and noc.txt (SPEC section 4). */
-#include "summary.h"
+#include "profiler/report/summary.h"
 
 #include <string.h>
 

@@ -6,9 +6,9 @@
 
 #include <glib.h>
 
-#include "config.h"
-#include "noc.h"
-#include "run.h"
+#include "platform/config.h"
+#include "noc/noc.h"
+#include "profiler/model/run.h"
 
 GString *summary_text(const RunInfo *run);
 /* How a deadlock or livelock ended the run: the rule, each stuck core's

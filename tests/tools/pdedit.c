@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile_data_types.h"
+#include "profiler/data/profile_data_types.h"
 
 static GVariant *replace(GVariant *v, char **path, GVariant *leaf)
 {

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "aliasing.h"
+#include "profiler/analysis/aliasing.h"
 
 /* ---- building profiles -------------------------------------------------- */
 

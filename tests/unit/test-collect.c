@@ -6,10 +6,10 @@
 #include <glib.h>
 #include <string.h>
 
-#include "calls_expected.h"
-#include "collect.h"
+#include "firmware/tests/calls_expected.h"
+#include "profiler/collect/collect.h"
 #include "firmware_paths.h"
-#include "tailcall_expected.h"
+#include "firmware/tests/tailcall_expected.h"
 
 typedef struct Run {
     Config cfg;

@@ -1,7 +1,7 @@
 /* test-config.c — unit tests of the platform configuration (emu/config.h):
  * built-in defaults against configs/default.ini, file loading, --set, and
  * the error messages (file, group and key named). */
-#include "config.h"
+#include "platform/config.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>

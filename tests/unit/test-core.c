@@ -4,7 +4,7 @@
 #include <glib.h>
 #include <string.h>
 
-#include "core.h"
+#include "emu/core.h"
 
 typedef struct Run {
     Config cfg;

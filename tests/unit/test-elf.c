@@ -7,8 +7,8 @@
 
 #include "base/bytes.h"
 #include "base/error.h"
-#include "elf_file.h"
-#include "elfload.h"
+#include "elf/elf_file.h"
+#include "emu/elfload.h"
 
 static char *fixture(const char *name, const char *endian)
 {

@@ -23,8 +23,8 @@
 #include <unistd.h>
 #include <unicorn/unicorn.h>
 
-#include "coro.h"
-#include "engine.h"
+#include "emu/coro.h"
+#include "emu/engine.h"
 
 static void test_version(void)
 {

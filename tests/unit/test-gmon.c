@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "gmon.h"
-#include "../fixtures/profiler/fixture-profile.h"
+#include "profiler/formats/gmon.h"
+#include "tests/fixtures/profiler/fixture-profile.h"
 
 #ifdef FIXTURE_EL
 static const char *fixture_el = FIXTURE_EL, *fixture_eb = FIXTURE_EB;

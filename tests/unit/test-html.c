@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "base/json.h"
-#include "html_report.h"
-#include "profile.h"
-#include "profile_diff.h"
-#include "noc.h"
-#include "trace.h"
+#include "web/html_report.h"
+#include "profiler/model/profile.h"
+#include "profiler/analysis/profile_diff.h"
+#include "noc/noc.h"
+#include "profiler/formats/trace.h"
 
 static unsigned count(const char *hay, const char *needle)
 {

@@ -4,7 +4,7 @@
  * give the one-thread results. */
 #include <glib.h>
 
-#include "machine.h"
+#include "emu/machine.h"
 
 /* A machine running the ELF at dir/name on every core of cfg's mesh (the
  * default 2 x 2); *img must be freed after the machine. */

@@ -3,7 +3,7 @@
  * The instruction words below were produced by
  *   mipsel-linux-gnu-as -march=mips32r2 (objdump -d shows the same words),
  * so the classification is checked against real encodings. */
-#include "mips.h"
+#include "platform/mips.h"
 
 #include <glib.h>
 

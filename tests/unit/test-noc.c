@@ -1,5 +1,5 @@
 /* test-noc.c — unit tests of the mesh network-on-chip model (noc/noc.h). */
-#include "noc.h"
+#include "noc/noc.h"
 
 #include <glib.h>
 #include <string.h>

@@ -4,8 +4,8 @@
 #include <glib.h>
 #include <string.h>
 
-#include "report.h"
-#include "../fixtures/profiler/fixture-profile.h"
+#include "profiler/report/report.h"
+#include "tests/fixtures/profiler/fixture-profile.h"
 
 #ifdef FIXTURE_EL
 static const char *fixture_el = FIXTURE_EL, *fixture_stripped = FIXTURE_STRIPPED,

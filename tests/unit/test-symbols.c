@@ -4,10 +4,10 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "profile.h"
-#include "report.h"
-#include "srcpath.h"
-#include "symbols.h"
+#include "profiler/model/profile.h"
+#include "profiler/report/report.h"
+#include "profiler/model/srcpath.h"
+#include "profiler/model/symbols.h"
 
 #define OK(expr)                                                             \
     do {                                                                     \

@@ -6,8 +6,8 @@
  * rule table of docs/timing.md (each fixture's header has the sum). */
 #include <glib.h>
 
-#include "core.h"
-#include "timing_24k.h"
+#include "emu/core.h"
+#include "emu/timing_24k.h"
 
 static const char *const endians[] = { "el", "eb" };
 

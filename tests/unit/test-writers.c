@@ -7,14 +7,14 @@
 #include <string.h>
 
 #include "base/name.h"
-#include "callgrind.h"
-#include "fname.h"
-#include "summary.h"
-#include "summary_json.h"
+#include "profiler/formats/callgrind.h"
+#include "profiler/model/fname.h"
+#include "profiler/report/summary.h"
+#include "profiler/formats/summary_json.h"
 #include <time.h>
-#include "trace.h"
+#include "profiler/formats/trace.h"
 
-#include "../fixtures/profiler/fixture-profile.h"
+#include "tests/fixtures/profiler/fixture-profile.h"
 
 #ifdef FIXTURE_EL
 static const char *fixture_el = FIXTURE_EL;
