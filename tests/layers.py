@@ -10,7 +10,9 @@
    (the build exports only the root as an include directory, so a line
    shows which layer it reaches); host-side folders outside the layers
    (cli, fuzz, tests, bench) are held to the same spelling.
-2. Links: the link closure of every library (written at configure time by
+2. The map: every source file of a layer (and cli/) is named in
+   docs/design.md, so the map matches the tree.
+3. Links: the link closure of every library (written at configure time by
    cmake/Layers.cmake into the build folder) reaches only the libraries its
    layer may; in particular nothing below profiler/collect links nocprof_emu
    or Unicorn, so `nocprof report`, diff, merge and the profile.data fuzzer
@@ -150,6 +152,26 @@ def check_spelling(src):
     return bad
 
 
+MAPPED = ["base", "platform", "elf", "noc", "emu", "gdb", "profiler", "web", "cli"]
+
+
+def check_map(src):
+    """docs/design.md's map matches the tree: every source file is named."""
+    doc = open(os.path.join(src, "docs", "design.md"), errors="replace").read()
+    named = set(re.findall(r"`([^`\s]+\.[ch])`", doc))
+    names = named | {os.path.basename(n) for n in named}
+    bad = []
+    for folder in MAPPED:
+        for dp, dns, fns in os.walk(os.path.join(src, folder)):
+            dns[:] = [d for d in dns if d not in ("node_modules", "dist", "src", "test")]
+            for fn in sorted(fns):
+                if fn.endswith((".c", ".h")):
+                    rel = os.path.relpath(os.path.join(dp, fn), src)
+                    if rel not in names and fn not in names:
+                        bad.append("%s: named nowhere in docs/design.md (add it to the map)" % rel)
+    return bad
+
+
 def check_links(build):
     path = os.path.join(build, "layers-links.txt")
     if not os.path.exists(path):
@@ -171,7 +193,7 @@ def check_links(build):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    bad = check_includes(sys.argv[1]) + check_spelling(sys.argv[1]) + check_links(sys.argv[2])
+    bad = check_includes(sys.argv[1]) + check_spelling(sys.argv[1]) + check_map(sys.argv[1]) + check_links(sys.argv[2])
     for b in bad:
         print("layers:", b)
     print("layers: %d violation(s)" % len(bad))
