@@ -3,6 +3,7 @@
 #include "base/json.h"
 
 #include <math.h>
+#include <string.h>
 
 /* s, or a valid UTF-8 copy of it in *tmp. */
 static const char *valid_utf8(const char *s, char **tmp)
@@ -75,10 +76,25 @@ void npjson_member_array(JsonBuilder *b, const char *name)
     json_builder_begin_array(b);
 }
 
-void npjson_member_node(JsonBuilder *b, const char *name, JsonNode *node)
+void npjson_u64(JsonBuilder *b, uint64_t v)
+{
+    json_builder_add_int_value(b, (gint64)v);
+}
+
+void npjson_i64(JsonBuilder *b, int64_t v)
+{
+    json_builder_add_int_value(b, v);
+}
+
+void npjson_null(JsonBuilder *b)
+{
+    json_builder_add_null_value(b);
+}
+
+void npjson_member_null(JsonBuilder *b, const char *name)
 {
     json_builder_set_member_name(b, name);
-    json_builder_add_value(b, node);
+    json_builder_add_null_value(b);
 }
 
 GString *npjson_finish(JsonBuilder *b)
@@ -90,6 +106,63 @@ GString *npjson_finish(JsonBuilder *b)
     GString *out = g_string_new(NULL);
     json_generator_to_gstring(gen, out);
     g_string_append_c(out, '\n');
+    return out;
+}
+
+char *npjson_render(JsonBuilder *b)
+{
+    g_autoptr(JsonNode) root = json_builder_get_root(b);
+    json_builder_reset(b);
+    return json_to_string(root, FALSE);
+}
+
+/* A fragment's marker is a string no document holds by chance: a random
+ * tag per document (json-glib writes its \001 bytes as \u0001). */
+struct NpJsonFragments {
+    GPtrArray *texts;
+    guint32 tag;
+};
+#define FRAGMENT_MARK "\001nocprof-fragment-%08x-%u\001"
+#define FRAGMENT_MARK_JSON "\"\\u0001nocprof-fragment-%08x-%u\\u0001\""
+
+NpJsonFragments *npjson_fragments_new(void)
+{
+    NpJsonFragments *f = g_new(NpJsonFragments, 1);
+    f->texts = g_ptr_array_new_with_free_func(g_free);
+    f->tag = g_random_int();
+    return f;
+}
+
+void npjson_fragment(JsonBuilder *b, NpJsonFragments *f, char *text)
+{
+    char mark[64];
+    g_snprintf(mark, sizeof mark, FRAGMENT_MARK, f->tag, f->texts->len);
+    json_builder_add_string_value(b, mark);
+    g_ptr_array_add(f->texts, text);
+}
+
+GString *npjson_finish_fragments(JsonBuilder *b, NpJsonFragments *f)
+{
+    GString *doc = npjson_finish(b);
+    gsize total = doc->len;
+    for (unsigned k = 0; k < f->texts->len; k++)
+        total += strlen(f->texts->pdata[k]);
+    GString *out = g_string_sized_new(total + 1);
+    const char *p = doc->str;
+    for (unsigned k = 0; k < f->texts->len; k++) {
+        char mark[64];
+        g_snprintf(mark, sizeof mark, FRAGMENT_MARK_JSON, f->tag, k);
+        const char *at = strstr(p, mark);
+        g_assert(at);   /* each fragment once, in order */
+        g_string_append_len(out, p, at - p);
+        g_string_append(out, f->texts->pdata[k]);
+        g_clear_pointer(&f->texts->pdata[k], g_free);   /* freed as we go */
+        p = at + strlen(mark);
+    }
+    g_string_append(out, p);
+    g_string_free(doc, TRUE);
+    g_ptr_array_unref(f->texts);
+    g_free(f);
     return out;
 }
 

@@ -10,7 +10,7 @@ static void json_periods_with(JsonBuilder *b, const char *name, const AliasCore 
     npjson_member_array(b, name);
     for (unsigned h = 0; h < ac->nperiods; h++)
         if (ac->periods[h].verdict == v)
-            json_builder_add_int_value(b, ac->periods[h].period);
+            npjson_u64(b, ac->periods[h].period);
     json_builder_end_array(b);
 }
 
@@ -71,11 +71,10 @@ static void json_core(JsonBuilder *b, const AliasCore *ac, unsigned index)
     npjson_member_u64(b, "id", ac->id);
     npjson_member_u64(b, "index", index);
     npjson_member_u64(b, "cycles", ac->cycles);
-    json_builder_set_member_name(b, "recommended");
     if (ac->recommended >= 0)
-        json_builder_add_int_value(b, ac->periods[ac->recommended].period);
+        npjson_member_u64(b, "recommended", ac->periods[ac->recommended].period);
     else
-        json_builder_add_null_value(b);
+        npjson_member_null(b, "recommended");
     json_periods_with(b, "trusted", ac, ALIAS_CONSISTENT);
     json_periods_with(b, "aliased", ac, ALIAS_ALIASED);
     npjson_member_array(b, "periods");
@@ -85,9 +84,8 @@ static void json_core(JsonBuilder *b, const AliasCore *ac, unsigned index)
     json_builder_end_object(b);
 }
 
-JsonNode *aliasing_json(const AliasAnalysis *a)
+void aliasing_json(JsonBuilder *b, const AliasAnalysis *a)
 {
-    g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
     npjson_member_string(b, "method", "exact binomial test per function (Bonferroni over "
                                       "functions) and minimum deviation; chi-square for the whole");
@@ -101,5 +99,4 @@ JsonNode *aliasing_json(const AliasAnalysis *a)
             json_core(b, &a->cores[c], c);
     json_builder_end_array(b);
     json_builder_end_object(b);
-    return json_builder_get_root(b);
 }

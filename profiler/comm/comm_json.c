@@ -123,9 +123,8 @@ static void chain(JsonBuilder *b, const CommReport *r)
     json_builder_end_object(b);
 }
 
-JsonNode *comm_json(const CommReport *r, bool full)
+void comm_json(JsonBuilder *b, const CommReport *r, bool full)
 {
-    JsonBuilder *b = json_builder_new();
     json_builder_begin_object(b);
     npjson_member_string(b, "definitions", "docs/reports.md#commtxt");
     npjson_member_array(b, "cores");
@@ -149,7 +148,4 @@ JsonNode *comm_json(const CommReport *r, bool full)
     if (full)
         npjson_member_u64(b, "unmatched", r->unmatched);
     json_builder_end_object(b);
-    JsonNode *n = json_builder_get_root(b);
-    g_object_unref(b);
-    return n;
 }

@@ -25,7 +25,7 @@ static void json_config(JsonBuilder *b, const Config *cfg)
             npjson_member_array(b, key);
             g_auto(GStrv) parts = g_strsplit(v, ",", -1);
             for (char **p = parts; *p; p++)
-                json_builder_add_int_value(b, (gint64)g_ascii_strtoull(*p, NULL, 10));
+                npjson_u64(b, g_ascii_strtoull(*p, NULL, 10));
             json_builder_end_array(b);
         } else if (strcmp(group, "timing") == 0 && strcmp(key, "model") == 0) {
             npjson_member_string(b, key, v); /* "24k" or "flat" */
@@ -103,7 +103,6 @@ static void json_callers(JsonBuilder *b, const Profile *p, const ArcsByCallee *i
 static char *function_text(JsonBuilder *b, const Profile *p, const ArcsByCallee *ix, unsigned i)
 {
     const ProfFunc *f = &p->funcs[i];
-    json_builder_reset(b);
     json_builder_begin_object(b);
     npjson_member_string(b, "name", f->name);
     npjson_member_u64(b, "address", f->addr);
@@ -126,19 +125,15 @@ static char *function_text(JsonBuilder *b, const Profile *p, const ArcsByCallee 
     json_samples(b, p, f->samples);
     json_callers(b, p, ix, i);
     json_builder_end_object(b);
-    g_autoptr(JsonNode) node = json_builder_get_root(b);
-    return json_to_string(node, FALSE);
+    return npjson_render(b);
 }
 
 /* The "functions" array of a core. Its text is made one function at a time
- * and spliced into the document in place of a marker string (splices[k]
- * replaces the k-th marker, summary_json below): the document's tree held
- * every function at once, about 2 KB each (issue 24: 120,000 functions
- * made most of a 1 GB peak). The bytes are those json-glib wrote before. */
-#define SPLICE_MARK "\001nocprof-splice-%u\001"
-#define SPLICE_MARK_JSON "\"\\u0001nocprof-splice-%u\\u0001\""
-
-static void json_functions(JsonBuilder *b, const Profile *p, GPtrArray *splices)
+ * and placed into the document as a fragment (base/json.h): the document's
+ * tree held every function at once, about 2 KB each (issue 24: 120,000
+ * functions made most of a 1 GB peak). The bytes are those json-glib
+ * writes for the whole tree. */
+static void json_functions(JsonBuilder *b, const Profile *p, NpJsonFragments *frags)
 {
     GString *t = g_string_new("[");
     ArcsByCallee ix = { NULL, NULL };
@@ -164,32 +159,8 @@ static void json_functions(JsonBuilder *b, const Profile *p, GPtrArray *splices)
     g_free(ix.start);
     g_free(ix.order);
     g_string_append_c(t, ']');
-    char mark[48];
-    g_snprintf(mark, sizeof mark, SPLICE_MARK, splices->len);
-    npjson_member_string(b, "functions", mark);
-    g_ptr_array_add(splices, g_string_free(t, FALSE));
-}
-
-/* out with the k-th marker string replaced by splices[k] (freed). */
-static GString *splice(GString *out, GPtrArray *splices)
-{
-    gsize total = out->len;
-    for (unsigned k = 0; k < splices->len; k++)
-        total += strlen(splices->pdata[k]);
-    GString *r = g_string_sized_new(total + 1);
-    const char *p = out->str;
-    for (unsigned k = 0; k < splices->len; k++) {
-        char mark[48];
-        g_snprintf(mark, sizeof mark, SPLICE_MARK_JSON, k);
-        const char *at = strstr(p, mark);
-        g_assert(at);   /* json-glib writes \x01 as \u0001 */
-        g_string_append_len(r, p, at - p);
-        g_string_append(r, splices->pdata[k]);
-        p = at + strlen(mark);
-    }
-    g_string_append(r, p);
-    g_string_free(out, TRUE);
-    return r;
+    json_builder_set_member_name(b, "functions");
+    npjson_fragment(b, frags, g_string_free(t, FALSE));
 }
 
 static void json_noc_lists(JsonBuilder *b, const NocStats *st)
@@ -253,12 +224,11 @@ static void json_noc(JsonBuilder *b, const NocStats *st)
 
 static void json_fault(JsonBuilder *b, const CoreResult *c)
 {
-    json_builder_set_member_name(b, "fault");
     if (!c->faulted) {
-        json_builder_add_null_value(b);
+        npjson_member_null(b, "fault");
         return;
     }
-    json_builder_begin_object(b);
+    npjson_member_object(b, "fault");
     npjson_member_string(b, "kind", c->fault_kind);
     npjson_member_u64(b, "pc", c->fault_pc);
     npjson_member_string(b, "function", c->fault_function);
@@ -288,18 +258,16 @@ static void json_collection(JsonBuilder *b, const Profile *p)
  * where in the firmware (SPEC 1, hang rule); null otherwise. */
 static void json_wait(JsonBuilder *b, const CoreResult *c)
 {
-    json_builder_set_member_name(b, "wait");
     if (!c->wait_for) {
-        json_builder_add_null_value(b);
+        npjson_member_null(b, "wait");
         return;
     }
-    json_builder_begin_object(b);
+    npjson_member_object(b, "wait");
     npjson_member_string(b, "for", c->wait_for);
-    json_builder_set_member_name(b, "peer");
     if (c->wait_peer >= 0)
-        json_builder_add_int_value(b, c->wait_peer);
+        npjson_member_i64(b, "peer", c->wait_peer);
     else
-        json_builder_add_null_value(b);
+        npjson_member_null(b, "peer");
     npjson_member_u64(b, "pc", c->wait_pc);
     npjson_member_string(b, "function", c->wait_function);
     npjson_member_string(b, "file", c->wait_file);
@@ -307,7 +275,7 @@ static void json_wait(JsonBuilder *b, const CoreResult *c)
     json_builder_end_object(b);
 }
 
-static void json_core(JsonBuilder *b, const CoreResult *c, GPtrArray *splices)
+static void json_core(JsonBuilder *b, const CoreResult *c, NpJsonFragments *frags)
 {
     json_builder_begin_object(b);
     npjson_member_u64(b, "id", c->id);
@@ -328,7 +296,7 @@ static void json_core(JsonBuilder *b, const CoreResult *c, GPtrArray *splices)
     npjson_member_u64(b, "bytes_used", c->stack_used);
     json_builder_end_object(b);
     json_samples(b, c->prof, NULL);
-    json_functions(b, c->prof, splices);
+    json_functions(b, c->prof, frags);
     json_never_called(b, c->prof);
     json_collection(b, c->prof);
     json_builder_end_object(b);
@@ -384,21 +352,25 @@ GString *summary_json(const RunInfo *run)
         unsigned n = run_wait_cycle(run, cycle);
         npjson_member_array(b, "wait_cycle"); /* [] when there is none */
         for (unsigned k = 0; k < n; k++)
-            json_builder_add_int_value(b, cycle[k]);
+            npjson_u64(b, cycle[k]);
         json_builder_end_array(b);
     }
     if (run->merge_runs)                        /* only for `nocprof merge` */
         json_merge(b, run);
     npjson_member_array(b, "cores");
-    g_autoptr(GPtrArray) splices = g_ptr_array_new_with_free_func(g_free);
+    NpJsonFragments *frags = npjson_fragments_new();
     for (unsigned i = 0; i < run->ncores; i++)
-        json_core(b, &run->cores[i], splices);
+        json_core(b, &run->cores[i], frags);
     json_builder_end_array(b);
     json_noc(b, run->noc);
-    if (run->aliasing)
-        npjson_member_node(b, "aliasing", json_node_copy(run->aliasing));
-    if (run->communication)
-        npjson_member_node(b, "communication", json_node_copy(run->communication));
+    if (run->aliasing) {            /* rendered by the analysis (aliasing_json) */
+        json_builder_set_member_name(b, "aliasing");
+        npjson_fragment(b, frags, g_strdup(run->aliasing));
+    }
+    if (run->communication) {       /* rendered by comm_json */
+        json_builder_set_member_name(b, "communication");
+        npjson_fragment(b, frags, g_strdup(run->communication));
+    }
     json_builder_end_object(b);
-    return splice(npjson_finish(b), splices);
+    return npjson_finish_fragments(b, frags);
 }
