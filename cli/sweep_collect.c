@@ -175,11 +175,10 @@ static void json_run(JsonBuilder *b, const SweepPlan *p, unsigned i, const RunRo
     for (guint a = 0; a < p->axes->len; a++)
         npjson_string(b, ((SweepAxis *)g_ptr_array_index(p->axes, a))->values[sweep_value_index(p, i, a)]);
     json_builder_end_array(b);
-    json_builder_set_member_name(b, "status");
     if (r->done)
-        json_builder_add_int_value(b, r->status);
+        npjson_member_i64(b, "status", r->status);
     else
-        json_builder_add_null_value(b);
+        npjson_member_null(b, "status");
     npjson_member_array(b, "cores");
     for (unsigned c = 0; c < r->ncores; c++) {
         json_builder_begin_object(b);
@@ -187,11 +186,10 @@ static void json_run(JsonBuilder *b, const SweepPlan *p, unsigned i, const RunRo
         npjson_member_string(b, "status", r->cores[c].status);
         npjson_member_i64(b, "cycles", r->cores[c].cycles);
         npjson_member_i64(b, "instructions", r->cores[c].instructions);
-        json_builder_set_member_name(b, "exit_code");
         if (r->cores[c].has_exit)
-            json_builder_add_int_value(b, r->cores[c].exit_code);
+            npjson_member_i64(b, "exit_code", r->cores[c].exit_code);
         else
-            json_builder_add_null_value(b);
+            npjson_member_null(b, "exit_code");
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -200,7 +198,7 @@ static void json_run(JsonBuilder *b, const SweepPlan *p, unsigned i, const RunRo
     for (char **f = p->track; *f; f++, t++) {
         npjson_member_array(b, *f);
         for (unsigned c = 0; c < r->ncores; c++)
-            json_builder_add_int_value(b, r->self[t * r->ncores + c]);
+            npjson_i64(b, r->self[t * r->ncores + c]);
         json_builder_end_array(b);
     }
     json_builder_end_object(b);
