@@ -342,16 +342,18 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
 {
     bool have_profiles = d->ncores && d->profs[0];
     AliasAnalysis *alias = NULL;
+    /* summary.json's sections of other layers, as their JSON text */
     g_autofree char *alias_json = NULL, *comm_json_text = NULL;
-    g_autoptr(JsonBuilder) jb = json_builder_new();   /* summary.json's sections */
     if (have_profiles && d->cfg.nperiods > 1) {
         alias = aliasing_analyse((const Profile *const *)d->profs, d->ncores);
+        NpJson *jb = npjson_new();
         aliasing_json(jb, alias);
-        alias_json = npjson_render(jb);
+        alias_json = npjson_take(jb);
     }
     if (d->comm) {
+        NpJson *jb = npjson_new();
         comm_json(jb, d->comm, false);
-        comm_json_text = npjson_render(jb);
+        comm_json_text = npjson_take(jb);
     }
     GError *first = NULL;
     g_autofree char *folded_cut = NULL;

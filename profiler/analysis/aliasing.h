@@ -36,7 +36,7 @@
 #define NOCPROF_ALIASING_H
 
 #include <glib.h>
-#include <json-glib/json-glib.h>
+#include "base/json.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -126,7 +126,7 @@ bool aliasing_any_flagged(const AliasAnalysis *a);
 
 GString *aliasing_report(const AliasAnalysis *a);   /* OUT/aliasing.txt */
 /* summary.json "aliasing": one object value added to b (base/json.h) */
-void aliasing_json(JsonBuilder *b, const AliasAnalysis *a);
+void aliasing_json(NpJson *b, const AliasAnalysis *a);
 GString *aliasing_svg(const AliasAnalysis *a);      /* OUT/aliasing.svg */
 
 /* Statistics, exposed for the tests.

@@ -7,7 +7,7 @@
 #define NOCPROF_COMM_REPORT_H
 
 #include <glib.h>
-#include <json-glib/json-glib.h>
+#include "base/json.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -97,7 +97,7 @@ GString *comm_text(const CommReport *r, const Profile *const *profs, unsigned np
  * value added to b (base/json.h); full adds what profile.data keeps
  * besides (per-line figures, flows_dropped; the flows themselves
  * profile.data saves apart, as a fixed-size array). */
-void comm_json(JsonBuilder *b, const CommReport *r, bool full);
+void comm_json(NpJson *b, const CommReport *r, bool full);
 /* The CommReport of a full comm_json text (no flows); NULL and *error
  * (NOCPROF_ERROR_DATA) if it is not one. */
 CommReport *comm_from_json(const char *text, GError **error);

@@ -261,9 +261,9 @@ static GVariant *enc_top(const ProfileData *d)
         g_variant_builder_add(&set, "{ss}", "merge-forced", forced);
     g_autofree char *comm = NULL;
     if (d->comm) {
-        g_autoptr(JsonBuilder) b = json_builder_new();
+        NpJson *b = npjson_new();
         comm_json(b, d->comm, true);
-        comm = npjson_render(b);
+        comm = npjson_take(b);
     }
     GVariant *names, *flows = pd_enc_flows(d->comm, &names);
     return g_variant_new("(@a(sss)msbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss}ms@as@a" PD_FLOW ")",

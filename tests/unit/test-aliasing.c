@@ -31,9 +31,9 @@ typedef struct Spec {
 /* The compact JSON text aliasing_json() writes for a. */
 static GString *json_text(const AliasAnalysis *a)
 {
-    g_autoptr(JsonBuilder) b = json_builder_new();
+    NpJson *b = npjson_new();
     aliasing_json(b, a);
-    g_autofree char *text = npjson_render(b);
+    g_autofree char *text = npjson_take(b);
     return g_string_new(text);
 }
 
