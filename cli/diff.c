@@ -105,26 +105,26 @@ static bool load(const char *out, ProfileData *d, GError **error)
  * of diff.html, and the gate's verdict. */
 typedef struct DiffOut {
     GString *txt, *folded, *verdict, *notes;
-    JsonBuilder *json;
+    NpJson *json;
 } DiffOut;
 
 /* One view of diff.html: "view" is "chip" or the core's number. */
-static void view_json(JsonBuilder *b, const char *view, const char *label, const char *only, const ProfDiff *d)
+static void view_json(NpJson *b, const char *view, const char *label, const char *only, const ProfDiff *d)
 {
-    json_builder_begin_object(b);
+    npjson_begin_object(b);
     npjson_member_string(b, "view", view);
     npjson_member_string(b, "label", label);
     npjson_member_string(b, "only", only);
     profile_diff_json(b, d);
-    json_builder_end_object(b);
+    npjson_end_object(b);
 }
 
-static void elfs_json(JsonBuilder *b, const char *name, const ProfileData *d)
+static void elfs_json(NpJson *b, const char *name, const ProfileData *d)
 {
     npjson_member_array(b, name);
     for (unsigned i = 0; i < d->ncores; i++)
         npjson_string(b, d->elf_abs ? d->elf_abs[i] : NULL);
-    json_builder_end_array(b);
+    npjson_end_array(b);
 }
 
 /* Every --function names a function of A or B (or GCC clones of one):
@@ -195,8 +195,8 @@ static bool compare_chip(const ProfileData *a, const ProfileData *b, const DiffO
 static bool compare(const ProfileData *a, const ProfileData *b, const DiffOptions *o, DiffOut *out, GError **error)
 {
     g_string_append_printf(out->txt, "nocprof diff\n  A: %s\n  B: %s\n\n", o->rest[0], o->rest[1]);
-    JsonBuilder *j = out->json;
-    json_builder_begin_object(j);
+    NpJson *j = out->json;
+    npjson_begin_object(j);
     npjson_member_string(j, "a", o->rest[0]);
     npjson_member_string(j, "b", o->rest[1]);
     elfs_json(j, "elf_a", a);
@@ -218,9 +218,9 @@ static bool compare(const ProfileData *a, const ProfileData *b, const DiffOption
         profile_diff_free(d);
         profile_diff_folded(out->folded, pa, pb, prefix);
     }
-    json_builder_end_array(j);
+    npjson_end_array(j);
     npjson_member_string(j, "folded", out->folded->str);
-    json_builder_end_object(j);
+    npjson_end_object(j);
     return true;
 }
 
@@ -288,7 +288,7 @@ int cmd_diff(int argc, char **argv)
     int status = EXIT_OK;
     cli_signals_install();
     DiffOut out = { g_string_new(NULL), g_string_new(NULL), g_string_new(NULL), g_string_new(NULL),
-                    json_builder_new() };
+                    npjson_new() };
     if (!cli_parse_diff(&argc, &argv, &o, &err) || !load(o.rest[0], &a, &err) || !load(o.rest[1], &b, &err)
         || !compare(&a, &b, &o, &out, &err)) {
         status = finish(EXIT_USAGE, err);
@@ -304,8 +304,7 @@ int cmd_diff(int argc, char **argv)
     g_string_free(out.folded, TRUE);
     g_string_free(out.verdict, TRUE);
     g_string_free(out.notes, TRUE);
-    if (out.json)
-        g_object_unref(out.json);
+    npjson_free(out.json);
     profile_data_clear(&a);
     profile_data_clear(&b);
     diff_options_clear(&o);

@@ -147,17 +147,17 @@ static char *sha256_of(const char *path, GError **error)
 
 /* ---- the plan as JSON ---------------------------------------------- */
 
-static void member_strv(JsonBuilder *b, const char *name, char **v)
+static void member_strv(NpJson *b, const char *name, char **v)
 {
     npjson_member_array(b, name);
     for (char **s = v; s && *s; s++)
         npjson_string(b, *s);
-    json_builder_end_array(b);
+    npjson_end_array(b);
 }
 
 /* Every firmware file the runs use, with its SHA-256: a resumed sweep
  * whose ELF changed since is refused (its finished runs are of the old). */
-static bool member_hashes(JsonBuilder *b, const SweepPlan *p, GError **error)
+static bool member_hashes(NpJson *b, const SweepPlan *p, GError **error)
 {
     GPtrArray *files = g_ptr_array_new();
     for (char **f = p->firmware; f && *f; f++)
@@ -176,35 +176,35 @@ static bool member_hashes(JsonBuilder *b, const SweepPlan *p, GError **error)
         if (ok)
             npjson_member_string(b, g_ptr_array_index(files, i), h);
     }
-    json_builder_end_object(b);
+    npjson_end_object(b);
     g_ptr_array_free(files, TRUE);
     return ok;
 }
 
 static GString *plan_json(const SweepPlan *p, GError **error)
 {
-    JsonBuilder *b = json_builder_new();
-    json_builder_begin_object(b);
+    NpJson *b = npjson_new();
+    npjson_begin_object(b);
     npjson_member_u64(b, "version", 1);
     npjson_member_string(b, "nocprof", p->nocprof);
     npjson_member_array(b, "axes");
     for (guint a = 0; a < p->axes->len; a++) {
         SweepAxis *ax = g_ptr_array_index(p->axes, a);
-        json_builder_begin_object(b);
+        npjson_begin_object(b);
         npjson_member_string(b, "key", ax->key);
         member_strv(b, "values", ax->values);
-        json_builder_end_object(b);
+        npjson_end_object(b);
     }
-    json_builder_end_array(b);
+    npjson_end_array(b);
     member_strv(b, "firmware", p->firmware);
     member_strv(b, "run_args", p->run_args);
     member_strv(b, "track", p->track);
     npjson_member_u64(b, "runs", p->nruns);
     if (error && !member_hashes(b, p, error)) {
-        g_object_unref(b);
+        npjson_free(b);
         return NULL;
     }
-    json_builder_end_object(b);
+    npjson_end_object(b);
     return npjson_finish(b);
 }
 

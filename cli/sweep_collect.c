@@ -164,9 +164,9 @@ static GString *csv(const SweepPlan *p, const RunRow *rows, unsigned ncores)
 
 /* ---- sweep.json (also sweep.html's data) ------------------------------- */
 
-static void json_run(JsonBuilder *b, const SweepPlan *p, unsigned i, const RunRow *r)
+static void json_run(NpJson *b, const SweepPlan *p, unsigned i, const RunRow *r)
 {
-    json_builder_begin_object(b);
+    npjson_begin_object(b);
     npjson_member_u64(b, "run", i);
     g_autofree char *name = sweep_run_name(i);
     g_autofree char *dir = g_strdup_printf("runs/%s", name);
@@ -174,66 +174,64 @@ static void json_run(JsonBuilder *b, const SweepPlan *p, unsigned i, const RunRo
     npjson_member_array(b, "values");
     for (guint a = 0; a < p->axes->len; a++)
         npjson_string(b, ((SweepAxis *)g_ptr_array_index(p->axes, a))->values[sweep_value_index(p, i, a)]);
-    json_builder_end_array(b);
-    json_builder_set_member_name(b, "status");
+    npjson_end_array(b);
     if (r->done)
-        json_builder_add_int_value(b, r->status);
+        npjson_member_i64(b, "status", r->status);
     else
-        json_builder_add_null_value(b);
+        npjson_member_null(b, "status");
     npjson_member_array(b, "cores");
     for (unsigned c = 0; c < r->ncores; c++) {
-        json_builder_begin_object(b);
+        npjson_begin_object(b);
         npjson_member_u64(b, "id", c);
         npjson_member_string(b, "status", r->cores[c].status);
         npjson_member_i64(b, "cycles", r->cores[c].cycles);
         npjson_member_i64(b, "instructions", r->cores[c].instructions);
-        json_builder_set_member_name(b, "exit_code");
         if (r->cores[c].has_exit)
-            json_builder_add_int_value(b, r->cores[c].exit_code);
+            npjson_member_i64(b, "exit_code", r->cores[c].exit_code);
         else
-            json_builder_add_null_value(b);
-        json_builder_end_object(b);
+            npjson_member_null(b, "exit_code");
+        npjson_end_object(b);
     }
-    json_builder_end_array(b);
+    npjson_end_array(b);
     npjson_member_object(b, "track");
     unsigned t = 0;
     for (char **f = p->track; *f; f++, t++) {
         npjson_member_array(b, *f);
         for (unsigned c = 0; c < r->ncores; c++)
-            json_builder_add_int_value(b, r->self[t * r->ncores + c]);
-        json_builder_end_array(b);
+            npjson_i64(b, r->self[t * r->ncores + c]);
+        npjson_end_array(b);
     }
-    json_builder_end_object(b);
-    json_builder_end_object(b);
+    npjson_end_object(b);
+    npjson_end_object(b);
 }
 
 static GString *json(const SweepPlan *p, const RunRow *rows, unsigned ncores)
 {
-    JsonBuilder *b = json_builder_new();
-    json_builder_begin_object(b);
+    NpJson *b = npjson_new();
+    npjson_begin_object(b);
     npjson_member_string(b, "nocprof", NOCPROF_VERSION_STRING);
     npjson_member_array(b, "axes");
     for (guint a = 0; a < p->axes->len; a++) {
         SweepAxis *ax = g_ptr_array_index(p->axes, a);
-        json_builder_begin_object(b);
+        npjson_begin_object(b);
         npjson_member_string(b, "key", ax->key);
         npjson_member_array(b, "values");
         for (char **v = ax->values; *v; v++)
             npjson_string(b, *v);
-        json_builder_end_array(b);
-        json_builder_end_object(b);
+        npjson_end_array(b);
+        npjson_end_object(b);
     }
-    json_builder_end_array(b);
+    npjson_end_array(b);
     npjson_member_array(b, "track");
     for (char **t = p->track; *t; t++)
         npjson_string(b, *t);
-    json_builder_end_array(b);
+    npjson_end_array(b);
     npjson_member_u64(b, "cores", ncores);
     npjson_member_array(b, "runs");
     for (unsigned i = 0; i < p->nruns; i++)
         json_run(b, p, i, &rows[i]);
-    json_builder_end_array(b);
-    json_builder_end_object(b);
+    npjson_end_array(b);
+    npjson_end_object(b);
     return npjson_finish(b);
 }
 

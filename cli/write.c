@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/json.h"
 #include "profiler/formats/callgrind.h"
 #include "cli/cli.h"
 #include "profiler/formats/coverage.h"
@@ -341,10 +342,18 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
 {
     bool have_profiles = d->ncores && d->profs[0];
     AliasAnalysis *alias = NULL;
-    JsonNode *alias_json = NULL;
+    /* summary.json's sections of other layers, as their JSON text */
+    g_autofree char *alias_json = NULL, *comm_json_text = NULL;
     if (have_profiles && d->cfg.nperiods > 1) {
         alias = aliasing_analyse((const Profile *const *)d->profs, d->ncores);
-        alias_json = aliasing_json(alias);
+        NpJson *jb = npjson_new();
+        aliasing_json(jb, alias);
+        alias_json = npjson_take(jb);
+    }
+    if (d->comm) {
+        NpJson *jb = npjson_new();
+        comm_json(jb, d->comm, false);
+        comm_json_text = npjson_take(jb);
     }
     GError *first = NULL;
     g_autofree char *folded_cut = NULL;
@@ -383,7 +392,7 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     RunInfo run = profile_data_run_info(d);
     run.aliasing = alias_json;
     run.warnings = (const char *const *)warnings->pdata;
-    run.communication = d->comm ? comm_json(d->comm, false) : NULL;
+    run.communication = comm_json_text;
     if (stopped(o, NULL)) {
         cli_stage_discard(o->stage);
         g_clear_error(&first);
@@ -399,10 +408,6 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     if (page_trace)
         g_string_free(page_trace, TRUE);
     aliasing_free(alias);
-    if (alias_json)
-        json_node_unref(alias_json);
-    if (run.communication)
-        json_node_unref(run.communication);
     if (first)
         g_propagate_error(error, first);
     return ok;

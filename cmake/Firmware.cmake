@@ -183,7 +183,7 @@ function(nocprof_firmware NAME)
               -isystem "${NOCPROF_SDK_INCLUDE}"
               ${NOCPROF_FW_LINK_FLAGS} -T "${NOCPROF_FIRMWARE_LDSCRIPT}"
               -o "${_out}" ${NOCPROF_FIRMWARE_RT_OBJECTS_${_endian}} ${_srcs}
-              -Wl,--start-group "${NOCPROF_FIRMWARE_LIBC_${_endian}}" -lgcc -Wl,--end-group
+              "${NOCPROF_FIRMWARE_LIBC_${_endian}}"
       DEPENDS ${_srcs} ${_deps} ${_rt_headers} "${NOCPROF_FIRMWARE_LDSCRIPT}"
               ${NOCPROF_FIRMWARE_RT_OBJECTS_${_endian}} "${NOCPROF_FIRMWARE_LIBC_${_endian}}"
       COMMENT "Firmware ${NAME}-${_endian}.elf"

@@ -14,9 +14,11 @@ set(NOCPROF_FW_ABI_FLAGS
 # Default optimisation and debug info when the user gives none.
 set(NOCPROF_FW_DEFAULT_CFLAGS -g -O2)
 # Link: no host start files or libraries; our link.ld, crt0.o and
-# libnocprof.a (runtime + C library) and libgcc (64-bit division etc.).
+# libnocprof.a (runtime + C library + the compiler helpers such as 64-bit
+# division, built -mno-abicalls from GCC's libgcc2.c: NocprofLibgcc.cmake).
+# Not Debian's libgcc.a: it is abicalls/PIC code for Linux.
 set(NOCPROF_FW_LINK_FLAGS -nostdlib -nostartfiles -static -Wl,--build-id=none)
-set(NOCPROF_FW_LIBS -Wl,--start-group -lnocprof -lgcc -Wl,--end-group)
+set(NOCPROF_FW_LIBS -lnocprof)
 # The byte-order flag and compiler name per byte order.
 set(NOCPROF_FW_el_FLAG -EL)
 set(NOCPROF_FW_eb_FLAG -EB)

@@ -7,7 +7,8 @@
 #                                          nocprof.h + nocprof/platform.h
 #   ${NOCPROF_SDK_DIR}/lib/E/crt0.o        firmware/runtime/start.S
 #   ${NOCPROF_SDK_DIR}/lib/E/libnocprof.a  runtime (nocprof.c, rt_string.c),
-#                                          glue and the newlib objects
+#                                          glue, the newlib objects and the
+#                                          libgcc helpers (NocprofLibgcc.cmake)
 #   ${NOCPROF_SDK_DIR}/lib/link.ld
 # Target fw-sdk builds all of it.
 include_guard(GLOBAL)
@@ -145,6 +146,9 @@ set(_glue_flags ${NOCPROF_FW_ABI_FLAGS} ${NOCPROF_FW_DEFAULT_CFLAGS} -Wall -Wext
     -isystem "${NOCPROF_SDK_INCLUDE}")
 set(_hdr_stamp "${NOCPROF_SDK_INCLUDE}/newlib.h" "${NOCPROF_SDK_INCLUDE}/_newlib_version.h")
 
+# the compiler helpers (libgcc2.c of Debian's gcc-12-source)
+include("${CMAKE_CURRENT_LIST_DIR}/NocprofLibgcc.cmake")
+
 foreach(_endian el eb)
   set(_cc "${NOCPROF_${_endian}_CC}")
   set(_ef ${NOCPROF_FW_${_endian}_FLAG})
@@ -189,7 +193,8 @@ foreach(_endian el eb)
   add_custom_command(OUTPUT "${_lib}"
     COMMAND "${CMAKE_COMMAND}" -E rm -f "${_lib}"
     COMMAND "${NOCPROF_${_endian}_AR}" rcs "${_lib}" ${_rt_rest} ${_objs}
-    DEPENDS ${_rt_rest} ${_objs}
+            ${NOCPROF_LIBGCC_OBJECTS_${_endian}}
+    DEPENDS ${_rt_rest} ${_objs} ${NOCPROF_LIBGCC_OBJECTS_${_endian}}
     COMMENT "Firmware C library (${_endian}): libnocprof.a"
     VERBATIM)
   add_custom_command(OUTPUT "${_crt0}"

@@ -19,7 +19,7 @@ UNICORN_PKGS="libunicorn-dev libunicorn2t64"
 PKGS="build-essential cmake pkg-config libglib2.0-dev libelf-dev libdw-dev \
 libcapstone-dev libjson-glib-dev gcc-mipsel-linux-gnu gcc-mips-linux-gnu \
 binutils-mipsel-linux-gnu binutils-mips-linux-gnu valgrind time python3 \
-nodejs chromium newlib-source clang libclang-rt-dev \
+nodejs chromium newlib-source gcc-12-source clang libclang-rt-dev \
 libboost-context-dev lcov"
 # Tools the tests drive for real: GNU parallel and a single-node Slurm
 # (munge, slurm-wlm) for nocprof sweep, gdb-multiarch for the gdb stub.

@@ -245,6 +245,51 @@ static void check_math(void)
            isnan(sqrt(-1.0)) != 0, isinf(log(0.0)) != 0);
 }
 
+/* The compiler helpers (libgcc2.c, built -mno-abicalls into libnocprof.a):
+ * 64-bit division and modulo (__udivdi3 __divdi3 __umoddi3 __moddi3) on
+ * edge operands, and the int64 <-> double/float conversions (__floatdidf
+ * __floatundidf __fixdfdi __fixunsdfdi __floatdisf __fixsfdi ...) and
+ * __popcountdi2, against the host's native 64-bit instructions.  Operands
+ * are volatile so that nothing is folded at compile time; results are
+ * printed in hex (printf's %llx does not divide). */
+static volatile uint64_t u64v[] = {
+    0, 1, 2, 3, 7, 10, 0xffffffffu, 0x100000000ull, 0x100000001ull, 0x7fffffffffffffffull,
+    0x8000000000000000ull, 0x8000000000000001ull, 0xfffffffffffffffeull, 0xffffffffffffffffull,
+    0x123456789abcdef0ull, 0x00000003b9aca000ull, 0xfedcba9876543210ull, 0x0000000100000000ull - 3
+};
+
+static void check_int64(void)
+{
+    const size_t n = sizeof u64v / sizeof u64v[0];
+    unsigned bad_sign = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        uint64_t a = u64v[i];
+        int64_t sa = (int64_t)a;
+
+        printf("i64 %llx:", (unsigned long long)a);
+        for (size_t j = 0; j < n; j++) {
+            uint64_t b = u64v[j];
+            int64_t sb = (int64_t)b;
+
+            if (b == 0)
+                continue;
+            printf(" %llx/%llx", (unsigned long long)(a / b), (unsigned long long)(a % b));
+            if (!(sa == INT64_MIN && sb == -1))  /* the one overflowing signed pair */
+                printf(",%llx/%llx", (unsigned long long)(sa / sb), (unsigned long long)(sa % sb));
+            /* C99: truncation toward zero, (a/b)*b + a%b == a */
+            if (!(sa == INT64_MIN && sb == -1) && (sa / sb) * sb + sa % sb != sa)
+                bad_sign++;
+        }
+        printf("\n");
+        printf("i64c %llx: %.17g %.17g %.9g %.9g %llx %llx %d\n", (unsigned long long)a,
+               (double)sa, (double)a, (double)(float)sa, (double)(float)a,
+               (unsigned long long)(int64_t)((double)sa / 3.0),
+               (unsigned long long)(uint64_t)((double)a / 3.0), __builtin_popcountll(a));
+    }
+    printf("i64 identity bad=%u\n", bad_sign);
+}
+
 static void check_assert_ok(int mode)
 {
     assert(mode >= 0);
@@ -302,6 +347,7 @@ static int run(int mode)
     check_heap();
     check_printf();
     check_math();
+    check_int64();
 #ifndef NOCPROF_HOST
     check_heap_layout();
 #endif

@@ -36,7 +36,7 @@
 #define NOCPROF_ALIASING_H
 
 #include <glib.h>
-#include <json-glib/json-glib.h>
+#include "base/json.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -125,7 +125,8 @@ int aliasing_recommended(const AliasAnalysis *a, unsigned core);
 bool aliasing_any_flagged(const AliasAnalysis *a);
 
 GString *aliasing_report(const AliasAnalysis *a);   /* OUT/aliasing.txt */
-JsonNode *aliasing_json(const AliasAnalysis *a);    /* summary.json "aliasing" */
+/* summary.json "aliasing": one object value added to b (base/json.h) */
+void aliasing_json(NpJson *b, const AliasAnalysis *a);
 GString *aliasing_svg(const AliasAnalysis *a);      /* OUT/aliasing.svg */
 
 /* Statistics, exposed for the tests.

@@ -5,18 +5,18 @@
 #include "profiler/analysis/aliasing_private.h"
 #include "base/json.h"
 
-static void json_periods_with(JsonBuilder *b, const char *name, const AliasCore *ac, AliasVerdict v)
+static void json_periods_with(NpJson *b, const char *name, const AliasCore *ac, AliasVerdict v)
 {
     npjson_member_array(b, name);
     for (unsigned h = 0; h < ac->nperiods; h++)
         if (ac->periods[h].verdict == v)
-            json_builder_add_int_value(b, ac->periods[h].period);
-    json_builder_end_array(b);
+            npjson_u64(b, ac->periods[h].period);
+    npjson_end_array(b);
 }
 
-static void json_func(JsonBuilder *b, const AliasFunc *f)
+static void json_func(NpJson *b, const AliasFunc *f)
 {
-    json_builder_begin_object(b);
+    npjson_begin_object(b);
     npjson_member_string(b, "name", f->name);
     npjson_member_u64(b, "samples", f->samples);
     npjson_member_u64(b, "self_cycles", f->self_cycles);
@@ -29,14 +29,14 @@ static void json_func(JsonBuilder *b, const AliasFunc *f)
     npjson_member_array(b, "band");
     npjson_double(b, f->band_lo);
     npjson_double(b, f->band_hi);
-    json_builder_end_array(b);
+    npjson_end_array(b);
     npjson_member_bool(b, "deviates", f->deviates);
-    json_builder_end_object(b);
+    npjson_end_object(b);
 }
 
-static void json_period(JsonBuilder *b, const AliasPeriod *ap)
+static void json_period(NpJson *b, const AliasPeriod *ap)
 {
-    json_builder_begin_object(b);
+    npjson_begin_object(b);
     npjson_member_u64(b, "period", ap->period);
     npjson_member_u64(b, "samples", ap->samples);
     npjson_member_string(b, "verdict", alias_verdict_name(ap->verdict));
@@ -57,38 +57,36 @@ static void json_period(JsonBuilder *b, const AliasPeriod *ap)
     for (unsigned j = 0; j < nd; j++)
         npjson_string(b, dv[j]->name);
     g_free(dv);
-    json_builder_end_array(b);
+    npjson_end_array(b);
     npjson_member_array(b, "functions");
     for (unsigned i = 0; i < ap->nfuncs; i++)
         json_func(b, &ap->funcs[i]);
-    json_builder_end_array(b);
-    json_builder_end_object(b);
+    npjson_end_array(b);
+    npjson_end_object(b);
 }
 
-static void json_core(JsonBuilder *b, const AliasCore *ac, unsigned index)
+static void json_core(NpJson *b, const AliasCore *ac, unsigned index)
 {
-    json_builder_begin_object(b);
+    npjson_begin_object(b);
     npjson_member_u64(b, "id", ac->id);
     npjson_member_u64(b, "index", index);
     npjson_member_u64(b, "cycles", ac->cycles);
-    json_builder_set_member_name(b, "recommended");
     if (ac->recommended >= 0)
-        json_builder_add_int_value(b, ac->periods[ac->recommended].period);
+        npjson_member_u64(b, "recommended", ac->periods[ac->recommended].period);
     else
-        json_builder_add_null_value(b);
+        npjson_member_null(b, "recommended");
     json_periods_with(b, "trusted", ac, ALIAS_CONSISTENT);
     json_periods_with(b, "aliased", ac, ALIAS_ALIASED);
     npjson_member_array(b, "periods");
     for (unsigned h = 0; h < ac->nperiods; h++)
         json_period(b, &ac->periods[h]);
-    json_builder_end_array(b);
-    json_builder_end_object(b);
+    npjson_end_array(b);
+    npjson_end_object(b);
 }
 
-JsonNode *aliasing_json(const AliasAnalysis *a)
+void aliasing_json(NpJson *b, const AliasAnalysis *a)
 {
-    g_autoptr(JsonBuilder) b = json_builder_new();
-    json_builder_begin_object(b);
+    npjson_begin_object(b);
     npjson_member_string(b, "method", "exact binomial test per function (Bonferroni over "
                                       "functions) and minimum deviation; chi-square for the whole");
     npjson_member_double(b, "alpha", ALIASING_ALPHA);
@@ -99,7 +97,6 @@ JsonNode *aliasing_json(const AliasAnalysis *a)
     for (unsigned c = 0; c < a->ncores; c++)
         if (a->cores[c].elf)
             json_core(b, &a->cores[c], c);
-    json_builder_end_array(b);
-    json_builder_end_object(b);
-    return json_builder_get_root(b);
+    npjson_end_array(b);
+    npjson_end_object(b);
 }

@@ -150,14 +150,14 @@ void profile_diff_text(GString *o, const char *title, const ProfDiff *d)
     g_string_append(o, "\n");
 }
 
-void profile_diff_json(JsonBuilder *b, const ProfDiff *d)
+void profile_diff_json(NpJson *b, const ProfDiff *d)
 {
     npjson_member_u64(b, "cycles_a", d->cycles_a);
     npjson_member_u64(b, "cycles_b", d->cycles_b);
     npjson_member_array(b, "rows");
     for (unsigned i = 0; i < d->nrows; i++) {
         const DiffRow *r = &d->rows[i];
-        json_builder_begin_object(b);
+        npjson_begin_object(b);
         npjson_member_string(b, "name", r->name);
         npjson_member_bool(b, "in_a", r->in_a);
         npjson_member_bool(b, "in_b", r->in_b);
@@ -167,9 +167,9 @@ void profile_diff_json(JsonBuilder *b, const ProfDiff *d)
         npjson_member_u64(b, "self_b", r->self_b);
         npjson_member_u64(b, "incl_a", r->incl_a);
         npjson_member_u64(b, "incl_b", r->incl_b);
-        json_builder_end_object(b);
+        npjson_end_object(b);
     }
-    json_builder_end_array(b);
+    npjson_end_array(b);
 }
 
 /* The path of context n, root first, ';'-joined, into buf; names escaped

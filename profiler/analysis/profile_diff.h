@@ -7,7 +7,7 @@
 #define NOCPROF_PROFILE_DIFF_H
 
 #include <glib.h>
-#include <json-glib/json-glib.h>
+#include "base/json.h"
 #include <stdbool.h>
 
 #include "profiler/model/profile.h"
@@ -40,7 +40,7 @@ void profile_diff_text(GString *out, const char *title, const ProfDiff *d);
  *   "cycles_a":N,"cycles_b":N,"rows":[{"name":S,"in_a":B,"in_b":B,
  *     "calls_a":N,"calls_b":N,"self_a":N,"self_b":N,"incl_a":N,"incl_b":N}]
  * rows in the order of d (the order of diff.txt). */
-void profile_diff_json(JsonBuilder *b, const ProfDiff *d);
+void profile_diff_json(NpJson *b, const ProfDiff *d);
 
 /* Differential folded stacks: every calling context of a and b (summed by
  * path) as "prefix;f;g countA countB" lines, paths sorted, cut at 512

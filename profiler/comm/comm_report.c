@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* comm_report.c — the CommReport: freeing, and reading back the full JSON
  * form that profile.data keeps (comm_json(r, true)). */
-#include "base/error.h"
 #include "profiler/comm/comm_report.h"
+
+#include <json-glib/json-glib.h>
+
+#include "base/error.h"
 
 void comm_report_free(CommReport *r)
 {

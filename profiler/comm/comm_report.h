@@ -7,7 +7,7 @@
 #define NOCPROF_COMM_REPORT_H
 
 #include <glib.h>
-#include <json-glib/json-glib.h>
+#include "base/json.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -93,10 +93,11 @@ void comm_report_free(CommReport *r);
 /* profs (may be NULL): the cores' profiles, for where the last core's own
  * work went (the critical chain's last stretch). */
 GString *comm_text(const CommReport *r, const Profile *const *profs, unsigned nprofs);
-/* comm_json.c: summary.json "communication" (SPEC section 6); full adds
- * what profile.data keeps besides (per-line figures, flows_dropped; the
- * flows themselves profile.data saves apart, as a fixed-size array). */
-JsonNode *comm_json(const CommReport *r, bool full);
+/* comm_json.c: summary.json "communication" (SPEC section 6), one object
+ * value added to b (base/json.h); full adds what profile.data keeps
+ * besides (per-line figures, flows_dropped; the flows themselves
+ * profile.data saves apart, as a fixed-size array). */
+void comm_json(NpJson *b, const CommReport *r, bool full);
 /* The CommReport of a full comm_json text (no flows); NULL and *error
  * (NOCPROF_ERROR_DATA) if it is not one. */
 CommReport *comm_from_json(const char *text, GError **error);

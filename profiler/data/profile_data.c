@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "base/json.h"
 #include "profiler/data/profile_data_comm.h"
 #include "profiler/data/profile_data_types.h"
 #include "profiler/model/symbols.h"
@@ -260,9 +261,9 @@ static GVariant *enc_top(const ProfileData *d)
         g_variant_builder_add(&set, "{ss}", "merge-forced", forced);
     g_autofree char *comm = NULL;
     if (d->comm) {
-        JsonNode *n = comm_json(d->comm, true);
-        comm = json_to_string(n, FALSE);
-        json_node_unref(n);
+        NpJson *b = npjson_new();
+        comm_json(b, d->comm, true);
+        comm = npjson_take(b);
     }
     GVariant *names, *flows = pd_enc_flows(d->comm, &names);
     return g_variant_new("(@a(sss)msbbti@" PD_NOC "@a" PD_PACKET "t@a" PD_CORE "@a{ss}ms@as@a" PD_FLOW ")",

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* summary_json.c — summary.json (SPEC section 6), built with json-glib. */
+/* summary_json.c — summary.json (SPEC section 6), streamed (base/json.h). */
 #include "profiler/formats/summary_json.h"
 
 #include <string.h>
@@ -7,16 +7,16 @@
 #include "base/json.h"
 
 /* "config": the effective values, by group; numbers, sample_period a list. */
-static void json_config(JsonBuilder *b, const Config *cfg)
+static void json_config(NpJson *b, const Config *cfg)
 {
-    json_builder_begin_object(b);
+    npjson_begin_object(b);
     const char *group, *key, *cur = NULL;
     for (unsigned i = 0; config_key(i, &group, &key); i++) {
         if (strcmp(group, "sched") == 0)
             continue; /* speed knobs: the same results whatever they are */
         if (!cur || strcmp(cur, group) != 0) {
             if (cur)
-                json_builder_end_object(b);
+                npjson_end_object(b);
             npjson_member_object(b, group);
             cur = group;
         }
@@ -25,8 +25,8 @@ static void json_config(JsonBuilder *b, const Config *cfg)
             npjson_member_array(b, key);
             g_auto(GStrv) parts = g_strsplit(v, ",", -1);
             for (char **p = parts; *p; p++)
-                json_builder_add_int_value(b, (gint64)g_ascii_strtoull(*p, NULL, 10));
-            json_builder_end_array(b);
+                npjson_u64(b, g_ascii_strtoull(*p, NULL, 10));
+            npjson_end_array(b);
         } else if (strcmp(group, "timing") == 0 && strcmp(key, "model") == 0) {
             npjson_member_string(b, key, v); /* "24k" or "flat" */
         } else {
@@ -34,23 +34,23 @@ static void json_config(JsonBuilder *b, const Config *cfg)
         }
     }
     if (cur)
-        json_builder_end_object(b);
-    json_builder_end_object(b);
+        npjson_end_object(b);
+    npjson_end_object(b);
 }
 
 /* "never_called": the ELF's functions that never ran (gprof -z). */
-static void json_never_called(JsonBuilder *b, const Profile *p)
+static void json_never_called(NpJson *b, const Profile *p)
 {
     npjson_member_array(b, "never_called");
     unsigned n = 0;
     g_autofree unsigned *idx = p ? profile_never_called(p, &n) : NULL;
     for (unsigned j = 0; j < n; j++)
         npjson_string(b, p->funcs[idx[j]].name);
-    json_builder_end_array(b);
+    npjson_end_array(b);
 }
 
 /* {"<period>": n, ...} of one function (or of the core's totals). */
-static void json_samples(JsonBuilder *b, const Profile *p, const uint64_t *per_hist)
+static void json_samples(NpJson *b, const Profile *p, const uint64_t *per_hist)
 {
     npjson_member_object(b, "samples");
     for (unsigned h = 0; p && h < p->nperiods; h++) {
@@ -58,7 +58,7 @@ static void json_samples(JsonBuilder *b, const Profile *p, const uint64_t *per_h
         g_snprintf(key, sizeof key, "%u", p->hists[h].period);
         npjson_member_u64(b, key, per_hist ? per_hist[h] : p->hists[h].total);
     }
-    json_builder_end_object(b);
+    npjson_end_object(b);
 }
 
 /* The arcs into each function, in arc order, as one index built once
@@ -84,27 +84,26 @@ static ArcsByCallee arcs_by_callee(const Profile *p)
     return ix;
 }
 
-static void json_callers(JsonBuilder *b, const Profile *p, const ArcsByCallee *ix, unsigned callee)
+static void json_callers(NpJson *b, const Profile *p, const ArcsByCallee *ix, unsigned callee)
 {
     npjson_member_array(b, "callers");
     for (unsigned k = ix->start[callee]; k < ix->start[callee + 1]; k++) {
         const ProfArc *arc = &p->arcs[ix->order[k]];
-        json_builder_begin_object(b);
+        npjson_begin_object(b);
         npjson_member_string(b, "caller", p->funcs[arc->caller].name);
         npjson_member_u64(b, "call_site", arc->call_site);
         npjson_member_u64(b, "count", arc->count);
         npjson_member_u64(b, "inclusive_cycles", arc->inclusive_cycles);
-        json_builder_end_object(b);
+        npjson_end_object(b);
     }
-    json_builder_end_array(b);
+    npjson_end_array(b);
 }
 
-/* One function's object, built alone and rendered by json-glib. */
-static char *function_text(JsonBuilder *b, const Profile *p, const ArcsByCallee *ix, unsigned i)
+/* One function's object. */
+static void json_function(NpJson *b, const Profile *p, const ArcsByCallee *ix, unsigned i)
 {
     const ProfFunc *f = &p->funcs[i];
-    json_builder_reset(b);
-    json_builder_begin_object(b);
+    npjson_begin_object(b);
     npjson_member_string(b, "name", f->name);
     npjson_member_u64(b, "address", f->addr);
     npjson_member_u64(b, "size", f->size);
@@ -122,29 +121,21 @@ static char *function_text(JsonBuilder *b, const Profile *p, const ArcsByCallee 
     static const char *const causes[] = { "load_use", "agen", "mdu", "fpu" };
     for (unsigned k = 0; k < G_N_ELEMENTS(causes); k++)
         npjson_member_u64(b, causes[k], f->waits[k]);
-    json_builder_end_object(b);
+    npjson_end_object(b);
     json_samples(b, p, f->samples);
     json_callers(b, p, ix, i);
-    json_builder_end_object(b);
-    g_autoptr(JsonNode) node = json_builder_get_root(b);
-    return json_to_string(node, FALSE);
+    npjson_end_object(b);
 }
 
-/* The "functions" array of a core. Its text is made one function at a time
- * and spliced into the document in place of a marker string (splices[k]
- * replaces the k-th marker, summary_json below): the document's tree held
- * every function at once, about 2 KB each (issue 24: 120,000 functions
- * made most of a 1 GB peak). The bytes are those json-glib wrote before. */
-#define SPLICE_MARK "\001nocprof-splice-%u\001"
-#define SPLICE_MARK_JSON "\"\\u0001nocprof-splice-%u\\u0001\""
-
-static void json_functions(JsonBuilder *b, const Profile *p, GPtrArray *splices)
+/* The "functions" array of a core, streamed into the document like the
+ * rest (a json-glib tree of every function, about 2 KB each, made most of
+ * a 1 GB peak with 120,000 functions: issue 24). */
+static void json_functions(NpJson *b, const Profile *p)
 {
-    GString *t = g_string_new("[");
     ArcsByCallee ix = { NULL, NULL };
     if (p)
         ix = arcs_by_callee(p);
-    JsonBuilder *fb = json_builder_new();
+    npjson_member_array(b, "functions");
     for (unsigned i = 0; p && i < p->nfuncs; i++) {
         const ProfFunc *f = &p->funcs[i];
         bool any_sample = false;
@@ -155,72 +146,42 @@ static void json_functions(JsonBuilder *b, const Profile *p, GPtrArray *splices)
             continue;
         if (!always && !f->calls && !f->self_cycles && !f->inclusive_cycles && !any_sample)
             continue;
-        g_autofree char *one = function_text(fb, p, &ix, i);
-        if (t->len > 1)
-            g_string_append_c(t, ',');
-        g_string_append(t, one);
+        json_function(b, p, &ix, i);
     }
-    g_object_unref(fb);
+    npjson_end_array(b);
     g_free(ix.start);
     g_free(ix.order);
-    g_string_append_c(t, ']');
-    char mark[48];
-    g_snprintf(mark, sizeof mark, SPLICE_MARK, splices->len);
-    npjson_member_string(b, "functions", mark);
-    g_ptr_array_add(splices, g_string_free(t, FALSE));
 }
 
-/* out with the k-th marker string replaced by splices[k] (freed). */
-static GString *splice(GString *out, GPtrArray *splices)
-{
-    gsize total = out->len;
-    for (unsigned k = 0; k < splices->len; k++)
-        total += strlen(splices->pdata[k]);
-    GString *r = g_string_sized_new(total + 1);
-    const char *p = out->str;
-    for (unsigned k = 0; k < splices->len; k++) {
-        char mark[48];
-        g_snprintf(mark, sizeof mark, SPLICE_MARK_JSON, k);
-        const char *at = strstr(p, mark);
-        g_assert(at);   /* json-glib writes \x01 as \u0001 */
-        g_string_append_len(r, p, at - p);
-        g_string_append(r, splices->pdata[k]);
-        p = at + strlen(mark);
-    }
-    g_string_append(r, p);
-    g_string_free(out, TRUE);
-    return r;
-}
-
-static void json_noc_lists(JsonBuilder *b, const NocStats *st)
+static void json_noc_lists(NpJson *b, const NocStats *st)
 {
     npjson_member_array(b, "links");
     for (unsigned i = 0; i < st->nlinks; i++) {
-        json_builder_begin_object(b);
+        npjson_begin_object(b);
         npjson_member_u64(b, "from", st->links[i].from);
         npjson_member_u64(b, "to", st->links[i].to);
         npjson_member_u64(b, "flits", st->links[i].flits);
         npjson_member_double(b, "utilization", st->links[i].utilization);
-        json_builder_end_object(b);
+        npjson_end_object(b);
     }
-    json_builder_end_array(b);
+    npjson_end_array(b);
     npjson_member_array(b, "pairs");
     for (unsigned s = 0; s < st->nodes; s++)
         for (unsigned d = 0; d < st->nodes; d++) {
             uint64_t pk = st->pair_packets[s * st->nodes + d];
             if (!pk)
                 continue;
-            json_builder_begin_object(b);
+            npjson_begin_object(b);
             npjson_member_u64(b, "src", s);
             npjson_member_u64(b, "dst", d);
             npjson_member_u64(b, "packets", pk);
             npjson_member_u64(b, "flits", st->pair_flits[s * st->nodes + d]);
-            json_builder_end_object(b);
+            npjson_end_object(b);
         }
-    json_builder_end_array(b);
+    npjson_end_array(b);
 }
 
-static void json_noc(JsonBuilder *b, const NocStats *st)
+static void json_noc(NpJson *b, const NocStats *st)
 {
     npjson_member_object(b, "noc");
     json_noc_lists(b, st);
@@ -231,7 +192,7 @@ static void json_noc(JsonBuilder *b, const NocStats *st)
     npjson_member_u64(b, "p95", st->lat_p95);
     npjson_member_u64(b, "p99", st->lat_p99);
     npjson_member_u64(b, "max", st->lat_max);
-    json_builder_end_object(b);
+    npjson_end_object(b);
     npjson_member_u64(b, "packets", st->packets);
     npjson_member_u64(b, "flits", st->flits);
     npjson_member_u64(b, "cycles", st->cycles);
@@ -239,26 +200,25 @@ static void json_noc(JsonBuilder *b, const NocStats *st)
     npjson_member_u64(b, "inject_stall_cycles", st->inject_stall_total);
     npjson_member_array(b, "routers");
     for (unsigned r = 0; r < st->nodes; r++) {
-        json_builder_begin_object(b);
+        npjson_begin_object(b);
         npjson_member_u64(b, "node", r);
         npjson_member_double(b, "occupancy_mean", st->router_occupancy_mean[r]);
         npjson_member_u64(b, "occupancy_max", st->router_occupancy_max[r]);
         npjson_member_u64(b, "stall_cycles", st->router_stall_cycles[r]);
         npjson_member_u64(b, "inject_stall_cycles", st->inject_stall_cycles[r]);
-        json_builder_end_object(b);
+        npjson_end_object(b);
     }
-    json_builder_end_array(b);
-    json_builder_end_object(b);
+    npjson_end_array(b);
+    npjson_end_object(b);
 }
 
-static void json_fault(JsonBuilder *b, const CoreResult *c)
+static void json_fault(NpJson *b, const CoreResult *c)
 {
-    json_builder_set_member_name(b, "fault");
     if (!c->faulted) {
-        json_builder_add_null_value(b);
+        npjson_member_null(b, "fault");
         return;
     }
-    json_builder_begin_object(b);
+    npjson_member_object(b, "fault");
     npjson_member_string(b, "kind", c->fault_kind);
     npjson_member_u64(b, "pc", c->fault_pc);
     npjson_member_string(b, "function", c->fault_function);
@@ -268,48 +228,46 @@ static void json_fault(JsonBuilder *b, const CoreResult *c)
     npjson_member_array(b, "stack");
     for (unsigned k = 0; c->fault_stack && c->fault_stack[k]; k++)
         npjson_string(b, c->fault_stack[k]);
-    json_builder_end_array(b);
-    json_builder_end_object(b);
+    npjson_end_array(b);
+    npjson_end_object(b);
 }
 
 /* "collection": the region of interest (null: the whole run), the cycles
  * collected and those that ran outside it. */
-static void json_collection(JsonBuilder *b, const Profile *p)
+static void json_collection(NpJson *b, const Profile *p)
 {
     npjson_member_object(b, "collection");
     npjson_member_string(b, "region", p ? p->collection : NULL);
     npjson_member_u64(b, "collected_cycles", p ? p->cycles : 0);
     npjson_member_u64(b, "excluded_cycles", p ? p->excluded_cycles : 0);
     npjson_member_string(b, "filter", p ? p->filter : NULL);
-    json_builder_end_object(b);
+    npjson_end_object(b);
 }
 
 /* "wait": what a core stuck in a deadlock or livelock waited for, and
  * where in the firmware (SPEC 1, hang rule); null otherwise. */
-static void json_wait(JsonBuilder *b, const CoreResult *c)
+static void json_wait(NpJson *b, const CoreResult *c)
 {
-    json_builder_set_member_name(b, "wait");
     if (!c->wait_for) {
-        json_builder_add_null_value(b);
+        npjson_member_null(b, "wait");
         return;
     }
-    json_builder_begin_object(b);
+    npjson_member_object(b, "wait");
     npjson_member_string(b, "for", c->wait_for);
-    json_builder_set_member_name(b, "peer");
     if (c->wait_peer >= 0)
-        json_builder_add_int_value(b, c->wait_peer);
+        npjson_member_i64(b, "peer", c->wait_peer);
     else
-        json_builder_add_null_value(b);
+        npjson_member_null(b, "peer");
     npjson_member_u64(b, "pc", c->wait_pc);
     npjson_member_string(b, "function", c->wait_function);
     npjson_member_string(b, "file", c->wait_file);
     npjson_member_u64(b, "line", c->wait_line);
-    json_builder_end_object(b);
+    npjson_end_object(b);
 }
 
-static void json_core(JsonBuilder *b, const CoreResult *c, GPtrArray *splices)
+static void json_core(NpJson *b, const CoreResult *c)
 {
-    json_builder_begin_object(b);
+    npjson_begin_object(b);
     npjson_member_u64(b, "id", c->id);
     npjson_member_string(b, "elf", c->elf);
     npjson_member_string(b, "status", c->status);
@@ -326,17 +284,17 @@ static void json_core(JsonBuilder *b, const CoreResult *c, GPtrArray *splices)
     npjson_member_object(b, "stack");
     npjson_member_u64(b, "lowest_sp", c->stack_lowest);
     npjson_member_u64(b, "bytes_used", c->stack_used);
-    json_builder_end_object(b);
+    npjson_end_object(b);
     json_samples(b, c->prof, NULL);
-    json_functions(b, c->prof, splices);
+    json_functions(b, c->prof);
     json_never_called(b, c->prof);
     json_collection(b, c->prof);
-    json_builder_end_object(b);
+    npjson_end_object(b);
 }
 
 /* "merge": {"runs": [{"folder", "firmware_sha256": [per core]}],
  * "forced": ["[timing] load: ..."]} */
-static void json_merge(JsonBuilder *b, const RunInfo *run)
+static void json_merge(NpJson *b, const RunInfo *run)
 {
     npjson_member_object(b, "merge");
     npjson_member_array(b, "runs");
@@ -344,30 +302,30 @@ static void json_merge(JsonBuilder *b, const RunInfo *run)
         const char *tab = strchr(*r, '\t');
         g_autofree char *folder = tab ? g_strndup(*r, (gsize)(tab - *r)) : g_strdup(*r);
         g_auto(GStrv) hashes = g_strsplit(tab ? tab + 1 : "", ",", -1);
-        json_builder_begin_object(b);
+        npjson_begin_object(b);
         npjson_member_string(b, "folder", folder);
         npjson_member_array(b, "firmware_sha256");
         for (char **h = hashes; *h; h++)
             if (**h)
                 npjson_string(b, *h);
-        json_builder_end_array(b);
-        json_builder_end_object(b);
+        npjson_end_array(b);
+        npjson_end_object(b);
     }
-    json_builder_end_array(b);
+    npjson_end_array(b);
     npjson_member_array(b, "forced");
     for (const char *const *f = run->merge_forced; f && *f; f++)
         npjson_string(b, *f);
-    json_builder_end_array(b);
-    json_builder_end_object(b);
+    npjson_end_array(b);
+    npjson_end_object(b);
 }
 
 GString *summary_json(const RunInfo *run)
 {
-    JsonBuilder *b = json_builder_new();
-    json_builder_begin_object(b);
+    NpJson *b = npjson_new();
+    npjson_begin_object(b);
     npjson_member_string(b, "nocprof", NOCPROF_VERSION_STRING);
     npjson_member_string(b, "config_file", run->config_path);
-    json_builder_set_member_name(b, "config");
+    npjson_member(b, "config");
     json_config(b, run->cfg);
     npjson_member_u64(b, "exit_status", (uint64_t)run->exit_status);
     npjson_member_bool(b, "deadlock", run->deadlock);
@@ -375,7 +333,7 @@ GString *summary_json(const RunInfo *run)
         npjson_member_array(b, "warnings");
         for (unsigned i = 0; run->warnings[i]; i++)
             npjson_string(b, run->warnings[i]);
-        json_builder_end_array(b);
+        npjson_end_array(b);
     }
     npjson_member_bool(b, "livelock", run->livelock);
     if (run->deadlock) {
@@ -384,21 +342,20 @@ GString *summary_json(const RunInfo *run)
         unsigned n = run_wait_cycle(run, cycle);
         npjson_member_array(b, "wait_cycle"); /* [] when there is none */
         for (unsigned k = 0; k < n; k++)
-            json_builder_add_int_value(b, cycle[k]);
-        json_builder_end_array(b);
+            npjson_u64(b, cycle[k]);
+        npjson_end_array(b);
     }
     if (run->merge_runs)                        /* only for `nocprof merge` */
         json_merge(b, run);
     npjson_member_array(b, "cores");
-    g_autoptr(GPtrArray) splices = g_ptr_array_new_with_free_func(g_free);
     for (unsigned i = 0; i < run->ncores; i++)
-        json_core(b, &run->cores[i], splices);
-    json_builder_end_array(b);
+        json_core(b, &run->cores[i]);
+    npjson_end_array(b);
     json_noc(b, run->noc);
-    if (run->aliasing)
-        npjson_member_node(b, "aliasing", json_node_copy(run->aliasing));
-    if (run->communication)
-        npjson_member_node(b, "communication", json_node_copy(run->communication));
-    json_builder_end_object(b);
-    return splice(npjson_finish(b), splices);
+    if (run->aliasing)              /* written by aliasing_json */
+        npjson_member_raw(b, "aliasing", run->aliasing);
+    if (run->communication)         /* written by comm_json */
+        npjson_member_raw(b, "communication", run->communication);
+    npjson_end_object(b);
+    return npjson_finish(b);
 }

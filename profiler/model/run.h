@@ -54,8 +54,10 @@ typedef struct RunInfo {
     uint64_t livelock_cycles;  /* ... found after this many polling cycles */
     uint64_t end_cycle;        /* the cycle the deadlock or livelock was found */
     int exit_status;
-    JsonNode *aliasing;        /* summary.json "aliasing" or NULL (borrowed) */
-    JsonNode *communication;   /* summary.json "communication" or NULL (borrowed) */
+    const char *aliasing;      /* summary.json "aliasing": its JSON text
+                                  (aliasing_json), or NULL (borrowed) */
+    const char *communication; /* summary.json "communication": its JSON
+                                  text (comm_json), or NULL (borrowed) */
     const char *const *warnings; /* NULL-terminated (or NULL): resource
                                     limits that truncated something */
     const char *const *merge_runs;   /* a merge: "FOLDER\tSHA256[,...]" per

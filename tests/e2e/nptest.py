@@ -40,6 +40,17 @@ def fw(name, endian="el"):
     return path
 
 
+def sdk_lib(endian="el"):
+    """The build's firmware library (build/sdk/lib/E/libnocprof.a, next to
+    the firmware directory): runtime, C library and the compiler helpers
+    (64-bit division ...). Tests that link firmware by hand link it instead
+    of Debian's -lgcc (abicalls code, docs/firmware.md)."""
+    path = os.path.join(os.path.dirname(ARGS.fw), "sdk", "lib", endian, "libnocprof.a")
+    if not os.path.exists(path):
+        raise unittest.SkipTest("firmware library not built: " + path)
+    return path
+
+
 def fixture(name, endian="el"):
     if not ARGS.fixtures:
         raise unittest.SkipTest("no --fixtures directory given")

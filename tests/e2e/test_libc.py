@@ -2,8 +2,9 @@
 """e2e/libc - the firmware C library (newlib + glue), the FPU and two real
 programs, each compared with a host build of the same C source:
 
-- libc_check: string/ctype/stdlib/heap/stdio/math output equals the host's
-  (glibc printf and libm) byte for byte; exit statuses 0 / 134 (failed
+- libc_check: string/ctype/stdlib/heap/stdio/math output and the compiler
+  helpers' results (64-bit division/modulo on edge operands, int64 <->
+  double) equal the host's (glibc printf and libm, native 64-bit) byte for byte; exit statuses 0 / 134 (failed
   assert, newlib's message) / 42 (exit) / 134 (abort) as on the host
   (128 + SIGABRT); heap inside [_end, stack top - reserve], NULL when full.
 - fpuops: FPU instructions in the disassembly, results bit-identical to the host.

@@ -692,7 +692,7 @@ class SourceLookup(unittest.TestCase):
                "-nostdlib", "-nostartfiles", "-static", "-g", "-O2",
                "-I", nptest.src("firmware", "runtime"), "-I", nptest.src("include"),
                "-fdebug-prefix-map=%s=./fw" % fwdir, "-T", nptest.src("firmware", "runtime", "link.ld"),
-               "-o", elf, os.path.join("lines", "updcrc.c")] + objs + ["-lgcc"]
+               "-o", elf, os.path.join("lines", "updcrc.c")] + objs + [nptest.sdk_lib()]
         subprocess.run(cmd, cwd=fwdir, check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         main = nptest.symbols(elf)["main"][0]
         where = subprocess.run([a2l, "-e", elf, "0x%x" % main], stdout=subprocess.PIPE,

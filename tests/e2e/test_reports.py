@@ -408,7 +408,7 @@ def build_c(source, name="app"):
                     "-nostartfiles", "-static", "-O1", "-fno-inline", "-fno-optimize-sibling-calls",
                     "-I", nptest.src("firmware", "runtime"), "-I", nptest.src("include"),
                     "-T", nptest.src("firmware", "runtime", "link.ld"), "-o", elf, os.path.join(d, name + ".c")]
-                   + objs + ["-lgcc"], check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                   + objs + [nptest.sdk_lib()], check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return elf
 
 

@@ -12,8 +12,14 @@ using only the installed files,
 each run with the installed nocprof on 4 cores; console and exit codes are
 checked.  The prefix contains a space.  __builtin___clear_cache links
 without -msynci (the runtime's _flush_cache) and makes code written at run
-time callable.  The build directory comes from $NOCPROF_BUILD_DIR."""
+time callable.  A program using the compiler helpers (64-bit division,
+int64 <-> double) links through nocprof-cc without any linker message (no
+"linking abicalls files with non-abicalls files": the helpers are built
+-mno-abicalls into libnocprof.a, every member of which is non-PIC) and
+prints the host's results.  The build directory comes from
+$NOCPROF_BUILD_DIR."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -99,6 +105,33 @@ int main(void)
     return fn() == 42 ? 0 : 1;
 }
 '''
+
+# 64-bit helpers: __udivdi3 __umoddi3 __divdi3 __moddi3 __floatdidf __fixdfdi
+HELPERS_C = r'''#include <stdint.h>
+#include <stdio.h>
+static volatile int64_t v[] = { INT64_MIN, -1000000000007LL, -7, 3, 10, 4294967296LL,
+                                INT64_MAX };
+int main(void)
+{
+    for (unsigned i = 0; i < sizeof v / sizeof v[0]; i++) {
+        int64_t a = v[i], b = v[(i + 3) % 7];
+        printf("%lld %lld %llu %llu %lld\n", a / b, a % b, (unsigned long long)a / (uint64_t)b,
+               (unsigned long long)a % (uint64_t)b, (long long)((double)a / 3.0));
+    }
+    return 0;
+}
+'''
+
+
+def expected_helpers():
+    v = [-2**63, -1000000000007, -7, 3, 10, 2**32, 2**63 - 1]
+    lines = []
+    for i, a in enumerate(v):
+        b = v[(i + 3) % 7]
+        q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)     # C: toward zero
+        ua, ub = a % 2**64, b % 2**64
+        lines.append("%d %d %d %d %d\n" % (q, a - q * b, ua // ub, ua % ub, int(a / 3.0)))
+    return "".join(lines)
 
 
 def expected_console(k):
@@ -208,6 +241,40 @@ class Sdk(unittest.TestCase):
             calls = {f["name"]: f["calls"] for f in r.core(0)["functions"]}
             self.assertEqual(calls["_flush_cache"], 1)
 
+    def test_helpers_link_clean(self):
+        # Before: ld printed "libgcc.a(_divdi3.o): warning: linking abicalls
+        # files with non-abicalls files" (Debian's libgcc is Linux PIC code).
+        d = tmpdir("helpers")
+        with open(os.path.join(d, "div.c"), "w") as f:
+            f.write(HELPERS_C)
+        cc = os.path.join(self.prefix, "bin", "nocprof-cc")
+        for endian in ("-EL", "-EB"):
+            elf = os.path.join(d, "div%s.elf" % endian)
+            p = subprocess.run([cc, endian, "-O2", "-g", "-o", elf, os.path.join(d, "div.c")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(p.stderr + p.stdout, "")       # no "abicalls" warning
+            out = tmpdir("out")
+            p = subprocess.run([self.nocprof, "run", "-q", "-o", out, "--set", "mesh.width=1",
+                                "--set", "mesh.height=1", elf], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            r = nptest.Run([elf], p, out, 0)
+            self.assertEqual(r.text("core0", "console.txt"), expected_helpers())
+        # every member of the installed libraries is non-PIC, and the
+        # helpers are in them
+        readelf = nptest.tool("mipsel-linux-gnu-readelf")
+        for endian in ("el", "eb"):
+            lib = os.path.join(self.prefix, "lib", "nocprof-firmware", endian, "libnocprof.a")
+            p = subprocess.run([readelf, "-h", "-s", "-W", lib], stdout=subprocess.PIPE,
+                               universal_newlines=True, check=True)
+            flags = [ln for ln in p.stdout.splitlines() if ln.strip().startswith("Flags:")]
+            self.assertGreater(len(flags), 100)
+            self.assertEqual([f for f in flags if "pic" in f], [])
+            defined = set(re.findall(r"FUNC +GLOBAL +DEFAULT +\d+ (\S+)", p.stdout))
+            self.assertLessEqual({"__udivdi3", "__divdi3", "__umoddi3", "__moddi3",
+                                  "__floatdidf", "__fixdfdi"}, defined)
 
 if __name__ == "__main__":
     nptest.main()

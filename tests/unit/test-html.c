@@ -65,11 +65,11 @@ static void test_diff_page(void)
           .incl_a = UINT64_C(9007199254740993), .incl_b = 12 },
     };
     ProfDiff d = { .cycles_a = 100, .cycles_b = 21, .nrows = 2, .rows = rows };
-    JsonBuilder *b = json_builder_new();
-    json_builder_begin_object(b);
+    NpJson *b = npjson_new();
+    npjson_begin_object(b);
     npjson_member_string(b, "view", "chip");
     profile_diff_json(b, &d);
-    json_builder_end_object(b);
+    npjson_end_object(b);
     GString *data = npjson_finish(b);
     GString *page = html_diff_build(data->str);
     g_assert_cmpuint(count(page->str, "</script>"), ==, 2);
