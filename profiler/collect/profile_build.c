@@ -46,6 +46,20 @@ static void add_events(ProfFunc *f, const Block *b, uint64_t count)
     block_waits(b, w);
     for (unsigned k = 0; k < BLOCK_NWAIT; k++)
         f->waits[k] += all && count != all ? (uint64_t)((double)w[k] * (double)count / (double)all + 0.5) : w[k];
+    if (!block_has_misses(b))
+        return;
+    uint64_t m[BLOCK_NMISS], sum[BLOCK_NMISS] = { 0 };
+    for (uint32_t i = 0; i < block_ninsns(b); i++) {
+        block_misses(b, i, m);
+        for (unsigned k = 0; k < BLOCK_NMISS; k++)
+            sum[k] += m[k];
+    }
+    for (unsigned k = 0; k < BLOCK_NMISS; k++)
+        if (count != all)
+            sum[k] = all ? (uint64_t)((double)sum[k] * (double)count / (double)all + 0.5) : 0;
+    f->i1_misses += sum[BLOCK_MISS_I1];
+    f->d1r_misses += sum[BLOCK_MISS_D1R];
+    f->d1w_misses += sum[BLOCK_MISS_D1W];
 }
 
 /* Blocks -> self cycles and instructions of their functions. */

@@ -100,7 +100,7 @@ static void json_callers(JsonBuilder *b, const Profile *p, const ArcsByCallee *i
 }
 
 /* One function's object, built alone and rendered by json-glib. */
-static char *function_text(JsonBuilder *b, const Profile *p, const ArcsByCallee *ix, unsigned i)
+static char *function_text(JsonBuilder *b, const Profile *p, const ArcsByCallee *ix, unsigned i, bool cache)
 {
     const ProfFunc *f = &p->funcs[i];
     json_builder_reset(b);
@@ -123,6 +123,13 @@ static char *function_text(JsonBuilder *b, const Profile *p, const ArcsByCallee 
     for (unsigned k = 0; k < G_N_ELEMENTS(causes); k++)
         npjson_member_u64(b, causes[k], f->waits[k]);
     json_builder_end_object(b);
+    if (cache) { /* [cache] enabled: its L1 misses */
+        npjson_member_object(b, "cache_misses");
+        npjson_member_u64(b, "i1", f->i1_misses);
+        npjson_member_u64(b, "d1_read", f->d1r_misses);
+        npjson_member_u64(b, "d1_write", f->d1w_misses);
+        json_builder_end_object(b);
+    }
     json_samples(b, p, f->samples);
     json_callers(b, p, ix, i);
     json_builder_end_object(b);
@@ -138,7 +145,7 @@ static char *function_text(JsonBuilder *b, const Profile *p, const ArcsByCallee 
 #define SPLICE_MARK "\001nocprof-splice-%u\001"
 #define SPLICE_MARK_JSON "\"\\u0001nocprof-splice-%u\\u0001\""
 
-static void json_functions(JsonBuilder *b, const Profile *p, GPtrArray *splices)
+static void json_functions(JsonBuilder *b, const Profile *p, GPtrArray *splices, bool cache)
 {
     GString *t = g_string_new("[");
     ArcsByCallee ix = { NULL, NULL };
@@ -155,7 +162,7 @@ static void json_functions(JsonBuilder *b, const Profile *p, GPtrArray *splices)
             continue;
         if (!always && !f->calls && !f->self_cycles && !f->inclusive_cycles && !any_sample)
             continue;
-        g_autofree char *one = function_text(fb, p, &ix, i);
+        g_autofree char *one = function_text(fb, p, &ix, i, cache);
         if (t->len > 1)
             g_string_append_c(t, ',');
         g_string_append(t, one);
@@ -307,7 +314,7 @@ static void json_wait(JsonBuilder *b, const CoreResult *c)
     json_builder_end_object(b);
 }
 
-static void json_core(JsonBuilder *b, const CoreResult *c, GPtrArray *splices)
+static void json_core(JsonBuilder *b, const CoreResult *c, GPtrArray *splices, bool cache)
 {
     json_builder_begin_object(b);
     npjson_member_u64(b, "id", c->id);
@@ -328,7 +335,7 @@ static void json_core(JsonBuilder *b, const CoreResult *c, GPtrArray *splices)
     npjson_member_u64(b, "bytes_used", c->stack_used);
     json_builder_end_object(b);
     json_samples(b, c->prof, NULL);
-    json_functions(b, c->prof, splices);
+    json_functions(b, c->prof, splices, cache);
     json_never_called(b, c->prof);
     json_collection(b, c->prof);
     json_builder_end_object(b);
@@ -392,7 +399,7 @@ GString *summary_json(const RunInfo *run)
     npjson_member_array(b, "cores");
     g_autoptr(GPtrArray) splices = g_ptr_array_new_with_free_func(g_free);
     for (unsigned i = 0; i < run->ncores; i++)
-        json_core(b, &run->cores[i], splices);
+        json_core(b, &run->cores[i], splices, run->cfg && run->cfg->cache.enabled);
     json_builder_end_array(b);
     json_noc(b, run->noc);
     if (run->aliasing)
