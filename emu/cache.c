@@ -37,6 +37,11 @@ typedef struct L1 {
     uint32_t sets_mask, ways;
     uint64_t clock;
     Way *w;                    /* [sets x ways] */
+    uint8_t *mru;              /* [sets] the way used last: it holds the
+                                  set's largest stamp, so a hit there
+                                  changes no order (the fast path) */
+    uint32_t *mru_key;         /* [sets] its key (0: invalid): the fast
+                                  path reads only this small array */
 } L1;
 
 struct CoreCache {
@@ -61,6 +66,8 @@ static void l1_init(L1 *c, unsigned line, unsigned size, unsigned ways)
     c->sets_mask = sets - 1;
     c->ways = ways;
     c->w = g_new0(Way, (size_t)sets * ways);
+    c->mru = g_new0(uint8_t, sets);
+    c->mru_key = g_new0(uint32_t, sets);
 }
 
 bool cache_init(Core *c)
@@ -83,6 +90,10 @@ void cache_free(Core *c)
         return;
     g_free(c->cache->i.w);
     g_free(c->cache->d.w);
+    g_free(c->cache->i.mru);
+    g_free(c->cache->d.mru);
+    g_free(c->cache->i.mru_key);
+    g_free(c->cache->d.mru_key);
     g_free(c->cache);
     c->cache = NULL;
 }
@@ -96,13 +107,19 @@ uint64_t cache_count(const Core *c, unsigned what)
  * most recently used). */
 static inline bool l1_hit(L1 *c, uint32_t phys, bool write)
 {
-    uint32_t key = (phys >> c->shift) + 1;
-    Way *s = c->w + (size_t)((key - 1) & c->sets_mask) * c->ways;
-    c->clock++;
+    uint32_t key = (phys >> c->shift) + 1, set = (key - 1) & c->sets_mask;
+    if (G_LIKELY(c->mru_key[set] == key)) {
+        if (write)
+            c->w[(size_t)set * c->ways + c->mru[set]].dirty = 1;
+        return true;
+    }
+    Way *s = c->w + (size_t)set * c->ways;
     for (unsigned k = 0; k < c->ways; k++)
         if (s[k].key == key) {
-            s[k].used = c->clock;
+            s[k].used = ++c->clock;
             s[k].dirty |= write;
+            c->mru[set] = (uint8_t)k;
+            c->mru_key[set] = key;
             return true;
         }
     return false;
@@ -124,7 +141,9 @@ static unsigned l1_fill(L1 *c, uint32_t phys, bool write)
             victim = k;
     }
     unsigned r = s[victim].key && s[victim].dirty ? 2 : 1;
-    s[victim] = (Way){ .key = key, .dirty = write, .used = c->clock };
+    s[victim] = (Way){ .key = key, .dirty = write, .used = ++c->clock };
+    c->mru[(key - 1) & c->sets_mask] = (uint8_t)victim;
+    c->mru_key[(key - 1) & c->sets_mask] = key;
     return r;
 }
 
@@ -256,8 +275,11 @@ void cache_mem_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
 /* ---- cache and synci ------------------------------------------------------- */
 
 /* Invalidate a line (a dirty one is written back: free, see docs/timing.md). */
-static void drop(Way *w)
+static void drop(L1 *l, Way *w)
 {
+    size_t set = (size_t)(w - l->w) / l->ways;
+    if (l->w + set * l->ways + l->mru[set] == w)
+        l->mru_key[set] = 0;
     *w = (Way){ 0 };
 }
 
@@ -289,7 +311,7 @@ void cache_op(Core *c, uint32_t w, uint32_t ea)
     if ((w >> 26) == 0x01u) { /* synci: the I-cache line goes, the D line is written back */
         Way *x = l1_find(&cc->i, phys);
         if (x)
-            drop(x);
+            drop(&cc->i, x);
         if ((x = l1_find(&cc->d, phys)))
             x->dirty = 0;
         return;
@@ -308,5 +330,5 @@ void cache_op(Core *c, uint32_t w, uint32_t ea)
     if (which == 1 && kind == 6)
         x->dirty = 0;
     else
-        drop(x);
+        drop(l, x);
 }
