@@ -5,6 +5,7 @@
  * patterns (each fixture's header has the figures), and every miss costs
  * exactly miss_penalty cycles. */
 #include <glib.h>
+#include <string.h>
 
 #include "emu/core.h"
 
@@ -87,10 +88,35 @@ static void test_penalty(void)
     }
 }
 
+/* The geometry keys: powers of two, at least one line per way. */
+static void test_config(void)
+{
+    static const char *const bad[] = { "cache.line=48", "cache.dcache_ways=3", "cache.icache_size=1000" };
+    for (unsigned k = 0; k < G_N_ELEMENTS(bad); k++) {
+        Config cfg;
+        config_defaults(&cfg);
+        GError *err = NULL;
+        g_assert_true(config_set(&cfg, bad[k], &err));
+        g_assert_false(config_validate(&cfg, "--set", &err));
+        g_assert_error(err, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG);
+        g_assert_nonnull(strstr(err->message, "[cache]"));
+        g_clear_error(&err);
+    }
+    Config cfg;
+    config_defaults(&cfg);
+    cfg.cache.dcache_size = 512;
+    cfg.cache.dcache_ways = 16;
+    cfg.cache.line = 64;
+    GError *err = NULL;
+    g_assert_false(config_validate(&cfg, "--set", &err)); /* 16 x 64 > 512 */
+    g_clear_error(&err);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/cache/counts", test_counts);
     g_test_add_func("/cache/penalty", test_penalty);
+    g_test_add_func("/cache/config", test_config);
     return g_test_run();
 }
