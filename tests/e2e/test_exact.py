@@ -15,11 +15,12 @@ bench/ variants of the same sources left out) one schedule each, the
 default and REF_KNOBS in turn, each run cut at REF_CYCLES cycles.
 """
 import concurrent.futures
+import json
 import os
 import unittest
 
 import nptest
-from nptest import fw, main, run
+from nptest import fw, main, raw, run
 
 REFERENCE = ["--set", "sched.reference=1"]
 REF_CYCLES = 100000
@@ -125,6 +126,28 @@ class Exact(unittest.TestCase):
             base = self.check_knobs(name, [(1, 1), (37, 3), (1000, 2), (100000, 4)], extra=on)
             summary = base["summary.json"]
             self.assertIn(b'"cache_misses"', summary, name)
+        # profile.data keeps the misses (per function and per instruction):
+        # `nocprof report` renders the same summary from it, and `merge`
+        # of a run with itself doubles every miss count
+        r = run([fw("matmul")] + on)
+        self.assertEqual(r.rc, 0, r.describe())
+        with open(os.path.join(r.out, "summary.json"), "rb") as f:
+            before = f.read()
+        res = raw(["report", r.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(r.out, "summary.json"), "rb") as f:
+            self.assertEqual(f.read(), before)
+        merged = nptest.tmpdir("cachemerge")
+        res = raw(["merge", r.out, r.out, "-o", merged])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(r.out, "summary.json")) as f:
+            one = json.load(f)
+        with open(os.path.join(merged, "summary.json")) as f:
+            two = json.load(f)
+        m1 = {f["name"]: f["cache_misses"] for f in one["cores"][0]["functions"]}
+        m2 = {f["name"]: f["cache_misses"] for f in two["cores"][0]["functions"]}
+        self.assertGreater(m1["master"]["d1_read"], 0)
+        self.assertEqual(m2["master"], {k: 2 * v for k, v in m1["master"].items()})
 
     def test_cp0_random(self):
         # CP0 Random is per core and a function of its cycle (SPEC 1)
