@@ -58,6 +58,17 @@ void block_events(const Block *b, uint64_t ev[BLOCK_NEV])
         ev[k] = b->count * b->nev[k] - b->lost_ev[k];
 }
 
+bool block_has_misses(const Block *b)
+{
+    return b->cmiss != NULL;
+}
+
+void block_misses(const Block *b, uint32_t i, uint64_t m[BLOCK_NMISS])
+{
+    for (unsigned k = 0; k < BLOCK_NMISS; k++)
+        m[k] = b->cmiss && i < b->ninsns ? b->cmiss[(size_t)k * b->ninsns + i] : 0;
+}
+
 void block_waits(const Block *b, uint64_t w[BLOCK_NWAIT])
 {
     for (unsigned k = 0; k < BLOCK_NWAIT; k++)
@@ -201,6 +212,7 @@ void block_free(gpointer p)
     g_free(b->mem);
     g_free(b->pend);
     g_free(b->uses);
+    g_free(b->cmiss);
     loc_free(b->locmem);
     g_free(b);
 }

@@ -365,8 +365,11 @@ static bool engine_open(Core *c, GError **error)
         && uc_check(uc_mem_map(c->uc, CORE_STUB_PHYS, 4096, UC_PROT_READ | UC_PROT_EXEC), error, "core %u: map stub", id)
         && uc_check(uc_mmio_map(c->uc, NP_MMIO_PHYS, CORE_NSLOTS * NP_DEV_SIZE, mmio_read, c, mmio_write, c),
                     error, "core %u: map devices", id)
-        && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)block_hook, c, 1, 0),
-                    error, "core %u: block hook", id)
+        && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, c->cache ? (void *)cache_block_hook : (void *)block_hook,
+                                c, 1, 0), error, "core %u: block hook", id)
+        /* the D-cache: a hook on RAM's loads and stores, only when on */
+        && (!c->cache || uc_check(uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)cache_mem_hook,
+                                              c, 0, c->cfg->ram_size - 1), error, "core %u: cache hook", id))
         && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_INTR, (void *)exc_hook_intr, c, 1, 0),
                     error, "core %u: interrupt hook", id)
         && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)exc_hook_unmapped, c, 1, 0),
@@ -421,6 +424,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->sp_top = c->sp_low = (uint32_t)(NP_KSEG0 + cfg->ram_size - 16);
     c->sp_limit = img->stack_limit;
     cp0_init(c);
+    cache_init(c);
     if (!engine_open(c, error) || !engine_load(c, error)) {
         core_free(c);
         return NULL;
@@ -439,6 +443,7 @@ void core_free(Core *c)
     smc_clear(c); /* after uc_close: RAM is its memory */
     sample_clear(c);
     cp0_clear(c);
+    cache_free(c);
     if (c->loc_marked)
         g_hash_table_destroy(c->loc_marked);
     if (c->jr_hooked)

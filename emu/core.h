@@ -88,6 +88,14 @@ void block_events(const Block *b, uint64_t ev[BLOCK_NEV]);
  * FPU (w[BLOCK_NWAIT]; all 0 under flat). */
 enum { BLOCK_NWAIT = 4 };
 void block_waits(const Block *b, uint64_t w[BLOCK_NWAIT]);
+/* Cache misses ([cache] enabled, emu/cache.c) of instruction i of b: m[k]
+ * for k = I-cache, D-cache read, D-cache write; block_has_misses: any. */
+enum { BLOCK_MISS_I1, BLOCK_MISS_D1R, BLOCK_MISS_D1W, BLOCK_NMISS };
+bool block_has_misses(const Block *b);
+void block_misses(const Block *b, uint32_t i, uint64_t m[BLOCK_NMISS]);
+/* The core's cache accesses and misses so far (0 without the cache). */
+enum { CACHE_I_ACCESS, CACHE_I_MISS, CACHE_D_ACCESS, CACHE_D_RMISS, CACHE_D_WMISS, CACHE_NCOUNT };
+uint64_t cache_count(const Core *c, unsigned what);
 /* The kinds of one instruction word (bit BLOCK_EV_x). */
 unsigned block_word_events(uint32_t insn);
 /* mips_classify() of its control instruction (MIPS_* of mips.h; 0 if it

@@ -82,6 +82,8 @@ struct Block {
     uint32_t nev[BLOCK_NEV];   /* loads, stores, branches ... per execution */
     uint32_t wait[T24_NWAIT];  /* 24k: its static waits by cause, per execution */
     uint64_t lost_ev[BLOCK_NEV]; /* of them, in the instructions `lost` */
+    uint64_t *cmiss;           /* [BLOCK_NMISS][ninsns] cache misses by
+                                  instruction (cache.c; NULL: none) */
     bool live;                 /* its words are watched: it may still run
                                   (smc.c); false once memory changed */
     Block *older;              /* the block translated at addr before it */
@@ -134,6 +136,7 @@ typedef struct Cp0 {
 } Cp0;
 
 typedef struct CodePage CodePage;    /* smc.c */
+typedef struct CoreCache CoreCache;  /* cache.c */
 
 typedef struct DevSlot {
     const DevOps *ops;
@@ -199,6 +202,7 @@ struct Core {
     IrqcDev irqc;
     DevSlot dev[CORE_NSLOTS];
     Cp0 cp0;
+    CoreCache *cache;          /* [cache] enabled: the L1 caches, else NULL */
 
     /* sampling */
     unsigned nhists;
@@ -351,6 +355,17 @@ uint32_t block_entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt);
 /* block.c: arm the poll skip after a failed poll by the instruction at pc
  * of the current block, at cycle now. */
 void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx);
+
+/* cache.c: the L1 caches ([cache] enabled) */
+/* Make c->cache when the cache is enabled (true), else nothing (false). */
+bool cache_init(Core *c);
+void cache_free(Core *c);
+/* The block hook with the I-cache, the D-cache's RAM access hook. */
+void cache_block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
+void cache_mem_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value,
+                    void *opaque);
+/* cache or synci instruction w ran with effective address ea. */
+void cache_op(Core *c, uint32_t w, uint32_t ea);
 
 /* smc.c: code written at run time */
 /* Map RAM (host memory c->ram) and hook stores into pages holding code. */

@@ -313,6 +313,8 @@ static void cache_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opa
     uint32_t phys = mips_phys(ea);
     if (ea >= 0x80000000u && ea < 0xC0000000u && phys < c->cfg->ram_size)
         smc_invalidate(c, phys & ~(SMC_LINE - 1), SMC_LINE);
+    if (c->cache && ea >= 0x80000000u && ea < 0xC0000000u)
+        cache_op(c, w, ea);
 }
 
 bool smc_scan_block(Core *c, const Block *b)

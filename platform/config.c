@@ -37,6 +37,14 @@ static const KeyDef keys[] = {
     U("timing", "fpu_mul", timing.fpu_mul, 0, 1000),
     U("timing", "fpu_div", timing.fpu_div, 0, 1000),
     U("timing", "fpu_sqrt", timing.fpu_sqrt, 0, 1000),
+    U("cache", "enabled", cache.enabled, 0, 1),
+    U("cache", "line", cache.line, 16, 128),
+    U("cache", "icache_size", cache.icache_size, 512, 1u << 20),
+    U("cache", "icache_ways", cache.icache_ways, 1, 16),
+    U("cache", "dcache_size", cache.dcache_size, 512, 1u << 20),
+    U("cache", "dcache_ways", cache.dcache_ways, 1, 16),
+    U("cache", "miss_penalty", cache.miss_penalty, 0, 1000),
+    U("cache", "writeback_penalty", cache.writeback_penalty, 0, 1000),
     U("noc", "router_latency", router_latency, 1, 1000),
     U("noc", "link_latency", link_latency, 1, 1000),
     U("noc", "buffer_depth", buffer_depth, 1, 1024),
@@ -66,6 +74,8 @@ void config_defaults(Config *c)
         .timing = { .model = TIMING_24K, .load = 1, .store = 0, .mul = 2, .div = 17,
                     .branch_taken = 1, .mmio = 4,
                     .fpu_add = 3, .fpu_mul = 4, .fpu_div = 31, .fpu_sqrt = 31 },
+        .cache = { .enabled = 0, .line = 32, .icache_size = 32768, .icache_ways = 4,
+                   .dcache_size = 32768, .dcache_ways = 4, .miss_penalty = 30, .writeback_penalty = 0 },
         .router_latency = 2, .link_latency = 1, .buffer_depth = 4,
         .max_payload = 16, .tx_queue_flits = 34, .rx_queue_flits = 68,
         .quantum = 100000,  /* a yield costs ~1 us: 1000 made CPU-bound runs 2.2x slower */
@@ -313,6 +323,20 @@ bool config_validate(const Config *c, const char *where, GError **error)
              c->rx_queue_flits, c->max_payload);
     if (c->nperiods == 0)
         FAIL("[profiler] sample_period: %s", "no period");
+    const CacheCfg *k = &c->cache;
+    const struct { const char *key; unsigned v; } pow2[] = {
+        { "line", k->line }, { "icache_size", k->icache_size }, { "icache_ways", k->icache_ways },
+        { "dcache_size", k->dcache_size }, { "dcache_ways", k->dcache_ways },
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(pow2); i++)
+        if (pow2[i].v & (pow2[i].v - 1))
+            FAIL("[cache] %s: %u is not a power of two", pow2[i].key, pow2[i].v);
+    if (k->icache_size < k->line * k->icache_ways)
+        FAIL("[cache] icache_size: %u is less than one line per way (%u x %u)", k->icache_size,
+             k->icache_ways, k->line);
+    if (k->dcache_size < k->line * k->dcache_ways)
+        FAIL("[cache] dcache_size: %u is less than one line per way (%u x %u)", k->dcache_size,
+             k->dcache_ways, k->line);
     return true;
 #undef FAIL
 }

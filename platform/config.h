@@ -25,12 +25,23 @@ typedef struct Timing {
     unsigned fpu_add, fpu_mul, fpu_div, fpu_sqrt;       /* extra cycles */
 } Timing;
 
+/* [cache] (docs/timing.md "The L1 caches"): per core an I-cache and a
+ * D-cache; sizes and line in bytes, powers of two */
+typedef struct CacheCfg {
+    unsigned enabled;          /* 0: no cache model (every access hits) */
+    unsigned line;             /* line size, both caches */
+    unsigned icache_size, icache_ways, dcache_size, dcache_ways;
+    unsigned miss_penalty;     /* cycles a miss waits for its line */
+    unsigned writeback_penalty; /* cycles to write back a dirty victim */
+} CacheCfg;
+
 typedef struct Config {
     unsigned mesh_width, mesh_height;
     uint64_t ram_size;
     uint64_t clock_hz;
     unsigned count_divisor;    /* CP0 Count increments every this many cycles */
     Timing timing;
+    CacheCfg cache;
     unsigned router_latency, link_latency, buffer_depth, max_payload;
     unsigned tx_queue_flits, rx_queue_flits;
     uint64_t quantum;          /* cycles a core runs between scheduling

@@ -46,6 +46,61 @@ static void add_events(ProfFunc *f, const Block *b, uint64_t count)
     block_waits(b, w);
     for (unsigned k = 0; k < BLOCK_NWAIT; k++)
         f->waits[k] += all && count != all ? (uint64_t)((double)w[k] * (double)count / (double)all + 0.5) : w[k];
+    if (!block_has_misses(b))
+        return;
+    uint64_t m[BLOCK_NMISS], sum[BLOCK_NMISS] = { 0 };
+    for (uint32_t i = 0; i < block_ninsns(b); i++) {
+        block_misses(b, i, m);
+        for (unsigned k = 0; k < BLOCK_NMISS; k++)
+            sum[k] += m[k];
+    }
+    for (unsigned k = 0; k < BLOCK_NMISS; k++)
+        if (count != all)
+            sum[k] = all ? (uint64_t)((double)sum[k] * (double)count / (double)all + 0.5) : 0;
+    f->i1_misses += sum[BLOCK_MISS_I1];
+    f->d1r_misses += sum[BLOCK_MISS_D1R];
+    f->d1w_misses += sum[BLOCK_MISS_D1W];
+}
+
+/* b's misses by instruction into misses (ProfMiss; count as add_events). */
+static void add_misses(GArray *misses, const Block *b, uint64_t count)
+{
+    uint64_t all = block_count(b), m[BLOCK_NMISS];
+    for (uint32_t i = 0; block_has_misses(b) && i < block_ninsns(b); i++) {
+        block_misses(b, i, m);
+        if (!(m[0] | m[1] | m[2]))
+            continue;
+        for (unsigned k = 0; k < BLOCK_NMISS && count != all; k++)
+            m[k] = all ? (uint64_t)((double)m[k] * (double)count / (double)all + 0.5) : 0;
+        ProfMiss x = { .pc = block_addr(b) + 4 * i, .i1 = m[BLOCK_MISS_I1], .d1r = m[BLOCK_MISS_D1R],
+                       .d1w = m[BLOCK_MISS_D1W] };
+        g_array_append_val(misses, x);
+    }
+}
+
+static int miss_cmp(const void *a, const void *b)
+{
+    uint32_t x = ((const ProfMiss *)a)->pc, y = ((const ProfMiss *)b)->pc;
+    return x < y ? -1 : x > y;
+}
+
+/* The instructions' misses, sorted by pc, one entry per pc. */
+static void finish_misses(Profile *p, GArray *misses)
+{
+    g_array_sort(misses, miss_cmp);
+    ProfMiss *v = (ProfMiss *)(void *)misses->data;
+    size_t out = 0;
+    for (size_t i = 0; i < misses->len; i++) {
+        if (out && v[out - 1].pc == v[i].pc) {
+            v[out - 1].i1 += v[i].i1;
+            v[out - 1].d1r += v[i].d1r;
+            v[out - 1].d1w += v[i].d1w;
+        } else {
+            v[out++] = v[i];
+        }
+    }
+    p->nmisses = out;
+    p->misses = (ProfMiss *)(void *)g_array_free(misses, FALSE);
 }
 
 /* Blocks -> self cycles and instructions of their functions. */
@@ -55,6 +110,7 @@ static void build_blocks(Profile *p, Collector *col, const Core *core)
     p->nblocks = core_nblocks(core);
     p->blocks = g_new0(ProfBlock, p->nblocks ? p->nblocks : 1);
     unsigned nb = 0;
+    GArray *misses = g_array_new(FALSE, FALSE, sizeof(ProfMiss));
     for (unsigned i = 0; i < p->nblocks; i++) {
         const Block *b = core_block(core, i);
         uint64_t count = block_count(b), cyc = block_cycles(b), insns = block_instructions(b);
@@ -68,7 +124,9 @@ static void build_blocks(Profile *p, Collector *col, const Core *core)
         p->funcs[fi].self_cycles += cyc;
         p->funcs[fi].instructions += insns;
         add_events(&p->funcs[fi], b, count);
+        add_misses(misses, b, count);
     }
+    finish_misses(p, misses);
     p->nblocks = nb;
     qsort(p->blocks, nb, sizeof *p->blocks, profile_block_cmp);
 }

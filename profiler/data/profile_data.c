@@ -156,6 +156,15 @@ static GVariant *enc_hists(const Profile *p)
     return g_variant_builder_end(&b);
 }
 
+static GVariant *enc_misses(const Profile *p)
+{
+    G_STATIC_ASSERT(sizeof(ProfMiss) == 32);
+    ProfMiss *v = g_new0(ProfMiss, p->nmisses + 1);
+    for (size_t i = 0; i < p->nmisses; i++)
+        v[i] = (ProfMiss){ p->misses[i].pc, 0, p->misses[i].i1, p->misses[i].d1r, p->misses[i].d1w };
+    return fixed_tuples(PD_MISS, v, p->nmisses, sizeof *v);
+}
+
 static GVariant *enc_profile(const Profile *p)
 {
     PdUut *c = g_new0(PdUut, p->nctxs + 1);
@@ -167,10 +176,10 @@ static GVariant *enc_profile(const Profile *p)
         e[i] = (PdTtub){ p->events[i].start, p->events[i].end, p->events[i].func, p->events[i].idle ? 1 : 0 };
     GVariant *events = fixed_tuples(PD_EVENT, e, p->nevents, sizeof *e);
     return g_variant_new("(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT
-                         "ttmstb)", p->cycles, p->instructions, p->idle_cycles, p->irq_cycles, p->busy_cycles,
+                         "ttmstb@a" PD_MISS ")", p->cycles, p->instructions, p->idle_cycles, p->irq_cycles, p->busy_cycles,
                          p->clock_hz, enc_funcs(p), enc_arcs(p), enc_blocks(p), enc_hists(p), ctxs, events,
                          p->events_dropped, p->excluded_cycles, p->collection, p->contexts_dropped,
-                         (gboolean)p->blocks_full);
+                         (gboolean)p->blocks_full, enc_misses(p));
 }
 
 static GVariant *enc_core(const ProfileData *d, unsigned i)

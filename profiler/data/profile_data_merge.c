@@ -52,6 +52,28 @@ static void sum_blocks(Profile *acc, const Profile *p)
     acc->nblocks = out;
 }
 
+/* Cache misses: union by pc, summed (both sorted by pc). */
+static void sum_misses(Profile *acc, const Profile *p)
+{
+    ProfMiss *all = g_new(ProfMiss, acc->nmisses + p->nmisses + 1);
+    size_t i = 0, j = 0, out = 0;
+    while (i < acc->nmisses || j < p->nmisses) {
+        if (j == p->nmisses || (i < acc->nmisses && acc->misses[i].pc < p->misses[j].pc)) {
+            all[out++] = acc->misses[i++];
+        } else if (i == acc->nmisses || p->misses[j].pc < acc->misses[i].pc) {
+            all[out++] = p->misses[j++];
+        } else {
+            all[out] = acc->misses[i++];
+            all[out].i1 += p->misses[j].i1;
+            all[out].d1r += p->misses[j].d1r;
+            all[out++].d1w += p->misses[j++].d1w;
+        }
+    }
+    g_free(acc->misses);
+    acc->misses = all;
+    acc->nmisses = out;
+}
+
 /* Calling contexts: p's tree grafted onto acc's, path by path. */
 static void sum_contexts(Profile *acc, const Profile *p)
 {
@@ -147,6 +169,7 @@ bool profile_sum(Profile *acc, const Profile *p, GError **error)
     }
     sum_arcs(acc, p);
     sum_blocks(acc, p);
+    sum_misses(acc, p);
     sum_contexts(acc, p);
     sum_events(acc, p);
     return true;

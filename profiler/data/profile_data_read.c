@@ -229,6 +229,20 @@ static bool dec_contexts(Rd *r, const char *at, GVariant *prof, Profile *p)
     return true;
 }
 
+/* The instructions' cache misses: word-aligned pcs, strictly increasing. */
+static bool dec_misses(Rd *r, const char *at, GVariant *prof, Profile *p)
+{
+    gsize n;
+    const ProfMiss *v = fixed(prof, 17, sizeof(ProfMiss), &n);
+    for (gsize i = 0; i < n; i++)
+        if (v[i].pc % 4 || v[i].zero || (i && v[i - 1].pc >= v[i].pc))
+            return fail_at(r, at, "misses", (unsigned)i, "pc 0x%08x: not word-aligned, or not after the one before",
+                           v[i].pc);
+    p->nmisses = n;
+    p->misses = g_memdup2(v, sizeof *v * (n ? n : 1));
+    return true;
+}
+
 static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
 {
     g_autofree char *at = g_strdup_printf("cores[%u].profile", core);
@@ -237,9 +251,9 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
     p->elf_path = g_strdup(elf);
     p->nperiods = r->d->cfg.nperiods;
     g_variant_get(v, "(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "*" "@a" PD_CTX "@a" PD_EVENT "tt"
-                  "mstb)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
+                  "mstb*)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
                   &p->clock_hz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &p->excluded_cycles, &p->collection, NULL,
-                  NULL);
+                  NULL, NULL);
     bool ok = true;
     if (p->clock_hz != (double)r->d->cfg.clock_hz)
         ok = fail(r, at, "clock %g Hz, but the configuration's clock.hz is %" G_GUINT64_FORMAT, p->clock_hz,
@@ -248,7 +262,7 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
         ok = fail(r, at, "idle %" G_GUINT64_FORMAT " + busy %" G_GUINT64_FORMAT " cycles are not the %"
                   G_GUINT64_FORMAT " cycles", p->idle_cycles, p->busy_cycles, p->cycles);
     ok = ok && dec_funcs(r, at, v, p) && dec_arcs(r, at, v, p) && dec_blocks(r, at, v, p)
-         && dec_hists(r, at, v, p) && dec_contexts(r, at, v, p);
+         && dec_hists(r, at, v, p) && dec_contexts(r, at, v, p) && dec_misses(r, at, v, p);
     if (!ok) {
         if (!p->hists)
             p->nperiods = 0;

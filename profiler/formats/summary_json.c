@@ -100,7 +100,7 @@ static void json_callers(NpJson *b, const Profile *p, const ArcsByCallee *ix, un
 }
 
 /* One function's object. */
-static void json_function(NpJson *b, const Profile *p, const ArcsByCallee *ix, unsigned i)
+static void json_function(NpJson *b, const Profile *p, const ArcsByCallee *ix, unsigned i, bool cache)
 {
     const ProfFunc *f = &p->funcs[i];
     npjson_begin_object(b);
@@ -122,6 +122,13 @@ static void json_function(NpJson *b, const Profile *p, const ArcsByCallee *ix, u
     for (unsigned k = 0; k < G_N_ELEMENTS(causes); k++)
         npjson_member_u64(b, causes[k], f->waits[k]);
     npjson_end_object(b);
+    if (cache) { /* [cache] enabled: its L1 misses */
+        npjson_member_object(b, "cache_misses");
+        npjson_member_u64(b, "i1", f->i1_misses);
+        npjson_member_u64(b, "d1_read", f->d1r_misses);
+        npjson_member_u64(b, "d1_write", f->d1w_misses);
+        npjson_end_object(b);
+    }
     json_samples(b, p, f->samples);
     json_callers(b, p, ix, i);
     npjson_end_object(b);
@@ -130,7 +137,7 @@ static void json_function(NpJson *b, const Profile *p, const ArcsByCallee *ix, u
 /* The "functions" array of a core, streamed into the document like the
  * rest (a json-glib tree of every function, about 2 KB each, made most of
  * a 1 GB peak with 120,000 functions: issue 24). */
-static void json_functions(NpJson *b, const Profile *p)
+static void json_functions(NpJson *b, const Profile *p, bool cache)
 {
     ArcsByCallee ix = { NULL, NULL };
     if (p)
@@ -146,7 +153,7 @@ static void json_functions(NpJson *b, const Profile *p)
             continue;
         if (!always && !f->calls && !f->self_cycles && !f->inclusive_cycles && !any_sample)
             continue;
-        json_function(b, p, &ix, i);
+        json_function(b, p, &ix, i, cache);
     }
     npjson_end_array(b);
     g_free(ix.start);
@@ -265,7 +272,7 @@ static void json_wait(NpJson *b, const CoreResult *c)
     npjson_end_object(b);
 }
 
-static void json_core(NpJson *b, const CoreResult *c)
+static void json_core(NpJson *b, const CoreResult *c, bool cache)
 {
     npjson_begin_object(b);
     npjson_member_u64(b, "id", c->id);
@@ -286,7 +293,7 @@ static void json_core(NpJson *b, const CoreResult *c)
     npjson_member_u64(b, "bytes_used", c->stack_used);
     npjson_end_object(b);
     json_samples(b, c->prof, NULL);
-    json_functions(b, c->prof);
+    json_functions(b, c->prof, cache);
     json_never_called(b, c->prof);
     json_collection(b, c->prof);
     npjson_end_object(b);
@@ -349,7 +356,7 @@ GString *summary_json(const RunInfo *run)
         json_merge(b, run);
     npjson_member_array(b, "cores");
     for (unsigned i = 0; i < run->ncores; i++)
-        json_core(b, &run->cores[i]);
+        json_core(b, &run->cores[i], run->cfg && run->cfg->cache.enabled);
     npjson_end_array(b);
     json_noc(b, run->noc);
     if (run->aliasing)              /* written by aliasing_json */

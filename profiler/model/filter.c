@@ -18,6 +18,7 @@ static Profile *profile_copy(const Profile *p)
         q->funcs[i].samples = g_memdup2(p->funcs[i].samples, sizeof(uint64_t) * (p->nperiods ? p->nperiods : 1));
     q->arcs = g_memdup2(p->arcs, sizeof *p->arcs * (p->narcs ? p->narcs : 1));
     q->blocks = g_memdup2(p->blocks, sizeof *p->blocks * (p->nblocks ? p->nblocks : 1));
+    q->misses = g_memdup2(p->misses, sizeof *p->misses * (p->nmisses ? p->nmisses : 1));
     q->ctxs = g_memdup2(p->ctxs, sizeof *p->ctxs * (p->nctxs ? p->nctxs : 1));
     q->events = g_memdup2(p->events, sizeof *p->events * (p->nevents ? p->nevents : 1));
     q->hists = g_memdup2(p->hists, sizeof *p->hists * (p->nperiods ? p->nperiods : 1));

@@ -21,6 +21,7 @@ void profile_free(Profile *p)
     g_free(p->elf_path);
     g_free(p->collection);
     g_free(p->filter);
+    g_free(p->misses);
     g_free(p);
 }
 
@@ -178,4 +179,17 @@ int profile_block_cmp(const void *x, const void *y)
     const ProfBlock *a = x, *b = y;
     if (a->addr != b->addr) return a->addr < b->addr ? -1 : 1;
     return a->ninsns < b->ninsns ? -1 : a->ninsns > b->ninsns;
+}
+
+const ProfMiss *profile_misses_at(const Profile *p, uint32_t pc)
+{
+    size_t a = 0, b = p->nmisses;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (p->misses[m].pc < pc)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a < p->nmisses && p->misses[a].pc == pc ? &p->misses[a] : NULL;
 }

@@ -40,12 +40,15 @@ typedef struct ProfFunc {
     uint64_t instructions;     /* instructions executed in its body */
     /* of them: loads, stores, control transfers, of which conditional
      * and jr/jalr; then (24k) the cycles waited inside its blocks, by
-     * cause: a load, an address base, the MDU, the FPU */
-#define PROF_NEVENTS 9
+     * cause: a load, an address base, the MDU, the FPU; then ([cache]
+     * enabled, else 0) its L1 misses: I-cache, D-cache reads, D-cache
+     * writes (docs/timing.md "The L1 caches") */
+#define PROF_NEVENTS 12
     union {
         struct {
             uint64_t loads, stores, branches, cond_branches, indirect_branches;
             uint64_t waits[4];
+            uint64_t i1_misses, d1r_misses, d1w_misses;
         };
         uint64_t events[PROF_NEVENTS];
     };
@@ -122,6 +125,13 @@ typedef struct ProfCtx {
     uint64_t sent_packets, sent_flits, recv_packets, recv_flits;
 } ProfCtx;
 
+/* [cache] enabled: the L1 misses of one instruction, summed over the
+ * blocks that hold it (per-line event counts; docs/timing.md). */
+typedef struct ProfMiss {
+    uint32_t pc, zero;         /* zero: padding (profile.data's fixed layout) */
+    uint64_t i1, d1r, d1w;     /* I-cache, D-cache read, D-cache write misses */
+} ProfMiss;
+
 /* A span on the core's timeline: a wait (idle) or an interrupt handler run
  * (func = the vector's function), cycles [start, end). */
 typedef struct ProfEvent {
@@ -168,6 +178,9 @@ typedef struct Profile {
     uint64_t excluded_cycles;
     char *collection;
     char *filter;              /* what profile_filter did (owned), or NULL */
+    size_t nmisses;
+    ProfMiss *misses;          /* instructions with a cache miss, by pc
+                                  (none without [cache] enabled) */
 } Profile;
 
 static inline unsigned profile_pseudo(const Profile *p, ProfPseudo which)
@@ -233,6 +246,8 @@ unsigned profile_first_block(const Profile *p, uint32_t addr);
  * caller, call site; blocks by address, then length (code written at run
  * time can give one address blocks of several lengths). */
 int profile_arc_cmp(const void *a, const void *b);
+/* The misses of the instruction at pc (NULL: none). */
+const ProfMiss *profile_misses_at(const Profile *p, uint32_t pc);
 int profile_block_cmp(const void *a, const void *b);
 
 #endif

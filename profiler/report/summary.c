@@ -83,6 +83,19 @@ void summary_endings(GString *o, const RunInfo *run, const char *indent)
     }
 }
 
+/* [cache] enabled: a core's L1 misses, the sums of its functions'. */
+static void cache_totals(GString *o, const CoreResult *c, bool first)
+{
+    uint64_t m[3] = { 0 };
+    for (unsigned f = 0; c->prof && f < c->prof->nfuncs; f++) {
+        m[0] += c->prof->funcs[f].i1_misses;
+        m[1] += c->prof->funcs[f].d1r_misses;
+        m[2] += c->prof->funcs[f].d1w_misses;
+    }
+    g_string_append_printf(o, "%scache: core %u I1 misses %" G_GUINT64_FORMAT ", D1 read misses %" G_GUINT64_FORMAT
+                           ", D1 write misses %" G_GUINT64_FORMAT "\n", first ? "\n" : "", c->id, m[0], m[1], m[2]);
+}
+
 GString *summary_text(const RunInfo *run)
 {
     const Config *cfg = run->cfg;
@@ -116,6 +129,8 @@ GString *summary_text(const RunInfo *run)
                                c->id, c->status, code, c->instructions, c->cycles,
                                c->busy_cycles, c->idle_cycles, c->irq_cycles, c->elf);
     }
+    for (unsigned i = 0; run->cfg && run->cfg->cache.enabled && i < run->ncores; i++)
+        cache_totals(o, &run->cores[i], i == 0);
     for (unsigned i = 0; i < run->ncores; i++) {
         const CoreResult *c = &run->cores[i];
         if (c->stack_lowest)

@@ -15,11 +15,12 @@ bench/ variants of the same sources left out) one schedule each, the
 default and REF_KNOBS in turn, each run cut at REF_CYCLES cycles.
 """
 import concurrent.futures
+import json
 import os
 import unittest
 
 import nptest
-from nptest import fw, main, run
+from nptest import fw, main, raw, run
 
 REFERENCE = ["--set", "sched.reference=1"]
 REF_CYCLES = 100000
@@ -48,12 +49,13 @@ def files_of(out):
 
 
 class Exact(unittest.TestCase):
-    def check_knobs(self, name, knobs, endian="el"):
-        ref = run([fw(name, endian)] + REFERENCE)
+    def check_knobs(self, name, knobs, endian="el", extra=()):
+        extra = list(extra)
+        ref = run([fw(name, endian)] + REFERENCE + extra)
         self.assertIn(ref.rc, (0, 1), ref.describe())
         base, bq, bt = files_of(ref.out), "reference", "reference"
         for q, t in knobs:
-            r = run([fw(name, endian), "--set", "sched.quantum=%d" % q, "--threads", str(t)])
+            r = run([fw(name, endian), "--set", "sched.quantum=%d" % q, "--threads", str(t)] + extra)
             self.assertIn(r.rc, (0, 1), r.describe())
             got = files_of(r.out)
             self.assertIn("summary.json", got)
@@ -112,6 +114,40 @@ class Exact(unittest.TestCase):
 
     def test_pipeline(self):
         self.check_knobs("pipeline", [(1, 1), (1000, 4), (100000, 2)])
+
+    def test_cache(self):
+        # [cache] enabled: misses cost cycles mid-block (D-cache) and at
+        # block entry (I-cache), each core's caches its own: still exact
+        # against the reference, at every thread count and quantum, on
+        # firmware whose timing the NoC, interrupts and samples observe
+        on = ["--set", "cache.enabled=1", "--set", "cache.dcache_size=1024", "--set", "cache.icache_size=2048",
+              "--sample-period", "97,1009"]
+        for name in ("matmul", "netirq", "pipeline", "cp0tick", "devsample", "smc"):
+            base = self.check_knobs(name, [(1, 1), (37, 3), (1000, 2), (100000, 4)], extra=on)
+            summary = base["summary.json"]
+            self.assertIn(b'"cache_misses"', summary, name)
+        # profile.data keeps the misses (per function and per instruction):
+        # `nocprof report` renders the same summary from it, and `merge`
+        # of a run with itself doubles every miss count
+        r = run([fw("matmul")] + on)
+        self.assertEqual(r.rc, 0, r.describe())
+        with open(os.path.join(r.out, "summary.json"), "rb") as f:
+            before = f.read()
+        res = raw(["report", r.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(r.out, "summary.json"), "rb") as f:
+            self.assertEqual(f.read(), before)
+        merged = nptest.tmpdir("cachemerge")
+        res = raw(["merge", r.out, r.out, "-o", merged])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(r.out, "summary.json")) as f:
+            one = json.load(f)
+        with open(os.path.join(merged, "summary.json")) as f:
+            two = json.load(f)
+        m1 = {f["name"]: f["cache_misses"] for f in one["cores"][0]["functions"]}
+        m2 = {f["name"]: f["cache_misses"] for f in two["cores"][0]["functions"]}
+        self.assertGreater(m1["master"]["d1_read"], 0)
+        self.assertEqual(m2["master"], {k: 2 * v for k, v in m1["master"].items()})
 
     def test_cp0_random(self):
         # CP0 Random is per core and a function of its cycle (SPEC 1)

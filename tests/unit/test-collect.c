@@ -20,12 +20,18 @@ typedef struct Run {
     Profile *prof;
 } Run;
 
+static bool with_cache; /* [cache] enabled, small caches (test_cache_misses) */
+
 /* Run FW_DIR/name-endian.elf as core 0 of a 1 x 1 mesh to its end. */
 static void run_fw(Run *r, const char *name, const char *endian)
 {
     memset(r, 0, sizeof *r);
     config_defaults(&r->cfg);
     r->cfg.mesh_width = r->cfg.mesh_height = 1;
+    if (with_cache) {
+        r->cfg.cache.enabled = 1;
+        r->cfg.cache.icache_size = r->cfg.cache.dcache_size = 1024;
+    }
     g_autofree char *path = g_strdup_printf("%s/%s-%s.elf", FW_DIR, name, endian);
     GError *err = NULL;
     r->img = elf_image_load(path, r->cfg.ram_size, &err);
@@ -243,6 +249,50 @@ static void test_contexts(void)
     run_done(&r);
 }
 
+/* [cache] enabled: the misses per instruction (ProfMiss, the per-line
+ * counts) add up to the functions' and to the cache's own counts, and each
+ * lies in a function that has misses of that kind. */
+static void test_cache_misses(void)
+{
+    Run r;
+    with_cache = true;
+    run_fw(&r, "calls", "el");
+    with_cache = false;
+    finish(&r);
+    const Profile *p = r.prof;
+    uint64_t by_pc[3] = { 0 }, by_func[3] = { 0 };
+    for (size_t i = 0; i < p->nmisses; i++) {
+        const ProfMiss *m = &p->misses[i];
+        g_assert_true(i == 0 || p->misses[i - 1].pc < m->pc);
+        g_assert_true(profile_misses_at(p, m->pc) == m);
+        by_pc[0] += m->i1;
+        by_pc[1] += m->d1r;
+        by_pc[2] += m->d1w;
+        unsigned f = UINT_MAX;
+        for (unsigned k = 0; k < p->nfuncs; k++)
+            if (!p->funcs[k].pseudo && m->pc >= p->funcs[k].addr && m->pc < p->funcs[k].addr + p->funcs[k].size)
+                f = k;
+        g_assert_cmpuint(f, !=, UINT_MAX);
+        g_assert_true(!m->i1 || p->funcs[f].i1_misses);
+        g_assert_true(!m->d1r || p->funcs[f].d1r_misses);
+        g_assert_true(!m->d1w || p->funcs[f].d1w_misses);
+    }
+    for (unsigned k = 0; k < p->nfuncs; k++) {
+        by_func[0] += p->funcs[k].i1_misses;
+        by_func[1] += p->funcs[k].d1r_misses;
+        by_func[2] += p->funcs[k].d1w_misses;
+    }
+    static const unsigned what[] = { CACHE_I_MISS, CACHE_D_RMISS, CACHE_D_WMISS };
+    for (unsigned k = 0; k < 3; k++) {
+        g_test_message("misses %u: %" G_GUINT64_FORMAT, k, by_pc[k]);
+        g_assert_cmpuint(by_pc[k], >, 0);
+        g_assert_cmpuint(by_pc[k], ==, by_func[k]);
+        g_assert_cmpuint(by_pc[k], ==, cache_count(r.core, what[k]));
+    }
+    g_assert_null(profile_misses_at(p, 0x7FFFFFFCu));
+    run_done(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -251,5 +301,6 @@ int main(int argc, char **argv)
     g_test_add_func("/collect/interrupts", test_interrupts);
     g_test_add_func("/collect/stack-at-fault", test_stack_at_fault);
     g_test_add_func("/collect/contexts", test_contexts);
+    g_test_add_func("/collect/cache-misses", test_cache_misses);
     return g_test_run();
 }

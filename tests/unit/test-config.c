@@ -27,6 +27,9 @@ static const char *const spec_keys[] = {
     "mesh.width", "mesh.height", "memory.ram_size", "clock.hz", "clock.count_divisor",
     "timing.model", "timing.load", "timing.store", "timing.mul", "timing.div", "timing.branch_taken", "timing.mmio",
     "timing.fpu_add", "timing.fpu_mul", "timing.fpu_div", "timing.fpu_sqrt",
+    /* [cache] enabled, geometry and miss penalty (docs/timing.md "The L1 caches") */
+    "cache.enabled", "cache.line", "cache.icache_size", "cache.icache_ways", "cache.dcache_size",
+    "cache.dcache_ways", "cache.miss_penalty", "cache.writeback_penalty",
     "noc.router_latency", "noc.link_latency", "noc.buffer_depth", "noc.max_payload",
     "noc.tx_queue_flits", "noc.rx_queue_flits", "sched.quantum", "sched.threads",
     "run.max_cycles", "run.livelock_cycles",

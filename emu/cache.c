@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cache.c — the optional L1 caches, `[cache] enabled = 1` (SPEC section 1,
+ * docs/timing.md "The L1 caches"): per core an I-cache and a D-cache,
+ * set-associative, LRU, write-back, write-allocate; kseg1 uncached.
+ *
+ * Nothing here exists when the cache is off: core.c then installs the
+ * plain block hook and no memory hook (a UC_HOOK_MEM_READ/WRITE hook
+ * sends every load and store of the pages it covers down Unicorn's slow
+ * path). When it is on:
+ *   - I-cache, by block: once a block has been entered (block_hook), the
+ *     lines it spans are looked up; the block waits miss_penalty cycles
+ *     per missing line before its first instruction (charged as a device
+ *     access's extra is, at instruction 0: samples, CYCLE_LO and Count
+ *     see it). A miss is counted on the first instruction of the block in
+ *     that line. Fetches from kseg1 are uncached (the 24k model charges
+ *     them), never looked up.
+ *   - D-cache, per access: a memory hook on RAM (physical 0 .. ram_size)
+ *     looks each load and store up; a miss fills the line (a store miss
+ *     too: write-allocate), writes back a dirty victim (writeback_penalty
+ *     cycles) and costs miss_penalty cycles at the instruction, which is
+ *     found as a device access's is (exc_locate_access) and counted there.
+ *   - `cache` and `synci` (smc.c's hook on them) invalidate or write back
+ *     lines as the 24K does (cache_op).
+ * Each core's caches are its own and see only its own accesses in guest
+ * order, so the result is the same at every thread count and quantum. */
+#include "emu/core_priv.h"
+
+typedef struct Way {
+    uint32_t key;              /* line number + 1; 0: invalid */
+    uint32_t dirty;
+    uint64_t used;             /* LRU stamp */
+} Way;
+
+typedef struct L1 {
+    unsigned shift;            /* log2(line) */
+    unsigned way_shift;        /* log2(line x sets): index ops' way bits */
+    uint32_t sets_mask, ways;
+    uint64_t clock;
+    Way *w;                    /* [sets x ways] */
+    uint8_t *mru;              /* [sets] the way used last: it holds the
+                                  set's largest stamp, so a hit there
+                                  changes no order (the fast path) */
+    uint32_t *mru_key;         /* [sets] its key (0: invalid): the fast
+                                  path reads only this small array */
+} L1;
+
+struct CoreCache {
+    L1 i, d;
+    uint64_t penalty, wb;
+    uint64_t n[CACHE_NCOUNT];  /* accesses and misses (cp0_perf.c) */
+};
+
+static unsigned log2u(uint32_t v)
+{
+    unsigned s = 0;
+    while ((1u << s) < v)
+        s++;
+    return s;
+}
+
+static void l1_init(L1 *c, unsigned line, unsigned size, unsigned ways)
+{
+    uint32_t sets = size / line / ways;
+    c->shift = log2u(line);
+    c->way_shift = log2u(line * sets);
+    c->sets_mask = sets - 1;
+    c->ways = ways;
+    c->w = g_new0(Way, (size_t)sets * ways);
+    c->mru = g_new0(uint8_t, sets);
+    c->mru_key = g_new0(uint32_t, sets);
+}
+
+bool cache_init(Core *c)
+{
+    const CacheCfg *k = &c->cfg->cache;
+    if (!k->enabled)
+        return false;
+    CoreCache *cc = g_new0(CoreCache, 1);
+    l1_init(&cc->i, k->line, k->icache_size, k->icache_ways);
+    l1_init(&cc->d, k->line, k->dcache_size, k->dcache_ways);
+    cc->penalty = k->miss_penalty;
+    cc->wb = k->writeback_penalty;
+    c->cache = cc;
+    return true;
+}
+
+void cache_free(Core *c)
+{
+    if (!c->cache)
+        return;
+    g_free(c->cache->i.w);
+    g_free(c->cache->d.w);
+    g_free(c->cache->i.mru);
+    g_free(c->cache->d.mru);
+    g_free(c->cache->i.mru_key);
+    g_free(c->cache->d.mru_key);
+    g_free(c->cache);
+    c->cache = NULL;
+}
+
+uint64_t cache_count(const Core *c, unsigned what)
+{
+    return c->cache && what < CACHE_NCOUNT ? c->cache->n[what] : 0;
+}
+
+/* Look physical address phys up: a hit is true (and the line becomes the
+ * most recently used). */
+static inline bool l1_hit(L1 *c, uint32_t phys, bool write)
+{
+    uint32_t key = (phys >> c->shift) + 1, set = (key - 1) & c->sets_mask;
+    if (G_LIKELY(c->mru_key[set] == key)) {
+        if (write)
+            c->w[(size_t)set * c->ways + c->mru[set]].dirty = 1;
+        return true;
+    }
+    Way *s = c->w + (size_t)set * c->ways;
+    for (unsigned k = 0; k < c->ways; k++)
+        if (s[k].key == key) {
+            s[k].used = ++c->clock;
+            s[k].dirty |= write;
+            c->mru[set] = (uint8_t)k;
+            c->mru_key[set] = key;
+            return true;
+        }
+    return false;
+}
+
+/* A miss on phys fills its line into the first invalid way of the set,
+ * else the least recently used one: 2 when that victim was dirty, else 1. */
+static unsigned l1_fill(L1 *c, uint32_t phys, bool write)
+{
+    uint32_t key = (phys >> c->shift) + 1;
+    Way *s = c->w + (size_t)((key - 1) & c->sets_mask) * c->ways;
+    unsigned victim = 0;
+    for (unsigned k = 0; k < c->ways; k++) {
+        if (s[k].key == 0) {
+            victim = k;
+            break;
+        }
+        if (s[k].used < s[victim].used)
+            victim = k;
+    }
+    unsigned r = s[victim].key && s[victim].dirty ? 2 : 1;
+    s[victim] = (Way){ .key = key, .dirty = write, .used = ++c->clock };
+    c->mru[(key - 1) & c->sets_mask] = (uint8_t)victim;
+    c->mru_key[(key - 1) & c->sets_mask] = key;
+    return r;
+}
+
+/* ---- charging -------------------------------------------------------------- */
+
+/* Miss kind m of instruction i of b (counted per instruction). */
+static void count_miss(Block *b, uint32_t i, unsigned m)
+{
+    if (i >= b->ninsns)
+        return;
+    if (!b->cmiss)
+        b->cmiss = g_new0(uint64_t, (size_t)BLOCK_NMISS * b->ninsns);
+    b->cmiss[(size_t)m * b->ninsns + i]++;
+}
+
+/* Instruction i of the current block b, starting at cycle `at`, waits
+ * delta more cycles (as a device access's extra is charged, mmio.c).
+ * False when that would pass the cycle limit: the core then stops before
+ * the instruction. */
+static bool charge(Core *c, Block *b, uint32_t i, uint64_t at, uint64_t delta)
+{
+    uint32_t pc = b->addr + 4 * i;
+    if (c->cycles + delta - c->cut_slack > c->cfg->max_cycles) {
+        block_truncate(c, pc);
+        c->pc = pc;
+        core_stop(c, CORE_LIMIT);
+        return false;
+    }
+    /* sample_retime notes a device access block_truncate may take back:
+     * a miss is never taken back (the access completed) */
+    uint32_t di = c->dev_insn;
+    uint64_t da = c->dev_at;
+    int64_t de = c->dev_extra;
+    sample_retime(c, b, i, at, (int64_t)delta);
+    c->dev_insn = di;
+    c->dev_at = da;
+    c->dev_extra = de;
+    c->cycles += delta;
+    b->extra += (int64_t)delta;
+    c->blk_delta += (int64_t)delta;
+    if (c->next_sample < c->cycles)
+        sample_range(c, c->cycles, pc);
+    return true;
+}
+
+/* ---- I-cache: by block ----------------------------------------------------- */
+
+/* b was just entered (at cycle c->cycles - b->cost): fetch its lines. */
+static void fetch_block(Core *c, Block *b)
+{
+    if (b->addr >= 0xA0000000u || !b->size)
+        return; /* kseg1: uncached (the 24k model's uncached fetch) */
+    CoreCache *cc = c->cache;
+    uint32_t phys = mips_phys(b->addr), shift = cc->i.shift;
+    uint64_t misses = 0;
+    for (uint32_t l = phys >> shift; l <= (phys + b->size - 1) >> shift; l++) {
+        cc->n[CACHE_I_ACCESS]++;
+        if (l1_hit(&cc->i, l << shift, false))
+            continue;
+        l1_fill(&cc->i, l << shift, false);
+        cc->n[CACHE_I_MISS]++;
+        misses++;
+        uint32_t lo = l << shift;
+        count_miss(b, lo > phys ? (lo - phys) / 4 : 0, BLOCK_MISS_I1);
+    }
+    if (!misses || !cc->penalty)
+        return;
+    /* a new execution of b for the mid-block charges (exc_locate_access) */
+    c->scan_count = b->count;
+    c->scan_block = b;
+    c->blk_scan = 0;
+    c->blk_delta = 0;
+    c->dev_extra = 0;
+    charge(c, b, 0, c->cycles - b->cost, misses * cc->penalty);
+}
+
+void cache_block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    Core *c = opaque;
+    Block *p = c->prev;
+    uint64_t n = p->count;
+    block_hook(uc, address, size, opaque);
+    Block *b = c->prev;
+    if (b == &c->none || b == &c->irq_marker || b->addr != (uint32_t)address || b->size != size
+        || (b == p && b->count == n) || c->stopping || c->state != CORE_RUNNING)
+        return; /* not entered */
+    fetch_block(c, b);
+}
+
+/* ---- D-cache: by access ---------------------------------------------------- */
+
+void cache_mem_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value,
+                    void *opaque)
+{
+    Core *c = opaque;
+    (void)uc;
+    (void)size;
+    (void)value;
+    CoreCache *cc = c->cache;
+    bool write = type == UC_MEM_WRITE;
+    uint32_t phys = (uint32_t)address;
+    cc->n[CACHE_D_ACCESS]++;
+    if (G_LIKELY(l1_hit(&cc->d, phys, write)) || c->state != CORE_RUNNING)
+        return;
+    Block *b = core_current_block(c);
+    int i = exc_locate_access(c, phys);
+    unsigned isize, base;
+    int32_t off;
+    if (b && i >= 0 && mips_mem_operand(b->words[i], &isize, &base, &off)) {
+        /* the hook is given the physical address: the instruction's own
+         * says whether it went through kseg1 (registers are exact here,
+         * locate.c) */
+        uint32_t ea = core_read_gpr(c, base) + (uint32_t)off;
+        if (ea >= 0xA0000000u && ea < 0xC0000000u) {
+            cc->n[CACHE_D_ACCESS]--; /* uncached: no lookup, no fill */
+            return;
+        }
+    }
+    unsigned r = l1_fill(&cc->d, phys, write);
+    cc->n[write ? CACHE_D_WMISS : CACHE_D_RMISS]++;
+    if (!b || i < 0)
+        return;
+    count_miss(b, (uint32_t)i, write ? BLOCK_MISS_D1W : BLOCK_MISS_D1R);
+    uint64_t delta = cc->penalty + (r == 2 ? cc->wb : 0);
+    if (delta)
+        charge(c, b, (uint32_t)i, exc_insn_cycle(c, i), delta);
+}
+
+/* ---- cache and synci ------------------------------------------------------- */
+
+/* Invalidate a line (a dirty one is written back: free, see docs/timing.md). */
+static void drop(L1 *l, Way *w)
+{
+    size_t set = (size_t)(w - l->w) / l->ways;
+    if (l->w + set * l->ways + l->mru[set] == w)
+        l->mru_key[set] = 0;
+    *w = (Way){ 0 };
+}
+
+/* The way of l holding physical address phys, or NULL. */
+static Way *l1_find(L1 *l, uint32_t phys)
+{
+    uint32_t line = phys >> l->shift;
+    Way *s = l->w + (size_t)(line & l->sets_mask) * l->ways;
+    for (unsigned k = 0; k < l->ways; k++)
+        if (s[k].key == line + 1)
+            return &s[k];
+    return NULL;
+}
+
+/* The way an index operation names: the set from the index bits, the way
+ * from the bits above them (24K SUM, CACHE instruction). */
+static Way *l1_index(L1 *l, uint32_t va)
+{
+    uint32_t set = (va >> l->shift) & l->sets_mask, way = (va >> l->way_shift) & (l->ways - 1);
+    return l->w + (size_t)set * l->ways + way;
+}
+
+void cache_op(Core *c, uint32_t w, uint32_t ea)
+{
+    CoreCache *cc = c->cache;
+    if (!cc)
+        return;
+    uint32_t phys = mips_phys(ea);
+    if ((w >> 26) == 0x01u) { /* synci: the I-cache line goes, the D line is written back */
+        Way *x = l1_find(&cc->i, phys);
+        if (x)
+            drop(&cc->i, x);
+        if ((x = l1_find(&cc->d, phys)))
+            x->dirty = 0;
+        return;
+    }
+    unsigned op = (w >> 16) & 31u, which = op & 3u, kind = op >> 2;
+    if (which > 1)
+        return; /* tertiary, secondary: none */
+    L1 *l = which == 0 ? &cc->i : &cc->d;
+    Way *x = NULL;
+    if (kind == 0 || kind == 2) /* index (writeback) invalidate, index store tag (TagLo 0) */
+        x = l1_index(l, ea);
+    else if (kind == 4 || kind == 5 || kind == 6) /* hit invalidate, hit wb inv, hit wb */
+        x = l1_find(l, phys);
+    if (!x)
+        return;
+    if (which == 1 && kind == 6)
+        x->dirty = 0;
+    else
+        drop(l, x);
+}
