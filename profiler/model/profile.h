@@ -40,12 +40,16 @@ typedef struct ProfFunc {
     uint64_t instructions;     /* instructions executed in its body */
     /* of them: loads, stores, control transfers, of which conditional
      * and jr/jalr; then (24k) the cycles waited inside its blocks, by
-     * cause: a load, an address base, the MDU, the FPU */
-#define PROF_NEVENTS 9
+     * cause: a load, an address base, the MDU, the FPU; then the L1
+     * cache's instruction, data-read and data-write misses ([cache]
+     * enabled; 0 without the cache model). Names and order: the event
+     * table, profiler/model/events.h */
+#define PROF_NEVENTS 12
     union {
         struct {
             uint64_t loads, stores, branches, cond_branches, indirect_branches;
             uint64_t waits[4];
+            uint64_t i1_misses, d1r_misses, d1w_misses;
         };
         uint64_t events[PROF_NEVENTS];
     };

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""e2e/events - issue 22 item 4: the per-function and per-line events
+(instructions, loads, stores, conditional and indirect branches, stall
+cycles) in callgrind.out (callgrind's own names, read by the real
+callgrind_annotate), flat.txt --events and `nocprof diff --metric`.
+Truth: hand counts of the assembly fixtures and the instruction classes
+of `objdump -d` (binutils' own disassembler, not nocprof's classifier)."""
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nptest  # noqa: E402
+from nptest import ONE_CORE, fixture, fw, run, tmpdir  # noqa: E402
+
+CG = ("Ir", "Dr", "Dw", "Bc", "Bi")
+
+# objdump's mnemonics by class (MIPS32r2 + FPU; objdump's aliases included:
+# beqz/bnez are conditional, b/bal/j/jal unconditional)
+LOADS = {"lb", "lbu", "lh", "lhu", "lw", "lwl", "lwr", "ll", "lwc1", "ldc1", "lwxc1", "ldxc1", "luxc1"}
+STORES = {"sb", "sh", "sw", "swl", "swr", "sc", "swc1", "sdc1", "swxc1", "sdxc1", "suxc1"}
+COND = {"beq", "bne", "beqz", "bnez", "blez", "bgtz", "bltz", "bgez", "bltzal", "bgezal", "beql", "bnel",
+        "beqzl", "bnezl", "blezl", "bgtzl", "bltzl", "bgezl", "bc1t", "bc1f", "bc1tl", "bc1fl"}
+INDIRECT = {"jr", "jalr", "jr.hb", "jalr.hb"}
+
+
+def objdump_classes(elf, endian="el"):
+    """address -> (load, store, cond, indirect) of every instruction of
+    the ELF's .text, from the mnemonics objdump prints."""
+    od = nptest.tool("mipsel-linux-gnu-objdump" if endian == "el" else "mips-linux-gnu-objdump")
+    p = subprocess.run([od, "-d", "--no-show-raw-insn", elf], stdout=subprocess.PIPE, universal_newlines=True,
+                       check=True)
+    out = {}
+    for line in p.stdout.splitlines():
+        m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)", line)
+        if m:
+            mn = m.group(2)
+            out[int(m.group(1), 16)] = (mn in LOADS, mn in STORES, mn in COND, mn in INDIRECT)
+    return out
+
+
+def callgrind_costs(text):
+    """(events, {address: [values]}) of the self cost lines of a
+    callgrind.out (calls= lines and their inclusive line skipped)."""
+    events = re.search(r"^events: (.*)$", text, re.M).group(1).split()
+    out, after_calls = {}, False
+    for line in text.splitlines():
+        if line.startswith("calls="):
+            after_calls = True
+            continue
+        m = re.match(r"^0x([0-9a-f]+) \d+((?: \d+)*)$", line)
+        if m:
+            if not after_calls:
+                v = [int(x) for x in m.group(2).split()]
+                v += [0] * (len(events) - len(v))
+                acc = out.setdefault(int(m.group(1), 16), [0] * len(events))
+                for k, x in enumerate(v):
+                    acc[k] += x
+            after_calls = False
+    return events, out
+
+
+def annotate_totals(path, show):
+    """callgrind_annotate's PROGRAM TOTALS and per-function rows for the
+    events `show`: ({event: total}, {function: {event: count}})."""
+    ca = nptest.tool("callgrind_annotate")
+    p = subprocess.run([ca, "--show=" + ",".join(show), "--threshold=100", path], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True, cwd=tmpdir("ca"))
+    assert p.returncode == 0, p.stderr
+    num = r"([\d,]+|\.)(?: \(\s*[\d.]+%\))?\s+"
+    totals, funcs = None, {}
+    for line in p.stdout.splitlines():
+        m = re.match(r"^" + num * len(show) + r"(.*)$", line.strip() + " ")
+        if not m:
+            continue
+        vals = [0 if x == "." else int(x.replace(",", "")) for x in m.groups()[:-1]]
+        rest = m.group(len(show) + 1).strip()
+        if rest == "PROGRAM TOTALS":
+            totals = dict(zip(show, vals))
+        elif ":" in rest and " [" in rest:
+            name = rest.split(":", 1)[1].split(" [")[0]
+            funcs[name] = dict(zip(show, vals))
+    return totals, funcs
+
+
+class Callgrind(unittest.TestCase):
+
+    def test_fixture_hand_counts(self):
+        """callgrind_annotate's per-function Dr Dw Bc Bi are the hand
+        counts of the fixtures (e2e/timing Events); Ir counts each block
+        whole (the 2 instructions after the exit's store in _start)."""
+        expect = {
+            # Ir, Dr, Dw, Bc, Bi (the instructions from test_timing + 2)
+            ("t_load", "_start"): (15 + 2, 12, 1, 0, 0),
+            ("t_branch", "_start"): (46 + 2, 2, 1, 20, 0),
+            ("t_jump", "_start"): (25 + 2, 2, 1, 0, 0),
+            ("t_jump", "leaf"): (10, 0, 0, 0, 5),
+        }
+        for model in ("flat", "24k"):
+            for (fx, fn), want in expect.items():
+                with self.subTest(fixture=fx, function=fn, model=model):
+                    r = run([fixture(fx)] + ONE_CORE + ["--set", "timing.model=" + model])
+                    self.assertIn("\nevents: Cycles Ir Dr Dw Bc Bi\n", r.text("core0", "callgrind.out"))
+                    _, funcs = annotate_totals(r.path("core0", "callgrind.out"), CG)
+                    self.assertEqual(tuple(funcs[fn][e] for e in CG), want)
+
+    def test_per_instruction_from_objdump(self):
+        """Every instruction's Dr, Dw, Bc, Bi are its Ir when objdump names
+        it a load, store, conditional or register branch, else 0; the
+        totals callgrind_annotate prints equal summary.json's sums."""
+        for endian in ("el", "eb"):
+            elf = fw("calls", endian)
+            classes = objdump_classes(elf, endian)
+            r = run(ONE_CORE + [elf])
+            self.assertEqual(r.rc, 0, r.describe())
+            events, costs = callgrind_costs(r.text("core0", "callgrind.out"))
+            self.assertEqual(events[:6], ["Cycles"] + list(CG))
+            seen = {"Dr": 0, "Dw": 0, "Bc": 0, "Bi": 0}
+            for addr, v in costs.items():
+                ir = v[1]
+                if addr not in classes:
+                    continue
+                want = [ir if c else 0 for c in classes[addr]]
+                self.assertEqual(v[2:6], want, "0x%08x" % addr)
+                for k, e in enumerate(("Dr", "Dw", "Bc", "Bi")):
+                    seen[e] += want[k] > 0
+            self.assertTrue(all(seen.values()), seen)
+            totals, _ = annotate_totals(r.path("core0", "callgrind.out"), CG)
+            fs = r.core(0)["functions"]
+            keys = ("loads", "stores", "cond_branches", "indirect_branches")
+            self.assertEqual([totals[e] for e in CG[1:]], [sum(f[k] for f in fs) for k in keys])
+            # Ir: whole blocks (start.S's last block stops at its sw, 2 early)
+            self.assertEqual(totals["Ir"], r.core(0)["instructions"] + 2)
+
+
+if __name__ == "__main__":
+    nptest.main()
