@@ -238,6 +238,8 @@ static GVariant *enc_top(const ProfileData *d)
         g_variant_builder_add(&set, "{ss}", "fold-recursion", fold);
     if (d->no_trace)
         g_variant_builder_add(&set, "{ss}", "no-trace", "1");
+    if (d->events)
+        g_variant_builder_add(&set, "{ss}", "events", "1");
     g_autofree char *focus = d->focus ? g_strjoinv("\n", d->focus) : NULL;
     g_autofree char *exclude = d->exclude ? g_strjoinv("\n", d->exclude) : NULL;
     if (focus)

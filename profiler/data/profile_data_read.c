@@ -440,6 +440,8 @@ static bool dec_settings(Rd *r, GVariant *top)
             r->d->fold_recursion = (unsigned)n;
         else if (strcmp(name, "no-trace") == 0 && strcmp(value, "1") == 0)
             r->d->no_trace = true;
+        else if (strcmp(name, "events") == 0 && strcmp(value, "1") == 0)
+            r->d->events = true;
         else if ((strcmp(name, "focus") == 0 || strcmp(name, "exclude") == 0 || strcmp(name, "source-dir") == 0
                   || strcmp(name, "source-map") == 0) && *value) {
             char **names = g_strsplit(value, "\n", -1);

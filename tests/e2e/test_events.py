@@ -136,5 +136,74 @@ class Callgrind(unittest.TestCase):
             self.assertEqual(totals["Ir"], r.core(0)["instructions"] + 2)
 
 
+FLAT_COLS = ("instr", "loads", "stores", "branch", "condbr", "indbr", "st.load", "st.agen", "st.mdu", "st.fpu")
+SUMMARY_KEYS = ("instructions", "loads", "stores", "branches", "cond_branches", "indirect_branches")
+STALLS = ("load_use", "agen", "mdu", "fpu")
+
+
+def flat_events(text):
+    """name -> {column: count} of the exact table of a flat.txt --events."""
+    exact = text.split("Exact profile:", 1)[1].split("Sampled profile", 1)[0]
+    lines = exact.splitlines()
+    head = next(l for l in lines if l.startswith(" time "))
+    cols = head.split()[8:-1]
+    rows = {}
+    for line in lines[lines.index(head) + 1:]:
+        t = line.split()
+        if len(t) < len(cols) + 6 or not re.match(r"^[\d.]+$", t[0]):
+            continue
+        rows[t[-1]] = dict(zip(cols, (int(x) for x in t[-1 - len(cols):-1])))
+    return cols, rows
+
+
+def summary_events(f):
+    """The flat --events columns of a summary.json function."""
+    return dict(zip(FLAT_COLS, [f[k] for k in SUMMARY_KEYS] + [f["stall_cycles"][k] for k in STALLS]))
+
+
+class FlatEvents(unittest.TestCase):
+
+    def test_fixture_hand_counts(self):
+        """run --events: t_jump's rows are the hand counts (_start: 25
+        instructions, 2 loads, 1 store, 10 jumps; leaf: 10, 5 jr), t24_ldep's
+        _start waits 6 cycles on loads (e2e/timing); without --events the
+        table is as before."""
+        r = run([fixture("t_jump")] + ONE_CORE + ["--events"])
+        cols, rows = flat_events(r.text("core0", "flat.txt"))
+        self.assertEqual(tuple(cols), FLAT_COLS)
+        self.assertEqual([rows["_start"][c] for c in FLAT_COLS], [25, 2, 1, 10, 0, 0, 0, 0, 0, 0])
+        self.assertEqual([rows["leaf"][c] for c in FLAT_COLS], [10, 0, 0, 5, 0, 5, 0, 0, 0, 0])
+        r = run([fixture("t24_ldep")] + ONE_CORE + ["--events", "--set", "timing.model=24k"])
+        _, rows = flat_events(r.text("core0", "flat.txt"))
+        self.assertEqual(rows["_start"]["st.load"], 6)
+        plain = run([fixture("t_jump")] + ONE_CORE).text("core0", "flat.txt")
+        self.assertNotIn("st.load", plain)
+        self.assertRegex(plain, r"(?m)^ time .* cyc/call  name$")
+
+    def test_report_events_chip_sums_cores(self):
+        """nocprof report --events on a run without it: every core's rows
+        are its summary.json counts, and the chip-wide flat.txt sums the
+        cores (it printed 0 before: the chip merge dropped the events)."""
+        r = run([fw("calls")] + ["--set", "timing.model=24k"])
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertNotIn("st.load", r.text("flat.txt"))
+        p = nptest.raw(["report", "--events", r.out])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        chip = {}
+        for c in r.summary["cores"]:
+            _, rows = flat_events(r.text("core%d" % c["id"], "flat.txt"))
+            for f in c["functions"]:
+                want = summary_events(f)
+                if f["self_cycles"]:
+                    self.assertEqual(rows[f["name"]], want, f["name"])
+                acc = chip.setdefault(f["name"], dict.fromkeys(FLAT_COLS, 0))
+                for k in FLAT_COLS:
+                    acc[k] += want[k]
+        _, rows = flat_events(r.text("flat.txt"))
+        self.assertGreater(rows["fib"]["loads"], 0)
+        for name, got in rows.items():
+            self.assertEqual(got, chip[name], name)
+
+
 if __name__ == "__main__":
     nptest.main()
