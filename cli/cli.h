@@ -270,6 +270,7 @@ typedef struct DiffOptions {
     char **functions;
     gboolean quiet;
     char **rest;
+    int metric;                /* --metric: -1 cycles, else a ProfEv */
 } DiffOptions;
 bool cli_parse_diff(int *argc, char ***argv, DiffOptions *o, GError **error);
 void diff_options_clear(DiffOptions *o);

@@ -205,5 +205,78 @@ class FlatEvents(unittest.TestCase):
             self.assertEqual(got, chip[name], name)
 
 
+def diff_events(text, section="== chip"):
+    """(columns, {"total A"|"total B"|"delta"|function: [cells]}) of the
+    events table of one diff.txt section."""
+    part = text.split(section, 1)[1].split("\n== ", 1)[0]
+    lines = part.split("  events (", 1)[1].splitlines()
+    cols = lines[1].split()[:-1]
+    out = {}
+    for line in lines[2:]:
+        if not line.strip():
+            break
+        t = line.split()
+        if t[0] == "total":
+            out["total " + t[1]] = t[2:]
+        else:
+            out[t[-1]] = t[:len(cols)] if t[0] != "delta" else t[1:]
+    return cols, out
+
+
+class DiffEvents(unittest.TestCase):
+
+    def test_event_deltas_and_gate(self):
+        """A = t_load, B = t_branch (flat): _start's events go from the hand
+        counts 15 instructions, 12 loads, 1 store to 46, 2, 1 with 20
+        conditional branches. --metric loads gates on loads: B -> A adds
+        10 loads (exit 1) while its cycles fall (the cycles gate passes)."""
+        a = run([fixture("t_load")] + ONE_CORE)
+        b = run([fixture("t_branch")] + ONE_CORE)
+        d = tmpdir("d")
+        p = nptest.raw(["diff", "-q", "-o", d, a.out, b.out])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(d, "diff.txt")) as f:
+            text = f.read()
+        cols, rows = diff_events(text)
+        self.assertEqual(cols[:6], ["instr", "loads", "stores", "branch", "condbr", "indbr"])
+        self.assertEqual(rows["total A"][:6], ["15", "12", "1", "0", "0", "0"])
+        self.assertEqual(rows["total B"][:6], ["46", "2", "1", "20", "20", "0"])
+        self.assertEqual(rows["_start"][:6], ["+31", "-10", "0", "+20", "+20", "0"])
+        p = nptest.raw(["diff", "-q", "-o", d, "--metric", "loads", "--fail-if-slower", "0", b.out, a.out])
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("total loads grew from 2 to 12", p.stderr)
+        p = nptest.raw(["diff", "-q", "-o", d, "--fail-if-slower", "0", b.out, a.out])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = nptest.raw(["diff", "-q", "-o", d, "--metric", "loadz", a.out, b.out])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--metric loadz: not an event", p.stderr)
+
+    def test_metric_ranks(self):
+        """calls.c under flat (A) and 24k (B): with --metric stall_mdu the
+        first function of the chip table is the one whose MDU stall
+        cycles changed most in summary.json (put_digits), and with
+        --metric stores --function rt_putc gates on its own stores."""
+        a = run([fw("calls")] + ONE_CORE)
+        b = run([fw("calls")] + ONE_CORE + ["--set", "timing.model=24k"])
+        fa, fb = nptest.functions(a.core(0)), nptest.functions(b.core(0))
+        change = {n: abs(fb[n]["stall_cycles"]["mdu"] - fa[n]["stall_cycles"]["mdu"]) for n in fa}
+        top = max(change, key=lambda n: change[n])
+        self.assertGreater(change[top], sorted(change.values())[-2])
+        d = tmpdir("d")
+        first = {}
+        for metric in ("cycles", "stall_mdu"):
+            p = nptest.raw(["diff", "-q", "-o", d, "--metric", metric, a.out, b.out])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(d, "diff.txt")) as f:
+                chip = f.read().split("== chip", 1)[1]
+            first[metric] = re.search(r"(?m)^\s+self A .*\n(.*)$", chip).group(1).split()[-1]
+        self.assertEqual(first["stall_mdu"], top)
+        self.assertNotEqual(first["cycles"], top)
+        p = nptest.raw(["diff", "-q", "-o", d, "--metric", "stall_mdu", "--fail-if-slower", "0", "--function",
+                        top, a.out, b.out])
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("%s: stall_mdu grew from 0 to %d" % (top, fb[top]["stall_cycles"]["mdu"]), p.stderr)
+
+
 if __name__ == "__main__":
     nptest.main()
