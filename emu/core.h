@@ -88,6 +88,11 @@ void block_events(const Block *b, uint64_t ev[BLOCK_NEV]);
  * FPU (w[BLOCK_NWAIT]; all 0 under flat). */
 enum { BLOCK_NWAIT = 4 };
 void block_waits(const Block *b, uint64_t w[BLOCK_NWAIT]);
+/* The same per instruction, per execution: instruction i waits cycles[i]
+ * for cause[i] (BLOCK_NWAIT: none; the block_waits of one execution are
+ * their sums). False under flat (nothing waits). Recomputes the block's
+ * pipeline pass: for the end of a run, not the hot path. */
+bool block_insn_waits(const Core *c, const Block *b, uint8_t *cause, uint16_t *cycles);
 /* The kinds of one instruction word (bit BLOCK_EV_x). */
 unsigned block_word_events(uint32_t insn);
 /* mips_classify() of its control instruction (MIPS_* of mips.h; 0 if it

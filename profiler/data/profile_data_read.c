@@ -229,6 +229,26 @@ static bool dec_contexts(Rd *r, const char *at, GVariant *prof, Profile *p)
     return true;
 }
 
+/* The stalls per instruction: sorted by (pc, cause), each once, a cause
+ * of the four. */
+static bool dec_stalls(Rd *r, const char *at, GVariant *prof, Profile *p)
+{
+    g_autoptr(GVariant) sv = g_variant_get_child_value(prof, 17);
+    p->nstalls = g_variant_n_children(sv);
+    p->stalls = p->nstalls ? g_new0(ProfStall, p->nstalls) : NULL;
+    for (size_t i = 0; i < p->nstalls; i++) {
+        ProfStall *s = &p->stalls[i];
+        g_variant_get_child(sv, i, PD_STALL, &s->pc, &s->cause, &s->cycles);
+        const ProfStall *prev = i ? &p->stalls[i - 1] : NULL;
+        if (s->pc % 4 || s->cause >= 4
+            || (prev && (prev->pc > s->pc || (prev->pc == s->pc && prev->cause >= s->cause)))) {
+            g_autofree char *field = g_strdup_printf("%s.stalls[%" G_GSIZE_FORMAT "]", at, i);
+            return fail(r, field, "pc 0x%08x cause %u: misaligned, unknown or out of order", s->pc, s->cause);
+        }
+    }
+    return true;
+}
+
 static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
 {
     g_autofree char *at = g_strdup_printf("cores[%u].profile", core);
@@ -237,9 +257,9 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
     p->elf_path = g_strdup(elf);
     p->nperiods = r->d->cfg.nperiods;
     g_variant_get(v, "(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "*" "@a" PD_CTX "@a" PD_EVENT "tt"
-                  "mstb)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
+                  "mstb*)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
                   &p->clock_hz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &p->excluded_cycles, &p->collection, NULL,
-                  NULL);
+                  NULL, NULL);
     bool ok = true;
     if (p->clock_hz != (double)r->d->cfg.clock_hz)
         ok = fail(r, at, "clock %g Hz, but the configuration's clock.hz is %" G_GUINT64_FORMAT, p->clock_hz,
@@ -248,7 +268,7 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
         ok = fail(r, at, "idle %" G_GUINT64_FORMAT " + busy %" G_GUINT64_FORMAT " cycles are not the %"
                   G_GUINT64_FORMAT " cycles", p->idle_cycles, p->busy_cycles, p->cycles);
     ok = ok && dec_funcs(r, at, v, p) && dec_arcs(r, at, v, p) && dec_blocks(r, at, v, p)
-         && dec_hists(r, at, v, p) && dec_contexts(r, at, v, p);
+         && dec_hists(r, at, v, p) && dec_contexts(r, at, v, p) && dec_stalls(r, at, v, p);
     if (!ok) {
         if (!p->hists)
             p->nperiods = 0;

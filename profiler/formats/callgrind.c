@@ -40,10 +40,12 @@ static void add_col(CgOut *w, const char *name, const char *desc, CgKind kind, P
 static void columns(CgOut *w, const Profile *p, bool comm)
 {
     add_col(w, "Cycles", "Cycles (exact)", CGK_CYCLES, 0);
-    bool cache = prof_events_cache(p);
     for (unsigned e = 0; e < PEV_COUNT; e++) {
         w->col_of[e] = -1;
-        if (prof_events[e].cg && (!prof_events[e].cache || cache)) {
+        bool any = prof_events[e].insn;   /* the others only when some count is not 0 */
+        for (unsigned i = 0; i < p->nfuncs && !any; i++)
+            any = prof_event(&p->funcs[i], (ProfEv)e) != 0;
+        if (prof_events[e].cg && any) {
             w->col_of[e] = (int)w->ncols;
             add_col(w, prof_events[e].cg, prof_events[e].desc, CGK_EVENT, (ProfEv)e);
         }
@@ -174,6 +176,25 @@ static void block_lines(CgOut *w, const Profile *p, Names *files, const char *fi
     }
 }
 
+/* The stall cycles of the instructions of function fi (p->stalls[idx[k]]
+ * for k in [k0, k1)), each on its own line. */
+static void stall_lines(CgOut *w, const Profile *p, Names *files, const char *file, const unsigned *idx,
+                        unsigned k0, unsigned k1)
+{
+    for (unsigned k = k0; k < k1; k++) {
+        const ProfStall *s = &p->stalls[idx[k]];
+        int col = -1;
+        for (unsigned e = 0; e < PEV_COUNT; e++)
+            if (prof_events[e].stall == (int)s->cause)
+                col = w->col_of[e];
+        if (col < 0)
+            continue;
+        uint64_t v[CG_MAXEV] = { 0 };
+        v[col] = s->cycles;
+        put_insn(w, p, files, file, s->pc, v);
+    }
+}
+
 /* The events known per function only (the cache's misses) on the
  * function's first instruction. */
 static void func_events(CgOut *w, const Profile *p, Names *files, const char *file, const ProfFunc *f)
@@ -181,7 +202,7 @@ static void func_events(CgOut *w, const Profile *p, Names *files, const char *fi
     uint64_t v[CG_MAXEV] = { 0 };
     bool any = false;
     for (unsigned e = 0; e < PEV_COUNT; e++)
-        if (w->col_of[e] >= 0 && !prof_events[e].insn && prof_event(f, (ProfEv)e)) {
+        if (w->col_of[e] >= 0 && !prof_events[e].insn && prof_events[e].stall < 0 && prof_event(f, (ProfEv)e)) {
             v[w->col_of[e]] = prof_event(f, (ProfEv)e);
             any = true;
         }
@@ -269,11 +290,16 @@ static void call_lines(CgOut *w, const Profile *p, const ProfArc *arc, const cha
 }
 
 /* Function fi's records: fl=/fn=, its self costs, its calls. */
-static void func_lines(CgOut *w, const Profile *p, unsigned fi, const unsigned *bidx, unsigned b0, unsigned b1,
-                       const unsigned *aidx, unsigned a0, unsigned a1, const ProfCommLine *comm, unsigned ncomm,
-                       Names *files, Names *fns)
+typedef struct Groups {
+    unsigned *bstart, *bidx, *astart, *aidx, *sstart, *sidx;
+} Groups;
+
+static void func_lines(CgOut *w, const Profile *p, unsigned fi, const Groups *g, const ProfCommLine *comm,
+                       unsigned ncomm, Names *files, Names *fns)
 {
     const ProfFunc *f = &p->funcs[fi];
+    const unsigned *bidx = g->bidx, *aidx = g->aidx;
+    unsigned b0 = g->bstart[fi], b1 = g->bstart[fi + 1], a0 = g->astart[fi], a1 = g->astart[fi + 1];
     bool pseudo_cost = f->pseudo && f->self_cycles && b0 == b1;
     if (b0 == b1 && a0 == a1 && !pseudo_cost)
         return;
@@ -288,6 +314,7 @@ static void func_lines(CgOut *w, const Profile *p, unsigned fi, const unsigned *
     for (unsigned k = b0; k < b1; k++)
         if (p->blocks[bidx[k]].ninsns)
             block_lines(w, p, files, file, &p->blocks[bidx[k]]);
+    stall_lines(w, p, files, file, g->sidx, g->sstart[fi], g->sstart[fi + 1]);
     if (!f->pseudo)
         func_events(w, p, files, file, f);
     if (ncomm)
@@ -304,20 +331,29 @@ GString *callgrind_build_comm(const Profile *p, const ProfCommLine *comm, unsign
     g_autofree char *elf = name_escaped(p->elf_path ? p->elf_path : "?", NAME_ESC_TEXT);
     Names files = { g_hash_table_new(g_str_hash, g_str_equal), 0 };
     Names fns = { g_hash_table_new(g_str_hash, g_str_equal), 0 };
-    unsigned *bstart, *bidx, *astart, *aidx;
-    group(p->nfuncs, p->nblocks, p->blocks, sizeof *p->blocks, G_STRUCT_OFFSET(ProfBlock, func), &bstart, &bidx);
-    group(p->nfuncs, p->narcs, p->arcs, sizeof *p->arcs, G_STRUCT_OFFSET(ProfArc, caller), &astart, &aidx);
+    Groups g;
+    group(p->nfuncs, p->nblocks, p->blocks, sizeof *p->blocks, G_STRUCT_OFFSET(ProfBlock, func), &g.bstart, &g.bidx);
+    group(p->nfuncs, p->narcs, p->arcs, sizeof *p->arcs, G_STRUCT_OFFSET(ProfArc, caller), &g.astart, &g.aidx);
+    /* stalls by the function holding their pc (<unknown> outside every symbol) */
+    unsigned *owner = g_new(unsigned, p->nstalls + 1);
+    for (size_t i = 0; i < p->nstalls; i++) {
+        int f = p->syms ? symbols_lookup(p->syms, p->stalls[i].pc) : -1;
+        owner[i] = f >= 0 ? (unsigned)f : profile_pseudo(p, PROF_UNKNOWN);
+    }
+    group(p->nfuncs, (unsigned)p->nstalls, owner, sizeof *owner, 0, &g.sstart, &g.sidx);
+    g_free(owner);
     for (unsigned fi = 0; fi < p->nfuncs; fi++)
-        func_lines(&w, p, fi, bidx, bstart[fi], bstart[fi + 1], aidx, astart[fi], astart[fi + 1], comm, ncomm,
-                   &files, &fns);
+        func_lines(&w, p, fi, &g, comm, ncomm, &files, &fns);
     /* the cycles outside every cost line (none: <idle> and <interrupt>
      * are functions) stay in the summary as before */
     w.total[0] = p->cycles;
     header(&w, p, elf);
-    g_free(bstart);
-    g_free(astart);
-    g_free(bidx);
-    g_free(aidx);
+    g_free(g.bstart);
+    g_free(g.astart);
+    g_free(g.bidx);
+    g_free(g.aidx);
+    g_free(g.sstart);
+    g_free(g.sidx);
     g_hash_table_destroy(files.ids);
     g_hash_table_destroy(fns.ids);
     g_hash_table_destroy(w.paths);

@@ -5,8 +5,10 @@
  *
  * Events: Cycles (exact), then Ir Dr Dw Bc Bi (per instruction: its
  * executions times its class; self only: inclusive counts per call are
- * not collected), I1mr D1mr D1mw when some function has a miss (on its
- * first instruction), from the event table (profiler/model/events.h).
+ * not collected), StallLoad StallAgen StallMDU StallFPU (24k, per
+ * instruction from Profile.stalls) and I1mr D1mr D1mw (on a function's
+ * first instruction) when some function has a count, from the event table
+ * (profiler/model/events.h).
  * Positions: `instr line`; one cost line per instruction on
  * its own source line (a block's cycles spread evenly over its
  * instructions). File names absolute, written "/./dir/file" (see

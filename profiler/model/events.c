@@ -7,20 +7,22 @@
 #include "platform/mips.h"
 
 const ProfEvInfo prof_events[PEV_COUNT] = {
-    [PEV_INSTRUCTIONS] = { "instructions", "instr", "Ir", "Instructions executed", true, false },
-    [PEV_LOADS] = { "loads", "loads", "Dr", "Data reads (loads)", true, false },
-    [PEV_STORES] = { "stores", "stores", "Dw", "Data writes (stores)", true, false },
-    [PEV_BRANCHES] = { "branches", "branch", NULL, "Control transfers (branches and jumps)", true, false },
-    [PEV_COND] = { "cond_branches", "condbr", "Bc", "Conditional branches executed", true, false },
-    [PEV_INDIRECT] = { "indirect_branches", "indbr", "Bi", "Indirect branches (jr, jalr) executed", true, false },
-    [PEV_STALL_LOAD] = { "stall_load_use", "st.load", NULL, "24k: cycles waited for a load's result", false, false },
-    [PEV_STALL_AGEN] = { "stall_agen", "st.agen", NULL, "24k: cycles waited for an address base", false, false },
-    [PEV_STALL_MDU] = { "stall_mdu", "st.mdu", NULL, "24k: cycles waited for the MDU (mul/div, HI/LO)", false,
-                        false },
-    [PEV_STALL_FPU] = { "stall_fpu", "st.fpu", NULL, "24k: cycles waited for the FPU", false, false },
-    [PEV_I1_MISS] = { "i1_misses", "I1mr", "I1mr", "L1 instruction cache read misses", false, true },
-    [PEV_D1R_MISS] = { "d1r_misses", "D1mr", "D1mr", "L1 data cache read misses", false, true },
-    [PEV_D1W_MISS] = { "d1w_misses", "D1mw", "D1mw", "L1 data cache write misses", false, true },
+    [PEV_INSTRUCTIONS] = { "instructions", "instr", "Ir", "Instructions executed", true, false, -1 },
+    [PEV_LOADS] = { "loads", "loads", "Dr", "Data reads (loads)", true, false, -1 },
+    [PEV_STORES] = { "stores", "stores", "Dw", "Data writes (stores)", true, false, -1 },
+    [PEV_BRANCHES] = { "branches", "branch", NULL, "Control transfers (branches and jumps)", true, false, -1 },
+    [PEV_COND] = { "cond_branches", "condbr", "Bc", "Conditional branches executed", true, false, -1 },
+    [PEV_INDIRECT] = { "indirect_branches", "indbr", "Bi", "Indirect branches (jr, jalr) executed", true, false, -1 },
+    [PEV_STALL_LOAD] = { "stall_load_use", "st.load", "StallLoad", "24k: cycles waited for a load's result", false,
+                         false, 0 },
+    [PEV_STALL_AGEN] = { "stall_agen", "st.agen", "StallAgen", "24k: cycles waited for an address base", false,
+                         false, 1 },
+    [PEV_STALL_MDU] = { "stall_mdu", "st.mdu", "StallMDU", "24k: cycles waited for the MDU (mul/div, HI/LO)", false,
+                        false, 2 },
+    [PEV_STALL_FPU] = { "stall_fpu", "st.fpu", "StallFPU", "24k: cycles waited for the FPU", false, false, 3 },
+    [PEV_I1_MISS] = { "i1_misses", "I1mr", "I1mr", "L1 instruction cache read misses", false, true, -1 },
+    [PEV_D1R_MISS] = { "d1r_misses", "D1mr", "D1mr", "L1 data cache read misses", false, true, -1 },
+    [PEV_D1W_MISS] = { "d1w_misses", "D1mw", "D1mw", "L1 data cache write misses", false, true, -1 },
 };
 
 G_STATIC_ASSERT(PEV_COUNT == PROF_NEVENTS + 1);

@@ -10,8 +10,9 @@
  * of an instruction of that class (the class comes from the instruction
  * word, prof_word_events), so a function's count is the sum over its
  * instructions of executions x class: the per-line costs of callgrind.out
- * add up to the per-function totals. The others (stall cycles, misses)
- * are known per function only.
+ * add up to the per-function totals. The stall cycles are per
+ * instruction too (Profile.stalls, `stall` their cause); the misses are
+ * known per function only.
  */
 #ifndef NOCPROF_EVENTS_H
 #define NOCPROF_EVENTS_H
@@ -45,6 +46,7 @@ typedef struct ProfEvInfo {
     const char *desc;     /* one line, for callgrind's `event:` and docs */
     bool insn;            /* counted per instruction from its class */
     bool cache;           /* a cache miss: shown only when some count is not 0 */
+    int stall;            /* a stall cause (Profile.stalls per instruction), or -1 */
 } ProfEvInfo;
 
 extern const ProfEvInfo prof_events[PEV_COUNT];

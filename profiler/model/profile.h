@@ -134,6 +134,15 @@ typedef struct ProfEvent {
     bool idle;
 } ProfEvent;
 
+/* 24k stall cycles per instruction: the cycles the instruction at pc
+ * waited for cause (0 load, 1 address base, 2 MDU, 3 FPU: the order of
+ * ProfFunc.waits) over all its executions, inside blocks; summed over
+ * the blocks holding it. A function's entries add up to its waits. */
+typedef struct ProfStall {
+    uint32_t pc, cause;
+    uint64_t cycles;
+} ProfStall;
+
 /* Communication per instruction (profiler/comm): blocked cycles charged
  * to the first failed poll of each blocked span, packets sent at TX_SEND,
  * received at the last RX_DATA / RX_DROP. */
@@ -154,6 +163,8 @@ typedef struct Profile {
     ProfArc *arcs;             /* sorted by (callee, caller, call_site) */
     unsigned nblocks;
     ProfBlock *blocks;         /* sorted by addr */
+    size_t nstalls;
+    ProfStall *stalls;         /* sorted by (pc, cause); none under flat */
     uint32_t max_block_insns;  /* the longest block's ninsns; 0 = unknown
                                   (then range lookups scan every block) */
     unsigned nperiods;
@@ -180,6 +191,9 @@ static inline unsigned profile_pseudo(const Profile *p, ProfPseudo which)
 }
 
 void profile_free(Profile *p);
+/* acc's per-instruction stalls plus n more (any order): sorted, summed by
+ * (pc, cause). */
+void profile_stalls_add(Profile *acc, const ProfStall *s, size_t n);
 
 /* The reports' filters, gprof's -f/-F and -e/-E, as a new Profile:
  *   focus   (NULL-terminated names, or NULL) keep only these functions and

@@ -103,7 +103,8 @@ class Callgrind(unittest.TestCase):
             for (fx, fn), want in expect.items():
                 with self.subTest(fixture=fx, function=fn, model=model):
                     r = run([fixture(fx)] + ONE_CORE + ["--set", "timing.model=" + model])
-                    self.assertIn("\nevents: Cycles Ir Dr Dw Bc Bi\n", r.text("core0", "callgrind.out"))
+                    # 24k adds the stall events that are not 0 (test below)
+                    self.assertRegex(r.text("core0", "callgrind.out"), r"\nevents: Cycles Ir Dr Dw Bc Bi( Stall\w+)*\n")
                     _, funcs = annotate_totals(r.path("core0", "callgrind.out"), CG)
                     self.assertEqual(tuple(funcs[fn][e] for e in CG), want)
 
@@ -134,6 +135,50 @@ class Callgrind(unittest.TestCase):
             self.assertEqual([totals[e] for e in CG[1:]], [sum(f[k] for f in fs) for k in keys])
             # Ir: whole blocks (start.S's last block stops at its sw, 2 early)
             self.assertEqual(totals["Ir"], r.core(0)["instructions"] + 2)
+
+    def test_stalls_per_instruction(self):
+        """24k: StallLoad sits on the instructions that read a load's
+        result in the next slot (t24_ldep: the 5 addu after lw t0, and
+        MEASURE_END's subu after lw s2; found in objdump's text, 1 cycle
+        each, docs/timing.md), and per function callgrind_annotate's four
+        stall events equal summary.json's stall_cycles (calls.c). Flat has
+        no stall columns."""
+        od = nptest.tool("mipsel-linux-gnu-objdump")
+        elf = fixture("t24_ldep")
+        text = subprocess.run([od, "-d", "--no-show-raw-insn", elf], stdout=subprocess.PIPE,
+                              universal_newlines=True, check=True).stdout
+        insns = []
+        for line in text.splitlines():
+            m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)\s*(\S*)", line)
+            if m:
+                insns.append((int(m.group(1), 16), m.group(2), m.group(3).split(",")))
+        want = {}
+        for (a0, mn0, ops0), (a1, mn1, ops1) in zip(insns, insns[1:]):
+            if mn0 in LOADS and mn1 not in LOADS | STORES and ops0[0] in ops1[1:]:
+                want[a1] = 1
+        self.assertEqual(len(want), 6, want)
+        r = run([elf] + ONE_CORE + ["--set", "timing.model=24k"])
+        events, costs = callgrind_costs(r.text("core0", "callgrind.out"))
+        k = events.index("StallLoad")
+        got = {a: v[k] for a, v in costs.items() if v[k]}
+        self.assertEqual(got, want)
+        self.assertEqual(sum(got.values()), nptest.functions(r.core(0))["_start"]["stall_cycles"]["load_use"])
+        flat = run([elf] + ONE_CORE).text("core0", "callgrind.out")
+        self.assertNotIn("Stall", flat)
+        stalls = ("StallLoad", "StallAgen", "StallMDU", "StallFPU")
+        r = run([fw("calls")] + ONE_CORE + ["--set", "timing.model=24k"])
+        events, _ = callgrind_costs(r.text("core0", "callgrind.out"))
+        show = [e for e in stalls if e in events]
+        self.assertIn("StallMDU", show)
+        _, funcs = annotate_totals(r.path("core0", "callgrind.out"), show)
+        causes = dict(zip(stalls, STALLS))
+        for f in r.core(0)["functions"]:
+            if f["name"] in funcs:
+                self.assertEqual({e: funcs[f["name"]][e] for e in show},
+                                 {e: f["stall_cycles"][causes[e]] for e in show}, f["name"])
+            else:
+                self.assertEqual(sum(f["stall_cycles"].values()), 0, f["name"])
+
 
 
 FLAT_COLS = ("instr", "loads", "stores", "branch", "condbr", "indbr", "st.load", "st.agen", "st.mdu", "st.fpu")
