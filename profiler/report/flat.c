@@ -60,17 +60,15 @@ static bool event_shown(unsigned e, bool cache)
     return !prof_events[e].cache || cache;
 }
 
-static void event_header(GString *out, const Profile *p, bool events)
+static void event_header(GString *out, bool events, bool cache)
 {
-    bool cache = events && prof_events_cache(p);
     for (unsigned e = 0; events && e < PEV_COUNT; e++)
         if (event_shown(e, cache))
             g_string_append_printf(out, " %10s", prof_events[e].column);
 }
 
-static void event_cells(GString *out, const Profile *p, const ProfFunc *f, bool events)
+static void event_cells(GString *out, const ProfFunc *f, bool events, bool cache)
 {
-    bool cache = events && prof_events_cache(p);
     for (unsigned e = 0; events && e < PEV_COUNT; e++)
         if (event_shown(e, cache))
             g_string_append_printf(out, " %10" PRIu64, prof_event(f, (ProfEv)e));
@@ -87,7 +85,8 @@ static void print_exact(GString *out, const Profile *p, bool events)
         p->irq_cycles, p->instructions);
     g_string_append(out, "  %        cumulative                   self                     self        total\n"
                          " time     cycles       seconds       cycles       seconds     calls  cyc/call    cyc/call");
-    event_header(out, p, events);
+    bool cache = events && prof_events_cache(p);   /* once: it scans every function */
+    event_header(out, events, cache);
     g_string_append(out, "  name\n");
     unsigned n;
     unsigned *idx = flat_order(p, -1, &n);
@@ -104,7 +103,7 @@ static void print_exact(GString *out, const Profile *p, bool events)
                                    (double)f->inclusive_cycles / (double)f->calls);
         else
             g_string_append_printf(out, "%9s %9s %11s", "", "", "");
-        event_cells(out, p, f, events);
+        event_cells(out, f, events, cache);
         g_string_append_printf(out, "  %s\n", f->name);
     }
     g_free(idx);
