@@ -66,6 +66,7 @@ typedef struct Options {
     gboolean no_comm;          /* --no-comm: no communication profile */
     gint64 trace_limit;        /* --trace-limit N events per core (0: default) */
     char *annotate;            /* --annotate=source|asm|both */
+    gboolean events;           /* --events: flat.txt's event columns */
     char **source_dirs;        /* --source-dir DIR (repeatable, gprof -I) */
     char **source_maps;        /* --source-map OLD=NEW (gdb substitute-path) */
     char *gdb;                 /* --gdb [HOST:]PORT: serve the GDB remote protocol */
@@ -237,6 +238,7 @@ typedef struct ReportOptions {
     char **focus, **exclude;   /* --focus / --exclude (replace the run's) */
     gboolean all;              /* --all: neither the run's focus nor exclude */
     char *annotate;            /* --annotate source|asm|both */
+    gboolean events;           /* --events (the run's, or on) */
     char **source_dirs, **source_maps; /* --source-dir / --source-map (replace the run's) */
 } ReportOptions;
 #define REPORT_OPTIONS_INIT { .fold_recursion = -1 }
@@ -268,6 +270,7 @@ typedef struct DiffOptions {
     char **functions;
     gboolean quiet;
     char **rest;
+    int metric;                /* --metric: -1 cycles, else a ProfEv */
 } DiffOptions;
 bool cli_parse_diff(int *argc, char ***argv, DiffOptions *o, GError **error);
 void diff_options_clear(DiffOptions *o);

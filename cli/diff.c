@@ -32,10 +32,21 @@ static const char *const diff_description =
     "                or A's; red slower, blue faster; exact A, B and delta on\n"
     "                hover; search, zoom) and the tables above, sortable\n"
     "\n"
+    "Each section also lists the events of the functions' own instructions\n"
+    "(instructions, loads, stores, branches, stall cycles by cause; cache misses\n"
+    "when on): A's and B's totals and each function's change.\n"
+    "--metric EVENT ranks the functions by the change of that event instead of\n"
+    "cycles, and gates on it (EVENT: cycles, the default, or a summary.json\n"
+    "event name: instructions, loads, stores, branches, cond_branches,\n"
+    "indirect_branches, stall_load_use, stall_agen, stall_mdu, stall_fpu,\n"
+    "i1_misses, d1r_misses, d1w_misses).\n"
+    "\n"
     "--fail-if-slower PCT: exit 1 when the chip's total cycles (the sum over its\n"
     "cores) grew by more than PCT percent from A to B; with --function NAME\n"
     "(repeatable) the gate is on those functions alone: exit 1 when the\n"
     "chip-wide inclusive cycles of any of them grew by more than PCT percent.\n"
+    "With --metric EVENT: the chip's total of the event, or with --function\n"
+    "each function's own count of it (events are not collected inclusively).\n"
     "NAME also matches GCC's clones of it (NAME.constprop.0, .isra.N, .part.N,\n"
     "each gated on its own, with a note); a NAME in neither run is a usage error.\n"
     "\n"
@@ -45,8 +56,10 @@ static const char *const diff_description =
 
 bool cli_parse_diff(int *argc, char ***argv, DiffOptions *o, GError **error)
 {
-    g_autofree char *pct = NULL;
+    g_autofree char *pct = NULL, *metric = NULL;
     GOptionEntry entries[] = {
+        { "metric", 0, 0, G_OPTION_ARG_STRING, &metric,
+          "Rank and gate on this event instead of cycles (loads, stores, instructions, stall_mdu, ...)", "EVENT" },
         { "out", 'o', 0, G_OPTION_ARG_FILENAME, &o->out, "Write diff.txt, diff.folded and diff.html into DIR (default nocprof-diff)", "DIR" },
         { "fail-if-slower", 0, 0, G_OPTION_ARG_STRING, &pct,
           "Exit 1 when the total or a --function grew by more than PCT percent", "PCT" },
@@ -64,6 +77,16 @@ bool cli_parse_diff(int *argc, char ***argv, DiffOptions *o, GError **error)
         return false;
     if (!o->rest || !o->rest[0] || !o->rest[1] || o->rest[2]) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "give two output folders, OUT_A OUT_B (see --help)");
+        return false;
+    }
+    o->metric = -1;
+    if (metric && strcmp(metric, "cycles") != 0 && (o->metric = prof_event_lookup(metric)) < 0) {
+        GString *names = g_string_new("cycles");
+        for (unsigned e = 0; e < PEV_COUNT; e++)
+            g_string_append_printf(names, ", %s", prof_events[e].key);
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--metric %s: not an event (one of %s)", metric,
+                    names->str);
+        g_string_free(names, TRUE);
         return false;
     }
     o->fail_pct = -1;
@@ -149,10 +172,31 @@ static bool check_functions(const ProfDiff *chip, char **functions, GError **err
 
 /* The gate: the total, or with --function those functions alone (each
  * GCC clone on its own, noted on stderr). */
+static void gate_event(const ProfDiff *chip, const DiffOptions *o, DiffOut *out)
+{
+    const char *ev = prof_events[o->metric].key;
+    if (!o->functions && profile_diff_regressed(chip->ev_a[o->metric], chip->ev_b[o->metric], o->fail_pct))
+        g_string_append_printf(out->verdict, "total %s grew from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                               " (more than %g%%)\n", ev, chip->ev_a[o->metric], chip->ev_b[o->metric], o->fail_pct);
+    for (char **f = o->functions; f && *f; f++)
+        for (unsigned i = 0; i < chip->nrows; i++) {
+            const DiffRow *r = &chip->rows[i];
+            if (fname_match(r->name, *f, NULL)
+                && profile_diff_regressed(r->ev_a[o->metric], r->ev_b[o->metric], o->fail_pct))
+                g_string_append_printf(out->verdict, "%s: %s grew from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                                       " (more than %g%%)\n", r->name, ev, r->ev_a[o->metric], r->ev_b[o->metric],
+                                       o->fail_pct);
+        }
+}
+
 static void gate(const ProfDiff *chip, const DiffOptions *o, DiffOut *out)
 {
     if (o->fail_pct < 0)
         return;
+    if (o->metric >= 0) {
+        gate_event(chip, o, out);
+        return;
+    }
     if (!o->functions && profile_diff_regressed(chip->cycles_a, chip->cycles_b, o->fail_pct))
         g_string_append_printf(out->verdict, "total cycles grew from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
                                " (more than %g%%)\n", chip->cycles_a, chip->cycles_b, o->fail_pct);
@@ -179,6 +223,7 @@ static bool compare_chip(const ProfileData *a, const ProfileData *b, const DiffO
     Profile *ca = profile_merge((const Profile *const *)a->profs, a->ncores);
     Profile *cb = profile_merge((const Profile *const *)b->profs, b->ncores);
     ProfDiff *chip = profile_diff(ca, cb);
+    profile_diff_rank(chip, o->metric);
     bool ok = check_functions(chip, o->functions, error);
     if (ok) {
         profile_diff_text(out->txt, "== chip (all cores, summed by function name)", chip);
@@ -213,6 +258,7 @@ static bool compare(const ProfileData *a, const ProfileData *b, const DiffOption
         g_autofree char *prefix = g_strdup_printf("core%u", i);
         g_autofree char *label = g_strdup_printf("core %u", i);
         ProfDiff *d = profile_diff(pa, pb);
+        profile_diff_rank(d, o->metric);
         profile_diff_text(out->txt, title, d);
         view_json(j, prefix + 4, label, only, d);
         profile_diff_free(d);

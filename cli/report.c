@@ -36,6 +36,9 @@ static void report_add_options(GOptionContext *ctx, ReportOptions *ro)
           "Reports leave FUNC out (gprof -e; FUNC/time: -E, its time removed too; repeatable; replaces the run's)",
           "FUNC[/time]" },
         { "all", 0, 0, G_OPTION_ARG_NONE, &ro->all, "Drop the run's --focus and --exclude", NULL },
+        { "events", 0, 0, G_OPTION_ARG_NONE, &ro->events,
+          "flat.txt: a column per event (instructions, loads, stores, branches, stall cycles; default: as the run had it)",
+          NULL },
         { "annotate", 0, 0, G_OPTION_ARG_STRING, &ro->annotate, "annotated.txt layout (default: as the run had it)",
           "source|asm|both" },
         { "source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &ro->source_dirs,
@@ -101,6 +104,8 @@ bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error)
     }
     if (ro->annotate)
         d->annotate = ro->annotate;
+    if (ro->events)
+        d->events = true;
     if (ro->all || ro->focus || ro->exclude) {
         d->focus = ro->focus;
         d->exclude = ro->exclude;

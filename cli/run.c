@@ -401,6 +401,7 @@ static void gather(Run *r)
     r->data.config_path = g_strdup(r->opts->config);
     r->data.fold_recursion = (unsigned)r->opts->fold_recursion;
     r->data.no_trace = r->opts->no_trace;
+    r->data.events = r->opts->events;
     r->data.focus = r->opts->focus;       /* names checked before the run */
     r->data.exclude = r->opts->exclude;
     r->data.annotate = r->opts->annotate;

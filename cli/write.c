@@ -143,7 +143,7 @@ static bool write_core(Out *o, const ProfileData *d, unsigned i, unsigned flags,
     const Profile *p = d->profs[i];
     if (!p)
         return true;
-    return put_gstring(o, sub, "flat.txt", report_flat(p), error)
+    return put_gstring(o, sub, "flat.txt", report_flat_events(p, d->events), error)
         && put_gstring(o, sub, "callgraph.txt", report_callgraph(p), error)
         && put_gstring(o, sub, "annotated.txt", annotated(d, p), error)
         && put_gstring(o, sub, "callgrind.out",
@@ -156,7 +156,7 @@ static bool write_core(Out *o, const ProfileData *d, unsigned i, unsigned flags,
 static bool write_chip(Out *o, const ProfileData *d, GError **error)
 {
     Profile *chip = profile_merge((const Profile *const *)d->profs, d->ncores);
-    bool ok = put_gstring(o, NULL, "flat.txt", report_flat(chip), error)
+    bool ok = put_gstring(o, NULL, "flat.txt", report_flat_events(chip, d->events), error)
            && put_gstring(o, NULL, "callgraph.txt", report_callgraph(chip), error);
     profile_free(chip);
     return ok;

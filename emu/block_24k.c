@@ -32,6 +32,18 @@ void block_cost_24k(Core *c, Block *b, bool pend)
     }
 }
 
+bool block_insn_waits(const Core *c, const Block *b, uint8_t *cause, uint16_t *cycles)
+{
+    if (c->cfg->timing.model != TIMING_24K || !b->ninsns)
+        return false;
+    T24Result r = { .why = cause };
+    t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, NULL, cycles, NULL, &r);
+    bool uncached = b->addr >= 0xA0000000u && b->addr < 0xC0000000u;
+    for (uint32_t i = 0; i < b->ninsns; i++)   /* icost - 1 - the uncached fetch */
+        cycles[i] = cause[i] < T24_NWAIT ? (uint16_t)(cycles[i] - 1u - (uncached ? c->cfg->timing.mmio : 0)) : 0;
+    return true;
+}
+
 /* 24k: p's pending state less the bt cycles between p and its successor */
 static void exit_after(const Block *p, uint64_t bt, T24Exit *in)
 {

@@ -96,6 +96,11 @@ void block_misses(const Block *b, uint32_t i, uint64_t m[BLOCK_NMISS]);
 /* The core's cache accesses and misses so far (0 without the cache). */
 enum { CACHE_I_ACCESS, CACHE_I_MISS, CACHE_D_ACCESS, CACHE_D_RMISS, CACHE_D_WMISS, CACHE_NCOUNT };
 uint64_t cache_count(const Core *c, unsigned what);
+/* The same per instruction, per execution: instruction i waits cycles[i]
+ * for cause[i] (BLOCK_NWAIT: none; the block_waits of one execution are
+ * their sums). False under flat (nothing waits). Recomputes the block's
+ * pipeline pass: for the end of a run, not the hot path. */
+bool block_insn_waits(const Core *c, const Block *b, uint8_t *cause, uint16_t *cycles);
 /* The kinds of one instruction word (bit BLOCK_EV_x). */
 unsigned block_word_events(uint32_t insn);
 /* mips_classify() of its control instruction (MIPS_* of mips.h; 0 if it

@@ -136,7 +136,8 @@ def check_spelling(src):
     inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
     for folder in HOST_ONLY:
         for dp, dns, fns in os.walk(os.path.join(src, folder)):
-            dns[:] = [d for d in dns if d != "workloads"]   # cross-compiled firmware
+            # cross-compiled firmware (bench/coremark: EEMBC's files, unmodified)
+            dns[:] = [d for d in dns if d not in ("workloads", "coremark")]
             for fn in fns:
                 if not fn.endswith((".c", ".h")):
                     continue

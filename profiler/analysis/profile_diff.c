@@ -31,9 +31,15 @@ static uint64_t absdiff(uint64_t a, uint64_t b)
     return a > b ? a - b : b - a;
 }
 
-static int cmp_row(const void *x, const void *y)
+static int cmp_row(const void *x, const void *y, void *data)
 {
     const DiffRow *a = x, *b = y;
+    int m = *(const int *)data;
+    if (m >= 0) {
+        uint64_t ea = absdiff(a->ev_a[m], a->ev_b[m]), eb = absdiff(b->ev_a[m], b->ev_b[m]);
+        if (ea != eb)
+            return ea > eb ? -1 : 1;
+    }
     uint64_t sa = absdiff(a->self_a, a->self_b), sb = absdiff(b->self_a, b->self_b);
     if (sa != sb)
         return sa > sb ? -1 : 1;
@@ -59,6 +65,11 @@ ProfDiff *profile_diff(const Profile *a, const Profile *b)
             if (!used(f))
                 continue;
             DiffRow *r = row_of(index, rows, f->name);
+            for (unsigned e = 0; e < PEV_COUNT; e++) {
+                uint64_t v = prof_event(f, (ProfEv)e);
+                (s ? r->ev_b : r->ev_a)[e] += v;
+                (s ? d->ev_b : d->ev_a)[e] += v;
+            }
             if (s) {
                 r->in_b = true;
                 r->calls_b += f->calls;
@@ -73,10 +84,16 @@ ProfDiff *profile_diff(const Profile *a, const Profile *b)
         }
     }
     g_hash_table_destroy(index);
-    qsort(rows->data, rows->len, sizeof(DiffRow), cmp_row);
     d->nrows = rows->len;
     d->rows = (DiffRow *)(void *)g_array_free(rows, FALSE);
+    profile_diff_rank(d, -1);
     return d;
+}
+
+void profile_diff_rank(ProfDiff *d, int metric)
+{
+    d->metric = metric >= 0 && metric < PEV_COUNT ? metric : -1;
+    g_qsort_with_data(d->rows, (gint)d->nrows, sizeof(DiffRow), cmp_row, &d->metric);
 }
 
 void profile_diff_free(ProfDiff *d)
@@ -115,6 +132,41 @@ static void put_ratio(GString *o, uint64_t a, uint64_t b)
         g_string_append_printf(o, " %8.4f", (double)b / (double)a);
 }
 
+/* The events table: A, B and the change of every event in total, then
+ * each function's change, in the order of the cycles table. */
+static void diff_events_text(GString *o, const ProfDiff *d)
+{
+    bool cache = false, shown[PEV_COUNT];
+    for (unsigned e = 0; e < PEV_COUNT; e++)
+        cache = cache || (prof_events[e].cache && (d->ev_a[e] || d->ev_b[e]));
+    g_string_append_printf(o, "\n  events (the functions' own instructions; rows: B - A)%s%s\n",
+                           d->metric >= 0 ? ", ranked by " : "", d->metric >= 0 ? prof_events[d->metric].key : "");
+    g_string_append_printf(o, "%12s", "");
+    for (unsigned e = 0; e < PEV_COUNT; e++) {
+        shown[e] = !prof_events[e].cache || cache;
+        if (shown[e])
+            g_string_append_printf(o, " %11s", prof_events[e].column);
+    }
+    g_string_append(o, "  function\n");
+    for (unsigned s = 0; s < 3; s++) {
+        g_string_append_printf(o, "%12s", s == 0 ? "total A" : s == 1 ? "total B" : "delta");
+        for (unsigned e = 0; e < PEV_COUNT; e++)
+            if (shown[e] && s < 2)
+                g_string_append_printf(o, " %11" G_GUINT64_FORMAT, s ? d->ev_b[e] : d->ev_a[e]);
+            else if (shown[e])
+                put_delta(o, d->ev_a[e], d->ev_b[e], 11);
+        g_string_append(o, "\n");
+    }
+    for (unsigned i = 0; i < d->nrows; i++) {
+        const DiffRow *r = &d->rows[i];
+        g_string_append_printf(o, "%12s", "");
+        for (unsigned e = 0; e < PEV_COUNT; e++)
+            if (shown[e])
+                put_delta(o, r->ev_a[e], r->ev_b[e], 11);
+        g_string_append_printf(o, "  %s\n", r->name);
+    }
+}
+
 void profile_diff_text(GString *o, const char *title, const ProfDiff *d)
 {
     g_string_append_printf(o, "%s\n", title);
@@ -139,6 +191,7 @@ void profile_diff_text(GString *o, const char *title, const ProfDiff *d)
         put_delta(o, r->calls_a, r->calls_b, 9);
         g_string_append_printf(o, "  %s%s\n", r->name, !r->in_a ? "  [only in B]" : !r->in_b ? "  [only in A]" : "");
     }
+    diff_events_text(o, d);
     for (unsigned s = 0; s < 2; s++) {
         GString *names = g_string_new(NULL);
         for (unsigned i = 0; i < d->nrows; i++)

@@ -10,30 +10,40 @@
 #include "base/json.h"
 #include <stdbool.h>
 
+#include "profiler/model/events.h"
 #include "profiler/model/profile.h"
 
 typedef struct DiffRow {
     const char *name;          /* borrowed from the profiles */
     bool in_a, in_b;           /* present (ran or was listed) on that side */
     uint64_t calls_a, calls_b, self_a, self_b, incl_a, incl_b;
+    uint64_t ev_a[PEV_COUNT], ev_b[PEV_COUNT]; /* its own instructions' events */
 } DiffRow;
 
 typedef struct ProfDiff {
     uint64_t cycles_a, cycles_b;
+    uint64_t ev_a[PEV_COUNT], ev_b[PEV_COUNT]; /* the events of every function */
+    int metric;                /* what ranks the rows: -1 cycles, else a ProfEv */
     unsigned nrows;
     DiffRow *rows;             /* sorted: |self delta| desc, |inclusive
-                                  delta| desc, then name */
+                                  delta| desc, then name; with an event
+                                  metric, |its delta| desc first */
 } ProfDiff;
 
 /* a or b may be NULL (that side has no such core / no profile). Functions
  * with no call, no cycle and no sample on both sides are left out. */
 ProfDiff *profile_diff(const Profile *a, const Profile *b);
+/* Rank the rows by the change of event `metric` (-1: cycles, the default
+ * order), ties by the cycles order. */
+void profile_diff_rank(ProfDiff *d, int metric);
 void profile_diff_free(ProfDiff *d);
 /* The row of a function, or NULL. */
 const DiffRow *profile_diff_find(const ProfDiff *d, const char *name);
 
-/* One section of diff.txt: title line, total cycles, the table, and the
- * functions present on one side only. */
+/* One section of diff.txt: title line, total cycles, the table, the
+ * events of A and B and their change (totals, then per function in the
+ * table's order; misses only when some count is not 0), and the functions
+ * present on one side only. */
 void profile_diff_text(GString *out, const char *title, const ProfDiff *d);
 
 /* The members of one view of diff.html into the object being built:

@@ -103,9 +103,27 @@ static void finish_misses(Profile *p, GArray *misses)
     p->misses = (ProfMiss *)(void *)g_array_free(misses, FALSE);
 }
 
+/* 24k: b's waits per instruction, count executions, into out. */
+static void add_stalls(GArray *out, const Core *core, const Block *b, uint64_t count)
+{
+    uint32_t n = block_ninsns(b);
+    if (!count || !n)
+        return;
+    g_autofree uint8_t *cause = g_new(uint8_t, n);
+    g_autofree uint16_t *cyc = g_new(uint16_t, n);
+    if (!block_insn_waits(core, b, cause, cyc))
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        if (cause[i] < BLOCK_NWAIT && cyc[i]) {
+            ProfStall s = { block_addr(b) + 4 * i, cause[i], (uint64_t)cyc[i] * count };
+            g_array_append_val(out, s);
+        }
+}
+
 /* Blocks -> self cycles and instructions of their functions. */
 static void build_blocks(Profile *p, Collector *col, const Core *core)
 {
+    GArray *st = g_array_new(FALSE, FALSE, sizeof(ProfStall));
     unsigned unknown = collect_pseudo(col, PROF_UNKNOWN);
     p->nblocks = core_nblocks(core);
     p->blocks = g_new0(ProfBlock, p->nblocks ? p->nblocks : 1);
@@ -125,8 +143,11 @@ static void build_blocks(Profile *p, Collector *col, const Core *core)
         p->funcs[fi].instructions += insns;
         add_events(&p->funcs[fi], b, count);
         add_misses(misses, b, count);
+        add_stalls(st, core, b, count);
     }
     finish_misses(p, misses);
+    profile_stalls_add(p, (const ProfStall *)(void *)st->data, st->len);
+    g_array_free(st, TRUE);
     p->nblocks = nb;
     qsort(p->blocks, nb, sizeof *p->blocks, profile_block_cmp);
 }

@@ -175,11 +175,15 @@ static GVariant *enc_profile(const Profile *p)
     for (size_t i = 0; i < p->nevents; i++)
         e[i] = (PdTtub){ p->events[i].start, p->events[i].end, p->events[i].func, p->events[i].idle ? 1 : 0 };
     GVariant *events = fixed_tuples(PD_EVENT, e, p->nevents, sizeof *e);
+    PdUut *s = g_new0(PdUut, p->nstalls + 1);
+    for (size_t i = 0; i < p->nstalls; i++)
+        s[i] = (PdUut){ p->stalls[i].pc, p->stalls[i].cause, p->stalls[i].cycles };
+    GVariant *stalls = fixed_tuples(PD_STALL, s, p->nstalls, sizeof *s);
     return g_variant_new("(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT
-                         "ttmstb@a" PD_MISS ")", p->cycles, p->instructions, p->idle_cycles, p->irq_cycles, p->busy_cycles,
-                         p->clock_hz, enc_funcs(p), enc_arcs(p), enc_blocks(p), enc_hists(p), ctxs, events,
-                         p->events_dropped, p->excluded_cycles, p->collection, p->contexts_dropped,
-                         (gboolean)p->blocks_full, enc_misses(p));
+                         "ttmstb@a" PD_MISS "@a" PD_STALL ")", p->cycles, p->instructions, p->idle_cycles,
+                         p->irq_cycles, p->busy_cycles, p->clock_hz, enc_funcs(p), enc_arcs(p), enc_blocks(p),
+                         enc_hists(p), ctxs, events, p->events_dropped, p->excluded_cycles, p->collection,
+                         p->contexts_dropped, (gboolean)p->blocks_full, enc_misses(p), stalls);
 }
 
 static GVariant *enc_core(const ProfileData *d, unsigned i)
@@ -248,6 +252,8 @@ static GVariant *enc_top(const ProfileData *d)
         g_variant_builder_add(&set, "{ss}", "fold-recursion", fold);
     if (d->no_trace)
         g_variant_builder_add(&set, "{ss}", "no-trace", "1");
+    if (d->events)
+        g_variant_builder_add(&set, "{ss}", "events", "1");
     g_autofree char *focus = d->focus ? g_strjoinv("\n", d->focus) : NULL;
     g_autofree char *exclude = d->exclude ? g_strjoinv("\n", d->exclude) : NULL;
     if (focus)

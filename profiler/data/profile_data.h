@@ -66,6 +66,7 @@ typedef struct ProfileData {
      * shows the same (report options override them) */
     unsigned fold_recursion;   /* --fold-recursion N: stacks.folded (0: off) */
     bool no_trace;             /* --no-trace: no trace.json */
+    bool events;               /* --events: flat.txt's event columns */
     /* also saved (borrowed, or owned by `owned` in loaded data): --focus
      * and --exclude (profile_filter on every report but stacks.folded and
      * trace.json), --annotate=source|asm|both (NULL: source) */

@@ -99,6 +99,11 @@ static char *check_contexts_events(const Profile *p, uint64_t core_cycles)
         if (!add_within(&self, p->ctxs[i].self, p->cycles))
             return g_strdup_printf("contexts[%zu].self: %" PRIu64 " cycles; the contexts add up to more than the "
                                    "profile's %" PRIu64, i, p->ctxs[i].self, p->cycles);
+    uint64_t stalled = 0;   /* cycles waited inside blocks: part of the cycles */
+    for (size_t i = 0; i < p->nstalls; i++)
+        if (!add_within(&stalled, p->stalls[i].cycles, p->cycles))
+            return g_strdup_printf("stalls[%zu].cycles: %" PRIu64 " cycles; the stalls add up to more than the "
+                                   "profile's %" PRIu64, i, p->stalls[i].cycles, p->cycles);
     for (size_t i = 0; i < p->nevents; i++)
         if (p->events[i].end > core_cycles)
             return g_strdup_printf("events[%zu]: ends at cycle %" PRIu64 ", after the core's %" PRIu64, i,

@@ -170,6 +170,7 @@ bool profile_sum(Profile *acc, const Profile *p, GError **error)
     sum_arcs(acc, p);
     sum_blocks(acc, p);
     sum_misses(acc, p);
+    profile_stalls_add(acc, p->stalls, p->nstalls);
     sum_contexts(acc, p);
     sum_events(acc, p);
     return true;

@@ -243,6 +243,26 @@ static bool dec_misses(Rd *r, const char *at, GVariant *prof, Profile *p)
     return true;
 }
 
+/* The stalls per instruction: sorted by (pc, cause), each once, a cause
+ * of the four. */
+static bool dec_stalls(Rd *r, const char *at, GVariant *prof, Profile *p)
+{
+    g_autoptr(GVariant) sv = g_variant_get_child_value(prof, 18);
+    p->nstalls = g_variant_n_children(sv);
+    p->stalls = p->nstalls ? g_new0(ProfStall, p->nstalls) : NULL;
+    for (size_t i = 0; i < p->nstalls; i++) {
+        ProfStall *s = &p->stalls[i];
+        g_variant_get_child(sv, i, PD_STALL, &s->pc, &s->cause, &s->cycles);
+        const ProfStall *prev = i ? &p->stalls[i - 1] : NULL;
+        if (s->pc % 4 || s->cause >= 4
+            || (prev && (prev->pc > s->pc || (prev->pc == s->pc && prev->cause >= s->cause)))) {
+            g_autofree char *field = g_strdup_printf("%s.stalls[%" G_GSIZE_FORMAT "]", at, i);
+            return fail(r, field, "pc 0x%08x cause %u: misaligned, unknown or out of order", s->pc, s->cause);
+        }
+    }
+    return true;
+}
+
 static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
 {
     g_autofree char *at = g_strdup_printf("cores[%u].profile", core);
@@ -262,7 +282,8 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
         ok = fail(r, at, "idle %" G_GUINT64_FORMAT " + busy %" G_GUINT64_FORMAT " cycles are not the %"
                   G_GUINT64_FORMAT " cycles", p->idle_cycles, p->busy_cycles, p->cycles);
     ok = ok && dec_funcs(r, at, v, p) && dec_arcs(r, at, v, p) && dec_blocks(r, at, v, p)
-         && dec_hists(r, at, v, p) && dec_contexts(r, at, v, p) && dec_misses(r, at, v, p);
+         && dec_hists(r, at, v, p) && dec_contexts(r, at, v, p) && dec_misses(r, at, v, p)
+         && dec_stalls(r, at, v, p);
     if (!ok) {
         if (!p->hists)
             p->nperiods = 0;
@@ -454,6 +475,8 @@ static bool dec_settings(Rd *r, GVariant *top)
             r->d->fold_recursion = (unsigned)n;
         else if (strcmp(name, "no-trace") == 0 && strcmp(value, "1") == 0)
             r->d->no_trace = true;
+        else if (strcmp(name, "events") == 0 && strcmp(value, "1") == 0)
+            r->d->events = true;
         else if ((strcmp(name, "focus") == 0 || strcmp(name, "exclude") == 0 || strcmp(name, "source-dir") == 0
                   || strcmp(name, "source-map") == 0) && *value) {
             char **names = g_strsplit(value, "\n", -1);

@@ -3,9 +3,13 @@
  * KCachegrind and callgrind_annotate (FORMATS.md, Valgrind's cl-format;
  * docs/reports.md).
  *
- * Events: Cycles (exact) and Ir (instructions; self only: inclusive
- * instruction counts per call are not collected), from a table in
- * callgrind.c. Positions: `instr line`; one cost line per instruction on
+ * Events: Cycles (exact), then Ir Dr Dw Bc Bi (per instruction: its
+ * executions times its class; self only: inclusive counts per call are
+ * not collected), StallLoad StallAgen StallMDU StallFPU (24k, per
+ * instruction from Profile.stalls) and I1mr D1mr D1mw (on a function's
+ * first instruction) when some function has a count, from the event table
+ * (profiler/model/events.h).
+ * Positions: `instr line`; one cost line per instruction on
  * its own source line (a block's cycles spread evenly over its
  * instructions). File names absolute, written "/./dir/file" (see
  * callgrind.c). Each arc becomes a `calls=` record at its call site with

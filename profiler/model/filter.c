@@ -19,6 +19,7 @@ static Profile *profile_copy(const Profile *p)
     q->arcs = g_memdup2(p->arcs, sizeof *p->arcs * (p->narcs ? p->narcs : 1));
     q->blocks = g_memdup2(p->blocks, sizeof *p->blocks * (p->nblocks ? p->nblocks : 1));
     q->misses = g_memdup2(p->misses, sizeof *p->misses * (p->nmisses ? p->nmisses : 1));
+    q->stalls = g_memdup2(p->stalls, sizeof *p->stalls * (p->nstalls ? p->nstalls : 1));
     q->ctxs = g_memdup2(p->ctxs, sizeof *p->ctxs * (p->nctxs ? p->nctxs : 1));
     q->events = g_memdup2(p->events, sizeof *p->events * (p->nevents ? p->nevents : 1));
     q->hists = g_memdup2(p->hists, sizeof *p->hists * (p->nperiods ? p->nperiods : 1));
@@ -116,6 +117,13 @@ static void prune(Profile *q)
         if (!q->funcs[q->blocks[i].func].hidden)
             q->blocks[nb++] = q->blocks[i];
     q->nblocks = nb;
+    size_t ns = 0;   /* and their instructions' stalls */
+    for (size_t i = 0; i < q->nstalls; i++) {
+        int f = q->syms ? symbols_lookup(q->syms, q->stalls[i].pc) : -1;
+        if (f < 0 || !q->funcs[f].hidden)
+            q->stalls[ns++] = q->stalls[i];
+    }
+    q->nstalls = ns;
 }
 
 /* Functions reachable from the focus functions by arcs. */

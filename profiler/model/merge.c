@@ -98,6 +98,8 @@ static void merge_core_funcs(Profile *m, const Profile *p, GHashTable *byname, u
         t->self_cycles += f->self_cycles;
         t->inclusive_cycles += f->inclusive_cycles;
         t->instructions += f->instructions;
+        for (unsigned e = 0; e < PROF_NEVENTS; e++)
+            t->events[e] += f->events[e];
         for (unsigned k = 0; k < m->nperiods; k++)
             for (unsigned q = 0; q < p->nperiods; q++)
                 if (p->hists[q].period == m->hists[k].period && f->samples)

@@ -15,6 +15,7 @@ void profile_free(Profile *p)
     g_free(p->funcs);
     g_free(p->arcs);
     g_free(p->blocks);
+    g_free(p->stalls);
     g_free(p->hists);
     g_free(p->ctxs);
     g_free(p->events);
@@ -192,4 +193,32 @@ const ProfMiss *profile_misses_at(const Profile *p, uint32_t pc)
             b = m;
     }
     return a < p->nmisses && p->misses[a].pc == pc ? &p->misses[a] : NULL;
+}
+
+static int stall_cmp(const void *a, const void *b)
+{
+    const ProfStall *x = a, *y = b;
+    if (x->pc != y->pc)
+        return x->pc < y->pc ? -1 : 1;
+    return x->cause < y->cause ? -1 : x->cause > y->cause;
+}
+
+void profile_stalls_add(Profile *acc, const ProfStall *s, size_t n)
+{
+    ProfStall *all = g_new(ProfStall, acc->nstalls + n + 1);
+    if (acc->nstalls)
+        memcpy(all, acc->stalls, sizeof *all * acc->nstalls);
+    if (n)
+        memcpy(all + acc->nstalls, s, sizeof *all * n);
+    size_t total = acc->nstalls + n, out = 0;
+    qsort(all, total, sizeof *all, stall_cmp);
+    for (size_t i = 0; i < total; i++) {
+        if (out && stall_cmp(&all[out - 1], &all[i]) == 0)
+            all[out - 1].cycles += all[i].cycles;
+        else
+            all[out++] = all[i];
+    }
+    g_free(acc->stalls);
+    acc->stalls = all;
+    acc->nstalls = out;
 }

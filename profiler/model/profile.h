@@ -40,9 +40,10 @@ typedef struct ProfFunc {
     uint64_t instructions;     /* instructions executed in its body */
     /* of them: loads, stores, control transfers, of which conditional
      * and jr/jalr; then (24k) the cycles waited inside its blocks, by
-     * cause: a load, an address base, the MDU, the FPU; then ([cache]
-     * enabled, else 0) its L1 misses: I-cache, D-cache reads, D-cache
-     * writes (docs/timing.md "The L1 caches") */
+     * cause: a load, an address base, the MDU, the FPU; then the L1
+     * cache's instruction, data-read and data-write misses ([cache]
+     * enabled; 0 without the cache model). Names and order: the event
+     * table, profiler/model/events.h */
 #define PROF_NEVENTS 12
     union {
         struct {
@@ -140,6 +141,15 @@ typedef struct ProfEvent {
     bool idle;
 } ProfEvent;
 
+/* 24k stall cycles per instruction: the cycles the instruction at pc
+ * waited for cause (0 load, 1 address base, 2 MDU, 3 FPU: the order of
+ * ProfFunc.waits) over all its executions, inside blocks; summed over
+ * the blocks holding it. A function's entries add up to its waits. */
+typedef struct ProfStall {
+    uint32_t pc, cause;
+    uint64_t cycles;
+} ProfStall;
+
 /* Communication per instruction (profiler/comm): blocked cycles charged
  * to the first failed poll of each blocked span, packets sent at TX_SEND,
  * received at the last RX_DATA / RX_DROP. */
@@ -160,6 +170,8 @@ typedef struct Profile {
     ProfArc *arcs;             /* sorted by (callee, caller, call_site) */
     unsigned nblocks;
     ProfBlock *blocks;         /* sorted by addr */
+    size_t nstalls;
+    ProfStall *stalls;         /* sorted by (pc, cause); none under flat */
     uint32_t max_block_insns;  /* the longest block's ninsns; 0 = unknown
                                   (then range lookups scan every block) */
     unsigned nperiods;
@@ -189,6 +201,9 @@ static inline unsigned profile_pseudo(const Profile *p, ProfPseudo which)
 }
 
 void profile_free(Profile *p);
+/* acc's per-instruction stalls plus n more (any order): sorted, summed by
+ * (pc, cause). */
+void profile_stalls_add(Profile *acc, const ProfStall *s, size_t n);
 
 /* The reports' filters, gprof's -f/-F and -e/-E, as a new Profile:
  *   focus   (NULL-terminated names, or NULL) keep only these functions and

@@ -8,6 +8,7 @@
  * the sampling error is visible. gprof's rule of thumb for that error: a
  * count of n samples is off by about sqrt(n), i.e. 1/sqrt(n) relative.
  */
+#include "profiler/model/events.h"
 #include "profiler/report/report.h"
 #include "profiler/report/report_util.h"
 
@@ -52,7 +53,28 @@ static double pct(uint64_t part, uint64_t whole)
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static void print_exact(GString *out, const Profile *p)
+/* --events: the event table's columns (misses only when some function
+ * has one), each header right-aligned over its counts. */
+static bool event_shown(unsigned e, bool cache)
+{
+    return !prof_events[e].cache || cache;
+}
+
+static void event_header(GString *out, bool events, bool cache)
+{
+    for (unsigned e = 0; events && e < PEV_COUNT; e++)
+        if (event_shown(e, cache))
+            g_string_append_printf(out, " %10s", prof_events[e].column);
+}
+
+static void event_cells(GString *out, const ProfFunc *f, bool events, bool cache)
+{
+    for (unsigned e = 0; events && e < PEV_COUNT; e++)
+        if (event_shown(e, cache))
+            g_string_append_printf(out, " %10" PRIu64, prof_event(f, (ProfEv)e));
+}
+
+static void print_exact(GString *out, const Profile *p, bool events)
 {
     uint64_t total = report_total_cycles(p);
     g_string_append_printf(out,
@@ -61,9 +83,11 @@ static void print_exact(GString *out, const Profile *p)
         " instructions).\n\n",
         total, report_seconds(p, total), p->clock_hz, p->busy_cycles, p->idle_cycles,
         p->irq_cycles, p->instructions);
-    g_string_append(out,
-        "  %        cumulative                   self                     self        total\n"
-        " time     cycles       seconds       cycles       seconds     calls  cyc/call    cyc/call  name\n");
+    g_string_append(out, "  %        cumulative                   self                     self        total\n"
+                         " time     cycles       seconds       cycles       seconds     calls  cyc/call    cyc/call");
+    bool cache = events && prof_events_cache(p);   /* once: it scans every function */
+    event_header(out, events, cache);
+    g_string_append(out, "  name\n");
     unsigned n;
     unsigned *idx = flat_order(p, -1, &n);
     uint64_t cum = 0;
@@ -74,12 +98,13 @@ static void print_exact(GString *out, const Profile *p)
                                pct(f->self_cycles, total), cum, report_seconds(p, cum),
                                f->self_cycles, report_seconds(p, f->self_cycles));
         if (f->calls && !f->pseudo)
-            g_string_append_printf(out, "%9" PRIu64 " %9.2f %11.2f  ", f->calls,
+            g_string_append_printf(out, "%9" PRIu64 " %9.2f %11.2f", f->calls,
                                    (double)f->self_cycles / (double)f->calls,
                                    (double)f->inclusive_cycles / (double)f->calls);
         else
-            g_string_append_printf(out, "%9s %9s %11s  ", "", "", "");
-        g_string_append_printf(out, "%s\n", f->name);
+            g_string_append_printf(out, "%9s %9s %11s", "", "", "");
+        event_cells(out, f, events, cache);
+        g_string_append_printf(out, "  %s\n", f->name);
     }
     g_free(idx);
 }
@@ -162,7 +187,20 @@ static const char flat_blurb[] =
     " name       the function; the tables are sorted by self time, then calls,\n"
     "            then name.\n";
 
+static const char events_blurb[] =
+    " --events   columns of the function's own instructions (exact counts):\n"
+    "            instr executed; loads, stores; branch every control transfer, of\n"
+    "            them condbr conditional and indbr jr/jalr; st.* the cycles they\n"
+    "            waited under the 24k model for a load's result (load), an address\n"
+    "            base (agen), the MDU, the FPU (0 under flat); I1mr D1mr D1mw the\n"
+    "            L1 misses when the cache model is on.\n";
+
 GString *report_flat(const Profile *p)
+{
+    return report_flat_events(p, false);
+}
+
+GString *report_flat_events(const Profile *p, bool events)
 {
     GString *out = g_string_new(NULL);
     char *title = report_title(p);
@@ -177,12 +215,14 @@ GString *report_flat(const Profile *p)
                                "number below.\n\n", p->collection, p->cycles, all, p->excluded_cycles,
                                pct(p->excluded_cycles, all));
     }
-    print_exact(out, p);
+    print_exact(out, p, events);
     for (unsigned k = 0; k < p->nperiods; k++)
         print_sampled(out, p, k);
     if (!p->nperiods)
         g_string_append(out, "\nNo sampling period was recorded: no sampled profile.\n");
     g_string_append(out, flat_blurb);
+    if (events)
+        g_string_append(out, events_blurb);
     print_never_called(out, p);
     return out;
 }

@@ -29,6 +29,9 @@
 #include "profiler/model/profile.h"
 
 GString *report_flat(const Profile *p);
+/* With events: the exact table gets a column per event of the event table
+ * (profiler/model/events.h) before the name (--events). */
+GString *report_flat_events(const Profile *p, bool events);
 GString *report_callgraph(const Profile *p);
 GString *report_annotated(const Profile *p);
 /* --annotate=asm (with_source false) and --annotate=both (true): every

@@ -146,8 +146,8 @@ class Construction(unittest.TestCase):
         comm = r.summary["communication"]
         for core in range(4):
             text = r.text("core%d" % core, "callgrind.out")
-            self.assertIn("events: Cycles Ir Blocked Sent Received", text)
-            m = re.search(r"^summary: (\d+) \d+ (\d+) (\d+) (\d+)$", text, re.M)
+            self.assertIn("events: Cycles Ir Dr Dw Bc Bi Blocked Sent Received", text)
+            m = re.search(r"^summary: (\d+)(?: \d+){5} (\d+) (\d+) (\d+)$", text, re.M)
             b = comm["cores"][core]["blocked_cycles"]
             self.assertEqual(int(m.group(2)), b["poll_rx"] + b["wait_tx"])
             sent = sum(f["sent_packets"] for f in comm["cores"][core]["functions"])
@@ -286,11 +286,11 @@ class NoComm(unittest.TestCase):
         for i in range(len(b["cores"])):
             # callgrind.out: the Cycles column alone, the same figures
             con, coff = on.text("core%d" % i, "callgrind.out"), off.text("core%d" % i, "callgrind.out")
-            self.assertIn("events: Cycles Ir Blocked Sent Received\n", con)
-            self.assertIn("events: Cycles Ir\n", coff)
+            self.assertIn("events: Cycles Ir Dr Dw Bc Bi Blocked Sent Received\n", con)
+            self.assertIn("events: Cycles Ir Dr Dw Bc Bi\n", coff)
             self.assertNotIn("Blocked", coff)
-            s_on = re.search(r"^summary: (\d+ \d+)", con, re.M).group(1)
-            self.assertEqual(re.search(r"^summary: (\d+ \d+)$", coff, re.M).group(1), s_on)
+            s_on = re.search(r"^summary: ((?:\d+ ){5}\d+)", con, re.M).group(1)
+            self.assertEqual(re.search(r"^summary: ((?:\d+ ){5}\d+)$", coff, re.M).group(1), s_on)
         # trace.json: the same events, less the messages
         with open(on.path("trace.json")) as x, open(off.path("trace.json")) as y:
             ev_on, ev_off = json.load(x)["traceEvents"], json.load(y)["traceEvents"]

@@ -520,6 +520,22 @@ class SavedProfile(unittest.TestCase):
         # 2^40 calls: 256 arc records of 2^32 - 1 and one of the rest
         self.assertLess(os.path.getsize(os.path.join(out, "core0", "gmon.out")), 1 << 20)
 
+    def test_stalls_checked(self):
+        """format 9's stalls per instruction (24k): an unknown cause and
+        stall cycles beyond the profile's cycles are refused, naming the
+        field."""
+        r = run(["--set", "mesh.width=1", "--set", "mesh.height=1", "--set", "timing.model=24k", fw("calls")],
+                timeout=60)
+        self.assertEqual(r.rc, 0, r.describe())
+        for edit, field in ((PROF0 + "17.0.1=7", "cores[0].profile.stalls[0]: pc 0x"),
+                            (PROF0 + "17.0.2=18446744073709551615", "cores[0]: profile.stalls[0].cycles: "
+                                                                     "18446744073709551615 cycles")):
+            with self.subTest(edit=edit):
+                out = pdedit(r.out, "stall", edit)
+                p = raw(["report", out])
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(field, p.stderr)
+
     def test_deep_json_refused(self):
         """The communication profile nested 100,000 deep: before, json-glib
         recursed until SIGSEGV in report, diff and merge."""

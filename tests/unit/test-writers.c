@@ -469,7 +469,8 @@ static void test_callgrind(void)
     uint64_t ir = 0; /* Ir counts executed blocks whole */
     for (unsigned b = 0; b < p->nblocks; b++)
         ir += p->blocks[b].count * p->blocks[b].ninsns;
-    g_autofree char *summary = g_strdup_printf("\nevents: Cycles Ir\nsummary: 467 %" G_GUINT64_FORMAT "\n", ir);
+    /* then Dr Dw Bc Bi: their totals (per instruction class) follow */
+    g_autofree char *summary = g_strdup_printf("\nevents: Cycles Ir Dr Dw Bc Bi\nsummary: 467 %" G_GUINT64_FORMAT " ", ir);
     g_assert_nonnull(strstr(s->str, summary));
     /* leaf: one block of 48 cycles at its entry, one cost line per
      * instruction (cycles spread evenly, Ir = the block's executions);

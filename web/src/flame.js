@@ -2,6 +2,7 @@
 import { select } from 'd3';
 import flamegraph, { tooltip as fgTooltips } from 'd3-flame-graph';
 import { fmtInt, fmtPct, esc, panel, fitFlameTip } from './util.js';
+import { METRICS } from './model.js';
 
 const PSEUDO = /^<.*>$/;
 
@@ -58,15 +59,20 @@ export function flameShow(f, chart, tree, id) {
   return search;
 }
 
-export function renderFlame(root, model, sel, nav) {
+export function renderFlame(root, model, sel, nav, state) {
   select('body').selectAll('.d3-flame-graph-tip').remove(); // the previous render's
-  const tree = model.flameTree(sel);
+  const metric = (state && state.metric) || 'cycles';
+  const cyc = metric === 'cycles';
+  const unit = cyc ? 'cycles' : (METRICS.find((m) => m.key === metric) || { label: metric }).label;
+  const tree = model.metricTree(sel, metric);
   const fns = new Map(model.functions(sel).map((f) => [f.name, f]));
-  const total = model.totalCycles(sel);
-  const p = panel(root, `Flame graph — ${model.label(sel)}`,
+  const total = model.total(sel, metric);
+  const p = panel(root, `Flame graph — ${model.label(sel)}${cyc ? '' : ` — ${unit}`}`,
     'Exact calling contexts: every frame is a call path, its width the <b>exact cycles</b> spent with that path on the stack ' +
     '(from <code>stacks.folded</code>). Click a frame to zoom in, click the root to zoom out; hover for exact cycles; ' +
-    'interrupt handlers sit on an <code>&lt;interrupt&gt;</code> frame above the code they interrupted, <code>wait</code> time is <code>&lt;idle&gt;</code>.');
+    'interrupt handlers sit on an <code>&lt;interrupt&gt;</code> frame above the code they interrupted, <code>wait</code> time is <code>&lt;idle&gt;</code>.' +
+    (cyc ? '' : `<br><b>Metric: ${esc(unit)}.</b> Each function's frames add up to its exact count (summary.json); ` +
+      'events are counted per function, not per call path, so a function\'s count is split over its call paths in proportion to its cycles there.'));
   if (!tree.children.length) {
     p.append('div').attr('class', 'np-empty').text('No calling contexts were recorded (run without --no-profile).');
     return;
@@ -81,10 +87,11 @@ export function renderFlame(root, model, sel, nav) {
   const label = (d) => {
     const name = d.data.name;
     const f = fns.get(name);
-    let h = `<b>${esc(name)}</b><br>exact cycles: <b>${fmtInt(d.value)}</b> (${fmtPct(d.value / total)} of ${esc(model.label(sel))})`;
+    let h = `<b>${esc(name)}</b><br>${cyc ? 'exact cycles' : esc(unit)}: <b>${fmtInt(d.value)}</b> (${fmtPct(d.value / total)} of ${esc(model.label(sel))})`;
     h += `<br>self in this context: ${fmtInt(d.data.value)}`;
     if (f) {
       h += `<br>function: ${fmtInt(f.calls)} calls, ${fmtInt(f.self)} self / ${fmtInt(f.incl)} inclusive cycles`;
+      if (!cyc) h += `<br>function's own ${esc(unit)}: <b>${fmtInt(model.value(f, metric))}</b>`;
       const s = sampleText(name);
       if (s) h += `<br>${s}`;
     }
@@ -94,7 +101,7 @@ export function renderFlame(root, model, sel, nav) {
     .setColorMapper((d, original) => (d.highlight ? '#d62ad6' : colour(d.data.name)))
     .setSearchHandler((results, sum, totalValue) => {
       frame.details.text(frame.input.node().value
-        ? `search "${frame.input.node().value}": ${results.length} frames, ${fmtInt(sum)} of ${fmtInt(totalValue)} cycles (${fmtPct(sum / totalValue)})`
+        ? `search "${frame.input.node().value}": ${results.length} frames, ${fmtInt(sum)} of ${fmtInt(totalValue)} ${cyc ? 'cycles' : unit} (${fmtPct(sum / totalValue)})`
         : '');
     })
     .onClick((d) => nav.flameClick && nav.flameClick(d));
@@ -104,5 +111,5 @@ export function renderFlame(root, model, sel, nav) {
     `<span><span class="sw" style="background:#8fb3e8"></span>&lt;interrupt&gt; and other pseudo-functions</span>` +
     `<span><span class="sw" style="background:#c9ced8"></span>&lt;idle&gt; (wait)</span>` +
     `<span><span class="sw" style="background:#d62ad6"></span>search match</span>` +
-    `<span>total: <b>${fmtInt(total)}</b> cycles</span>`);
+    `<span>total: <b>${fmtInt(total)}</b> ${esc(unit)}</span>`);
 }

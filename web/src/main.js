@@ -39,7 +39,7 @@ async function start() {
   }
   const model = new Model(data);
   const s = model.summary;
-  const state = { tab: 'overview', sel: 'chip' };
+  const state = { tab: 'overview', sel: 'chip', metric: 'cycles' };
   // #tab/core in the address keeps the view across reloads
   const fromHash = () => {
     const m = /^#(\w+)\/(chip|\d+)$/.exec(window.location.hash);
@@ -62,6 +62,12 @@ async function start() {
   coreSel.selectAll('option').data(['chip', ...model.cores.map((c) => String(c.id))]).join('option')
     .attr('value', (d) => d).text((d) => (d === 'chip' ? 'chip (all cores)' : `core ${d}`));
   coreSel.property('value', state.sel);
+  // what the flame graph and the flat profile measure (model.js METRICS)
+  top.append('label').attr('for', 'metric-select').text('Metric');
+  const metricSel = top.append('select').attr('id', 'metric-select');
+  metricSel.selectAll('option').data(model.metrics()).join('option')
+    .attr('value', (d) => d.key).text((d) => d.label);
+  metricSel.property('value', state.metric);
   document.title = `nocprof — ${elfs.map((e) => e.split('/').pop()).join(', ')}`;
   const nav = app.append('nav').attr('class', 'np-tabs');
   const main = app.append('main').attr('class', 'np-main').attr('id', 'view');
@@ -98,7 +104,9 @@ async function start() {
     try { window.history.replaceState(null, '', `#${state.tab}/${state.sel}`); } catch (e) { /* not allowed here */ }
     document.body.dataset.tab = state.tab;
     document.body.dataset.sel = state.sel;
+    document.body.dataset.metric = state.metric;
   }
+  metricSel.on('change', () => { state.metric = metricSel.property('value'); render(); });
   coreSel.on('change', () => { state.sel = coreSel.property('value'); render(); });
   window.addEventListener('hashchange', () => {
     if (window.location.hash !== `#${state.tab}/${state.sel}` && fromHash()) { coreSel.property('value', state.sel); render(); }
@@ -113,6 +121,7 @@ async function start() {
       lastWidth = window.innerWidth;
     }, 250);
   });
+  api.setMetric = (m) => { state.metric = m; metricSel.property('value', m); render(); };
   window.nocprofReport = { model, state, show, api };
   render();
 }

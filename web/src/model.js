@@ -10,6 +10,24 @@ export async function loadData() {
   return JSON.parse(await new Response(stream).text());
 }
 
+// The metrics of the selector (report.html header): cycles, then the
+// per-function events of summary.json (profiler/model/events.h); the cache
+// misses only when some function has one.
+export const METRICS = [
+  { key: 'cycles', label: 'cycles' },
+  { key: 'instructions', label: 'instructions' },
+  { key: 'loads', label: 'loads' },
+  { key: 'stores', label: 'stores' },
+  { key: 'branches', label: 'branches' },
+  { key: 'cond_branches', label: 'conditional branches' },
+  { key: 'indirect_branches', label: 'indirect branches (jr/jalr)' },
+  { key: 'stall_cycles', label: 'stall cycles (24k, all causes)' },
+  { key: 'i1_misses', label: 'I-cache misses', cache: true },
+  { key: 'd1r_misses', label: 'D-cache read misses', cache: true },
+  { key: 'd1w_misses', label: 'D-cache write misses', cache: true },
+];
+const EVENT_KEYS = METRICS.slice(1).map((m) => m.key);
+
 export class Model {
   constructor(data) {
     this.data = data;
@@ -23,6 +41,22 @@ export class Model {
   }
 
   label(sel) { return sel === 'chip' ? 'chip (all cores)' : `core ${sel}`; }
+
+  // The metrics this run has (misses only with the cache model on).
+  metrics() {
+    const has = (k) => this.cores.some((c) => (c.functions || []).some((f) => f[k]));
+    return METRICS.filter((m) => !m.cache || has(m.key));
+  }
+
+  // A function's value of metric (self cycles for 'cycles').
+  value(f, metric) { return metric === 'cycles' || !metric ? f.self : (f.ev[metric] || 0); }
+
+  // The whole core's (chip's) total of metric: all cycles, or the sum of
+  // the functions' counts.
+  total(sel, metric) {
+    if (metric === 'cycles' || !metric) return this.totalCycles(sel);
+    return this.functions(sel).reduce((s, f) => s + (f.ev[metric] || 0), 0);
+  }
 
   totalCycles(sel) {
     if (sel === 'chip') return this.cores.reduce((s, c) => s + c.cycles, 0);
@@ -74,6 +108,30 @@ export class Model {
     return root;
   }
 
+  // The flame tree of an event: each function's exact count split over its
+  // call paths in proportion to its cycles there (largest remainders, so a
+  // function's frames add up to its count); the events are counted per
+  // function, not per call path. Cores are split separately.
+  metricTree(sel, metric) {
+    if (metric === 'cycles' || !metric) return this.flameTree(sel);
+    const key = `m${sel}/${metric}`;
+    if (this.cache.has(key)) return this.cache.get(key);
+    const copy = (n) => ({ name: n.name, value: n.value, children: n.children.map(copy) });
+    const root = copy(this.flameTree(sel));
+    const cores = sel === 'chip' ? root.children.map((c) => [Number(c.name.slice(4)), c]) : [[sel, root]];
+    for (const [id, top] of cores) {
+      const fns = new Map(this.functions(id).map((f) => [f.name, f]));
+      const byFn = new Map();
+      const walk = (n) => { if (n !== top) { if (!byFn.has(n.name)) byFn.set(n.name, []); byFn.get(n.name).push(n); } n.children.forEach(walk); };
+      walk(top);
+      top.value = 0;
+      for (const [name, nodes] of byFn) apportion(nodes, fns.get(name) ? (fns.get(name).ev[metric] || 0) : 0);
+    }
+    if (sel === 'chip') root.value = 0;
+    this.cache.set(key, root);
+    return root;
+  }
+
   coreOfSel(sel) { return sel === 'chip' ? null : this.cores[sel]; }
 }
 
@@ -90,11 +148,31 @@ export function parseFolded(text) {
   return out;
 }
 
+// Split count over nodes in proportion to their value (self cycles),
+// largest remainders first: the integers add up to count. Nodes with no
+// cycles get none (all of it on the first node when none has cycles).
+function apportion(nodes, count) {
+  const cyc = nodes.reduce((s, n) => s + n.value, 0);
+  if (!cyc) { nodes.forEach((n, i) => { n.value = i ? 0 : count; }); return; }
+  const exact = nodes.map((n) => (n.value * count) / cyc);
+  nodes.forEach((n, i) => { n.value = Math.floor(exact[i]); });
+  let left = count - nodes.reduce((s, n) => s + n.value, 0);
+  const order = nodes.map((n, i) => i).sort((a, b) => (exact[b] - Math.floor(exact[b])) - (exact[a] - Math.floor(exact[a])) || a - b);
+  for (let k = 0; left > 0; k = (k + 1) % order.length, left--) nodes[order[k]].value++;
+}
+
+function events(f) {
+  const ev = {};
+  for (const k of EVENT_KEYS) ev[k] = f[k] || 0;
+  ev.stall_cycles = Object.values(f.stall_cycles || {}).reduce((s, n) => s + n, 0);
+  return ev;
+}
+
 function norm(f) {
   return {
     name: f.name, address: f.address, size: f.size, calls: f.calls || 0,
     recursive: f.recursive_calls || 0, self: f.self_cycles || 0, incl: f.inclusive_cycles || 0,
-    instructions: f.instructions || 0, samples: { ...(f.samples || {}) },
+    instructions: f.instructions || 0, samples: { ...(f.samples || {}) }, ev: events(f),
     callers: (f.callers || []).map((a) => ({ caller: a.caller, sites: [a.call_site], count: a.count, incl: a.inclusive_cycles })),
   };
 }
@@ -107,6 +185,7 @@ function mergeFunctions(cores) {
       const g = byName.get(f.name);
       if (!g) { byName.set(f.name, f); continue; }
       for (const k of ['calls', 'recursive', 'self', 'incl', 'instructions']) g[k] += f[k];
+      for (const k of EVENT_KEYS) g.ev[k] += f.ev[k];
       for (const [p, n] of Object.entries(f.samples)) g.samples[p] = (g.samples[p] || 0) + n;
       g.callers.push(...f.callers);
     }

@@ -231,6 +231,43 @@ async function testCalls() {
       if (k === 0) await page.screenshot({ path: join(artifacts, 'calls-core0-source.png') });
     });
   }
+  await check('calls: the metric selector switches the flame graph and the flat profile to loads', async () => {
+    // issue 22.4: every function's frames add up to its loads in summary.json
+    // (events are per function, split over call paths by cycles), the root
+    // is the core's loads, and the flat profile ranks by loads
+    const fns = run.summary.cores[0].functions;
+    const loads = Object.fromEntries(fns.map((f) => [f.name, f.loads]));
+    await selectView(page, 0, 'flame');
+    const before = await renderedFrames(page);
+    await page.selectOption('#metric-select', 'loads');
+    await page.waitForSelector('#flame svg g.frame');
+    await page.waitForTimeout(400);
+    // the whole hierarchy bound to the chart (frames under 1 px are not drawn)
+    const selfs = await page.$$eval('#flame svg g.frame', (gs) => {
+      let r = gs.map((g) => g.__data__).find((d) => d.depth === 0);
+      const out = [];
+      const walk = (d) => { out.push({ name: d.data.name, self: d.data.value, value: d.value, depth: d.depth }); (d.children || []).forEach(walk); };
+      walk(r);
+      return out;
+    });
+    const byName = {};
+    for (const f of selfs) if (f.depth > 0) byName[f.name] = (byName[f.name] || 0) + f.self;
+    const inFlame = new Set(Object.keys(byName));
+    assert.ok(inFlame.has('fib') && loads.fib > 0, 'fib has loads');
+    for (const name of inFlame) assert.equal(byName[name], loads[name] || 0, `${name}: its frames add up to its loads`);
+    const root = selfs.find((f) => f.depth === 0);
+    assert.equal(root.value, fns.filter((f) => inFlame.has(f.name)).reduce((a, f) => a + f.loads, 0), 'root = all loads');
+    assert.notEqual(root.value, before.find((f) => f.path === 'core0').value, 'the widths changed from cycles');
+    assert.match(await page.textContent('main .np-legend'), new RegExp(`total: ${fmt(root.value)} loads`));
+    await page.screenshot({ path: join(artifacts, 'calls-core0-flame-loads.png') });
+    await page.click('nav.np-tabs button[data-tab=flat]');
+    const first = await page.$eval('table.np-flat tbody tr', (r) => r.dataset.name);
+    const top = fns.filter((f) => f.calls || f.self_cycles || f.inclusive_cycles).sort((a, b) => b.loads - a.loads)[0];
+    assert.equal(first, top.name, 'most loads first');
+    const cell = await page.textContent(`table.np-flat tr[data-name="${top.name}"] td[data-key="ev-loads"]`);
+    assert.equal(cell, fmt(top.loads));
+    await page.selectOption('#metric-select', 'cycles');
+  });
   await check('calls: flat profile lists exact calls and sorts by a clicked column', async () => {
     await selectView(page, 0, 'flat');
     const fibCalls = await page.textContent('table.np-flat tr[data-name="fib"] td[data-key="calls"]');

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* events.c — the event table (events.h). */
+#include "profiler/model/events.h"
+
+#include <string.h>
+
+#include "platform/mips.h"
+
+const ProfEvInfo prof_events[PEV_COUNT] = {
+    [PEV_INSTRUCTIONS] = { "instructions", "instr", "Ir", "Instructions executed", true, false, -1 },
+    [PEV_LOADS] = { "loads", "loads", "Dr", "Data reads (loads)", true, false, -1 },
+    [PEV_STORES] = { "stores", "stores", "Dw", "Data writes (stores)", true, false, -1 },
+    [PEV_BRANCHES] = { "branches", "branch", NULL, "Control transfers (branches and jumps)", true, false, -1 },
+    [PEV_COND] = { "cond_branches", "condbr", "Bc", "Conditional branches executed", true, false, -1 },
+    [PEV_INDIRECT] = { "indirect_branches", "indbr", "Bi", "Indirect branches (jr, jalr) executed", true, false, -1 },
+    [PEV_STALL_LOAD] = { "stall_load_use", "st.load", "StallLoad", "24k: cycles waited for a load's result", false,
+                         false, 0 },
+    [PEV_STALL_AGEN] = { "stall_agen", "st.agen", "StallAgen", "24k: cycles waited for an address base", false,
+                         false, 1 },
+    [PEV_STALL_MDU] = { "stall_mdu", "st.mdu", "StallMDU", "24k: cycles waited for the MDU (mul/div, HI/LO)", false,
+                        false, 2 },
+    [PEV_STALL_FPU] = { "stall_fpu", "st.fpu", "StallFPU", "24k: cycles waited for the FPU", false, false, 3 },
+    [PEV_I1_MISS] = { "i1_misses", "I1mr", "I1mr", "L1 instruction cache read misses", false, true, -1 },
+    [PEV_D1R_MISS] = { "d1r_misses", "D1mr", "D1mr", "L1 data cache read misses", false, true, -1 },
+    [PEV_D1W_MISS] = { "d1w_misses", "D1mw", "D1mw", "L1 data cache write misses", false, true, -1 },
+};
+
+G_STATIC_ASSERT(PEV_COUNT == PROF_NEVENTS + 1);
+
+uint64_t prof_event(const ProfFunc *f, ProfEv e)
+{
+    return e == PEV_INSTRUCTIONS ? f->instructions : f->events[e - 1];
+}
+
+unsigned prof_word_events(uint32_t word)
+{
+    unsigned cls = mips_classify(word), e = 1u << PEV_INSTRUCTIONS;
+    if (cls & MIPS_LOAD) e |= 1u << PEV_LOADS;
+    if (cls & MIPS_STORE) e |= 1u << PEV_STORES;
+    if (cls & MIPS_BRANCH) {
+        e |= 1u << PEV_BRANCHES;
+        if (cls & MIPS_JREG) e |= 1u << PEV_INDIRECT;
+        else if (!mips_branch_unconditional(word)) e |= 1u << PEV_COND;
+    }
+    return e;
+}
+
+int prof_event_lookup(const char *key)
+{
+    for (unsigned e = 0; e < PEV_COUNT; e++)
+        if (strcmp(prof_events[e].key, key) == 0)
+            return (int)e;
+    return -1;
+}
+
+bool prof_events_cache(const Profile *p)
+{
+    for (unsigned i = 0; i < p->nfuncs; i++)
+        for (unsigned e = 0; e < PEV_COUNT; e++)
+            if (prof_events[e].cache && prof_event(&p->funcs[i], (ProfEv)e))
+                return true;
+    return false;
+}

@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""e2e/events - issue 22 item 4: the per-function and per-line events
+(instructions, loads, stores, conditional and indirect branches, stall
+cycles) in callgrind.out (callgrind's own names, read by the real
+callgrind_annotate), flat.txt --events and `nocprof diff --metric`.
+Truth: hand counts of the assembly fixtures and the instruction classes
+of `objdump -d` (binutils' own disassembler, not nocprof's classifier)."""
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nptest  # noqa: E402
+from nptest import ONE_CORE, fixture, fw, run, tmpdir  # noqa: E402
+
+CG = ("Ir", "Dr", "Dw", "Bc", "Bi")
+
+# objdump's mnemonics by class (MIPS32r2 + FPU; objdump's aliases included:
+# beqz/bnez are conditional, b/bal/j/jal unconditional)
+LOADS = {"lb", "lbu", "lh", "lhu", "lw", "lwl", "lwr", "ll", "lwc1", "ldc1", "lwxc1", "ldxc1", "luxc1"}
+STORES = {"sb", "sh", "sw", "swl", "swr", "sc", "swc1", "sdc1", "swxc1", "sdxc1", "suxc1"}
+COND = {"beq", "bne", "beqz", "bnez", "blez", "bgtz", "bltz", "bgez", "bltzal", "bgezal", "beql", "bnel",
+        "beqzl", "bnezl", "blezl", "bgtzl", "bltzl", "bgezl", "bc1t", "bc1f", "bc1tl", "bc1fl"}
+INDIRECT = {"jr", "jalr", "jr.hb", "jalr.hb"}
+
+
+def objdump_classes(elf, endian="el"):
+    """address -> (load, store, cond, indirect) of every instruction of
+    the ELF's .text, from the mnemonics objdump prints."""
+    od = nptest.tool("mipsel-linux-gnu-objdump" if endian == "el" else "mips-linux-gnu-objdump")
+    p = subprocess.run([od, "-d", "--no-show-raw-insn", elf], stdout=subprocess.PIPE, universal_newlines=True,
+                       check=True)
+    out = {}
+    for line in p.stdout.splitlines():
+        m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)", line)
+        if m:
+            mn = m.group(2)
+            out[int(m.group(1), 16)] = (mn in LOADS, mn in STORES, mn in COND, mn in INDIRECT)
+    return out
+
+
+def callgrind_costs(text):
+    """(events, {address: [values]}) of the self cost lines of a
+    callgrind.out (calls= lines and their inclusive line skipped)."""
+    events = re.search(r"^events: (.*)$", text, re.M).group(1).split()
+    out, after_calls = {}, False
+    for line in text.splitlines():
+        if line.startswith("calls="):
+            after_calls = True
+            continue
+        m = re.match(r"^0x([0-9a-f]+) \d+((?: \d+)*)$", line)
+        if m:
+            if not after_calls:
+                v = [int(x) for x in m.group(2).split()]
+                v += [0] * (len(events) - len(v))
+                acc = out.setdefault(int(m.group(1), 16), [0] * len(events))
+                for k, x in enumerate(v):
+                    acc[k] += x
+            after_calls = False
+    return events, out
+
+
+def annotate_totals(path, show):
+    """callgrind_annotate's PROGRAM TOTALS and per-function rows for the
+    events `show`: ({event: total}, {function: {event: count}})."""
+    ca = nptest.tool("callgrind_annotate")
+    p = subprocess.run([ca, "--show=" + ",".join(show), "--threshold=100", path], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True, cwd=tmpdir("ca"))
+    assert p.returncode == 0, p.stderr
+    num = r"([\d,]+|\.)(?: \(\s*[\d.]+%\))?\s+"
+    totals, funcs = None, {}
+    for line in p.stdout.splitlines():
+        m = re.match(r"^" + num * len(show) + r"(.*)$", line.strip() + " ")
+        if not m:
+            continue
+        vals = [0 if x == "." else int(x.replace(",", "")) for x in m.groups()[:-1]]
+        rest = m.group(len(show) + 1).strip()
+        if rest == "PROGRAM TOTALS":
+            totals = dict(zip(show, vals))
+        elif ":" in rest and " [" in rest:
+            name = rest.split(":", 1)[1].split(" [")[0]
+            funcs[name] = dict(zip(show, vals))
+    return totals, funcs
+
+
+class Callgrind(unittest.TestCase):
+
+    def test_fixture_hand_counts(self):
+        """callgrind_annotate's per-function Dr Dw Bc Bi are the hand
+        counts of the fixtures (e2e/timing Events); Ir counts each block
+        whole (the 2 instructions after the exit's store in _start)."""
+        expect = {
+            # Ir, Dr, Dw, Bc, Bi (the instructions from test_timing + 2)
+            ("t_load", "_start"): (15 + 2, 12, 1, 0, 0),
+            ("t_branch", "_start"): (46 + 2, 2, 1, 20, 0),
+            ("t_jump", "_start"): (25 + 2, 2, 1, 0, 0),
+            ("t_jump", "leaf"): (10, 0, 0, 0, 5),
+        }
+        for model in ("flat", "24k"):
+            for (fx, fn), want in expect.items():
+                with self.subTest(fixture=fx, function=fn, model=model):
+                    r = run([fixture(fx)] + ONE_CORE + ["--set", "timing.model=" + model])
+                    # 24k adds the stall events that are not 0 (test below)
+                    self.assertRegex(r.text("core0", "callgrind.out"), r"\nevents: Cycles Ir Dr Dw Bc Bi( Stall\w+)*\n")
+                    _, funcs = annotate_totals(r.path("core0", "callgrind.out"), CG)
+                    self.assertEqual(tuple(funcs[fn][e] for e in CG), want)
+
+    def test_per_instruction_from_objdump(self):
+        """Every instruction's Dr, Dw, Bc, Bi are its Ir when objdump names
+        it a load, store, conditional or register branch, else 0; the
+        totals callgrind_annotate prints equal summary.json's sums."""
+        for endian in ("el", "eb"):
+            elf = fw("calls", endian)
+            classes = objdump_classes(elf, endian)
+            r = run(ONE_CORE + [elf])
+            self.assertEqual(r.rc, 0, r.describe())
+            events, costs = callgrind_costs(r.text("core0", "callgrind.out"))
+            self.assertEqual(events[:6], ["Cycles"] + list(CG))
+            seen = {"Dr": 0, "Dw": 0, "Bc": 0, "Bi": 0}
+            for addr, v in costs.items():
+                ir = v[1]
+                if addr not in classes:
+                    continue
+                want = [ir if c else 0 for c in classes[addr]]
+                self.assertEqual(v[2:6], want, "0x%08x" % addr)
+                for k, e in enumerate(("Dr", "Dw", "Bc", "Bi")):
+                    seen[e] += want[k] > 0
+            self.assertTrue(all(seen.values()), seen)
+            totals, _ = annotate_totals(r.path("core0", "callgrind.out"), CG)
+            fs = r.core(0)["functions"]
+            keys = ("loads", "stores", "cond_branches", "indirect_branches")
+            self.assertEqual([totals[e] for e in CG[1:]], [sum(f[k] for f in fs) for k in keys])
+            # Ir: whole blocks (start.S's last block stops at its sw, 2 early)
+            self.assertEqual(totals["Ir"], r.core(0)["instructions"] + 2)
+
+    def test_stalls_per_instruction(self):
+        """24k: StallLoad sits on the instructions that read a load's
+        result in the next slot (t24_ldep: the 5 addu after lw t0, and
+        MEASURE_END's subu after lw s2; found in objdump's text, 1 cycle
+        each, docs/timing.md), and per function callgrind_annotate's four
+        stall events equal summary.json's stall_cycles (calls.c). Flat has
+        no stall columns."""
+        od = nptest.tool("mipsel-linux-gnu-objdump")
+        elf = fixture("t24_ldep")
+        text = subprocess.run([od, "-d", "--no-show-raw-insn", elf], stdout=subprocess.PIPE,
+                              universal_newlines=True, check=True).stdout
+        insns = []
+        for line in text.splitlines():
+            m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)\s*(\S*)", line)
+            if m:
+                insns.append((int(m.group(1), 16), m.group(2), m.group(3).split(",")))
+        want = {}
+        for (a0, mn0, ops0), (a1, mn1, ops1) in zip(insns, insns[1:]):
+            if mn0 in LOADS and mn1 not in LOADS | STORES and ops0[0] in ops1[1:]:
+                want[a1] = 1
+        self.assertEqual(len(want), 6, want)
+        r = run([elf] + ONE_CORE + ["--set", "timing.model=24k"])
+        events, costs = callgrind_costs(r.text("core0", "callgrind.out"))
+        k = events.index("StallLoad")
+        got = {a: v[k] for a, v in costs.items() if v[k]}
+        self.assertEqual(got, want)
+        self.assertEqual(sum(got.values()), nptest.functions(r.core(0))["_start"]["stall_cycles"]["load_use"])
+        flat = run([elf] + ONE_CORE).text("core0", "callgrind.out")
+        self.assertNotIn("Stall", flat)
+        stalls = ("StallLoad", "StallAgen", "StallMDU", "StallFPU")
+        r = run([fw("calls")] + ONE_CORE + ["--set", "timing.model=24k"])
+        events, _ = callgrind_costs(r.text("core0", "callgrind.out"))
+        show = [e for e in stalls if e in events]
+        self.assertIn("StallMDU", show)
+        _, funcs = annotate_totals(r.path("core0", "callgrind.out"), show)
+        causes = dict(zip(stalls, STALLS))
+        for f in r.core(0)["functions"]:
+            if f["name"] in funcs:
+                self.assertEqual({e: funcs[f["name"]][e] for e in show},
+                                 {e: f["stall_cycles"][causes[e]] for e in show}, f["name"])
+            else:
+                self.assertEqual(sum(f["stall_cycles"].values()), 0, f["name"])
+
+
+
+FLAT_COLS = ("instr", "loads", "stores", "branch", "condbr", "indbr", "st.load", "st.agen", "st.mdu", "st.fpu")
+SUMMARY_KEYS = ("instructions", "loads", "stores", "branches", "cond_branches", "indirect_branches")
+STALLS = ("load_use", "agen", "mdu", "fpu")
+
+
+def flat_events(text):
+    """name -> {column: count} of the exact table of a flat.txt --events."""
+    exact = text.split("Exact profile:", 1)[1].split("Sampled profile", 1)[0]
+    lines = exact.splitlines()
+    head = next(l for l in lines if l.startswith(" time "))
+    cols = head.split()[8:-1]
+    rows = {}
+    for line in lines[lines.index(head) + 1:]:
+        t = line.split()
+        if len(t) < len(cols) + 6 or not re.match(r"^[\d.]+$", t[0]):
+            continue
+        rows[t[-1]] = dict(zip(cols, (int(x) for x in t[-1 - len(cols):-1])))
+    return cols, rows
+
+
+def summary_events(f):
+    """The flat --events columns of a summary.json function."""
+    return dict(zip(FLAT_COLS, [f[k] for k in SUMMARY_KEYS] + [f["stall_cycles"][k] for k in STALLS]))
+
+
+class FlatEvents(unittest.TestCase):
+
+    def test_fixture_hand_counts(self):
+        """run --events: t_jump's rows are the hand counts (_start: 25
+        instructions, 2 loads, 1 store, 10 jumps; leaf: 10, 5 jr), t24_ldep's
+        _start waits 6 cycles on loads (e2e/timing); without --events the
+        table is as before."""
+        r = run([fixture("t_jump")] + ONE_CORE + ["--events"])
+        cols, rows = flat_events(r.text("core0", "flat.txt"))
+        self.assertEqual(tuple(cols), FLAT_COLS)
+        self.assertEqual([rows["_start"][c] for c in FLAT_COLS], [25, 2, 1, 10, 0, 0, 0, 0, 0, 0])
+        self.assertEqual([rows["leaf"][c] for c in FLAT_COLS], [10, 0, 0, 5, 0, 5, 0, 0, 0, 0])
+        r = run([fixture("t24_ldep")] + ONE_CORE + ["--events", "--set", "timing.model=24k"])
+        _, rows = flat_events(r.text("core0", "flat.txt"))
+        self.assertEqual(rows["_start"]["st.load"], 6)
+        plain = run([fixture("t_jump")] + ONE_CORE).text("core0", "flat.txt")
+        self.assertNotIn("st.load", plain)
+        self.assertRegex(plain, r"(?m)^ time .* cyc/call  name$")
+
+    def test_report_events_chip_sums_cores(self):
+        """nocprof report --events on a run without it: every core's rows
+        are its summary.json counts, and the chip-wide flat.txt sums the
+        cores (it printed 0 before: the chip merge dropped the events)."""
+        r = run([fw("calls")] + ["--set", "timing.model=24k"])
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertNotIn("st.load", r.text("flat.txt"))
+        p = nptest.raw(["report", "--events", r.out])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        chip = {}
+        for c in r.summary["cores"]:
+            _, rows = flat_events(r.text("core%d" % c["id"], "flat.txt"))
+            for f in c["functions"]:
+                want = summary_events(f)
+                if f["self_cycles"]:
+                    self.assertEqual(rows[f["name"]], want, f["name"])
+                acc = chip.setdefault(f["name"], dict.fromkeys(FLAT_COLS, 0))
+                for k in FLAT_COLS:
+                    acc[k] += want[k]
+        _, rows = flat_events(r.text("flat.txt"))
+        self.assertGreater(rows["fib"]["loads"], 0)
+        for name, got in rows.items():
+            self.assertEqual(got, chip[name], name)
+
+
+def diff_events(text, section="== chip"):
+    """(columns, {"total A"|"total B"|"delta"|function: [cells]}) of the
+    events table of one diff.txt section."""
+    part = text.split(section, 1)[1].split("\n== ", 1)[0]
+    lines = part.split("  events (", 1)[1].splitlines()
+    cols = lines[1].split()[:-1]
+    out = {}
+    for line in lines[2:]:
+        if not line.strip():
+            break
+        t = line.split()
+        if t[0] == "total":
+            out["total " + t[1]] = t[2:]
+        else:
+            out[t[-1]] = t[:len(cols)] if t[0] != "delta" else t[1:]
+    return cols, out
+
+
+class DiffEvents(unittest.TestCase):
+
+    def test_event_deltas_and_gate(self):
+        """A = t_load, B = t_branch (flat): _start's events go from the hand
+        counts 15 instructions, 12 loads, 1 store to 46, 2, 1 with 20
+        conditional branches. --metric loads gates on loads: B -> A adds
+        10 loads (exit 1) while its cycles fall (the cycles gate passes)."""
+        a = run([fixture("t_load")] + ONE_CORE)
+        b = run([fixture("t_branch")] + ONE_CORE)
+        d = tmpdir("d")
+        p = nptest.raw(["diff", "-q", "-o", d, a.out, b.out])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(d, "diff.txt")) as f:
+            text = f.read()
+        cols, rows = diff_events(text)
+        self.assertEqual(cols[:6], ["instr", "loads", "stores", "branch", "condbr", "indbr"])
+        self.assertEqual(rows["total A"][:6], ["15", "12", "1", "0", "0", "0"])
+        self.assertEqual(rows["total B"][:6], ["46", "2", "1", "20", "20", "0"])
+        self.assertEqual(rows["_start"][:6], ["+31", "-10", "0", "+20", "+20", "0"])
+        p = nptest.raw(["diff", "-q", "-o", d, "--metric", "loads", "--fail-if-slower", "0", b.out, a.out])
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("total loads grew from 2 to 12", p.stderr)
+        p = nptest.raw(["diff", "-q", "-o", d, "--fail-if-slower", "0", b.out, a.out])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = nptest.raw(["diff", "-q", "-o", d, "--metric", "loadz", a.out, b.out])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--metric loadz: not an event", p.stderr)
+
+    def test_metric_ranks(self):
+        """calls.c under flat (A) and 24k (B): with --metric stall_mdu the
+        first function of the chip table is the one whose MDU stall
+        cycles changed most in summary.json (put_digits), and with
+        --metric stores --function rt_putc gates on its own stores."""
+        a = run([fw("calls")] + ONE_CORE)
+        b = run([fw("calls")] + ONE_CORE + ["--set", "timing.model=24k"])
+        fa, fb = nptest.functions(a.core(0)), nptest.functions(b.core(0))
+        change = {n: abs(fb[n]["stall_cycles"]["mdu"] - fa[n]["stall_cycles"]["mdu"]) for n in fa}
+        top = max(change, key=lambda n: change[n])
+        self.assertGreater(change[top], sorted(change.values())[-2])
+        d = tmpdir("d")
+        first = {}
+        for metric in ("cycles", "stall_mdu"):
+            p = nptest.raw(["diff", "-q", "-o", d, "--metric", metric, a.out, b.out])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(d, "diff.txt")) as f:
+                chip = f.read().split("== chip", 1)[1]
+            first[metric] = re.search(r"(?m)^\s+self A .*\n(.*)$", chip).group(1).split()[-1]
+        self.assertEqual(first["stall_mdu"], top)
+        self.assertNotEqual(first["cycles"], top)
+        p = nptest.raw(["diff", "-q", "-o", d, "--metric", "stall_mdu", "--fail-if-slower", "0", "--function",
+                        top, a.out, b.out])
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("%s: stall_mdu grew from 0 to %d" % (top, fb[top]["stall_cycles"]["mdu"]), p.stderr)
+
+
+if __name__ == "__main__":
+    nptest.main()
