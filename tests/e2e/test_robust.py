@@ -527,8 +527,8 @@ class SavedProfile(unittest.TestCase):
         r = run(["--set", "mesh.width=1", "--set", "mesh.height=1", "--set", "timing.model=24k", fw("calls")],
                 timeout=60)
         self.assertEqual(r.rc, 0, r.describe())
-        for edit, field in ((PROF0 + "17.0.1=7", "cores[0].profile.stalls[0]: pc 0x"),
-                            (PROF0 + "17.0.2=18446744073709551615", "cores[0]: profile.stalls[0].cycles: "
+        for edit, field in ((PROF0 + "18.0.1=7", "cores[0].profile.stalls[0]: pc 0x"),
+                            (PROF0 + "18.0.2=18446744073709551615", "cores[0]: profile.stalls[0].cycles: "
                                                                      "18446744073709551615 cycles")):
             with self.subTest(edit=edit):
                 out = pdedit(r.out, "stall", edit)
