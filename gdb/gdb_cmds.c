@@ -374,6 +374,8 @@ static void select_thread(GdbStub *g, const char *p)
     unsigned *sel = p[0] == 'g' ? &g->sel_g : &g->sel_c;
     if (t > 0)
         *sel = (unsigned)t - 1;
+    if (p[0] == 'c')
+        g->c_any = t <= 0;     /* Hc0, Hc-1: gdb names no thread */
     gdb_send_str(g, "OK");
 }
 
@@ -396,6 +398,7 @@ static bool resume_cmd(GdbStub *g, char *p)
     case 'D':
         gdb_send_str(g, "OK");
         g->detached = true;
+        hist_forget(g);
         return true;
     case 'k':
         *g->kill = 1;

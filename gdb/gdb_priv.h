@@ -41,6 +41,7 @@ typedef struct GdbHistory {
     int mode, land;
     uint64_t target;           /* HIST_REPLAY: the clock to stop at; HIST_SCAN: the position to scan to */
     bool landing;              /* the replay stops here (on_stop finishes it) */
+    bool anew;                 /* a write dropped the history: a checkpoint at the resume */
     GdbHistoryHooks hooks;
     uint64_t forks;            /* checkpoints taken */
 } GdbHistory;
@@ -53,6 +54,7 @@ struct GdbStub {
     volatile sig_atomic_t *kill;
     bool big_endian, noack, detached, deadlock_told, killed;
     unsigned sel_g, sel_c;     /* cores selected by Hg (registers) and Hc */
+    bool c_any;                /* Hc named no thread: bs steps sel_g's */
     GdbStopInfo stop;          /* the last stop (for '?') */
     RspParser rsp;
     GByteArray *in;            /* bytes received, from in_pos on not parsed */
@@ -75,6 +77,9 @@ void hist_init(GdbStub *g);
 /* gdb_stub_start: the supervisor and the first checkpoint; true in a copy
  * resumed there that replays on (it serves no stop here) */
 bool hist_begin(GdbStub *g);
+/* A copy resumed at the start: true when it stops there (the reply is
+ * sent), false when it replays on */
+bool hist_at_start(GdbStub *g);
 /* A checkpoint here (pos): false in the process that goes on, true in a
  * copy resumed here later (with the debugger's state of then). */
 bool hist_take(GdbStub *g, uint64_t pos);

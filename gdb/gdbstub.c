@@ -106,6 +106,7 @@ void gdb_close(GdbStub *g, const char *why)
         g->fd = -1;
     }
     g->detached = true;
+    hist_forget(g);            /* no reverse execution any more: free the checkpoints */
 }
 
 void gdb_send(GdbStub *g, const char *data, size_t len)
@@ -254,10 +255,19 @@ static void on_stop(void *opaque, Core *c, DbgStop why, uint32_t pc, uint32_t da
         hist_landed(g);
         landed = true;
     }
-    g->stop.begin = landed && h->land == LAND_BEGIN;
-    gdb_send_stop(g, !landed);
-    g->stop.begin = false;
-    gdb_serve(g);
+    for (;;) {
+        g->stop.begin = landed && h->land == LAND_BEGIN;
+        gdb_send_stop(g, !landed);
+        g->stop.begin = false;
+        gdb_serve(g);
+        /* a write dropped the history: it starts again here */
+        if (!hook || !h->anew || (h->anew = false, !hist_take(g, 2 * h->clock.now)))
+            break;
+        if (!hist_arrive(g, c, pc, &g->stop.why, &g->stop.data, &g->stop.kind, true))
+            return;
+        hist_landed(g);
+        landed = true;
+    }
     if (g->killed)
         core_debug_kill(c);    /* now: the others at their next boundary */
 }
@@ -321,7 +331,12 @@ void gdb_stub_start(GdbStub *g)
     g->stop = (GdbStopInfo){ .core = 0, .why = DBG_STOP_REQUEST, .initial = true };
     if (hist_begin(g))
         return;                /* a copy resumed at reset replays on */
-    gdb_serve(g);
+    for (;;) {
+        gdb_serve(g);
+        /* a write (gdb's load) dropped the history: it starts again here */
+        if (!g->hist.anew || (g->hist.anew = false, !hist_take(g, 0)) || !hist_at_start(g))
+            return;
+    }
 }
 
 bool gdb_stub_killed(const GdbStub *g)

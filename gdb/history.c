@@ -45,7 +45,7 @@ enum { CMD_RESUME = 1, CMD_QUIT, CMD_EXIT, CMD_LIVE };
 /* A command; CMD_RESUME is followed by alive ids (u32), breakpoints
  * (guint), watchpoints (DbgWatch) and the cores' stop cycles (u64). */
 typedef struct Msg {
-    uint32_t cmd, mode, land, noack;
+    uint32_t cmd, mode, land, noack, c_any;
     int32_t arg;               /* CMD_EXIT: the status; CMD_LIVE: the pid */
     uint32_t sel_g, sel_c, nalive, nbps, nwatch, ncores;
     uint64_t target, mark;
@@ -264,9 +264,14 @@ static void apply(GdbStub *g, const Msg *m, uint8_t *extra, GdbCkpt self)
         core_debug_reset(g->m->cores[i], bps, watches, sc);
     }
     g_free(extra);
+    g_byte_array_set_size(g->in, 0);   /* what gdb sent was read by the replaced process */
+    g->in_pos = 0;
+    rsp_clear(&g->rsp);
+    rsp_init(&g->rsp);
     g->noack = m->noack;
     g->sel_g = m->sel_g;
     g->sel_c = m->sel_c;
+    g->c_any = m->c_any;
     g->detached = false;
     h->mode = (int)m->mode;
     h->land = (int)m->land;
@@ -350,14 +355,16 @@ bool hist_begin(GdbStub *g)
     }
     close(sv[0]);
     h->sup_fd = sv[1];
-    if (!hist_take(g, 0))
+    return hist_take(g, 0) && !hist_at_start(g);
+}
+
+bool hist_at_start(GdbStub *g)
+{
+    GdbHistory *h = &g->hist;
+    if (h->mode != HIST_REPLAY || h->target != 0)
         return false;
-    /* resumed at the start */
-    if (h->mode == HIST_REPLAY && h->target == 0) {
-        hist_landed(g);
-        reply_begin(g);
-        return false;
-    }
+    hist_landed(g);
+    reply_begin(g);
     return true;
 }
 
@@ -371,7 +378,7 @@ static void resume(GdbStub *g, guint i, int mode, uint64_t target, int land)
     g_autoptr(GArray) bps = g_array_new(FALSE, FALSE, sizeof(guint));
     g_autoptr(GArray) watches = g_array_new(FALSE, FALSE, sizeof(DbgWatch));
     core_debug_points(g->m->cores[0], bps, watches);
-    Msg m = { .cmd = CMD_RESUME, .mode = (uint32_t)mode, .land = (uint32_t)land, .noack = g->noack,
+    Msg m = { .cmd = CMD_RESUME, .mode = (uint32_t)mode, .land = (uint32_t)land, .noack = g->noack, .c_any = g->c_any,
               .sel_g = g->sel_g, .sel_c = g->sel_c, .nalive = i, .nbps = bps->len, .nwatch = watches->len,
               .ncores = g->m->ncores, .target = target, .mark = h->hooks.mark ? h->hooks.mark(h->hooks.opaque) : 0 };
     GByteArray *b = g_byte_array_new();
@@ -430,17 +437,21 @@ void hist_reverse_step(GdbStub *g)
         gdb_send_str(g, "");
         return;
     }
-    Core *d = g->m->cores[g->sel_c < g->m->ncores ? g->sel_c : 0];
+    /* gdb names the thread with Hc (scheduler-locking on or step);
+     * otherwise the one it works on is the general thread (it sends Hg
+     * before a step when that changed) */
+    unsigned t = g->c_any ? g->sel_g : g->sel_c;
+    Core *d = g->m->cores[t < g->m->ncores ? t : 0];
     uint64_t prev, last;
     uint32_t last_pc;
     core_debug_history(d, &prev, &last, &last_pc);
     /* stopped at (or inside) its last instruction: the one before it */
-    uint64_t t = g->stop.initial ? 0 : core_debug_pc(d) == last_pc ? prev : last;
-    if (!t) {
+    uint64_t to = g->stop.initial ? 0 : core_debug_pc(d) == last_pc ? prev : last;
+    if (!to) {
         reply_begin(g);
         return;
     }
-    go_to(g, t, LAND_STEP);
+    go_to(g, to, LAND_STEP);
 }
 
 void hist_reverse_continue(GdbStub *g)
@@ -500,6 +511,7 @@ void hist_forget(GdbStub *g)
     GdbHistory *h = &g->hist;
     while (h->ckpts->len)
         drop(h, h->ckpts->len - 1);
+    h->anew = true;            /* history starts again where gdb resumes */
 }
 
 void hist_end(GdbStub *g, int status)

@@ -192,6 +192,21 @@ class Gdb(unittest.TestCase):
     def test_reverse_eb(self):
         self.check_reverse("eb")
 
+    def test_reverse_after_write_and_off(self):
+        """A register write starts history again where gdb resumes (a replay
+        from before it would not have it); --gdb-checkpoints 0: no reverse
+        execution (gdb is told)."""
+        s = Session(fw("calls"), nptest.ONE_CORE)
+        text = s.gdb("stepi", "stepi", "set var $t9 = 5", "stepi", "stepi", "reverse-stepi", "reverse-stepi",
+                     "p/x $pc", "reverse-stepi", "p/x $pc", "p $t9", "continue")
+        self.assertEqual(s.wait(), 0, text)
+        self.assertEqual(re.findall(r"\$\d+ = (\S+)", text), ["0x80000008", "0x80000008", "5"], text)
+        self.assertEqual(text.count("No more reverse-execution history."), 1, text)
+        s = Session(fw("calls"), nptest.ONE_CORE + ["--gdb-checkpoints", "0"])
+        text = s.gdb("stepi", "reverse-stepi", "continue")
+        self.assertEqual(s.wait(), 0, text)
+        self.assertIn("does not support this command", text)
+
     def test_fault_stop(self):
         for endian in ("el", "eb"):
             s = Session(fw("fault_null", endian))
