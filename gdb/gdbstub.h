@@ -11,7 +11,9 @@
  * watchpoints (Z2/Z3/Z4) after the accessing instruction, a step, the
  * stop cycle (--gdb-stop-at-cycle, `monitor stop-at-cycle N`), Ctrl-C,
  * and a core that faults, hits the cycle limit or deadlocks (with the
- * fitting signal). Debugging never changes a result.
+ * fitting signal). Reverse execution (bs, bc) replays from checkpoints
+ * that are forks of the process (history.c). Debugging never changes a
+ * result.
  */
 #ifndef NOCPROF_GDB_GDBSTUB_H
 #define NOCPROF_GDB_GDBSTUB_H
