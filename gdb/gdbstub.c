@@ -346,6 +346,10 @@ bool gdb_stub_killed(const GdbStub *g)
 
 void gdb_stub_end(GdbStub *g, int status)
 {
+    if (g->hist.mode == HIST_SCAN)
+        hist_scan_done(g);     /* the run ended before the scan's end: go back from here */
+    if (g->hist.mode == HIST_REPLAY)
+        say(g, "gdb: a replay ended before the instruction it went back to (the run is not deterministic?)");
     hist_end(g, status);
     if (g->fd >= 0 && !g->detached) {
         char w[8];

@@ -370,7 +370,8 @@ bool hist_at_start(GdbStub *g)
 
 /* ---- going back ------------------------------------------------------------------- */
 
-/* Resume checkpoint i (to replay to target in mode) and end this process. */
+/* Resume checkpoint i (to replay to target in mode) and end this process;
+ * returns only when that checkpoint is gone (then no longer listed). */
 static void resume(GdbStub *g, guint i, int mode, uint64_t target, int land)
 {
     GdbHistory *h = &g->hist;
@@ -391,10 +392,13 @@ static void resume(GdbStub *g, guint i, int mode, uint64_t target, int land)
         uint64_t sc = core_debug_stop_cycle(g->m->cores[c]);
         g_byte_array_append(b, (const guint8 *)&sc, sizeof sc);
     }
-    if (!write_all(k->fd, b->data, b->len))
-        fputs("nocprof: gdb: a checkpoint is gone\n", stderr);
+    bool sent = write_all(k->fd, b->data, b->len);
     g_byte_array_free(b, TRUE);
-    _exit(0);                  /* the checkpoints after it see the end of file */
+    if (sent)
+        _exit(0);              /* the checkpoints after it see the end of file */
+    fputs("nocprof: gdb: a checkpoint is gone; going back from an earlier one\n", stderr);
+    close(k->fd);
+    g_array_remove_index(h->ckpts, i);
 }
 
 /* The latest checkpoint at or before pos (strictly before: !incl); -1: none */
@@ -410,25 +414,20 @@ static int latest(const GdbHistory *h, uint64_t pos, bool incl)
 
 static void go_to(GdbStub *g, uint64_t clock, int land)
 {
-    int i = latest(&g->hist, 2 * clock, true);
-    if (i < 0) {
-        reply_begin(g);
-        return;
-    }
-    resume(g, (guint)i, HIST_REPLAY, clock, land);
+    for (int i; (i = latest(&g->hist, 2 * clock, true)) >= 0;)
+        resume(g, (guint)i, HIST_REPLAY, clock, land);
+    reply_begin(g);
 }
 
+/* Scan from the last checkpoint before pos; none: the start */
 static void scan_before(GdbStub *g, uint64_t pos)
 {
     GdbHistory *h = &g->hist;
-    int i = latest(h, pos, false);
-    if (i < 0) {
-        if (h->ckpts->len && h->mode != HIST_LIVE)   /* the first checkpoint: the start */
-            resume(g, 0, HIST_REPLAY, g_array_index(h->ckpts, GdbCkpt, 0).pos / 2, LAND_BEGIN);
-        reply_begin(g);
-        return;
-    }
-    resume(g, (guint)i, HIST_SCAN, pos, LAND_HIT);
+    for (int i; (i = latest(h, pos, false)) >= 0;)
+        resume(g, (guint)i, HIST_SCAN, pos, LAND_HIT);
+    while (h->ckpts->len && h->mode != HIST_LIVE)   /* a scan found nothing: the first checkpoint */
+        resume(g, 0, HIST_REPLAY, g_array_index(h->ckpts, GdbCkpt, 0).pos / 2, LAND_BEGIN);
+    reply_begin(g);
 }
 
 void hist_reverse_step(GdbStub *g)
@@ -471,9 +470,7 @@ void hist_scan_done(GdbStub *g)
         return;
     }
     /* nothing from the checkpoint resumed (the last one) on: before it */
-    uint64_t from = g_array_index(h->ckpts, GdbCkpt, h->ckpts->len - 1).pos;
-    if (from == 0 || h->ckpts->len == 1)
-        resume(g, 0, HIST_REPLAY, g_array_index(h->ckpts, GdbCkpt, 0).pos / 2, LAND_BEGIN);
+    uint64_t from = h->ckpts->len ? g_array_index(h->ckpts, GdbCkpt, h->ckpts->len - 1).pos : 0;
     scan_before(g, from);
 }
 

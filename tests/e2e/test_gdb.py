@@ -192,6 +192,21 @@ class Gdb(unittest.TestCase):
     def test_reverse_eb(self):
         self.check_reverse("eb")
 
+    def test_reverse_watch(self):
+        """reverse-continue with a watchpoint from the second call of
+        crc32_words stops at the last write of the first call (the state
+        before it: gdb shows the value going backward), and continue then
+        meets that same write forward."""
+        s = Session(fw("pipeline"))
+        text = s.gdb("break crc32_words", "continue", "continue", "delete", "p crc_register", "watch crc_register",
+                     "reverse-continue", "p crc_register", "continue", "p crc_register", "delete", "continue")
+        self.assertEqual(s.wait(), 0, text)
+        v = re.findall(r"\$\d+ = (\d+)", text)
+        changes = re.findall(r"Old value = (\d+)\s+New value = (\d+)", text)
+        self.assertEqual(len(v), 3, text)
+        self.assertEqual(changes, [(v[0], v[1]), (v[1], v[0])], text)   # back, then forward again
+        self.assertNotEqual(v[0], v[1])
+
     def test_reverse_after_write_and_off(self):
         """A register write starts history again where gdb resumes (a replay
         from before it would not have it); --gdb-checkpoints 0: no reverse
