@@ -207,6 +207,22 @@ class Gdb(unittest.TestCase):
         self.assertEqual(changes, [(v[0], v[1]), (v[1], v[0])], text)   # back, then forward again
         self.assertNotEqual(v[0], v[1])
 
+    def test_reverse_other_thread(self):
+        """After a stop on a worker core, `thread 1` then stepi x2 and
+        reverse-stepi x2 steps core 0 (the thread gdb selected) there and
+        back: the same registers, thread 1 still selected."""
+        s = Session(fw("pipeline"))
+        mark = lambda m: "echo @@%s\\n" % m  # noqa: E731
+        text = s.gdb("break crc32_words", "continue", "delete", "thread 1", mark("A"), "info registers", mark("A."),
+                     "stepi", "stepi", mark("S"), "p/x $pc", mark("S."), "reverse-stepi", "reverse-stepi",
+                     mark("B"), "info registers", mark("B."), "info threads", "continue")
+        self.assertEqual(s.wait(), 0, text)
+        part = lambda m: re.search(r"@@%s\n(.*?)@@%s\.\n" % (m, m), text, re.S).group(1)  # noqa: E731
+        self.assertEqual(part("A"), part("B"))
+        self.assertNotIn(part("S").split("0x")[1].strip(), part("A"))   # core 0 moved forward
+        self.assertRegex(text, r"\* 1 +Thread 1 \"core0\"")
+        self.assertNotIn("SIGTRAP", text)
+
     def test_reverse_after_write_and_off(self):
         """A register write starts history again where gdb resumes (a replay
         from before it would not have it); --gdb-checkpoints 0: no reverse
