@@ -12,7 +12,10 @@
  * where it was. Nothing of the core's accounting changes: blocks,
  * cycles, samples, every guest-visible value are those of the same run
  * without a debugger (the machine runs on one host thread then, so while
- * one core is stopped no other runs).
+ * one core is stopped no other runs). The hooks count the instructions
+ * of every core on one clock (DbgClock): the position reverse execution
+ * replays to (gdb/history.c); replaying (clock->quiet) they stop nowhere
+ * and note where breakpoints and watchpoints would have stopped.
  */
 #ifndef NOCPROF_EMU_DEBUG_H
 #define NOCPROF_EMU_DEBUG_H

@@ -43,7 +43,6 @@ typedef struct GdbHistory {
     bool landing;              /* the replay stops here (on_stop finishes it) */
     bool anew;                 /* a write dropped the history: a checkpoint at the resume */
     GdbHistoryHooks hooks;
-    uint64_t forks;            /* checkpoints taken */
 } GdbHistory;
 
 struct GdbStub {

@@ -309,7 +309,6 @@ bool hist_take(GdbStub *g, uint64_t pos)
         close(sv[0]);
         self.fd = sv[1];
         g_array_append_val(h->ckpts, self);
-        h->forks++;
         thin(h, pos);
         send_cmd(h->sup_fd, CMD_LIVE, (int32_t)getpid());
         return false;
