@@ -111,6 +111,22 @@ static void sup_on_signal(int sig)
 
 /* The process started: waits for the one that finishes the run, then ends
  * with its status. Never returns. */
+/* Reap what ended; the live process's own status when it is among them
+ * (it is the supervisor's child once the checkpoint it came from ended). */
+static void reap(pid_t live, int flags, int *live_status)
+{
+    for (;;) {
+        int st;
+        pid_t p = waitpid(-1, &st, flags);
+        if (p < 0 && errno == EINTR)
+            continue;
+        if (p <= 0)
+            return;
+        if (p == live)
+            *live_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    }
+}
+
 static void supervise(int fd)
 {
     struct sigaction sa = { .sa_handler = sup_on_signal };
@@ -118,7 +134,7 @@ static void supervise(int fd)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     pid_t live = 0;
-    int status = -1;
+    int status = -1, live_status = -1;
     for (;;) {
         if (sup_signal && live > 0)
             kill(live, sup_signal);
@@ -126,8 +142,7 @@ static void supervise(int fd)
         struct pollfd pf = { fd, POLLIN, 0 };
         if (poll(&pf, 1, 1000) < 0 && errno == EINTR)
             continue;
-        while (waitpid(-1, NULL, WNOHANG) > 0)
-            ;
+        reap(live, WNOHANG, &live_status);
         if (!(pf.revents & (POLLIN | POLLHUP | POLLERR)))
             continue;
         Msg m;
@@ -138,8 +153,11 @@ static void supervise(int fd)
         else if (m.cmd == CMD_EXIT)
             status = m.arg;
     }
-    while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
-        ;
+    reap(live, 0, &live_status);
+    /* its exit status when known: what happened after it said (a
+     * sanitizer's leak report, a crash) counts too */
+    if (live_status >= 0)
+        status = live_status;
     if (status < 0)
         fputs("nocprof: gdb: the run's process ended without a status\n", stderr);
     _exit(status < 0 ? 70 : status);
