@@ -71,6 +71,8 @@ typedef struct Options {
     char **source_maps;        /* --source-map OLD=NEW (gdb substitute-path) */
     char *gdb;                 /* --gdb [HOST:]PORT: serve the GDB remote protocol */
     char *gdb_stop_at;         /* --gdb-stop-at-cycle N */
+    gint gdb_checkpoints;      /* --gdb-checkpoints N (reverse execution; 0: off) */
+    gint64 gdb_checkpoint_every; /* --gdb-checkpoint-every N instructions */
 } Options;
 
 void options_clear(Options *o);
@@ -115,6 +117,8 @@ typedef struct Echo {
     FILE **files;              /* [ncores] the streams, opened at the first byte */
     char **tmp;                /* [ncores] their temporary names */
     GError *file_error;        /* the first failed write of a console.txt */
+    long *at;                  /* [ncores] positions at the last checkpoint (--gdb) */
+    uint64_t echoed, mute;     /* lines echoed; the first `mute` not again (a replay) */
 } Echo;
 
 /* Everything one run made, for the report writers. */
@@ -150,6 +154,13 @@ void cli_console_line(void *opaque, unsigned core, const char *line, size_t len,
 void cli_console_start(Echo *e, const char *out, unsigned ncores);
 bool cli_console_finish(Echo *e, GError **error);
 void cli_console_clear(Echo *e);
+/* Reverse execution under gdb (gdb/history.c) forks checkpoints of the
+ * process: before one, every stream is open and flushed and its position
+ * noted; a copy resumed from it cuts the files back there and echoes no
+ * line the replaced process echoed already (mark: how many). */
+void cli_console_checkpoint(void *echo);
+uint64_t cli_console_mark(void *echo);
+void cli_console_resume(void *echo, uint64_t mark);
 /* What profile.data keeps of a console: all of it, or when the core printed
  * more than core_console() kept, that head and a line starting with
  * CLI_CONSOLE_CUT giving the total; cli_console_is_cut tells which. */

@@ -46,7 +46,7 @@ static void echo_escaped(GString *o, const char *line, size_t len)
  * error makes the status EXIT_REPORTS (cmd_run). */
 static void echo_line(Echo *e, unsigned core, const char *line, size_t len)
 {
-    if (e->quiet || e->stopped)
+    if (e->quiet || e->stopped || ++e->echoed <= e->mute)
         return;
     g_autoptr(GString) o = g_string_new(NULL);
     g_string_append_printf(o, "[core%u] ", core);
@@ -154,9 +154,37 @@ void cli_console_clear(Echo *e)
         g_free(e->tmp[i]);
     g_free(e->files);
     g_free(e->tmp);
+    g_clear_pointer(&e->at, g_free);
     g_clear_error(&e->file_error);
     e->files = NULL;
     e->tmp = NULL;
+}
+
+void cli_console_checkpoint(void *echo)
+{
+    Echo *e = echo;
+    if (!e->at)
+        e->at = g_new0(long, e->ncores);
+    for (unsigned i = 0; e->files && i < e->ncores; i++) {
+        FILE *f = stream_of(e, i);
+        e->at[i] = f && fflush(f) == 0 ? ftell(f) : -1;
+    }
+}
+
+uint64_t cli_console_mark(void *echo)
+{
+    Echo *e = echo;
+    return MAX(e->echoed, e->mute);
+}
+
+void cli_console_resume(void *echo, uint64_t mark)
+{
+    Echo *e = echo;
+    e->mute = mark;
+    for (unsigned i = 0; e->files && e->at && i < e->ncores; i++)
+        if (e->files[i] && e->at[i] >= 0
+            && (ftruncate(fileno(e->files[i]), e->at[i]) != 0 || fseek(e->files[i], e->at[i], SEEK_SET) != 0))
+            file_failed(e, i, errno);
 }
 
 GBytes *cli_console_data(const char *head, size_t len, uint64_t total)

@@ -81,6 +81,8 @@ bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error)
         { "max-cycles", 0, 0, G_OPTION_ARG_STRING, &o->max_cycles, "Cycle limit per core, 1 .. 2^62 (default [run] max_cycles = 10^10)", "N" },
         { "gdb", 0, 0, G_OPTION_ARG_STRING, &o->gdb, "Serve the GDB remote protocol on [HOST:]PORT (HOST default 127.0.0.1, PORT 0: any free port): every core is a thread, halted at reset until gdb continues; results are those of the same run without it (docs/debugging.md)", "[HOST:]PORT" },
         { "gdb-stop-at-cycle", 0, 0, G_OPTION_ARG_STRING, &o->gdb_stop_at, "With --gdb: stop into gdb when core 0 reaches cycle N", "N" },
+        { "gdb-checkpoints", 0, 0, G_OPTION_ARG_INT, &o->gdb_checkpoints, "With --gdb: checkpoints kept for reverse execution (default 16; 0: no reverse execution)", "N" },
+        { "gdb-checkpoint-every", 0, 0, G_OPTION_ARG_INT64, &o->gdb_checkpoint_every, "With --gdb: a checkpoint every N instructions of the machine (default 4000000), besides one at every stop", "N" },
         { "threads", 0, 0, G_OPTION_ARG_STRING, &o->threads, "Host threads running cores (default [sched] threads; 0 = one per host CPU, at most one per core). Results never depend on it", "N" },
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->sets, "Override a configuration key, e.g. --set noc.buffer_depth=2 (repeatable)", "SECTION.KEY=VALUE" },
         { "core", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->core_maps, "Run FILE on core N (repeatable)", "N=FILE" },
@@ -103,6 +105,7 @@ bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error)
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->elfs, NULL, "FIRMWARE.elf..." },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
+    o->gdb_checkpoints = -1;   /* not given */
     g_set_prgname("nocprof run");
     g_autoptr(GOptionContext) ctx = g_option_context_new("- run firmware on the emulated NoC and profile it");
     g_option_context_set_summary(ctx, "nocprof run: full-system profiler for a multicore MIPS network on chip.");
@@ -141,6 +144,10 @@ static bool check_profile_options(const Options *o, GError **error)
     const char *bad = NULL;
     if (o->fold_recursion < 0)
         bad = "--fold-recursion: must be 0 (off) or a positive number of levels";
+    else if (o->gdb_checkpoints < -1 || o->gdb_checkpoints > 1024)
+        bad = "--gdb-checkpoints: must be 0 (no reverse execution) to 1024";
+    else if (o->gdb_checkpoint_every < 0)
+        bad = "--gdb-checkpoint-every: must be a positive number of instructions";
     else if (o->trace_limit < 0)
         bad = "--trace-limit: must be a positive number of events";
     else if (o->annotate && strcmp(o->annotate, "source") != 0 && strcmp(o->annotate, "asm") != 0

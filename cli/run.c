@@ -225,7 +225,9 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
 
 static void run_machine(Run *r)
 {
-    Progress *pr = progress_start(r->m, r->cfg.max_cycles, r->opts->no_progress ? -1 : r->opts->progress ? 1 : 0);
+    /* none under gdb: reverse execution forks the process (one thread) */
+    Progress *pr = progress_start(r->m, r->cfg.max_cycles,
+                                  r->opts->no_progress || r->opts->gdb ? -1 : r->opts->progress ? 1 : 0);
     machine_run(r->m, &cli_interrupted);
     progress_stop(pr);
     cli_signals_writing();
@@ -525,6 +527,10 @@ static bool gdb_attach(GdbStub *g, Run *r, GError **error)
             return false;
         }
     }
+    GdbHistoryHooks hooks = { .opaque = &r->echo, .save = cli_console_checkpoint, .mark = cli_console_mark,
+                              .resume = cli_console_resume };
+    gdb_stub_set_history(g, r->opts->gdb_checkpoints < 0 ? 16 : (unsigned)r->opts->gdb_checkpoints,
+                         r->opts->gdb_checkpoint_every > 0 ? (uint64_t)r->opts->gdb_checkpoint_every : 4000000u, &hooks);
     if (!gdb_stub_attach(g, r->m, &cli_interrupted, stop, error))
         return false;
     gdb_stub_start(g);

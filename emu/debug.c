@@ -12,10 +12,7 @@
 #define CORE_DBG_FIR 0x00739300u
 #define DBG_POLL_EVERY 32768u
 
-typedef struct Watch {
-    uint32_t addr, len;        /* physical */
-    int kind;
-} Watch;
+typedef DbgWatch Watch;
 
 struct CoreDebug {
     CoreDebugOps ops;
@@ -35,6 +32,8 @@ struct CoreDebug {
     unsigned polls;
     uint64_t stop_cycle;
     bool ended;                /* DBG_STOP_ENDED was reported */
+    uint64_t prev, last;       /* the clock at its last two stoppable instructions */
+    uint32_t last_pc;
 };
 
 static uint32_t word_at(Core *c, uint32_t pc)
@@ -128,6 +127,24 @@ static bool watch_before(Core *c, uint32_t pc)
     return true;
 }
 
+/* Replaying (the stub's reverse execution): no stop, but where a
+ * breakpoint or watchpoint would have stopped is noted; the stop cycle
+ * passes as it would. */
+static void quiet_hook(Core *c, uint32_t pc, bool slot, uint64_t now)
+{
+    CoreDebug *d = c->dbg;
+    if (d->watches->len && !(slot && d->watch_branch + 4 == pc) && watch_before(c, pc)) {
+        d->watch_branch = slot ? 0 : pc;
+        d->ops.clock->hit = now;
+        d->ops.clock->hit_core = c->id;
+    } else if (g_hash_table_size(d->bps) && g_hash_table_contains(d->bps, GUINT_TO_POINTER(mips_phys(pc)))) {
+        d->ops.clock->hit = now;
+        d->ops.clock->hit_core = c->id;
+    }
+    if (d->stop_cycle != UINT64_MAX && !slot && cycle_at(c, pc) >= d->stop_cycle)
+        d->stop_cycle = UINT64_MAX;
+}
+
 static void debug_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
 {
     Core *c = opaque;
@@ -135,12 +152,28 @@ static void debug_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opa
     uint32_t pc = (uint32_t)address;
     if ((mips_phys(pc) & ~0xFFFu) == CORE_STUB_PHYS)
         return;                    /* the interrupt entry stub: not the guest's */
+    DbgClock *k = d->ops.clock;
+    uint64_t now = ++k->now;
+    bool slot = in_delay_slot(c, pc);
+    if (!slot) {
+        d->prev = d->last;
+        d->last = now;
+        d->last_pc = pc;
+    }
+    DbgStop why;
+    if (now >= k->next && d->ops.at(d->ops.opaque, c, pc, &why)) {
+        stop_here(c, why, pc);
+        return;
+    }
+    if (k->quiet) {
+        quiet_hook(c, pc, slot, now);
+        return;
+    }
     if (d->step && step_done(d, pc)) {
         d->step = false;
         stop_here(c, DBG_STOP_STEP, pc);
         return;
     }
-    bool slot = in_delay_slot(c, pc);
     /* a delay slot's access was caught at its branch, unless the
      * watchpoint came after the branch had run */
     if (d->watches->len && !(slot && d->watch_branch + 4 == pc) && watch_before(c, pc)) {
@@ -364,6 +397,59 @@ void core_debug_ended(Core *c)
         return;
     d->ended = true;
     d->ops.stop(d->ops.opaque, c, DBG_STOP_ENDED, core_debug_pc(c), 0, 0);
+}
+
+void core_debug_history(Core *c, uint64_t *prev, uint64_t *last, uint32_t *last_pc)
+{
+    *prev = c->dbg->prev;
+    *last = c->dbg->last;
+    *last_pc = c->dbg->last_pc;
+}
+
+DbgStop core_debug_hit(Core *c, uint32_t pc, uint32_t *data, int *kind)
+{
+    CoreDebug *d = c->dbg;
+    *data = 0;
+    *kind = 0;
+    if (d->watches->len && !in_delay_slot(c, pc) && watch_before(c, pc)) {
+        d->watch_branch = pc;
+        *data = d->watch_addr;
+        *kind = d->watch_kind;
+        return DBG_STOP_WATCH;
+    }
+    if (g_hash_table_contains(d->bps, GUINT_TO_POINTER(mips_phys(pc))))
+        return DBG_STOP_BREAK;
+    return DBG_STOP_REQUEST;
+}
+
+void core_debug_points(Core *c, GArray *bps, GArray *watches)
+{
+    GHashTableIter it;
+    gpointer key;
+    g_hash_table_iter_init(&it, c->dbg->bps);
+    while (g_hash_table_iter_next(&it, &key, NULL)) {
+        guint a = GPOINTER_TO_UINT(key);
+        g_array_append_val(bps, a);
+    }
+    g_array_append_vals(watches, c->dbg->watches->data, c->dbg->watches->len);
+}
+
+uint64_t core_debug_stop_cycle(Core *c)
+{
+    return c->dbg->stop_cycle;
+}
+
+void core_debug_reset(Core *c, const GArray *bps, const GArray *watches, uint64_t stop_cycle)
+{
+    CoreDebug *d = c->dbg;
+    g_hash_table_remove_all(d->bps);
+    for (guint i = 0; i < bps->len; i++)
+        g_hash_table_add(d->bps, GUINT_TO_POINTER(g_array_index(bps, guint, i)));
+    g_array_set_size(d->watches, 0);
+    g_array_append_vals(d->watches, watches->data, watches->len);
+    d->stop_cycle = stop_cycle;
+    d->step = d->req = false;
+    d->watch_branch = 0;
 }
 
 bool core_big_endian(const Core *c)

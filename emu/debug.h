@@ -12,7 +12,10 @@
  * where it was. Nothing of the core's accounting changes: blocks,
  * cycles, samples, every guest-visible value are those of the same run
  * without a debugger (the machine runs on one host thread then, so while
- * one core is stopped no other runs).
+ * one core is stopped no other runs). The hooks count the instructions
+ * of every core on one clock (DbgClock): the position reverse execution
+ * replays to (gdb/history.c); replaying (clock->quiet) they stop nowhere
+ * and note where breakpoints and watchpoints would have stopped.
  */
 #ifndef NOCPROF_EMU_DEBUG_H
 #define NOCPROF_EMU_DEBUG_H
@@ -35,8 +38,29 @@ typedef enum {
 /* Watchpoint kinds, as GDB's Z2/Z3/Z4 */
 enum { DBG_WATCH_WRITE = 2, DBG_WATCH_READ = 3, DBG_WATCH_ACCESS = 4 };
 
+/* The machine's clock under a debugger, shared by every core's hook: the
+ * guest instructions met so far (every core, in the one deterministic
+ * order of the run), the position reverse execution replays to. */
+typedef struct DbgClock {
+    uint64_t now;          /* hook calls so far (1 = the first instruction) */
+    uint64_t next;         /* CoreDebugOps.at is called when now reaches it */
+    bool quiet;            /* replaying: no stop (breakpoints and watchpoints noted) */
+    uint64_t hit;          /* quiet: the last `now` one would have stopped at (0: none) */
+    unsigned hit_core;
+} DbgClock;
+
+typedef struct DbgWatch {
+    uint32_t addr, len;    /* physical */
+    int kind;
+} DbgWatch;
+
 typedef struct CoreDebugOps {
     void *opaque;
+    DbgClock *clock;       /* shared by every core of the machine */
+    /* Called before the instruction at pc when clock->now reaches
+     * clock->next (the stub's checkpoints and replay targets); true: stop
+     * here (why). */
+    bool (*at)(void *opaque, Core *c, uint32_t pc, DbgStop *why);
     /* c stopped (why) before the instruction at pc; data: the watched
      * address accessed (DBG_STOP_WATCH) with its kind in watch_kind.
      * Returns when the debugger lets the machine go on. */
@@ -76,6 +100,20 @@ bool core_debug_write_reg(Core *c, unsigned n, uint32_t v);
  * what the engine translated of those bytes. */
 bool core_debug_read_mem(Core *c, uint32_t vaddr, uint8_t *buf, uint32_t len);
 bool core_debug_write_mem(Core *c, uint32_t vaddr, const uint8_t *buf, uint32_t len);
+/* History: the clock values of c's last two instructions where a stop
+ * may fall (0: none), and the pc of the last. */
+void core_debug_history(Core *c, uint64_t *prev, uint64_t *last, uint32_t *last_pc);
+/* Would a breakpoint or watchpoint stop c before the instruction at pc
+ * (as the hook would, on the registers now): DBG_STOP_BREAK or
+ * DBG_STOP_WATCH (*data, *kind: the watched address and kind), else
+ * DBG_STOP_REQUEST. */
+DbgStop core_debug_hit(Core *c, uint32_t pc, uint32_t *data, int *kind);
+/* The breakpoints (physical addresses, guint) and watchpoints (DbgWatch). */
+void core_debug_points(Core *c, GArray *bps, GArray *watches);
+uint64_t core_debug_stop_cycle(Core *c);
+/* Replace them, with no step or request pending (a replayed copy of the
+ * machine takes the debugger's state of the copy it replaces). */
+void core_debug_reset(Core *c, const GArray *bps, const GArray *watches, uint64_t stop_cycle);
 /* The firmware is big-endian. */
 bool core_big_endian(const Core *c);
 /* Called by the core when it stops for good (fault, limit, deadlock). */

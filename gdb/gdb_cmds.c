@@ -137,6 +137,8 @@ void gdb_send_stop(GdbStub *g, bool tell)
     g_string_printf(r, "T%02xthread:%x;", signal_of(s, c), s->core + 1);
     if (s->why == DBG_STOP_WATCH)
         g_string_append_printf(r, "%s:%x;", s->kind == 3 ? "rwatch" : s->kind == 4 ? "awatch" : "watch", s->data);
+    if (s->begin)
+        g_string_append(r, "replaylog:begin;");
     gdb_send(g, r->str, r->len);
     g_string_free(r, TRUE);
 }
@@ -182,7 +184,10 @@ static void monitor(GdbStub *g, const char *cmd)
 static void query(GdbStub *g, const char *p)
 {
     if (g_str_has_prefix(p, "qSupported")) {
-        gdb_send_str(g, "PacketSize=4000;qXfer:features:read+;qXfer:threads:read+;QStartNoAckMode+;vContSupported+");
+        gdb_send_str(g, g->hist.on ? "PacketSize=4000;qXfer:features:read+;qXfer:threads:read+;QStartNoAckMode+;"
+                                     "vContSupported+;ReverseStep+;ReverseContinue+"
+                                   : "PacketSize=4000;qXfer:features:read+;qXfer:threads:read+;QStartNoAckMode+;"
+                                     "vContSupported+");
     } else if (strcmp(p, "qAttached") == 0) {
         gdb_send_str(g, "1");
     } else if (strcmp(p, "qC") == 0) {
@@ -252,6 +257,8 @@ static void reg_write(GdbStub *g, const char *p)
     uint32_t v;
     bool ok = eq && strlen(eq + 1) == 8 && get_u32(g, eq + 1, &v) && n < CORE_DBG_NREGS
               && core_debug_write_reg(core_of(g, g->sel_g), (unsigned)n, v);
+    if (ok)
+        hist_forget(g);        /* the program changed: no replay crosses it */
     gdb_send_str(g, ok ? "OK" : "E01");
 }
 
@@ -263,8 +270,10 @@ static void regs_write_all(GdbStub *g, const char *p, size_t len)
         uint32_t v, cur[CORE_DBG_NREGS];
         ok = get_u32(g, p + 8 * i, &v);
         core_debug_read_regs(c, cur);
-        if (ok && v != cur[i])
+        if (ok && v != cur[i]) {
             ok = core_debug_write_reg(c, i, v);
+            hist_forget(g);
+        }
     }
     gdb_send_str(g, ok ? "OK" : "E01");
 }
@@ -309,6 +318,8 @@ static void mem_write(GdbStub *g, char *p, size_t len, bool binary)
         ok = n == 2 * l && rsp_unhex(data, n, buf);
     }
     ok = ok && (l == 0 || core_debug_write_mem(core_of(g, g->sel_g), (uint32_t)a, buf, (uint32_t)l));
+    if (ok && l)
+        hist_forget(g);
     gdb_send_str(g, ok ? "OK" : "E14");
 }
 
@@ -363,6 +374,8 @@ static void select_thread(GdbStub *g, const char *p)
     unsigned *sel = p[0] == 'g' ? &g->sel_g : &g->sel_c;
     if (t > 0)
         *sel = (unsigned)t - 1;
+    if (p[0] == 'c')
+        g->c_any = t <= 0;     /* Hc0, Hc-1: gdb names no thread */
     gdb_send_str(g, "OK");
 }
 
@@ -374,9 +387,18 @@ static bool resume_cmd(GdbStub *g, char *p)
     case 's': case 'S':
         core_debug_step(core_of(g, g->sel_c));
         return true;
+    case 'b':
+        if (strcmp(p, "bs") == 0)
+            hist_reverse_step(g);          /* returns only when it cannot move */
+        else if (strcmp(p, "bc") == 0)
+            hist_reverse_continue(g);
+        else
+            gdb_send_str(g, "");
+        return false;
     case 'D':
         gdb_send_str(g, "OK");
         g->detached = true;
+        hist_forget(g);
         return true;
     case 'k':
         *g->kill = 1;

@@ -67,6 +67,7 @@ GdbStub *gdb_stub_listen(const char *spec, GError **error)
     g->last = g_string_new(NULL);
     g->in = g_byte_array_new();
     rsp_init(&g->rsp);
+    hist_init(g);
     return g;
 }
 
@@ -92,6 +93,7 @@ void gdb_stub_free(GdbStub *g)
     g_string_free(g->last, TRUE);
     g_byte_array_free(g->in, TRUE);
     g_free(g->where);
+    g_array_free(g->hist.ckpts, TRUE);
     g_free(g);
 }
 
@@ -104,6 +106,7 @@ void gdb_close(GdbStub *g, const char *why)
         g->fd = -1;
     }
     g->detached = true;
+    hist_forget(g);            /* no reverse execution any more: free the checkpoints */
 }
 
 void gdb_send(GdbStub *g, const char *data, size_t len)
@@ -227,8 +230,17 @@ static bool on_poll(void *opaque)
 static void on_stop(void *opaque, Core *c, DbgStop why, uint32_t pc, uint32_t data, int watch_kind)
 {
     GdbStub *g = opaque;
+    GdbHistory *h = &g->hist;
     if (g->detached)
         return;
+    bool hook = why != DBG_STOP_ENDED;
+    if (h->mode == HIST_SCAN && !hook && 2 * h->clock.now + 1 >= h->target)
+        hist_scan_done(g);
+    if (h->mode != HIST_LIVE && !h->landing)
+        return;                /* replaying: no stop but where it goes */
+    bool landed = h->landing;
+    if (landed)
+        hist_landed(g);
     if (why == DBG_STOP_ENDED && core_state(c) == CORE_DEADLOCK) {
         if (g->deadlock_told)
             return;        /* every core of a deadlock: one stop */
@@ -236,10 +248,51 @@ static void on_stop(void *opaque, Core *c, DbgStop why, uint32_t pc, uint32_t da
     }
     g->stop = (GdbStopInfo){ .core = core_id(c), .why = why, .pc = pc, .data = data, .kind = watch_kind };
     g->sel_g = g->sel_c = core_id(c);
-    gdb_send_stop(g, true);
-    gdb_serve(g);
+    /* a checkpoint at every stop: going back to it costs no replay */
+    if (hook && hist_take(g, 2 * h->clock.now)) {
+        if (!hist_arrive(g, c, pc, &g->stop.why, &g->stop.data, &g->stop.kind, true))
+            return;            /* a copy resumed here replays on */
+        hist_landed(g);
+        landed = true;
+    }
+    for (;;) {
+        g->stop.begin = landed && h->land == LAND_BEGIN;
+        gdb_send_stop(g, !landed);
+        g->stop.begin = false;
+        gdb_serve(g);
+        /* a write dropped the history: it starts again here */
+        if (!hook || !h->anew || (h->anew = false, !hist_take(g, 2 * h->clock.now)))
+            break;
+        if (!hist_arrive(g, c, pc, &g->stop.why, &g->stop.data, &g->stop.kind, true))
+            return;
+        hist_landed(g);
+        landed = true;
+    }
     if (g->killed)
         core_debug_kill(c);    /* now: the others at their next boundary */
+}
+
+static bool on_at(void *opaque, Core *c, uint32_t pc, DbgStop *why)
+{
+    GdbStub *g = opaque;
+    GdbHistory *h = &g->hist;
+    if (h->mode == HIST_LIVE) {
+        h->clock.next = h->clock.now + h->every;
+        if (!hist_take(g, 2 * h->clock.now))
+            return false;
+    }
+    uint32_t data;
+    int kind;
+    return hist_arrive(g, c, pc, why, &data, &kind, false);
+}
+
+void gdb_stub_set_history(GdbStub *g, unsigned keep, uint64_t every, const GdbHistoryHooks *hooks)
+{
+    g->hist.on = keep > 0;
+    g->hist.keep = MAX(keep, 2u);
+    g->hist.every = every ? every : UINT64_MAX / 2;
+    if (hooks)
+        g->hist.hooks = *hooks;
 }
 
 bool gdb_stub_attach(GdbStub *g, Machine *m, volatile sig_atomic_t *kill, uint64_t stop_cycle, GError **error)
@@ -262,7 +315,8 @@ bool gdb_stub_attach(GdbStub *g, Machine *m, volatile sig_atomic_t *kill, uint64
     g->m = m;
     g->kill = kill;
     g->big_endian = core_big_endian(m->cores[0]);
-    CoreDebugOps ops = { .opaque = g, .stop = on_stop, .poll = on_poll };
+    g->hist.clock.next = g->hist.on ? g->hist.every : UINT64_MAX;
+    CoreDebugOps ops = { .opaque = g, .clock = &g->hist.clock, .at = on_at, .stop = on_stop, .poll = on_poll };
     for (unsigned i = 0; i < m->ncores; i++)
         if (!core_debug_enable(m->cores[i], &ops, error))
             return false;
@@ -275,7 +329,14 @@ bool gdb_stub_attach(GdbStub *g, Machine *m, volatile sig_atomic_t *kill, uint64
 void gdb_stub_start(GdbStub *g)
 {
     g->stop = (GdbStopInfo){ .core = 0, .why = DBG_STOP_REQUEST, .initial = true };
-    gdb_serve(g);
+    if (hist_begin(g))
+        return;                /* a copy resumed at reset replays on */
+    for (;;) {
+        gdb_serve(g);
+        /* a write (gdb's load) dropped the history: it starts again here */
+        if (!g->hist.anew || (g->hist.anew = false, !hist_take(g, 0)) || !hist_at_start(g))
+            return;
+    }
 }
 
 bool gdb_stub_killed(const GdbStub *g)
@@ -285,6 +346,11 @@ bool gdb_stub_killed(const GdbStub *g)
 
 void gdb_stub_end(GdbStub *g, int status)
 {
+    if (g->hist.mode == HIST_SCAN)
+        hist_scan_done(g);     /* the run ended before the scan's end: go back from here */
+    if (g->hist.mode == HIST_REPLAY)
+        say(g, "gdb: a replay ended before the instruction it went back to (the run is not deterministic?)");
+    hist_end(g, status);
     if (g->fd >= 0 && !g->detached) {
         char w[8];
         g_snprintf(w, sizeof w, "W%02x", status & 0xff);

@@ -11,7 +11,9 @@
  * watchpoints (Z2/Z3/Z4) after the accessing instruction, a step, the
  * stop cycle (--gdb-stop-at-cycle, `monitor stop-at-cycle N`), Ctrl-C,
  * and a core that faults, hits the cycle limit or deadlocks (with the
- * fitting signal). Debugging never changes a result.
+ * fitting signal). Reverse execution (bs, bc) replays from checkpoints
+ * that are forks of the process (history.c). Debugging never changes a
+ * result.
  */
 #ifndef NOCPROF_GDB_GDBSTUB_H
 #define NOCPROF_GDB_GDBSTUB_H
@@ -25,6 +27,19 @@
 
 typedef struct GdbStub GdbStub;
 
+/* Reverse execution forks checkpoints (docs/debugging.md): what the
+ * program keeps outside its memory must follow. save: before a
+ * checkpoint (flush, note file positions); mark: how far output went (in
+ * the process replaced); resume: in a copy resumed from a checkpoint,
+ * with the replaced process's mark (files back to the checkpoint's
+ * positions, output already shown muted). */
+typedef struct GdbHistoryHooks {
+    void *opaque;
+    void (*save)(void *opaque);
+    uint64_t (*mark)(void *opaque);
+    void (*resume)(void *opaque, uint64_t mark);
+} GdbHistoryHooks;
+
 /* Listen on [HOST:]PORT (HOST default 127.0.0.1; PORT 0: any free one).
  * NOCPROF_ERROR_USAGE on a bad spec, NOCPROF_ERROR_IO when it cannot. */
 GdbStub *gdb_stub_listen(const char *spec, GError **error);
@@ -32,6 +47,9 @@ GdbStub *gdb_stub_listen(const char *spec, GError **error);
 const char *gdb_stub_address(const GdbStub *g);
 /* Messages for the user (a closed connection, a bad packet). */
 void gdb_stub_set_log(GdbStub *g, void (*log)(const char *msg));
+/* Reverse execution: keep at most `keep` checkpoints (0: no reverse
+ * execution), one every `every` instructions besides one at each stop. */
+void gdb_stub_set_history(GdbStub *g, unsigned keep, uint64_t every, const GdbHistoryHooks *hooks);
 /* Wait for gdb, then make every core of m debuggable. `kill` is set when
  * gdb kills the run (k, vKill): the machine then ends its cores as
  * interrupted. stop_cycle: core 0 stops when its clock reaches it

@@ -4,8 +4,9 @@ batch mode, both byte orders: threads, a breakpoint in a C function on a
 worker core, its backtrace, arguments and locals, a step over a branch and
 its delay slot (the expected PC from objdump, not from nocprof), a
 watchpoint on a global, monitor cycles, continue to exit, a fault stop
-with its signal, the stop cycle, kill, a malformed packet, and the output
-files equal to those of the same run without --gdb. SKIP (77) without
+with its signal, the stop cycle, kill, a malformed packet, reverse
+execution (reverse-stepi, reverse-continue, the start of history), and the
+output files equal to those of the same run without --gdb. SKIP (77) without
 gdb-multiarch."""
 import os
 import re
@@ -26,13 +27,14 @@ GDB = shutil.which("gdb-multiarch")
 class Session:
     """nocprof run --gdb 127.0.0.1:0 ... in the background."""
 
-    def __init__(self, elf, extra=(), out=None):
+    def __init__(self, elf, extra=(), out=None, quiet=True, stdout=subprocess.DEVNULL):
         self.out = out or nptest.tmpdir("gdbout")
         self.elf = elf
-        argv = [nptest.nocprof(), "run", "-q", "-o", self.out, "--gdb", "127.0.0.1:0"] + list(extra) + [elf]
+        argv = [nptest.nocprof(), "run"] + (["-q"] if quiet else []) + ["-o", self.out, "--gdb", "127.0.0.1:0"] \
+            + list(extra) + [elf]
         self.err_path = self.out + ".err"
         self.err = open(self.err_path, "w")
-        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=self.err)
+        self.proc = subprocess.Popen(argv, stdout=stdout, stderr=self.err)
         self.addr = None
         deadline = time.time() + 60
         while time.time() < deadline and self.addr is None:
@@ -136,6 +138,105 @@ class Gdb(unittest.TestCase):
 
     def test_pipeline_eb(self):
         self.check_pipeline("eb")
+
+    def check_reverse(self, endian):
+        """stepi x3 then reverse-stepi x3: the same registers; reverse-continue
+        from the second hit of a breakpoint: the first, at its exact cycle;
+        reverse-stepi back over a branch and its delay slot: the branch (from
+        objdump); reverse-continue with no breakpoint: the start of history;
+        then continue to the end: the output folder and stdout of the run
+        without --gdb (replays echo nothing twice, count nothing twice)."""
+        elf = fw("pipeline", endian)
+        insns = objdump_function(elf, "crc32_words", endian)
+        br = next(i for i in insns if i[1] in ("beqz", "bnez", "beq", "bne", "blez", "bgtz", "bltz", "bgez"))
+        target = int(br[2].split(",")[-1].split()[0], 16)
+        out = nptest.tmpdir("gdbrev")
+        stdout_path = out + ".stdout"
+        with open(stdout_path, "w") as so:
+            s = Session(elf, ["--gdb-checkpoint-every", "20000"], out=out, quiet=False, stdout=so)
+            mark = lambda m: "echo @@%s\\n" % m  # noqa: E731
+            text = s.gdb("break crc32_words", "continue", mark("A"), "info registers", "monitor cycles", mark("A."),
+                         "stepi", "stepi", "stepi", mark("S"), "p/x $pc", mark("S."),
+                         "reverse-stepi", "reverse-stepi", "reverse-stepi",
+                         mark("B"), "info registers", mark("B."),
+                         "continue", mark("C"), "monitor cycles", mark("C."), "reverse-continue",
+                         mark("D"), "info registers", "monitor cycles", mark("D."), "delete",
+                         "break *0x%x" % br[0], "continue", "stepi", mark("E"), "p/x $pc", mark("E."),
+                         "reverse-stepi", mark("F"), "p/x $pc", mark("F."), "delete",
+                         "reverse-continue", mark("G"), "p/x $pc", mark("G."), "reverse-stepi", "continue")
+            rc = s.wait()
+        self.assertEqual(rc, 0, text + open(s.err_path).read())
+        part = lambda m: re.search(r"@@%s\n(.*?)@@%s\.\n" % (m, m), text, re.S).group(1)  # noqa: E731
+        regs_a = part("A").split("core0")[0]
+        self.assertIn("pc", regs_a)
+        self.assertNotEqual(part("S"), "$1 = 0x%s\n" % re.search(r"pc\s*\n.*?([0-9a-f]{8})\s*\n", regs_a, re.S).group(1))
+        self.assertEqual(part("B"), regs_a)                # three steps back: the same registers
+        cycles_a = part("A")[len(regs_a):]
+        self.assertNotEqual(part("C"), cycles_a)           # the second hit ran on
+        self.assertEqual(part("D"), part("A"))             # back to the first hit, exactly
+        e_pc = int(part("E").split("= 0x")[1], 16)
+        self.assertIn(e_pc, (br[0] + 8, target))
+        self.assertEqual(part("F"), "$%d = 0x%x\n" % (3, br[0]), text)   # the branch, not its delay slot
+        self.assertIn("No more reverse-execution history.", text)
+        self.assertEqual(part("G").split("= ")[1], "0x80000000\n")
+        self.assertEqual(text.count("No more reverse-execution history."), 2, text)  # the scan, then a step
+        self.assertIn("exited normally", text)
+        ref = run([elf, "--set", "timing.model=24k", "--threads", "1"], quiet=False)
+        same_files(self, ref.out, s.out)
+        with open(stdout_path) as f:
+            self.assertEqual(f.read(), ref.stdout)
+
+    def test_reverse_el(self):
+        self.check_reverse("el")
+
+    def test_reverse_eb(self):
+        self.check_reverse("eb")
+
+    def test_reverse_watch(self):
+        """reverse-continue with a watchpoint from the second call of
+        crc32_words stops at the last write of the first call (the state
+        before it: gdb shows the value going backward), and continue then
+        meets that same write forward."""
+        s = Session(fw("pipeline"))
+        text = s.gdb("break crc32_words", "continue", "continue", "delete", "p crc_register", "watch crc_register",
+                     "reverse-continue", "p crc_register", "continue", "p crc_register", "delete", "continue")
+        self.assertEqual(s.wait(), 0, text)
+        v = re.findall(r"\$\d+ = (\d+)", text)
+        changes = re.findall(r"Old value = (\d+)\s+New value = (\d+)", text)
+        self.assertEqual(len(v), 3, text)
+        self.assertEqual(changes, [(v[0], v[1]), (v[1], v[0])], text)   # back, then forward again
+        self.assertNotEqual(v[0], v[1])
+
+    def test_reverse_other_thread(self):
+        """After a stop on a worker core, `thread 1` then stepi x2 and
+        reverse-stepi x2 steps core 0 (the thread gdb selected) there and
+        back: the same registers, thread 1 still selected."""
+        s = Session(fw("pipeline"))
+        mark = lambda m: "echo @@%s\\n" % m  # noqa: E731
+        text = s.gdb("break crc32_words", "continue", "delete", "thread 1", mark("A"), "info registers", mark("A."),
+                     "stepi", "stepi", mark("S"), "p/x $pc", mark("S."), "reverse-stepi", "reverse-stepi",
+                     mark("B"), "info registers", mark("B."), "info threads", "continue")
+        self.assertEqual(s.wait(), 0, text)
+        part = lambda m: re.search(r"@@%s\n(.*?)@@%s\.\n" % (m, m), text, re.S).group(1)  # noqa: E731
+        self.assertEqual(part("A"), part("B"))
+        self.assertNotIn(part("S").split("0x")[1].strip(), part("A"))   # core 0 moved forward
+        self.assertRegex(text, r"\* 1 +Thread 1 \"core0\"")
+        self.assertNotIn("SIGTRAP", text)
+
+    def test_reverse_after_write_and_off(self):
+        """A register write starts history again where gdb resumes (a replay
+        from before it would not have it); --gdb-checkpoints 0: no reverse
+        execution (gdb is told)."""
+        s = Session(fw("calls"), nptest.ONE_CORE)
+        text = s.gdb("stepi", "stepi", "set var $t9 = 5", "stepi", "stepi", "reverse-stepi", "reverse-stepi",
+                     "p/x $pc", "reverse-stepi", "p/x $pc", "p $t9", "continue")
+        self.assertEqual(s.wait(), 0, text)
+        self.assertEqual(re.findall(r"\$\d+ = (\S+)", text), ["0x80000008", "0x80000008", "5"], text)
+        self.assertEqual(text.count("No more reverse-execution history."), 1, text)
+        s = Session(fw("calls"), nptest.ONE_CORE + ["--gdb-checkpoints", "0"])
+        text = s.gdb("stepi", "reverse-stepi", "continue")
+        self.assertEqual(s.wait(), 0, text)
+        self.assertIn("does not support this command", text)
 
     def test_fault_stop(self):
         for endian in ("el", "eb"):
