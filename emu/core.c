@@ -74,11 +74,13 @@ uint32_t core_reg(Core *c, int reg)
 
 uint32_t core_read_gpr(Core *c, unsigned n)
 {
-    return core_reg(c, UC_MIPS_REG_0 + (int)(n & 31));
+    return core_gpr(c, n);
 }
 
 uint32_t core_read_sp(Core *c)
 {
+    if (G_LIKELY(c->gpr))
+        return c->gpr[29];
     c->sp_buf = 0;
     core_uc_ok(c, uc_reg_read(c->uc, UC_MIPS_REG_SP, &c->sp_buf), "register read");
     return c->sp_buf;
@@ -425,6 +427,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
         core_free(c);
         return NULL;
     }
+    core_locate_gpr(c);
     sample_init(c);
     return c;
 }

@@ -252,6 +252,8 @@ struct Core {
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
     uint32_t sp_buf, reg_buf;  /* register reads land here (core.c) */
+    const volatile uint32_t *gpr; /* the engine's register file (gpr.c), or
+                                  NULL: read through uc_reg_read */
     uint32_t tlb_miss_addr;
     uc_mem_type tlb_miss_type;
     bool tlb_miss_user;        /* refused: a user-mode access to kseg0/1 */
@@ -271,6 +273,13 @@ void core_update_next_event(Core *c);
  * when the block at addr must not run now. */
 bool core_events(Core *c, uint32_t addr, bool delay_slot);
 uint32_t core_reg(Core *c, int reg);
+/* gpr.c: find the engine's register file (c->gpr) once, at creation. */
+void core_locate_gpr(Core *c);
+/* General register n (the hot reads: no call when c->gpr is known). */
+static inline uint32_t core_gpr(Core *c, unsigned n)
+{
+    return G_LIKELY(c->gpr) ? c->gpr[n & 31] : core_reg(c, UC_MIPS_REG_0 + (int)(n & 31));
+}
 /* Before a network-dependent access or test at cycle t (pc: the
  * instruction): the scheduler makes the network exact at t. False when
  * the core was halted meanwhile (it is then stopped before pc). A true

@@ -63,7 +63,7 @@ void stack_scan_block(Block *b)
 
 bool stack_check(Core *c, Block *p)
 {
-    uint32_t sp = core_read_sp(c);
+    uint32_t sp = core_gpr(c, SP);
     if (c->state != CORE_RUNNING)
         return true;
     /* walk back from the end: v = $sp after instruction i */
