@@ -190,6 +190,10 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
             b->flags |= BLOCK_EVAL;
         }
     }
+    if (b->flags & MIPS_JREG) { /* not a split: that one's successor inherits it */
+        b->chk = BLOCK_CHK_JR;
+        b->jr_rs = (uint8_t)((b->branch_insn >> 21) & 31);
+    }
     if (c->cfg->timing.model == TIMING_24K && b->pend)
         block_static_successors(c, b);
     if (c->hooks.block_tag)
@@ -333,7 +337,9 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
         to->fallthrough = 1;
     else if (mips_branch_target(from->branch_insn, from->branch_pc, &target) && target == fall)
         to->flags |= BLOCK_EVAL;
-    to->attn_out = (to->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(to->branch_insn);
+    /* a register jump's target was read before its delay slot ran
+     * (exc_odd_target, c->jr_saved): checked on the slow path */
+    to->attn_out = (to->flags & (c->arrive_mask | MIPS_JREG)) != 0 || MIPS_IS_JALX(to->branch_insn);
     block_publish(to);
 }
 
@@ -626,7 +632,7 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
                                            uint64_t end)
 {
     if (p->sp_write) {
-        if (stack_check(c, p))
+        if (!block_sp_quick(c, p) && stack_check(c, p))
             return;
         if (!(p->attn_out | p->rt_pend | b->attn) && end <= __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)) {
             p->extra += (int64_t)bt; /* nothing else due: block_hook's fast path */
@@ -645,7 +651,7 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
         hook_block_slow(c, b->addr, b->size);
         return;
     }
-    if ((p->flags & MIPS_JREG) && exc_odd_target(c, p, b->addr))
+    if ((p->flags & MIPS_JREG) && !block_jr_quick(c, p) && exc_odd_target(c, p, b->addr))
         return;
     p->extra += (int64_t)bt;
     if (bt && c->next_sample < start)
@@ -660,6 +666,24 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
         c->hooks.arrive(c->hooks.opaque, c, p, b, start);
     }
     enter_block(c, p, b, start, end);
+}
+
+/* Leaving p for b, neither watched by the client: when the checks of p's
+ * chk and a result p left pending find nothing due (block_check_quick)
+ * and no event is due, block_hook's fast path (out of line: in line, its
+ * registers would cost every block); else boundary_fast. */
+G_GNUC_NO_INLINE static void boundary_quick(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
+                                            uint64_t end)
+{
+    if (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED) || !block_check_quick(c, p, b)) {
+        boundary_fast(c, p, b, bt, start, end);
+        return;
+    }
+    p->extra += (int64_t)bt;
+    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
+    c->cycles = end;
+    b->count++;
+    c->prev = b;
 }
 
 /* Runs before every translated block. The fast path is a leaf: a table
@@ -679,9 +703,12 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->attn_out | p->rt_pend | p->sp_write | b->attn
+    if (G_UNLIKELY(p->attn_out | p->rt_pend | p->chk | b->attn
                    | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
-        boundary_fast(c, p, b, bt, start, end);
+        if (p->attn_out | b->attn)
+            boundary_fast(c, p, b, bt, start, end);
+        else
+            boundary_quick(c, p, b, bt, start, end);
         return;
     }
     p->extra += (int64_t)bt;

@@ -74,11 +74,13 @@ uint32_t core_reg(Core *c, int reg)
 
 uint32_t core_read_gpr(Core *c, unsigned n)
 {
-    return core_reg(c, UC_MIPS_REG_0 + (int)(n & 31));
+    return core_gpr(c, n);
 }
 
 uint32_t core_read_sp(Core *c)
 {
+    if (G_LIKELY(c->gpr))
+        return c->gpr[29];
     c->sp_buf = 0;
     core_uc_ok(c, uc_reg_read(c->uc, UC_MIPS_REG_SP, &c->sp_buf), "register read");
     return c->sp_buf;
@@ -418,17 +420,19 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->lb_pub = &c->lb_own;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
     c->irq_marker.attn_out = true;
-    /* MIPS_JREG: a register jump's target is checked (exc_odd_target) */
-    c->arrive_mask = CORE_ARRIVE_SLOW | MIPS_JREG;
+    /* a register jump's odd target is checked on the way (Block.chk) */
+    c->arrive_mask = CORE_ARRIVE_SLOW;
     c->pc = img->entry;
     c->sp_top = c->sp_low = (uint32_t)(NP_KSEG0 + cfg->ram_size - 16);
     c->sp_limit = img->stack_limit;
+    c->sp_floor = MAX(c->sp_low, c->sp_limit);
     cp0_init(c);
     cache_init(c);
     if (!engine_open(c, error) || !engine_load(c, error)) {
         core_free(c);
         return NULL;
     }
+    core_locate_gpr(c);
     sample_init(c);
     return c;
 }

@@ -271,6 +271,9 @@ uint32_t core_read_cp0(Core *c, unsigned reg);
 uint32_t core_read_gpr(Core *c, unsigned n);
 /* $sp (the same as core_read_gpr(c, CORE_GPR_SP), quicker). */
 uint32_t core_read_sp(Core *c);
+/* Register reads are plain loads from the engine's register file (found
+ * and checked when the core was made, emu/gpr.c), not uc_reg_read calls. */
+bool core_registers_direct(const Core *c);
 /* SPEC 1 Stack: $sp at reset, and the lowest $sp seen at the end of a
  * block that wrote it (exact for addiu chains inside a block). */
 uint32_t core_stack_top(const Core *c);

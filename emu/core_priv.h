@@ -54,6 +54,11 @@ struct Block {
                                   meets it, it waits (block.c) */
     bool sp_write;             /* it may lower $sp: leaving it checks the
                                   stack (stack.c) */
+    uint8_t chk;               /* BLOCK_CHK_*: what leaving it checks in the
+                                  hook's fast path (block_check_quick) */
+    uint8_t jr_rs;             /* BLOCK_CHK_JR: its jump register */
+    uint32_t sp_dip;           /* BLOCK_CHK_SP: how far below its final $sp
+                                  a $sp inside it may be (stack.c) */
     uint8_t sp_n;              /* its $sp writes (at most 4 listed) */
     uint16_t sp_at[4];         /* their indices, in order */
     uint16_t *icost;           /* [ninsns] cycles of each instruction
@@ -95,6 +100,12 @@ struct Block {
 #define BLOCK_EVAL (1u << 28)       /* conditional branch to its own
                                        fall-through: taken-ness needs the
                                        registers */
+/* Block.chk: leaving the block, the hook's fast path checks with plain
+ * loads from the register file (c->gpr) that nothing is due: */
+#define BLOCK_CHK_JR 1u   /* a register jump's target is even (exc_odd_target) */
+#define BLOCK_CHK_SP 2u   /* $sp stays above the lowest seen and the limit */
+#define BLOCK_CHK_SLOW 4u /* it may lower $sp in a way only stack_check follows */
+
 /* Flags of a block whose leaving always takes the hook's slow path (the
  * client's calls and returns take its fast arrival) */
 #define CORE_ARRIVE_SLOW (MIPS_ERET | MIPS_LIKELY | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL)
@@ -252,10 +263,13 @@ struct Core {
     /* SPEC 1 Stack (stack.c): $sp at reset, the lowest seen, the ELF's
      * __nocprof_stack_limit (0: none) */
     uint32_t sp_top, sp_low, sp_limit;
+    uint32_t sp_floor;         /* MAX(sp_low, sp_limit): stack.c */
 
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
     uint32_t sp_buf, reg_buf;  /* register reads land here (core.c) */
+    const volatile uint32_t *gpr; /* the engine's register file (gpr.c), or
+                                  NULL: read through uc_reg_read */
     uint32_t tlb_miss_addr;
     uc_mem_type tlb_miss_type;
     bool tlb_miss_user;        /* refused: a user-mode access to kseg0/1 */
@@ -275,6 +289,43 @@ void core_update_next_event(Core *c);
  * when the block at addr must not run now. */
 bool core_events(Core *c, uint32_t addr, bool delay_slot);
 uint32_t core_reg(Core *c, int reg);
+/* gpr.c: find the engine's register file (c->gpr) once, at creation. */
+void core_locate_gpr(Core *c);
+/* General register n (the hot reads: no call when c->gpr is known). */
+static inline uint32_t core_gpr(Core *c, unsigned n)
+{
+    return G_LIKELY(c->gpr) ? c->gpr[n & 31] : core_reg(c, UC_MIPS_REG_0 + (int)(n & 31));
+}
+/* Leaving p, the checks of its Block.chk, with plain loads from the
+ * register file (c->gpr): true when they find nothing due, false when
+ * they cannot tell (then the exact code looks): block.c's
+ * fast paths. */
+
+/* Its register jump went to an even target (else exc_odd_target). */
+static inline bool block_jr_quick(const Core *c, const Block *p)
+{
+    const volatile uint32_t *g = c->gpr;
+    return g && (p->chk & BLOCK_CHK_JR) && !((g[p->jr_rs] & 1) | c->jr_saved);
+}
+
+/* The $sp values inside it are above the lowest seen and the limit (else
+ * stack_check walks them). */
+static inline bool block_sp_quick(const Core *c, const Block *p)
+{
+    const volatile uint32_t *g = c->gpr;
+    return g && (p->chk & BLOCK_CHK_SP) && (uint64_t)g[29] >= (uint64_t)c->sp_floor + p->sp_dip;
+}
+
+/* Every check of p's chk finds nothing, and b reads nothing p left
+ * pending (24k, else entry_stall). */
+static inline bool block_check_quick(const Core *c, const Block *p, const Block *b)
+{
+    unsigned k = p->chk;
+    if (p->rt_pend && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)))
+        return false;
+    return !k || ((!(k & BLOCK_CHK_JR) || block_jr_quick(c, p)) && (!(k & ~BLOCK_CHK_JR) || block_sp_quick(c, p)));
+}
+
 /* Before a network-dependent access or test at cycle t (pc: the
  * instruction): the scheduler makes the network exact at t. False when
  * the core was halted meanwhile (it is then stopped before pc). A true

@@ -358,7 +358,7 @@ bool exc_odd_target(Core *c, Block *p, uint32_t addr)
     if (p->flags & BLOCK_SPLIT) {
         /* p ends with the jump, its delay slot (next) has not run yet */
         if (mips_classify(insn) & MIPS_JREG) {
-            c->jr_target = core_read_gpr(c, rs);
+            c->jr_target = core_gpr(c, rs);
             c->jr_saved = true;
         }
         return false;
@@ -374,7 +374,7 @@ bool exc_odd_target(Core *c, Block *p, uint32_t addr)
     if (p->flags & MIPS_ERET) /* EPC, or ErrorEPC when ERL was set */
         target = (c->cp0.epc & ~1u) == addr ? c->cp0.epc : c->cp0.error_epc;
     else if (p->flags & MIPS_JREG)
-        target = saved ? c->jr_target : core_read_gpr(c, rs);
+        target = saved ? c->jr_target : core_gpr(c, rs);
     else
         return false;
     if (!(target & 1) || (target & ~1u) != addr)

@@ -652,6 +652,9 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
     s->nthreads = s->nactive = m->nthreads = machine_threads(m->cfg);
     m->adapt_switches = 0;
     s->adapt = m->cfg->adapt && s->nthreads > 1 ? mach_adapt_new(s->nthreads, m->adapt_trial_ns, m->adapt_clock) : NULL;
+    if (s->adapt)
+        s->nactive = 1; /* the first trial: a run shorter than it pays no thread hand-offs */
+    m->adapt_max_active = s->nactive;
     s->ndone = 0;
     for (unsigned i = 0; i < m->ncores; i++) {
         MCore *mc = &s->mc[i];

@@ -78,9 +78,10 @@ typedef struct Machine {
     unsigned nthreads;         /* host threads the last run used */
     /* [sched] adapt (machine_adapt.c): the length of one trial (0: the
      * default, 10 ms), and how many times the last run changed the number
-     * of threads running cores */
+     * of threads running cores (it starts with one) */
     uint64_t adapt_trial_ns;
     unsigned adapt_switches;
+    unsigned adapt_max_active; /* the most threads that ran cores at once */
     /* the clock adapt measures with, in ns (NULL: CLOCK_MONOTONIC): a test
      * gives a fake one to make the trials' ends independent of the host */
     uint64_t (*adapt_clock)(void);

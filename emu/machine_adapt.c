@@ -6,7 +6,8 @@
  * slower on two threads than on one (each cross-thread wait is a hand-off
  * costing more than the guest work between two syncs; docs/performance.md).
  * With `[sched] adapt` (the default) the scheduler measures it: it runs a
- * trial of ADAPT_TRIAL_NS with every thread, one with a single thread, and
+ * trial of ADAPT_TRIAL_NS with a single thread (so a run shorter than that
+ * never hands a core to another thread), one with every thread, and
  * keeps the faster for ADAPT_KEEP trials' time (doubled each time the same
  * mode wins again, 4x when it is over twice as fast, at most
  * ADAPT_KEEP_MAX), then tries the other again.
@@ -70,6 +71,7 @@ static void set_active(Machine *m, unsigned nactive)
         return;
     s->nactive = nactive;
     m->adapt_switches++;
+    m->adapt_max_active = MAX(m->adapt_max_active, nactive);
     for (unsigned t = nactive; t < s->nthreads; t++)
         if (s->running[t])
             core_request_yield(s->running[t]->core);

@@ -59,11 +59,30 @@ void stack_scan_block(Block *b)
         lowers |= !sp_addiu(w, &imm) || imm < 0;
     }
     b->sp_write = lowers;
+    /* the hook's quick check (BLOCK_CHK_SP): every value the walk of
+     * stack_check looks at is the final $sp minus the immediates of the
+     * addius after it; when none of those sums is negative (no value above
+     * the final one, so none wraps), the lowest is $sp - sp_dip */
+    int32_t after = 0;
+    bool quick = lowers && b->sp_n <= 4;
+    b->sp_dip = 0;
+    for (int k = b->sp_n - 1; quick && k >= 0; k--) {
+        int32_t imm;
+        if (after < 0)
+            quick = false;
+        else
+            b->sp_dip = MAX(b->sp_dip, (uint32_t)after);
+        if (!sp_addiu(b->words[b->sp_at[k]], &imm))
+            break;
+        after += imm;
+    }
+    b->chk = (uint8_t)((b->chk & ~(BLOCK_CHK_SP | BLOCK_CHK_SLOW))
+                       | (quick ? BLOCK_CHK_SP : lowers ? BLOCK_CHK_SLOW : 0u));
 }
 
 bool stack_check(Core *c, Block *p)
 {
-    uint32_t sp = core_read_sp(c);
+    uint32_t sp = core_gpr(c, SP);
     if (c->state != CORE_RUNNING)
         return true;
     /* walk back from the end: v = $sp after instruction i */
@@ -86,8 +105,10 @@ bool stack_check(Core *c, Block *p)
         else
             known = false;
     }
-    if (low < c->sp_low)
+    if (low < c->sp_low) {
         c->sp_low = low;
+        c->sp_floor = MAX(c->sp_low, c->sp_limit);
+    }
     if (first_over < 0)
         return false;
     uint32_t pc = p->addr + 4u * (uint32_t)first_over;

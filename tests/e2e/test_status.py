@@ -203,7 +203,9 @@ class OddPc(unittest.TestCase):
 
     CASES = {"t_f_oddjr": (0x80000021, "jr", 0x80000008, 4, 5),
              "t_f_oddjalr": (0x80000025, "jalr", 0x80000008, 4, 5),
-             "t_f_odderet": (0x80000041, "eret", 0x80000038, 15, 15)}
+             "t_f_odderet": (0x80000041, "eret", 0x80000038, 15, 15),
+             # the target's block is in the hook's table (fast path)
+             "t_f_oddjrhit": (0x80000031, "jr", 0x80000010, 10, 14)}
 
     def test_odd_targets(self):
         for name, (target, jump, jump_pc, insns, cycles) in self.CASES.items():

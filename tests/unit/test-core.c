@@ -459,6 +459,34 @@ static void test_cp0_page_end_delay_slot(void)
     }
 }
 
+/* Registers are read from the engine's register file directly on the
+ * validated Unicorn (emu/gpr.c), and read what uc_reg_read would: the
+ * reset state, then what t_div's li instructions left. */
+static void test_registers_direct(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        Config cfg;
+        config_defaults(&cfg);
+        g_autofree char *path = g_strdup_printf("%s/t_div-%s.elf", FIXTURES, endians[e]);
+        GError *err = NULL;
+        ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
+        g_assert_no_error(err);
+        Core *c = core_new(3, &cfg, img, NULL, NULL, &err);
+        g_assert_no_error(err);
+        g_assert_true(core_registers_direct(c));
+        g_assert_cmpuint(core_read_gpr(c, 0), ==, 0);
+        g_assert_cmpuint(core_read_gpr(c, 4), ==, 3);              /* $a0 = core id */
+        g_assert_cmpuint(core_read_gpr(c, 5), ==, config_cores(&cfg)); /* $a1 */
+        g_assert_cmphex(core_read_sp(c), ==, 0x80000000u + (uint32_t)cfg.ram_size - 16);
+        g_assert_cmphex(core_read_gpr(c, CORE_GPR_SP), ==, core_read_sp(c));
+        for (unsigned r = 1; r < 32; r++)
+            if (r != 4 && r != 5 && r != CORE_GPR_SP)
+                g_assert_cmphex(core_read_gpr(c, r), ==, 0);
+        core_free(c);
+        elf_image_free(img);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -476,5 +504,6 @@ int main(int argc, char **argv)
     g_test_add_func("/core/device-registers", test_device_registers);
     g_test_add_func("/core/timing-costs", test_timing_costs);
     g_test_add_func("/core/request-yield", test_request_yield);
+    g_test_add_func("/core/registers-direct", test_registers_direct);
     return g_test_run();
 }

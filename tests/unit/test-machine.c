@@ -137,11 +137,40 @@ static void test_adapt(void)
     g_assert_cmpuint(one[0][2], ==, 0);
 }
 
+/* A run shorter than adapt's first trial runs on one thread only: it
+ * starts there (a second thread's hand-offs cost a short run more than it
+ * gains); a long one still gets both (test_adapt). Same figures. */
+static void test_adapt_short_run(void)
+{
+    uint64_t one[4][3];
+    unsigned sw;
+    run_alltoall(1, 1, one, &sw);
+    Config cfg;
+    config_defaults(&cfg);
+    cfg.timing.model = TIMING_FLAT;
+    cfg.threads = 2;
+    cfg.adapt = 1;
+    ElfImage *img;
+    Machine *m = machine_of(&cfg, FIRMWARE, "alltoall-el.elf", &img);
+    m->adapt_trial_ns = UINT64_C(3600) * 1000000000u; /* an hour: the run is shorter */
+    machine_run(m, NULL);
+    g_assert_cmpuint(m->nthreads, ==, 2);
+    g_assert_cmpuint(m->adapt_max_active, ==, 1);
+    g_assert_cmpuint(m->adapt_switches, ==, 0);
+    for (unsigned i = 0; i < 4; i++) {
+        g_assert_cmpuint(core_cycles(m->cores[i]), ==, one[i][0]);
+        g_assert_cmpuint(core_instructions(m->cores[i]), ==, one[i][1]);
+    }
+    machine_free(m);
+    elf_image_free(img);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/machine/all-cores-exit", test_all_cores_exit);
     g_test_add_func("/machine/deadlock", test_deadlock);
     g_test_add_func("/machine/adapt", test_adapt);
+    g_test_add_func("/machine/adapt-short-run", test_adapt_short_run);
     return g_test_run();
 }
