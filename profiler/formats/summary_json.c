@@ -131,16 +131,19 @@ static char *function_text(JsonBuilder *b, const Profile *p, const ArcsByCallee 
 }
 
 /* The "functions" array of a core. Its text is made one function at a time
- * and spliced into the document in place of a marker string (splices[k]
- * replaces the k-th marker, summary_json below): the document's tree held
+ * straight into the document, in place of a marker string (the k-th marker
+ * is core splices[k]'s array, summary_json below): the document's tree held
  * every function at once, about 2 KB each (issue 24: 120,000 functions
- * made most of a 1 GB peak). The bytes are those json-glib wrote before. */
+ * made most of a 1 GB peak), and the arrays made apart and then copied
+ * into the document were a second copy of most of it (30,000 functions on
+ * four cores: 44 MB). The bytes are those json-glib wrote before. */
 #define SPLICE_MARK "\001nocprof-splice-%u\001"
 #define SPLICE_MARK_JSON "\"\\u0001nocprof-splice-%u\\u0001\""
 
-static void json_functions(JsonBuilder *b, const Profile *p, GPtrArray *splices)
+static void functions_append(GString *t, const Profile *p, FILE *out)
 {
-    GString *t = g_string_new("[");
+    bool first = true;
+    g_string_append_c(t, '[');
     ArcsByCallee ix = { NULL, NULL };
     if (p)
         ix = arcs_by_callee(p);
@@ -156,27 +159,33 @@ static void json_functions(JsonBuilder *b, const Profile *p, GPtrArray *splices)
         if (!always && !f->calls && !f->self_cycles && !f->inclusive_cycles && !any_sample)
             continue;
         g_autofree char *one = function_text(fb, p, &ix, i);
-        if (t->len > 1)
+        if (!first)
             g_string_append_c(t, ',');
+        first = false;
         g_string_append(t, one);
+        if (out && t->len >= (1u << 20)) {   /* summary_json_write: out a MiB at a time */
+            fwrite(t->str, 1, t->len, out);
+            g_string_truncate(t, 0);
+        }
     }
     g_object_unref(fb);
     g_free(ix.start);
     g_free(ix.order);
     g_string_append_c(t, ']');
+}
+
+static void json_functions(JsonBuilder *b, const Profile *p, GPtrArray *splices)
+{
     char mark[48];
     g_snprintf(mark, sizeof mark, SPLICE_MARK, splices->len);
     npjson_member_string(b, "functions", mark);
-    g_ptr_array_add(splices, g_string_free(t, FALSE));
+    g_ptr_array_add(splices, (gpointer)p);
 }
 
-/* out with the k-th marker string replaced by splices[k] (freed). */
-static GString *splice(GString *out, GPtrArray *splices)
+/* out with the k-th marker string replaced by the functions of splices[k],
+ * into r, or with f into f (r a buffer). */
+static void splice(GString *out, GPtrArray *splices, GString *r, FILE *f)
 {
-    gsize total = out->len;
-    for (unsigned k = 0; k < splices->len; k++)
-        total += strlen(splices->pdata[k]);
-    GString *r = g_string_sized_new(total + 1);
     const char *p = out->str;
     for (unsigned k = 0; k < splices->len; k++) {
         char mark[48];
@@ -184,12 +193,13 @@ static GString *splice(GString *out, GPtrArray *splices)
         const char *at = strstr(p, mark);
         g_assert(at);   /* json-glib writes \x01 as \u0001 */
         g_string_append_len(r, p, at - p);
-        g_string_append(r, splices->pdata[k]);
+        functions_append(r, splices->pdata[k], f);
         p = at + strlen(mark);
     }
     g_string_append(r, p);
+    if (f)
+        fwrite(r->str, 1, r->len, f);
     g_string_free(out, TRUE);
-    return r;
 }
 
 static void json_noc_lists(JsonBuilder *b, const NocStats *st)
@@ -361,7 +371,8 @@ static void json_merge(JsonBuilder *b, const RunInfo *run)
     json_builder_end_object(b);
 }
 
-GString *summary_json(const RunInfo *run)
+/* The document with a marker for each core's functions (splices). */
+static GString *skeleton(const RunInfo *run, GPtrArray *splices)
 {
     JsonBuilder *b = json_builder_new();
     json_builder_begin_object(b);
@@ -390,7 +401,6 @@ GString *summary_json(const RunInfo *run)
     if (run->merge_runs)                        /* only for `nocprof merge` */
         json_merge(b, run);
     npjson_member_array(b, "cores");
-    g_autoptr(GPtrArray) splices = g_ptr_array_new_with_free_func(g_free);
     for (unsigned i = 0; i < run->ncores; i++)
         json_core(b, &run->cores[i], splices);
     json_builder_end_array(b);
@@ -400,5 +410,22 @@ GString *summary_json(const RunInfo *run)
     if (run->communication)
         npjson_member_node(b, "communication", json_node_copy(run->communication));
     json_builder_end_object(b);
-    return splice(npjson_finish(b), splices);
+    return npjson_finish(b);
+}
+
+GString *summary_json(const RunInfo *run)
+{
+    g_autoptr(GPtrArray) splices = g_ptr_array_new();   /* const Profile * (NULL: none) */
+    GString *r = g_string_new(NULL);
+    splice(skeleton(run, splices), splices, r, NULL);
+    return r;
+}
+
+bool summary_json_write(const RunInfo *run, FILE *f)
+{
+    g_autoptr(GPtrArray) splices = g_ptr_array_new();
+    GString *r = g_string_new(NULL);
+    splice(skeleton(run, splices), splices, r, f);
+    g_string_free(r, TRUE);
+    return !ferror(f);
 }
