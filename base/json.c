@@ -11,6 +11,8 @@
 
 struct NpJson {
     GString *out;
+    FILE *sink;                        /* npjson_new_file: out goes here */
+    bool sink_failed;
     unsigned depth;
     bool named;                        /* a member name was just written */
     bool empty[NPJSON_MAX_DEPTH + 1];  /* nothing yet at this level */
@@ -22,6 +24,32 @@ NpJson *npjson_new(void)
     b->out = g_string_sized_new(4096);
     b->empty[0] = true;
     return b;
+}
+
+NpJson *npjson_new_file(FILE *f)
+{
+    NpJson *b = npjson_new();
+    b->sink = f;
+    return b;
+}
+
+/* A file writer hands its text on a MiB at a time, between values. */
+static void spill(NpJson *b)
+{
+    if (!b->sink || b->out->len < (1u << 20))
+        return;
+    if (fwrite(b->out->str, 1, b->out->len, b->sink) != b->out->len)
+        b->sink_failed = true;
+    g_string_truncate(b->out, 0);
+}
+
+bool npjson_finish_file(NpJson *b)
+{
+    g_assert(b->depth == 0 && b->sink);
+    g_string_append_c(b->out, '\n');
+    bool ok = !b->sink_failed && fwrite(b->out->str, 1, b->out->len, b->sink) == b->out->len;
+    npjson_free(b);
+    return ok;
 }
 
 GString *npjson_finish(NpJson *b)
@@ -128,6 +156,7 @@ void npjson_begin_object(NpJson *b)
 void npjson_end_object(NpJson *b)
 {
     close_level(b, '}');
+    spill(b);
 }
 
 void npjson_begin_array(NpJson *b)

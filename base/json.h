@@ -26,6 +26,7 @@
 
 #include <glib.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 typedef struct NpJson NpJson;
@@ -33,6 +34,12 @@ typedef struct NpJson NpJson;
 NpJson *npjson_new(void);
 /* The document, with a final newline. Frees b. */
 GString *npjson_finish(NpJson *b);
+/* A writer whose text goes to f as it is made (held at most about a MiB
+ * at a time: summary.json of big firmware, issue 24); finish_file writes
+ * the rest and the final newline, frees b, and says whether every write
+ * succeeded. */
+NpJson *npjson_new_file(FILE *f);
+bool npjson_finish_file(NpJson *b);
 /* The document's text, without newline (a section for npjson_raw, or
  * profile.data). Frees b. */
 char *npjson_take(NpJson *b);

@@ -207,6 +207,8 @@ bool cli_stage_put(CliStage *s, const char *dir, const char *name, const char *d
  * writes succeeded. */
 FILE *cli_stage_open(CliStage *s, const char *dir, const char *name, GError **error);
 bool cli_stage_close(CliStage *s, const char *dir, const char *name, FILE *f, bool ok, GError **error);
+/* The temporary file dir/name is staged in (NULL: not staged), to read back. */
+const char *cli_stage_path(CliStage *s, const char *dir, const char *name);
 bool cli_stage_commit(CliStage *s, bool stop_on_signal, GError **error);
 /* Remove every staged file (nothing is replaced). */
 void cli_stage_discard(CliStage *s);

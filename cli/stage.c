@@ -43,6 +43,13 @@ FILE *cli_stage_open(CliStage *s, const char *dir, const char *name, GError **er
     return f;
 }
 
+const char *cli_stage_path(CliStage *s, const char *dir, const char *name)
+{
+    g_autofree char *path = g_build_filename(dir, name, NULL);
+    guint at = GPOINTER_TO_UINT(g_hash_table_lookup(s->seen, path));
+    return at ? g_ptr_array_index(s->tmp, at - 1) : NULL;
+}
+
 bool cli_stage_close(CliStage *s, const char *dir, const char *name, FILE *f, bool ok, GError **error)
 {
     (void)s;

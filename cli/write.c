@@ -59,6 +59,15 @@ static bool stopped(const Out *o, GError **error)
 
 /* Stage one file, OUT/sub/name (sub may be NULL), and remember it (a name
  * written twice is listed once). */
+/* rel is in the folder's list (once). */
+static void note_written(Out *o, const char *rel)
+{
+    for (guint i = o->written->len; i-- > 0;)
+        if (strcmp(g_ptr_array_index(o->written, i), rel) == 0)
+            return;
+    g_ptr_array_add(o->written, g_strdup(rel));
+}
+
 static bool put(Out *o, const char *sub, const char *name, const char *data, gsize len, GError **error)
 {
     g_autofree char *dir = sub ? g_build_filename(o->dir, sub, NULL) : g_strdup(o->dir);
@@ -66,10 +75,7 @@ static bool put(Out *o, const char *sub, const char *name, const char *data, gsi
     cli_test_hook(rel);
     if (stopped(o, error) || !cli_stage_put(o->stage, dir, name, data, len, error))
         return false;
-    for (guint i = o->written->len; i-- > 0;)
-        if (strcmp(g_ptr_array_index(o->written, i), rel) == 0)
-            return true;
-    g_ptr_array_add(o->written, g_steal_pointer(&rel));
+    note_written(o, rel);
     return true;
 }
 
@@ -291,21 +297,29 @@ static GPtrArray *limit_warnings(const ProfileData *d)
     return w;
 }
 
-/* OUT/report.html from the final summary.json text (not yet on disk) and
- * trace.json's text without messages (NULL: no trace). */
-static bool write_html(Out *o, const ProfileData *d, const char *summary, const char *folded, const char *trace,
-                       GError **error)
+/* OUT/report.html from the final summary.json (staged, not yet in place)
+ * and trace.json's text without messages (NULL: no trace). */
+static bool write_html(Out *o, const ProfileData *d, const char *folded, const char *trace, GError **error)
 {
     bool any = d->ncores && d->profs[0];
-    GString *lines = any ? html_lines_json((const Profile *const *)d->profs, d->ncores) : NULL;
-    GString *page = html_report_build(summary, folded, trace, lines ? lines->str : NULL);
-    if (lines)
-        g_string_free(lines, TRUE);
-    return put_gstring(o, NULL, "report.html", page, error);
+    const char *summary = cli_stage_path(o->stage, o->dir, "summary.json");
+    GString *page = html_report_build_run(summary, folded, trace, any ? (const Profile *const *)d->profs : NULL,
+                                          d->ncores, error);
+    return page && put_gstring(o, NULL, "report.html", page, error);
 }
 
-/* report.html (embedding summary.json), summary.json and summary.txt with
- * the final status (EXIT_REPORTS when a report failed, 130/143 when a
+/* summary.json, staged as it is made (summary_json_write): 44 MB for
+ * 30,000 functions on four cores were held whole, and again in
+ * report.html's making (issue 24). */
+static bool put_summary_json(Out *o, const RunInfo *r, GError **error)
+{
+    cli_test_hook("summary.json");
+    FILE *f = stopped(o, error) ? NULL : cli_stage_open(o->stage, o->dir, "summary.json", error);
+    return f && cli_stage_close(o->stage, o->dir, "summary.json", f, summary_json_write(r, f), error);
+}
+
+/* summary.json, report.html (embedding it, read back) and summary.txt
+ * with the final status (EXIT_REPORTS when a report failed, 130/143 when a
  * signal came meanwhile). For `run` the status is then frozen
  * (cli_signals_freeze): a signal that came while these were written makes
  * them be written again with its status, so the summary always says the
@@ -318,16 +332,16 @@ static bool write_summaries(Out *o, const ProfileData *d, RunInfo *run, bool ok,
         status = cli_final_status(run->exit_status, ok);
         RunInfo r = *run;
         r.exit_status = status;
-        GString *json = summary_json(&r);
-        if (ok && !write_html(o, d, json->str, folded, trace, first)) {
+        GError **err = *first ? NULL : first;
+        sok = put_summary_json(o, &r, err);
+        if (ok && sok && !write_html(o, d, folded, trace, first)) {
             ok = false;
-            g_string_free(json, TRUE);
             status = -1;
             continue;
         }
-        GError **err = *first ? NULL : first;
-        sok = put_gstring(o, NULL, "summary.json", json, err)
-           && put_gstring(o, NULL, "summary.txt", summary_text(&r), err);
+        if (sok)
+            note_written(o, "summary.json");   /* listed after report.html, as ever */
+        sok = sok && put_gstring(o, NULL, "summary.txt", summary_text(&r), err);
         if (o->flags & CLI_WRITE_STOP_ON_SIGNAL)
             break;   /* a signal discards everything anyway */
         cli_signals_freeze();

@@ -4,7 +4,9 @@
 #define _GNU_SOURCE /* memmem */
 #include "web/html_report.h"
 
+#include <errno.h>
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +20,51 @@
 extern const unsigned char nocprof_web_bundle[];
 extern const unsigned long nocprof_web_bundle_len;
 
+typedef struct Page Page;
+static void page_put_len(Page *pg, const char *s, gsize n);
+static void append_script_safe(Page *pg, const char *json);
+
 /* s as a JSON string literal (base/json.h: json-glib's escaping, invalid
  * UTF-8 replaced). */
 static void append_quoted(GString *o, const char *s)
 {
     g_autofree char *q = npjson_quote(s ? s : "");
     g_string_append(o, q);
+}
+
+/* The same bytes as append_quoted, for long text (stacks.folded: 8.6 MB
+ * for deep mutual recursion, where one json-glib string node cost more
+ * than the profiled run): runs of printable ASCII other than '"' and '\\',
+ * which json-glib copies as they are, are copied here, '\n' becomes the
+ * "\\n" json-glib writes, and every other run of bytes is quoted by
+ * append_quoted's own path (ASCII never belongs to a UTF-8 sequence, so
+ * the pieces validate as the whole does). unit/html checks it against
+ * npjson_quote for every byte. */
+static bool json_plain(char c)
+{
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
+static void append_quoted_text(GString *o, const char *s)
+{
+    g_string_append_c(o, '"');
+    while (*s) {
+        const char *run = s;
+        while (json_plain(*s))
+            s++;
+        g_string_append_len(o, run, s - run);
+        for (; *s == '\n'; s++)
+            g_string_append(o, "\\n");
+        if (!*s || json_plain(*s))
+            continue;
+        const char *odd = s;
+        while (*s && *s != '\n' && !json_plain(*s))
+            s++;
+        g_autofree char *piece = g_strndup(odd, (gsize)(s - odd));
+        g_autofree char *q = npjson_quote(piece);
+        g_string_append_len(o, q + 1, (gssize)strlen(q) - 2);
+    }
+    g_string_append_c(o, '"');
 }
 
 #define MAX_SOURCE_BYTES (4u << 20) /* larger source files are not embedded */
@@ -93,20 +134,42 @@ static void append_function(GString *o, const Profile *p, const ProfFunc *f, Fil
     g_string_append(o, "]}");
 }
 
-static void append_core(GString *o, const Profile *p, FileTable *ft)
+static bool shown(const Profile *p, unsigned i)
+{
+    const ProfFunc *f = &p->funcs[i];
+    return !f->pseudo && f->size && report_func_active(p, i);
+}
+
+/* pg: o goes into the page (escaped) whenever it holds 64 KiB or more. */
+static void append_core(GString *o, const Profile *p, FileTable *ft, Page *pg)
 {
     g_string_append_printf(o, "{\"core\":%u,\"functions\":[", p->core);
     bool first = true;
     for (unsigned i = 0; i < p->nfuncs; i++) {
-        const ProfFunc *f = &p->funcs[i];
-        if (f->pseudo || !f->size || !report_func_active(p, i))
+        if (!shown(p, i))
             continue;
         if (!first)
             g_string_append_c(o, ',');
         first = false;
-        append_function(o, p, f, ft);
+        append_function(o, p, &p->funcs[i], ft);
+        if (pg && o->len >= (1u << 16)) {
+            append_script_safe(pg, o->str);
+            g_string_truncate(o, 0);
+        }
     }
     g_string_append(o, "]}");
+}
+
+/* The file of every instruction append_core writes, numbered in the order
+ * it meets them. */
+static void number_files(FileTable *ft, const Profile *const *profs, unsigned ncores)
+{
+    for (unsigned c = 0; c < ncores; c++) {
+        const Profile *p = profs[c];
+        for (unsigned i = 0; p && p->syms && i < p->nfuncs; i++)
+            for (unsigned k = 0; shown(p, i) && k < p->funcs[i].size / 4; k++)
+                file_index(ft, symbols_line(p->syms, p->funcs[i].addr + 4 * k).file);
+    }
 }
 
 static void append_source(GString *o, const char *path)
@@ -131,43 +194,57 @@ static void append_source(GString *o, const char *path)
     g_string_append_c(o, ']');
 }
 
-GString *html_lines_json(const Profile *const *profs, unsigned ncores)
+/* {"files":[...],"cores":[ of the source document. */
+static GString *files_head(const FileTable *ft)
 {
-    FileTable ft = { g_hash_table_new(g_str_hash, g_str_equal), g_ptr_array_new() };
-    GString *cores = g_string_new("[");
-    for (unsigned c = 0; c < ncores; c++) {
-        if (c)
-            g_string_append_c(cores, ',');
-        if (profs[c])
-            append_core(cores, profs[c], &ft);
-        else
-            g_string_append(cores, "null");
-    }
-    g_string_append_c(cores, ']');
     GString *o = g_string_new("{\"files\":[");
-    for (guint i = 0; i < ft.paths->len; i++) {
-        const char *path = g_ptr_array_index(ft.paths, i);
+    for (guint i = 0; i < ft->paths->len; i++) {
+        const char *path = g_ptr_array_index(ft->paths, i);
         g_string_append(o, i ? ",{\"path\":" : "{\"path\":");
         append_quoted(o, path);
         g_string_append(o, ",\"text\":");
         append_source(o, path);
         g_string_append_c(o, '}');
     }
-    g_string_append(o, "],\"cores\":");
-    g_string_append_len(o, cores->str, (gssize)cores->len);
-    g_string_append_c(o, '}');
-    g_string_free(cores, TRUE);
+    g_string_append(o, "],\"cores\":[");
+    return o;
+}
+
+/* The source document (html_lines_json), into pg when it is not NULL (as
+ * it is made, never held whole: 30,000 functions on four cores made 14 MB
+ * of it), else returned. The files come first in it, so they are
+ * numbered by a first pass. */
+static GString *lines_json(const Profile *const *profs, unsigned ncores, Page *pg)
+{
+    FileTable ft = { g_hash_table_new(g_str_hash, g_str_equal), g_ptr_array_new() };
+    number_files(&ft, profs, ncores);
+    GString *o = files_head(&ft);
+    for (unsigned c = 0; c < ncores; c++) {
+        if (c)
+            g_string_append_c(o, ',');
+        if (profs[c])
+            append_core(o, profs[c], &ft, pg);
+        else
+            g_string_append(o, "null");
+    }
+    g_string_append(o, "]}");
     g_hash_table_destroy(ft.index);
     g_ptr_array_free(ft.paths, TRUE);
-    return o;
+    if (!pg)
+        return o;
+    append_script_safe(pg, o->str);
+    g_string_free(o, TRUE);
+    return NULL;
+}
+
+GString *html_lines_json(const Profile *const *profs, unsigned ncores)
+{
+    return lines_json(profs, ncores, NULL);
 }
 
 /* JSON text inside a <script> element: '<' only occurs inside JSON
  * strings, where \u003c means the same, so no "</script>" or "<!--" can
  * end or confuse the element. */
-typedef struct Page Page;
-static void page_put_len(Page *pg, const char *s, gsize n);
-
 static void append_script_safe(Page *pg, const char *json)
 {
     for (const char *p = json;;) {
@@ -356,7 +433,7 @@ static Page page_start(const char *title, gsize size)
     if (size > HTML_PLAIN_MAX) {
         pg.buf = g_string_sized_new(PAGE_CHUNK + 1);
         pg.mem = g_memory_output_stream_new_resizable();
-        g_autoptr(GZlibCompressor) z = g_zlib_compressor_new(G_ZLIB_COMPRESSOR_FORMAT_ZLIB, 6);
+        g_autoptr(GZlibCompressor) z = g_zlib_compressor_new(G_ZLIB_COMPRESSOR_FORMAT_ZLIB, 1);
         pg.z = g_converter_output_stream_new(pg.mem, G_CONVERTER(z));
     }
     g_string_append(pg.o, pg.buf ? DATA_OPEN_Z : DATA_OPEN);
@@ -385,18 +462,41 @@ static GString *page_end(Page *pg)
     return o;
 }
 
-GString *html_report_build(const char *summary_json, const char *folded, const char *trace_json,
-                           const char *lines_json)
+/* The summary document from f into the page, a piece at a time. */
+static bool put_file(Page *pg, FILE *f)
+{
+    g_autofree char *buf = g_malloc(PAGE_CHUNK + 1);
+    size_t n;
+    while ((n = fread(buf, 1, PAGE_CHUNK, f)) > 0) {
+        buf[n] = '\0';   /* JSON text holds no NUL */
+        append_script_safe(pg, buf);
+    }
+    return !ferror(f);
+}
+
+/* The page: the summary from its text or from the file sf (summary_len
+ * bytes), "source" from lines (text) or made from profs. */
+static GString *report_page(const char *summary_json, FILE *sf, gsize summary_len, const char *folded,
+                            const char *trace_json, const char *lines, const Profile *const *profs, unsigned ncores,
+                            bool *read_ok)
 {
     GString *tmp = g_string_new(NULL);
-    append_quoted(tmp, folded ? folded : "");
+    append_quoted_text(tmp, folded ? folded : "");
     uint64_t cut = 0, dropped = 0;
     g_autofree char *trimmed = trace_json ? html_trim_trace(trace_json, HTML_TRACE_SPANS, &cut, &dropped) : NULL;
     const char *trace = trimmed ? trimmed : trace_json ? trace_json : "null";
-    const char *lines = lines_json ? lines_json : "null";
-    Page pg = page_start("nocprof report", strlen(summary_json) + tmp->len + strlen(trace) + strlen(lines));
+    gsize size = (sf ? summary_len : strlen(summary_json)) + tmp->len + strlen(trace);
+    /* the source document is made into the page only when the page is
+     * compressed whatever its size; else it is made first, to decide */
+    GString *made = profs && size <= HTML_PLAIN_MAX ? lines_json(profs, ncores, NULL) : NULL;
+    if (made)
+        lines = made->str;
+    Page pg = page_start("nocprof report", size + (lines ? strlen(lines) : profs ? HTML_PLAIN_MAX : 4));
     page_put(&pg, "{\"summary\":");
-    append_script_safe(&pg, summary_json);
+    if (sf)
+        *read_ok = put_file(&pg, sf);
+    else
+        append_script_safe(&pg, summary_json);
     page_put(&pg, ",\"folded\":");
     append_script_safe(&pg, tmp->str);
     g_string_free(tmp, TRUE);
@@ -406,9 +506,43 @@ GString *html_report_build(const char *summary_json, const char *folded, const c
     g_snprintf(counts, sizeof counts, ",\"trace_cut\":%" PRIu64 ",\"trace_dropped\":%" PRIu64, cut, dropped);
     page_put(&pg, counts);
     page_put(&pg, ",\"source\":");
-    append_script_safe(&pg, lines);
+    if (lines || !profs)
+        append_script_safe(&pg, lines ? lines : "null");
+    else
+        lines_json(profs, ncores, &pg);
+    if (made)
+        g_string_free(made, TRUE);
     page_put(&pg, "}");
     return page_end(&pg);
+}
+
+GString *html_report_build(const char *summary_json, const char *folded, const char *trace_json,
+                           const char *lines_json)
+{
+    return report_page(summary_json, NULL, 0, folded, trace_json, lines_json, NULL, 0, NULL);
+}
+
+GString *html_report_build_run(const char *summary_path, const char *folded, const char *trace_json,
+                               const Profile *const *profs, unsigned ncores, GError **error)
+{
+    FILE *f = fopen(summary_path, "rb");
+    GStatBuf st;
+    if (!f || fstat(fileno(f), &st) != 0) {
+        int e = errno;
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot read: %s", summary_path, g_strerror(e));
+        if (f)
+            fclose(f);
+        return NULL;
+    }
+    bool ok = true;
+    GString *page = report_page(NULL, f, (gsize)st.st_size, folded, trace_json, NULL, profs, ncores, &ok);
+    fclose(f);
+    if (!ok) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot read", summary_path);
+        g_string_free(page, TRUE);
+        return NULL;
+    }
+    return page;
 }
 
 GString *html_diff_build(const char *diff_json)
@@ -445,9 +579,7 @@ static char *read_optional(const char *dir, const char *name, bool required, GEr
 GString *html_report_page(const char *out_dir, const Profile *const *profs, unsigned ncores, GError **error)
 {
     GError *e = NULL;
-    g_autofree char *summary = read_optional(out_dir, "summary.json", true, error);
-    if (!summary)
-        return NULL;
+    g_autofree char *summary = g_build_filename(out_dir, "summary.json", NULL);
     g_autofree char *folded = read_optional(out_dir, "stacks.folded", false, &e);
     g_autofree char *trace = e ? NULL : read_optional(out_dir, "trace.json", false, &e);
     if (e) {
@@ -457,9 +589,5 @@ GString *html_report_page(const char *out_dir, const Profile *const *profs, unsi
     bool any = false;
     for (unsigned i = 0; i < ncores; i++)
         any |= profs && profs[i] != NULL;
-    GString *lines = any ? html_lines_json(profs, ncores) : NULL;
-    GString *page = html_report_build(summary, folded, trace, lines ? lines->str : NULL);
-    if (lines)
-        g_string_free(lines, TRUE);
-    return page;
+    return html_report_build_run(summary, folded, trace, any ? profs : NULL, ncores, error);
 }

@@ -36,6 +36,13 @@ GString *html_lines_json(const Profile *const *profs, unsigned ncores);
  * summary_json is required; the others may be NULL. */
 GString *html_report_build(const char *summary_json, const char *folded, const char *trace_json,
                            const char *lines_json);
+/* The same with the summary read from the file summary_path (a MiB at a
+ * time) and "source" made from profs (html_lines_json; profs NULL: null),
+ * written into the page as it is made when the page is compressed anyway
+ * (issue 24: neither is held whole). NULL on error (NOCPROF_ERROR_IO
+ * naming the file). */
+GString *html_report_build_run(const char *summary_path, const char *folded, const char *trace_json,
+                               const Profile *const *profs, unsigned ncores, GError **error);
 
 /* diff.html of `nocprof diff`: the same front end (it shows the
  * comparison when the data document is {"diff":...}) with the data

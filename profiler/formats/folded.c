@@ -66,6 +66,8 @@ struct Folded {
     GArray *nodes;             /* FoldNode */
     uint64_t *subtree;         /* [nodes] self + every descendant's self */
     uint64_t *pathlen;         /* [nodes] bytes of the escaped path */
+    char **names;              /* [funcs] escaped name, made once (NULL: on no path) */
+    size_t *namelen;           /* [funcs] its length */
     unsigned max_depth;
 };
 
@@ -77,16 +79,18 @@ Folded *folded_new(const Profile *p, unsigned fold)
     unsigned n = f->nodes->len;
     f->subtree = g_new0(uint64_t, n ? n : 1);
     f->pathlen = g_new0(uint64_t, n ? n : 1);
-    GString *tmp = g_string_new(NULL);
+    f->names = g_new0(char *, p->nfuncs ? p->nfuncs : 1);
+    f->namelen = g_new0(size_t, p->nfuncs ? p->nfuncs : 1);
     for (unsigned i = 0; i < n; i++) {   /* parents come first */
         const FoldNode *c = &g_array_index(f->nodes, FoldNode, i);
-        g_string_truncate(tmp, 0);
-        name_append(tmp, p->funcs[c->func].name, NAME_ESC_FOLDED);
-        f->pathlen[i] = (i ? f->pathlen[c->parent] + 1 : 0) + tmp->len;
+        if (!f->names[c->func]) {
+            f->names[c->func] = name_escaped(p->funcs[c->func].name, NAME_ESC_FOLDED);
+            f->namelen[c->func] = strlen(f->names[c->func]);
+        }
+        f->pathlen[i] = (i ? f->pathlen[c->parent] + 1 : 0) + f->namelen[c->func];
         f->subtree[i] = c->self;
         f->max_depth = MAX(f->max_depth, c->depth);
     }
-    g_string_free(tmp, TRUE);
     for (unsigned i = n; i-- > 1;)
         f->subtree[g_array_index(f->nodes, FoldNode, i).parent] += f->subtree[i];
     return f;
@@ -99,6 +103,10 @@ void folded_free(Folded *f)
     g_array_free(f->nodes, TRUE);
     g_free(f->subtree);
     g_free(f->pathlen);
+    for (unsigned i = 0; i < f->p->nfuncs; i++)
+        g_free(f->names[i]);
+    g_free(f->names);
+    g_free(f->namelen);
     g_free(f);
 }
 
@@ -136,30 +144,40 @@ uint64_t folded_bytes(const Folded *f, const char *prefix, unsigned depth)
     return total;
 }
 
+/* Each line is written in place, its path from the leaf back to the root
+ * (pathlen[] gives where it starts), names escaped once per function: the
+ * output of deep recursion is megabytes, and escaping every frame of every
+ * line again cost more than the whole profiled run. */
 void folded_write(GString *o, const Folded *f, const char *prefix, unsigned depth)
 {
-    GPtrArray *path = g_ptr_array_new();
+    size_t pre = prefix ? strlen(prefix) + 1 : 0;
     for (unsigned n = 0; n < f->nodes->len; n++) {
         uint64_t v = node_count(f, n, depth);
         if (!v)
             continue;
-        g_ptr_array_set_size(path, 0);
+        char num[24];
+        unsigned nd = digits(v);
+        for (unsigned i = nd; i-- > 0; v /= 10)
+            num[i] = (char)('0' + v % 10);
+        gsize at = o->len, len = pre + f->pathlen[n] + 1;
+        g_string_set_size(o, at + len + nd + 1);
+        char *w = o->str + at + len - 1;
+        *w = ' ';
         for (unsigned k = n;; k = g_array_index(f->nodes, FoldNode, k).parent) {
-            g_ptr_array_add(path, (gpointer)f->p->funcs[g_array_index(f->nodes, FoldNode, k).func].name);
+            unsigned fn = g_array_index(f->nodes, FoldNode, k).func;
+            w -= f->namelen[fn];
+            memcpy(w, f->names[fn], f->namelen[fn]);
             if (k == 0)
                 break;
+            *--w = ';';
         }
         if (prefix) {
-            g_string_append(o, prefix);
-            g_string_append_c(o, ';');
+            memcpy(o->str + at, prefix, pre - 1);
+            o->str[at + pre - 1] = ';';
         }
-        for (unsigned i = path->len; i-- > 0;) {
-            name_append(o, g_ptr_array_index(path, i), NAME_ESC_FOLDED);
-            g_string_append_c(o, i ? ';' : ' ');
-        }
-        g_string_append_printf(o, "%" G_GUINT64_FORMAT "\n", v);
+        memcpy(o->str + at + len, num, nd);
+        o->str[at + len + nd] = '\n';
     }
-    g_ptr_array_free(path, TRUE);
 }
 
 void folded_append_fold(GString *o, const Profile *p, const char *prefix, unsigned fold)

@@ -326,9 +326,9 @@ static void json_merge(NpJson *b, const RunInfo *run)
     npjson_end_object(b);
 }
 
-GString *summary_json(const RunInfo *run)
+/* The document into b (a string or a file writer). */
+static void summary_doc(NpJson *b, const RunInfo *run)
 {
-    NpJson *b = npjson_new();
     npjson_begin_object(b);
     npjson_member_string(b, "nocprof", NOCPROF_VERSION_STRING);
     npjson_member_string(b, "config_file", run->config_path);
@@ -364,5 +364,18 @@ GString *summary_json(const RunInfo *run)
     if (run->communication)         /* written by comm_json */
         npjson_member_raw(b, "communication", run->communication);
     npjson_end_object(b);
+}
+
+GString *summary_json(const RunInfo *run)
+{
+    NpJson *b = npjson_new();
+    summary_doc(b, run);
     return npjson_finish(b);
+}
+
+bool summary_json_write(const RunInfo *run, FILE *f)
+{
+    NpJson *b = npjson_new_file(f);
+    summary_doc(b, run);
+    return npjson_finish_file(b);
 }

@@ -55,6 +55,32 @@ static void test_page_data(void)
     g_string_free(page, TRUE);
 }
 
+/* The folded stacks are quoted by html_report.c's own fast path: the same
+ * bytes as json-glib's (npjson_quote) for every byte value, valid and
+ * invalid UTF-8, C1 controls and newlines among them. */
+static void test_folded_quoting(void)
+{
+    GString *f = g_string_new("core0;main;f\\x3b 12\ncore0;\"q\" 3\n");
+    for (unsigned c = 1; c < 256; c++) {
+        g_string_append_c(f, (char)c);
+        g_string_append(f, c % 3 ? "ab" : c % 2 ? "\n" : "");
+    }
+    g_string_append(f, "caf\xc3\xa9;\xe2\x82\xac;\xf0\x9f\x98\x80;\xc2\x85;\xff\xfe;\xe2\x82x;\xc3\n\n<");
+    GString *page = html_report_build("{}", f->str, NULL, NULL);
+    g_autofree char *q = npjson_quote(f->str);
+    GString *want = g_string_new(",\"folded\":");
+    for (const char *p = q; *p; p++)
+        if (*p == '<')
+            g_string_append(want, "\\u003c");
+        else
+            g_string_append_c(want, *p);
+    g_string_append(want, ",\"trace\":");
+    g_assert_nonnull(strstr(page->str, want->str));
+    g_string_free(want, TRUE);
+    g_string_free(page, TRUE);
+    g_string_free(f, TRUE);
+}
+
 /* diff.html: profile_diff_json's rows (a hostile and a non-UTF-8 name
  * among them) in the {"diff":...} data element, read back exactly. */
 static void test_diff_page(void)
@@ -196,6 +222,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/html/page-data", test_page_data);
+    g_test_add_func("/html/folded-quoting", test_folded_quoting);
     g_test_add_func("/html/trim-trace", test_trim_trace);
     g_test_add_func("/html/trim-messages", test_trim_messages);
     g_test_add_func("/html/diff-page", test_diff_page);

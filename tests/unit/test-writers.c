@@ -314,6 +314,16 @@ static void test_summary_json_many_functions(void)
     clock_t t0 = clock();
     GString *s = summary_json(&run);
     double cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    /* streamed to a file a MiB at a time (cli/write.c): the same bytes */
+    FILE *tf = tmpfile();
+    g_assert_nonnull(tf);
+    g_assert_true(summary_json_write(&run, tf));
+    g_assert_cmpint(ftell(tf), ==, (long)s->len);
+    rewind(tf);
+    g_autofree char *back = g_malloc(s->len + 1);
+    g_assert_cmpuint(fread(back, 1, s->len, tf), ==, s->len);
+    g_assert_true(memcmp(back, s->str, s->len) == 0);
+    fclose(tf);
     g_autoptr(JsonNode) root = parse(s);
     g_string_free(s, TRUE);
     JsonObject *c = json_array_get_object_element(
