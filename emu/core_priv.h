@@ -212,6 +212,9 @@ struct Core {
     CoreSched sched;
     /* where block boundaries publish the clock (sched.lb_pub or lb_own) */
     uint64_t *lb_pub, lb_own;
+    /* a CONSOLE write is a sync point and reported (sched.progress): the
+     * scheduler's livelock watch has the core waiting (core_watch_console) */
+    bool console_sync;
     /* the instruction count for a progress line on another thread
      * (core_publish_instructions), as of cycle insns_at */
     uint64_t insns_pub, insns_at;
