@@ -70,8 +70,9 @@ struct Block {
     uint8_t nuses;
     bool stalls;               /* 24k: waits inside it: a wait at its start
                                   needs the exact pass (memoised) */
-    uint32_t ds_cost;          /* 24k, BLOCK_SPLIT: its delay slot's static
-                                  cycles (0: not known yet) */
+    uint32_t ds_cost;          /* BLOCK_SPLIT: its delay slot's static
+                                  cycles (0: not known yet), for ds_word */
+    uint32_t ds_word;
     uint8_t memo_next;
     const Block *memo_from[BLOCK_MEMO]; /* 24k: the last blocks it was
                                   entered from with an interlock across
