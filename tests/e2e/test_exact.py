@@ -157,7 +157,7 @@ class Exact(unittest.TestCase):
         # (hang_wait: every core asleep in `wait` under a heartbeat timer;
         # wait_beat at livelock_cycles 10000: the same below the rule's limit)
         for name, L in (("hang_irq", 50000), ("hang_exited", 50000), ("hang_flood", 50000),
-                        ("hang_wait", 50000), ("wait_beat", 10000)):
+                        ("hang_wait", 50000), ("hang_cp0", 50000), ("wait_beat", 10000)):
             base = None
             for q, t in [(1, 1), (1000, 2), (37, 3), (10000, 4), (100000, 2)]:
                 r = run([fw(name), "--set", "run.livelock_cycles=%d" % L, "--set", "sched.quantum=%d" % q,

@@ -484,6 +484,20 @@ class EndOfRun(unittest.TestCase):
             self.assertIn("wait-for cycle: core 0 -> core 1 -> core 0", r.text("summary.txt"))
             self.assertIn("hang_wait.c:%d)" % line, r.stderr)
 
+    def test_hang_asleep_under_cp0_timer(self):
+        """19: every core sleeps in `wait` for a flag nobody sets under a CP0
+        Compare heartbeat, touching neither NoC nor IRQC (no sync point at
+        all: found at the waits, wakes and due cycles; ran to the cycle
+        limit before)."""
+        for endian in ("el", "eb"):
+            r, line = self.hang("hang_cp0", endian)
+            s = r.summary
+            for c in s["cores"]:
+                self.check_wait(c, "interrupt", None, "sleep_until_ready", line)
+                self.assertGreaterEqual(c["interrupts"], 16)  # every 3000 cycles over 50000
+            self.assertEqual(s["wait_cycle"], [])
+            self.assertIn("waits for an interrupt, at", r.text("summary.txt"))
+
     def test_wait_with_heartbeat_that_ends(self):
         """19: a heartbeat sleep that gets its event (core 1 sends after 10
         ticks of 2000 cycles) is no hang; with livelock_cycles below those
