@@ -554,12 +554,9 @@ static inline void enter_block(Core *c, Block *p, Block *b, uint64_t start, uint
     c->prev = b;
 }
 
-/* The whole boundary, every case: a new block, a transfer the client
- * must see, an event or a sample due. */
-G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
+/* hook_block_slow once the previous block's $sp is checked. */
+G_GNUC_NO_INLINE static void slow_after_stack(Core *c, uint32_t addr, uint32_t size)
 {
-    if (c->prev->sp_write && stack_check(c, c->prev))
-        return;
     if (__atomic_load_n(&c->yield_req, __ATOMIC_RELAXED))
         core_update_next_event(c); /* takes it: the run ends at this boundary */
     if (c->cp0.fix_pending) {
@@ -618,6 +615,15 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     enter_block(c, p, b, start, end);
 }
 
+/* The whole boundary, every case: a new block, a transfer the client
+ * must see, an event or a sample due. */
+G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
+{
+    if (c->prev->sp_write && stack_check(c, c->prev))
+        return;
+    slow_after_stack(c, addr, size);
+}
+
 /* A call or a return (b watched, or p ended in jr/jalr) or samples due:
  * when no event is due before b ends (no interrupt, timer, limit, slice
  * end, yield, cut run, mfc0 fix or jalx), what hook_block_slow would do (the odd
@@ -643,7 +649,8 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
     if ((p->flags & CORE_ARRIVE_SLOW) || (b->flags & BLOCK_SPLIT) || end > c->next_event
         || c->cp0.fix_pending || c->cut_run || __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED)
         || MIPS_IS_JALX(p->branch_insn)) {
-        hook_block_slow(c, b->addr, b->size);
+        /* $sp checked above: not twice (interrupt handlers' prologues) */
+        slow_after_stack(c, b->addr, b->size);
         return;
     }
     if ((p->flags & MIPS_JREG) && exc_odd_target(c, p, b->addr))
