@@ -149,6 +149,12 @@ static uint32_t block_scan(Core *c, Block *b, bool pend)
     return ctl;
 }
 
+/* What leaving b needs, in one byte for block_hook's fast test. */
+static void block_leave(Block *b)
+{
+    b->leave = b->attn_out | b->rt_pend | b->sp_write;
+}
+
 static Block *block_new(Core *c, uint32_t addr, uint32_t size)
 {
     Block *b = g_new0(Block, 1);
@@ -188,6 +194,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     b->attn = b->watch || (b->flags & BLOCK_SPLIT);
     b->attn_out = (b->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(b->branch_insn);
     stack_scan_block(b);
+    block_leave(b);
     block_publish(b);
     g_ptr_array_add(c->blocks, b);
     return b;
@@ -322,6 +329,7 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
     else if (mips_branch_target(from->branch_insn, from->branch_pc, &target) && target == fall)
         to->flags |= BLOCK_EVAL;
     to->attn_out = (to->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(to->branch_insn);
+    block_leave(to);
     block_publish(to);
 }
 
@@ -687,8 +695,7 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->attn_out | p->rt_pend | p->sp_write | b->attn
-                   | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
+    if (G_UNLIKELY(p->leave | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
         boundary_fast(c, p, b, bt, start, end);
         return;
     }

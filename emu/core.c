@@ -424,7 +424,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->prev = &c->none;
     c->lb_pub = &c->lb_own;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
-    c->irq_marker.attn_out = true;
+    c->irq_marker.attn_out = c->irq_marker.leave = true;
     /* MIPS_JREG: a register jump's target is checked (exc_odd_target) */
     c->arrive_mask = CORE_ARRIVE_SLOW | MIPS_JREG;
     c->pc = img->entry;

@@ -41,6 +41,8 @@ struct Block {
     bool watch;                /* the client wants every arrival here */
     bool attn;                 /* watch: entering it takes the hook's
                                   slow path */
+    bool leave;                /* attn_out | rt_pend | sp_write, for the
+                                  block hook's one test (block_leave) */
     bool attn_out;             /* flags & arrive_mask: leaving it does */
     bool rt_pend;              /* 24k: it leaves results pending and its
                                   successor is known only at run time
