@@ -6,7 +6,9 @@
  * sent, received or dropped at the core's NI (NiEvent) and the first
  * CONSOLE write after a wait (a sync point then: core_watch_console). A
  * core waits from its first failed NI poll or `wait` after its last
- * progress (`polled`, `poll_from`); interrupt handlers, timer ticks and
+ * progress (`polled`, `poll_from`), and is stuck once it has waited for
+ * [run] livelock_cycles and waited again since (`again`: one long `wait`
+ * that its timer ends is a sleep); interrupt handlers, timer ticks and
  * work that nobody sees change nothing. Every progress is a sync point,
  * so no core makes progress past a cycle t at which another core checks:
  * the state before its last progress (prev_*) is the state as of t - 1.
@@ -26,9 +28,11 @@ static void progress_at(MCore *mc, uint64_t cycle)
     if (mc->progress < cycle) {
         mc->prev_polled = mc->polled;
         mc->prev_poll_from = mc->poll_from;
+        mc->prev_again = mc->again;
+        mc->prev_again_at = mc->again_at;
     }
     mc->progress = cycle;
-    mc->polled = false;
+    mc->polled = mc->again = false;
     core_watch_console(mc->core, false);
 }
 
@@ -41,7 +45,23 @@ static void waited_at(MCore *mc, uint64_t cycle, unsigned kind, uint32_t pc)
         mc->polled = true;
         mc->poll_from = cycle;
         core_watch_console(mc->core, true);
+    } else if (!mc->again) {
+        mc->again = true;
+        mc->again_at = cycle;
     }
+}
+
+/* When o waited again after its first wait (UINT64_MAX: not yet), as of
+ * before its last progress or now. A core asleep in a skipped poll loop
+ * polls again at its first skipped iteration (reported when it wakes). */
+static uint64_t again_from(const MCore *o, bool before_progress)
+{
+    uint64_t at = UINT64_MAX;
+    if (before_progress ? o->prev_again : o->again)
+        at = before_progress ? o->prev_again_at : o->again_at;
+    if (!before_progress && o->polling)
+        at = MIN(at, o->p_start + o->p_off);
+    return at;
 }
 
 /* Core o had only waited (polled an NI in vain, slept in `wait`, run
@@ -54,9 +74,10 @@ static bool stuck_before(const MCore *o, uint64_t t, uint64_t L)
 {
     if (o->st == MC_IDLE && !o->polling && !o->woken && o->wake_t == UINT64_MAX)
         return true;
-    bool polled = o->progress >= t ? o->prev_polled : o->polled;
-    uint64_t from = o->progress >= t ? o->prev_poll_from : o->poll_from;
-    return polled && from < t && t - from >= L;
+    bool before = o->progress >= t;
+    bool polled = before ? o->prev_polled : o->polled;
+    uint64_t from = before ? o->prev_poll_from : o->poll_from;
+    return polled && from < t && t - from >= L && again_from(o, before) < t;
 }
 
 /* The network changed nothing for L cycles before t (the network has been
@@ -86,7 +107,10 @@ uint64_t mach_livelock_due(const Machine *m, const MCore *mc)
     uint64_t L = m->cfg->livelock_cycles;
     if (L == 0 || !mc->polled)
         return UINT64_MAX;
-    uint64_t due = sat_add(mc->poll_from, L);
+    uint64_t due = sat_add(mc->poll_from, L), again = again_from(mc, false);
+    if (again == UINT64_MAX)
+        return UINT64_MAX; /* one wait so far: looked at when it ends */
+    due = MAX(due, again + 1);
     if (!noc_quiescent(m->noc))
         due = MAX(due, sat_add(noc_last_move(m->noc), L + 1));
     return due;

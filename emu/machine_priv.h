@@ -31,6 +31,10 @@ typedef struct MCore {
      * state before the last progress, to judge it as of an earlier cycle */
     bool polled, prev_polled;
     uint64_t poll_from, prev_poll_from, progress;
+    /* ... and waited again (a second poll or `wait`) since, from again_at:
+     * one long `wait` that its timer ends is a sleep, not a hang */
+    bool again, prev_again;
+    uint64_t again_at, prev_again_at;
     /* what it waited for last (MachWaitKind) and where (a poll's pc) */
     unsigned w_kind;
     uint32_t w_pc;
