@@ -318,19 +318,23 @@ static void wait_of(Run *r, unsigned i)
     res->wait_for = kinds[w->kind];
     res->wait_peer = w->kind == MACH_WAIT_TX ? w->peer : -1;
     const Symbols *syms = firmware_of(r, i)->syms;
-    /* without a shadow stack (--no-profile): its last poll, if it polled */
-    uint32_t site = !r->cols[i] && w->kind != MACH_WAIT_IRQ ? w->pc : res->stop_pc;
+    /* without a shadow stack (--no-profile): its last poll or `wait` */
+    uint32_t site = !r->cols[i] ? w->pc : res->stop_pc;
     int fi = symbols_lookup(syms, site);
     if (r->cols[i]) {
         unsigned n, nr, k = 0;
         g_autofree unsigned *fr = collector_stack(r->cols[i], &n);
         g_autofree uint32_t *ret = collector_stack_ret(r->cols[i], &nr);
         for (unsigned j = 0; j < n; j++)
-            if (ret[j] == 1 && w->kind != MACH_WAIT_IRQ)
-                k = j + 1; /* stopped in an interrupt: where it polled */
+            if (ret[j] == 1)
+                k = j + 1; /* stopped in an interrupt: where it polled or waited */
         if (k) {
             site = w->pc;
             fi = symbols_lookup(syms, site);
+            /* interrupted after its `wait`, in another runtime function
+             * (rt_interrupts_on of the race-free pattern): from there */
+            if (k < n && (int)fr[k] != fi && runtime_function(syms, (int)fr[k]))
+                fi = (int)fr[k];
         }
         for (; k < n && (int)fr[k] == fi && ret[k] >= 8 && runtime_function(syms, fi); k++) {
             site = ret[k] - 8; /* the call (jal and its delay slot) */

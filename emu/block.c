@@ -453,16 +453,12 @@ G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t
  * limit is stopped before it runs (uc_emu_stop in this hook is exact) and
  * its prefix then runs alone up to an `until` address (block_run_cut). */
 
-/* Static cycles of the instruction at addr (the delay slot of a branch
- * ending a block at a page end). */
-static uint64_t word_cost(Core *c, uint32_t addr)
+/* Static cycles of `word` at addr (the delay slot of a branch ending a
+ * block at a page end). */
+static uint64_t word_cost(Core *c, uint32_t addr, uint32_t word)
 {
-    uint8_t w[4];
-    if (uc_mem_read(c->uc, mips_phys(addr), w, 4) != UC_ERR_OK)
-        return 1;
     Block tmp = { .addr = addr, .size = 4, .ninsns = 1 };
     uint16_t icost;
-    uint32_t word = core_guest_word(c, w);
     tmp.icost = &icost;
     tmp.words = &word;
     block_scan(c, &tmp, false);
@@ -470,19 +466,36 @@ static uint64_t word_cost(Core *c, uint32_t addr)
     return tmp.cost;
 }
 
+/* Static cycles of the delay slot of BLOCK_SPLIT b (the word after it),
+ * memoised with the word they were computed for: the word is read from
+ * RAM directly (no Unicorn call), and code written there at run time
+ * gets its own cost. A block that ran a loop across a page end paid a
+ * Unicorn read and a scan at every entry (bench-store-x10). */
+static uint64_t ds_cost(Core *c, Block *b)
+{
+    uint32_t addr = b->addr + b->size, phys = mips_phys(addr), word;
+    if (c->ram && (uint64_t)phys + 4 <= c->cfg->ram_size) {
+        word = core_guest_word(c, c->ram + phys);
+    } else {
+        uint8_t w[4];
+        if (uc_mem_read(c->uc, phys, w, 4) != UC_ERR_OK)
+            return 1;
+        word = core_guest_word(c, w);
+    }
+    if (!b->ds_cost || word != b->ds_word) {
+        b->ds_word = word;
+        b->ds_cost = (uint32_t)word_cost(c, addr, word);
+    }
+    return b->ds_cost;
+}
+
 /* b, entered at start, would end past the limit: stop before it (true),
  * to run only the instructions that complete by the limit. */
 static bool block_limit_cut(Core *c, Block *b, uint64_t start)
 {
     uint64_t limit = c->cfg->max_cycles, end = start + b->cost;
-    if ((b->flags & BLOCK_SPLIT) && c->cfg->timing.model == TIMING_24K) {
-        /* the pass is dearer than flat's table: once per block */
-        if (!b->ds_cost)
-            b->ds_cost = (uint32_t)word_cost(c, b->addr + b->size);
-        end += b->ds_cost;
-    } else if (b->flags & BLOCK_SPLIT) {
-        end += word_cost(c, b->addr + b->size);
-    }
+    if (b->flags & BLOCK_SPLIT)
+        end += ds_cost(c, b);
     if (end <= limit)
         return false;
     uint64_t room = start < limit ? limit - start : 0, acc = 0;
@@ -559,12 +572,9 @@ static inline void enter_block(Core *c, Block *p, Block *b, uint64_t start, uint
     c->prev = b;
 }
 
-/* The whole boundary, every case: a new block, a transfer the client
- * must see, an event or a sample due. */
-G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
+/* hook_block_slow once the previous block's $sp is checked. */
+G_GNUC_NO_INLINE static void slow_after_stack(Core *c, uint32_t addr, uint32_t size)
 {
-    if (c->prev->sp_write && stack_check(c, c->prev))
-        return;
     if (__atomic_load_n(&c->yield_req, __ATOMIC_RELAXED))
         core_update_next_event(c); /* takes it: the run ends at this boundary */
     if (c->cp0.fix_pending) {
@@ -623,6 +633,15 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     enter_block(c, p, b, start, end);
 }
 
+/* The whole boundary, every case: a new block, a transfer the client
+ * must see, an event or a sample due. */
+G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
+{
+    if (c->prev->sp_write && stack_check(c, c->prev))
+        return;
+    slow_after_stack(c, addr, size);
+}
+
 /* A call or a return (b watched, or p ended in jr/jalr) or samples due:
  * when no event is due before b ends (no interrupt, timer, limit, slice
  * end, yield, cut run, mfc0 fix or jalx), what hook_block_slow would do (the odd
@@ -648,7 +667,8 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
     if ((p->flags & CORE_ARRIVE_SLOW) || (b->flags & BLOCK_SPLIT) || end > c->next_event
         || c->cp0.fix_pending || c->cut_run || __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED)
         || MIPS_IS_JALX(p->branch_insn)) {
-        hook_block_slow(c, b->addr, b->size);
+        /* $sp checked above: not twice (interrupt handlers' prologues) */
+        slow_after_stack(c, b->addr, b->size);
         return;
     }
     if ((p->flags & MIPS_JREG) && !block_jr_quick(c, p) && exc_odd_target(c, p, b->addr))

@@ -117,6 +117,16 @@ bool core_irq_network(const Core *c)
     return (c->irqc.enable & (NP_IRQ_NOC_RX | NP_IRQ_NOC_TX)) != 0;
 }
 
+uint32_t core_irq_enabled(const Core *c)
+{
+    return c->irqc.enable;
+}
+
+void core_watch_console(Core *c, bool on)
+{
+    c->console_sync = on && c->sched.progress;
+}
+
 void core_refresh_net(Core *c)
 {
     dev_irqc_refresh_net(&c->irqc);

@@ -156,6 +156,10 @@ typedef struct CoreSched {
      * then on (a sync included) happens earlier, so other host threads
      * can see how far it got without waiting for it. NULL: nowhere. */
     uint64_t *lb_pub;
+    /* Optional: the core wrote CONSOLE at cycle t (something the outside
+     * sees), called between sync and sync_done (lock held) while
+     * core_watch_console has asked for it. */
+    void (*progress)(void *opaque, Core *core, uint64_t t);
 } CoreSched;
 
 typedef struct CoreFault {
@@ -218,6 +222,11 @@ uint64_t core_wake_cycle(const Core *c);
 bool core_timer_irq_enabled(const Core *c);
 /* NoC receive or transmit-ready interrupts are enabled in IRQC. */
 bool core_irq_network(const Core *c);
+/* IRQC ENABLE (NP_IRQ_* bits). */
+uint32_t core_irq_enabled(const Core *c);
+/* From the core's own thread: CONSOLE writes become sync points reported
+ * to CoreSched.progress (on) or plain device writes again (off). */
+void core_watch_console(Core *c, bool on);
 /* PENDING & ENABLE != 0 (network lines as of the last sync point). */
 bool core_irq_wanted(const Core *c);
 /* Re-read the network interrupt lines (the caller holds the network at

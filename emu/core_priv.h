@@ -75,8 +75,9 @@ struct Block {
     uint8_t nuses;
     bool stalls;               /* 24k: waits inside it: a wait at its start
                                   needs the exact pass (memoised) */
-    uint32_t ds_cost;          /* 24k, BLOCK_SPLIT: its delay slot's static
-                                  cycles (0: not known yet) */
+    uint32_t ds_cost;          /* BLOCK_SPLIT: its delay slot's static
+                                  cycles (0: not known yet), for ds_word */
+    uint32_t ds_word;
     uint8_t memo_next;
     const Block *memo_from[BLOCK_MEMO]; /* 24k: the last blocks it was
                                   entered from with an interlock across
@@ -227,6 +228,9 @@ struct Core {
     CoreSched sched;
     /* where block boundaries publish the clock (sched.lb_pub or lb_own) */
     uint64_t *lb_pub, lb_own;
+    /* a CONSOLE write is a sync point and reported (sched.progress): the
+     * scheduler's livelock watch has the core waiting (core_watch_console) */
+    bool console_sync;
     /* the instruction count for a progress line on another thread
      * (core_publish_instructions), as of cycle insns_at */
     uint64_t insns_pub, insns_at;

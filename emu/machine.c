@@ -148,7 +148,7 @@ static bool advance_network(Machine *m, uint64_t t)
     return true;
 }
 
-static void start_halt(Machine *m, CoreState state, bool at_sync)
+void mach_start_halt(Machine *m, CoreState state, bool at_sync)
 {
     MachSched *s = m->sched;
     if (s->halting)
@@ -157,71 +157,6 @@ static void start_halt(Machine *m, CoreState state, bool at_sync)
     s->halt_at_sync = at_sync;
     s->halt_state = state;
     mach_changed(m);
-}
-
-/* ---- livelock (lock held) ----------------------------------------------- */
-
-/* Core o had only waited (polled an NI in vain, run interrupt handlers
- * meanwhile) with no change another core could see for at least L cycles,
- * as of cycle t - 1: its events at t itself may or may not have happened
- * yet, so they are not looked at (the verdict is the same in every
- * schedule: another core's NI events are never later than t). A core in
- * `wait` is stuck when only the network could wake it; one whose timer
- * will wake it sleeps by design (a tick loop), whatever it polled before. */
-static bool stuck_before(const MCore *o, uint64_t t, uint64_t L)
-{
-    if (o->st == MC_IDLE && !o->polling)  /* in wait */
-        return !o->woken && o->wake_t == UINT64_MAX;
-    bool polled = o->progress >= t ? o->prev_polled : o->polled;
-    uint64_t from = o->progress >= t ? o->prev_poll_from : o->poll_from;
-    return polled && from < t && t - from >= L;
-}
-
-/* The network changed nothing for L cycles before t (the network has been
- * simulated up to t at every check). */
-static bool net_still(const Machine *m, uint64_t t, uint64_t L)
-{
-    return noc_quiescent(m->noc) || noc_last_move(m->noc) + L < t;
-}
-
-/* A check at a sync point at cycle t, before its access: every other live
- * core has published lb >= t, so everything before t is known. */
-static void livelock_check(Machine *m, uint64_t t)
-{
-    uint64_t L = m->cfg->livelock_cycles;
-    if (L == 0 || t < L || m->sched->halting || !net_still(m, t, L))
-        return;
-    for (unsigned i = 0; i < m->ncores; i++) {
-        const MCore *o = &m->sched->mc[i];
-        if (o->st != MC_DONE && !stuck_before(o, t, L))
-            return;
-    }
-    m->deadlock = m->livelock = true;
-    m->end_cycle = t;
-    start_halt(m, CORE_DEADLOCK, true);
-}
-
-/* NiObserver: polls and progress of one core's NI. */
-static void ni_event(void *opaque, const NiEvent *ev)
-{
-    MCore *mc = opaque;
-    if (ev->kind == NI_EV_READY_RX || ev->kind == NI_EV_READY_TX)
-        return; /* a status read that found something: not a change */
-    if (ev->kind == NI_EV_POLL_RX || ev->kind == NI_EV_POLL_TX) {
-        mc->w_kind = ev->kind == NI_EV_POLL_RX ? MACH_WAIT_RX : MACH_WAIT_TX;
-        mc->w_pc = ev->pc;
-        if (!mc->polled) {
-            mc->polled = true;
-            mc->poll_from = ev->cycle;
-        }
-        return;
-    }
-    if (mc->progress < ev->cycle) {
-        mc->prev_polled = mc->polled;
-        mc->prev_poll_from = mc->poll_from;
-    }
-    mc->progress = ev->cycle;
-    mc->polled = false;
 }
 
 /* ---- called from a core's coroutine ----------------------------------- */
@@ -257,7 +192,7 @@ static bool sched_sync(void *opaque, Core *core, uint64_t t)
         if (others_reached(m, mc, t) && advance_network(m, t)) {
             /* judged before the access, as of t - 1: every core syncing
              * at t finds the same, and none of them accesses at t */
-            livelock_check(m, t);
+            mach_livelock_check(m, t);
             if (!s->halting)
                 break;
             continue;
@@ -305,6 +240,10 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     uint64_t ev = core_local_event(core);
     mc->wake_t = ev >= m->cfg->max_cycles ? UINT64_MAX
                : ev <= start ? start : start + (ev - start) / period * period;
+    /* looked at when its livelock is due, if nothing wakes it before */
+    uint64_t due = mach_livelock_due(m, mc);
+    if (due > start && due < m->cfg->max_cycles && poll_iter_at(mc, due) < mc->wake_t)
+        mc->wake_t = poll_iter_at(mc, due);
     lb_set(mc, mc->wake_t);
     mc->st = MC_IDLE;
     uint64_t r = start;
@@ -320,6 +259,9 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
         }
         if (mc->wake_t != UINT64_MAX && others_reached(m, mc, mc->wake_t)
             && advance_network(m, mc->wake_t) && !mc->woken) {
+            mach_livelock_check(m, mc->wake_t);
+            if (s->halting)
+                continue;
             r = mc->wake_t;
             break;
         }
@@ -349,12 +291,20 @@ static void idle_step(MCore *mc)
         if (!advance_network(m, mc->wake_t))
             return; /* another core wakes first */
         core_refresh_net(c);
+        /* every other core has reached wake_t: a livelock check point
+         * (the core entered `wait`, its timer wakes it, its livelock is due) */
+        mach_livelock_check(m, mc->wake_t);
     }
     core_idle(c, mc->wake_t);
     mc->woken = false;
     if (core_state(c) == CORE_IDLE) {
-        uint64_t w = core_wake_cycle(c);
-        mc->wake_t = w == UINT64_MAX ? UINT64_MAX : MAX(w, core_cycles(c));
+        uint64_t w = core_wake_cycle(c), due = mach_livelock_due(m, mc);
+        w = w == UINT64_MAX ? UINT64_MAX : MAX(w, core_cycles(c));
+        /* a timer will wake it: looked at when its livelock is due, if
+         * before (only the network can wake the others: stuck already) */
+        if (w != UINT64_MAX && due > core_cycles(c) && due < w)
+            w = due;
+        mc->wake_t = w;
         lb_set(mc, mc->wake_t);
     }
 }
@@ -368,7 +318,12 @@ static void core_main(void *opaque)
     Core *c = mc->core;
     for (;;) {
         mach_lock(s);
-        if (s->halting && core_live(c) && (!s->halt_at_sync || core_state(c) == CORE_IDLE)) {
+        /* a livelock found at end_cycle stops every core at its first sync
+         * point or `wait` at or after it: one that its timer wakes by then
+         * runs on to it (as it does in a schedule where it woke earlier) */
+        bool runs_on = s->halting && s->halt_at_sync && s->halt_state == CORE_DEADLOCK
+                    && core_state(c) == CORE_IDLE && core_wake_cycle(c) <= m->end_cycle;
+        if (s->halting && core_live(c) && !runs_on && (!s->halt_at_sync || core_state(c) == CORE_IDLE)) {
             if (core_state(c) == CORE_IDLE)
                 mc->w_kind = MACH_WAIT_IRQ;
             if (core_state(c) == CORE_IDLE && s->halt_state == CORE_DEADLOCK)
@@ -400,6 +355,7 @@ static void core_main(void *opaque)
         mach_lock(s);
         mach_work(mc, core_cycles(c));
         if (core_state(c) == CORE_IDLE) {
+            mach_waited(mc);
             mc->st = MC_IDLE;           /* look at it at the cycle it waits */
             mc->woken = false;
             mc->wake_t = core_cycles(c);
@@ -473,7 +429,7 @@ static bool unstick(Machine *m)
         return true;
     m->deadlock = true;
     m->end_cycle = MIN(latest, m->cfg->max_cycles);
-    start_halt(m, CORE_DEADLOCK, false);
+    mach_start_halt(m, CORE_DEADLOCK, false);
     return true;
 }
 
@@ -510,7 +466,7 @@ static gpointer thread_main(gpointer opaque)
     mach_lock(s);
     while (s->ndone < m->ncores) {
         if (s->interrupted && *s->interrupted)
-            start_halt(m, CORE_INTERRUPTED, false);
+            mach_start_halt(m, CORE_INTERRUPTED, false);
         bool parked = ta->thread >= s->nactive;
         MCore *mc = parked ? NULL : mach_pick(m, ta->thread);
         if (mc) {
@@ -614,11 +570,11 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
         *mc = (MCore){ .m = m, .core = m->cores[i], .id = i };
         mc->ni = dev_ni_new(m->noc, i, m->ncores, cfg->max_payload);
         core_map_device(m->cores[i], CORE_DEV_NI, &dev_ni_ops, mc->ni, dev_ni_irq);
-        dev_ni_observe(mc->ni, ni_event, mc);
+        dev_ni_observe(mc->ni, mach_ni_event, mc);
         core_set_sched(m->cores[i], &(CoreSched){ .opaque = mc, .sync = sched_sync,
                                                   .sync_done = sched_sync_done,
                                                   .poll_wait = cfg->reference ? NULL : sched_poll_wait,
-                                                  .lb_pub = &mc->lb });
+                                                  .lb_pub = &mc->lb, .progress = mach_progress });
     }
     return m;
 }

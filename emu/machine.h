@@ -33,11 +33,13 @@
  * none of them, the run ends in deadlock (idle time counted to the latest
  * clock of the run). Livelock counts as deadlock (SPEC 1, the hang rule):
  * when every live core has only waited since its last change another core
- * could see (a send, a receive or drop at its NI) for `[run]
- * livelock_cycles` — polled an NI and found nothing (dev_ni.c), running
- * interrupt handlers meanwhile, or sleeps in `wait` that only the network
+ * or the outside could see (a send, a receive or drop at its NI, a CONSOLE
+ * write) for `[run] livelock_cycles` — polled an NI and found nothing
+ * (dev_ni.c) or slept in `wait`, running interrupt handlers meanwhile (a
+ * heartbeat timer's included), or sleeps in `wait` that only the network
  * could end — and no flit moved in the network for as long, the run ends
- * with `livelock` set; `waits` says what each core waited for.
+ * with `livelock` set; `waits` says what each core waited for
+ * (machine_live.c).
  */
 #ifndef NOCPROF_MACHINE_H
 #define NOCPROF_MACHINE_H
@@ -61,7 +63,7 @@ typedef enum {
 
 typedef struct MachWait {
     MachWaitKind kind;
-    uint32_t pc;               /* its last poll (RX, TX) */
+    uint32_t pc;               /* its last poll or `wait` */
     int peer;                  /* TX: destination of the packet at the head
                                   of its injection queue (-1: none) */
 } MachWait;

@@ -31,6 +31,10 @@ typedef struct MCore {
      * state before the last progress, to judge it as of an earlier cycle */
     bool polled, prev_polled;
     uint64_t poll_from, prev_poll_from, progress;
+    /* ... and waited again (a second poll or `wait`) since, from again_at:
+     * one long `wait` that its timer ends is a sleep, not a hang */
+    bool again, prev_again;
+    uint64_t again_at, prev_again_at;
     /* what it waited for last (MachWaitKind) and where (a poll's pc) */
     unsigned w_kind;
     uint32_t w_pc;
@@ -112,6 +116,22 @@ bool mach_others_at(const LbView *v, const MCore *self, uint64_t t);
 bool mach_ready(const Machine *m, const MCore *mc, const LbView *v);
 MCore *mach_pick(Machine *m, unsigned thread);
 void mach_changed(Machine *m);
+
+void mach_start_halt(Machine *m, CoreState state, bool at_sync);
+
+/* machine_live.c, lock held: the livelock watch (SPEC 1, the hang rule).
+ * A check at cycle t (every other live core has published lb >= t, the
+ * network is simulated up to t) ends the run in livelock when every live
+ * core is stuck as of t - 1 and the network is still. */
+void mach_livelock_check(Machine *m, uint64_t t);
+/* The cycle at which mc will have waited for [run] livelock_cycles (and
+ * the network been still as long), or UINT64_MAX: it does not wait. */
+uint64_t mach_livelock_due(const Machine *m, const MCore *mc);
+/* mc's core has just entered `wait` (core_run returned it idle). */
+void mach_waited(MCore *mc);
+/* CoreSched.progress (a CONSOLE write) and the NI's observer. */
+void mach_progress(void *opaque, Core *core, uint64_t t);
+void mach_ni_event(void *opaque, const NiEvent *ev);
 
 /* machine_spin.c, lock held (dropped while spinning, held on return) */
 bool mach_spin_sync(Machine *m, MCore *mc, uint64_t t);

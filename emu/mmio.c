@@ -130,9 +130,14 @@ void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, v
     DevSlot *d;
     if (c->state != CORE_RUNNING || !(d = access_begin(c, offset, size, true, &a)))
         return;
-    bool sync = d->ops->sync;
+    /* the first CONSOLE write after a wait is progress for the livelock
+     * watch: a sync point, so it is seen at its cycle in every schedule */
+    bool console = c->console_sync && d == &c->dev[0] && a.reg == NP_SYS_CONSOLE;
+    bool sync = d->ops->sync || console;
     if (sync && !core_sync(c, a.now, a.pc))
         return;
+    if (console)
+        c->sched.progress(c->sched.opaque, c, a.now);
     bool known = d->ops->write(d->opaque, &a, (uint32_t)value);
     if (sync && !core_sync_end(c, a.pc)) {
         g_free(a.fault_msg);

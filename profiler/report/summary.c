@@ -40,8 +40,8 @@ static void merge_text(GString *o, const RunInfo *run)
 void summary_endings(GString *o, const RunInfo *run, const char *indent)
 {
     if (run->livelock)
-        g_string_append_printf(o, "%slivelock: every live core only waited (polled an NI in vain, ran interrupt "
-                               "handlers, slept where only the network could wake it) for %" G_GUINT64_FORMAT " cycles, nothing another core "
+        g_string_append_printf(o, "%slivelock: every live core only waited (polled an NI in vain, slept in wait, ran "
+                               "interrupt handlers) for %" G_GUINT64_FORMAT " cycles, nothing another core "
                                "could see changed and no flit moved (found at cycle %" G_GUINT64_FORMAT ")\n",
                                indent, run->livelock_cycles, run->end_cycle);
     else

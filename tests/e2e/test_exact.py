@@ -149,6 +149,12 @@ class Exact(unittest.TestCase):
         self.assertGreater(m1["master"]["d1_read"], 0)
         self.assertEqual(m2["master"], {k: 2 * v for k, v in m1["master"].items()})
 
+    def test_wait_beat(self):
+        # sleeping in `wait` under a heartbeat until another core's packet
+        # comes (after 10 ticks) is no hang, and schedules change nothing
+        base = self.check_knobs("wait_beat", [(1, 1), (1000, 2), (37, 3), (100000, 2)])
+        self.assertIn(b"wait_beat: core 0 msg 0xbeef after 10 ticks", base[os.path.join("core0", "console.txt")])
+
     def test_cp0_random(self):
         # CP0 Random is per core and a function of its cycle (SPEC 1)
         base = self.check_knobs("random", [(1, 1), (10, 2), (1000, 1), (1000, 4), (100000, 2)])
@@ -184,10 +190,13 @@ class Exact(unittest.TestCase):
         # issue 19.8: hangs kept busy by interrupts, a full network behind an
         # exited core, every core flooding one: found at the same cycle, each
         # core stopped at the same place, the same reports, in every schedule
-        for name in ("hang_irq", "hang_exited", "hang_flood"):
+        # (hang_wait: every core asleep in `wait` under a heartbeat timer;
+        # wait_beat at livelock_cycles 10000: the same below the rule's limit)
+        for name, L in (("hang_irq", 50000), ("hang_exited", 50000), ("hang_flood", 50000),
+                        ("hang_wait", 50000), ("hang_cp0", 50000), ("wait_beat", 10000)):
             base = None
             for q, t in [(1, 1), (1000, 2), (37, 3), (10000, 4), (100000, 2)]:
-                r = run([fw(name), "--set", "run.livelock_cycles=50000", "--set", "sched.quantum=%d" % q,
+                r = run([fw(name), "--set", "run.livelock_cycles=%d" % L, "--set", "sched.quantum=%d" % q,
                          "--threads", str(t)], timeout=120)
                 self.assertEqual(r.rc, 4, r.describe())
                 got = files_of(r.out)

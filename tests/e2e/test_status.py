@@ -396,8 +396,8 @@ class EndOfRun(unittest.TestCase):
             body = dis[dis.index("<rt_recv>:"):]
             poll = int(re.search(r"^([0-9a-f]+):\s+\S+\s+lw\s+\w+,12304\(", body, re.M).group(1), 16)
             summary_txt = r.text("summary.txt")
-            self.assertIn("livelock: every live core only waited (polled an NI in vain, ran interrupt handlers, "
-                          "slept where only the network could wake it) for %d cycles" % L, summary_txt)
+            self.assertIn("livelock: every live core only waited (polled an NI in vain, slept in wait, "
+                          "ran interrupt handlers) for %d cycles" % L, summary_txt)
             self.assertIn("waits for a packet (receive from any core), at", summary_txt)
             self.assertIn(" in wait_for_nothing (", summary_txt)
             for c in s["cores"]:
@@ -467,6 +467,67 @@ class EndOfRun(unittest.TestCase):
                 self.check_wait(c, "transmit", 0, "flood", line)
             self.assertEqual(s["wait_cycle"], [0])
             self.assertIn("wait-for cycle: core 0 -> core 0", r.text("summary.txt"))
+
+    def test_hang_asleep_in_wait(self):
+        """19: cores 0 and 1 sleep in `wait` for each other's packet while a
+        periodic timer wakes them every 2000 cycles (ran to the cycle limit
+        before: a core in `wait` that its own timer would wake was never
+        stuck). Each is named at its wait loop in await_peer, not rt_wait."""
+        for endian in ("el", "eb"):
+            r, line = self.hang("hang_wait", endian)
+            s = r.summary
+            for c in s["cores"][:2]:
+                self.check_wait(c, "receive", None, "await_peer", line)
+                self.assertGreaterEqual(c["interrupts"], 24)  # period 2000 over 50000 cycles
+                self.assertGreater(c["idle_cycles"], 40000)    # asleep, not polling
+            for c in s["cores"][2:]:
+                self.assertEqual((c["status"], c["wait"]), ("exited", None))
+            self.assertEqual(s["wait_cycle"], [0, 1])
+            self.assertIn("wait-for cycle: core 0 -> core 1 -> core 0", r.text("summary.txt"))
+            self.assertIn("hang_wait.c:%d)" % line, r.stderr)
+
+    def test_hang_asleep_under_cp0_timer(self):
+        """19: every core sleeps in `wait` for a flag nobody sets under a CP0
+        Compare heartbeat, touching neither NoC nor IRQC (no sync point at
+        all: found at the waits, wakes and due cycles; ran to the cycle
+        limit before)."""
+        for endian in ("el", "eb"):
+            r, line = self.hang("hang_cp0", endian)
+            s = r.summary
+            for c in s["cores"]:
+                self.check_wait(c, "interrupt", None, "sleep_until_ready", line)
+                self.assertGreaterEqual(c["interrupts"], 16)  # every 3000 cycles over 50000
+            self.assertEqual(s["wait_cycle"], [])
+            self.assertIn("waits for an interrupt, at", r.text("summary.txt"))
+
+    def test_wait_with_heartbeat_that_ends(self):
+        """19: a heartbeat sleep that gets its event (core 1 sends after 10
+        ticks of 2000 cycles) is no hang; with livelock_cycles below those
+        ~20000 cycles it is one (the rule's limit), found at L + the first
+        ~200 cycles."""
+        for endian in ("el", "eb"):
+            r = run(["--set", "run.livelock_cycles=50000", fw("wait_beat", endian)], timeout=60)
+            self.assertEqual(r.rc, 0, r.describe())
+            self.assertFalse(r.summary["livelock"])
+            self.assertEqual(r.text("core0", "console.txt"), "wait_beat: core 0 msg 0xbeef after 10 ticks\n")
+            for c in r.summary["cores"][:2]:
+                self.assertGreater(c["cycles"], 20000)
+                self.assertLess(c["cycles"], 23000)
+            r = run(["--set", "run.livelock_cycles=10000", fw("wait_beat", endian)], timeout=60)
+            self.assertEqual(r.rc, 4, r.describe())
+            self.assertTrue(r.summary["livelock"])
+            self.assertGreaterEqual(r.summary["end_cycle"], 10000)
+            self.assertLess(r.summary["end_cycle"], 11000)
+
+    def test_heartbeat_that_prints_is_no_hang(self):
+        """19: console output is progress (the outside sees it): a core that
+        sleeps in `wait` under a 2000-cycle heartbeat and prints a line per
+        tick for 40 ticks ends normally with livelock_cycles 10000."""
+        for endian in ("el", "eb"):
+            r = run(["--set", "run.livelock_cycles=10000", fw("wait_print", endian)], timeout=60)
+            self.assertEqual(r.rc, 0, r.describe())
+            self.assertEqual(r.text("core0", "console.txt"), "".join("tick %d\n" % i for i in range(1, 41)))
+            self.assertGreater(r.summary["cores"][0]["cycles"], 80000)
 
     def test_runaway_recursion_is_a_stack_overflow(self):
         """19.10: runaway recursion stops at the prologue that takes $sp
