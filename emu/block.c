@@ -481,38 +481,38 @@ static bool block_limit_cut(Core *c, Block *b, uint64_t start)
         core_stop(c, CORE_LIMIT);
         return true;
     }
-    c->cut_block = b;
-    c->cut_end = b->addr + 4 * k;
-    c->cut_slack = b->cost - acc;
+    c->cut.block = b;
+    c->cut.end = b->addr + 4 * k;
+    c->cut.slack = b->cost - acc;
     core_stop(c, CORE_RUNNING);
     return true;
 }
 
 void block_run_cut(Core *c)
 {
-    Block *b = c->cut_block;
+    Block *b = c->cut.block;
     if (!core_uc_ok(c, uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size), "drop a translation")) {
         c->prev = &c->none;
-        c->cut_block = NULL;
-        c->cut_slack = 0;
+        c->cut.block = NULL;
+        c->cut.slack = 0;
         return;
     }
     c->stopping = false;
-    c->cut_run = true;
+    c->cut.run = true;
     core_update_next_event(c);
-    uc_err err = uc_emu_start(c->uc, b->addr, c->cut_end, 0, 0);
-    c->cut_run = false;
+    uc_err err = uc_emu_start(c->uc, b->addr, c->cut.end, 0, 0);
+    c->cut.run = false;
     if (c->state == CORE_RUNNING && err != UC_ERR_OK)
-        exc_engine_error(c, err, c->cut_end);
+        exc_engine_error(c, err, c->cut.end);
     if (c->state == CORE_RUNNING) {
-        block_truncate(c, c->cut_end);
-        c->pc = c->cut_end;
+        block_truncate(c, c->cut.end);
+        c->pc = c->cut.end;
         c->state = CORE_LIMIT;
         c->stopping = true;
     }
     c->prev = &c->none;
-    c->cut_block = NULL;
-    c->cut_slack = 0;
+    c->cut.block = NULL;
+    c->cut.slack = 0;
     core_uc_ok(c, uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size), "drop a translation");
 }
 
@@ -557,8 +557,8 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
     if (G_UNLIKELY((c->prev->flags & (MIPS_JREG | MIPS_ERET | BLOCK_SPLIT)) || MIPS_IS_JALX(c->prev->branch_insn))
         && exc_odd_target(c, c->prev, addr))
         return;
-    if (G_UNLIKELY(c->cut_run) && addr == c->cut_block->addr) {
-        charge_cut(c, c->cut_block);
+    if (G_UNLIKELY(c->cut.run) && addr == c->cut.block->addr) {
+        charge_cut(c, c->cut.block);
         return;
     }
     uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
@@ -628,7 +628,7 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
     uint64_t st = entry_stall(c, p, b, bt);
     end += st;
     if ((p->flags & CORE_ARRIVE_SLOW) || (b->flags & BLOCK_SPLIT) || end > c->next_event
-        || c->cp0.fix_pending || c->cut_run || __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED)
+        || c->cp0.fix_pending || c->cut.run || __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED)
         || MIPS_IS_JALX(p->branch_insn)) {
         hook_block_slow(c, b->addr, b->size);
         return;

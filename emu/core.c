@@ -521,7 +521,7 @@ void core_run(Core *c, uint64_t horizon)
             break;
         }
         if (c->stopping) {
-            if (c->cut_block)
+            if (c->cut.block)
                 block_run_cut(c); /* the cycle limit inside a block */
             break; /* at a sync point or the horizon: c->pc is set */
         }

@@ -133,6 +133,16 @@ typedef struct Cp0 {
     uint32_t fix_val;
 } Cp0;
 
+/* The cycle limit cuts block `block` after its instructions before `end`
+ * (block_limit_cut): `run` while that prefix runs, `slack` = the static
+ * cycles of the instructions cut away. Written by block.c only. */
+typedef struct CoreCut {
+    Block *block;
+    uint32_t end;
+    bool run;
+    uint64_t slack;
+} CoreCut;
+
 typedef struct CodePage CodePage;    /* smc.c */
 
 typedef struct DevSlot {
@@ -229,13 +239,7 @@ struct Core {
     uint32_t jr_target;
     GHashTable *jr_hooked;     /* jr/jalr addresses with that code hook */
 
-    /* the cycle limit cuts block cut_block after its instructions before
-     * cut_end (block.c, block_limit_cut): cut_run while that prefix runs,
-     * cut_slack = the static cycles of the instructions cut away */
-    Block *cut_block;
-    uint32_t cut_end;
-    bool cut_run;
-    uint64_t cut_slack;
+    CoreCut cut;               /* the cycle limit's cut block (block.c) */
 
     /* locate.c: markers (addresses with one), the last one reached: in
      * execution mark_count of block mark_blk, instruction mark_idx */
@@ -328,8 +332,8 @@ void block_free(gpointer p);
 /* The current block stops before end_pc (exit or fault inside it): take
  * back the cycles, instructions and samples of what did not run. */
 void block_truncate(Core *c, uint32_t end_pc);
-/* core_run: the cycle limit cut a block (c->cut_block): run its prefix
- * up to c->cut_end and stop the core there (CORE_LIMIT). */
+/* core_run: the cycle limit cut a block (c->cut.block): run its prefix
+ * up to c->cut.end and stop the core there (CORE_LIMIT). */
 void block_run_cut(Core *c);
 /* Cycle at which the current execution of b began. */
 uint64_t block_start(const Core *c, const Block *b);

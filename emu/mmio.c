@@ -43,7 +43,7 @@ static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write
     /* the static cost charged a RAM access: flat, `load`/`store` extra; 24k, none */
     unsigned ram = t->model == TIMING_FLAT ? (write ? t->store : t->load) : 0;
     int64_t delta = (int64_t)t->mmio - (int64_t)ram;
-    if (delta > 0 && cb && c->cycles + (uint64_t)delta - c->cut_slack > c->cfg->max_cycles) {
+    if (delta > 0 && cb && c->cycles + (uint64_t)delta - c->cut.slack > c->cfg->max_cycles) {
         /* the access would end its block (or the prefix the limit left of
          * it, block.c) past the cycle limit: the core stops before it */
         block_truncate(c, a->pc);
