@@ -587,9 +587,9 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
         start += st;
         charge_stall(c, b, st, start);
     }
-    if (c->poll_blk) {
-        Block *pb = c->poll_blk;
-        c->poll_blk = NULL;
+    if (c->poll.blk) {
+        Block *pb = c->poll.blk;
+        c->poll.blk = NULL;
         if (pb == b && p == b)
             start = poll_skip(c, b, start);
     }
@@ -711,11 +711,11 @@ void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx)
     uint64_t off = 0;
     for (int k = 0; k < i; k++)
         off += b->icost[k];
-    c->poll_blk = b;
-    c->poll_s0 = now - off;
-    c->poll_off = (uint32_t)off;
-    c->poll_pc = b->addr + 4u * (uint32_t)i;
-    c->poll_tx = tx;
+    c->poll.blk = b;
+    c->poll.s0 = now - off;
+    c->poll.off = (uint32_t)off;
+    c->poll.pc = b->addr + 4u * (uint32_t)i;
+    c->poll.tx = tx;
     c->next_event = 0; /* the next boundary takes the slow path */
     core_set_deadline(c, 0);
 }
@@ -724,10 +724,10 @@ void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx)
  * scheduler how many identical iterations may be skipped; account them. */
 static uint64_t poll_skip(Core *c, Block *b, uint64_t start)
 {
-    uint64_t period = start - c->poll_s0;
+    uint64_t period = start - c->poll.s0;
     if (period == 0 || period < b->cost)
         return start;
-    uint64_t r = c->sched.poll_wait(c->sched.opaque, c, start, period, c->poll_off, c->poll_pc, c->poll_tx);
+    uint64_t r = c->sched.poll_wait(c->sched.opaque, c, start, period, c->poll.off, c->poll.pc, c->poll.tx);
     if (r <= start)
         return start;
     uint64_t k = (r - start) / period, limit = c->cfg->max_cycles;
@@ -738,6 +738,6 @@ static uint64_t poll_skip(Core *c, Block *b, uint64_t start)
     b->count += k;
     b->extra += (int64_t)(k * (period - b->cost));
     if (c->next_sample < start + k * period)
-        sample_loop(c, b, start, period, k, c->poll_pc);
+        sample_loop(c, b, start, period, k, c->poll.pc);
     return start + k * period;
 }

@@ -143,6 +143,17 @@ typedef struct CoreCut {
     uint64_t slack;
 } CoreCut;
 
+/* Poll skip: the block whose failed poll may repeat (NULL: none), the
+ * cycle that iteration started, the poll's offset in cycles from it and
+ * its address, and whether it polled for room to send. Written by block.c
+ * only (block_poll_failed arms it, the next boundary disarms it). */
+typedef struct CorePoll {
+    Block *blk;
+    uint64_t s0;
+    uint32_t off, pc;
+    bool tx;
+} CorePoll;
+
 typedef struct CodePage CodePage;    /* smc.c */
 
 typedef struct DevSlot {
@@ -226,11 +237,7 @@ struct Core {
      * (core_publish_instructions), as of cycle insns_at */
     uint64_t insns_pub, insns_at;
 
-    /* poll skip: the block whose failed poll may repeat (NULL: none) */
-    Block *poll_blk;
-    uint64_t poll_s0;          /* cycle that iteration started */
-    uint32_t poll_off, poll_pc;
-    bool poll_tx;
+    CorePoll poll;             /* poll skip (block.c) */
 
     /* the target of the register jump that ran last (jr/jalr): saved
      * before its delay slot ran when that slot may write the register
