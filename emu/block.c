@@ -271,8 +271,7 @@ Block *core_block_at(const Core *c, uint32_t pc, uint32_t *idx)
 
 uint64_t block_start(const Core *c, const Block *b)
 {
-    bool scanned = c->scan_block == b && c->scan_count == b->count;
-    return c->cycles - b->cost - (uint64_t)(scanned ? c->blk_delta : 0);
+    return c->cycles - b->cost - (uint64_t)(CORE_ACC_OF(c, b) ? c->acc.delta : 0);
 }
 
 void block_truncate(Core *c, uint32_t end_pc)
@@ -288,19 +287,17 @@ void block_truncate(Core *c, uint32_t end_pc)
         else
             removed += b->icost[i];
     }
-    bool dev = c->scan_block == b && c->scan_count == b->count && c->dev_extra && c->dev_insn == k;
+    bool dev = CORE_ACC_OF(c, b) && c->acc.extra && c->acc.insn == k;
     if (dev) {
         /* end_pc is a device access that did not complete (a bus error,
          * NI misuse, a halt at its sync point): its extra cycles, charged
          * when it began, go with it */
-        cut = (uint64_t)((int64_t)cut - c->dev_extra);
-        removed = (uint64_t)((int64_t)removed + c->dev_extra);
+        cut = (uint64_t)((int64_t)cut - c->acc.extra);
+        removed = (uint64_t)((int64_t)removed + c->acc.extra);
     }
     sample_untake(c, b, block_start(c, b), cut);
-    if (dev) {
-        c->blk_delta -= c->dev_extra;
-        c->dev_extra = 0;
-    }
+    if (dev)
+        mmio_access_undo(c);
     c->cycles -= removed;
     b->extra -= (int64_t)removed;
     lose(b, k, b->ninsns);

@@ -154,6 +154,32 @@ typedef struct CorePoll {
     bool tx;
 } CorePoll;
 
+/* The search for the instruction of each access in one execution (the
+ * `count`-th) of `block`: `next` is the index of its next instruction that
+ * may be a device access (exc_locate_access). Written by exc.c only. */
+typedef struct CoreScan {
+    const Block *block;
+    uint64_t count;
+    uint32_t next;
+} CoreScan;
+
+/* Device accesses in one execution (the `count`-th) of `block`: `delta`,
+ * the cycles they charged over their static costs so far; the last one
+ * with an extra cost: instruction `insn`, starting at cycle `at`, `extra`
+ * cycles over its static cost (0: none yet). Written by mmio.c only
+ * (block_truncate takes one back through mmio_access_undo). */
+typedef struct CoreAccess {
+    const Block *block;
+    uint64_t count;
+    int64_t delta;
+    uint32_t insn;
+    uint64_t at;
+    int64_t extra;
+} CoreAccess;
+
+/* True when c->acc describes the execution of b under way. */
+#define CORE_ACC_OF(c, b) ((c)->acc.block == (b) && (c)->acc.count == (b)->count)
+
 typedef struct CodePage CodePage;    /* smc.c */
 
 typedef struct DevSlot {
@@ -192,15 +218,8 @@ struct Core {
     Block none, irq_marker;
     unsigned arrive_mask;      /* prev->flags that need the slow path */
     uint32_t nslots;           /* btab entries */
-    uint32_t blk_scan;         /* index of its next instruction that may
-                                  be a device access (exc_locate_access) */
-    uint64_t scan_count;       /* its count when blk_scan was reset */
-    const Block *scan_block;
-    int64_t blk_delta;         /* device-access cycles charged so far in
-                                  that execution of scan_block */
-    uint32_t dev_insn;         /* its last device access with an extra */
-    uint64_t dev_at;           /* cost (index, start cycle, extra over */
-    int64_t dev_extra;         /* the static cost; 0: none yet) */
+    CoreScan scan;             /* locating accesses (exc.c) */
+    CoreAccess acc;            /* device accesses' cycles (mmio.c) */
 
     Block **btab;              /* [ram_size / 4] by physical address:
                                   the live block starting there */
@@ -440,6 +459,9 @@ void stack_scan_block(Block *b);
 bool stack_check(Core *c, Block *p);
 
 /* mmio.c */
+/* The last device access with an extra cost (c->acc) did not complete:
+ * forget its extra (block_truncate took back its cycles). */
+void mmio_access_undo(Core *c);
 uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque);
 void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque);
 

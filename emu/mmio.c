@@ -28,6 +28,12 @@ bool core_sync_point(Core *c, uint64_t t, uint32_t pc)
     return core_sync_end(c, pc);
 }
 
+void mmio_access_undo(Core *c)
+{
+    c->acc.delta -= c->acc.extra;
+    c->acc.extra = 0;
+}
+
 /* Find the instruction, charge the MMIO cost, check size. */
 static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write, DevAccess *a)
 {
@@ -51,14 +57,20 @@ static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write
         core_stop(c, CORE_LIMIT);
         return NULL;
     }
-    if (delta && cb && i >= 0) /* samples past the access move to the instructions really there */
+    if (cb && !CORE_ACC_OF(c, cb))
+        c->acc = (CoreAccess){ .block = cb, .count = cb->count };
+    if (delta && cb && i >= 0) { /* samples past the access move to the instructions really there */
+        c->acc.insn = (uint32_t)i;
+        c->acc.at = a->now;
+        c->acc.extra = delta;
         sample_retime(c, cb, (uint32_t)i, a->now, delta);
+    }
     else if (delta < 0 && cb) /* the block ends earlier: samples past its new end were not due */
         sample_untake(c, cb, block_start(c, cb), (uint64_t)((int64_t)c->cycles + delta));
     c->cycles = (uint64_t)((int64_t)c->cycles + delta);
     if (cb) {
         cb->extra += delta;
-        c->blk_delta += delta;
+        c->acc.delta += delta;
     }
     if (c->next_sample < c->cycles)
         sample_range(c, c->cycles, a->pc);

@@ -209,12 +209,13 @@ void sample_untake(Core *c, const Block *b, uint64_t start, uint64_t cut)
 {
     /* this execution's last device access with an extra cost: the
      * instructions from it on run at their static costs after it */
-    bool dev = c->scan_block == b && c->scan_count == b->count && c->dev_extra != 0;
+    const CoreAccess *a = &c->acc;
+    bool dev = CORE_ACC_OF(c, b) && a->extra != 0;
     for (unsigned h = 0; h < c->nhists; h++) {
         Histogram *hi = &c->hists[h];
         while (hi->next >= hi->period && hi->next - hi->period >= cut && hi->next - hi->period < c->cycles) {
             uint64_t s = hi->next - hi->period;
-            uint32_t i = dev && s >= c->dev_at ? insn_at(b, c->dev_insn, c->dev_at, c->dev_insn, c->dev_extra, s)
+            uint32_t i = dev && s >= a->at ? insn_at(b, a->insn, a->at, a->insn, a->extra, s)
                                                : insn_at(b, 0, start, 0, 0, s);
             hist_remove(c, hi, b->addr + 4 * i);
             hi->next = s;
@@ -232,9 +233,6 @@ void sample_untake(Core *c, const Block *b, uint64_t start, uint64_t cut)
 void sample_retime(Core *c, const Block *b, uint32_t i, uint64_t at, int64_t delta)
 {
     uint64_t end = (uint64_t)((int64_t)c->cycles + delta);
-    c->dev_insn = i;
-    c->dev_at = at;
-    c->dev_extra = delta;
     bool moved = false;
     for (unsigned h = 0; h < c->nhists; h++) {
         Histogram *hi = &c->hists[h];
