@@ -368,10 +368,7 @@ G_GNUC_NO_INLINE static void arrival(Core *c, Block *from, Block *to, uint64_t n
         return;
     }
     if (from->flags & MIPS_ERET) {
-        if (c->in_irq) {
-            c->in_irq = false;
-            c->irq_cycles += now - c->irq_start;
-        }
+        core_irq_return(c, now);
         core_update_next_event(c);
     }
     if (c->hooks.arrive)

@@ -180,6 +180,14 @@ typedef struct CoreAccess {
 /* True when c->acc describes the execution of b under way. */
 #define CORE_ACC_OF(c, b) ((c)->acc.block == (b) && (c)->acc.count == (b)->count)
 
+/* Interrupts delivered (`count`); `in` from the delivery to the handler's
+ * eret, which began at cycle `start`; `cycles` spent in handlers before
+ * it. Written by core.c only (block.c reports the eret: core_irq_return). */
+typedef struct CoreIrq {
+    uint64_t count, start, cycles;
+    bool in;
+} CoreIrq;
+
 typedef struct CodePage CodePage;    /* smc.c */
 
 typedef struct DevSlot {
@@ -197,7 +205,7 @@ struct Core {
     CoreFault fault;
 
     uint32_t pc;               /* where the next uc_emu_start begins */
-    uint64_t cycles, idle_cycles, irq_cycles;
+    uint64_t cycles, idle_cycles;
     uint64_t slice_end;        /* run no further than this (the horizon) */
     uint64_t next_event, next_sample;
     uint64_t next_sample2;     /* the next sample of any other period */
@@ -207,9 +215,10 @@ struct Core {
                                   atomic (relaxed): core_request_yield
                                   zeroes it from other threads */
     uint32_t yield_req;        /* core_request_yield: stop at a boundary */
-    uint64_t irq_start, idle_from;
-    bool in_irq, stopping;
-    uint64_t interrupts, waits;
+    uint64_t idle_from;
+    bool stopping;
+    uint64_t waits;
+    CoreIrq irq;               /* interrupt handlers (core.c) */
 
     /* current block, for locating accesses and charging; prev is never
      * NULL: `none` when no transfer is pending, `irq_marker` when the
@@ -314,6 +323,8 @@ uint32_t core_guest_word(const Core *c, const uint8_t *p);
 /* IRQC output: PENDING & ENABLE != 0 (hardware line 0, Cause.IP2). */
 bool core_irqc_output(const Core *c);
 bool core_irq_check_here(Core *c, uint32_t pc, uint64_t t);
+/* An eret reached `now`: the handler being run (if any) ends. */
+void core_irq_return(Core *c, uint64_t now);
 
 /* cp0.c */
 void cp0_init(Core *c);
