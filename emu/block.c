@@ -3,6 +3,7 @@
  * block (its static cost, its control instruction), charging each block
  * as it starts, taken branches, and the transfers the client watches. */
 #include "emu/core_priv.h"
+#include "base/check.h"
 
 uint32_t block_addr(const Block *b) { return b->addr; }
 
@@ -295,9 +296,12 @@ void block_truncate(Core *c, uint32_t end_pc)
         cut = (uint64_t)((int64_t)cut - c->acc.extra);
         removed = (uint64_t)((int64_t)removed + c->acc.extra);
     }
-    sample_untake(c, b, block_start(c, b), cut);
+    uint64_t begin = block_start(c, b);
+    sample_untake(c, b, begin, cut);
     if (dev)
         mmio_access_undo(c);
+    /* what did not run ends no earlier than the block began */
+    NP_CHECK_CMPUINT(c->cycles - removed, >=, begin);
     c->cycles -= removed;
     b->extra -= (int64_t)removed;
     lose(b, k, b->ninsns);
@@ -514,6 +518,7 @@ void block_run_cut(Core *c)
  * back what did not run. */
 static void charge_cut(Core *c, Block *b)
 {
+    NP_CHECK(c->cut.run && b == c->cut.block && c->prev == &c->none);
     uint64_t start = c->cycles, end = start + b->cost;
     if (c->next_sample < end)
         sample_block(c, b, 0, start, end);
@@ -527,6 +532,7 @@ static void charge_cut(Core *c, Block *b)
  * boundary paths). */
 static inline void enter_block(Core *c, Block *p, Block *b, uint64_t start, uint64_t end)
 {
+    NP_CHECK(start >= c->cycles && end == start + b->cost);
     __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
     if (c->next_sample < end)
         sample_block(c, b, p->branch_pc, start, end);
@@ -652,6 +658,7 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
 void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
 {
     Core *c = opaque;
+    CORE_CHECK(c); /* checking builds only: nothing in a release */
     uint32_t addr = (uint32_t)address;
     uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
     Block *b = G_LIKELY(idx < c->nslots) ? c->btab[idx] : NULL;
@@ -718,6 +725,10 @@ void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx)
  * scheduler how many identical iterations may be skipped; account them. */
 static uint64_t poll_skip(Core *c, Block *b, uint64_t start)
 {
+    /* a one-block loop ending in a conditional branch back to itself: no
+     * entry stall (bt holds its wait), so an iteration is the block, its
+     * poll's extra and bt (sample_loop relies on it) */
+    NP_CHECK(b->pollable == 1 && !b->rt_pend);
     uint64_t period = start - c->poll.s0;
     if (period == 0 || period < b->cost)
         return start;

@@ -520,6 +520,7 @@ void core_run(Core *c, uint64_t horizon)
         core_update_next_event(c);
         uint64_t before = c->cycles;
         c->tlb_miss = false;
+        CORE_CHECK_RUN(c);
         uc_err err = uc_emu_start(c->uc, c->pc, 0xFFFFFFFFu, 0, 0);
         if (c->state != CORE_RUNNING)
             break;

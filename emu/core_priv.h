@@ -111,6 +111,8 @@ typedef struct PerfCounter {
     uint64_t ev;
 } PerfCounter;
 
+#define CP0_CAUSE_SW_MASK 0x00800300u /* Cause bits software writes: IV, IP1..0 */
+
 /* CP0 Count/Compare/Cause (cp0.c) */
 typedef struct Cp0 {
     uint32_t divisor;          /* [clock] count_divisor */
@@ -297,7 +299,22 @@ struct Core {
     bool ksu_written;          /* an mtc0 Status wrote KSU != 0 (cp0.c) */
 
     struct CoreDebug *dbg;     /* a debugger's stops (debug.c), or NULL */
+#ifdef NOCPROF_CHECK
+    uint64_t chk_cycles;       /* check.c: the clock at the last boundary */
+#endif
 };
+
+/* check.c: the invariants of c's state at a block boundary (assertions;
+ * checking builds only, NOCPROF_CHECK). CORE_CHECK_RUN: a run begins (the
+ * clock may have been set back meanwhile: a restored state). */
+#ifdef NOCPROF_CHECK
+void core_check(Core *c);
+#define CORE_CHECK(c) core_check(c)
+#define CORE_CHECK_RUN(c) ((c)->chk_cycles = (c)->cycles)
+#else
+#define CORE_CHECK(c) ((void)0)
+#define CORE_CHECK_RUN(c) ((void)0)
+#endif
 
 /* debug.c */
 typedef struct CoreDebug CoreDebug;
