@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* check.h — assertions of invariants on the hot paths (the block hook,
  * sampling, the collector's calls and returns): checked in checking builds
- * (NOCPROF_CHECK: Debug and sanitizer builds, CMakeLists.txt), nothing in
+ * (NOCPROF_CHECK: Debug and ASan builds, CMakeLists.txt), nothing in
  * a release. Elsewhere, where a test costs nothing that counts, the code
  * uses g_assert as noc/noc.c does. */
 #ifndef NOCPROF_CHECK_H

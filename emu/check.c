@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* check.c — core_check: the invariants of Core's sub-structs, asserted at
  * every block boundary in checking builds (NOCPROF_CHECK: Debug and
- * sanitizer builds, CMakeLists.txt). Release builds compile none of it:
+ * ASan builds, CMakeLists.txt). Release builds compile none of it:
  * CORE_CHECK is then nothing and the block hook is unchanged. Each
  * sub-struct is written by one file (docs/design.md, "Who writes Core");
  * these checks read them all. */
