@@ -3,6 +3,7 @@
  * block (its static cost, its control instruction), charging each block
  * as it starts, taken branches, and the transfers the client watches. */
 #include "emu/core_priv.h"
+#include "base/check.h"
 
 uint32_t block_addr(const Block *b) { return b->addr; }
 
@@ -287,8 +288,7 @@ Block *core_block_at(const Core *c, uint32_t pc, uint32_t *idx)
 
 uint64_t block_start(const Core *c, const Block *b)
 {
-    bool scanned = c->scan_block == b && c->scan_count == b->count;
-    return c->cycles - b->cost - (uint64_t)(scanned ? c->blk_delta : 0);
+    return c->cycles - b->cost - (uint64_t)(CORE_ACC_OF(c, b) ? c->acc.delta : 0);
 }
 
 void block_truncate(Core *c, uint32_t end_pc)
@@ -304,19 +304,20 @@ void block_truncate(Core *c, uint32_t end_pc)
         else
             removed += b->icost[i];
     }
-    bool dev = c->scan_block == b && c->scan_count == b->count && c->dev_extra && c->dev_insn == k;
+    bool dev = CORE_ACC_OF(c, b) && c->acc.extra && c->acc.insn == k;
     if (dev) {
         /* end_pc is a device access that did not complete (a bus error,
          * NI misuse, a halt at its sync point): its extra cycles, charged
          * when it began, go with it */
-        cut = (uint64_t)((int64_t)cut - c->dev_extra);
-        removed = (uint64_t)((int64_t)removed + c->dev_extra);
+        cut = (uint64_t)((int64_t)cut - c->acc.extra);
+        removed = (uint64_t)((int64_t)removed + c->acc.extra);
     }
-    sample_untake(c, b, block_start(c, b), cut);
-    if (dev) {
-        c->blk_delta -= c->dev_extra;
-        c->dev_extra = 0;
-    }
+    uint64_t begin = block_start(c, b);
+    sample_untake(c, b, begin, cut);
+    if (dev)
+        mmio_access_undo(c);
+    /* what did not run ends no earlier than the block began */
+    NP_CHECK_CMPUINT(c->cycles - removed, >=, begin);
     c->cycles -= removed;
     b->extra -= (int64_t)removed;
     lose(b, k, b->ninsns);
@@ -389,10 +390,7 @@ G_GNUC_NO_INLINE static void arrival(Core *c, Block *from, Block *to, uint64_t n
         return;
     }
     if (from->flags & MIPS_ERET) {
-        if (c->in_irq) {
-            c->in_irq = false;
-            c->irq_cycles += now - c->irq_start;
-        }
+        core_irq_return(c, now);
         core_update_next_event(c);
     }
     if (c->hooks.arrive)
@@ -512,38 +510,38 @@ static bool block_limit_cut(Core *c, Block *b, uint64_t start)
         core_stop(c, CORE_LIMIT);
         return true;
     }
-    c->cut_block = b;
-    c->cut_end = b->addr + 4 * k;
-    c->cut_slack = b->cost - acc;
+    c->cut.block = b;
+    c->cut.end = b->addr + 4 * k;
+    c->cut.slack = b->cost - acc;
     core_stop(c, CORE_RUNNING);
     return true;
 }
 
 void block_run_cut(Core *c)
 {
-    Block *b = c->cut_block;
+    Block *b = c->cut.block;
     if (!core_uc_ok(c, uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size), "drop a translation")) {
         c->prev = &c->none;
-        c->cut_block = NULL;
-        c->cut_slack = 0;
+        c->cut.block = NULL;
+        c->cut.slack = 0;
         return;
     }
     c->stopping = false;
-    c->cut_run = true;
+    c->cut.run = true;
     core_update_next_event(c);
-    uc_err err = uc_emu_start(c->uc, b->addr, c->cut_end, 0, 0);
-    c->cut_run = false;
+    uc_err err = uc_emu_start(c->uc, b->addr, c->cut.end, 0, 0);
+    c->cut.run = false;
     if (c->state == CORE_RUNNING && err != UC_ERR_OK)
-        exc_engine_error(c, err, c->cut_end);
+        exc_engine_error(c, err, c->cut.end);
     if (c->state == CORE_RUNNING) {
-        block_truncate(c, c->cut_end);
-        c->pc = c->cut_end;
+        block_truncate(c, c->cut.end);
+        c->pc = c->cut.end;
         c->state = CORE_LIMIT;
         c->stopping = true;
     }
     c->prev = &c->none;
-    c->cut_block = NULL;
-    c->cut_slack = 0;
+    c->cut.block = NULL;
+    c->cut.slack = 0;
     core_uc_ok(c, uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size), "drop a translation");
 }
 
@@ -551,6 +549,7 @@ void block_run_cut(Core *c)
  * back what did not run. */
 static void charge_cut(Core *c, Block *b)
 {
+    NP_CHECK(c->cut.run && b == c->cut.block && c->prev == &c->none);
     uint64_t start = c->cycles, end = start + b->cost;
     if (c->next_sample < end)
         sample_block(c, b, 0, start, end);
@@ -564,6 +563,7 @@ static void charge_cut(Core *c, Block *b)
  * boundary paths). */
 static inline void enter_block(Core *c, Block *p, Block *b, uint64_t start, uint64_t end)
 {
+    NP_CHECK(start >= c->cycles && end == start + b->cost);
     __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
     if (c->next_sample < end)
         sample_block(c, b, p->branch_pc, start, end);
@@ -585,8 +585,8 @@ G_GNUC_NO_INLINE static void slow_after_stack(Core *c, uint32_t addr, uint32_t s
     if (G_UNLIKELY((c->prev->flags & (MIPS_JREG | MIPS_ERET | BLOCK_SPLIT)) || MIPS_IS_JALX(c->prev->branch_insn))
         && exc_odd_target(c, c->prev, addr))
         return;
-    if (G_UNLIKELY(c->cut_run) && addr == c->cut_block->addr) {
-        charge_cut(c, c->cut_block);
+    if (G_UNLIKELY(c->cut.run) && addr == c->cut.block->addr) {
+        charge_cut(c, c->cut.block);
         return;
     }
     uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
@@ -615,9 +615,9 @@ G_GNUC_NO_INLINE static void slow_after_stack(Core *c, uint32_t addr, uint32_t s
         start += st;
         charge_stall(c, b, st, start);
     }
-    if (c->poll_blk) {
-        Block *pb = c->poll_blk;
-        c->poll_blk = NULL;
+    if (c->poll.blk) {
+        Block *pb = c->poll.blk;
+        c->poll.blk = NULL;
         if (pb == b && p == b)
             start = poll_skip(c, b, start);
     }
@@ -665,7 +665,7 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
     uint64_t st = entry_stall(c, p, b, bt);
     end += st;
     if ((p->flags & CORE_ARRIVE_SLOW) || (b->flags & BLOCK_SPLIT) || end > c->next_event
-        || c->cp0.fix_pending || c->cut_run || __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED)
+        || c->cp0.fix_pending || c->cut.run || __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED)
         || MIPS_IS_JALX(p->branch_insn)) {
         /* $sp checked above: not twice (interrupt handlers' prologues) */
         slow_after_stack(c, b->addr, b->size);
@@ -714,6 +714,7 @@ G_GNUC_NO_INLINE static void boundary_quick(Core *c, Block *p, Block *b, uint64_
 void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
 {
     Core *c = opaque;
+    CORE_CHECK(c); /* checking builds only: nothing in a release */
     uint32_t addr = (uint32_t)address;
     uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
     Block *b = G_LIKELY(idx < c->nslots) ? c->btab[idx] : NULL;
@@ -770,11 +771,11 @@ void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx)
     uint64_t off = 0;
     for (int k = 0; k < i; k++)
         off += b->icost[k];
-    c->poll_blk = b;
-    c->poll_s0 = now - off;
-    c->poll_off = (uint32_t)off;
-    c->poll_pc = b->addr + 4u * (uint32_t)i;
-    c->poll_tx = tx;
+    c->poll.blk = b;
+    c->poll.s0 = now - off;
+    c->poll.off = (uint32_t)off;
+    c->poll.pc = b->addr + 4u * (uint32_t)i;
+    c->poll.tx = tx;
     c->next_event = 0; /* the next boundary takes the slow path */
     core_set_deadline(c, 0);
 }
@@ -783,10 +784,14 @@ void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx)
  * scheduler how many identical iterations may be skipped; account them. */
 static uint64_t poll_skip(Core *c, Block *b, uint64_t start)
 {
-    uint64_t period = start - c->poll_s0;
+    /* a one-block loop ending in a conditional branch back to itself: no
+     * entry stall (bt holds its wait), so an iteration is the block, its
+     * poll's extra and bt (sample_loop relies on it) */
+    NP_CHECK(b->pollable == 1 && !b->rt_pend);
+    uint64_t period = start - c->poll.s0;
     if (period == 0 || period < b->cost)
         return start;
-    uint64_t r = c->sched.poll_wait(c->sched.opaque, c, start, period, c->poll_off, c->poll_pc, c->poll_tx);
+    uint64_t r = c->sched.poll_wait(c->sched.opaque, c, start, period, c->poll.off, c->poll.pc, c->poll.tx);
     if (r <= start)
         return start;
     uint64_t k = (r - start) / period, limit = c->cfg->max_cycles;
@@ -797,6 +802,6 @@ static uint64_t poll_skip(Core *c, Block *b, uint64_t start)
     b->count += k;
     b->extra += (int64_t)(k * (period - b->cost));
     if (c->next_sample < start + k * period)
-        sample_loop(c, b, start, period, k, c->poll_pc);
+        sample_loop(c, b, start, period, k, c->poll.pc);
     return start + k * period;
 }

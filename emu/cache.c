@@ -166,24 +166,19 @@ static void count_miss(Block *b, uint32_t i, unsigned m)
 static bool charge(Core *c, Block *b, uint32_t i, uint64_t at, uint64_t delta)
 {
     uint32_t pc = b->addr + 4 * i;
-    if (c->cycles + delta - c->cut_slack > c->cfg->max_cycles) {
+    if (c->cycles + delta - c->cut.slack > c->cfg->max_cycles) {
         block_truncate(c, pc);
         c->pc = pc;
         core_stop(c, CORE_LIMIT);
         return false;
     }
-    /* sample_retime notes a device access block_truncate may take back:
-     * a miss is never taken back (the access completed) */
-    uint32_t di = c->dev_insn;
-    uint64_t da = c->dev_at;
-    int64_t de = c->dev_extra;
+    /* samples past the miss move to the instructions really there (a
+     * miss is never taken back: the access completed, so it is not noted
+     * as the device access block_truncate may undo) */
     sample_retime(c, b, i, at, (int64_t)delta);
-    c->dev_insn = di;
-    c->dev_at = da;
-    c->dev_extra = de;
     c->cycles += delta;
     b->extra += (int64_t)delta;
-    c->blk_delta += (int64_t)delta;
+    mmio_access_extra(c, b, (int64_t)delta);
     if (c->next_sample < c->cycles)
         sample_range(c, c->cycles, pc);
     return true;
@@ -212,11 +207,8 @@ static void fetch_block(Core *c, Block *b)
     if (!misses || !cc->penalty)
         return;
     /* a new execution of b for the mid-block charges (exc_locate_access) */
-    c->scan_count = b->count;
-    c->scan_block = b;
-    c->blk_scan = 0;
-    c->blk_delta = 0;
-    c->dev_extra = 0;
+    exc_scan_restart(c, b);
+    mmio_access_restart(c, b);
     charge(c, b, 0, c->cycles - b->cost, misses * cc->penalty);
 }
 

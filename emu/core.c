@@ -30,8 +30,8 @@ uint32_t core_pc(const Core *c) { return c->pc; }
 uint64_t core_idle_cycles(const Core *c) { return c->idle_cycles; }
 uint32_t core_stack_top(const Core *c) { return c->sp_top; }
 uint32_t core_stack_lowest(const Core *c) { return c->sp_low; }
-uint64_t core_irq_cycles(const Core *c) { return c->irq_cycles; }
-uint64_t core_interrupts(const Core *c) { return c->interrupts; }
+uint64_t core_irq_cycles(const Core *c) { return c->irq.cycles; }
+uint64_t core_interrupts(const Core *c) { return c->irq.count; }
 uint64_t core_waits(const Core *c) { return c->waits; }
 
 const char *core_console(const Core *c, size_t *len)
@@ -224,12 +224,20 @@ static void deliver(Core *c, uint32_t epc, uint32_t status, bool in_hook)
     if (in_hook)
         write_reg(c, UC_MIPS_REG_PC, CORE_STUB_VADDR);
     c->pc = CORE_STUB_VADDR;
-    c->interrupts++;
-    c->in_irq = true;
-    c->irq_start = c->cycles;
+    c->irq.count++;
+    c->irq.in = true;
+    c->irq.start = c->cycles;
     c->prev = &c->irq_marker;
     if (c->hooks.interrupt)
         c->hooks.interrupt(c->hooks.opaque, epc, c->cycles);
+}
+
+void core_irq_return(Core *c, uint64_t now)
+{
+    if (c->irq.in) {
+        c->irq.in = false;
+        c->irq.cycles += now - c->irq.start;
+    }
 }
 
 bool core_events(Core *c, uint32_t addr, bool delay_slot)
@@ -531,6 +539,7 @@ void core_run(Core *c, uint64_t horizon)
         core_update_next_event(c);
         uint64_t before = c->cycles;
         c->tlb_miss = false;
+        CORE_CHECK_RUN(c);
         uc_err err = uc_emu_start(c->uc, c->pc, 0xFFFFFFFFu, 0, 0);
         if (c->state != CORE_RUNNING)
             break;
@@ -540,7 +549,7 @@ void core_run(Core *c, uint64_t horizon)
             break;
         }
         if (c->stopping) {
-            if (c->cut_block)
+            if (c->cut.block)
                 block_run_cut(c); /* the cycle limit inside a block */
             break; /* at a sync point or the horizon: c->pc is set */
         }

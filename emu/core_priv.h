@@ -125,6 +125,8 @@ typedef struct PerfCounter {
     uint64_t ev;
 } PerfCounter;
 
+#define CP0_CAUSE_SW_MASK 0x00800300u /* Cause bits software writes: IV, IP1..0 */
+
 /* CP0 Count/Compare/Cause (cp0.c) */
 typedef struct Cp0 {
     uint32_t divisor;          /* [clock] count_divisor */
@@ -147,6 +149,61 @@ typedef struct Cp0 {
     uint32_t fix_val;
 } Cp0;
 
+/* The cycle limit cuts block `block` after its instructions before `end`
+ * (block_limit_cut): `run` while that prefix runs, `slack` = the static
+ * cycles of the instructions cut away. Written by block.c only. */
+typedef struct CoreCut {
+    Block *block;
+    uint32_t end;
+    bool run;
+    uint64_t slack;
+} CoreCut;
+
+/* Poll skip: the block whose failed poll may repeat (NULL: none), the
+ * cycle that iteration started, the poll's offset in cycles from it and
+ * its address, and whether it polled for room to send. Written by block.c
+ * only (block_poll_failed arms it, the next boundary disarms it). */
+typedef struct CorePoll {
+    Block *blk;
+    uint64_t s0;
+    uint32_t off, pc;
+    bool tx;
+} CorePoll;
+
+/* The search for the instruction of each access in one execution (the
+ * `count`-th) of `block`: `next` is the index of its next instruction that
+ * may be a device access (exc_locate_access). Written by exc.c only. */
+typedef struct CoreScan {
+    const Block *block;
+    uint64_t count;
+    uint32_t next;
+} CoreScan;
+
+/* Device accesses in one execution (the `count`-th) of `block`: `delta`,
+ * the cycles they charged over their static costs so far; the last one
+ * with an extra cost: instruction `insn`, starting at cycle `at`, `extra`
+ * cycles over its static cost (0: none yet). Written by mmio.c only
+ * (block_truncate takes one back through mmio_access_undo). */
+typedef struct CoreAccess {
+    const Block *block;
+    uint64_t count;
+    int64_t delta;
+    uint32_t insn;
+    uint64_t at;
+    int64_t extra;
+} CoreAccess;
+
+/* True when c->acc describes the execution of b under way. */
+#define CORE_ACC_OF(c, b) ((c)->acc.block == (b) && (c)->acc.count == (b)->count)
+
+/* Interrupts delivered (`count`); `in` from the delivery to the handler's
+ * eret, which began at cycle `start`; `cycles` spent in handlers before
+ * it. Written by core.c only (block.c reports the eret: core_irq_return). */
+typedef struct CoreIrq {
+    uint64_t count, start, cycles;
+    bool in;
+} CoreIrq;
+
 typedef struct CodePage CodePage;    /* smc.c */
 typedef struct CoreCache CoreCache;  /* cache.c */
 
@@ -165,7 +222,7 @@ struct Core {
     CoreFault fault;
 
     uint32_t pc;               /* where the next uc_emu_start begins */
-    uint64_t cycles, idle_cycles, irq_cycles;
+    uint64_t cycles, idle_cycles;
     uint64_t slice_end;        /* run no further than this (the horizon) */
     uint64_t next_event, next_sample;
     uint64_t next_sample2;     /* the next sample of any other period */
@@ -175,9 +232,10 @@ struct Core {
                                   atomic (relaxed): core_request_yield
                                   zeroes it from other threads */
     uint32_t yield_req;        /* core_request_yield: stop at a boundary */
-    uint64_t irq_start, idle_from;
-    bool in_irq, stopping;
-    uint64_t interrupts, waits;
+    uint64_t idle_from;
+    bool stopping;
+    uint64_t waits;
+    CoreIrq irq;               /* interrupt handlers (core.c) */
 
     /* current block, for locating accesses and charging; prev is never
      * NULL: `none` when no transfer is pending, `irq_marker` when the
@@ -186,15 +244,8 @@ struct Core {
     Block none, irq_marker;
     unsigned arrive_mask;      /* prev->flags that need the slow path */
     uint32_t nslots;           /* btab entries */
-    uint32_t blk_scan;         /* index of its next instruction that may
-                                  be a device access (exc_locate_access) */
-    uint64_t scan_count;       /* its count when blk_scan was reset */
-    const Block *scan_block;
-    int64_t blk_delta;         /* device-access cycles charged so far in
-                                  that execution of scan_block */
-    uint32_t dev_insn;         /* its last device access with an extra */
-    uint64_t dev_at;           /* cost (index, start cycle, extra over */
-    int64_t dev_extra;         /* the static cost; 0: none yet) */
+    CoreScan scan;             /* locating accesses (exc.c) */
+    CoreAccess acc;            /* device accesses' cycles (mmio.c) */
 
     Block **btab;              /* [ram_size / 4] by physical address:
                                   the live block starting there */
@@ -235,11 +286,7 @@ struct Core {
      * (core_publish_instructions), as of cycle insns_at */
     uint64_t insns_pub, insns_at;
 
-    /* poll skip: the block whose failed poll may repeat (NULL: none) */
-    Block *poll_blk;
-    uint64_t poll_s0;          /* cycle that iteration started */
-    uint32_t poll_off, poll_pc;
-    bool poll_tx;
+    CorePoll poll;             /* poll skip (block.c) */
 
     /* the target of the register jump that ran last (jr/jalr): saved
      * before its delay slot ran when that slot may write the register
@@ -248,13 +295,7 @@ struct Core {
     uint32_t jr_target;
     GHashTable *jr_hooked;     /* jr/jalr addresses with that code hook */
 
-    /* the cycle limit cuts block cut_block after its instructions before
-     * cut_end (block.c, block_limit_cut): cut_run while that prefix runs,
-     * cut_slack = the static cycles of the instructions cut away */
-    Block *cut_block;
-    uint32_t cut_end;
-    bool cut_run;
-    uint64_t cut_slack;
+    CoreCut cut;               /* the cycle limit's cut block (block.c) */
 
     /* locate.c: markers (addresses with one), the last one reached: in
      * execution mark_count of block mark_blk, instruction mark_idx */
@@ -280,7 +321,22 @@ struct Core {
     bool ksu_written;          /* an mtc0 Status wrote KSU != 0 (cp0.c) */
 
     struct CoreDebug *dbg;     /* a debugger's stops (debug.c), or NULL */
+#ifdef NOCPROF_CHECK
+    uint64_t chk_cycles;       /* check.c: the clock at the last boundary */
+#endif
 };
+
+/* check.c: the invariants of c's state at a block boundary (assertions;
+ * checking builds only, NOCPROF_CHECK). CORE_CHECK_RUN: a run begins (the
+ * clock may have been set back meanwhile: a restored state). */
+#ifdef NOCPROF_CHECK
+void core_check(Core *c);
+#define CORE_CHECK(c) core_check(c)
+#define CORE_CHECK_RUN(c) ((c)->chk_cycles = (c)->cycles)
+#else
+#define CORE_CHECK(c) ((void)0)
+#define CORE_CHECK_RUN(c) ((void)0)
+#endif
 
 /* debug.c */
 typedef struct CoreDebug CoreDebug;
@@ -343,6 +399,8 @@ uint32_t core_guest_word(const Core *c, const uint8_t *p);
 /* IRQC output: PENDING & ENABLE != 0 (hardware line 0, Cause.IP2). */
 bool core_irqc_output(const Core *c);
 bool core_irq_check_here(Core *c, uint32_t pc, uint64_t t);
+/* An eret reached `now`: the handler being run (if any) ends. */
+void core_irq_return(Core *c, uint64_t now);
 
 /* cp0.c */
 void cp0_init(Core *c);
@@ -387,8 +445,8 @@ void block_free(gpointer p);
 /* The current block stops before end_pc (exit or fault inside it): take
  * back the cycles, instructions and samples of what did not run. */
 void block_truncate(Core *c, uint32_t end_pc);
-/* core_run: the cycle limit cut a block (c->cut_block): run its prefix
- * up to c->cut_end and stop the core there (CORE_LIMIT). */
+/* core_run: the cycle limit cut a block (c->cut.block): run its prefix
+ * up to c->cut.end and stop the core there (CORE_LIMIT). */
 void block_run_cut(Core *c);
 /* Cycle at which the current execution of b began. */
 uint64_t block_start(const Core *c, const Block *b);
@@ -459,6 +517,8 @@ void sample_retime(Core *c, const Block *b, uint32_t i, uint64_t at, int64_t del
 /* exc.c */
 void core_raise(Core *c, const char *kind, uint32_t pc, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 int exc_locate_access(Core *c, uint32_t phys);
+/* A new execution of b: the access search starts again at its top. */
+void exc_scan_restart(Core *c, const Block *b);
 uint32_t exc_insn_pc(const Core *c, int i);
 uint64_t exc_insn_cycle(const Core *c, int i);
 void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque);
@@ -499,6 +559,14 @@ void stack_scan_block(Block *b);
 bool stack_check(Core *c, Block *p);
 
 /* mmio.c */
+/* The last device access with an extra cost (c->acc) did not complete:
+ * forget its extra (block_truncate took back its cycles). */
+void mmio_access_undo(Core *c);
+/* Another file's extra cycles (a cache miss, cache.c) in the execution of
+ * b under way, counted with its device accesses' (c->acc.delta); restart:
+ * a new execution of b begins. */
+void mmio_access_extra(Core *c, const Block *b, int64_t delta);
+void mmio_access_restart(Core *c, const Block *b);
 uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque);
 void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque);
 

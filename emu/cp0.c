@@ -38,7 +38,6 @@
 #define CP0_MT 0x04u
 #define CP0_MFMC0 0x0Bu
 /* Cause bits software may write (IV, IP1, IP0); DC is not modelled */
-#define CAUSE_SW_MASK 0x00800300u
 #define CAUSE_TI 0x40000000u
 #define CP0_ERROR_EPC 30u
 #define CP0_RANDOM 1u
@@ -199,7 +198,7 @@ static void record_write(Core *c, unsigned rd, uint32_t v, uint64_t t)
         c->cp0.error_epc = v;
         return;
     default: /* Cause */
-        c->cp0.cause_sw = v & CAUSE_SW_MASK;
+        c->cp0.cause_sw = v & CP0_CAUSE_SW_MASK;
         return;
     }
     cp0_rearm(c, t);

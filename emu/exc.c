@@ -44,6 +44,11 @@ void core_raise(Core *c, const char *kind, uint32_t pc, const char *fmt, ...)
     core_stop(c, CORE_FAULT);
 }
 
+void exc_scan_restart(Core *c, const Block *b)
+{
+    c->scan = (CoreScan){ .block = b, .count = b->count };
+}
+
 /* Index in the current block of the load/store that accesses `phys` now
  * (locate.c, exact); -1 if none. Accesses of one execution of a block come
  * in program order: the search goes on after the last one found. */
@@ -52,16 +57,11 @@ int exc_locate_access(Core *c, uint32_t phys)
     Block *b = core_current_block(c);
     if (!b)
         return -1;
-    if (c->scan_count != b->count || c->scan_block != b) {
-        c->scan_count = b->count;
-        c->scan_block = b;
-        c->blk_scan = 0;
-        c->blk_delta = 0;
-        c->dev_extra = 0;
-    }
-    int i = loc_find(c, LOC_MEM, c->blk_scan, phys, NULL);
+    if (c->scan.count != b->count || c->scan.block != b)
+        c->scan = (CoreScan){ .block = b, .count = b->count };
+    int i = loc_find(c, LOC_MEM, c->scan.next, phys, NULL);
     if (i >= 0)
-        c->blk_scan = (uint32_t)i + 1;
+        c->scan.next = (uint32_t)i + 1;
     return i;
 }
 

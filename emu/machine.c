@@ -42,7 +42,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 /* ---- the view every thread shares (lock held) ------------------------ */
 
 /* Every core but `self` does nothing network-visible before t. */
-static bool others_reached(const Machine *m, const MCore *self, uint64_t t)
+static bool others_reached(const Machine *m, const MCore *self, uint64_t t) NP_REQUIRES(mach_sched_lock)
 {
     for (unsigned i = 0; i < m->ncores; i++) {
         const MCore *o = &m->sched->mc[i];
@@ -52,7 +52,7 @@ static bool others_reached(const Machine *m, const MCore *self, uint64_t t)
     return true;
 }
 
-LbView mach_lb_view(const Machine *m)
+LbView mach_lb_view(const Machine *m) NP_REQUIRES(mach_sched_lock)
 {
     LbView v = { UINT64_MAX, UINT64_MAX, NULL };
     for (unsigned i = 0; i < m->ncores; i++) {
@@ -71,12 +71,12 @@ LbView mach_lb_view(const Machine *m)
     return v;
 }
 
-bool mach_others_at(const LbView *v, const MCore *self, uint64_t t)
+bool mach_others_at(const LbView *v, const MCore *self, uint64_t t) NP_REQUIRES(mach_sched_lock)
 {
     return (self == v->arg1 ? v->min2 : v->min1) >= t;
 }
 
-bool mach_ready(const Machine *m, const MCore *mc, const LbView *v)
+bool mach_ready(const Machine *m, const MCore *mc, const LbView *v) NP_REQUIRES(mach_sched_lock)
 {
     if (mc->active)
         return false;
@@ -91,7 +91,7 @@ bool mach_ready(const Machine *m, const MCore *mc, const LbView *v)
 }
 
 /* The first iteration of a polling core whose poll runs at or after t. */
-static uint64_t poll_iter_at(const MCore *o, uint64_t t)
+static uint64_t poll_iter_at(const MCore *o, uint64_t t) NP_REQUIRES(mach_sched_lock)
 {
     uint64_t first = o->p_start + o->p_off;
     if (t <= first)
@@ -100,7 +100,7 @@ static uint64_t poll_iter_at(const MCore *o, uint64_t t)
 }
 
 /* Is an idle or polling core woken by the network as it is now? */
-static bool net_wakes(MCore *o)
+static bool net_wakes(MCore *o) NP_REQUIRES(mach_sched_lock)
 {
     if (o->polling)
         return dev_ni_poll_ready(o->ni, o->p_tx);
@@ -108,7 +108,7 @@ static bool net_wakes(MCore *o)
     return core_irq_wanted(o->core);
 }
 
-void mach_changed(Machine *m)
+void mach_changed(Machine *m) NP_REQUIRES(mach_sched_lock)
 {
     MachSched *s = m->sched;
     __atomic_add_fetch(&s->gen, 1, __ATOMIC_RELEASE);
@@ -120,7 +120,7 @@ void mach_changed(Machine *m)
  * An idle core whose line rises on the way wakes at the cycle after the
  * change (the network stops there: noc_run_watched); false when one wakes
  * before t (the caller must let it run first). */
-static bool advance_network(Machine *m, uint64_t t)
+static bool advance_network(Machine *m, uint64_t t) NP_REQUIRES(mach_sched_lock)
 {
     while (noc_now(m->noc) < t) {
         for (unsigned i = 0; i < m->ncores; i++) {
@@ -148,7 +148,7 @@ static bool advance_network(Machine *m, uint64_t t)
     return true;
 }
 
-void mach_start_halt(Machine *m, CoreState state, bool at_sync)
+void mach_start_halt(Machine *m, CoreState state, bool at_sync) NP_REQUIRES(mach_sched_lock)
 {
     MachSched *s = m->sched;
     if (s->halting)
@@ -162,17 +162,17 @@ void mach_start_halt(Machine *m, CoreState state, bool at_sync)
 /* ---- called from a core's coroutine ----------------------------------- */
 
 /* Suspend the calling core until `ready` (the lock is dropped meanwhile). */
-static void suspend(MCore *mc)
+static void suspend(MCore *mc) NP_REQUIRES(mach_sched_lock)
 {
     MachSched *s = mc->m->sched;
     mach_changed(mc->m);
-    pthread_mutex_unlock(&s->lock);
+    mach_unlock(s);
     coro_yield(mc->co);
     mach_lock(s);
 }
 
 /* CoreSched.sync: the network exactly at t, lock held on success. */
-static bool sched_sync(void *opaque, Core *core, uint64_t t)
+static bool sched_sync(void *opaque, Core *core, uint64_t t) NP_TRY_ACQUIRE(true, mach_sched_lock)
 {
     MCore *mc = opaque;
     Machine *m = mc->m;
@@ -185,7 +185,7 @@ static bool sched_sync(void *opaque, Core *core, uint64_t t)
     for (;;) {
         if (s->halting) {
             mc->st = MC_RUN;
-            pthread_mutex_unlock(&s->lock);
+            mach_unlock(s);
             core_halt(core, s->halt_state);
             return false;
         }
@@ -204,13 +204,13 @@ static bool sched_sync(void *opaque, Core *core, uint64_t t)
     return true;
 }
 
-static bool sched_sync_done(void *opaque, Core *core)
+static bool sched_sync_done(void *opaque, Core *core) NP_RELEASE(mach_sched_lock)
 {
     MCore *mc = opaque;
     MachSched *s = mc->m->sched;
     bool halt = s->halting && s->halt_at_sync;
     CoreState st = s->halt_state;
-    pthread_mutex_unlock(&s->lock);
+    mach_unlock(s);
     if (halt)
         core_halt(core, st);
     return !halt;
@@ -278,12 +278,12 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     k = start < limit ? MIN(k, (limit - start) / period) : 0;
     if (k)
         dev_ni_emit_polls(mc->ni, tx, poll_pc, start + poll_offset, period, k);
-    pthread_mutex_unlock(&s->lock);
+    mach_unlock(s);
     return r;
 }
 
 /* The core idles (lock held): look at it at wake_t, wake it if it may. */
-static void idle_step(MCore *mc)
+static void idle_step(MCore *mc) NP_REQUIRES(mach_sched_lock)
 {
     Machine *m = mc->m;
     Core *c = mc->core;
@@ -338,19 +338,19 @@ static void core_main(void *opaque)
             if (++s->ndone == m->ncores)
                 pthread_cond_broadcast(&s->park);
             mach_changed(m);
-            pthread_mutex_unlock(&s->lock);
+            mach_unlock(s);
             return;
         }
         if (st == CORE_IDLE) {
             mc->st = MC_IDLE;
             suspend(mc);
-            pthread_mutex_unlock(&s->lock);
+            mach_unlock(s);
             continue;
         }
         mc->st = MC_RUN;
         uint64_t c0 = mc->mark = core_cycles(c);
         lb_set(mc, c0);
-        pthread_mutex_unlock(&s->lock);
+        mach_unlock(s);
         core_run(c, sat_add(c0, m->cfg->reference ? 1 : m->cfg->quantum));
         mach_lock(s);
         mach_work(mc, core_cycles(c));
@@ -364,7 +364,7 @@ static void core_main(void *opaque)
             lb_set(mc, core_cycles(c));
         }
         suspend(mc);
-        pthread_mutex_unlock(&s->lock);
+        mach_unlock(s);
     }
 }
 
@@ -375,7 +375,7 @@ static void core_main(void *opaque)
  * flight: the spinning ones go on until the livelock is due (every poller
  * stuck for [run] livelock_cycles) or, with no livelock possible, until
  * the cycle limit. False when no core spins. */
-static bool wake_pollers(Machine *m)
+static bool wake_pollers(Machine *m) NP_REQUIRES(mach_sched_lock)
 {
     MachSched *s = m->sched;
     uint64_t L = m->cfg->livelock_cycles, due = 0;
@@ -409,7 +409,7 @@ static bool wake_pollers(Machine *m)
 /* No core is ready or running anywhere (lock held): if every live core
  * idles with nothing to wait for, let the network run until it wakes one,
  * or end the run in deadlock. */
-static bool unstick(Machine *m)
+static bool unstick(Machine *m) NP_REQUIRES(mach_sched_lock)
 {
     MachSched *s = m->sched;
     uint64_t latest = noc_now(m->noc);
@@ -436,7 +436,7 @@ static bool unstick(Machine *m)
 /* The ready core of smallest lb for this thread (lock held): among its own
  * cores and those of parked threads; else, stolen, among the other
  * threads' ready cores (a core's coroutine may resume on any thread). */
-MCore *mach_pick(Machine *m, unsigned thread)
+MCore *mach_pick(Machine *m, unsigned thread) NP_REQUIRES(mach_sched_lock)
 {
     MachSched *s = m->sched;
     MCore *best = NULL, *steal = NULL;
@@ -472,7 +472,7 @@ static gpointer thread_main(gpointer opaque)
         if (mc) {
             mc->active = true;
             s->running[ta->thread] = mc;
-            pthread_mutex_unlock(&s->lock);
+            mach_unlock(s);
             coro_resume(mc->co);
             mach_lock(s);
             mc->active = false;
@@ -483,7 +483,7 @@ static gpointer thread_main(gpointer opaque)
         }
         if (parked) {
             /* until nactive grows or the run ends (signalled) */
-            pthread_cond_wait(&s->park, &s->lock);
+            mach_wait(s, &s->park, NULL);
             continue;
         }
         /* the network moved (or the run ends): look again, no sleeping
@@ -502,10 +502,10 @@ static gpointer thread_main(gpointer opaque)
             ts.tv_nsec -= 1000000000;
         }
         s->sleepers++;
-        pthread_cond_timedwait(&s->cond, &s->lock, &ts);
+        mach_wait(s, &s->cond, &ts);
         s->sleepers--;
     }
-    pthread_mutex_unlock(&s->lock);
+    mach_unlock(s);
     return NULL;
 }
 
@@ -604,6 +604,8 @@ void machine_free(Machine *m)
 void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
 {
     MachSched *s = m->sched;
+    /* no thread runs yet: the lock only tells the analysis so */
+    mach_lock(s);
     s->interrupted = interrupted;
     s->nthreads = s->nactive = m->nthreads = machine_threads(m->cfg);
     m->adapt_switches = 0;
@@ -623,6 +625,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
         lb_set(mc, core_cycles(mc->core));
     }
     s->running = g_new0(MCore *, s->nthreads);
+    mach_unlock(s);
     ThreadArg *args = g_new0(ThreadArg, s->nthreads);
     GThread **threads = g_new0(GThread *, s->nthreads);
     for (unsigned t = 0; t < s->nthreads; t++) {
@@ -682,5 +685,5 @@ void machine_progress(Machine *m, uint64_t *lo, uint64_t *hi)
         *lo = MIN(*lo, c);
         *hi = MAX(*hi, c);
     }
-    pthread_mutex_unlock(&s->lock);
+    mach_unlock(s);
 }

@@ -64,7 +64,7 @@ void mach_adapt_free(Adapt *a)
 
 /* Threads nactive.. stop taking cores; a core they run now ends its run at
  * its next block boundary. */
-static void set_active(Machine *m, unsigned nactive)
+static void set_active(Machine *m, unsigned nactive) NP_REQUIRES(mach_sched_lock)
 {
     MachSched *s = m->sched;
     if (s->nactive == nactive)
@@ -79,7 +79,7 @@ static void set_active(Machine *m, unsigned nactive)
     mach_changed(m);
 }
 
-static void window(Adapt *a, const MachSched *s, uint64_t now, uint64_t len)
+static void window(Adapt *a, const MachSched *s, uint64_t now, uint64_t len) NP_REQUIRES(mach_sched_lock)
 {
     a->t0 = now;
     a->work0 = s->work;
@@ -87,7 +87,7 @@ static void window(Adapt *a, const MachSched *s, uint64_t now, uint64_t len)
 }
 
 /* After every resumption (lock held): end a trial or a keep when due. */
-void mach_adapt_tick(Machine *m)
+void mach_adapt_tick(Machine *m) NP_REQUIRES(mach_sched_lock)
 {
     MachSched *s = m->sched;
     Adapt *a = s->adapt;

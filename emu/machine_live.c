@@ -54,7 +54,7 @@ static void waited_at(MCore *mc, uint64_t cycle, unsigned kind, uint32_t pc)
 /* When o waited again after its first wait (UINT64_MAX: not yet), as of
  * before its last progress or now. A core asleep in a skipped poll loop
  * polls again at its first skipped iteration (reported when it wakes). */
-static uint64_t again_from(const MCore *o, bool before_progress)
+static uint64_t again_from(const MCore *o, bool before_progress) NP_REQUIRES(mach_sched_lock)
 {
     uint64_t at = UINT64_MAX;
     if (before_progress ? o->prev_again : o->again)
@@ -70,7 +70,7 @@ static uint64_t again_from(const MCore *o, bool before_progress)
  * not have happened yet, so they are not looked at (the verdict is the
  * same in every schedule). A core in `wait` that nothing but the network
  * can wake is stuck however long it has slept. */
-static bool stuck_before(const MCore *o, uint64_t t, uint64_t L)
+static bool stuck_before(const MCore *o, uint64_t t, uint64_t L) NP_REQUIRES(mach_sched_lock)
 {
     if (o->st == MC_IDLE && !o->polling && !o->woken && o->wake_t == UINT64_MAX)
         return true;
@@ -87,7 +87,7 @@ static bool net_still(const Machine *m, uint64_t t, uint64_t L)
     return noc_quiescent(m->noc) || noc_last_move(m->noc) + L < t;
 }
 
-void mach_livelock_check(Machine *m, uint64_t t)
+void mach_livelock_check(Machine *m, uint64_t t) NP_REQUIRES(mach_sched_lock)
 {
     uint64_t L = m->cfg->livelock_cycles;
     if (L == 0 || t < L || m->sched->halting || !net_still(m, t, L))
@@ -102,7 +102,7 @@ void mach_livelock_check(Machine *m, uint64_t t)
     mach_start_halt(m, CORE_DEADLOCK, true);
 }
 
-uint64_t mach_livelock_due(const Machine *m, const MCore *mc)
+uint64_t mach_livelock_due(const Machine *m, const MCore *mc) NP_REQUIRES(mach_sched_lock)
 {
     uint64_t L = m->cfg->livelock_cycles;
     if (L == 0 || !mc->polled)

@@ -7,12 +7,22 @@
 
 #include "emu/machine.h"
 
+#include "base/thread_safety.h"
 #include "emu/coro.h"
 #include "emu/dev_ni.h"
 
 #include <pthread.h>
 
 typedef struct Adapt Adapt;
+
+/* The scheduler's lock (MachSched.lock) for the thread-safety analysis
+ * (base/thread_safety.h): one token stands for every machine's lock, as C
+ * cannot name a sibling field in an attribute (clang 14). mach_lock and
+ * mach_unlock take and drop it; the fields it guards say so. */
+typedef struct NP_CAPABILITY("mutex") MachLockCap { char unused; } MachLockCap;
+extern MachLockCap mach_sched_lock;
+#define MACH_GUARDED NP_GUARDED_BY(mach_sched_lock)
+#define MACH_PT_GUARDED NP_PT_GUARDED_BY(mach_sched_lock)
 
 typedef enum { MC_RUN, MC_SYNC, MC_IDLE, MC_DONE } McState;
 
@@ -22,11 +32,12 @@ typedef struct MCore {
     NiDev *ni;
     unsigned id, thread;       /* thread: its home (mach_pick may steal it) */
     Coro *co;
-    McState st;
-    bool active;               /* resumed by its thread right now */
-    bool woken;                /* MC_IDLE: the network raised a line */
-    uint64_t lb, sync_t, wake_t;
-    uint64_t mark;             /* its cycles when its work was last counted */
+    McState st MACH_GUARDED;
+    bool active MACH_GUARDED;  /* resumed by its thread right now */
+    bool woken MACH_GUARDED;   /* MC_IDLE: the network raised a line */
+    uint64_t lb;               /* atomic: lb_get, lb_set */
+    uint64_t sync_t MACH_GUARDED, wake_t MACH_GUARDED;
+    uint64_t mark MACH_GUARDED; /* its cycles when its work was last counted */
     /* livelock: polling since poll_from with no progress (NI events); the
      * state before the last progress, to judge it as of an earlier cycle */
     bool polled, prev_polled;
@@ -40,9 +51,10 @@ typedef struct MCore {
     uint32_t w_pc;
     /* MC_IDLE while spinning on a failed poll (CoreSched.poll_wait):
      * iterations start at p_start + j * p_period, their poll at + p_off */
-    bool polling, p_tx;
-    uint64_t p_start, p_period, p_off, p_resume;
-    uint32_t p_pc;
+    bool polling MACH_GUARDED, p_tx MACH_GUARDED;
+    uint64_t p_start MACH_GUARDED, p_period MACH_GUARDED, p_off MACH_GUARDED;
+    uint64_t p_resume;
+    uint32_t p_pc MACH_GUARDED;
 } MCore;
 
 struct MachSched {
@@ -52,17 +64,17 @@ struct MachSched {
     pthread_cond_t park;       /* parked threads wait here (nactive grows) */
     pthread_mutex_t console_lock;
     uint64_t gen;              /* bumped (atomic) by every change of state */
-    unsigned sleepers;         /* threads in pthread_cond_timedwait */
-    MCore **running;           /* [thread]: the core it resumed, or NULL */
+    unsigned sleepers MACH_GUARDED; /* threads in pthread_cond_timedwait */
+    MCore **running MACH_PT_GUARDED; /* [thread]: the core it resumed, or NULL */
     MCore *mc;
-    unsigned nthreads, ndone;
-    unsigned nactive;          /* threads 0..nactive-1 run cores (adapt) */
+    unsigned nthreads, ndone MACH_GUARDED;
+    unsigned nactive MACH_GUARDED; /* threads 0..nactive-1 run cores (adapt) */
     Adapt *adapt;              /* machine_adapt.c; NULL: nactive stays */
-    uint64_t work;             /* cycles executed (not skipped by polls) */
+    uint64_t work MACH_GUARDED; /* cycles executed (not skipped by polls) */
     volatile sig_atomic_t *interrupted;
-    bool halting;
-    bool halt_at_sync;         /* running cores stop at their next sync point */
-    CoreState halt_state;
+    bool halting MACH_GUARDED;
+    bool halt_at_sync MACH_GUARDED; /* running cores stop at their next sync point */
+    CoreState halt_state MACH_GUARDED;
     ConsoleFn console_fn;
     void *console_opaque;
 };
@@ -90,6 +102,7 @@ typedef struct LbView {
 
 /* Take the lock, spinning a while before sleeping in the kernel (the
  * holders keep it for microseconds; a futex sleep and wake-up costs more) */
+static inline void mach_lock(MachSched *s) NP_ACQUIRE(mach_sched_lock) NP_NO_TSA;
 static inline void mach_lock(MachSched *s)
 {
     for (unsigned i = 0; i < 1000; i++) {
@@ -102,7 +115,26 @@ static inline void mach_lock(MachSched *s)
     pthread_mutex_lock(&s->lock);
 }
 
+static inline void mach_unlock(MachSched *s) NP_RELEASE(mach_sched_lock) NP_NO_TSA;
+static inline void mach_unlock(MachSched *s)
+{
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* Wait on cond, the lock dropped meanwhile and held again on return
+ * (until: CLOCK_MONOTONIC deadline, or NULL). */
+static inline void mach_wait(MachSched *s, pthread_cond_t *cond, const struct timespec *until)
+    NP_REQUIRES(mach_sched_lock) NP_NO_TSA;
+static inline void mach_wait(MachSched *s, pthread_cond_t *cond, const struct timespec *until)
+{
+    if (until)
+        pthread_cond_timedwait(cond, &s->lock, until);
+    else
+        pthread_cond_wait(cond, &s->lock);
+}
+
 /* Count the cycles mc executed up to its clock `now` (lock held). */
+static inline void mach_work(MCore *mc, uint64_t now) NP_REQUIRES(mach_sched_lock);
 static inline void mach_work(MCore *mc, uint64_t now)
 {
     if (now > mc->mark)
@@ -111,22 +143,22 @@ static inline void mach_work(MCore *mc, uint64_t now)
 }
 
 /* machine.c, lock held */
-LbView mach_lb_view(const Machine *m);
-bool mach_others_at(const LbView *v, const MCore *self, uint64_t t);
-bool mach_ready(const Machine *m, const MCore *mc, const LbView *v);
-MCore *mach_pick(Machine *m, unsigned thread);
-void mach_changed(Machine *m);
+LbView mach_lb_view(const Machine *m) NP_REQUIRES(mach_sched_lock);
+bool mach_others_at(const LbView *v, const MCore *self, uint64_t t) NP_REQUIRES(mach_sched_lock);
+bool mach_ready(const Machine *m, const MCore *mc, const LbView *v) NP_REQUIRES(mach_sched_lock);
+MCore *mach_pick(Machine *m, unsigned thread) NP_REQUIRES(mach_sched_lock);
+void mach_changed(Machine *m) NP_REQUIRES(mach_sched_lock);
 
-void mach_start_halt(Machine *m, CoreState state, bool at_sync);
+void mach_start_halt(Machine *m, CoreState state, bool at_sync) NP_REQUIRES(mach_sched_lock);
 
 /* machine_live.c, lock held: the livelock watch (SPEC 1, the hang rule).
  * A check at cycle t (every other live core has published lb >= t, the
  * network is simulated up to t) ends the run in livelock when every live
  * core is stuck as of t - 1 and the network is still. */
-void mach_livelock_check(Machine *m, uint64_t t);
+void mach_livelock_check(Machine *m, uint64_t t) NP_REQUIRES(mach_sched_lock);
 /* The cycle at which mc will have waited for [run] livelock_cycles (and
  * the network been still as long), or UINT64_MAX: it does not wait. */
-uint64_t mach_livelock_due(const Machine *m, const MCore *mc);
+uint64_t mach_livelock_due(const Machine *m, const MCore *mc) NP_REQUIRES(mach_sched_lock);
 /* mc's core has just entered `wait` (core_run returned it idle). */
 void mach_waited(MCore *mc);
 /* CoreSched.progress (a CONSOLE write) and the NI's observer. */
@@ -134,14 +166,14 @@ void mach_progress(void *opaque, Core *core, uint64_t t);
 void mach_ni_event(void *opaque, const NiEvent *ev);
 
 /* machine_spin.c, lock held (dropped while spinning, held on return) */
-bool mach_spin_sync(Machine *m, MCore *mc, uint64_t t);
-bool mach_spin_thread(Machine *m);
-void mach_preempt_for(Machine *m, const MCore *o);
-void mach_preempt_others(Machine *m);
+bool mach_spin_sync(Machine *m, MCore *mc, uint64_t t) NP_REQUIRES(mach_sched_lock);
+bool mach_spin_thread(Machine *m) NP_REQUIRES(mach_sched_lock);
+void mach_preempt_for(Machine *m, const MCore *o) NP_REQUIRES(mach_sched_lock);
+void mach_preempt_others(Machine *m) NP_REQUIRES(mach_sched_lock);
 
 /* machine_adapt.c, lock held: how many threads run cores. */
 Adapt *mach_adapt_new(unsigned nthreads, uint64_t trial_ns, uint64_t (*clock)(void));
 void mach_adapt_free(Adapt *a);
-void mach_adapt_tick(Machine *m);
+void mach_adapt_tick(Machine *m) NP_REQUIRES(mach_sched_lock);
 
 #endif

@@ -47,14 +47,14 @@ static bool need_met(const Machine *m, const bool *live, const SpinNeed *n)
 /* Drop the lock and watch the clocks until one need is met, the state
  * changes, or SPIN_NS pass; the lock is held again on return. True unless
  * it timed out. */
-static bool spin(Machine *m, const SpinNeed *needs, unsigned nneeds)
+static bool spin(Machine *m, const SpinNeed *needs, unsigned nneeds) NP_REQUIRES(mach_sched_lock)
 {
     MachSched *s = m->sched;
     bool live[m->ncores];
     for (unsigned i = 0; i < m->ncores; i++)
         live[i] = s->mc[i].st != MC_DONE;
     uint64_t g = __atomic_load_n(&s->gen, __ATOMIC_ACQUIRE);
-    pthread_mutex_unlock(&s->lock);
+    mach_unlock(s);
     bool met = false;
     uint64_t t0 = now_ns();
     for (unsigned k = 1; !met; k++) {
@@ -78,7 +78,7 @@ static bool spin(Machine *m, const SpinNeed *needs, unsigned nneeds)
 /* mc must wait at t (lock held). Worth spinning rather than suspending when
  * its thread has nothing else to run and every core it waits for is
  * running on another thread (so it publishes its clock as it goes). */
-bool mach_spin_sync(Machine *m, MCore *mc, uint64_t t)
+bool mach_spin_sync(Machine *m, MCore *mc, uint64_t t) NP_REQUIRES(mach_sched_lock)
 {
     MachSched *s = m->sched;
     if (s->nactive < 2 || mach_pick(m, mc->thread))
@@ -95,7 +95,7 @@ bool mach_spin_sync(Machine *m, MCore *mc, uint64_t t)
 /* The thread has nothing ready (lock held): watch for a waiting core that
  * is not running to become ready (it may be another thread's: mach_pick
  * steals). False when there is nothing to watch for or it timed out. */
-bool mach_spin_thread(Machine *m)
+bool mach_spin_thread(Machine *m) NP_REQUIRES(mach_sched_lock)
 {
     MachSched *s = m->sched;
     if (s->nactive < 2)
@@ -118,7 +118,7 @@ bool mach_spin_thread(Machine *m)
  * busy one runs a core that is ahead of it, that core's run ends at its
  * next block boundary, so that the core everybody may be waiting for runs
  * first (the busy thread with the core furthest ahead). */
-void mach_preempt_for(Machine *m, const MCore *o)
+void mach_preempt_for(Machine *m, const MCore *o) NP_REQUIRES(mach_sched_lock)
 {
     MachSched *s = m->sched;
     if (s->nactive < 2)
@@ -137,7 +137,7 @@ void mach_preempt_for(Machine *m, const MCore *o)
 
 /* Nothing to run on this thread (lock held): preempt for every ready core
  * that no thread runs. */
-void mach_preempt_others(Machine *m)
+void mach_preempt_others(Machine *m) NP_REQUIRES(mach_sched_lock)
 {
     MachSched *s = m->sched;
     LbView v = mach_lb_view(m);

@@ -28,6 +28,24 @@ bool core_sync_point(Core *c, uint64_t t, uint32_t pc)
     return core_sync_end(c, pc);
 }
 
+void mmio_access_undo(Core *c)
+{
+    c->acc.delta -= c->acc.extra;
+    c->acc.extra = 0;
+}
+
+void mmio_access_extra(Core *c, const Block *b, int64_t delta)
+{
+    if (!CORE_ACC_OF(c, b))
+        c->acc = (CoreAccess){ .block = b, .count = b->count };
+    c->acc.delta += delta;
+}
+
+void mmio_access_restart(Core *c, const Block *b)
+{
+    c->acc = (CoreAccess){ .block = b, .count = b->count };
+}
+
 /* Find the instruction, charge the MMIO cost, check size. */
 static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write, DevAccess *a)
 {
@@ -43,7 +61,7 @@ static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write
     /* the static cost charged a RAM access: flat, `load`/`store` extra; 24k, none */
     unsigned ram = t->model == TIMING_FLAT ? (write ? t->store : t->load) : 0;
     int64_t delta = (int64_t)t->mmio - (int64_t)ram;
-    if (delta > 0 && cb && c->cycles + (uint64_t)delta - c->cut_slack > c->cfg->max_cycles) {
+    if (delta > 0 && cb && c->cycles + (uint64_t)delta - c->cut.slack > c->cfg->max_cycles) {
         /* the access would end its block (or the prefix the limit left of
          * it, block.c) past the cycle limit: the core stops before it */
         block_truncate(c, a->pc);
@@ -51,14 +69,20 @@ static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write
         core_stop(c, CORE_LIMIT);
         return NULL;
     }
-    if (delta && cb && i >= 0) /* samples past the access move to the instructions really there */
+    if (cb && !CORE_ACC_OF(c, cb))
+        c->acc = (CoreAccess){ .block = cb, .count = cb->count };
+    if (delta && cb && i >= 0) { /* samples past the access move to the instructions really there */
+        c->acc.insn = (uint32_t)i;
+        c->acc.at = a->now;
+        c->acc.extra = delta;
         sample_retime(c, cb, (uint32_t)i, a->now, delta);
+    }
     else if (delta < 0 && cb) /* the block ends earlier: samples past its new end were not due */
         sample_untake(c, cb, block_start(c, cb), (uint64_t)((int64_t)c->cycles + delta));
     c->cycles = (uint64_t)((int64_t)c->cycles + delta);
     if (cb) {
         cb->extra += delta;
-        c->blk_delta += delta;
+        c->acc.delta += delta;
     }
     if (c->next_sample < c->cycles)
         sample_range(c, c->cycles, a->pc);

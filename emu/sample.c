@@ -63,6 +63,15 @@ void sample_init(Core *c)
 
 void sample_clear(Core *c)
 {
+    /* every sample taken is in exactly one place, and none is missing */
+    for (unsigned i = 0; i < c->nhists; i++) {
+        const Histogram *h = &c->hists[i];
+        uint64_t n = h->idle + h->outside;
+        for (uint32_t k = 0; k < c->nbins; k++)
+            n += h->bins[k];
+        g_assert_cmpuint(n, ==, h->total);
+        g_assert_cmpuint(h->total, ==, h->next / h->period);
+    }
     for (unsigned i = 0; i < c->nhists; i++)
         g_free(c->hists[i].bins);
     g_free(c->hists);
@@ -195,13 +204,18 @@ static uint32_t insn_at(const Block *b, uint32_t from, uint64_t at, uint32_t xi,
     }
 }
 
+/* Take back a sample taken on pc. Exact by construction: the caller finds
+ * pc with insn_at, the walk that placed the sample (sample_block,
+ * sample_retime), over the same costs (the static ones, and from the last
+ * device access with an extra cost on, that extra: c->acc), so the sample
+ * is there. A miss is a bug in that bookkeeping: it asserts (it used to
+ * take the sample from `outside` instead, hiding it). */
 static void hist_remove(Core *c, Histogram *h, uint32_t pc)
 {
     int64_t bin = bin_of(c, pc);
-    if (bin >= 0 && h->bins[bin])
-        h->bins[bin]--;
-    else if (h->outside)
-        h->outside--;
+    uint64_t *from = bin >= 0 ? &h->bins[bin] : &h->outside;
+    g_assert(*from > 0 && h->total > 0);
+    (*from)--;
     h->total--;
 }
 
@@ -209,12 +223,17 @@ void sample_untake(Core *c, const Block *b, uint64_t start, uint64_t cut)
 {
     /* this execution's last device access with an extra cost: the
      * instructions from it on run at their static costs after it */
-    bool dev = c->scan_block == b && c->scan_count == b->count && c->dev_extra != 0;
+    const CoreAccess *a = &c->acc;
+    bool dev = CORE_ACC_OF(c, b) && a->extra != 0;
+    /* accesses come in program order and the cut is never before the last
+     * one: the samples to take back are all past it (or none had an extra
+     * cost), where the two walks below are the ones that placed them */
+    g_assert(!dev || cut >= a->at);
     for (unsigned h = 0; h < c->nhists; h++) {
         Histogram *hi = &c->hists[h];
         while (hi->next >= hi->period && hi->next - hi->period >= cut && hi->next - hi->period < c->cycles) {
             uint64_t s = hi->next - hi->period;
-            uint32_t i = dev && s >= c->dev_at ? insn_at(b, c->dev_insn, c->dev_at, c->dev_insn, c->dev_extra, s)
+            uint32_t i = dev && s >= a->at ? insn_at(b, a->insn, a->at, a->insn, a->extra, s)
                                                : insn_at(b, 0, start, 0, 0, s);
             hist_remove(c, hi, b->addr + 4 * i);
             hi->next = s;
@@ -232,9 +251,6 @@ void sample_untake(Core *c, const Block *b, uint64_t start, uint64_t cut)
 void sample_retime(Core *c, const Block *b, uint32_t i, uint64_t at, int64_t delta)
 {
     uint64_t end = (uint64_t)((int64_t)c->cycles + delta);
-    c->dev_insn = i;
-    c->dev_at = at;
-    c->dev_extra = delta;
     bool moved = false;
     for (unsigned h = 0; h < c->nhists; h++) {
         Histogram *hi = &c->hists[h];
@@ -262,10 +278,10 @@ void sample_loop(Core *c, const Block *b, uint64_t start, uint64_t period, uint6
      * over its static cost, then the taken branch's cycles */
     int64_t extra = (int64_t)period - (int64_t)b->cost - (int64_t)b->bt;
     uint32_t pi = (poll_pc - b->addr) / 4;
-    if (pi >= b->ninsns || (int64_t)b->icost[pi] + extra < 1) { /* not a device poll as expected */
-        pi = 0;
-        extra = 0;
-    }
+    /* an iteration is exactly that (poll_skip: the one iteration that ran
+     * measured the period; the loop's taken branch has a static successor,
+     * so no entry stall): the poll's extra leaves it at least a cycle */
+    g_assert(pi < b->ninsns && (int64_t)b->icost[pi] + extra >= 1);
     uint64_t run = (uint64_t)((int64_t)b->cost + extra);
     for (unsigned i = 0; i < c->nhists; i++) {
         Histogram *h = &c->hists[i];

@@ -45,6 +45,15 @@ if [ "${NOCPROF_SKIP_VALGRIND:-0}" != 1 ] && command -v valgrind >/dev/null; the
   rm -rf "$vg_out"
 fi
 
+# Clang's thread-safety analysis (base/thread_safety.h): the scheduler's
+# lock rules (emu/machine_priv.h) checked by building the emulator library
+# with -Wthread-safety -Werror; a guarded field used without the lock fails
+if [ "${NOCPROF_SKIP_TSA:-0}" != 1 ] && command -v clang >/dev/null; then
+  CC=clang cmake -S . -B build-tsa -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNOCPROF_WERROR=ON \
+    -DCMAKE_C_FLAGS=-Wthread-safety >/dev/null
+  cmake --build build-tsa -j"$jobs" --target nocprof_emu
+fi
+
 # libFuzzer targets (fuzz/, docs/robustness.md): a smoke run of each
 if [ "${NOCPROF_SKIP_FUZZ:-0}" != 1 ] && command -v clang >/dev/null; then
   CC=clang cmake -S . -B build-fuzz -DNOCPROF_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNOCPROF_WERROR=ON >/dev/null

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* collect.c — the hooks on a core: shadow call stack and arcs. */
 #include "profiler/collect/collect_private.h"
+#include "base/check.h"
 #include "platform/mips.h"
 
 #include <string.h>
@@ -74,6 +75,8 @@ static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t
     if (G_UNLIKELY(col->only != NULL))
         collect_region_frame(col, func, +1, now);
     Frame *below = col->depth ? &col->stack[col->depth - 1] : NULL;
+    /* frames nest in time: a callee enters no earlier than its caller */
+    NP_CHECK(!below || below->entry <= now);
     Frame f = {
         .func = func, .arc = arc, .ret = ret, .sp = sp, .entry = now,
         .excluded = collect_excluded_now(col, now), .irq = irq, .counted = col->collecting,
@@ -111,6 +114,11 @@ static Frame *top(Collector *col)
 static void pop(Collector *col, uint64_t now)
 {
     Frame *f = top(col);
+    /* a frame to pop, that entered by now, of a function it made active,
+     * under as many interrupt frames as it counted */
+    NP_CHECK(f != NULL && f->entry <= now);
+    NP_CHECK(col->fs[f->func].active > 0 && col->irq_depth >= (unsigned)f->irq);
+    NP_CHECK(collect_excluded_now(col, now) - f->excluded <= now - f->entry);
     uint64_t incl = (now - f->entry) - (collect_excluded_now(col, now) - f->excluded);
     if (f->outermost && f->counted) {
         col->fs[f->func].incl += incl;
@@ -208,6 +216,7 @@ __attribute__((flatten)) static void on_arrive(void *opaque, Core *core, const B
 {
     Collector *col = opaque;
     const BlockView *tv = block_view(to_b);
+    NP_CHECK(tv->tag < col->blk->len); /* every block was tagged (on_block_tag) */
     const BlockInfo *to = &g_array_index(col->blk, BlockInfo, tv->tag);
     if (G_UNLIKELY(!from_b)) { /* interrupt vector entered */
         unsigned f = to->func;
@@ -339,6 +348,10 @@ void collector_finish(Collector *col, uint64_t now)
 {
     while (col->depth)
         pop(col, now);
+    /* every frame popped: no function active, no interrupt open */
+    g_assert(col->irq_depth == 0);
+    for (unsigned i = 0; i < col->nfuncs; i++)
+        g_assert(col->fs[i].active == 0);
     collect_ctx_account(col, now);
     collect_region_finish(col);
 }
