@@ -99,7 +99,10 @@ class Signals(unittest.TestCase):
         self.assertEqual(s["exit_status"], status)
         for c in s["cores"]:
             self.assertEqual(c["status"], "interrupted")
-            self.assertGreater(c["cycles"], 0)
+        # the run had started: the cores' state is the interrupted run's (a
+        # core may not have had its first quantum yet when the signal came
+        # early on a loaded host, in a sanitizer build: at least one had)
+        self.assertGreater(max(c["cycles"] for c in s["cores"]), 0)
         for name in ("summary.txt", "noc.txt", "stacks.folded", "core0/flat.txt", "core0/gmon.out"):
             self.assertTrue(os.path.exists(os.path.join(out, name)), name)
 
