@@ -249,6 +249,25 @@ class FlatEvents(unittest.TestCase):
         for name, got in rows.items():
             self.assertEqual(got, chip[name], name)
 
+    def test_report_no_events(self):
+        """report --no-events switches off the --events saved with the run
+        (before: "Unknown option --no-events", exit 2); a plain report
+        keeps the run's; both at once is a usage error."""
+        r = run([fixture("t_jump")] + ONE_CORE + ["--events"])
+        flat = r.path("core0", "flat.txt")
+        p = nptest.raw(["report", r.out])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(flat_events(r.text("core0", "flat.txt"))[1]["leaf"]["indbr"], 5)
+        p = nptest.raw(["report", "--no-events", r.out])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(flat) as f:
+            plain = f.read()
+        self.assertNotIn("st.load", plain)
+        self.assertRegex(plain, r"(?m)^ time .* cyc/call  name$")
+        p = nptest.raw(["report", "--events", "--no-events", r.out])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--events and --no-events", p.stderr)
+
 
 def diff_events(text, section="== chip"):
     """(columns, {"total A"|"total B"|"delta"|function: [cells]}) of the
