@@ -37,7 +37,7 @@ static void report_add_options(GOptionContext *ctx, ReportOptions *ro)
           "FUNC[/time]" },
         { "all", 0, 0, G_OPTION_ARG_NONE, &ro->all, "Drop the run's --focus and --exclude", NULL },
         { "events", 0, 0, G_OPTION_ARG_NONE, &ro->events,
-          "flat.txt: a column per event (instructions, loads, stores, branches, stall cycles; default: as the run had it)",
+          "flat.txt and annotated.txt: a column per event (instructions, loads, stores, branches, stall cycles; default: as the run had it)",
           NULL },
         { "no-events", 0, 0, G_OPTION_ARG_NONE, &ro->no_events,
           "No event columns, even if the run was made with --events", NULL },
