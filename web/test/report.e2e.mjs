@@ -613,6 +613,41 @@ async function testDiffOneSide(A) {
     await page.screenshot({ path: join(artifacts, 'diff-one-side-widths-a.png') });
     assert.deepEqual(errors, []);
   });
+  await check('diff: the metric selector switches the cards and the table to loads (summary.json\'s)', async () => {
+    // calls (A) against tailcall (C), core 0: every function's loads in A
+    // and B, their change and the totals are summary.json's; the rows are
+    // ranked by the absolute change; the flame graph says it is cycles only
+    const loads = (s) => Object.fromEntries(s.cores[0].functions.map((f) => [f.name, f.loads]));
+    const la = loads(A.summary), lc = loads(C.summary);
+    assert.ok(!(await page.$('#dflame-cycles-only')), 'no note under cycles');
+    await page.selectOption('#diff-metric', 'loads');
+    await page.waitForSelector('#dflame-cycles-only');
+    const rows = await page.$$eval('table.np-diff tbody tr', (trs) => trs.map((tr) => {
+      const o = {};
+      for (const td of tr.querySelectorAll('td')) o[td.dataset.key] = td.textContent;
+      o.name = tr.dataset.name;
+      return o;
+    }));
+    assert.ok(rows.length > 5);
+    for (const r of rows) {
+      const a = la[r.name] || 0, b = lc[r.name] || 0;
+      assert.deepEqual([num(r.ev_a), num(r.ev_b), num(r.dev)], [a, b, b - a], r.name);
+    }
+    assert.ok(rows.some((r) => num(r.dev) !== 0), 'some loads changed');
+    const changes = rows.map((r) => Math.abs(num(r.dev)));
+    assert.deepEqual(changes, [...changes].sort((x, y) => y - x), 'largest |delta loads| first');
+    const sum = (o) => Object.values(o).reduce((x, y) => x + y, 0);
+    const cards = await page.$$eval('#diff-cards .np-card', (cs) => cs.map((c) => [c.querySelector('.k').textContent, c.querySelector('.v').textContent]));
+    assert.deepEqual(cards.slice(0, 2), [['A loads', fmt(sum(la))], ['B loads', fmt(sum(lc))]]);
+    const d = sum(lc) - sum(la);
+    assert.ok(cards[2][1].startsWith((d > 0 ? '+' : '') + fmt(d)), cards[2][1]);
+    assert.ok((await diffFrames(page)).length > 5, 'the flame graph is still drawn (cycles)');
+    await page.screenshot({ path: join(artifacts, 'diff-metric-loads.png'), fullPage: true });
+    await page.selectOption('#diff-metric', 'cycles');
+    await page.waitForSelector('table.np-diff td[data-key="self_a"]');
+    assert.ok(!(await page.$('#dflame-cycles-only')), 'cycles again: no note');
+    assert.deepEqual(errors, []);
+  });
   await page.close();
 }
 
