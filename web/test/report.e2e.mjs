@@ -231,7 +231,7 @@ async function testCalls() {
       if (k === 0) await page.screenshot({ path: join(artifacts, 'calls-core0-source.png') });
     });
   }
-  await check('calls: the metric selector switches the flame graph and the flat profile to loads', async () => {
+  await check('calls: the metric selector switches the flame graph, the flat profile and the call graph to loads', async () => {
     // issue 22.4: every function's frames add up to its loads in summary.json
     // (events are per function, split over call paths by cycles), the root
     // is the core's loads, and the flat profile ranks by loads
@@ -266,7 +266,24 @@ async function testCalls() {
     assert.equal(first, top.name, 'most loads first');
     const cell = await page.textContent(`table.np-flat tr[data-name="${top.name}"] td[data-key="ev-loads"]`);
     assert.equal(cell, fmt(top.loads));
+    // the call graph ranks by loads and shows the function's own; its arcs
+    // and the source view say they are in cycles only
+    await page.click('nav.np-tabs button[data-tab=callgraph]');
+    const listed = await page.$$eval('#cg-list div.item', (ds) => ds.map((d) => d.dataset.name));
+    assert.equal(loads[listed[0]], Math.max(...listed.map((n) => loads[n] || 0)), 'most loads first');
+    assert.deepEqual(listed.map((n) => loads[n] || 0), listed.map((n) => loads[n] || 0).sort((x, y) => y - x));
+    await page.click('#cg-list div.item[data-name="fib"]');
+    assert.equal(await page.textContent('#cg-metric'), `own loads: ${fmt(loads.fib)}`);
+    assert.ok(await page.$('#cg-cycles-only'), 'call graph: arcs in cycles only');
+    await page.click('nav.np-tabs button[data-tab=source]');
+    assert.ok(await page.$('#src-cycles-only'), 'source: cycles only');
+    await page.click('#src-list div.item[data-name="fib"]');
+    assert.match(await page.textContent('#src-head'), new RegExp(`own loads: ${fmt(loads.fib)}$`));
+    await page.screenshot({ path: join(artifacts, 'calls-core0-source-loads.png') });
     await page.selectOption('#metric-select', 'cycles');
+    assert.ok(!(await page.$('#src-cycles-only')), 'cycles: no note');
+    await page.click('nav.np-tabs button[data-tab=callgraph]');
+    assert.ok(!(await page.$('#cg-cycles-only')) && !(await page.$('#cg-metric')), 'cycles: no note');
   });
   await check('calls: flat profile lists exact calls and sorts by a clicked column', async () => {
     await selectView(page, 0, 'flat');
