@@ -273,6 +273,8 @@ export function startDiff(diff) {
   const stacks = parseDiffFolded(diff.folded || '');
   const views = diff.views || [];
   const state = { view: 'chip', widths: 'b', search: '', metric: 'cycles' };
+  // opens on diff --metric's event (every view has the non-cache ones)
+  if (diffMetrics(views).some((x) => x.key === diff.metric)) state.metric = diff.metric;
   const m = /^#(chip|\d+)$/.exec(window.location.hash);
   if (m && views.some((v) => v.view === m[1])) state.view = m[1];
   const app = select('#app');

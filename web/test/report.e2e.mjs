@@ -666,6 +666,21 @@ async function testDiffOneSide(A) {
     assert.deepEqual(errors, []);
   });
   await page.close();
+  const dirM = join(work, 'diff-metric');
+  execFileSync(args.nocprof, ['diff', '-q', '--metric', 'stores', '-o', dirM, A.dir, C.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const opened = await openDiff(dirM, '#0');
+  await check('diff --metric stores: diff.html opens on stores, the most changed function first', async () => {
+    const pg = opened.page;
+    assert.equal(await pg.inputValue('#diff-metric'), 'stores');
+    const st = (s) => Object.fromEntries(s.cores[0].functions.map((f) => [f.name, f.stores]));
+    const sa = st(A.summary), sc = st(C.summary);
+    const first = await pg.$eval('table.np-diff tbody tr', (tr) => tr.dataset.name);
+    const names = [...new Set([...Object.keys(sa), ...Object.keys(sc)])];
+    const ch = (n) => Math.abs((sc[n] || 0) - (sa[n] || 0));
+    assert.equal(ch(first), Math.max(...names.map(ch)), first);
+    assert.deepEqual(opened.errors, []);
+  });
+  await opened.page.close();
 }
 
 // ---- --no-profile: no stacks, no source data; every tab still renders ---------
