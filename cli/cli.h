@@ -252,6 +252,7 @@ typedef struct ReportOptions {
     gboolean all;              /* --all: neither the run's focus nor exclude */
     char *annotate;            /* --annotate source|asm|both */
     gboolean events;           /* --events (the run's, or on) */
+    gboolean no_events;        /* --no-events: off, whatever the run had */
     char **source_dirs, **source_maps; /* --source-dir / --source-map (replace the run's) */
 } ReportOptions;
 #define REPORT_OPTIONS_INIT { .fold_recursion = -1 }

@@ -266,6 +266,7 @@ static bool compare(const ProfileData *a, const ProfileData *b, const DiffOption
     }
     npjson_end_array(j);
     npjson_member_string(j, "folded", out->folded->str);
+    npjson_member_string(j, "metric", o->metric >= 0 ? prof_events[o->metric].key : "cycles"); /* --metric */
     npjson_end_object(j);
     return true;
 }

@@ -98,7 +98,7 @@ bool cli_parse_run(int *argc, char ***argv, Options *o, GError **error)
         { "no-trace", 0, 0, G_OPTION_ARG_NONE, &o->no_trace, "Do not record the timeline (no trace.json)", NULL },
         { "no-comm", 0, 0, G_OPTION_ARG_NONE, &o->no_comm, "Do not record the communication profile (no comm.txt, no \"communication\" in summary.json, no Blocked/Sent/Received in callgrind.out, no packet flows in trace.json; every other figure is the same)", NULL },
         { "trace-limit", 0, 0, G_OPTION_ARG_INT64, &o->trace_limit, "Record at most N timeline events per core and N packets (default 10000; memory grows by about 1 KB per event)", "N" },
-        { "events", 0, 0, G_OPTION_ARG_NONE, &o->events, "flat.txt: a column per event (instructions, loads, stores, branches, stall cycles by cause; cache misses when on) before the name", NULL },
+        { "events", 0, 0, G_OPTION_ARG_NONE, &o->events, "flat.txt and annotated.txt: a column per event (instructions, loads, stores, branches, stall cycles by cause; cache misses when on), per function and per line", NULL },
         { "annotate", 0, 0, G_OPTION_ARG_STRING, &o->annotate, "annotated.txt layout: source (default; disassembly where there is no source), asm, or both (instructions under their source lines)", "source|asm|both" },
         { "source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->source_dirs, "Also look for source files in DIR (repeatable, like gprof -I)", "DIR" },
         { "source-map", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->source_maps, "Read source paths starting with OLD from NEW instead (repeatable, like gdb's substitute-path)", "OLD=NEW" },

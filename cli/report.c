@@ -37,8 +37,10 @@ static void report_add_options(GOptionContext *ctx, ReportOptions *ro)
           "FUNC[/time]" },
         { "all", 0, 0, G_OPTION_ARG_NONE, &ro->all, "Drop the run's --focus and --exclude", NULL },
         { "events", 0, 0, G_OPTION_ARG_NONE, &ro->events,
-          "flat.txt: a column per event (instructions, loads, stores, branches, stall cycles; default: as the run had it)",
+          "flat.txt and annotated.txt: a column per event (instructions, loads, stores, branches, stall cycles; default: as the run had it)",
           NULL },
+        { "no-events", 0, 0, G_OPTION_ARG_NONE, &ro->no_events,
+          "No event columns, even if the run was made with --events", NULL },
         { "annotate", 0, 0, G_OPTION_ARG_STRING, &ro->annotate, "annotated.txt layout (default: as the run had it)",
           "source|asm|both" },
         { "source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &ro->source_dirs,
@@ -104,8 +106,12 @@ bool cli_report_apply(const ReportOptions *ro, ProfileData *d, GError **error)
     }
     if (ro->annotate)
         d->annotate = ro->annotate;
-    if (ro->events)
-        d->events = true;
+    if (ro->events && ro->no_events) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--events and --no-events: give one of them");
+        return false;
+    }
+    if (ro->events || ro->no_events)
+        d->events = ro->events;
     if (ro->all || ro->focus || ro->exclude) {
         d->focus = ro->focus;
         d->exclude = ro->exclude;

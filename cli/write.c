@@ -91,8 +91,8 @@ static GString *annotated(const ProfileData *d, const Profile *p)
 {
     const char *mode = d->annotate ? d->annotate : "source";
     if (strcmp(mode, "source") == 0)
-        return report_annotated(p);
-    return report_annotated_asm(p, strcmp(mode, "both") == 0);
+        return report_annotated_events(p, d->events);
+    return report_annotated_asm(p, strcmp(mode, "both") == 0, d->events);
 }
 
 /* gmon.out (first period) and gmon-P.out (each further period P). */

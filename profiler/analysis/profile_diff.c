@@ -134,19 +134,27 @@ static void put_ratio(GString *o, uint64_t a, uint64_t b)
 
 /* The events table: A, B and the change of every event in total, then
  * each function's change, in the order of the cycles table. */
-static void diff_events_text(GString *o, const ProfDiff *d)
+/* The events diff.txt and diff.html show: misses only when some count
+ * is not 0. */
+static void diff_events_shown(const ProfDiff *d, bool shown[PEV_COUNT])
 {
-    bool cache = false, shown[PEV_COUNT];
+    bool cache = false;
     for (unsigned e = 0; e < PEV_COUNT; e++)
         cache = cache || (prof_events[e].cache && (d->ev_a[e] || d->ev_b[e]));
+    for (unsigned e = 0; e < PEV_COUNT; e++)
+        shown[e] = !prof_events[e].cache || cache;
+}
+
+static void diff_events_text(GString *o, const ProfDiff *d)
+{
+    bool shown[PEV_COUNT];
+    diff_events_shown(d, shown);
     g_string_append_printf(o, "\n  events (the functions' own instructions; rows: B - A)%s%s\n",
                            d->metric >= 0 ? ", ranked by " : "", d->metric >= 0 ? prof_events[d->metric].key : "");
     g_string_append_printf(o, "%12s", "");
-    for (unsigned e = 0; e < PEV_COUNT; e++) {
-        shown[e] = !prof_events[e].cache || cache;
+    for (unsigned e = 0; e < PEV_COUNT; e++)
         if (shown[e])
             g_string_append_printf(o, " %11s", prof_events[e].column);
-    }
     g_string_append(o, "  function\n");
     for (unsigned s = 0; s < 3; s++) {
         g_string_append_printf(o, "%12s", s == 0 ? "total A" : s == 1 ? "total B" : "delta");
@@ -203,10 +211,34 @@ void profile_diff_text(GString *o, const char *title, const ProfDiff *d)
     g_string_append(o, "\n");
 }
 
+/* "name":[v[e] for the shown events] */
+static void events_json(NpJson *b, const char *name, const uint64_t *v, const bool *shown)
+{
+    npjson_member_array(b, name);
+    for (unsigned e = 0; e < PEV_COUNT; e++)
+        if (shown[e])
+            npjson_u64(b, v[e]);
+    npjson_end_array(b);
+}
+
 void profile_diff_json(NpJson *b, const ProfDiff *d)
 {
+    bool shown[PEV_COUNT];
+    diff_events_shown(d, shown);
     npjson_member_u64(b, "cycles_a", d->cycles_a);
     npjson_member_u64(b, "cycles_b", d->cycles_b);
+    npjson_member_array(b, "events");
+    for (unsigned e = 0; e < PEV_COUNT; e++)
+        if (shown[e]) {
+            npjson_begin_object(b);
+            npjson_member_string(b, "key", prof_events[e].key);
+            npjson_member_string(b, "column", prof_events[e].column);
+            npjson_member_string(b, "label", prof_events[e].desc);
+            npjson_end_object(b);
+        }
+    npjson_end_array(b);
+    events_json(b, "ev_a", d->ev_a, shown);
+    events_json(b, "ev_b", d->ev_b, shown);
     npjson_member_array(b, "rows");
     for (unsigned i = 0; i < d->nrows; i++) {
         const DiffRow *r = &d->rows[i];
@@ -220,6 +252,8 @@ void profile_diff_json(NpJson *b, const ProfDiff *d)
         npjson_member_u64(b, "self_b", r->self_b);
         npjson_member_u64(b, "incl_a", r->incl_a);
         npjson_member_u64(b, "incl_b", r->incl_b);
+        events_json(b, "ev_a", r->ev_a, shown);
+        events_json(b, "ev_b", r->ev_b, shown);
         npjson_end_object(b);
     }
     npjson_end_array(b);

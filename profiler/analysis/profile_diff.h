@@ -47,9 +47,13 @@ const DiffRow *profile_diff_find(const ProfDiff *d, const char *name);
 void profile_diff_text(GString *out, const char *title, const ProfDiff *d);
 
 /* The members of one view of diff.html into the object being built:
- *   "cycles_a":N,"cycles_b":N,"rows":[{"name":S,"in_a":B,"in_b":B,
- *     "calls_a":N,"calls_b":N,"self_a":N,"self_b":N,"incl_a":N,"incl_b":N}]
- * rows in the order of d (the order of diff.txt). */
+ *   "cycles_a":N,"cycles_b":N,"events":[{"key":S,"column":S,"label":S}],
+ *   "ev_a":[N],"ev_b":[N],"rows":[{"name":S,"in_a":B,"in_b":B,
+ *     "calls_a":N,"calls_b":N,"self_a":N,"self_b":N,"incl_a":N,"incl_b":N,
+ *     "ev_a":[N],"ev_b":[N]}]
+ * rows in the order of d (the order of diff.txt); the events those of
+ * diff.txt's events table (misses only when some count is not 0), the
+ * ev_ arrays in their order. */
 void profile_diff_json(NpJson *b, const ProfDiff *d);
 
 /* Differential folded stacks: every calling context of a and b (summed by

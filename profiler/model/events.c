@@ -61,3 +61,36 @@ bool prof_events_cache(const Profile *p)
                 return true;
     return false;
 }
+
+/* Index of the first stall of p at or after pc (stalls sorted by pc). */
+static size_t first_stall(const Profile *p, uint32_t pc)
+{
+    size_t a = 0, b = p->nstalls;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (p->stalls[m].pc < pc)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a;
+}
+
+void prof_insn_events(const Profile *p, uint32_t pc, uint64_t execs, uint64_t out[PEV_COUNT])
+{
+    uint32_t word;
+    unsigned cls = p->syms && symbols_read_word(p->syms, pc, &word) ? prof_word_events(word)
+                                                                     : 1u << PEV_INSTRUCTIONS;
+    for (unsigned e = 0; e < PEV_COUNT; e++)
+        out[e] = prof_events[e].insn && (cls >> e & 1) ? execs : 0;
+    for (size_t i = first_stall(p, pc); i < p->nstalls && p->stalls[i].pc == pc; i++)
+        for (unsigned e = 0; e < PEV_COUNT; e++)
+            if (prof_events[e].stall == (int)p->stalls[i].cause)
+                out[e] += p->stalls[i].cycles;
+    const ProfMiss *m = profile_misses_at(p, pc);
+    if (m) {
+        out[PEV_I1_MISS] = m->i1;
+        out[PEV_D1R_MISS] = m->d1r;
+        out[PEV_D1W_MISS] = m->d1w;
+    }
+}

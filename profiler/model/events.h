@@ -59,6 +59,13 @@ uint64_t prof_event(const ProfFunc *f, ProfEv e);
 unsigned prof_word_events(uint32_t word);
 /* The event named key (summary.json's name) or -1. */
 int prof_event_lookup(const char *key);
+/* The events of the instruction at pc executed `execs` times, into
+ * out[PEV_COUNT]: the `insn` ones its class (the word read from p's ELF;
+ * outside the ELF's image, instructions only) times execs, its stall
+ * cycles by cause (Profile.stalls) and its misses (Profile.misses). Summed
+ * over a source line's instructions, the line's counts (annotated.txt
+ * --events; callgrind.out's cost lines of that line add up the same). */
+void prof_insn_events(const Profile *p, uint32_t pc, uint64_t execs, uint64_t out[PEV_COUNT]);
 /* Whether any function of p has a count of a `cache` event. */
 bool prof_events_cache(const Profile *p);
 

@@ -12,7 +12,10 @@
  *            instructions (exact per block; per-instruction extra costs
  *            are not recorded), summed over the line's instructions;
  *   samples  timer-tick samples of the first sampling period on its
- *            instructions.
+ *            instructions;
+ *   events   with --events, a column per event of the event table
+ *            (events.h): the sum over the line's instructions of
+ *            prof_insn_events (executions x class, stall cycles, misses).
  * When the function has no line information or a source file cannot be
  * read, its disassembly is listed instead, one instruction per line with
  * the same columns (count = executions of that instruction).
@@ -27,6 +30,7 @@
 typedef struct LineInfo {
     GArray *blocks;     /* indices into p->blocks, distinct */
     uint64_t cycles, samples;
+    uint64_t ev[PEV_COUNT];   /* --events: the line's counts */
     bool code;
 } LineInfo;
 
@@ -99,10 +103,11 @@ typedef struct FuncData {
     unsigned n;            /* instructions */
     unsigned b0;           /* first block that may overlap */
     uint64_t *count, *cycles, *samples;
+    uint64_t (*ev)[PEV_COUNT];   /* per instruction, with --events (else NULL) */
     SymLine *where;
 } FuncData;
 
-static void func_data(const Profile *p, const ProfFunc *f, FuncData *d)
+static void func_data(const Profile *p, const ProfFunc *f, FuncData *d, bool events)
 {
     d->lo = f->addr;
     /* symbols_load bounds sizes by the ELF's loaded bytes; stay inside the
@@ -139,6 +144,9 @@ static void func_data(const Profile *p, const ProfFunc *f, FuncData *d)
         if (d->where[i].line == 0)   /* clang's line-0 rows: no source line */
             d->where[i] = (SymLine){ NULL, 0 };
     }
+    d->ev = events ? g_malloc0_n(d->n ? d->n : 1, sizeof *d->ev) : NULL;
+    for (unsigned i = 0; events && i < d->n; i++)
+        prof_insn_events(p, d->lo + 4 * i, d->count[i], d->ev[i]);
 }
 
 static void func_data_free(FuncData *d)
@@ -147,6 +155,7 @@ static void func_data_free(FuncData *d)
     g_free(d->cycles);
     g_free(d->samples);
     g_free(d->where);
+    g_free(d->ev);
 }
 
 static char *u64s(uint64_t v)
@@ -154,14 +163,16 @@ static char *u64s(uint64_t v)
     return g_strdup_printf("%" PRIu64, v);
 }
 
-static void print_disasm(GString *o, const Profile *p, const FuncData *d)
+static void print_disasm(GString *o, const Profile *p, const FuncData *d, const EvCols *ec)
 {
     for (unsigned i = 0; i < d->n; i++) {
         uint32_t a = d->lo + 4 * i;
         char *dis = p->syms ? symbols_disasm(p->syms, a) : g_strdup("<unreadable>");
         char *c = u64s(d->count[i]);
-        g_string_append_printf(o, "%15s %10" PRIu64 " %8" PRIu64 "  0x%08" PRIx32 ": %s\n",
-                               d->count[i] ? c : "#####", d->cycles[i], d->samples[i], a, dis);
+        g_string_append_printf(o, "%15s %10" PRIu64 " %8" PRIu64, d->count[i] ? c : "#####", d->cycles[i],
+                               d->samples[i]);
+        report_event_cells(o, ec, d->ev ? d->ev[i] : NULL);
+        g_string_append_printf(o, "  0x%08" PRIx32 ": %s\n", a, dis);
         g_free(c);
         g_free(dis);
     }
@@ -239,6 +250,8 @@ static GArray *build_spans(const Profile *p, const FuncData *d, bool *too_wide)
             li->code = true;
             li->cycles += d->cycles[i];
             li->samples += d->samples[i];
+            for (unsigned e = 0; d->ev && e < PEV_COUNT; e++)
+                li->ev[e] += d->ev[i][e];
         }
     }
     return spans;
@@ -260,11 +273,49 @@ typedef struct Totals {
     unsigned functions, lines, executed;
 } Totals;
 
-static void print_function(GString *o, const Profile *p, unsigned fi, GHashTable *cache, Totals *t)
+/* The source lines of the function's spans with their columns. */
+static void print_source(GString *o, const Profile *p, GArray *spans, GHashTable *cache, Totals *t,
+                         const EvCols *ec)
+{
+    for (guint j = 0; j < spans->len; j++) {
+        const FileSpan *s = &g_array_index(spans, FileSpan, j);
+        const Source *src = source_get(cache, s->file);
+        g_string_append_printf(o, "    %s:%u-%u\n", s->file, s->lo, s->hi);
+        g_string_append_printf(o, "%15s %10s %8s", "count", "cycles", "samples");
+        report_event_header(o, ec);
+        g_string_append_printf(o, " %6s  %s\n", "line", "source");
+        for (unsigned l = s->lo; l <= s->hi; l++) {
+            const LineInfo *li = &s->lines[l - s->lo];
+            const char *text = src->lines[l - 1];
+            if (!li->code) {
+                g_string_append_printf(o, "%15s %10s %8s", "", "", "");
+                report_event_cells(o, ec, NULL);
+                g_string_append_printf(o, " %6u: %s\n", l, text);
+                continue;
+            }
+            GString *cs = g_string_new(NULL);
+            for (guint m = 0; li->blocks && m < li->blocks->len; m++)
+                g_string_append_printf(cs, "%s%" PRIu64, m ? "," : "",
+                                       p->blocks[g_array_index(li->blocks, unsigned, m)].count);
+            t->lines++;
+            if (cs->len)
+                t->executed++;
+            else
+                g_string_assign(cs, "#####");
+            g_string_append_printf(o, "%15s %10" PRIu64 " %8" PRIu64, cs->str, li->cycles, li->samples);
+            report_event_cells(o, ec, li->ev);
+            g_string_append_printf(o, " %6u: %s\n", l, text);
+            g_string_free(cs, TRUE);
+        }
+    }
+}
+
+static void print_function(GString *o, const Profile *p, unsigned fi, GHashTable *cache, Totals *t,
+                           const EvCols *ec)
 {
     const ProfFunc *f = &p->funcs[fi];
     FuncData d;
-    func_data(p, f, &d);
+    func_data(p, f, &d, ec->n > 0);
     bool too_wide;
     GArray *spans = build_spans(p, &d, &too_wide);
     bool source = spans->len > 0;
@@ -298,37 +349,12 @@ static void print_function(GString *o, const Profile *p, unsigned fi, GHashTable
                 g_string_append_printf(o, "    (%s is shorter than its line table)\n",
                                        g_array_index(spans, FileSpan, j).file);
         }
-        g_string_append_printf(o, "%15s %10s %8s  %s\n", "count", "cycles", "samples",
-                               "address: instruction");
-        print_disasm(o, p, &d);
+        g_string_append_printf(o, "%15s %10s %8s", "count", "cycles", "samples");
+        report_event_header(o, ec);
+        g_string_append(o, "  address: instruction\n");
+        print_disasm(o, p, &d, ec);
     } else {
-        for (guint j = 0; j < spans->len; j++) {
-            const FileSpan *s = &g_array_index(spans, FileSpan, j);
-            const Source *src = source_get(cache, s->file);
-            g_string_append_printf(o, "    %s:%u-%u\n", s->file, s->lo, s->hi);
-            g_string_append_printf(o, "%15s %10s %8s %6s  %s\n", "count", "cycles", "samples",
-                                   "line", "source");
-            for (unsigned l = s->lo; l <= s->hi; l++) {
-                const LineInfo *li = &s->lines[l - s->lo];
-                const char *text = src->lines[l - 1];
-                if (!li->code) {
-                    g_string_append_printf(o, "%15s %10s %8s %6u: %s\n", "", "", "", l, text);
-                    continue;
-                }
-                GString *cs = g_string_new(NULL);
-                for (guint m = 0; li->blocks && m < li->blocks->len; m++)
-                    g_string_append_printf(cs, "%s%" PRIu64, m ? "," : "",
-                                           p->blocks[g_array_index(li->blocks, unsigned, m)].count);
-                t->lines++;
-                if (cs->len)
-                    t->executed++;
-                else
-                    g_string_assign(cs, "#####");
-                g_string_append_printf(o, "%15s %10" PRIu64 " %8" PRIu64 " %6u: %s\n", cs->str,
-                                       li->cycles, li->samples, l, text);
-                g_string_free(cs, TRUE);
-            }
-        }
+        print_source(o, p, spans, cache, t, ec);
     }
     spans_free(spans);
     func_data_free(&d);
@@ -355,6 +381,12 @@ static int addr_cmp(const void *a, const void *b, void *data)
 
 GString *report_annotated(const Profile *p)
 {
+    return report_annotated_events(p, false);
+}
+
+GString *report_annotated_events(const Profile *p, bool events)
+{
+    EvCols ec = report_event_columns(p, events);
     GString *o = g_string_new(NULL);
     char *title = report_title(p);
     g_string_append_printf(o, "Annotated source, %s\n\n", title);
@@ -366,6 +398,8 @@ GString *report_annotated(const Profile *p)
     if (p->nperiods)
         g_string_append_printf(o, " (%" PRIu32 " cycles)", p->hists[0].period);
     g_string_append(o, ".\n");
+    if (ec.n)
+        g_string_append(o, REPORT_EVENTS_LEGEND);
 
     Index ix;
     index_build(p, &ix);
@@ -378,7 +412,7 @@ GString *report_annotated(const Profile *p)
     GHashTable *cache = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, source_free);
     Totals t = { 0 };
     for (guint i = 0; i < funcs->len; i++)
-        print_function(o, p, g_array_index(funcs, unsigned, i), cache, &t);
+        print_function(o, p, g_array_index(funcs, unsigned, i), cache, &t, &ec);
     g_hash_table_unref(cache);
     g_array_free(funcs, TRUE);
     g_free(ix.ran);

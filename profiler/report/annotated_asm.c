@@ -3,7 +3,8 @@
  * and --annotate=both (see report.h). Per instruction: executions, cycles
  * (each block's cycles spread evenly over its instructions, as in the
  * source listing) and samples of the first sampling period; with `both`,
- * each run of instructions is headed by the source line it belongs to. */
+ * each run of instructions is headed by the source line it belongs to;
+ * with --events, a column per event (prof_insn_events) after samples. */
 #include "profiler/model/srcpath.h"
 #include "profiler/report/report.h"
 #include "profiler/report/report_util.h"
@@ -65,7 +66,8 @@ static const char *source_line(GHashTable *cache, const char *file, unsigned lin
     return line && line <= g_strv_length(lines) ? lines[line - 1] : NULL;
 }
 
-static void print_func(GString *o, const Profile *p, unsigned fi, bool with_source, GHashTable *cache)
+static void print_func(GString *o, const Profile *p, unsigned fi, bool with_source, GHashTable *cache,
+                       const EvCols *ec)
 {
     const ProfFunc *f = &p->funcs[fi];
     Insns d;
@@ -91,8 +93,14 @@ static void print_func(GString *o, const Profile *p, unsigned fi, bool with_sour
         char *dis = p->syms ? symbols_disasm(p->syms, a) : g_strdup("?");
         char cnt[24];
         g_snprintf(cnt, sizeof cnt, "%" PRIu64, d.count[i]);
-        g_string_append_printf(o, "%12s %12" PRIu64 " %9" PRIu64 "   0x%08" PRIx32 ": %s\n",
-                               d.count[i] ? cnt : "#####", d.cycles[i], d.samples[i], a, dis);
+        g_string_append_printf(o, "%12s %12" PRIu64 " %9" PRIu64, d.count[i] ? cnt : "#####", d.cycles[i],
+                               d.samples[i]);
+        if (ec->n) {
+            uint64_t v[PEV_COUNT];
+            prof_insn_events(p, a, d.count[i], v);
+            report_event_cells(o, ec, v);
+        }
+        g_string_append_printf(o, "   0x%08" PRIx32 ": %s\n", a, dis);
         g_free(dis);
     }
     insns_free(&d);
@@ -103,14 +111,17 @@ static void free_lines(gpointer p)
     g_strfreev(p);
 }
 
-GString *report_annotated_asm(const Profile *p, bool with_source)
+GString *report_annotated_asm(const Profile *p, bool with_source, bool events)
 {
+    EvCols ec = report_event_columns(p, events);
     GString *o = g_string_new(NULL);
     char *title = report_title(p);
     g_string_append_printf(o, "Annotated %s, %s\n\n", with_source ? "source and disassembly" : "disassembly",
                            title);
     g_free(title);
-    g_string_append_printf(o, "%12s %12s %9s   %s\n", "count", "cycles", "samples", "address: instruction");
+    g_string_append_printf(o, "%12s %12s %9s", "count", "cycles", "samples");
+    report_event_header(o, &ec);
+    g_string_append(o, "   address: instruction\n");
     g_string_append(o, "count: executions of the instruction (##### never executed); cycles: its block's\n"
                        "cycles spread evenly over the block's instructions; samples: timer ticks of the\n"
                        "first sampling period at that instruction");
@@ -118,13 +129,15 @@ GString *report_annotated_asm(const Profile *p, bool with_source)
         g_string_append_printf(o, " (%" PRIu32 " cycles)", p->hists[0].period);
     g_string_append(o, with_source ? ".\nSource lines (file:line: text) head the instructions they compiled to.\n"
                                    : ".\n");
+    if (ec.n)
+        g_string_append(o, REPORT_EVENTS_LEGEND);
     GHashTable *cache = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_lines);
     unsigned n = 0;
     for (unsigned i = 0; i < p->nfuncs; i++) {   /* symbols order = address order */
         const ProfFunc *f = &p->funcs[i];
         if (f->pseudo || f->hidden || !f->size || !report_func_active(p, i))
             continue;
-        print_func(o, p, i, with_source, cache);
+        print_func(o, p, i, with_source, cache, &ec);
         n++;
     }
     g_hash_table_destroy(cache);

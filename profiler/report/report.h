@@ -34,10 +34,13 @@ GString *report_flat(const Profile *p);
 GString *report_flat_events(const Profile *p, bool events);
 GString *report_callgraph(const Profile *p);
 GString *report_annotated(const Profile *p);
+/* With events: a column per event of the event table after samples, per
+ * line the sum of prof_insn_events over its instructions (--events). */
+GString *report_annotated_events(const Profile *p, bool events);
 /* --annotate=asm (with_source false) and --annotate=both (true): every
  * function that ran, instruction by instruction with its executions,
  * cycles and samples (perf annotate); with source, each group of
  * instructions is headed by its source line (file:line: text). */
-GString *report_annotated_asm(const Profile *p, bool with_source);
+GString *report_annotated_asm(const Profile *p, bool with_source, bool events);
 
 #endif

@@ -4,6 +4,8 @@
 
 #include "base/name.h"
 
+#include <inttypes.h>
+
 double report_seconds(const Profile *p, uint64_t cycles)
 {
     return p->clock_hz > 0 ? (double)cycles / p->clock_hz : 0.0;
@@ -44,4 +46,30 @@ bool report_func_active(const Profile *p, unsigned f)
         if (x->samples && x->samples[k])
             return true;
     return false;
+}
+
+EvCols report_event_columns(const Profile *p, bool events)
+{
+    EvCols c = { 0 };
+    bool cache = events && prof_events_cache(p);
+    for (unsigned e = 0; events && e < PEV_COUNT; e++)
+        if (!prof_events[e].cache || cache)
+            c.e[c.n++] = (ProfEv)e;
+    return c;
+}
+
+void report_event_header(GString *o, const EvCols *c)
+{
+    for (unsigned k = 0; k < c->n; k++)
+        g_string_append_printf(o, " %9s", prof_events[c->e[k]].column);
+}
+
+void report_event_cells(GString *o, const EvCols *c, const uint64_t *v)
+{
+    for (unsigned k = 0; k < c->n; k++) {
+        if (v)
+            g_string_append_printf(o, " %9" PRIu64, v[c->e[k]]);
+        else
+            g_string_append_printf(o, " %9s", "");
+    }
 }

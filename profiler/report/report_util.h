@@ -6,6 +6,7 @@
 #include <glib.h>
 #include <stdbool.h>
 
+#include "profiler/model/events.h"
 #include "profiler/model/profile.h"
 
 /* cycles -> seconds at p->clock_hz (0 when the clock is unknown). */
@@ -25,5 +26,25 @@ char *report_title(const Profile *p);
 
 /* Whether a function has anything worth printing. */
 bool report_func_active(const Profile *p, unsigned f);
+
+/* --events columns of the per-line listings: the events of the event
+ * table (the cache's misses only when some function has one). */
+typedef struct EvCols {
+    unsigned n;
+    ProfEv e[PEV_COUNT];
+} EvCols;
+
+/* The legend of those columns in the listings. */
+#define REPORT_EVENTS_LEGEND                                                                          \
+    "instr..indbr: executions x the instruction's class (flat.txt --events); st.*: its 24k stall\n"  \
+    "cycles by cause; I1mr D1mr D1mw: its L1 misses (when on); per line, the sum over the line's\n"  \
+    "instructions, as callgrind.out's cost lines of that line.\n"
+
+/* The columns shown (none without events). */
+EvCols report_event_columns(const Profile *p, bool events);
+/* One right-aligned cell per column: its name, its count in v[PEV_COUNT],
+ * or blank (v NULL). */
+void report_event_header(GString *o, const EvCols *c);
+void report_event_cells(GString *o, const EvCols *c, const uint64_t *v);
 
 #endif

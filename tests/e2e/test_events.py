@@ -249,6 +249,176 @@ class FlatEvents(unittest.TestCase):
         for name, got in rows.items():
             self.assertEqual(got, chip[name], name)
 
+    def test_report_no_events(self):
+        """report --no-events switches off the --events saved with the run
+        (before: "Unknown option --no-events", exit 2); a plain report
+        keeps the run's; both at once is a usage error."""
+        r = run([fixture("t_jump")] + ONE_CORE + ["--events"])
+        flat = r.path("core0", "flat.txt")
+        p = nptest.raw(["report", r.out])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(flat_events(r.text("core0", "flat.txt"))[1]["leaf"]["indbr"], 5)
+        p = nptest.raw(["report", "--no-events", r.out])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(flat) as f:
+            plain = f.read()
+        self.assertNotIn("st.load", plain)
+        self.assertRegex(plain, r"(?m)^ time .* cyc/call  name$")
+        p = nptest.raw(["report", "--events", "--no-events", r.out])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--events and --no-events", p.stderr)
+
+
+# annotated.txt --events column -> callgrind's event name
+CG_OF = {"instr": "Ir", "loads": "Dr", "stores": "Dw", "condbr": "Bc", "indbr": "Bi", "st.load": "StallLoad",
+         "st.agen": "StallAgen", "st.mdu": "StallMDU", "st.fpu": "StallFPU"}
+
+
+def annotated_events(text):
+    """(columns, {(file, line): {column: count}}) of an annotated.txt
+    --events source listing, summed over the functions listing a line."""
+    cols, out, cur = None, {}, None
+    for line in text.splitlines():
+        m = re.match(r"^    (/\S+|\./\S+):\d+-\d+$", line)
+        if m:
+            cur = os.path.normpath(m.group(1))
+            continue
+        if re.match(r"^\s+count\s+cycles\s+samples\s", line):
+            cols = line.split()[3:-2]
+            continue
+        m = re.match(r"^\s*(?:[\d,]+|#####)\s+\d+\s+\d+((?:\s+\d+)+)\s+(\d+): ", line)
+        if m and cur and cols:
+            v = [int(x) for x in m.group(1).split()]
+            acc = out.setdefault((cur, int(m.group(2))), dict.fromkeys(cols, 0))
+            for c, x in zip(cols, v):
+                acc[c] += x
+    return cols, out
+
+
+def annotate_lines(text, suffix, n):
+    """line -> [n counts] of callgrind_annotate's auto-annotated source
+    whose name ends with suffix ("." read as 0)."""
+    out, cur, on = {}, None, False
+    cell = r"([\d,]+|\.)(?: \(\s*[\d.]+%\))?\s+"
+    for line in text.splitlines():
+        if line.startswith("-- Auto-annotated source: "):
+            on, cur = line.endswith(suffix), None
+            continue
+        if not on:
+            continue
+        m = re.match(r"^-- line (\d+) -+$", line)
+        if m:
+            cur = int(m.group(1))
+            continue
+        if line.startswith("----"):
+            on = cur is None
+            continue
+        m = re.match(r"^\s*" + cell * n + r"(.*)$", line)
+        if cur is None or not m or m.group(n + 1).lstrip().startswith("=> "):
+            continue
+        v = [0 if x == "." else int(x.replace(",", "")) for x in m.groups()[:n]]
+        if any(v):
+            out[cur] = v
+        cur += 1
+    return out
+
+
+def asm_events(text):
+    """(columns, {address: {column: count}}, {function: address}) of an
+    --annotate=asm|both --events listing."""
+    head = next(l for l in text.splitlines() if re.match(r"^\s+count\s+cycles\s+samples\s", l))
+    cols = head.split()[3:-2]
+    out, func, cur = {}, {}, None
+    for line in text.splitlines():
+        m = re.match(r"^\*\*\* (\S+) \[", line)
+        if m:
+            cur = m.group(1)
+        m = re.match(r"^\s*(?:\d+|#####)\s+\d+\s+\d+((?:\s+\d+)+)\s+0x([0-9a-f]+): ", line)
+        if m:
+            out[int(m.group(2), 16)] = dict(zip(cols, (int(x) for x in m.group(1).split())))
+            func[int(m.group(2), 16)] = cur
+    return cols, out, func
+
+
+class AnnotatedEvents(unittest.TestCase):
+
+    def test_lines_equal_callgrind_annotate(self):
+        """calls.c under 24k with --events: per source line, annotated.txt's
+        event columns are what the real callgrind_annotate prints for the
+        same lines from callgrind.out (Ir Dr Dw Bc Bi and the stall events),
+        and the lines add up to summary.json's per-function totals. Before:
+        annotated.txt had no event columns."""
+        r = run([fw("calls")] + ONE_CORE + ["--events", "--set", "timing.model=24k"])
+        self.assertEqual(r.rc, 0, r.describe())
+        cols, mine = annotated_events(r.text("core0", "annotated.txt"))
+        self.assertEqual(tuple(cols), FLAT_COLS)
+        events, _ = callgrind_costs(r.text("core0", "callgrind.out"))
+        show = [c for c in cols if c in CG_OF and CG_OF[c] in events]
+        self.assertIn("st.mdu", show)
+        ca = nptest.tool("callgrind_annotate")
+        p = subprocess.run([ca, "--show=" + ",".join(CG_OF[c] for c in show), "--threshold=100",
+                            r.path("core0", "callgrind.out")], cwd=tmpdir("ca"), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        src = os.path.realpath(nptest.src("firmware", "tests", "calls.c"))
+        theirs = annotate_lines(p.stdout, src, len(show))
+        ours = {line: [v[c] for c in show] for (f, line), v in mine.items() if f == src}
+        ours = {k: v for k, v in ours.items() if any(v)}
+        self.assertGreater(len(ours), 10)
+        for c in ("loads", "stores", "condbr", "st.mdu"):
+            self.assertTrue(any(v[show.index(c)] for v in ours.values()), c)
+        self.maxDiff = None
+        self.assertEqual(ours, theirs)
+        sums = {}
+        for v in mine.values():
+            for c in ("loads", "stores", "st.mdu"):
+                sums[c] = sums.get(c, 0) + v[c]
+        fs = r.core(0)["functions"]
+        self.assertEqual(sums["loads"], sum(f["loads"] for f in fs))
+        self.assertEqual(sums["st.mdu"], sum(f["stall_cycles"]["mdu"] for f in fs))
+        plain = run([fw("calls")] + ONE_CORE).text("core0", "annotated.txt")
+        self.assertNotIn("st.load", plain)
+
+    def test_asm_hand_counts_and_objdump(self):
+        """--annotate=asm and both with --events on t_jump: per instruction,
+        loads/stores/condbr/indbr are its executions when objdump names it
+        one, else 0; per function the columns add up to the hand counts
+        (_start 27 instructions and 11 jumps: its last block counts whole,
+        the `b; nop` after the exit store too, as in callgrind.out; 2 loads,
+        1 store; leaf 10 instructions, 5 jr). t24_ldep: st.load
+        is 1 on each of the 6 instructions reading a load's result. With
+        the cache on, the misses per instruction add up per function."""
+        elf = fixture("t_jump")
+        classes = objdump_classes(elf)
+        for mode in ("asm", "both"):
+            r = run([elf] + ONE_CORE + ["--events", "--annotate=" + mode])
+            cols, ins, func = asm_events(r.text("core0", "annotated.txt"))
+            self.assertEqual(tuple(cols), FLAT_COLS)
+            for a, v in ins.items():
+                self.assertEqual([v[c] for c in ("loads", "stores", "condbr", "indbr")],
+                                 [v["instr"] if k else 0 for k in classes.get(a, (False,) * 4)], "0x%08x" % a)
+            for fn, want in (("_start", (27, 2, 1, 11, 0, 0)), ("leaf", (10, 0, 0, 5, 0, 5))):
+                got = tuple(sum(v[c] for a, v in ins.items() if func[a] == fn) for c in FLAT_COLS[:6])
+                self.assertEqual(got, want, (mode, fn))
+        r = run([fixture("t24_ldep")] + ONE_CORE + ["--events", "--annotate=asm", "--set", "timing.model=24k"])
+        _, ins, _ = asm_events(r.text("core0", "annotated.txt"))
+        self.assertEqual(sorted(v["st.load"] for v in ins.values() if v["st.load"]), [1] * 6)
+        # [cache] on: the misses columns appear and each function's
+        # instructions add up to its summary.json cache_misses
+        r = run([fw("calls")] + ONE_CORE + ["--events", "--annotate=asm", "--set", "cache.enabled=1"])
+        cols, ins, func = asm_events(r.text("core0", "annotated.txt"))
+        self.assertEqual(tuple(cols[-3:]), ("I1mr", "D1mr", "D1mw"))
+        got = {}
+        for a, v in ins.items():
+            acc = got.setdefault(func[a], [0, 0, 0])
+            for k, c in enumerate(("I1mr", "D1mr", "D1mw")):
+                acc[k] += v[c]
+        fs = nptest.functions(r.core(0))
+        self.assertGreater(sum(x[1] for x in got.values()), 0)
+        for name, v in got.items():
+            m = fs[name]["cache_misses"]
+            self.assertEqual(v, [m["i1"], m["d1_read"], m["d1_write"]], name)
+
 
 def diff_events(text, section="== chip"):
     """(columns, {"total A"|"total B"|"delta"|function: [cells]}) of the

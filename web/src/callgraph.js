@@ -1,13 +1,23 @@
 // Call graph: pick a function, see its callers and callees with exact arcs.
+// With an event metric the list ranks by the function's own count of it
+// and the head shows it; the arcs stay in cycles (events are counted per
+// function, not per call), and the page says so.
 import { fmtInt, fmtPct, hex, esc, panel } from './util.js';
+import { METRICS } from './model.js';
 
 export function renderCallgraph(root, model, sel, nav, state) {
   const total = model.totalCycles(sel);
+  const metric = (state && state.metric) || 'cycles';
+  const cyc = metric === 'cycles';
+  const unit = (METRICS.find((m) => m.key === metric) || { label: metric }).label;
+  const evTotal = cyc ? 0 : model.total(sel, metric);
   const fns = model.functions(sel).filter((f) => f.calls || f.self || f.incl || f.callers.length)
-    .sort((a, b) => b.incl + b.self - (a.incl + a.self));
+    .sort((a, b) => (cyc ? 0 : model.value(b, metric) - model.value(a, metric)) || b.incl + b.self - (a.incl + a.self));
   const p = panel(root, `Call graph — ${model.label(sel)}`,
     'Arcs are exact: every call counted, with the callee\'s inclusive cycles under that arc (shadow call stack). ' +
-    'Click a function on the left, or a caller/callee to follow it.');
+    'Click a function on the left, or a caller/callee to follow it.' +
+    (cyc ? '' : `<br>The list is ranked by each function's own <b>${esc(unit)}</b> (its share of the view's total on the right). ` +
+      '<b id="cg-cycles-only">The arcs show cycles only</b>: events are counted per function, not per call.'));
   const grid = p.append('div').attr('class', 'np-split');
   const left = grid.append('div');
   const filter = left.append('div').attr('class', 'np-toolbar').append('input').attr('type', 'search')
@@ -22,7 +32,8 @@ export function renderCallgraph(root, model, sel, nav, state) {
     list.selectAll('div.item').data(fns.filter((f) => f.name.toLowerCase().includes(t)), (f) => f.name).join('div')
       .attr('class', (f) => 'item' + (f.name === state.cgFunction ? ' selected' : ''))
       .attr('data-name', (f) => f.name)
-      .html((f) => `<span>${esc(f.name)}</span><span class="n">${fmtPct(Math.max(f.incl, f.self) / total, 1)}</span>`)
+      .html((f) => `<span>${esc(f.name)}</span><span class="n">${cyc ? fmtPct(Math.max(f.incl, f.self) / total, 1)
+        : fmtPct(evTotal ? model.value(f, metric) / evTotal : 0, 1)}</span>`)
       .on('click', (ev, f) => { state.cgFunction = f.name; drawList(); drawDetail(); });
   };
   const arcTable = (parent, id, title, rows, which) => {
@@ -50,6 +61,8 @@ export function renderCallgraph(root, model, sel, nav, state) {
       `self ${fmtInt(f.self)} cycles`, `inclusive ${fmtInt(f.incl)} cycles (${fmtPct(f.incl / total)})`,
       f.address ? `at ${hex(f.address)}` : ''].filter(Boolean).join(' · ');
     right.append('div').attr('class', 'np-note').text(s);
+    if (!cyc) right.append('div').attr('class', 'np-note').attr('id', 'cg-metric')
+      .text(`own ${unit}: ${fmtInt(model.value(f, metric))}`);
     const links = right.append('div').attr('class', 'np-toolbar');
     links.append('button').text('Show in flame graph').on('click', () => nav.flameSearch(f.name));
     links.append('button').text('Show source').on('click', () => nav.openSource(f.name));

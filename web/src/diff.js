@@ -1,6 +1,8 @@
 // diff.html (nocprof diff OUT_A OUT_B): per view (the chip, every core) a
 // differential flame graph of both runs' exact calling contexts and the
-// function table, sortable. The data document is {"diff": ...} (cli/diff.c).
+// function table, sortable; a metric selector switches the cards and the
+// table to one event (the function's own instructions' counts, as
+// diff.txt's events table). The data document is {"diff": ...} (cli/diff.c).
 import { select } from 'd3';
 import { fmtInt, fmtPct, esc, panel, sortableTable } from './util.js';
 import { flameFrame, flameChart, flameShow } from './flame.js';
@@ -59,6 +61,21 @@ export function diffTree(stacks, view) {
   return root;
 }
 
+// The events any view has (views list theirs: misses only where counted).
+function diffMetrics(views) {
+  const out = [{ key: 'cycles', label: 'cycles' }];
+  for (const v of views) for (const e of v.events || []) if (!out.some((m) => m.key === e.key)) out.push(e);
+  return out;
+}
+
+// A view's metric: {a, b} totals and per row; cycles: self cycles.
+function metricOf(v, key) {
+  const i = (v.events || []).findIndex((e) => e.key === key);
+  const at = (arr) => (i >= 0 && arr ? arr[i] || 0 : 0);
+  const ev = (v.events || [])[i] || { key, column: key, label: key };
+  return { ev, total: { a: at(v.ev_a), b: at(v.ev_b) }, row: (r) => ({ a: at(r.ev_a), b: at(r.ev_b) }) };
+}
+
 function header(app, diff, views, state, render) {
   const top = app.append('header').attr('class', 'np-top');
   top.append('h1').text('nocprof diff');
@@ -71,17 +88,25 @@ function header(app, diff, views, state, render) {
     .text((v) => v.label + (v.only ? ` (only in ${v.only})` : ''));
   sel.property('value', state.view);
   sel.on('change', () => { state.view = sel.property('value'); render(); });
-  return sel;
+  top.append('label').attr('for', 'diff-metric').text('Metric');
+  const msel = top.append('select').attr('id', 'diff-metric');
+  msel.selectAll('option').data(diffMetrics(views)).join('option').attr('value', (m) => m.key)
+    .text((m) => m.label);
+  msel.property('value', state.metric);
+  msel.on('change', () => { state.metric = msel.property('value'); render(); });
+  return { sel, msel };
 }
 
-function cards(root, diff, v) {
-  const box = root.append('div').attr('class', 'np-cards');
+function cards(root, diff, v, metric) {
+  const box = root.append('div').attr('class', 'np-cards').attr('id', 'diff-cards');
   const card = (k, val, cls) => box.append('div').attr('class', 'np-card').html(`<div class="k">${k}</div><div class="v ${cls || ''}">${val}</div>`);
-  const d = v.cycles_b - v.cycles_a;
-  card('A cycles', fmtInt(v.cycles_a));
-  card('B cycles', fmtInt(v.cycles_b));
-  card('delta', fmtDelta(d) + esc(pctChange(v.cycles_a, v.cycles_b)), d > 0 ? 'bad' : d < 0 ? 'good' : '');
-  card('ratio B/A', fmtRatio(v.cycles_a, v.cycles_b));
+  const m = metric === 'cycles' ? null : metricOf(v, metric);
+  const a = m ? m.total.a : v.cycles_a, b = m ? m.total.b : v.cycles_b, unit = m ? esc(m.ev.column) : 'cycles';
+  const d = b - a;
+  card(`A ${unit}`, fmtInt(a));
+  card(`B ${unit}`, fmtInt(b));
+  card('delta', fmtDelta(d) + esc(pctChange(a, b)), d > 0 ? 'bad' : d < 0 ? 'good' : '');
+  card('ratio B/A', fmtRatio(a, b));
   root.append('p').attr('class', 'np-note')
     .html(`A: <code>${esc(diff.a)}</code> (${esc([...new Set(diff.elf_a)].join(', '))})<br>` +
       `B: <code>${esc(diff.b)}</code> (${esc([...new Set(diff.elf_b)].join(', '))})`);
@@ -108,11 +133,13 @@ function frameColour(d, original) {
 function renderDiffFlame(root, stacks, v, state, table) {
   select('body').selectAll('.d3-flame-graph-tip').remove(); // the previous render's
   const tree = diffTree(stacks, v.view);
+  const evNote = state.metric === 'cycles' ? '' : `<br><b id="dflame-cycles-only">This graph shows cycles only</b>: ` +
+    `events are counted per function, not per calling context (the cards and the table show ${esc(metricOf(v, state.metric).ev.label)}).`;
   const p = panel(root, `Differential flame graph — ${v.label}`,
     'Both runs\' exact calling contexts merged: a frame is a call path, its width the <b>exact cycles</b> of that path ' +
     'in B (or in A, see <i>widths</i>), its colour the change from A to B: <b style="color:#c62828">red</b> slower, ' +
     '<b style="color:#1f5fbf">blue</b> faster, the deeper the larger the change relative to the frame, grey unchanged, orange only in B. Frames that ran on ' +
-    'one side only are visible with that side\'s widths. Hover for the exact A and B cycles and the delta; click to zoom.');
+    'one side only are visible with that side\'s widths. Hover for the exact A and B cycles and the delta; click to zoom.' + evNote);
   if (!tree.children.length) {
     p.append('div').attr('class', 'np-empty').text('No calling contexts in either run.');
     return;
@@ -162,12 +189,61 @@ function renderDiffFlame(root, stacks, v, state, table) {
   return { search: (name) => { frame.input.node().value = name; search(name); frame.box.node().scrollIntoView(); } };
 }
 
+// The table for an event: its A, B, change and ratio per function (its own
+// instructions), then calls; sorted by the absolute change, as diff.txt
+// --metric ranks.
+function renderEventTable(root, v, flame, metric) {
+  const m = metricOf(v, metric);
+  const col = esc(m.ev.column);
+  const p = panel(root, `Functions — ${v.label} — ${esc(m.ev.label)}`,
+    `Exact counts of <b>${esc(m.ev.label)}</b> of each function's own instructions (events are self counts: no ` +
+    'inclusive column) in A and B, matched by function name, sorted by the absolute change (as <code>diff.txt --metric ' +
+    `${esc(m.ev.key)}</code>). Click a column to sort, a row to find the function in the flame graph.`);
+  const rows = v.rows.map((r) => {
+    const x = m.row(r);
+    return { ...r, ev_a: x.a, ev_b: x.b, dev: x.b - x.a, dcalls: r.calls_b - r.calls_a };
+  });
+  const maxAbs = rows.reduce((mx, r) => Math.max(mx, Math.abs(r.dev)), 1);
+  const dHtml = (x) => `<span class="${x > 0 ? 'up' : x < 0 ? 'down' : 'same'}">${fmtDelta(x)}</span>`;
+  const cols = [
+    { key: 'change', label: `|Δ ${m.ev.column}|`, value: (r) => Math.abs(r.dev), title: `absolute change of ${m.ev.label}`,
+      html: (r) => `<span class="np-bar ${r.dev > 0 ? 'slower' : 'faster'}" style="width:${Math.round(60 * Math.abs(r.dev) / maxAbs)}px"></span>` },
+    { key: 'ev_a', label: `${m.ev.column} A`, fmt: fmtInt },
+    { key: 'ev_b', label: `${m.ev.column} B`, fmt: fmtInt },
+    { key: 'dev', label: `Δ ${m.ev.column}`, html: (r) => dHtml(r.dev), cls: 'delta' },
+    { key: 'rev', label: 'ratio', value: (r) => (r.ev_a ? r.ev_b / r.ev_a : null), fmt: (x) => (x === null ? '-' : x.toFixed(4)),
+      title: `${col} B / ${col} A` },
+    { key: 'calls_a', label: 'calls A', fmt: fmtInt },
+    { key: 'calls_b', label: 'calls B', fmt: fmtInt },
+    { key: 'dcalls', label: 'Δ calls', html: (r) => dHtml(r.dcalls), cls: 'delta' },
+    { key: 'name', label: 'function', cls: 'name', text: true,
+      html: (r) => `<a class="fn-link">${esc(r.name)}</a>` + (!r.in_a || !r.in_b ? ` <span class="np-badge warn only">only in ${r.in_a ? 'A' : 'B'}</span>` : '') },
+  ];
+  tableWithFilter(p, cols, rows, flame);
+}
+
+function tableWithFilter(p, cols, rows, flame) {
+  const bar = p.append('div').attr('class', 'np-toolbar');
+  const filter = bar.append('input').attr('type', 'search').attr('id', 'diff-filter').attr('placeholder', 'Filter by name…');
+  const holder = p.append('div');
+  const draw = () => {
+    holder.selectAll('*').remove();
+    const t = filter.node().value.toLowerCase();
+    sortableTable(holder, cols, rows.filter((r) => r.name.toLowerCase().includes(t)),
+      { sortKey: 'change', cls: 'np-diff', onRow: (r) => flame && flame.search(r.name) });
+  };
+  filter.on('input', draw);
+  draw();
+  const onlyA = rows.filter((r) => r.in_a && !r.in_b).map((r) => r.name);
+  const onlyB = rows.filter((r) => r.in_b && !r.in_a).map((r) => r.name);
+  p.append('p').attr('class', 'np-note').attr('id', 'diff-only')
+    .text(`only in A: ${onlyA.join(' ') || '(none)'} · only in B: ${onlyB.join(' ') || '(none)'}`);
+}
+
 function renderDiffTable(root, v, flame) {
   const p = panel(root, `Functions — ${v.label}`,
     'Exact self and inclusive cycles and calls in A and B, matched by function name, sorted by the absolute change of ' +
     'self cycles (as <code>diff.txt</code>). Click a column to sort, a row to find the function in the flame graph.');
-  const bar = p.append('div').attr('class', 'np-toolbar');
-  const filter = bar.append('input').attr('type', 'search').attr('id', 'diff-filter').attr('placeholder', 'Filter by name…');
   const rows = v.rows.map((r) => ({ ...r, dself: r.self_b - r.self_a, dincl: r.incl_b - r.incl_a, dcalls: r.calls_b - r.calls_a }));
   const maxAbs = rows.reduce((m, r) => Math.max(m, Math.abs(r.dself)), 1);
   const ratio = (a, b) => (a ? b / a : null);
@@ -190,45 +266,38 @@ function renderDiffTable(root, v, flame) {
     { key: 'name', label: 'function', cls: 'name', text: true,
       html: (r) => `<a class="fn-link">${esc(r.name)}</a>` + (!r.in_a || !r.in_b ? ` <span class="np-badge warn only">only in ${r.in_a ? 'A' : 'B'}</span>` : '') },
   ];
-  const holder = p.append('div');
-  const draw = () => {
-    holder.selectAll('*').remove();
-    const t = filter.node().value.toLowerCase();
-    sortableTable(holder, cols, rows.filter((r) => r.name.toLowerCase().includes(t)),
-      { sortKey: 'change', cls: 'np-diff', onRow: (r) => flame && flame.search(r.name) });
-  };
-  filter.on('input', draw);
-  draw();
-  const onlyA = rows.filter((r) => r.in_a && !r.in_b).map((r) => r.name);
-  const onlyB = rows.filter((r) => r.in_b && !r.in_a).map((r) => r.name);
-  p.append('p').attr('class', 'np-note').attr('id', 'diff-only')
-    .text(`only in A: ${onlyA.join(' ') || '(none)'} · only in B: ${onlyB.join(' ') || '(none)'}`);
+  tableWithFilter(p, cols, rows, flame);
 }
 
 export function startDiff(diff) {
   const stacks = parseDiffFolded(diff.folded || '');
   const views = diff.views || [];
-  const state = { view: 'chip', widths: 'b', search: '' };
+  const state = { view: 'chip', widths: 'b', search: '', metric: 'cycles' };
+  // opens on diff --metric's event (every view has the non-cache ones)
+  if (diffMetrics(views).some((x) => x.key === diff.metric)) state.metric = diff.metric;
   const m = /^#(chip|\d+)$/.exec(window.location.hash);
   if (m && views.some((v) => v.view === m[1])) state.view = m[1];
   const app = select('#app');
-  let sel = null;
+  let sel = null, msel = null;
   const main = app.append('main').attr('class', 'np-main').attr('id', 'view');
   const render = () => {
     const v = views.find((x) => x.view === state.view) || views[0];
     state.view = v.view;
     main.selectAll('*').remove();
-    cards(main, diff, v);
+    cards(main, diff, v, state.metric);
     const table = { rerender: render };
     const flame = renderDiffFlame(main, stacks, v, state, table);
-    renderDiffTable(main, v, flame);
+    if (state.metric === 'cycles') renderDiffTable(main, v, flame);
+    else renderEventTable(main, v, flame, state.metric);
     state.search = '';
     try { window.history.replaceState(null, '', `#${state.view}`); } catch (e) { /* not allowed here */ }
     document.body.dataset.view = state.view;
+    document.body.dataset.metric = state.metric;
   };
-  sel = header(app, diff, views, state, render);
+  ({ sel, msel } = header(app, diff, views, state, render));
   app.node().insertBefore(app.select('header').node(), main.node());
   document.title = `nocprof diff — ${diff.a} → ${diff.b}`;
-  window.nocprofDiff = { diff, state, render, select: (view) => { state.view = String(view); sel.property('value', state.view); render(); } };
+  window.nocprofDiff = { diff, state, render, select: (view) => { state.view = String(view); sel.property('value', state.view); render(); },
+    setMetric: (m) => { state.metric = m; msel.property('value', m); render(); } };
   render();
 }

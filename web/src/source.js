@@ -1,6 +1,7 @@
 // Annotated source with a heat column (per-line exact counts and cycles).
 import { fmtInt, fmtPct, hex, esc, panel } from './util.js';
 import { interpolateYlOrRd } from 'd3';
+import { METRICS } from './model.js';
 
 // Functions of a core (or of the chip, summed by name and address) with
 // their instructions: {name, address, cycles, insns: [{addr,count,cycles,samples,file,line,dis}]}.
@@ -50,7 +51,11 @@ export function renderSource(root, model, sel, nav, state) {
   const p = panel(root, `Annotated source — ${model.label(sel)}`,
     '<i>count</i>: executions of the line (its most executed instruction); <i>cycles</i>: exact cycles of its instructions ' +
     '(each basic block\'s cycles spread over its instructions, as in <code>annotated.txt</code>); <i>samples</i>: first sampling period. ' +
-    'The heat column is the line\'s share of the function\'s cycles. Functions without line information show their disassembly.');
+    'The heat column is the line\'s share of the function\'s cycles. Functions without line information show their disassembly.' +
+    ((state && state.metric && state.metric !== 'cycles')
+      ? `<br><b id="src-cycles-only">This view shows cycles only</b>: the page holds ${esc((METRICS.find((m) => m.key === state.metric) || { label: state.metric }).label)} ` +
+        'per function (its own count is in the header); per line they are in <code>annotated.txt</code> with <code>--events</code> and in <code>callgrind.out</code>.'
+      : ''));
   if (!fns.length) { p.append('div').attr('class', 'np-empty').text('No per-line data (run without --no-profile).'); return; }
   if (!state.srcFunction || !fns.find((f) => f.name === state.srcFunction)) state.srcFunction = fns[0].name;
   const grid = p.append('div').attr('class', 'np-split');
@@ -68,7 +73,10 @@ export function renderSource(root, model, sel, nav, state) {
     const asm = state.srcAsm || !spans.length;
     const head = right.append('div').attr('class', 'np-toolbar');
     head.append('span').attr('class', 'np-fn-head').attr('id', 'src-name').text(fn.name);
-    head.append('span').attr('class', 'np-note').text(`${hex(fn.address)} · ${fmtInt(fn.cycles)} cycles`);
+    const metric = state.metric && state.metric !== 'cycles' ? state.metric : null;
+    const mf = metric ? model.fn(sel, fn.name) : null;
+    head.append('span').attr('class', 'np-note').attr('id', 'src-head')
+      .text(`${hex(fn.address)} · ${fmtInt(fn.cycles)} cycles` + (mf ? ` · own ${(METRICS.find((m) => m.key === metric) || { label: metric }).label}: ${fmtInt(model.value(mf, metric))}` : ''));
     if (spans.length)
       head.append('button').attr('id', 'src-asm').text(asm ? 'Show source' : 'Show disassembly')
         .on('click', () => { state.srcAsm = !state.srcAsm; draw(); });

@@ -231,7 +231,7 @@ async function testCalls() {
       if (k === 0) await page.screenshot({ path: join(artifacts, 'calls-core0-source.png') });
     });
   }
-  await check('calls: the metric selector switches the flame graph and the flat profile to loads', async () => {
+  await check('calls: the metric selector switches the flame graph, the flat profile and the call graph to loads', async () => {
     // issue 22.4: every function's frames add up to its loads in summary.json
     // (events are per function, split over call paths by cycles), the root
     // is the core's loads, and the flat profile ranks by loads
@@ -266,7 +266,24 @@ async function testCalls() {
     assert.equal(first, top.name, 'most loads first');
     const cell = await page.textContent(`table.np-flat tr[data-name="${top.name}"] td[data-key="ev-loads"]`);
     assert.equal(cell, fmt(top.loads));
+    // the call graph ranks by loads and shows the function's own; its arcs
+    // and the source view say they are in cycles only
+    await page.click('nav.np-tabs button[data-tab=callgraph]');
+    const listed = await page.$$eval('#cg-list div.item', (ds) => ds.map((d) => d.dataset.name));
+    assert.equal(loads[listed[0]], Math.max(...listed.map((n) => loads[n] || 0)), 'most loads first');
+    assert.deepEqual(listed.map((n) => loads[n] || 0), listed.map((n) => loads[n] || 0).sort((x, y) => y - x));
+    await page.click('#cg-list div.item[data-name="fib"]');
+    assert.equal(await page.textContent('#cg-metric'), `own loads: ${fmt(loads.fib)}`);
+    assert.ok(await page.$('#cg-cycles-only'), 'call graph: arcs in cycles only');
+    await page.click('nav.np-tabs button[data-tab=source]');
+    assert.ok(await page.$('#src-cycles-only'), 'source: cycles only');
+    await page.click('#src-list div.item[data-name="fib"]');
+    assert.match(await page.textContent('#src-head'), new RegExp(`own loads: ${fmt(loads.fib)}$`));
+    await page.screenshot({ path: join(artifacts, 'calls-core0-source-loads.png') });
     await page.selectOption('#metric-select', 'cycles');
+    assert.ok(!(await page.$('#src-cycles-only')), 'cycles: no note');
+    await page.click('nav.np-tabs button[data-tab=callgraph]');
+    assert.ok(!(await page.$('#cg-cycles-only')) && !(await page.$('#cg-metric')), 'cycles: no note');
   });
   await check('calls: flat profile lists exact calls and sorts by a clicked column', async () => {
     await selectView(page, 0, 'flat');
@@ -613,7 +630,57 @@ async function testDiffOneSide(A) {
     await page.screenshot({ path: join(artifacts, 'diff-one-side-widths-a.png') });
     assert.deepEqual(errors, []);
   });
+  await check('diff: the metric selector switches the cards and the table to loads (summary.json\'s)', async () => {
+    // calls (A) against tailcall (C), core 0: every function's loads in A
+    // and B, their change and the totals are summary.json's; the rows are
+    // ranked by the absolute change; the flame graph says it is cycles only
+    const loads = (s) => Object.fromEntries(s.cores[0].functions.map((f) => [f.name, f.loads]));
+    const la = loads(A.summary), lc = loads(C.summary);
+    assert.ok(!(await page.$('#dflame-cycles-only')), 'no note under cycles');
+    await page.selectOption('#diff-metric', 'loads');
+    await page.waitForSelector('#dflame-cycles-only');
+    const rows = await page.$$eval('table.np-diff tbody tr', (trs) => trs.map((tr) => {
+      const o = {};
+      for (const td of tr.querySelectorAll('td')) o[td.dataset.key] = td.textContent;
+      o.name = tr.dataset.name;
+      return o;
+    }));
+    assert.ok(rows.length > 5);
+    for (const r of rows) {
+      const a = la[r.name] || 0, b = lc[r.name] || 0;
+      assert.deepEqual([num(r.ev_a), num(r.ev_b), num(r.dev)], [a, b, b - a], r.name);
+    }
+    assert.ok(rows.some((r) => num(r.dev) !== 0), 'some loads changed');
+    const changes = rows.map((r) => Math.abs(num(r.dev)));
+    assert.deepEqual(changes, [...changes].sort((x, y) => y - x), 'largest |delta loads| first');
+    const sum = (o) => Object.values(o).reduce((x, y) => x + y, 0);
+    const cards = await page.$$eval('#diff-cards .np-card', (cs) => cs.map((c) => [c.querySelector('.k').textContent, c.querySelector('.v').textContent]));
+    assert.deepEqual(cards.slice(0, 2), [['A loads', fmt(sum(la))], ['B loads', fmt(sum(lc))]]);
+    const d = sum(lc) - sum(la);
+    assert.ok(cards[2][1].startsWith((d > 0 ? '+' : '') + fmt(d)), cards[2][1]);
+    assert.ok((await diffFrames(page)).length > 5, 'the flame graph is still drawn (cycles)');
+    await page.screenshot({ path: join(artifacts, 'diff-metric-loads.png'), fullPage: true });
+    await page.selectOption('#diff-metric', 'cycles');
+    await page.waitForSelector('table.np-diff td[data-key="self_a"]');
+    assert.ok(!(await page.$('#dflame-cycles-only')), 'cycles again: no note');
+    assert.deepEqual(errors, []);
+  });
   await page.close();
+  const dirM = join(work, 'diff-metric');
+  execFileSync(args.nocprof, ['diff', '-q', '--metric', 'stores', '-o', dirM, A.dir, C.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const opened = await openDiff(dirM, '#0');
+  await check('diff --metric stores: diff.html opens on stores, the most changed function first', async () => {
+    const pg = opened.page;
+    assert.equal(await pg.inputValue('#diff-metric'), 'stores');
+    const st = (s) => Object.fromEntries(s.cores[0].functions.map((f) => [f.name, f.stores]));
+    const sa = st(A.summary), sc = st(C.summary);
+    const first = await pg.$eval('table.np-diff tbody tr', (tr) => tr.dataset.name);
+    const names = [...new Set([...Object.keys(sa), ...Object.keys(sc)])];
+    const ch = (n) => Math.abs((sc[n] || 0) - (sa[n] || 0));
+    assert.equal(ch(first), Math.max(...names.map(ch)), first);
+    assert.deepEqual(opened.errors, []);
+  });
+  await opened.page.close();
 }
 
 // ---- --no-profile: no stacks, no source data; every tab still renders ---------
