@@ -204,6 +204,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     b->attn = b->watch || (b->flags & BLOCK_SPLIT);
     b->attn_out = (b->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(b->branch_insn);
     stack_scan_block(b);
+    block_leave(b);
     block_publish(b);
     g_ptr_array_add(c->blocks, b);
     return b;
@@ -341,6 +342,7 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
     /* a register jump's target was read before its delay slot ran
      * (exc_odd_target, c->jr_saved): checked on the slow path */
     to->attn_out = (to->flags & (c->arrive_mask | MIPS_JREG)) != 0 || MIPS_IS_JALX(to->branch_insn);
+    block_leave(to);
     block_publish(to);
 }
 
@@ -724,8 +726,7 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->attn_out | p->rt_pend | p->chk | b->attn
-                   | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
+    if (G_UNLIKELY(p->leave | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
         if (p->attn_out | b->attn)
             boundary_fast(c, p, b, bt, start, end);
         else

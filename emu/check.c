@@ -102,9 +102,19 @@ static void check_samples(const Core *c)
     g_assert_cmpuint(__atomic_load_n(&c->deadline, __ATOMIC_RELAXED), <=, MIN(c->next_event, c->next_sample));
 }
 
+/* The fast paths' summaries: block_hook's one byte for leaving the block
+ * (block_leave) and cp0_fire's next CP0 event. */
+static void check_fast(const Core *c)
+{
+    const Block *p = c->prev;
+    g_assert_cmpuint(p->leave, ==, (unsigned)(p->attn_out | p->rt_pend | p->chk));
+    g_assert_cmpuint(c->cp0.match_at, ==, MIN(c->cp0.cmp_at, c->cp0.perf_at));
+}
+
 void core_check(Core *c)
 {
     g_assert(c->prev != NULL);
+    check_fast(c);
     /* the clock never goes back between two boundaries of a run */
     g_assert_cmpuint(c->cycles, >=, c->chk_cycles);
     c->chk_cycles = c->cycles;

@@ -56,6 +56,8 @@ struct Block {
                                   stack (stack.c) */
     uint8_t chk;               /* BLOCK_CHK_*: what leaving it checks in the
                                   hook's fast path (block_check_quick) */
+    uint8_t leave;             /* attn_out | rt_pend | chk, kept by
+                                  block_leave: block_hook's one test */
     uint8_t jr_rs;             /* BLOCK_CHK_JR: its jump register */
     uint32_t sp_dip;           /* BLOCK_CHK_SP: how far below its final $sp
                                   a $sp inside it may be (stack.c) */
@@ -106,6 +108,13 @@ struct Block {
 #define BLOCK_CHK_JR 1u   /* a register jump's target is even (exc_odd_target) */
 #define BLOCK_CHK_SP 2u   /* $sp stays above the lowest seen and the limit */
 #define BLOCK_CHK_SLOW 4u /* it may lower $sp in a way only stack_check follows */
+
+/* What leaving b needs, in one byte for block_hook's fast test: set
+ * once attn_out, rt_pend and chk are (block_new, inherit_branch). */
+static inline void block_leave(Block *b)
+{
+    b->leave = (uint8_t)(b->attn_out | b->rt_pend | b->chk);
+}
 
 /* Flags of a block whose leaving always takes the hook's slow path (the
  * client's calls and returns take its fast arrival) */
@@ -408,7 +417,15 @@ void cp0_clear(Core *c);
 uint32_t cp0_count(const Core *c, uint64_t t);
 void cp0_rearm(Core *c, uint64_t now);
 /* Matches of Count and Compare up to `now` make the CP0 timer pending. */
-void cp0_fire(Core *c, uint64_t now);
+void cp0_fire_due(Core *c, uint64_t now);
+/* The CP0 events due by `now` (a Compare match, a counter's overflow):
+ * nothing is due before match_at = min(cmp_at, perf_at), the common case
+ * tested in line (it runs at every event boundary). */
+static inline void cp0_fire(Core *c, uint64_t now)
+{
+    if (now >= c->cp0.match_at)
+        cp0_fire_due(c, now);
+}
 /* Cause at cycle t without a sync point (IP2 as of the last one). */
 uint32_t cp0_cause_peek(Core *c, uint64_t t);
 bool cp0_timer_line(const Core *c);

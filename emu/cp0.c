@@ -57,7 +57,7 @@ static Cp0Kind cp0_kind(uint32_t w, unsigned *rt, unsigned *rd)
     *rd = (w >> 11) & 31;
     bool pw;
     unsigned psel;
-    if (cp0_perf_decode(w, &pw, &psel, rt))
+    if (*rd == 25u && cp0_perf_decode(w, &pw, &psel, rt)) /* PerfCtl/PerfCnt: register 25 */
         return CP0_PERF;                                    /* cp0_perf.c */
     if (rs == CP0_MFMC0 && *rd == NP_CP0_STATUS && (w & 0x7DFu) == 0)
         return CP0_STATUS;                                  /* di, ei */
@@ -118,7 +118,7 @@ static bool timer_pending(const Core *c, uint64_t t)
     return c->cp0.ti || c->cp0.cmp_at <= t;
 }
 
-void cp0_fire(Core *c, uint64_t now)
+void cp0_fire_due(Core *c, uint64_t now)
 {
     while (c->cp0.cmp_at <= now) {
         c->cp0.ti = true;

@@ -87,11 +87,10 @@ static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write
     if (c->next_sample < c->cycles)
         sample_range(c, c->cycles, a->pc);
     const char *name = slot < CORE_NSLOTS ? slot_names[slot] : "MMIO";
-    unsigned isize, base;
-    int32_t off;
-    if (cb && i >= 0 && (uint32_t)i < cb->ninsns && mips_mem_operand(cb->words[i], &isize, &base, &off)
-        && isize == 8)
-        size = 8; /* ldc1/sdc1: Unicorn passes it on as two word accesses */
+    /* ldc1/sdc1 (opcodes 0x35, 0x3D: mips_mem_operand's only 8-byte
+     * accesses): Unicorn passes it on as two word accesses */
+    if (cb && i >= 0 && (uint32_t)i < cb->ninsns && ((cb->words[i] >> 26) == 0x35u || (cb->words[i] >> 26) == 0x3Du))
+        size = 8;
     if (size != 4) {
         core_raise(c, "bus-error", a->pc, "%u-byte %s of %s register at offset 0x%03x (pc 0x%08x): "
                    "device registers are 32-bit, word access only",
