@@ -195,18 +195,15 @@ static bool charge(Core *c, Block *b, uint32_t i, uint64_t at, uint64_t delta)
  * After a fetch every line of b is the most recently used of its set (the
  * lines are consecutive, so in distinct sets when they are at most the
  * sets); while nothing has changed the I-cache since (its gen), fetching
- * b again is all MRU hits, which change nothing but the access count. */
-static void fetch_block(Core *c, Block *b)
+ * b again is all MRU hits, which change nothing but the access count
+ * (fetch_block, inline in the block hook). */
+static __attribute__((noinline)) void fetch_lines(Core *c, Block *b)
 {
     if (b->addr >= 0xA0000000u || !b->size)
         return; /* kseg1: uncached (the 24k model's uncached fetch) */
     CoreCache *cc = c->cache;
     uint32_t phys = mips_phys(b->addr), shift = cc->i.shift;
     uint32_t first = phys >> shift, last = (phys + b->size - 1) >> shift;
-    if (b->igen == cc->i.gen) {
-        cc->n[CACHE_I_ACCESS] += last - first + 1;
-        return;
-    }
     uint64_t misses = 0;
     for (uint32_t l = first; l <= last; l++) {
         cc->n[CACHE_I_ACCESS]++;
@@ -218,6 +215,7 @@ static void fetch_block(Core *c, Block *b)
         uint32_t lo = l << shift;
         count_miss(b, lo > phys ? (lo - phys) / 4 : 0, BLOCK_MISS_I1);
     }
+    b->ilines = last - first + 1;
     b->igen = last - first <= cc->i.sets_mask ? cc->i.gen : 0;
     if (!misses || !cc->penalty)
         return;
@@ -225,6 +223,15 @@ static void fetch_block(Core *c, Block *b)
     exc_scan_restart(c, b);
     mmio_access_restart(c, b);
     charge(c, b, 0, c->cycles - b->cost, misses * cc->penalty);
+}
+
+static inline void fetch_block(Core *c, Block *b)
+{
+    CoreCache *cc = c->cache;
+    if (G_LIKELY(b->igen == cc->i.gen))
+        cc->n[CACHE_I_ACCESS] += b->ilines;
+    else
+        fetch_lines(c, b);
 }
 
 void cache_block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)

@@ -90,6 +90,7 @@ struct Block {
     uint64_t lost_ev[BLOCK_NEV]; /* of them, in the instructions `lost` */
     uint64_t igen;             /* cache.c: the I-cache's gen after its last
                                   fetch (0: none, or lines share a set) */
+    uint32_t ilines;           /* cache.c: the I-cache lines it spans */
     uint64_t *cmiss;           /* [BLOCK_NMISS][ninsns] cache misses by
                                   instruction (cache.c; NULL: none) */
     bool live;                 /* its words are watched: it may still run
