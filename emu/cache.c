@@ -42,6 +42,8 @@ typedef struct L1 {
                                   changes no order (the fast path) */
     uint32_t *mru_key;         /* [sets] its key (0: invalid): the fast
                                   path reads only this small array */
+    uint64_t gen;              /* bumped by every change of the lines or
+                                  their order (not by an MRU hit) */
 } L1;
 
 struct CoreCache {
@@ -68,6 +70,7 @@ static void l1_init(L1 *c, unsigned line, unsigned size, unsigned ways)
     c->w = g_new0(Way, (size_t)sets * ways);
     c->mru = g_new0(uint8_t, sets);
     c->mru_key = g_new0(uint32_t, sets);
+    c->gen = 1; /* a new Block's igen (0) never matches */
 }
 
 bool cache_init(Core *c)
@@ -116,6 +119,7 @@ static inline bool l1_hit(L1 *c, uint32_t phys, bool write)
     Way *s = c->w + (size_t)set * c->ways;
     for (unsigned k = 0; k < c->ways; k++)
         if (s[k].key == key) {
+            c->gen++;
             s[k].used = ++c->clock;
             s[k].dirty |= write;
             c->mru[set] = (uint8_t)k;
@@ -141,6 +145,7 @@ static unsigned l1_fill(L1 *c, uint32_t phys, bool write)
             victim = k;
     }
     unsigned r = s[victim].key && s[victim].dirty ? 2 : 1;
+    c->gen++;
     s[victim] = (Way){ .key = key, .dirty = write, .used = ++c->clock };
     c->mru[(key - 1) & c->sets_mask] = (uint8_t)victim;
     c->mru_key[(key - 1) & c->sets_mask] = key;
@@ -186,15 +191,21 @@ static bool charge(Core *c, Block *b, uint32_t i, uint64_t at, uint64_t delta)
 
 /* ---- I-cache: by block ----------------------------------------------------- */
 
-/* b was just entered (at cycle c->cycles - b->cost): fetch its lines. */
-static void fetch_block(Core *c, Block *b)
+/* b was just entered (at cycle c->cycles - b->cost): fetch its lines.
+ * After a fetch every line of b is the most recently used of its set (the
+ * lines are consecutive, so in distinct sets when they are at most the
+ * sets); while nothing has changed the I-cache since (its gen), fetching
+ * b again is all MRU hits, which change nothing but the access count
+ * (fetch_block, inline in the block hook). */
+static __attribute__((noinline)) void fetch_lines(Core *c, Block *b)
 {
     if (b->addr >= 0xA0000000u || !b->size)
         return; /* kseg1: uncached (the 24k model's uncached fetch) */
     CoreCache *cc = c->cache;
     uint32_t phys = mips_phys(b->addr), shift = cc->i.shift;
+    uint32_t first = phys >> shift, last = (phys + b->size - 1) >> shift;
     uint64_t misses = 0;
-    for (uint32_t l = phys >> shift; l <= (phys + b->size - 1) >> shift; l++) {
+    for (uint32_t l = first; l <= last; l++) {
         cc->n[CACHE_I_ACCESS]++;
         if (l1_hit(&cc->i, l << shift, false))
             continue;
@@ -204,6 +215,8 @@ static void fetch_block(Core *c, Block *b)
         uint32_t lo = l << shift;
         count_miss(b, lo > phys ? (lo - phys) / 4 : 0, BLOCK_MISS_I1);
     }
+    b->ilines = last - first + 1;
+    b->igen = last - first <= cc->i.sets_mask ? cc->i.gen : 0;
     if (!misses || !cc->penalty)
         return;
     /* a new execution of b for the mid-block charges (exc_locate_access) */
@@ -212,13 +225,28 @@ static void fetch_block(Core *c, Block *b)
     charge(c, b, 0, c->cycles - b->cost, misses * cc->penalty);
 }
 
+static inline void fetch_block(Core *c, Block *b)
+{
+    CoreCache *cc = c->cache;
+    if (G_LIKELY(b->igen == cc->i.gen))
+        cc->n[CACHE_I_ACCESS] += b->ilines;
+    else
+        fetch_lines(c, b);
+}
+
 void cache_block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
 {
     Core *c = opaque;
+    Block *b = block_enter_quick(c, (uint32_t)address, size);
+    if (G_LIKELY(b)) { /* entered (block_hook's fast path) */
+        if (G_LIKELY(!c->stopping && c->state == CORE_RUNNING))
+            fetch_block(c, b);
+        return;
+    }
     Block *p = c->prev;
     uint64_t n = p->count;
     block_hook(uc, address, size, opaque);
-    Block *b = c->prev;
+    b = c->prev;
     if (b == &c->none || b == &c->irq_marker || b->addr != (uint32_t)address || b->size != size
         || (b == p && b->count == n) || c->stopping || c->state != CORE_RUNNING)
         return; /* not entered */
@@ -227,18 +255,12 @@ void cache_block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaq
 
 /* ---- D-cache: by access ---------------------------------------------------- */
 
-void cache_mem_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value,
-                    void *opaque)
+/* The D-cache access that is not a hit on its set's MRU way (kept out of
+ * the hook so that its fast path saves no registers). */
+static __attribute__((noinline)) void d_access(Core *c, uint32_t phys, bool write)
 {
-    Core *c = opaque;
-    (void)uc;
-    (void)size;
-    (void)value;
     CoreCache *cc = c->cache;
-    bool write = type == UC_MEM_WRITE;
-    uint32_t phys = (uint32_t)address;
-    cc->n[CACHE_D_ACCESS]++;
-    if (G_LIKELY(l1_hit(&cc->d, phys, write)) || c->state != CORE_RUNNING)
+    if (l1_hit(&cc->d, phys, write) || c->state != CORE_RUNNING)
         return;
     Block *b = core_current_block(c);
     int i = exc_locate_access(c, phys);
@@ -264,6 +286,24 @@ void cache_mem_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
         charge(c, b, (uint32_t)i, exc_insn_cycle(c, i), delta);
 }
 
+void cache_mem_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value,
+                    void *opaque)
+{
+    Core *c = opaque;
+    (void)uc;
+    (void)size;
+    (void)value;
+    L1 *d = &c->cache->d;
+    uint32_t phys = (uint32_t)address, key = (phys >> d->shift) + 1, set = (key - 1) & d->sets_mask;
+    c->cache->n[CACHE_D_ACCESS]++;
+    if (G_LIKELY(d->mru_key[set] == key)) { /* l1_hit's fast path */
+        if (type == UC_MEM_WRITE)
+            d->w[(size_t)set * d->ways + d->mru[set]].dirty = 1;
+        return;
+    }
+    d_access(c, phys, type == UC_MEM_WRITE);
+}
+
 /* ---- cache and synci ------------------------------------------------------- */
 
 /* Invalidate a line (a dirty one is written back: free, see docs/timing.md). */
@@ -272,6 +312,7 @@ static void drop(L1 *l, Way *w)
     size_t set = (size_t)(w - l->w) / l->ways;
     if (l->w + set * l->ways + l->mru[set] == w)
         l->mru_key[set] = 0;
+    l->gen++;
     *w = (Way){ 0 };
 }
 

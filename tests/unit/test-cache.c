@@ -59,6 +59,7 @@ static void test_counts(void)
         { "c_dconflict", 4 << 16 | 50 },      /* 4 lines in a 4-way set; 5 thrash */
         { "c_iloop", 3 },                     /* the loop's 2 lines once, then `after` */
         { "c_kseg1", 0 },                     /* uncached: no D or I miss */
+        { "c_ithrash", 51 },                  /* 5 blocks in a 4-way set: all miss */
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
@@ -72,7 +73,7 @@ static void test_counts(void)
  * are the cache's. */
 static void test_penalty(void)
 {
-    static const char *const names[] = { "c_dsweep16k", "c_dsweep64k", "c_dconflict", "c_iloop" };
+    static const char *const names[] = { "c_dsweep16k", "c_dsweep64k", "c_dconflict", "c_iloop", "c_ithrash" };
     for (unsigned k = 0; k < G_N_ELEMENTS(names); k++) {
         Run off = run(names[k], "el", false, 30);
         Run p30 = run(names[k], "el", true, 30), p7 = run(names[k], "el", true, 7);
