@@ -35,47 +35,6 @@ const Block *core_block(const Core *c, unsigned i)
     return g_ptr_array_index(c->blocks, i);
 }
 
-uint64_t block_instructions(const Block *b)
-{
-    return b->count * b->ninsns - b->lost;
-}
-
-unsigned block_word_events(uint32_t w)
-{
-    unsigned cls = mips_classify(w), e = 0;
-    if (cls & MIPS_LOAD) e |= 1u << BLOCK_EV_LOADS;
-    if (cls & MIPS_STORE) e |= 1u << BLOCK_EV_STORES;
-    if (cls & MIPS_BRANCH) {
-        e |= 1u << BLOCK_EV_BRANCHES;
-        if (cls & MIPS_JREG) e |= 1u << BLOCK_EV_INDIRECT;
-        else if (!mips_branch_unconditional(w)) e |= 1u << BLOCK_EV_COND;
-    }
-    return e;
-}
-
-void block_events(const Block *b, uint64_t ev[BLOCK_NEV])
-{
-    for (unsigned k = 0; k < BLOCK_NEV; k++)
-        ev[k] = b->count * b->nev[k] - b->lost_ev[k];
-}
-
-bool block_has_misses(const Block *b)
-{
-    return b->cmiss != NULL;
-}
-
-void block_misses(const Block *b, uint32_t i, uint64_t m[BLOCK_NMISS])
-{
-    for (unsigned k = 0; k < BLOCK_NMISS; k++)
-        m[k] = b->cmiss && i < b->ninsns ? b->cmiss[(size_t)k * b->ninsns + i] : 0;
-}
-
-void block_waits(const Block *b, uint64_t w[BLOCK_NWAIT])
-{
-    for (unsigned k = 0; k < BLOCK_NWAIT; k++)
-        w[k] = b->count * b->wait[k];
-}
-
 /* Instructions [from, to) of b did not run in one of its executions. */
 static void lose(Block *b, uint32_t from, uint32_t to)
 {
@@ -85,27 +44,6 @@ static void lose(Block *b, uint32_t from, uint32_t to)
         for (unsigned k = 0; k < BLOCK_NEV; k++)
             b->lost_ev[k] += (e >> k) & 1;
     }
-}
-
-uint64_t core_instructions(const Core *c)
-{
-    uint64_t n = 0;
-    for (unsigned i = 0; i < c->blocks->len; i++)
-        n += block_instructions(g_ptr_array_index(c->blocks, i));
-    return n;
-}
-
-void core_publish_instructions(Core *c)
-{
-    if (core_live(c) && c->cycles - c->insns_at < MAX(UINT64_C(1) << 18, 64 * (uint64_t)c->blocks->len))
-        return;
-    c->insns_at = c->cycles;
-    __atomic_store_n(&c->insns_pub, core_instructions(c), __ATOMIC_RELAXED);
-}
-
-uint64_t core_instructions_published(const Core *c)
-{
-    return __atomic_load_n(&c->insns_pub, __ATOMIC_RELAXED);
 }
 
 /* The flat model's cost of instruction class cls ([timing] extras). */
