@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Firmware.cmake - cross-build of the MIPS32 guest firmware (see docs/firmware.md).
 #
 # The host project stays native: every firmware ELF is produced by

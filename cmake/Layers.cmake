@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Layers.cmake - writes the link closure of every nocprof library and
 # executable into ${CMAKE_BINARY_DIR}/layers-links.txt (one line
 # "target: dep dep ..."), which tests/layers.py checks against the layer

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # NocprofFirmwareFlags.cmake - the one definition of how nocprof firmware is
 # compiled and linked.  Used by the in-tree build (cmake/Firmware.cmake), and
 # installed with the SDK, where the CMake package (NocprofFirmwareConfig.cmake),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # NocprofLibc.cmake - the firmware C library: newlib, compiled from Debian's
 # newlib-source package at build time (nothing of newlib is in this
 # repository), plus nocprof's glue (firmware/libc/np_*.c).

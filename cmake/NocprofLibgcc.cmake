@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # NocprofLibgcc.cmake - the compiler helpers of the firmware (64-bit
 # division, shifts, multiplication, 64-bit integer <-> float conversions,
 # clz/ctz/popcount/bswap, -ftrapv checks, complex multiply/divide), compiled

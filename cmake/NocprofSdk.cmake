@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # NocprofSdk.cmake - `cmake --install` of the firmware SDK:
 #   bin/nocprof-cc                         compiler wrapper (Makefiles)
 #   include/nocprof-firmware/              C library headers, nocprof.h,

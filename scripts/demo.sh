@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install what is missing, build, and run the bundled pipeline demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fuzz-long.sh — the long fuzzing run of docs/robustness.md: each target of
 # build-fuzz/fuzz for RUNS executions (default 10^6), one after the other,
 # niced, one job, on a copy of its seed corpus under WORKDIR (default

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install what nocprof needs on Debian 12 (bookworm) or later, as root.
 # Unicorn comes from Debian 13 (trixie) with apt pinning at priority 100 so
 # that nothing else is upgraded from trixie, and is pinned by version to

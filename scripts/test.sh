@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install what is missing, build (normal, ASan+UBSan, TSan), run the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -12,7 +12,8 @@
    (cli, fuzz, tests, bench) are held to the same spelling.
 2. The map: every source file of a layer (and cli/) is named in
    docs/design.md, so the map matches the tree.
-3. Links: the link closure of every library (written at configure time by
+3. Licences: every source file carries an SPDX line near its top.
+4. Links: the link closure of every library (written at configure time by
    cmake/Layers.cmake into the build folder) reaches only the libraries its
    layer may; in particular nothing below profiler/collect links nocprof_emu
    or Unicorn, so `nocprof report`, diff, merge and the profile.data fuzzer
@@ -173,6 +174,35 @@ def check_map(src):
     return bad
 
 
+SPDX_EXT = (".c", ".h", ".S", ".py", ".sh", ".js", ".mjs", ".cmake", ".in", ".ld")
+
+
+def check_spdx(src):
+    """Every source file of the project names its licence (SPDX) in its
+    first lines; vendored upstream code (bench/coremark/upstream) keeps
+    its own header, generated bundles (web/dist) are not sources."""
+    import subprocess
+    try:
+        files = subprocess.run(["git", "-C", src, "ls-files"], stdout=subprocess.PIPE,
+                               universal_newlines=True, check=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        return []                                   # not a checkout: nothing to say
+    bad = []
+    for f in files:
+        if f.startswith(("bench/coremark/upstream/", "web/dist/")) or "node_modules" in f:
+            continue
+        if not (f.endswith(SPDX_EXT) or os.path.basename(f) == "CMakeLists.txt"):
+            continue
+        path = os.path.join(src, f)
+        if not os.path.isfile(path):
+            continue
+        with open(path, errors="replace") as fh:
+            head = "".join(fh.readline() for _ in range(3))
+        if "SPDX-License-Identifier:" not in head:
+            bad.append("%s: no SPDX-License-Identifier line in its first lines" % f)
+    return bad
+
+
 def check_links(build):
     path = os.path.join(build, "layers-links.txt")
     if not os.path.exists(path):
@@ -194,7 +224,7 @@ def check_links(build):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    bad = check_includes(sys.argv[1]) + check_spelling(sys.argv[1]) + check_map(sys.argv[1]) + check_links(sys.argv[2])
+    bad = check_includes(sys.argv[1]) + check_spelling(sys.argv[1]) + check_map(sys.argv[1]) + check_spdx(sys.argv[1]) + check_links(sys.argv[2])
     for b in bad:
         print("layers:", b)
     print("layers: %d violation(s)" % len(bad))

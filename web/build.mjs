@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Bundle the report front end into ONE fragment: <style>CSS</style><script>JS</script>.
 // Usage: node build.mjs OUTFILE   (run from web/; CMake does it at build time)
 import * as esbuild from 'esbuild';

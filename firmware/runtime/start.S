@@ -1,4 +1,4 @@
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * start.S - reset entry and the general exception/interrupt vector.
  *
  * Reset (SPEC 1, "Reset state"): PC = _start, $a0 = core id, $a1 = number of

@@ -1,4 +1,4 @@
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * devsample_asm.S - loops whose device access costs more than its static
  * load cost ([timing] mmio over load), for e2e/profiler's sample
  * placement test.  Timeline of one iteration (default timing: load 1,

@@ -1,4 +1,4 @@
-/* smc_code.S - position-independent code that smc.c copies and runs:
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /* smc_code.S - position-independent code that smc.c copies and runs:
  * smc_sq(x) = x * x + 3, smc_tri(n) = n + (n - 1) + ... + 1 (a loop,
  * so the copy has a block of its own to translate twice). */
         .set    noreorder

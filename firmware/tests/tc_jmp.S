@@ -1,4 +1,4 @@
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * tc_jmp.S - a minimal setjmp/longjmp for the tailcall test.
  *
  * tc_jmp_buf holds the callee-saved state of o32: s0-s7, s8 (fp), gp, sp,

@@ -1,4 +1,4 @@
-/* seed.c — a small firmware-like program with DWARF (line table, two
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /* seed.c — a small firmware-like program with DWARF (line table, two
  * compilation-unit functions, a static one, a loop and a call through a
  * pointer): the seed of fuzz_elf's corpus, built for both byte orders by
  * fuzz/CMakeLists.txt. A few KB instead of the ~100 KB of a real firmware,

@@ -1,4 +1,4 @@
-/*
+/* SPDX-License-Identifier: GPL-2.0-or-later */ /*
  * host_calls.c - call counting for host builds made with
  * -finstrument-functions (tests/e2e/test_libc.py).  Every instrumented
  * function entry adds one to its counter; at exit the counts are written to

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """nptest.py - shared helpers of the nocprof end-to-end tests.
 
 Every e2e script is run as

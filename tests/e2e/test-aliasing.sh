@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test-aliasing.sh — end-to-end check of the aliasing analysis (issue
 # "Aliasing: record many sampling periods in one run").
 #

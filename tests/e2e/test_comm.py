@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """e2e/comm - the communication profile (issue 12) with exact cycle figures.
 
 firmware/tests/comm.c stamps CYCLE_LO in the same asm block right before

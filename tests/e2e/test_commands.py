@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """e2e/commands - nocprof report, diff and merge on real runs (issue 13).
 
   report  every file of a run is rebuilt byte-identically from

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_console.py - the console is streamed, never held (issue 19.9).
 
 The flood firmware prints 16 MiB without a newline, then "|end\\n".  Under

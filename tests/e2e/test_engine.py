@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_engine.py - the Unicorn release nocprof runs on (issue 19.11).
 
 nocprof --version names nocprof, Unicorn, Capstone and GLib; a libunicorn

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_exact.py - no scheduling knob changes any result (SPEC sections 1, 5).
 
 The scheduler is conservative and exact (emu/machine.h): [sched] quantum

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """nocprof run --gdb (docs/debugging.md) driven by the real gdb-multiarch in
 batch mode, both byte orders: threads, a breakpoint in a C function on a
 worker core, its backtrace, arguments and locals, a step over a branch and

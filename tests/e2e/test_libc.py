@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """e2e/libc - the firmware C library (newlib + glue), the FPU and two real
 programs, each compared with a host build of the same C source:
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """e2e/output - the output folder (SPEC 4): exit status 5 when a report
 cannot be written, no folder left behind by a run that could not start,
 OUT/.nocprof-manifest and the removal of an earlier run's stale files, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """e2e/platform - the platform and the tool from the outside (SPEC 1, 2, 4, 6).
 
 Applications on both byte orders, console text and the [coreN] prefix,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """e2e/profiler - exact call counts, arcs, recursion, cycles, samples and the
 report files against analytically known numbers (SPEC 3, 4):
 

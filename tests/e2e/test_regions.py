@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """e2e/regions - issue 11: deep recursion, gprof parity, callgrind paths,
 never-called functions, recursion folding, trace bounds, regions of
 interest, report filters and annotation modes. Expected numbers come from

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_robust.py - hostile input never crashes, hangs or loses a run
 (issue 14; docs/robustness.md): signals, closed or full stdout, FIFOs,
 config syntax, echo escaping, hostile but legal ELFs with bounded cost,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """e2e/sdk - the firmware SDK from a clean temporary folder: `cmake --install`
 of this build into a temporary prefix, then, outside the source tree and
 using only the installed files,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """e2e/smc - code a core writes and then runs (SPEC 1: "Code that a core
 writes and then executes ... runs as written once the MIPS rules are
 followed (store, synci/cache, jr.hb/eret), and is charged, sampled,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """e2e/status - exit statuses 0/1/2/3/4 (SPEC 4), fault reports (SPEC 1
 "Synchronous exceptions", devices, NI misuse), deadlock and cycle limit,
 and usage/config/ELF errors (status 2, no reports written)."""

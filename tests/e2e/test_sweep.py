@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """nocprof sweep (docs/sweeps.md): the cross product of the axes, each run a
 normal output folder, resumable, failures recorded, the same sweep.csv byte
 for byte whatever engine ran it.

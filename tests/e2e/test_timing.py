@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """e2e/timing - the cycle model, the timer, interrupts and `wait`, on the
 assembly fixtures of tests/fixtures/emu (SPEC 1: "Default cost: 1 cycle per
 instruction, plus the extra cycles in [timing]"; TIMER; Interrupts).

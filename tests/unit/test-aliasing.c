@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* test-aliasing.c — the aliasing analysis on hand-built profiles.
  *
  * Profiles are built here from (name, self cycles, samples per period), the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* test-collect.c — the collector (profiler/collect) on one core with no
  * network, running the firmware of firmware/tests and firmware/apps.
  * Expected counts come from the firmware's own expected-count headers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* test-config.c — unit tests of the platform configuration (emu/config.h):
  * built-in defaults against configs/default.ini, file loading, --set, and
  * the error messages (file, group and key named). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* test-core.c — one core with no network, on the assembly fixtures of
  * tests/fixtures/emu. Expected figures are hand counts from the fixtures'
  * disassembly (each fixture's header comment gives the layout). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* test-elf.c — the one ELF reader and the emulator's loader on the
  * assembly fixtures. Expected values come from mipsel-linux-gnu-readelf
  * -lsW and objdump -d of the fixtures (quoted below). */

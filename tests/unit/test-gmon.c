@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* test-gmon.c — profiler/gmon.c: byte layout, and the real gprof
  * (mipsel-linux-gnu-gprof, mips-linux-gnu-gprof) reading what we write. */
 #include <glib.h>

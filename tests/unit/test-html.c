@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* test-html.c — report.html's C side (web/html_report.c): the data element
  * survives hostile strings, and a long trace.json is trimmed to a time
  * prefix that still parses. JSON is checked by parsing it back with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* test-machine.c — the scheduler over cores and the network: every core
  * runs to its own end, a machine where nothing can wake any idle core
  * ends in a deadlock, and cores moving between threads ([sched] adapt)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* test-mips.c — unit tests of the instruction classifier (emu/mips.h).
  *
  * The instruction words below were produced by

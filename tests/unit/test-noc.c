@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* test-noc.c — unit tests of the mesh network-on-chip model (noc/noc.h). */
 #include "noc/noc.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* test-reports.c — the flat profile, call graph, annotated listing and
  * chip-wide merge, on the hand-built profile of fixture.c
  * (tests/fixtures/profiler/fixture-profile.h) with known numbers. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* test-symbols.c — profiler/symbols.c against cross-compiled fixtures
  * (tests/fixtures/profiler/fixture.c) and binutils' own answers. */
 #include <glib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* test-writers.c — summary.txt, summary.json, trace.json and callgrind.out
  * of the hand-built Profile of tests/fixtures/profiler (every figure in
  * fixture-profile.h), a real empty-or-one-packet Noc and hand-made core

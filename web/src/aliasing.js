@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Aliasing: sampled versus exact shares per sampling period (summary.json "aliasing").
 import { scaleLinear, scaleBand, scaleOrdinal, schemeTableau10 } from 'd3';
 import { fmtPct, fmtInt, esc, panel, sortableTable, tip } from './util.js';

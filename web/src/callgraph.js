@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Call graph: pick a function, see its callers and callees with exact arcs.
 // With an event metric the list ranks by the function's own count of it
 // and the head shows it; the arcs stay in cycles (events are counted per

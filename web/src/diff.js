@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // diff.html (nocprof diff OUT_A OUT_B): per view (the chip, every core) a
 // differential flame graph of both runs' exact calling contexts and the
 // function table, sortable; a metric selector switches the cards and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Flame graph of the exact calling contexts (stacks.folded): d3-flame-graph.
 import { select } from 'd3';
 import flamegraph, { tooltip as fgTooltips } from 'd3-flame-graph';

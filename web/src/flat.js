@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Flat profile (gprof -p) as a sortable table.
 import { fmtInt, fmtPct, panel, sortableTable, esc } from './util.js';
 import { METRICS } from './model.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // nocprof report.html: tabs over the run's embedded data (see docs/reports.md);
 // diff.html (data {"diff": ...}) is the comparison of two runs (diff.js),
 // sweep.html (data {"sweep": ...}) a sweep's runs (sweep.js).

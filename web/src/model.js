@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The run's data (embedded JSON) and what the views derive from it.
 
 // A big data document is embedded zlib-compressed in base64

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The NoC as a mesh: links coloured by utilisation, routers by stall cycles.
 import { select, scaleSequential, interpolateYlOrRd, interpolateBlues, max } from 'd3';
 import { fmtInt, fmtPct, panel, sortableTable, tip } from './util.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Overview: the run, per-core status and cycles.
 import { fmtInt, fmtPct, esc, panel, sortableTable } from './util.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Annotated source with a heat column (per-line exact counts and cycles).
 import { fmtInt, fmtPct, hex, esc, panel } from './util.js';
 import { interpolateYlOrRd } from 'd3';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // sweep.html (nocprof sweep): per axis, cycles against the axis's values,
 // one series per core (and per tracked function and core); a sortable
 // table of the runs with links to each run's report.html. The data

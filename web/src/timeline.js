@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The run's timeline (trace.json): waits and interrupt handlers per core,
 // NoC packets per source node. Canvas, zoom/pan with d3-zoom, axis in cycles.
 import { select, scaleLinear, zoom, zoomIdentity } from 'd3';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // report.e2e.mjs — OUT/report.html in a real browser (Debian's chromium,
 // driven by playwright-core with the system executable; nothing downloaded).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // sweep.e2e.mjs — DIR/sweep.html of `nocprof sweep` in a real browser
 // (Debian's chromium through playwright-core, nothing downloaded).
 //
