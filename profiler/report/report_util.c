@@ -4,6 +4,8 @@
 
 #include "base/name.h"
 
+#include <inttypes.h>
+
 double report_seconds(const Profile *p, uint64_t cycles)
 {
     return p->clock_hz > 0 ? (double)cycles / p->clock_hz : 0.0;
@@ -23,6 +25,14 @@ uint64_t report_total_samples(const Profile *p, unsigned k)
     for (unsigned i = 0; i < p->nfuncs; i++)
         t += p->funcs[i].samples ? p->funcs[i].samples[k] : 0;
     return t ? t : p->hists[k].total;
+}
+
+char *report_ran_nothing(const Profile *p)
+{
+    if (p->instructions || p->filter)   /* --focus/--exclude: the tables say what the filter kept */
+        return NULL;
+    return g_strdup_printf("Nothing ran: 0 instructions in %" PRIu64 " cycles (idle %" PRIu64 ", interrupt %"
+                           PRIu64 "): no table to show.\n", p->cycles, p->idle_cycles, p->irq_cycles);
 }
 
 char *report_title(const Profile *p)

@@ -312,6 +312,49 @@ class RegionsOfInterest(unittest.TestCase):
         self.assertFalse(os.path.exists(r.path("summary.json")))
 
 
+class IdleCores(unittest.TestCase):
+    """Issue 24: the pipeline demo on a 3 x 2 mesh; cores 4 and 5 are no
+    stage: they print one line and exit after about 2,600 cycles, fewer
+    than one sampling period (10007). Their flat.txt says "no samples" in
+    one line instead of a table of zeros under its headers; with
+    --collect-only rt_recv (which they never call) nothing ran in their
+    profile, and flat.txt and callgraph.txt say so in one line."""
+
+    MESH = ["--set", "mesh.width=3", "--set", "mesh.height=2"]
+
+    def test_no_samples_one_line(self):
+        r = run(self.MESH + [fw("pipeline")])
+        self.assertEqual(r.rc, 0, r.describe())
+        c = r.core(5)
+        self.assertLess(c["cycles"], 10007)
+        flat = r.text("core5", "flat.txt")
+        self.assertIn("\nSampled profile: sampling period 10007 cycles: no samples in the profile's %d cycles.\n"
+                      % c["cycles"], flat)
+        self.assertNotIn(" sampled    cumulative", flat)
+        rows, total = flat_rows(flat)
+        self.assertEqual(total, c["cycles"])
+        self.assertEqual(rows["rt_putc"], functions(c)["rt_putc"]["self_cycles"])
+        # a core with samples keeps its sampled table
+        self.assertIn("Sampled profile: sampling period 10007 cycles (each sample counts",
+                      r.text("core0", "flat.txt"))
+
+    def test_nothing_ran_one_line(self):
+        r = run(self.MESH + ["--collect-only", "rt_recv", fw("pipeline")])
+        self.assertEqual(r.rc, 0, r.describe())
+        c = r.core(4)
+        self.assertEqual((c["collection"]["collected_cycles"], c["instructions"] > 0), (0, True))
+        elf = fw("pipeline")
+        nothing = "Nothing ran: 0 instructions in 0 cycles (idle 0, interrupt 0): no table to show.\n"
+        self.assertEqual(r.text("core4", "flat.txt"),
+                         "Flat profile, core 4: %s\n\nCollected only while rt_recv is on the call stack: 0 of "
+                         "the core's %d cycles; %d cycles (100.00%%) ran outside and are excluded from every "
+                         "number below.\n\n%s" % (elf, c["cycles"], c["cycles"], nothing))
+        self.assertEqual(r.text("core4", "callgraph.txt"), "Call graph, core 4: %s\n\n%s" % (elf, nothing))
+        # gmon.out keeps its (zero) histogram: gprof -s sums it with the others
+        self.assertIn("no time accumulated", gprof(elf, r.path("core4", "gmon.out"), "-p"))
+        self.assertIn("Exact profile:", r.text("core0", "flat.txt"))
+
+
 def flat_rows(text):
     """name -> self cycles of flat.txt's exact table; and its total."""
     total = int(re.search(r"Exact profile: (\d+) cycles", text).group(1))
