@@ -54,6 +54,56 @@ class DeepRecursion(unittest.TestCase):
         self.assertLess(t1, 4.0 * t0 + 1.0, "profiled %.2f s CPU vs unprofiled %.2f s" % (t1, t0))
 
 
+def page_data(path):
+    """report.html's data document (inflated when it is compressed)."""
+    import base64
+    import zlib
+    with open(path) as f:
+        html = f.read()
+    m = re.search(r'<script type="application/(?:json|octet-stream)" id="nocprof-data"([^>]*)>(.*?)</script>',
+                  html, re.S)
+    text = m.group(2)
+    if "deflate-base64" in m.group(1):
+        text = zlib.decompress(base64.b64decode(text)).decode()
+    return json.loads(text)
+
+
+class FlameData(unittest.TestCase):
+    """Issue 24: report.html carried stacks.folded's text for its flame
+    graphs (8.6 MB for hof30 on 4 cores: every path spelt out again),
+    quoted and compressed at a cost of twice the unprofiled run. It now
+    carries the tree of the paths (parent, name, cycles per node), which
+    must be exactly the tree of stacks.folded's lines (rebuilt here from
+    the file) and a fraction of its size."""
+
+    def test_hof30_tree_is_the_folded_tree(self):
+        r = run([fw("hof30")] + ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        data = page_data(r.path("report.html"))
+        self.assertNotIn("folded", list(data))
+        flame = data["flame"]
+        # the tree by path, from the page's nodes
+        paths, nodes = {}, flame["nodes"]
+        for i in range(0, len(nodes), 3):
+            up, name, value = nodes[i:i + 3]
+            path = (paths[i // 3 - up][0] if up else ()) + (flame["names"][name],)
+            paths[i // 3] = (path, value)
+        got = {p: v for p, v in paths.values()}
+        self.assertEqual(len(got), len(paths))       # one node per path
+        # the same from stacks.folded, every prefix a node
+        want = {}
+        folded = r.text("stacks.folded")
+        for line in folded.splitlines():
+            frames, count = line.rsplit(" ", 1)
+            fr = tuple(x.replace("\\x3b", ";").replace("\\x20", " ") for x in frames.split(";"))
+            for k in range(1, len(fr)):
+                want.setdefault(fr[:k], 0)
+            want[fr] = want.get(fr, 0) + int(count)
+        self.assertEqual(got, want)
+        self.assertGreater(len(folded.splitlines()), 16000)
+        self.assertLess(len(json.dumps(flame)), len(folded) / 4)
+
+
 def gprof(elf, gmon, *opts):
     g = tool("mipsel-linux-gnu-gprof")
     return subprocess.run([g, "-b"] + list(opts) + [elf, gmon], stdout=subprocess.PIPE,
