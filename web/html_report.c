@@ -32,41 +32,6 @@ static void append_quoted(GString *o, const char *s)
     g_string_append(o, q);
 }
 
-/* The same bytes as append_quoted, for long text (stacks.folded: 8.6 MB
- * for deep mutual recursion, where one json-glib string node cost more
- * than the profiled run): runs of printable ASCII other than '"' and '\\',
- * which json-glib copies as they are, are copied here, '\n' becomes the
- * "\\n" json-glib writes, and every other run of bytes is quoted by
- * append_quoted's own path (ASCII never belongs to a UTF-8 sequence, so
- * the pieces validate as the whole does). unit/html checks it against
- * npjson_quote for every byte. */
-static bool json_plain(char c)
-{
-    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-}
-
-static void append_quoted_text(GString *o, const char *s)
-{
-    g_string_append_c(o, '"');
-    while (*s) {
-        const char *run = s;
-        while (json_plain(*s))
-            s++;
-        g_string_append_len(o, run, s - run);
-        for (; *s == '\n'; s++)
-            g_string_append(o, "\\n");
-        if (!*s || json_plain(*s))
-            continue;
-        const char *odd = s;
-        while (*s && *s != '\n' && !json_plain(*s))
-            s++;
-        g_autofree char *piece = g_strndup(odd, (gsize)(s - odd));
-        g_autofree char *q = npjson_quote(piece);
-        g_string_append_len(o, q + 1, (gssize)strlen(q) - 2);
-    }
-    g_string_append_c(o, '"');
-}
-
 #define MAX_SOURCE_BYTES (4u << 20) /* larger source files are not embedded */
 
 typedef struct FileTable {
@@ -480,8 +445,7 @@ static GString *report_page(const char *summary_json, FILE *sf, gsize summary_le
                             const char *trace_json, const char *lines, const Profile *const *profs, unsigned ncores,
                             bool *read_ok)
 {
-    GString *tmp = g_string_new(NULL);
-    append_quoted_text(tmp, folded ? folded : "");
+    GString *tmp = html_flame_json(folded);
     uint64_t cut = 0, dropped = 0;
     g_autofree char *trimmed = trace_json ? html_trim_trace(trace_json, HTML_TRACE_SPANS, &cut, &dropped) : NULL;
     const char *trace = trimmed ? trimmed : trace_json ? trace_json : "null";
@@ -497,7 +461,7 @@ static GString *report_page(const char *summary_json, FILE *sf, gsize summary_le
         *read_ok = put_file(&pg, sf);
     else
         append_script_safe(&pg, summary_json);
-    page_put(&pg, ",\"folded\":");
+    page_put(&pg, ",\"flame\":");
     append_script_safe(&pg, tmp->str);
     g_string_free(tmp, TRUE);
     page_put(&pg, ",\"trace\":");

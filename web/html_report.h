@@ -29,8 +29,21 @@
  * unreadable). profs[i] may be NULL (no profile for that core). */
 GString *html_lines_json(const Profile *const *profs, unsigned ncores);
 
+/* The flame graphs' data from stacks.folded's text: the tree of its paths
+ * (one node per distinct path prefix, frames matched by name, the folded
+ * escapes \x3b and \x20 undone), nodes in order of first appearance
+ * (parents before children):
+ *   {"names":[S, ...],"nodes":[up, name, value, ...]}
+ * three numbers per node: how many nodes before it its parent is (0 for a
+ * root frame, coreN), its name's index, the cycles of the lines ending
+ * there. A few
+ * bytes per calling context where the text repeats every path (issue 24:
+ * 8.6 MB of text for deep mutual recursion, which report.html quoted and
+ * compressed). html_flame.c. */
+GString *html_flame_json(const char *folded);
+
 /* The page: the embedded bundle plus the data document
- *   {"summary":<summary_json>,"folded":"<folded text>",
+ *   {"summary":<summary_json>,"flame":<html_flame_json(folded)>,
  *    "trace":<trace_json, trimmed by html_trim_trace>|null,
  *    "trace_cut":C,"trace_dropped":N,"source":<lines_json>|null}.
  * summary_json is required; the others may be NULL. */

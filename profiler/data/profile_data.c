@@ -150,8 +150,23 @@ static GVariant *enc_hists(const Profile *p)
         }
         GVariant *ranges = g_variant_new_fixed_array(G_VARIANT_TYPE_UINT32, flat, 2 * x->nranges, sizeof(uint32_t));
         g_free(flat);
-        GVariant *bins = g_variant_new_fixed_array(G_VARIANT_TYPE_UINT64, x->bins, x->nbins, sizeof(uint64_t));
-        g_variant_builder_add(&b, "(u@au@atttt)", x->period, ranges, bins, x->idle, x->outside, x->total);
+        /* format 10: only the bins that have samples (an idle core's
+         * histogram is all zeros), by index */
+        uint32_t nz = 0;
+        for (uint32_t k = 0; k < x->nbins; k++)
+            nz += x->bins[k] != 0;
+        uint32_t *at = g_new(uint32_t, nz + 1);
+        uint64_t *count = g_new(uint64_t, nz + 1);
+        for (uint32_t k = 0, j = 0; k < x->nbins; k++)
+            if (x->bins[k]) {
+                at[j] = k;
+                count[j++] = x->bins[k];
+            }
+        GVariant *idx = g_variant_new_fixed_array(G_VARIANT_TYPE_UINT32, at, nz, sizeof(uint32_t));
+        GVariant *bins = g_variant_new_fixed_array(G_VARIANT_TYPE_UINT64, count, nz, sizeof(uint64_t));
+        g_free(at);
+        g_free(count);
+        g_variant_builder_add(&b, "(u@au@au@atttt)", x->period, ranges, idx, bins, x->idle, x->outside, x->total);
     }
     return g_variant_builder_end(&b);
 }

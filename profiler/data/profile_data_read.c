@@ -20,7 +20,14 @@ typedef struct Rd {
     const char *name;          /* the file, for messages */
     GError **error;
     ProfileData *d;
+    uint64_t bins_left;        /* histogram bins the file may still make */
 } Rd;
+
+/* Format 10 stores only the bins that have samples; the ranges alone say
+ * how many bins a histogram has in memory. All histograms of a file make
+ * at most as many bins as format 9's largest file could hold (every bin
+ * stored): a small file cannot ask for gigabytes. */
+#define PD_MAX_BINS (PROFILE_DATA_MAX_SIZE / sizeof(uint64_t))
 
 /* PD_TOP with format 5's histogram type. The g_variant_get formats below
  * take what holds a histogram as "*" (any type: the payload's type was
@@ -160,9 +167,34 @@ static bool dec_ranges(Rd *r, const char *field, GVariant *hv, ProfHist *x)
         x->ranges[k] = (ProfRange){ lo, hi, (uint32_t)nbins };
         nbins += (hi - lo) / 4;
     }
-    if (nbins > UINT32_MAX)
-        return fail(r, field, "ranges of %" G_GUINT64_FORMAT " instructions", nbins);
+    if (nbins > UINT32_MAX || nbins > r->bins_left)
+        return fail(r, field, "ranges of %" G_GUINT64_FORMAT " instructions (the file's histograms may have %"
+                    G_GUINT64_FORMAT " bins in all)", nbins, (uint64_t)PD_MAX_BINS);
+    r->bins_left -= nbins;
     x->nbins = (uint32_t)nbins;
+    return true;
+}
+
+/* A histogram's bins that have samples (format 10): as many indexes as
+ * counts, the indexes strictly increasing and below x->nbins, no count 0
+ * (one normal form). Their sums are checked by pd_check_hist. */
+static bool dec_bins(Rd *r, const char *field, GVariant *hv, ProfHist *x)
+{
+    gsize ni, nc;
+    const uint32_t *at = fixed(hv, 2, sizeof(uint32_t), &ni);
+    const uint64_t *count = fixed(hv, 3, sizeof(uint64_t), &nc);
+    if (ni != nc)
+        return fail(r, field, "%" G_GSIZE_FORMAT " bin indexes for %" G_GSIZE_FORMAT " counts", ni, nc);
+    x->bins = g_new0(uint64_t, x->nbins ? x->nbins : 1);
+    for (gsize j = 0; j < ni; j++) {
+        if (at[j] >= x->nbins || (j && at[j] <= at[j - 1]))
+            return fail(r, field, "bin %" G_GSIZE_FORMAT ": index %u (bins are 0 .. %u, strictly increasing)", j,
+                        at[j], x->nbins ? x->nbins - 1 : 0);
+        if (!count[j])
+            return fail(r, field, "bin %" G_GSIZE_FORMAT " (index %u): 0 samples (only bins with samples are "
+                        "stored)", j, at[j]);
+        x->bins[at[j]] = count[j];
+    }
     return true;
 }
 
@@ -176,20 +208,15 @@ static bool dec_hists(Rd *r, const char *at, GVariant *prof, Profile *p)
     for (unsigned h = 0; h < p->nperiods; h++) {
         ProfHist *x = &p->hists[h];
         g_autoptr(GVariant) hv = g_variant_get_child_value(v, h);
-        g_variant_get(hv, "(u@au*ttt)", &x->period, NULL, NULL, &x->idle, &x->outside, &x->total);
+        g_variant_get(hv, "(u@au**ttt)", &x->period, NULL, NULL, NULL, &x->idle, &x->outside, &x->total);
         g_autofree char *field = g_strdup_printf("%s.histograms[%u]", at, h);
         if (x->period != r->d->cfg.periods[h])
             return fail(r, field, "period %u, but the configuration's period %u is %u", x->period, h + 1,
                         r->d->cfg.periods[h]);
         if (!dec_ranges(r, field, hv, x))
             return false;
-        gsize nb;
-        const void *bins = fixed(hv, 2, sizeof(uint64_t), &nb);
-        if (nb != x->nbins)
-            return fail(r, field, "%" G_GSIZE_FORMAT " bins for ranges of %u instructions", nb, x->nbins);
-        x->bins = g_new0(uint64_t, nb ? nb : 1);
-        if (nb)
-            memcpy(x->bins, bins, nb * sizeof(uint64_t));
+        if (!dec_bins(r, field, hv, x))
+            return false;
     }
     return true;
 }
@@ -549,7 +576,7 @@ static bool dec_top(Rd *r, GVariant *top)
 
 bool profile_data_decode(GBytes *bytes, const char *name, ProfileData *d, GError **error)
 {
-    Rd r = { .name = name, .error = error, .d = d };
+    Rd r = { .name = name, .error = error, .d = d, .bins_left = PD_MAX_BINS };
     memset(d, 0, sizeof *d);
     gsize size;
     const guint8 *buf = g_bytes_get_data(bytes, &size);

@@ -14,9 +14,10 @@
 #define PD_ARC "(uuutt)"
 /* addr, instructions, function, executions, cycles */
 #define PD_BLOCK "(uuutt)"
-/* period, ranges (lo, hi pairs), bins (range after range, 64-bit since
- * format 6), idle, outside, total */
-#define PD_HIST "(uauatttt)"
+/* period, ranges (lo, hi pairs), the bins that have samples (format 10:
+ * their indexes, range after range, strictly increasing, and their
+ * counts, 64-bit since format 6, none 0), idle, outside, total */
+#define PD_HIST "(uauauatttt)"
 /* parent, function, self cycles */
 #define PD_CTX "(uut)"
 /* start, end, function, idle */

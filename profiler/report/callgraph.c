@@ -614,6 +614,13 @@ static const char graph_blurb[] =
 
 GString *report_callgraph(const Profile *p)
 {
+    g_autofree char *nothing = report_ran_nothing(p);
+    if (nothing) {
+        g_autofree char *title = report_title(p);
+        GString *o = g_string_new(NULL);
+        g_string_append_printf(o, "Call graph, %s\n\n%s", title, nothing);
+        return o;
+    }
     Graph g = { .p = p, .n = p->nfuncs, .total = report_total_cycles(p) };
     build_arcs(&g);
     find_cycles(&g);

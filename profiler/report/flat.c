@@ -112,6 +112,13 @@ static void print_exact(GString *out, const Profile *p, bool events)
 static void print_sampled(GString *out, const Profile *p, unsigned k)
 {
     const ProfHist *h = &p->hists[k];
+    if (!h->total) {
+        /* a table of zeros under a page of headers said less (issue 24:
+         * the idle cores of a big mesh) */
+        g_string_append_printf(out, "\nSampled profile: sampling period %" PRIu32 " cycles: no samples in the "
+                               "profile's %" PRIu64 " cycles.\n", h->period, p->cycles);
+        return;
+    }
     uint64_t total = report_total_cycles(p);
     uint64_t ns = report_total_samples(p, k);
     double per = report_seconds(p, h->period);
@@ -214,6 +221,11 @@ GString *report_flat_events(const Profile *p, bool events)
                                "%" PRIu64 " cycles (%.2f%%) ran outside and are excluded from every "
                                "number below.\n\n", p->collection, p->cycles, all, p->excluded_cycles,
                                pct(p->excluded_cycles, all));
+    }
+    g_autofree char *nothing = report_ran_nothing(p);
+    if (nothing) {
+        g_string_append(out, nothing);
+        return out;
     }
     print_exact(out, p, events);
     for (unsigned k = 0; k < p->nperiods; k++)

@@ -27,6 +27,14 @@ uint64_t report_total_samples(const Profile *p, unsigned k)
     return t ? t : p->hists[k].total;
 }
 
+char *report_ran_nothing(const Profile *p)
+{
+    if (p->instructions || p->filter)   /* --focus/--exclude: the tables say what the filter kept */
+        return NULL;
+    return g_strdup_printf("Nothing ran: 0 instructions in %" PRIu64 " cycles (idle %" PRIu64 ", interrupt %"
+                           PRIu64 "): no table to show.\n", p->cycles, p->idle_cycles, p->irq_cycles);
+}
+
 char *report_title(const Profile *p)
 {
     g_autofree char *elf = name_escaped(p->elf_path ? p->elf_path : "?", NAME_ESC_TEXT);

@@ -24,6 +24,12 @@ uint64_t report_total_samples(const Profile *p, unsigned k);
 /* "core N" or "chip" (merged profile) plus the ELF, for titles. */
 char *report_title(const Profile *p);
 
+/* The one line flat.txt and callgraph.txt hold in place of their tables
+ * when no instruction ran in the profile (the core never started, its
+ * collection never did, or it only waited) and no report filter is set:
+ * "Nothing ran: ...\n". NULL when something ran (free with g_free). */
+char *report_ran_nothing(const Profile *p);
+
 /* Whether a function has anything worth printing. */
 bool report_func_active(const Profile *p, unsigned f);
 

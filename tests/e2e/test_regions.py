@@ -55,6 +55,56 @@ class DeepRecursion(unittest.TestCase):
         self.assertLess(t1, 4.0 * t0 + 1.0, "profiled %.2f s CPU vs unprofiled %.2f s" % (t1, t0))
 
 
+def page_data(path):
+    """report.html's data document (inflated when it is compressed)."""
+    import base64
+    import zlib
+    with open(path) as f:
+        html = f.read()
+    m = re.search(r'<script type="application/(?:json|octet-stream)" id="nocprof-data"([^>]*)>(.*?)</script>',
+                  html, re.S)
+    text = m.group(2)
+    if "deflate-base64" in m.group(1):
+        text = zlib.decompress(base64.b64decode(text)).decode()
+    return json.loads(text)
+
+
+class FlameData(unittest.TestCase):
+    """Issue 24: report.html carried stacks.folded's text for its flame
+    graphs (8.6 MB for hof30 on 4 cores: every path spelt out again),
+    quoted and compressed at a cost of twice the unprofiled run. It now
+    carries the tree of the paths (parent, name, cycles per node), which
+    must be exactly the tree of stacks.folded's lines (rebuilt here from
+    the file) and a fraction of its size."""
+
+    def test_hof30_tree_is_the_folded_tree(self):
+        r = run([fw("hof30")] + ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        data = page_data(r.path("report.html"))
+        self.assertNotIn("folded", list(data))
+        flame = data["flame"]
+        # the tree by path, from the page's nodes
+        paths, nodes = {}, flame["nodes"]
+        for i in range(0, len(nodes), 3):
+            up, name, value = nodes[i:i + 3]
+            path = (paths[i // 3 - up][0] if up else ()) + (flame["names"][name],)
+            paths[i // 3] = (path, value)
+        got = {p: v for p, v in paths.values()}
+        self.assertEqual(len(got), len(paths))       # one node per path
+        # the same from stacks.folded, every prefix a node
+        want = {}
+        folded = r.text("stacks.folded")
+        for line in folded.splitlines():
+            frames, count = line.rsplit(" ", 1)
+            fr = tuple(x.replace("\\x3b", ";").replace("\\x20", " ") for x in frames.split(";"))
+            for k in range(1, len(fr)):
+                want.setdefault(fr[:k], 0)
+            want[fr] = want.get(fr, 0) + int(count)
+        self.assertEqual(got, want)
+        self.assertGreater(len(folded.splitlines()), 16000)
+        self.assertLess(len(json.dumps(flame)), len(folded) / 4)
+
+
 def gprof(elf, gmon, *opts):
     g = tool("mipsel-linux-gnu-gprof")
     return subprocess.run([g, "-b"] + list(opts) + [elf, gmon], stdout=subprocess.PIPE,
@@ -311,6 +361,49 @@ class RegionsOfInterest(unittest.TestCase):
         self.assertEqual(r.rc, 2)
         self.assertIn("no such function", r.stderr)
         self.assertFalse(os.path.exists(r.path("summary.json")))
+
+
+class IdleCores(unittest.TestCase):
+    """Issue 24: the pipeline demo on a 3 x 2 mesh; cores 4 and 5 are no
+    stage: they print one line and exit after about 2,600 cycles, fewer
+    than one sampling period (10007). Their flat.txt says "no samples" in
+    one line instead of a table of zeros under its headers; with
+    --collect-only rt_recv (which they never call) nothing ran in their
+    profile, and flat.txt and callgraph.txt say so in one line."""
+
+    MESH = ["--set", "mesh.width=3", "--set", "mesh.height=2"]
+
+    def test_no_samples_one_line(self):
+        r = run(self.MESH + [fw("pipeline")])
+        self.assertEqual(r.rc, 0, r.describe())
+        c = r.core(5)
+        self.assertLess(c["cycles"], 10007)
+        flat = r.text("core5", "flat.txt")
+        self.assertIn("\nSampled profile: sampling period 10007 cycles: no samples in the profile's %d cycles.\n"
+                      % c["cycles"], flat)
+        self.assertNotIn(" sampled    cumulative", flat)
+        rows, total = flat_rows(flat)
+        self.assertEqual(total, c["cycles"])
+        self.assertEqual(rows["rt_putc"], functions(c)["rt_putc"]["self_cycles"])
+        # a core with samples keeps its sampled table
+        self.assertIn("Sampled profile: sampling period 10007 cycles (each sample counts",
+                      r.text("core0", "flat.txt"))
+
+    def test_nothing_ran_one_line(self):
+        r = run(self.MESH + ["--collect-only", "rt_recv", fw("pipeline")])
+        self.assertEqual(r.rc, 0, r.describe())
+        c = r.core(4)
+        self.assertEqual((c["collection"]["collected_cycles"], c["instructions"] > 0), (0, True))
+        elf = fw("pipeline")
+        nothing = "Nothing ran: 0 instructions in 0 cycles (idle 0, interrupt 0): no table to show.\n"
+        self.assertEqual(r.text("core4", "flat.txt"),
+                         "Flat profile, core 4: %s\n\nCollected only while rt_recv is on the call stack: 0 of "
+                         "the core's %d cycles; %d cycles (100.00%%) ran outside and are excluded from every "
+                         "number below.\n\n%s" % (elf, c["cycles"], c["cycles"], nothing))
+        self.assertEqual(r.text("core4", "callgraph.txt"), "Call graph, core 4: %s\n\n%s" % (elf, nothing))
+        # gmon.out keeps its (zero) histogram: gprof -s sums it with the others
+        self.assertIn("no time accumulated", gprof(elf, r.path("core4", "gmon.out"), "-p"))
+        self.assertIn("Exact profile:", r.text("core0", "flat.txt"))
 
 
 def flat_rows(text):

@@ -108,14 +108,18 @@ class Names(unittest.TestCase):
             with open(os.path.join(d, "diff.folded")) as f:
                 for line in f:
                     self.assertRegex(line, r"^[^ ]+ (\d+) \1\n$")
-            # report.html's flame graph (web/src/model.js parseFolded) gets
-            # summary.json's names back from the folded frames
+            # report.html's flame graph (its flame data, made from the
+            # folded frames, through web/src/model.js flameTree) gets
+            # summary.json's names back
             node = nptest.shutil.which("node")
             if node:
-                js = ("import {parseFolded} from %s; import {readFileSync} from 'fs';"
-                      "const f = new Set(parseFolded(readFileSync(%s, 'utf8')).flatMap((l) => l.frames.slice(1)));"
+                js = ("import {Model} from %s; import {readFileSync} from 'fs';"
+                      "const h = readFileSync(%s, 'utf8');"
+                      "const d = JSON.parse(h.split('id=\"nocprof-data\">')[1].split('</script>')[0]);"
+                      "const f = new Set(); const walk = (n) => { f.add(n.name); n.children.forEach(walk); };"
+                      "new Model(d).flameTree(0).children.forEach(walk);"
                       "console.log(JSON.stringify([...f]));"
-                      % (repr(nptest.src("web", "src", "model.js")), repr(r.path("stacks.folded"))))
+                      % (repr(nptest.src("web", "src", "model.js")), repr(r.path("report.html"))))
                 p = subprocess.run([node, "--input-type=module", "-e", js], stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, universal_newlines=True)
                 self.assertEqual(p.returncode, 0, p.stderr)

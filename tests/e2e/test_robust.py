@@ -488,8 +488,9 @@ class SavedProfile(unittest.TestCase):
         for edit, field in (
                 (PROF0 + "7.0.3=9223372036854775808", "cores[0]: profile.arcs[0].count: 9223372036854775808 calls"),
                 (PROF0 + "7.0.3=10000", "cores[0]: profile.arcs[0].count: 10000 calls; the arcs into function"),
-                (PROF0 + "9.0.2.0=4294901760", "cores[0]: profile.histograms[0].bins[0]: 4294901760 samples"),
-                (PROF0 + "9.1.5=18446744073709551615", "cores[0]: profile.histograms[1].total: "
+                (PROF0 + "9.0.3.0=4294901760", "cores[0]: profile.histograms[0].bins[%d]: 4294901760 samples"
+                 % self.bin_index(0, 0)),
+                (PROF0 + "9.1.6=18446744073709551615", "cores[0]: profile.histograms[1].total: "
                                                        "18446744073709551615 samples"),
                 (PROF0 + "6.0.9.0=18446744073709551615", "cores[0]: profile.functions[0].samples[0]: "
                                                           "18446744073709551615"),
@@ -511,10 +512,8 @@ class SavedProfile(unittest.TestCase):
         edits = [CORE0 + "15=%d" % big, CORE0 + "16=%d" % (big - idle), PROF0 + "0=%d" % big,
                  PROF0 + "4=%d" % (big - idle), PROF0 + "1=%d" % (1 << 62)]
         for h in (0, 1):
-            edits += [PROF0 + "9.%d.5=%d" % (h, (1 << 59) + (1 << 40)), PROF0 + "6.0.9.%d=%d" % (h, 1 << 59)]
-        callee = int(subprocess.run([nptest.ARGS.pdedit, self.base.path("profile.data"), PROF0 + "7.0.1"],
-                                    env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"),
-                                    stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout)
+            edits += [PROF0 + "9.%d.6=%d" % (h, (1 << 59) + (1 << 40)), PROF0 + "6.0.9.%d=%d" % (h, 1 << 59)]
+        callee = int(self.value(PROF0 + "7.0.1"))
         edits += [PROF0 + "7.0.3=%d" % (1 << 40), PROF0 + "6.%d.4=%d" % (callee, 1 << 41)]
         out = pdedit(self.base.out, "huge", *edits)
         t0 = time.monotonic()
@@ -525,6 +524,39 @@ class SavedProfile(unittest.TestCase):
             self.assertIn("576460752303423488", f.read().replace(",", ""))
         # 2^40 calls: 256 arc records of 2^32 - 1 and one of the rest
         self.assertLess(os.path.getsize(os.path.join(out, "core0", "gmon.out")), 1 << 20)
+
+    def value(self, path):
+        """The value at path in the base run's profile.data (GVariant text)."""
+        if not nptest.ARGS.pdedit:
+            raise unittest.SkipTest("pdedit not given")
+        return subprocess.run([nptest.ARGS.pdedit, self.base.path("profile.data"), path],
+                              env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"),
+                              stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout.strip()
+
+    def bin_index(self, h, j):
+        """The index of the j-th stored bin of core 0's histogram h."""
+        return int(self.value(PROF0 + "9.%d.2.%d" % (h, j)))
+
+    def test_sparse_histogram_checked(self):
+        """Format 10 stores only the bins with samples (index, count): an
+        index out of the ranges or not increasing, a stored 0, indexes and
+        counts of different lengths and ranges asking for more bins than a
+        file may make are refused naming the histogram. Format 9 had none
+        of these fields (every bin stored)."""
+        n = int(self.value(PROF0 + "9.0.1.1"), 0) - int(self.value(PROF0 + "9.0.1.0"), 0)
+        first, second = self.bin_index(0, 0), self.bin_index(0, 1)
+        stored = len(self.value(PROF0 + "9.0.2").split(","))
+        h0 = "cores[0].profile.histograms[0]: "
+        for edit, field in (
+                (PROF0 + "9.0.2.0=%d" % (n // 4), h0 + "bin 0: index %d (bins are 0 .. " % (n // 4)),
+                (PROF0 + "9.0.2.1=%d" % first, h0 + "bin 1: index %d (bins are 0 .. " % first),
+                (PROF0 + "9.0.2.0=%d" % second, h0 + "bin 1: index %d" % second),
+                (PROF0 + "9.0.3.0=0", h0 + "bin 0 (index %d): 0 samples" % first),
+                (PROF0 + "9.0.3=[1]", h0 + "%d bin indexes for 1 counts" % stored),
+                (PROF0 + "9.0.1=[0, 4294967292]", h0 + "ranges of 1073741823 instructions (the file's "
+                                                       "histograms may have 134217728 bins in all)")):
+            with self.subTest(edit=edit):
+                self.refused(pdedit(self.base.out, "sparse", edit), field)
 
     def test_stalls_checked(self):
         """format 9's stalls per instruction (24k): an unknown cause and

@@ -329,7 +329,17 @@ static void test_empty(void)
         p->funcs[i].name = names[i];
         p->funcs[i].pseudo = true;
     }
+    /* nothing ran: one line instead of the tables (issue 24) */
     GString *r = report_flat(p);
+    assert_line(r->str, "^Nothing ran: 0 instructions in 0 cycles \\(idle 0, interrupt 0\\): no table to show\\.$");
+    g_assert_null(strstr(r->str, "Exact profile"));
+    g_string_free(r, TRUE);
+    r = report_callgraph(p);
+    assert_line(r->str, "^Nothing ran: 0 instructions");
+    g_assert_null(strstr(r->str, "Index by function name"));
+    g_string_free(r, TRUE);
+    p->instructions = p->cycles = p->busy_cycles = 1; /* something ran: the tables, empty */
+    r = report_flat(p);
     assert_line(r->str, "No sampling period");
     g_string_free(r, TRUE);
     r = report_callgraph(p);

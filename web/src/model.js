@@ -37,7 +37,7 @@ export class Model {
     const sp = data.summary.config?.profiler?.sample_period;
     this.periods = (Array.isArray(sp) ? sp : sp !== undefined ? [sp] : []).map(String);
     this.hz = data.summary.config?.clock?.hz || 0;
-    this.folded = parseFolded(data.folded || '');
+    this.flame = data.flame || { names: [], nodes: [] };
     this.cache = new Map();
   }
 
@@ -90,20 +90,25 @@ export class Model {
 
   // Flame graph tree of a core ("coreN" root) or of the chip ("chip" root over
   // the cores); node.value = cycles whose whole stack is exactly that path.
+  // data.flame is that tree for the chip, made by the tool from
+  // stacks.folded (web/html_flame.c): names, and per node how many nodes
+  // before it its parent is (0: a coreN frame), its name's index and its
+  // value, parents first.
   flameTree(sel) {
     const key = 't' + sel;
     if (this.cache.has(key)) return this.cache.get(key);
     const root = { name: sel === 'chip' ? 'chip' : `core${sel}`, value: 0, children: [] };
-    for (const s of this.folded) {
-      if (sel !== 'chip' && s.frames[0] !== `core${sel}`) continue;
-      let node = root;
-      const frames = sel === 'chip' ? s.frames : s.frames.slice(1);
-      for (const name of frames) {
-        let child = node.children.find((c) => c.name === name);
-        if (!child) { child = { name, value: 0, children: [] }; node.children.push(child); }
-        node = child;
+    const { names, nodes } = this.flame;
+    const made = new Array(nodes.length / 3);
+    for (let i = 0; i < made.length; i++) {
+      const parent = nodes[3 * i] ? i - nodes[3 * i] : -1, name = names[nodes[3 * i + 1]], value = nodes[3 * i + 2];
+      if (parent < 0) {
+        if (sel === 'chip') { made[i] = { name, value, children: [] }; root.children.push(made[i]); }
+        else if (name === root.name) { made[i] = root; root.value += value; }
+      } else if (made[parent]) {
+        made[i] = { name, value, children: [] };
+        made[parent].children.push(made[i]);
       }
-      node.value += s.count;
     }
     this.cache.set(key, root);
     return root;
@@ -140,14 +145,6 @@ export class Model {
 // "Names and escaping"); undone here, the name is summary.json's.
 export const unfoldName = (f) => f.replace(/\\x(3b|20)/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
 
-export function parseFolded(text) {
-  const out = [];
-  for (const line of text.split('\n')) {
-    const m = /^(.*) (\d+)$/.exec(line);
-    if (m) out.push({ frames: m[1].split(';').map(unfoldName), count: Number(m[2]) });
-  }
-  return out;
-}
 
 // Split count over nodes in proportion to their value (self cycles),
 // largest remainders first: the integers add up to count. Nodes with no
