@@ -13,15 +13,7 @@ uint64_t block_instructions(const Block *b)
 
 unsigned block_word_events(uint32_t w)
 {
-    unsigned cls = mips_classify(w), e = 0;
-    if (cls & MIPS_LOAD) e |= 1u << BLOCK_EV_LOADS;
-    if (cls & MIPS_STORE) e |= 1u << BLOCK_EV_STORES;
-    if (cls & MIPS_BRANCH) {
-        e |= 1u << BLOCK_EV_BRANCHES;
-        if (cls & MIPS_JREG) e |= 1u << BLOCK_EV_INDIRECT;
-        else if (!mips_branch_unconditional(w)) e |= 1u << BLOCK_EV_COND;
-    }
-    return e;
+    return mips_word_events(w); /* BLOCK_EV_x == MIPS_EV_x */
 }
 
 void block_events(const Block *b, uint64_t ev[BLOCK_NEV])

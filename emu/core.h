@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "platform/config.h"
+#include "platform/mips.h"
 #include "emu/elfload.h"
 
 typedef enum {
@@ -81,7 +82,8 @@ uint64_t block_cycles(const Block *b);
 uint64_t block_instructions(const Block *b);
 /* Of those, by kind (loads, stores, control transfers, conditional
  * branches, register jumps): ev[BLOCK_NEV]. */
-enum { BLOCK_EV_LOADS, BLOCK_EV_STORES, BLOCK_EV_BRANCHES, BLOCK_EV_COND, BLOCK_EV_INDIRECT, BLOCK_NEV };
+enum { BLOCK_EV_LOADS = MIPS_EV_LOAD, BLOCK_EV_STORES = MIPS_EV_STORE, BLOCK_EV_BRANCHES = MIPS_EV_BRANCH,
+       BLOCK_EV_COND = MIPS_EV_COND, BLOCK_EV_INDIRECT = MIPS_EV_INDIRECT, BLOCK_NEV = MIPS_NEV };
 void block_events(const Block *b, uint64_t ev[BLOCK_NEV]);
 /* Cycles its executions waited inside it (24k: static interlocks), by
  * cause: a load's result, an ALU result as an address base, the MDU, the

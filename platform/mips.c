@@ -267,3 +267,16 @@ bool mips_idempotent_loop(const uint32_t *words, unsigned n, unsigned load_index
     }
     return true;
 }
+
+unsigned mips_word_events(uint32_t w)
+{
+    unsigned cls = mips_classify(w), e = 0;
+    if (cls & MIPS_LOAD) e |= 1u << MIPS_EV_LOAD;
+    if (cls & MIPS_STORE) e |= 1u << MIPS_EV_STORE;
+    if (cls & MIPS_BRANCH) {
+        e |= 1u << MIPS_EV_BRANCH;
+        if (cls & MIPS_JREG) e |= 1u << MIPS_EV_INDIRECT;
+        else if (!mips_branch_unconditional(w)) e |= 1u << MIPS_EV_COND;
+    }
+    return e;
+}

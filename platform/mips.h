@@ -46,6 +46,13 @@ unsigned mips_classify(uint32_t insn);
 /* For a branch or jump: true when it always transfers (j, jal, jr, jalr,
  * b = beq $0,$0, bal); false for a conditional branch. */
 bool mips_branch_unconditional(uint32_t insn);
+
+/* The events one execution of instruction w counts, bit MIPS_EV_x: a
+ * load, a store, a control transfer, of which conditional or a register
+ * jump (the emulator's per-block counts and the profiler's per-line ones
+ * both come from here). */
+enum { MIPS_EV_LOAD, MIPS_EV_STORE, MIPS_EV_BRANCH, MIPS_EV_COND, MIPS_EV_INDIRECT, MIPS_NEV };
+unsigned mips_word_events(uint32_t w);
 /* Branch target of a PC-relative branch or a j/jal at pc; false for
  * register jumps and non-branches. */
 bool mips_branch_target(uint32_t insn, uint32_t pc, uint32_t *target);

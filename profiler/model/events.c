@@ -34,15 +34,11 @@ uint64_t prof_event(const ProfFunc *f, ProfEv e)
 
 unsigned prof_word_events(uint32_t word)
 {
-    unsigned cls = mips_classify(word), e = 1u << PEV_INSTRUCTIONS;
-    if (cls & MIPS_LOAD) e |= 1u << PEV_LOADS;
-    if (cls & MIPS_STORE) e |= 1u << PEV_STORES;
-    if (cls & MIPS_BRANCH) {
-        e |= 1u << PEV_BRANCHES;
-        if (cls & MIPS_JREG) e |= 1u << PEV_INDIRECT;
-        else if (!mips_branch_unconditional(word)) e |= 1u << PEV_COND;
-    }
-    return e;
+    /* PEV_LOADS .. PEV_INDIRECT follow PEV_INSTRUCTIONS in MIPS_EV_x order */
+    G_STATIC_ASSERT(PEV_LOADS == 1 + MIPS_EV_LOAD && PEV_STORES == 1 + MIPS_EV_STORE);
+    G_STATIC_ASSERT(PEV_BRANCHES == 1 + MIPS_EV_BRANCH && PEV_COND == 1 + MIPS_EV_COND);
+    G_STATIC_ASSERT(PEV_INDIRECT == 1 + MIPS_EV_INDIRECT);
+    return 1u << PEV_INSTRUCTIONS | mips_word_events(word) << 1;
 }
 
 int prof_event_lookup(const char *key)
