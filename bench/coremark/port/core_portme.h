@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* core_portme.h — CoreMark's port layer for nocprof firmware (the SDK's
  * runtime and C library, one core). The benchmark's own files are in
- * ../upstream, unmodified (EEMBC, Apache-2.0, ../upstream/LICENSE.md).
+ * ../upstream, unmodified but for an SPDX comment before line 1 (EEMBC,
+ * Apache-2.0, ../upstream/LICENSE.md).
  *
  * Time is the platform's exact cycle counter (SYS CYCLE_LO/HI, rt_cycles):
  * one tick = one core cycle, EE_TICKS_PER_SEC = CLOCK_HZ (the [clock] hz

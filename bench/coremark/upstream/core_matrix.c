@@ -1,4 +1,4 @@
-/*
+/* SPDX-License-Identifier: Apache-2.0 */ /*
 Copyright 2018 Embedded Microprocessor Benchmark Consortium (EEMBC)
 
 Licensed under the Apache License, Version 2.0 (the "License");
