@@ -13,59 +13,24 @@
 #   ${NOCPROF_SDK_DIR}/lib/link.ld
 # Target fw-sdk builds all of it.
 include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/NocprofSource.cmake)
 
 set(NOCPROF_NEWLIB_TARBALL "" CACHE FILEPATH
     "newlib source tarball (default: the one of Debian's newlib-source)")
-if(NOT NOCPROF_NEWLIB_TARBALL)
-  file(GLOB _nl_tars /usr/src/newlib/newlib-*.tar.*)
-  list(SORT _nl_tars)
-  list(POP_BACK _nl_tars _nl_tar)
-  if(NOT _nl_tar)
-    message(FATAL_ERROR "nocprof firmware C library: newlib sources not found "
-      "(/usr/src/newlib/newlib-*.tar.*). On Debian: apt-get install newlib-source "
-      "(scripts/setup.sh does it), or set NOCPROF_NEWLIB_TARBALL.")
-  endif()
-  set(NOCPROF_NEWLIB_TARBALL "${_nl_tar}" CACHE FILEPATH "" FORCE)
-endif()
-get_filename_component(_nl_name "${NOCPROF_NEWLIB_TARBALL}" NAME)
-if(NOT _nl_name MATCHES "^newlib-([0-9]+)\\.([0-9]+)\\.([0-9]+)")
-  message(FATAL_ERROR "cannot read the newlib version from ${_nl_name}")
-endif()
-set(NEWLIB_MAJOR ${CMAKE_MATCH_1})
-set(NEWLIB_MINOR ${CMAKE_MATCH_2})
-set(NEWLIB_PATCH ${CMAKE_MATCH_3})
-set(NEWLIB_VERSION "${NEWLIB_MAJOR}.${NEWLIB_MINOR}.${NEWLIB_PATCH}")
 # The source list below and firmware/libc/config/newlib.h are written for one
 # newlib release (Debian 12's newlib-source, pinned by scripts/setup.sh).
-set(NOCPROF_NEWLIB_PINNED 3.3.0)
 option(NOCPROF_NEWLIB_ANY_VERSION "Build the firmware C library from another newlib release" OFF)
-if(NOT NEWLIB_VERSION VERSION_EQUAL NOCPROF_NEWLIB_PINNED AND NOT NOCPROF_NEWLIB_ANY_VERSION)
-  message(FATAL_ERROR "nocprof firmware C library: ${NOCPROF_NEWLIB_TARBALL} is newlib "
-    "${NEWLIB_VERSION}, but the source list and newlib.h are for newlib "
-    "${NOCPROF_NEWLIB_PINNED} (Debian 12's newlib-source; scripts/setup.sh pins it). "
-    "Install that version, or configure with -DNOCPROF_NEWLIB_ANY_VERSION=ON at your own risk.")
-endif()
-
-# Extract once per tarball (configure time).
 set(_nl_extract "${CMAKE_BINARY_DIR}/newlib-src")
-set(_nl_stamp "${_nl_extract}/.extracted-from")
-# The tarball's path and time identify it: a reconfigure with the same one
-# extracts (and so rebuilds) nothing.
-file(TIMESTAMP "${NOCPROF_NEWLIB_TARBALL}" _nl_time "%Y-%m-%dT%H:%M:%S" UTC)
-set(_nl_id "${NOCPROF_NEWLIB_TARBALL} ${_nl_time}")
-set(_nl_have "")
-if(EXISTS "${_nl_stamp}")
-  file(READ "${_nl_stamp}" _nl_have)
-endif()
-if(NOT _nl_have STREQUAL _nl_id)
-  file(REMOVE_RECURSE "${_nl_extract}")
-  file(ARCHIVE_EXTRACT INPUT "${NOCPROF_NEWLIB_TARBALL}" DESTINATION "${_nl_extract}"
-       PATTERNS "*/newlib/libc/*" "*/newlib/libm/*")
-  file(WRITE "${_nl_stamp}" "${_nl_id}")
-endif()
+nocprof_debian_source(NOCPROF_NEWLIB "firmware C library" "/usr/src/newlib/newlib-*.tar.*" newlib-source
+  newlib 3.3.0 "the source list and newlib.h" "${_nl_extract}" "*/newlib/libc/*" "*/newlib/libm/*")
+string(REPLACE "." ";" _nl_parts "${NOCPROF_NEWLIB_VERSION}")
+list(GET _nl_parts 0 NEWLIB_MAJOR)
+list(GET _nl_parts 1 NEWLIB_MINOR)
+list(GET _nl_parts 2 NEWLIB_PATCH)
+set(NEWLIB_VERSION "${NOCPROF_NEWLIB_VERSION}")
+set(_nl_id "${NOCPROF_NEWLIB_ID}")
 file(GLOB _nl_top LIST_DIRECTORIES true "${_nl_extract}/*/newlib")
 list(GET _nl_top 0 NOCPROF_NEWLIB_DIR)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${NOCPROF_NEWLIB_TARBALL}")
 
 # ---- staged headers (what `cmake --install` copies to include/nocprof-firmware)
 set(NOCPROF_SDK_DIR "${CMAKE_BINARY_DIR}/sdk")

@@ -15,62 +15,23 @@
 #
 # Output: NOCPROF_LIBGCC_OBJECTS_el, NOCPROF_LIBGCC_OBJECTS_eb.
 include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/NocprofSource.cmake)
 
 set(NOCPROF_GCC_SOURCE_TARBALL "" CACHE FILEPATH
     "GCC source tarball for the firmware's libgcc helpers (default: Debian's gcc-12-source)")
-if(NOT NOCPROF_GCC_SOURCE_TARBALL)
-  file(GLOB _gs_tars /usr/src/gcc-12/gcc-12*.tar.*)
-  list(SORT _gs_tars)
-  list(POP_BACK _gs_tars _gs_tar)
-  if(NOT _gs_tar)
-    message(FATAL_ERROR "nocprof firmware libgcc helpers: GCC sources not found "
-      "(/usr/src/gcc-12/gcc-12*.tar.*). On Debian: apt-get install gcc-12-source "
-      "(scripts/setup.sh does it), or set NOCPROF_GCC_SOURCE_TARBALL.")
-  endif()
-  set(NOCPROF_GCC_SOURCE_TARBALL "${_gs_tar}" CACHE FILEPATH "" FORCE)
-endif()
-get_filename_component(_gs_name "${NOCPROF_GCC_SOURCE_TARBALL}" NAME)
-if(NOT _gs_name MATCHES "^gcc-([0-9]+\\.[0-9]+\\.[0-9]+)")
-  message(FATAL_ERROR "cannot read the GCC version from ${_gs_name}")
-endif()
-set(NOCPROF_GCC_SOURCE_VERSION "${CMAKE_MATCH_1}")
 # The function list below and the stand-in headers are written for one GCC
 # release: Debian 12's gcc-12-source, the release of its MIPS cross compilers.
-set(NOCPROF_GCC_SOURCE_PINNED 12.2.0)
 option(NOCPROF_GCC_SOURCE_ANY_VERSION "Build the firmware's libgcc helpers from another GCC release" OFF)
-if(NOT NOCPROF_GCC_SOURCE_VERSION VERSION_EQUAL NOCPROF_GCC_SOURCE_PINNED
-   AND NOT NOCPROF_GCC_SOURCE_ANY_VERSION)
-  message(FATAL_ERROR "nocprof firmware libgcc helpers: ${NOCPROF_GCC_SOURCE_TARBALL} is GCC "
-    "${NOCPROF_GCC_SOURCE_VERSION}, but the function list and the stand-in headers "
-    "(firmware/libc/libgcc) are for GCC ${NOCPROF_GCC_SOURCE_PINNED} (Debian 12's "
-    "gcc-12-source; scripts/setup.sh installs it). Install that version, or configure "
-    "with -DNOCPROF_GCC_SOURCE_ANY_VERSION=ON at your own risk.")
-endif()
-
-# Extract the three files once per tarball (configure time; ~5 s of xz).
 set(_gs_extract "${CMAKE_BINARY_DIR}/libgcc-src")
-set(_gs_stamp "${_gs_extract}/.extracted-from")
-file(TIMESTAMP "${NOCPROF_GCC_SOURCE_TARBALL}" _gs_time "%Y-%m-%dT%H:%M:%S" UTC)
-set(_gs_id "${NOCPROF_GCC_SOURCE_TARBALL} ${_gs_time}")
-set(_gs_have "")
-if(EXISTS "${_gs_stamp}")
-  file(READ "${_gs_stamp}" _gs_have)
-endif()
-if(NOT _gs_have STREQUAL _gs_id)
-  file(REMOVE_RECURSE "${_gs_extract}")
-  message(STATUS "Extracting libgcc2.c from ${NOCPROF_GCC_SOURCE_TARBALL}")
-  file(ARCHIVE_EXTRACT INPUT "${NOCPROF_GCC_SOURCE_TARBALL}" DESTINATION "${_gs_extract}"
-       PATTERNS "*/libgcc/libgcc2.c" "*/libgcc/libgcc2.h" "*/include/longlong.h")
-  file(GLOB _gs_top LIST_DIRECTORIES true "${_gs_extract}/*/libgcc")
-  if(NOT _gs_top)
-    message(FATAL_ERROR "${NOCPROF_GCC_SOURCE_TARBALL} has no libgcc/libgcc2.c")
-  endif()
-  file(WRITE "${_gs_stamp}" "${_gs_id}")
-endif()
+nocprof_debian_source(NOCPROF_GCC_SOURCE "firmware libgcc helpers" "/usr/src/gcc-12/gcc-12*.tar.*" gcc-12-source
+  gcc 12.2.0 "the function list and the stand-in headers (firmware/libc/libgcc)" "${_gs_extract}"
+  "*/libgcc/libgcc2.c" "*/libgcc/libgcc2.h" "*/include/longlong.h")
 file(GLOB _gs_top LIST_DIRECTORIES true "${_gs_extract}/*/libgcc")
+if(NOT _gs_top)
+  message(FATAL_ERROR "${NOCPROF_GCC_SOURCE_TARBALL} has no libgcc/libgcc2.c")
+endif()
 list(GET _gs_top 0 _gs_libgcc)
 get_filename_component(_gs_root "${_gs_libgcc}" DIRECTORY)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${NOCPROF_GCC_SOURCE_TARBALL}")
 
 # The members of libgcc2.c GCC's libgcc/Makefile.in builds for a 32-bit
 # target (lib2funcs, the SI/DI conversion functions, LIB2_DIVMOD_FUNCS),
