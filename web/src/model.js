@@ -45,7 +45,7 @@ export class Model {
 
   // The metrics this run has (misses only with the cache model on).
   metrics() {
-    const has = (k) => this.cores.some((c) => (c.functions || []).some((f) => f[k]));
+    const has = (k) => this.cores.some((c) => (c.functions || []).some((f) => events(f)[k]));
     return METRICS.filter((m) => !m.cache || has(m.key));
   }
 
@@ -168,10 +168,14 @@ export function apportionInts(weights, count) {
   return out;
 }
 
+// summary.json's "cache_misses" object: its keys by metric
+const MISSES = { i1_misses: 'i1', d1r_misses: 'd1_read', d1w_misses: 'd1_write' };
+
 function events(f) {
   const ev = {};
   for (const k of EVENT_KEYS) ev[k] = f[k] || 0;
   ev.stall_cycles = Object.values(f.stall_cycles || {}).reduce((s, n) => s + n, 0);
+  for (const [k, m] of Object.entries(MISSES)) ev[k] = (f.cache_misses && f.cache_misses[m]) || 0;
   return ev;
 }
 

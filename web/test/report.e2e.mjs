@@ -335,7 +335,8 @@ function annotatedEvents(text) {
 }
 // the page's metric -> annotated.txt's columns summed
 const EV_COLS = { instructions: ['instr'], loads: ['loads'], stores: ['stores'], cond_branches: ['condbr'],
-  indirect_branches: ['indbr'], stall_cycles: ['st.load', 'st.agen', 'st.mdu', 'st.fpu'] };
+  indirect_branches: ['indbr'], stall_cycles: ['st.load', 'st.agen', 'st.mdu', 'st.fpu'],
+  i1_misses: ['I1mr'], d1r_misses: ['D1mr'], d1w_misses: ['D1mw'] };
 const colSum = (v, metric) => EV_COLS[metric].reduce((s, c) => s + (v[c] || 0), 0);
 
 // The rows of the Source tab's table: line (or address), the metric's
@@ -390,6 +391,23 @@ async function testSourceEvents() {
       }
     });
   }
+  await check('source events: the chip view sums the cores\' lines (annotated.txt --events of each core)', async () => {
+    const cores = run.summary.cores.map((c) => annotatedEvents(readFileSync(join(run.dir, `core${c.id}`, 'annotated.txt'), 'utf8')));
+    assert.ok(cores.length > 1);
+    await selectView(page, 'chip', 'source');
+    for (const metric of ['loads', 'stall_cycles']) {
+      await page.selectOption('#metric-select', metric);
+      for (const name of ['fib', 'marked_loop', 'put_digits', 'run_ops']) {
+        await page.click(`#src-list div.item[data-name="${name}"]`);
+        await page.waitForSelector(`#src-name:text-is("${name}")`);
+        const want = {};
+        for (const a of cores) for (const [ln, v] of Object.entries(a[name] ? a[name].lines : {})) want[ln] = (want[ln] || 0) + colSum(v, metric);
+        const rows = (await sourceRows(page)).filter((r) => r.ev !== null);
+        assert.deepEqual(Object.fromEntries(rows.map((r) => [r.line, num(r.ev)])), want, `chip ${name} ${metric}`);
+      }
+    }
+    await selectView(page, 0, 'source');
+  });
   await check('source events: the list ranks by the metric, cycles puts the view back', async () => {
     await page.selectOption('#metric-select', 'loads');
     const items = await page.$$eval('#src-list div.item', (ds) => ds.map((d) => [d.dataset.name, d.querySelector('.n').textContent]));
@@ -402,6 +420,45 @@ async function testSourceEvents() {
     assert.deepEqual(errors, []);
   });
   await page.close();
+  // [cache] on: the misses per line (annotated.txt's I1mr D1mr D1mw)
+  const cr = runNocprof('events-cache', [join(args.fw, 'calls-el.elf'), '--events', '--set', 'cache.enabled=1']);
+  const cann = annotatedEvents(readFileSync(join(cr.dir, 'core0', 'annotated.txt'), 'utf8'));
+  const c = await openReport(cr);
+  await check('source events: with the cache on, every line\'s I-cache and D-cache misses are annotated.txt --events\'', async () => {
+    const pg = c.page;
+    await selectView(pg, 0, 'source');
+    const names = (await pg.$$eval('#src-list div.item', (ds) => ds.map((d) => d.dataset.name)))
+      .filter((n) => cann[n] && Object.keys(cann[n].lines).length);
+    const seen = {};
+    const offered = await pg.$$eval('#metric-select option', (os) => os.map((o) => o.value));
+    const fns = cr.summary.cores.flatMap((k) => k.functions);
+    for (const [metric, key] of [['i1_misses', 'i1'], ['d1r_misses', 'd1_read'], ['d1w_misses', 'd1_write']])
+      assert.equal(offered.includes(metric), fns.some((f) => f.cache_misses && f.cache_misses[key]), `${metric} offered iff counted`);
+    for (const metric of offered.filter((m) => m.endsWith('_misses'))) {
+      await pg.selectOption('#metric-select', metric);
+      for (const name of names) {
+        await pg.click(`#src-list div.item[data-name="${name}"]`);
+        await pg.waitForSelector(`#src-table[data-metric="${metric}"]`);
+        await pg.waitForSelector(`#src-name:text-is("${name}")`);
+        const rows = (await sourceRows(pg)).filter((r) => r.ev !== null);
+        const want = Object.fromEntries(Object.entries(cann[name].lines).map(([ln, v]) => [ln, colSum(v, metric)]));
+        assert.deepEqual(Object.fromEntries(rows.map((r) => [r.line, num(r.ev)])), want, `${name} ${metric}`);
+        seen[metric] = (seen[metric] || 0) + Object.values(want).reduce((x, y) => x + y, 0);
+      }
+    }
+    assert.ok(seen.i1_misses > 0 && seen.d1r_misses > 0, JSON.stringify(seen));
+    // the flat profile ranks by them (summary.json's cache_misses; the
+    // selector did not offer them before: it looked for "i1_misses" keys)
+    await pg.selectOption('#metric-select', 'i1_misses');
+    await pg.click('nav.np-tabs button[data-tab=flat]');
+    const first = await pg.$eval('table.np-flat tbody tr', (r) => r.dataset.name);
+    const top = cr.summary.cores[0].functions.filter((f) => f.calls || f.self_cycles || f.inclusive_cycles)
+      .sort((x, y) => y.cache_misses.i1 - x.cache_misses.i1)[0];
+    assert.equal(first, top.name, 'most I-cache misses first');
+    assert.equal(await pg.textContent(`table.np-flat tr[data-name="${top.name}"] td[data-key="ev-i1_misses"]`), fmt(top.cache_misses.i1));
+    assert.deepEqual(c.errors, []);
+  });
+  await c.page.close();
   if (!args.fixtures || !existsSync(join(args.fixtures, 't_load-el.elf'))) return;
   // t_load (tests/fixtures/emu, no line information: the Source tab lists
   // its disassembly): by hand, _start executes 12 loads once each (10 of
