@@ -13,6 +13,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "profiler/model/events.h"
 #include "profiler/report/report_util.h"
 
 /* Generated at build time from web/ (web/CMakeLists.txt): <style> and
@@ -77,6 +78,35 @@ static uint64_t insn_samples(const Profile *p, uint32_t a)
     return prof_hist_at(h, a);
 }
 
+/* The instruction's events (prof_insn_events, as annotated.txt --events and
+ * callgrind.out count them) when any but its executions is not 0:
+ * ",[mask,e,v,e,v...]" with bit e of mask set for a per-instruction event
+ * whose count is the executions (a load's loads: no number repeated), then
+ * event index and count for every other one that is not 0 (stall cycles,
+ * misses); e indexes the document's "events". Nothing for the others
+ * (instructions = executions): the page stays small (issue 24). */
+static void append_events(GString *o, const Profile *p, uint32_t a, uint64_t count)
+{
+    uint64_t ev[PEV_COUNT];
+    prof_insn_events(p, a, count, ev);
+    uint64_t mask = 0;
+    bool pairs = false;
+    bool implied[PEV_COUNT]; /* nothing to write: executions, or in mask */
+    for (unsigned e = 0; e < PEV_COUNT; e++) {
+        bool by_class = e != PEV_INSTRUCTIONS && prof_events[e].insn && ev[e] && ev[e] == count;
+        mask |= (uint64_t)by_class << e;
+        implied[e] = by_class || (e == PEV_INSTRUCTIONS ? ev[e] == count : !ev[e]);
+        pairs |= !implied[e];
+    }
+    if (!mask && !pairs)
+        return;
+    g_string_append_printf(o, ",[%" PRIu64, mask);
+    for (unsigned e = 0; e < PEV_COUNT; e++)
+        if (!implied[e])
+            g_string_append_printf(o, ",%u,%" PRIu64, e, ev[e]);
+    g_string_append_c(o, ']');
+}
+
 static void append_function(GString *o, const Profile *p, const ProfFunc *f, FileTable *ft)
 {
     unsigned n = f->size / 4;
@@ -94,6 +124,7 @@ static void append_function(GString *o, const Profile *p, const ProfFunc *f, Fil
         g_string_append_printf(o, "%s[%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d,%u,", i ? "," : "", a,
                                count[i], cycles[i], insn_samples(p, a), file_index(ft, ln.file), ln.line);
         append_quoted(o, dis);
+        append_events(o, p, a, count[i]);
         g_string_append_c(o, ']');
     }
     g_string_append(o, "]}");
@@ -159,10 +190,15 @@ static void append_source(GString *o, const char *path)
     g_string_append_c(o, ']');
 }
 
-/* {"files":[...],"cores":[ of the source document. */
+/* {"events":[...],"files":[...],"cores":[ of the source document. */
 static GString *files_head(const FileTable *ft)
 {
-    GString *o = g_string_new("{\"files\":[");
+    GString *o = g_string_new("{\"events\":[");
+    for (unsigned e = 0; e < PEV_COUNT; e++) {
+        g_string_append(o, e ? "," : "");
+        append_quoted(o, prof_events[e].key);
+    }
+    g_string_append(o, "],\"files\":[");
     for (guint i = 0; i < ft->paths->len; i++) {
         const char *path = g_ptr_array_index(ft->paths, i);
         g_string_append(o, i ? ",{\"path\":" : "{\"path\":");

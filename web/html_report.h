@@ -17,16 +17,20 @@
 #include "profiler/model/profile.h"
 
 /* Per-instruction data of every function that ran, per core, as JSON:
- *   {"files":[{"path":P,"text":[lines...] | null}, ...],
+ *   {"events":[K, ...],"files":[{"path":P,"text":[lines...] | null}, ...],
  *    "cores":[{"core":N,"functions":[{"name":S,"address":A,
- *       "insns":[[addr,count,cycles,samples,file,line,"disasm"], ...]}]}
+ *       "insns":[[addr,count,cycles,samples,file,line,"disasm"(,ev)], ...]}]}
  *             | null, ...]}
  * count = executions of the instruction (summed over the basic blocks that
  * hold it), cycles = its blocks' cycles spread evenly over their
  * instructions (exact per block, as in annotated.txt), samples = samples of
  * the first sampling period; file = index into "files" or -1, line = 0
  * when unknown. Source text is read from the paths DWARF names (null when
- * unreadable). profs[i] may be NULL (no profile for that core). */
+ * unreadable). ev, only when an event other than its executions is not 0:
+ * [mask, e, n, ...] of prof_insn_events (bit e of mask: event e counts its
+ * executions; pairs: event e's count otherwise), e indexing "events" (the
+ * event table's summary.json keys). profs[i] may be NULL (no profile for
+ * that core). */
 GString *html_lines_json(const Profile *const *profs, unsigned ncores);
 
 /* The flame graphs' data from stacks.folded's text: the tree of its paths

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // diff.html (nocprof diff OUT_A OUT_B): per view (the chip, every core) a
 // differential flame graph of both runs' exact calling contexts and the
-// function table, sortable; a metric selector switches the cards and the
-// table to one event (the function's own instructions' counts, as
-// diff.txt's events table). The data document is {"diff": ...} (cli/diff.c).
+// function table, sortable; a metric selector switches the cards, the
+// table and the flame graph to one event (the function's own instructions'
+// counts, as diff.txt's events table; in the flame graph split over each
+// function's call paths by its cycles there). The data document is
+// {"diff": ...} (cli/diff.c).
 import { select } from 'd3';
 import { fmtInt, fmtPct, esc, panel, sortableTable } from './util.js';
 import { flameFrame, flameChart, flameShow } from './flame.js';
-import { unfoldName } from './model.js';
+import { unfoldName, apportionInts } from './model.js';
 
 // "+1,234" / "-56" / "0"
 export const fmtDelta = (v) => (v > 0 ? '+' : '') + fmtInt(v);
@@ -48,17 +50,52 @@ export function diffTree(stacks, view) {
     node.a += s.a;
     node.b += s.b;
   }
-  const finish = (n) => {
-    n.incA = n.a;
-    n.incB = n.b;
-    for (const c of n.children) {
-      finish(c);
-      n.incA += c.incA;
-      n.incB += c.incB;
+  sumTree(root);
+  return root;
+}
+
+// incA / incB (inclusive) and delta of every node from its self a and b.
+function sumTree(n) {
+  n.incA = n.a;
+  n.incB = n.b;
+  for (const c of n.children) {
+    sumTree(c);
+    n.incA += c.incA;
+    n.incB += c.incB;
+  }
+  n.delta = n.b - n.a; // self: computeDelta sums it
+}
+
+// The tree of a view for an event (metric: its key): per core, each
+// function's own count in A (in B) split over its frames in proportion to
+// their self cycles in A (in B), largest remainders, so a function's frames
+// add up to its exact count on each side (events are counted per function,
+// not per calling context: as report.html's flame graph of an event).
+// Frames of functions without a row (pseudo-frames) and the roots get none.
+export function diffMetricTree(stacks, view, views, metric) {
+  const root = diffTree(stacks, view);
+  const tops = view === 'chip' ? root.children.map((c) => [c.name.slice(4), c]) : [[view, root]];
+  for (const [core, top] of tops) {
+    const cv = views.find((x) => x.view === core);
+    const m = cv ? metricOf(cv, metric) : null;
+    const rows = new Map((cv ? cv.rows : []).map((r) => [r.name, m.row(r)]));
+    const byFn = new Map();
+    const walk = (n) => {
+      if (n !== top) { if (!byFn.has(n.name)) byFn.set(n.name, []); byFn.get(n.name).push(n); }
+      n.children.forEach(walk);
+    };
+    walk(top);
+    for (const side of ['a', 'b']) {
+      top[side] = 0;
+      for (const [name, nodes] of byFn) {
+        const parts = apportionInts(nodes.map((n) => n[side]), rows.has(name) ? rows.get(name)[side] : 0);
+        nodes.forEach((n, i) => { n[side] = parts[i]; });
+      }
     }
-    n.delta = n.b - n.a;
-  };
-  finish(root);
+  }
+  root.a = 0;
+  root.b = 0;
+  sumTree(root);
   return root;
 }
 
@@ -131,16 +168,21 @@ function frameColour(d, original) {
   return d.highlight ? original : diffColour(d.data.incA, d.data.incB);
 }
 
-function renderDiffFlame(root, stacks, v, state, table) {
+function renderDiffFlame(root, stacks, views, v, state, table) {
   select('body').selectAll('.d3-flame-graph-tip').remove(); // the previous render's
-  const tree = diffTree(stacks, v.view);
-  const evNote = state.metric === 'cycles' ? '' : `<br><b id="dflame-cycles-only">This graph shows cycles only</b>: ` +
-    `events are counted per function, not per calling context (the cards and the table show ${esc(metricOf(v, state.metric).ev.label)}).`;
-  const p = panel(root, `Differential flame graph — ${v.label}`,
-    'Both runs\' exact calling contexts merged: a frame is a call path, its width the <b>exact cycles</b> of that path ' +
-    'in B (or in A, see <i>widths</i>), its colour the change from A to B: <b style="color:#c62828">red</b> slower, ' +
-    '<b style="color:#1f5fbf">blue</b> faster, the deeper the larger the change relative to the frame, grey unchanged, orange only in B. Frames that ran on ' +
-    'one side only are visible with that side\'s widths. Hover for the exact A and B cycles and the delta; click to zoom.' + evNote);
+  const cyc = state.metric === 'cycles';
+  const ev = cyc ? null : metricOf(v, state.metric);
+  const unit = cyc ? 'cycles' : ev.ev.key; // numbers' unit; the title has the label
+  const tree = cyc ? diffTree(stacks, v.view) : diffMetricTree(stacks, v.view, views, state.metric);
+  const evNote = cyc ? '' : `<br><b id="dflame-metric">Metric: ${esc(ev.ev.label)} (${esc(unit)}).</b> Each function's frames add up to its exact ` +
+    `count in A and in B (its own instructions', as the table); events are counted per function, not per calling context, ` +
+    `so a function's count is split over its call paths in proportion to its cycles there on that side. Red: more in B, blue: fewer.`;
+  const p = panel(root, `Differential flame graph — ${v.label}${cyc ? '' : ` — ${esc(ev.ev.label)}`}`,
+    `Both runs' exact calling contexts merged: a frame is a call path, its width the ${cyc ? '<b>exact cycles</b>' : `${esc(unit)} (below)`} of that path ` +
+    'in B (or in A, see <i>widths</i>), its colour the change from A to B: <b style="color:#c62828">red</b> ' + (cyc ? 'slower' : 'more') + ', ' +
+    '<b style="color:#1f5fbf">blue</b> ' + (cyc ? 'faster' : 'fewer') + ', the deeper the larger the change relative to the frame, grey unchanged, ' +
+    `orange only in B. Frames that ran on one side only are visible with that side's widths. Hover for the exact A and B ${esc(unit)} ` +
+    'and the delta; click to zoom.' + evNote);
   if (!tree.children.length) {
     p.append('div').attr('class', 'np-empty').text('No calling contexts in either run.');
     return;
@@ -155,12 +197,13 @@ function renderDiffFlame(root, stacks, v, state, table) {
   const label = (d) => {
     const n = d.data;
     const dl = n.incB - n.incA;
-    let h = `<b>${esc(n.name)}</b><br>A: <b>${fmtInt(n.incA)}</b> cycles · B: <b>${fmtInt(n.incB)}</b> cycles` +
+    let h = `<b>${esc(n.name)}</b><br>A: <b>${fmtInt(n.incA)}</b> ${esc(unit)} · B: <b>${fmtInt(n.incB)}</b> ${esc(unit)}` +
       `<br>delta: <b>${fmtDelta(dl)}</b>${esc(pctChange(n.incA, n.incB))}` +
       `<br>self in this context: A ${fmtInt(n.a)} · B ${fmtInt(n.b)} · delta ${fmtDelta(n.b - n.a)}`;
     const r = rows.get(n.name);
     if (r) {
       h += `<br>function: calls A ${fmtInt(r.calls_a)} · B ${fmtInt(r.calls_b)}; self A ${fmtInt(r.self_a)} · B ${fmtInt(r.self_b)}`;
+      if (!cyc) h += ` cycles; own ${esc(unit)} A ${fmtInt(ev.row(r).a)} · B ${fmtInt(ev.row(r).b)}`;
       if (!r.in_a || !r.in_b) h += ` <span class="np-badge warn">only in ${r.in_a ? 'A' : 'B'}</span>`;
     }
     return h;
@@ -175,18 +218,18 @@ function renderDiffFlame(root, stacks, v, state, table) {
       const set = new Set(results);
       const top = results.filter((d) => { for (let q = d.parent; q; q = q.parent) if (set.has(q)) return false; return true; });
       const sa = top.reduce((s, d) => s + d.data.incA, 0), sb = top.reduce((s, d) => s + d.data.incB, 0);
-      frame.details.text(term ? `search "${term}": ${results.length} frames, A ${fmtInt(sa)} → B ${fmtInt(sb)} cycles (delta ${fmtDelta(sb - sa)})` : '');
+      frame.details.text(term ? `search "${term}": ${results.length} frames, A ${fmtInt(sa)} → B ${fmtInt(sb)} ${unit} (delta ${fmtDelta(sb - sa)})` : '');
     });
   const search = flameShow(frame, chart, tree, 'dflame');
   if (state.search) { frame.input.node().value = state.search; search(state.search); }
   widthSel.on('change', () => { state.widths = widthSel.property('value'); state.search = frame.input.node().value; table.rerender(); });
   p.append('div').attr('class', 'np-legend').html(
-    `<span><span class="sw" style="background:${diffColour(2, 3)}"></span>slower in B</span>` +
-    `<span><span class="sw" style="background:${diffColour(3, 2)}"></span>faster in B</span>` +
+    `<span><span class="sw" style="background:${diffColour(2, 3)}"></span>${cyc ? 'slower' : 'more'} in B</span>` +
+    `<span><span class="sw" style="background:${diffColour(3, 2)}"></span>${cyc ? 'faster' : 'fewer'} in B</span>` +
     `<span><span class="sw" style="background:rgb(255,190,90)"></span>only in B</span>` +
     `<span><span class="sw" style="background:rgb(220,220,220)"></span>unchanged</span>` +
     `<span><span class="sw" style="background:#E600E6"></span>search match</span>` +
-    `<span>total: A <b>${fmtInt(tree.incA)}</b> · B <b>${fmtInt(tree.incB)}</b> cycles</span>`);
+    `<span>total: A <b>${fmtInt(tree.incA)}</b> · B <b>${fmtInt(tree.incB)}</b> ${esc(unit)}</span>`);
   return { search: (name) => { frame.input.node().value = name; search(name); frame.box.node().scrollIntoView(); } };
 }
 
@@ -287,7 +330,7 @@ export function startDiff(diff) {
     main.selectAll('*').remove();
     cards(main, diff, v, state.metric);
     const table = { rerender: render };
-    const flame = renderDiffFlame(main, stacks, v, state, table);
+    const flame = renderDiffFlame(main, stacks, views, v, state, table);
     if (state.metric === 'cycles') renderDiffTable(main, v, flame);
     else renderEventTable(main, v, flame, state.metric);
     state.search = '';

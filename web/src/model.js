@@ -45,7 +45,7 @@ export class Model {
 
   // The metrics this run has (misses only with the cache model on).
   metrics() {
-    const has = (k) => this.cores.some((c) => (c.functions || []).some((f) => f[k]));
+    const has = (k) => this.cores.some((c) => (c.functions || []).some((f) => events(f)[k]));
     return METRICS.filter((m) => !m.cache || has(m.key));
   }
 
@@ -150,19 +150,32 @@ export const unfoldName = (f) => f.replace(/\\x(3b|20)/g, (_, h) => String.fromC
 // largest remainders first: the integers add up to count. Nodes with no
 // cycles get none (all of it on the first node when none has cycles).
 function apportion(nodes, count) {
-  const cyc = nodes.reduce((s, n) => s + n.value, 0);
-  if (!cyc) { nodes.forEach((n, i) => { n.value = i ? 0 : count; }); return; }
-  const exact = nodes.map((n) => (n.value * count) / cyc);
-  nodes.forEach((n, i) => { n.value = Math.floor(exact[i]); });
-  let left = count - nodes.reduce((s, n) => s + n.value, 0);
-  const order = nodes.map((n, i) => i).sort((a, b) => (exact[b] - Math.floor(exact[b])) - (exact[a] - Math.floor(exact[a])) || a - b);
-  for (let k = 0; left > 0; k = (k + 1) % order.length, left--) nodes[order[k]].value++;
+  const parts = apportionInts(nodes.map((n) => n.value), count);
+  nodes.forEach((n, i) => { n.value = parts[i]; });
 }
+
+// count split over weights in proportion, largest remainders first (ties:
+// the earlier): integers adding up to count; all on the first when every
+// weight is 0.
+export function apportionInts(weights, count) {
+  const w = weights.reduce((s, x) => s + x, 0);
+  if (!w) return weights.map((x, i) => (i ? 0 : count));
+  const exact = weights.map((x) => (x * count) / w);
+  const out = exact.map(Math.floor);
+  let left = count - out.reduce((s, x) => s + x, 0);
+  const order = out.map((x, i) => i).sort((a, b) => (exact[b] - out[b]) - (exact[a] - out[a]) || a - b);
+  for (let k = 0; left > 0; k = (k + 1) % order.length, left--) out[order[k]]++;
+  return out;
+}
+
+// summary.json's "cache_misses" object: its keys by metric
+const MISSES = { i1_misses: 'i1', d1r_misses: 'd1_read', d1w_misses: 'd1_write' };
 
 function events(f) {
   const ev = {};
   for (const k of EVENT_KEYS) ev[k] = f[k] || 0;
   ev.stall_cycles = Object.values(f.stall_cycles || {}).reduce((s, n) => s + n, 0);
+  for (const [k, m] of Object.entries(MISSES)) ev[k] = (f.cache_misses && f.cache_misses[m]) || 0;
   return ev;
 }
 
