@@ -247,6 +247,10 @@ G_GNUC_NO_INLINE static void arrive_irq(Collector *col, const Block *from_b, con
 __attribute__((flatten)) G_GNUC_NO_INLINE static void arrive_general(Collector *col, Core *core, const Block *from_b,
                                                                      const Block *to_b, uint64_t now)
 {
+    if (G_UNLIKELY(col->gpr_core != core)) { /* for sp_quick */
+        col->gpr_core = core;
+        col->gpr = core_gpr_file(core);
+    }
     const BlockView *tv = block_view(to_b);
     NP_CHECK(tv->tag < col->blk->len); /* every block was tagged (on_block_tag) */
     const BlockInfo *to = &g_array_index(col->blk, BlockInfo, tv->tag);
@@ -287,14 +291,11 @@ __attribute__((flatten)) G_GNUC_NO_INLINE static void arrive_general(Collector *
         do_call(col, core, fv, from, to, now);
 }
 
-/* $sp: a load from the register file when the core has a known one. */
-static inline bool sp_quick(Collector *col, Core *core, uint32_t *sp)
+/* $sp: a load from the register file when the core has a known one
+ * (arrive_general looks it up: no call here). */
+static inline bool sp_quick(const Collector *col, const Core *core, uint32_t *sp)
 {
-    if (G_UNLIKELY(col->gpr_core != core)) {
-        col->gpr_core = core;
-        col->gpr = core_gpr_file(core);
-    }
-    if (G_UNLIKELY(!col->gpr))
+    if (G_UNLIKELY(col->gpr_core != core || !col->gpr))
         return false;
     *sp = col->gpr[CORE_GPR_SP];
     return true;
@@ -385,28 +386,50 @@ static inline bool call_quick(Collector *col, const BlockView *fv, const BlockIn
     return true;
 }
 
-/* Control reached to_b from from_b (CoreHooks.arrive). The usual call and
- * return are leaves (return_quick, call_quick); everything else, and
- * whatever they decline, arrive_general (a tail call). */
+/* A return (jr $ra): return_quick, else arrive_general. Its own
+ * function, as arrive_call: each a leaf with few registers to save. */
+G_GNUC_NO_INLINE static void arrive_return(Collector *col, Core *core, const Block *from_b,
+                                           const Block *to_b, uint64_t now)
+{
+    const BlockView *tv = block_view(to_b), *fv = block_view(from_b);
+    const BlockInfo *to = &g_array_index(col->blk, BlockInfo, tv->tag);
+    const BlockInfo *from = &g_array_index(col->blk, BlockInfo, fv->tag);
+    uint32_t sp;
+    if (sp_quick(col, core, &sp) && return_quick(col, tv->addr, sp, to, from, now))
+        return;
+    arrive_general(col, core, from_b, to_b, now);
+}
+
+/* A call (a branch or jump onto a function entry): call_quick, else
+ * arrive_general. */
+G_GNUC_NO_INLINE static void arrive_call(Collector *col, Core *core, const Block *from_b,
+                                         const Block *to_b, uint64_t now)
+{
+    const BlockView *tv = block_view(to_b), *fv = block_view(from_b);
+    const BlockInfo *to = &g_array_index(col->blk, BlockInfo, tv->tag);
+    const BlockInfo *from = &g_array_index(col->blk, BlockInfo, fv->tag);
+    unsigned fl = fv->flags;
+    uint32_t sp;
+    if (to->entry && ((fl & MIPS_LINK) || to->func != from->func) && sp_quick(col, core, &sp)
+        && call_quick(col, fv, from, to, sp, now))
+        return;
+    arrive_general(col, core, from_b, to_b, now);
+}
+
+/* Control reached to_b from from_b (CoreHooks.arrive). The usual return
+ * and call are decided before anything changes and done in line
+ * (arrive_return, arrive_call); everything else, and whatever they
+ * decline, arrive_general. */
 static void on_arrive(void *opaque, Core *core, const Block *from_b, const Block *to_b, uint64_t now)
 {
     Collector *col = opaque;
-    if (G_LIKELY(from_b)) {
-        const BlockView *tv = block_view(to_b), *fv = block_view(from_b);
-        const BlockInfo *to = &g_array_index(col->blk, BlockInfo, tv->tag);
-        const BlockInfo *from = &g_array_index(col->blk, BlockInfo, fv->tag);
-        unsigned fl = fv->flags;
-        uint32_t sp;
-        if ((fl & (MIPS_ERET | MIPS_JREG | MIPS_LINK | MIPS_RETURN)) == (MIPS_JREG | MIPS_RETURN)) {
-            if (sp_quick(col, core, &sp) && return_quick(col, tv->addr, sp, to, from, now))
-                return;
-        } else if (!(fl & MIPS_ERET) && (!(fl & MIPS_JREG) || (fl & MIPS_LINK)) && to->entry
-                   && (fl & MIPS_BRANCH) && ((fl & MIPS_LINK) || to->func != from->func)) {
-            if (sp_quick(col, core, &sp) && call_quick(col, fv, from, to, sp, now))
-                return;
-        }
-    }
-    arrive_general(col, core, from_b, to_b, now);
+    unsigned fl = from_b ? block_view(from_b)->flags : MIPS_ERET;
+    if ((fl & (MIPS_ERET | MIPS_JREG | MIPS_LINK | MIPS_RETURN)) == (MIPS_JREG | MIPS_RETURN))
+        arrive_return(col, core, from_b, to_b, now);
+    else if ((fl & (MIPS_ERET | MIPS_BRANCH)) == MIPS_BRANCH && (!(fl & MIPS_JREG) || (fl & MIPS_LINK)))
+        arrive_call(col, core, from_b, to_b, now);
+    else
+        arrive_general(col, core, from_b, to_b, now);
 }
 
 static void on_interrupt(void *opaque, uint32_t epc, uint64_t now)
