@@ -36,7 +36,32 @@
  * the hook call itself, the floor of any design that charges cycles per
  * block through Unicorn's block hook (as nocprof does).
  *
- * Usage: bench-bare [--cores N] [--ram BYTES] [--count] [--empty-hook] [-q] FIRMWARE.elf
+ * The floor modes (issue 24): a minimal block hook with no nocprof code that
+ * does exactly the irreducible work an exact profile implies, to measure
+ * how far any block-hook design on Unicorn 2.1.1 can get (docs/performance.md,
+ * "The floor of a block hook").
+ *   --floor-count  (a) exact instruction and cycle counts: each block's
+ *     instructions and static cycles come from a per-block table built the
+ *     first time the block is seen (btab[phys >> 2], as nocprof's); per
+ *     block executed: the table lookup, the taken/not-taken extra of the
+ *     previous block's branch (selected by "did we arrive at its
+ *     fall-through"), charged to the previous block, the clock, the block's
+ *     execution count, the previous-block pointer.  Instructions are
+ *     sum(count x ninsns) at the end: exact, nothing per instruction.
+ *   --floor-calls  (b) that plus an exact shadow call stack: a call is a
+ *     block ending in jal/jalr/bal (its return address the branch + 8), a
+ *     return a block ending in jr $ra that lands on the top frame's return
+ *     address (else the stack is searched down for it: a longjmp).  Per
+ *     call: the arc (call site block, callee address) from a one-entry
+ *     cache in the calling block, else a GHashTable; its count; a frame.
+ *     Per return: the arc's inclusive cycles.  No calling contexts, no
+ *     per-function recursion bookkeeping: less than nocprof's profile, so a
+ *     lower bound of its cost.
+ *   The floor modes print their blocks, calls, returns, cycles and
+ *   instructions in the BARE line (the check that they did the work).
+ *
+ * Usage: bench-bare [--cores N] [--ram BYTES] [--count] [--empty-hook]
+ *                   [--floor-count | --floor-calls] [-q] FIRMWARE.elf
  * Prints the console of core N as "[coreN] ..." (unless -q) and, last, one
  * line "BARE {json}" with cores, exit codes, emu_seconds and (with --count)
  * instructions.  Exit status 0 if every core exited with 0, 1 if one exited
@@ -72,14 +97,54 @@ typedef struct {
     Seg segs[16];
 } Image;
 
+/* ---- the floor modes ---------------------------------------------------- */
+
+enum { F_NONE, F_CALL, F_RET };
+
+typedef struct FArc FArc;
+
+typedef struct FBlock {
+    uint32_t addr, size, fallthrough; /* fallthrough 1: never (unconditional) */
+    uint32_t ninsns, cost, bt, bnt;   /* static cycles, taken / not-taken extra */
+    uint32_t kind, ret;               /* F_CALL: its return address */
+    uint64_t count;
+    int64_t extra;                    /* branch cycles charged to it */
+    uint32_t arc_callee;              /* the one-entry arc cache (F_CALL) */
+    FArc *arc;
+} FBlock;
+
+struct FArc {
+    uint32_t site, callee;
+    uint64_t count, incl;
+};
+
+typedef struct {
+    uint32_t ret;
+    FArc *arc;
+    uint64_t entry;
+} FFrame;
+
+typedef struct {
+    FBlock **btab;
+    uint32_t nslots;
+    FBlock none;                      /* prev before the first block */
+    FBlock *prev;
+    uint64_t cycles, unmatched;
+    GPtrArray *blocks;
+    GHashTable *arcs;                 /* (site << 32 | callee) -> FArc */
+    FFrame *stack;
+    unsigned depth, cap;
+} Floor;
+
 typedef struct {
     unsigned id, ncores;
     uc_engine *uc;
+    Floor fl;
     bool exited, stopped_other;
     int exit_code;
     uint64_t pseudo_cycles, instructions, blocks;
     uint32_t cycle_hi;
-    bool quiet, at_line_start;
+    bool quiet, at_line_start, big_endian;
     const char *why;
 } BareCore;
 
@@ -188,11 +253,205 @@ static void hook_count(uc_engine *uc, uint64_t address, uint32_t size, void *opa
     c->blocks++;
 }
 
+static uint32_t guest_word(const uint8_t *p, bool big_endian)
+{
+    return big_endian ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+                      : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+/* The control instruction class of w: 0 none, 1 branch, 2 unconditional
+ * jump/branch, with F_CALL / F_RET in *kind. */
+static unsigned classify(uint32_t w, uint32_t *kind)
+{
+    uint32_t op = w >> 26, rs = (w >> 21) & 31, rt = (w >> 16) & 31, fn = w & 63;
+    *kind = F_NONE;
+    switch (op) {
+    case 0:
+        if (fn == 8) { *kind = rs == 31 ? F_RET : F_NONE; return 2; } /* jr */
+        if (fn == 9) { *kind = F_CALL; return 2; }                    /* jalr */
+        return 0;
+    case 1:
+        if (rt >= 0x10 && rt <= 0x13) { *kind = F_CALL; return rs == 0 && rt == 0x11 ? 2 : 1; }
+        return rt <= 3 ? 1 : 0;
+    case 2: return 2;                                        /* j */
+    case 3: *kind = F_CALL; return 2;                        /* jal */
+    case 4: return rs == 0 && rt == 0 ? 2 : 1;               /* beq (b) */
+    case 5: case 6: case 7: case 20: case 21: case 22: case 23: return 1;
+    case 0x11: return rs == 8 ? 1 : 0;                       /* bc1 */
+    default: return 0;
+    }
+}
+
+/* The table entry of a block seen for the first time (out of the fast path). */
+G_GNUC_NO_INLINE static FBlock *floor_block_new(BareCore *c, uint32_t addr, uint32_t size)
+{
+    Floor *f = &c->fl;
+    uint32_t idx = phys(addr) >> 2;
+    FBlock *b = g_new0(FBlock, 1);
+    b->addr = addr;
+    b->size = size;
+    b->ninsns = size / 4;
+    b->fallthrough = addr + size;
+    uint8_t *bytes = g_malloc(size ? size : 4);
+    bool ok = size && uc_mem_read(c->uc, phys(addr), bytes, size) == UC_ERR_OK;
+    for (uint32_t i = 0; ok && i < b->ninsns; i++) {
+        uint32_t w = guest_word(bytes + 4 * i, c->big_endian), kind;
+        uint32_t op = w >> 26;
+        b->cost += 1 + (op >= 0x20 && op < 0x28); /* a load's extra cycle, say */
+        unsigned cls = b->bt ? 0 : classify(w, &kind);
+        if (cls) {
+            b->bt = 1;
+            if (cls == 2)
+                b->fallthrough = 1;
+            b->kind = kind;
+            b->ret = addr + 4 * i + 8;
+        }
+    }
+    g_free(bytes);
+    g_ptr_array_add(f->blocks, b);
+    if (idx < f->nslots)
+        f->btab[idx] = b;
+    return b;
+}
+
+static FArc *floor_arc(Floor *f, FBlock *p, uint32_t callee)
+{
+    uint64_t key = (uint64_t)p->addr << 32 | callee;
+    FArc *a = g_hash_table_lookup(f->arcs, &key);
+    if (!a) {
+        a = g_new0(FArc, 1);
+        a->site = p->addr;
+        a->callee = callee;
+        uint64_t *k = g_new(uint64_t, 1);
+        *k = key;
+        g_hash_table_insert(f->arcs, k, a);
+    }
+    p->arc_callee = callee;
+    p->arc = a;
+    return a;
+}
+
+/* A return that is not to the top frame: pop down to the frame that
+ * returns there (a longjmp), or ignore it when none does. */
+G_GNUC_NO_INLINE static void floor_return_slow(Floor *f, uint32_t addr, uint64_t now)
+{
+    unsigned j = f->depth;
+    while (j > 0 && f->stack[j - 1].ret != addr)
+        j--;
+    if (j == 0) {
+        f->unmatched++;
+        return;
+    }
+    while (f->depth >= j) {
+        FFrame *t = &f->stack[--f->depth];
+        t->arc->incl += now - t->entry;
+    }
+}
+
+/* A call whose arc is not in the calling block's cache, or a full stack. */
+G_GNUC_NO_INLINE static void floor_call_slow(Floor *f, FBlock *p, uint32_t callee, uint64_t now)
+{
+    FArc *a = p->arc_callee == callee && p->arc ? p->arc : floor_arc(f, p, callee);
+    if (f->depth == f->cap) {
+        f->cap = f->cap ? 2 * f->cap : 256;
+        f->stack = g_renew(FFrame, f->stack, f->cap);
+    }
+    a->count++;
+    f->stack[f->depth++] = (FFrame){ .ret = p->ret, .arc = a, .entry = now };
+}
+
+/* A block not in the table yet: make its entry, then run the hook again. */
+G_GNUC_NO_INLINE static void floor_miss(uc_engine *uc, uint64_t address, uint32_t size, void *opaque,
+                                        void (*hook)(uc_engine *, uint64_t, uint32_t, void *))
+{
+    floor_block_new(opaque, (uint32_t)address, size);
+    hook(uc, address, size, opaque);
+}
+
+/* (a): the table, the branch extra, the clock, the count, prev. */
+static void hook_floor_count(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    BareCore *c = opaque;
+    Floor *f = &c->fl;
+    uint32_t addr = (uint32_t)address, idx = phys(addr) >> 2;
+    FBlock *b = G_LIKELY(idx < f->nslots) ? f->btab[idx] : NULL;
+    if (G_UNLIKELY(!b || b->addr != addr || b->size != size)) {
+        floor_miss(uc, address, size, opaque, hook_floor_count); /* a tail call: the rest is a leaf */
+        return;
+    }
+    FBlock *p = f->prev;
+    uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
+    p->extra += (int64_t)bt;
+    f->cycles += bt + b->cost;
+    b->count++;
+    f->prev = b;
+}
+
+/* (b): (a) and the shadow call stack with per-arc counts and inclusive cycles. */
+static void hook_floor_calls(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    BareCore *c = opaque;
+    Floor *f = &c->fl;
+    uint32_t addr = (uint32_t)address, idx = phys(addr) >> 2;
+    FBlock *b = G_LIKELY(idx < f->nslots) ? f->btab[idx] : NULL;
+    if (G_UNLIKELY(!b || b->addr != addr || b->size != size)) {
+        floor_miss(uc, address, size, opaque, hook_floor_calls); /* a tail call: the rest is a leaf */
+        return;
+    }
+    FBlock *p = f->prev;
+    uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
+    p->extra += (int64_t)bt;
+    uint64_t start = f->cycles + bt;
+    f->cycles = start + b->cost;
+    b->count++;
+    f->prev = b;
+    /* the transfer last, so that its rare cases are tail calls: the
+     * hook stays a leaf (no registers saved) */
+    if (p->kind == F_CALL && addr != p->fallthrough) {
+        FArc *a = p->arc;
+        if (G_UNLIKELY(p->arc_callee != addr || !a || f->depth == f->cap)) {
+            floor_call_slow(f, p, addr, start);
+            return;
+        }
+        a->count++;
+        f->stack[f->depth++] = (FFrame){ .ret = p->ret, .arc = a, .entry = start };
+    } else if (p->kind == F_RET) {
+        if (G_UNLIKELY(!f->depth || f->stack[f->depth - 1].ret != addr)) {
+            floor_return_slow(f, addr, start);
+            return;
+        }
+        FFrame *t = &f->stack[--f->depth];
+        t->arc->incl += start - t->entry;
+    }
+}
+
+static void floor_init(BareCore *c, uint32_t ram_size)
+{
+    Floor *f = &c->fl;
+    f->nslots = ram_size / 4;
+    f->btab = g_new0(FBlock *, f->nslots);
+    f->none.fallthrough = 1;
+    f->prev = &f->none;
+    f->blocks = g_ptr_array_new_with_free_func(g_free);
+    f->arcs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+}
+
+static void floor_free(Floor *f)
+{
+    if (!f->blocks)
+        return;
+    g_free(f->btab);
+    g_ptr_array_free(f->blocks, TRUE);
+    g_hash_table_destroy(f->arcs);
+    g_free(f->stack);
+}
+
 #define UC_CHECK(call, what) do { uc_err e_ = (call); if (e_ != UC_ERR_OK) { \
     fprintf(stderr, "bench-bare: core %u: %s: %s\n", c->id, what, uc_strerror(e_)); \
     return -1; } } while (0)
 
-static int core_setup(BareCore *c, const Image *img, uint32_t ram_size, bool count, bool empty_hook)
+static int core_setup(BareCore *c, const Image *img, uint32_t ram_size, bool count, bool empty_hook,
+                      int floor)
 {
     uc_mode mode = UC_MODE_MIPS32 | (img->big_endian ? UC_MODE_BIG_ENDIAN : UC_MODE_LITTLE_ENDIAN);
     uc_hook h;
@@ -208,6 +467,13 @@ static int core_setup(BareCore *c, const Image *img, uint32_t ram_size, bool cou
         UC_CHECK(uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)hook_count, c, 1, 0), "count hook");
     if (empty_hook)
         UC_CHECK(uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)hook_empty, c, 1, 0), "empty hook");
+    c->big_endian = img->big_endian;
+    if (floor) {
+        floor_init(c, ram_size);
+        UC_CHECK(uc_hook_add(c->uc, &h, UC_HOOK_BLOCK,
+                             floor == 1 ? (void *)hook_floor_count : (void *)hook_floor_calls, c, 1, 0),
+                 "floor hook");
+    }
     for (unsigned i = 0; i < img->nsegs; i++)
         UC_CHECK(uc_mem_write(c->uc, img->segs[i].paddr, img->segs[i].data, img->segs[i].filesz),
                  "load segment");
@@ -221,12 +487,17 @@ static int core_setup(BareCore *c, const Image *img, uint32_t ram_size, bool cou
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: bench-bare [--cores N] [--ram BYTES] [--count] [--empty-hook] [-q] FIRMWARE.elf\n"
+    fprintf(f, "usage: bench-bare [--cores N] [--ram BYTES] [--count] [--empty-hook]\n"
+               "                  [--floor-count | --floor-calls] [-q] FIRMWARE.elf\n"
                "Runs FIRMWARE.elf on N (default 4) bare Unicorn instances, one after the other,\n"
                "with no block/code hooks, and prints a last line 'BARE {json}'.\n"
                "  --count   add a block hook that counts instructions (an untimed check pass)\n"
                "  --empty-hook  add a block hook that does nothing (the cost of Unicorn's\n"
                "            block-hook call itself, the floor of any hook-based design)\n"
+               "  --floor-count  a minimal block hook doing what exact instruction and cycle\n"
+               "            counts need (a per-block table, the branch extra, counts)\n"
+               "  --floor-calls  that plus an exact shadow call stack (per-arc counts and\n"
+               "            inclusive cycles): the floor of an exact call graph\n"
                "  -q        do not print the firmware's console\n");
 }
 
@@ -235,6 +506,7 @@ int main(int argc, char **argv)
     unsigned ncores = 4;
     uint32_t ram_size = 1u << 20;
     bool count = false, empty_hook = false, quiet = false;
+    int floor = 0;
     const char *path = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--cores") && i + 1 < argc)
@@ -245,6 +517,10 @@ int main(int argc, char **argv)
             count = true;
         else if (!strcmp(argv[i], "--empty-hook"))
             empty_hook = true;
+        else if (!strcmp(argv[i], "--floor-count"))
+            floor = 1;
+        else if (!strcmp(argv[i], "--floor-calls"))
+            floor = 2;
         else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
             quiet = true;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
@@ -264,7 +540,7 @@ int main(int argc, char **argv)
     static BareCore cores[MAX_CORES];
     for (unsigned i = 0; i < ncores; i++) {
         cores[i] = (BareCore){ .id = i, .ncores = ncores, .quiet = quiet, .at_line_start = true };
-        if (core_setup(&cores[i], &img, ram_size, count, empty_hook) != 0)
+        if (core_setup(&cores[i], &img, ram_size, count, empty_hook, floor) != 0)
             return 2;
     }
 
@@ -304,10 +580,41 @@ int main(int argc, char **argv)
     printf("], \"instructions\": [");
     for (unsigned i = 0; i < ncores; i++)
         printf("%s%llu", i ? ", " : "", (unsigned long long)cores[i].instructions);
-    printf("], \"total_instructions\": %llu, \"blocks\": %llu}\n", (unsigned long long)total,
+    printf("], \"total_instructions\": %llu, \"blocks\": %llu", (unsigned long long)total,
            (unsigned long long)blocks);
-    for (unsigned i = 0; i < ncores; i++)
+    if (floor) {
+        uint64_t fb = 0, fi = 0, fc = 0, fr = 0, fu = 0, cyc = 0, arcs = 0;
+        for (unsigned i = 0; i < ncores; i++) {
+            const Floor *f = &cores[i].fl;
+            for (unsigned k = 0; k < f->blocks->len; k++) {
+                const FBlock *b = g_ptr_array_index(f->blocks, k);
+                fb += b->count;
+                fi += b->count * b->ninsns;
+            }
+            GHashTableIter it;
+            gpointer k, v;
+            g_hash_table_iter_init(&it, f->arcs);
+            uint64_t n = 0;
+            while (g_hash_table_iter_next(&it, &k, &v))
+                n += ((const FArc *)v)->count;
+            fc += n;
+            fr += n - f->depth; /* every frame popped returned */
+            fu += f->unmatched;
+            cyc += f->cycles;
+            arcs += g_hash_table_size(f->arcs);
+        }
+        printf(", \"floor\": \"%s\", \"floor_blocks\": %llu, \"floor_instructions\": %llu, "
+               "\"floor_cycles\": %llu, \"floor_calls\": %llu, \"floor_returns\": %llu, "
+               "\"floor_unmatched\": %llu, \"floor_arcs\": %llu",
+               floor == 1 ? "count" : "calls", (unsigned long long)fb, (unsigned long long)fi,
+               (unsigned long long)cyc, (unsigned long long)fc, (unsigned long long)fr,
+               (unsigned long long)fu, (unsigned long long)arcs);
+    }
+    printf("}\n");
+    for (unsigned i = 0; i < ncores; i++) {
         uc_close(cores[i].uc);
+        floor_free(&cores[i].fl);
+    }
     for (unsigned i = 0; i < img.nsegs; i++)
         free(img.segs[i].data);
     return status;

@@ -628,6 +628,32 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
     enter_block(c, p, b, start, end);
 }
 
+/* A call or a return the client watches (p->attn_out | b->attn) when
+ * none of boundary_fast's rarer cases is there: no event or sample due
+ * by b's end (the deadline is at most both), $sp and the jump target
+ * plainly fine, nothing pending that b reads (no entry stall), arr_ok, b
+ * no split: what boundary_fast
+ * would do then, with one test for all of them. Else boundary_fast. */
+G_GNUC_NO_INLINE static void boundary_arrive(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
+                                             uint64_t end)
+{
+    if (G_UNLIKELY(!p->arr_ok || (b->flags & BLOCK_SPLIT) || !c->hooks.arrive
+                   || end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
+                   || c->cp0.fix_pending || c->cut.run || __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED)
+                   || (p->rt_pend && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)))
+                   || (p->sp_write && !block_sp_quick(c, p))
+                   || ((p->flags & MIPS_JREG) && !block_jr_quick(c, p)))) {
+        boundary_fast(c, p, b, bt, start, end);
+        return;
+    }
+    NP_CHECK(end <= c->next_event && end <= c->next_sample);
+    p->extra += (int64_t)bt;
+    c->cycles = start;
+    c->prev = &c->none;
+    c->hooks.arrive(c->hooks.opaque, c, p, b, start);
+    enter_block(c, p, b, start, end);
+}
+
 /* Leaving p for b, neither watched by the client: when the checks of p's
  * chk and a result p left pending find nothing due (block_check_quick)
  * and no event is due, block_hook's fast path (out of line: in line, its
@@ -666,7 +692,7 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t end = start + b->cost;
     if (G_UNLIKELY(p->leave | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
         if (p->attn_out | b->attn)
-            boundary_fast(c, p, b, bt, start, end);
+            boundary_arrive(c, p, b, bt, start, end);
         else
             boundary_quick(c, p, b, bt, start, end);
         return;

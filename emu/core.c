@@ -86,6 +86,11 @@ uint32_t core_read_sp(Core *c)
     return c->sp_buf;
 }
 
+const volatile uint32_t *core_gpr_file(const Core *c)
+{
+    return c->gpr;
+}
+
 static void write_reg(Core *c, int reg, uint32_t v)
 {
     core_uc_ok(c, uc_reg_write(c->uc, reg, &v), "register write");

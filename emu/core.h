@@ -282,6 +282,11 @@ uint32_t core_read_cp0(Core *c, unsigned reg);
 uint32_t core_read_gpr(Core *c, unsigned n);
 /* $sp (the same as core_read_gpr(c, CORE_GPR_SP), quicker). */
 uint32_t core_read_sp(Core *c);
+/* The engine's register file ($n is gpr[n]) when reads are plain loads
+ * (core_registers_direct), else NULL. For hooks on the hot path that read
+ * a register at every call (the collector's $sp): a load, no call. Valid
+ * inside the core's hooks, as core_read_gpr. */
+const volatile uint32_t *core_gpr_file(const Core *c);
 /* Register reads are plain loads from the engine's register file (found
  * and checked when the core was made, emu/gpr.c), not uc_reg_read calls. */
 bool core_registers_direct(const Core *c);

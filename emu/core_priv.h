@@ -59,6 +59,10 @@ struct Block {
     uint8_t leave;             /* attn_out | rt_pend | chk, kept by
                                   block_leave: block_hook's one test */
     uint8_t jr_rs;             /* BLOCK_CHK_JR: its jump register */
+    bool arr_ok;               /* leaving it for the client's arrival needs
+                                  none of boundary_fast's rarer cases (no
+                                  CORE_ARRIVE_SLOW flag, no jalx): kept by
+                                  block_leave */
     uint32_t sp_dip;           /* BLOCK_CHK_SP: how far below its final $sp
                                   a $sp inside it may be (stack.c) */
     uint8_t sp_n;              /* its $sp writes (at most 4 listed) */
@@ -114,14 +118,15 @@ struct Block {
 
 /* What leaving b needs, in one byte for block_hook's fast test: set
  * once attn_out, rt_pend and chk are (block_new, inherit_branch). */
-static inline void block_leave(Block *b)
-{
-    b->leave = (uint8_t)(b->attn_out | b->rt_pend | b->chk);
-}
-
 /* Flags of a block whose leaving always takes the hook's slow path (the
  * client's calls and returns take its fast arrival) */
 #define CORE_ARRIVE_SLOW (MIPS_ERET | MIPS_LIKELY | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL)
+
+static inline void block_leave(Block *b)
+{
+    b->leave = (uint8_t)(b->attn_out | b->rt_pend | b->chk);
+    b->arr_ok = !(b->flags & CORE_ARRIVE_SLOW) && !MIPS_IS_JALX(b->branch_insn);
+}
 
 typedef struct Histogram {
     uint32_t period;

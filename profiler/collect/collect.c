@@ -58,7 +58,7 @@ void collector_free(Collector *col)
     g_free(col);
 }
 
-static Arc *arc_get(Collector *col, unsigned caller, unsigned callee, uint32_t site)
+G_GNUC_NO_INLINE static Arc *arc_get(Collector *col, unsigned caller, unsigned callee, uint32_t site)
 {
     Arc key = { .caller = caller, .callee = callee, .site = site };
     Arc *a = g_hash_table_lookup(col->arcs, &key);
@@ -74,19 +74,31 @@ static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t
 {
     if (G_UNLIKELY(col->only != NULL))
         collect_region_frame(col, func, +1, now);
-    Frame *below = col->depth ? &col->stack[col->depth - 1] : NULL;
+    if (G_UNLIKELY(col->depth == col->cap)) {
+        col->cap *= 2;
+        col->stack = g_renew(Frame, col->stack, col->cap);
+    }
+    /* written in place (a Frame built aside and copied cost a third of a
+     * call's stores) */
+    Frame *f = &col->stack[col->depth];
+    const Frame *below = col->depth ? f - 1 : NULL;
     /* frames nest in time: a callee enters no earlier than its caller */
     NP_CHECK(!below || below->entry <= now);
-    Frame f = {
-        .func = func, .arc = arc, .ret = ret, .sp = sp, .entry = now,
-        .excluded = collect_excluded_now(col, now), .irq = irq, .counted = col->collecting,
-        .mono = irq || !below || below->irq || (below->mono && sp <= below->sp),
-    };
-    f.outermost = col->fs[func].active++ == 0;
-    if (f.counted) {
-        if (!f.outermost)
-            col->fs[func].rcalls++;
-        col->fs[func].calls++;
+    FuncStat *fs = &col->fs[func];
+    bool counted = col->collecting, outermost = fs->active++ == 0;
+    f->func = func;
+    f->arc = arc;
+    f->ret = ret;
+    f->sp = sp;
+    f->entry = now;
+    f->excluded = collect_excluded_now(col, now);
+    f->outermost = outermost;
+    f->irq = irq;
+    f->counted = counted;
+    f->mono = irq || !below || below->irq || (below->mono && sp <= below->sp);
+    if (counted) {
+        fs->rcalls += !outermost;
+        fs->calls++;
         arc->count++;
     }
     collect_ctx_account(col, now);
@@ -98,17 +110,23 @@ static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t
     }
     if (G_UNLIKELY(arc->ctx_node == parent))
         col->contexts_dropped++; /* no room for its context ([limits] contexts) */
-    f.ctx = col->ctx_cur = arc->ctx_node;
-    if (G_UNLIKELY(col->depth == col->cap)) {
-        col->cap *= 2;
-        col->stack = g_renew(Frame, col->stack, col->cap);
-    }
-    col->stack[col->depth++] = f;
+    f->ctx = col->ctx_cur = arc->ctx_node;
+    col->depth++;
 }
 
 static Frame *top(Collector *col)
 {
     return col->depth ? &col->stack[col->depth - 1] : NULL;
+}
+
+/* An interrupt frame closes: its time is excluded, and on the timeline. */
+G_GNUC_NO_INLINE static void pop_irq(Collector *col, const Frame *f, uint64_t now)
+{
+    if (f->counted && col->collecting) {
+        col->irq_incl += now - f->entry;
+        col->excluded += now - f->entry;
+    }
+    collect_add_event(col, f->entry, now, f->func, false);
 }
 
 static void pop(Collector *col, uint64_t now)
@@ -119,26 +137,22 @@ static void pop(Collector *col, uint64_t now)
     NP_CHECK(f != NULL && f->entry <= now);
     NP_CHECK(col->fs[f->func].active > 0 && col->irq_depth >= (unsigned)f->irq);
     NP_CHECK(collect_excluded_now(col, now) - f->excluded <= now - f->entry);
-    uint64_t incl = (now - f->entry) - (collect_excluded_now(col, now) - f->excluded);
+    FuncStat *fs = &col->fs[f->func];
     if (f->outermost && f->counted) {
-        col->fs[f->func].incl += incl;
+        uint64_t incl = (now - f->entry) - (collect_excluded_now(col, now) - f->excluded);
+        fs->incl += incl;
         f->arc->incl += incl;
     }
-    col->fs[f->func].active--;
-    if (f->irq) {
-        if (f->counted && col->collecting) {
-            col->irq_incl += now - f->entry;
-            col->excluded += now - f->entry;
-        }
-        collect_add_event(col, f->entry, now, f->func, false);
-    }
+    fs->active--;
+    if (G_UNLIKELY(f->irq))
+        pop_irq(col, f, now);
     collect_ctx_account(col, now);
     col->irq_depth -= f->irq;
     if (col->blk_kind >= 0 && col->blk_irq_depth > col->irq_depth)
         collect_block_close(col, now);
     unsigned func = f->func;
     col->depth--;
-    col->ctx_cur = col->depth ? col->stack[col->depth - 1].ctx : 0;
+    col->ctx_cur = col->depth ? f[-1].ctx : 0;
     if (G_UNLIKELY(col->only != NULL))
         collect_region_frame(col, func, -1, now);
 }
@@ -153,7 +167,7 @@ static uint32_t read_sp(Core *core)
  * the one we landed in, unless we landed on a function entry (a tail call
  * through a register): a longjmp back into the function that called them,
  * or a return into their caller. */
-static void unwind_below(Collector *col, uint32_t sp, const BlockInfo *to, uint64_t now)
+G_GNUC_NO_INLINE static void unwind_below(Collector *col, uint32_t sp, const BlockInfo *to, uint64_t now)
 {
     Frame *f;
     while ((f = top(col)) && !f->irq
@@ -173,7 +187,7 @@ static void pop_tail_calls(Collector *col, uint32_t addr, uint32_t sp, uint64_t 
  * with the frames above it and the tail-call frames below that share it.
  * The search stops at a frame that has a higher sp than any below it
  * (mono): none below can match. */
-static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
+G_GNUC_NO_INLINE static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
 {
     unsigned n = col->depth, j = n;
     while (j-- > 0) {
@@ -212,30 +226,41 @@ static void do_call(Collector *col, Core *core, const BlockView *from, BlockInfo
     push(col, to->func, arc, ret, sp, now, false);
 }
 
-__attribute__((flatten)) static void on_arrive(void *opaque, Core *core, const Block *from_b, const Block *to_b, uint64_t now)
+/* An interrupt vector entered (from NULL) or an eret left. */
+G_GNUC_NO_INLINE static void arrive_irq(Collector *col, const Block *from_b, const BlockInfo *to, uint64_t now)
 {
-    Collector *col = opaque;
-    const BlockView *tv = block_view(to_b);
-    NP_CHECK(tv->tag < col->blk->len); /* every block was tagged (on_block_tag) */
-    const BlockInfo *to = &g_array_index(col->blk, BlockInfo, tv->tag);
-    if (G_UNLIKELY(!from_b)) { /* interrupt vector entered */
+    if (!from_b) {
         unsigned f = to->func;
         Arc *arc = arc_get(col, collect_pseudo(col, PROF_INTERRUPT), f, 0);
         col->fs[collect_pseudo(col, PROF_INTERRUPT)].calls++;
         push(col, f, arc, col->epc, 0, now, true);
         return;
     }
+    Frame *f;
+    while ((f = top(col)) && !f->irq)
+        pop(col, now);
+    if (f)
+        pop(col, now);
+}
+
+/* Every arrival: the shadow stack's general case. */
+__attribute__((flatten)) G_GNUC_NO_INLINE static void arrive_general(Collector *col, Core *core, const Block *from_b,
+                                                                     const Block *to_b, uint64_t now)
+{
+    if (G_UNLIKELY(col->gpr_core != core)) { /* for sp_quick */
+        col->gpr_core = core;
+        col->gpr = core_gpr_file(core);
+    }
+    const BlockView *tv = block_view(to_b);
+    NP_CHECK(tv->tag < col->blk->len); /* every block was tagged (on_block_tag) */
+    const BlockInfo *to = &g_array_index(col->blk, BlockInfo, tv->tag);
+    if (G_UNLIKELY(!from_b || (block_view(from_b)->flags & MIPS_ERET))) {
+        arrive_irq(col, from_b, to, now);
+        return;
+    }
     const BlockView *fv = block_view(from_b);
     BlockInfo *from = &g_array_index(col->blk, BlockInfo, fv->tag);
     unsigned fl = fv->flags;
-    if (G_UNLIKELY(fl & MIPS_ERET)) {
-        Frame *f;
-        while ((f = top(col)) && !f->irq)
-            pop(col, now);
-        if (f)
-            pop(col, now);
-        return;
-    }
     if ((fl & MIPS_JREG) && !(fl & MIPS_LINK)) {
         uint32_t sp = read_sp(core);
         Frame *t = top(col);
@@ -264,6 +289,147 @@ __attribute__((flatten)) static void on_arrive(void *opaque, Core *core, const B
         return;
     if ((fl & MIPS_LINK) || to->func != from->func)
         do_call(col, core, fv, from, to, now);
+}
+
+/* $sp: a load from the register file when the core has a known one
+ * (arrive_general looks it up: no call here). */
+static inline bool sp_quick(const Collector *col, const Core *core, uint32_t *sp)
+{
+    if (G_UNLIKELY(col->gpr_core != core || !col->gpr))
+        return false;
+    *sp = col->gpr[CORE_GPR_SP];
+    return true;
+}
+
+/* Nothing that the quick paths leave to arrive_general: collecting
+ * throughout (no --collect-only, no region off), no blocked span open. */
+static inline bool plain(const Collector *col)
+{
+    return !col->only && col->collecting && col->blk_kind < 0;
+}
+
+/* The cycles since the last stack change go to the current path
+ * (collect_ctx_account when plain()). */
+static inline void ctx_account_plain(Collector *col, uint64_t now)
+{
+    g_array_index(col->ctx, Ctx, col->ctx_cur).self += now - col->ctx_mark;
+    col->ctx_mark = now;
+}
+
+/* The usual return (jr $ra back to the top frame's caller, nothing to
+ * unwind, no tail-call frame sharing it, not onto a function entry from
+ * another function), plain(): exactly what arrive_general does then, in
+ * a leaf. False: nothing done. */
+static inline bool return_quick(Collector *col, uint32_t addr, uint32_t sp, const BlockInfo *to,
+                                const BlockInfo *from, uint64_t now)
+{
+    unsigned d = col->depth;
+    if (d < 2 || !plain(col))
+        return false;
+    Frame *t = &col->stack[d - 1], *u = t - 1;
+    if (t->irq || t->ret != addr || t->sp != sp || (to->entry && to->func != from->func))
+        return false;
+    bool unwound = !to->entry && t->func != to->func;
+    if (unwound ? !(u->irq || (u->mono && u->sp > sp)) /* unwind_below, do_return */
+                : (!u->irq && u->ret == addr && u->sp == sp)) /* pop_tail_calls */
+        return false;
+    FuncStat *fs = &col->fs[t->func];
+    if (t->outermost && t->counted) {
+        uint64_t incl = (now - t->entry) - (col->excluded - t->excluded);
+        fs->incl += incl;
+        t->arc->incl += incl;
+    }
+    fs->active--;
+    ctx_account_plain(col, now);
+    col->depth = d - 1;
+    col->ctx_cur = u->ctx;
+    return true;
+}
+
+/* The usual call (its arc and its context node in the calling block's
+ * cache, room on the stack), plain(): exactly what do_call does then, in
+ * a leaf. False: nothing done. */
+static inline bool call_quick(Collector *col, const BlockView *fv, const BlockInfo *from,
+                              const BlockInfo *to, uint32_t sp, uint64_t now)
+{
+    Arc *arc = from->arc_cache;
+    unsigned d = col->depth;
+    if (!plain(col) || !arc || arc->callee != to->func || arc->caller != from->func || d == col->cap
+        || arc->ctx_node == 0 || arc->ctx_parent != col->ctx_cur)
+        return false;
+    Frame *f = &col->stack[d];
+    const Frame *below = d ? f - 1 : NULL;
+    uint32_t ret;
+    if (fv->flags & MIPS_LINK)
+        ret = fv->branch_pc + 8;
+    else
+        ret = below && !below->irq ? below->ret : 0;
+    FuncStat *fs = &col->fs[to->func];
+    bool outermost = fs->active++ == 0;
+    f->func = to->func;
+    f->arc = arc;
+    f->ret = ret;
+    f->sp = sp;
+    f->entry = now;
+    f->excluded = col->excluded;
+    f->outermost = outermost;
+    f->irq = false;
+    f->counted = true;
+    f->mono = !below || below->irq || (below->mono && sp <= below->sp);
+    fs->rcalls += !outermost;
+    fs->calls++;
+    arc->count++;
+    ctx_account_plain(col, now);
+    col->contexts_dropped += arc->ctx_node == col->ctx_cur; /* [limits] contexts */
+    f->ctx = col->ctx_cur = arc->ctx_node;
+    col->depth = d + 1;
+    return true;
+}
+
+/* A return (jr $ra): return_quick, else arrive_general. Its own
+ * function, as arrive_call: each a leaf with few registers to save. */
+G_GNUC_NO_INLINE static void arrive_return(Collector *col, Core *core, const Block *from_b,
+                                           const Block *to_b, uint64_t now)
+{
+    const BlockView *tv = block_view(to_b), *fv = block_view(from_b);
+    const BlockInfo *to = &g_array_index(col->blk, BlockInfo, tv->tag);
+    const BlockInfo *from = &g_array_index(col->blk, BlockInfo, fv->tag);
+    uint32_t sp;
+    if (sp_quick(col, core, &sp) && return_quick(col, tv->addr, sp, to, from, now))
+        return;
+    arrive_general(col, core, from_b, to_b, now);
+}
+
+/* A call (a branch or jump onto a function entry): call_quick, else
+ * arrive_general. */
+G_GNUC_NO_INLINE static void arrive_call(Collector *col, Core *core, const Block *from_b,
+                                         const Block *to_b, uint64_t now)
+{
+    const BlockView *tv = block_view(to_b), *fv = block_view(from_b);
+    const BlockInfo *to = &g_array_index(col->blk, BlockInfo, tv->tag);
+    const BlockInfo *from = &g_array_index(col->blk, BlockInfo, fv->tag);
+    unsigned fl = fv->flags;
+    uint32_t sp;
+    if (to->entry && ((fl & MIPS_LINK) || to->func != from->func) && sp_quick(col, core, &sp)
+        && call_quick(col, fv, from, to, sp, now))
+        return;
+    arrive_general(col, core, from_b, to_b, now);
+}
+
+/* Control reached to_b from from_b (CoreHooks.arrive). The usual return
+ * and call are decided before anything changes and done in line
+ * (arrive_return, arrive_call); everything else, and whatever they
+ * decline, arrive_general. */
+static void on_arrive(void *opaque, Core *core, const Block *from_b, const Block *to_b, uint64_t now)
+{
+    Collector *col = opaque;
+    unsigned fl = from_b ? block_view(from_b)->flags : MIPS_ERET;
+    if ((fl & (MIPS_ERET | MIPS_JREG | MIPS_LINK | MIPS_RETURN)) == (MIPS_JREG | MIPS_RETURN))
+        arrive_return(col, core, from_b, to_b, now);
+    else if ((fl & (MIPS_ERET | MIPS_BRANCH)) == MIPS_BRANCH && (!(fl & MIPS_JREG) || (fl & MIPS_LINK)))
+        arrive_call(col, core, from_b, to_b, now);
+    else
+        arrive_general(col, core, from_b, to_b, now);
 }
 
 static void on_interrupt(void *opaque, uint32_t epc, uint64_t now)

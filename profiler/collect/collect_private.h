@@ -89,6 +89,8 @@ struct Collector {
     unsigned npend;            /* cycles since the span's last failed poll, */
     struct { unsigned ctx; uint64_t cycles; } pend[COLLECT_MAX_PEND]; /* per path */
     const Core *core;          /* for wait_irq; NULL: not tracked */
+    const Core *gpr_core;      /* the core whose register file gpr is */
+    const volatile uint32_t *gpr; /* core_gpr_file(gpr_core): NULL, none */
     uint64_t noc_wait_from, noc_wait_to;
     bool noc_waited;
 };

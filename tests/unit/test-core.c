@@ -483,6 +483,11 @@ static void test_registers_direct(void)
         for (unsigned r = 1; r < 32; r++)
             if (r != 4 && r != 5 && r != CORE_GPR_SP)
                 g_assert_cmphex(core_read_gpr(c, r), ==, 0);
+        /* the register file the collector reads $sp from (core_gpr_file) */
+        const volatile uint32_t *g = core_gpr_file(c);
+        g_assert_nonnull(g);
+        for (unsigned r = 0; r < 32; r++)
+            g_assert_cmphex(g[r], ==, core_read_gpr(c, r));
         core_free(c);
         elf_image_free(img);
     }

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""test_floor.py - bench-bare's floor modes do the work they stand for
+(docs/performance.md, "The floor of a block hook").
+
+--floor-count must count exactly the blocks and instructions that the
+counting hook (--count) counts; --floor-calls must find exactly the calls
+nocprof's profile finds (summary.json, every function's calls summed over
+the cores), each returning (no frame left open, no return unmatched).
+Otherwise the floor would be cheaper than the work it claims to measure.
+bench-bare is next to nocprof in the build (build/bench/bench-bare).
+"""
+import json
+import os
+import subprocess
+import unittest
+
+import nptest
+from nptest import fw, main, run
+
+
+def bare(*args):
+    path = os.path.join(os.path.dirname(nptest.nocprof()), "bench", "bench-bare")
+    if not os.path.exists(path):
+        raise unittest.SkipTest("bench-bare not built: " + path)
+    p = subprocess.run([path, "-q"] + list(args), capture_output=True, text=True, timeout=120)
+    line = [ln for ln in p.stdout.splitlines() if ln.startswith("BARE ")]
+    if p.returncode != 0 or not line:
+        raise AssertionError("bench-bare %s -> %d: %s" % (" ".join(args), p.returncode, p.stderr[-2000:]))
+    return json.loads(line[-1][5:])
+
+
+class Floor(unittest.TestCase):
+    def test_counts_and_calls(self):
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                elf = fw("callheavy", endian)
+                count = bare("--count", elf)
+                a = bare("--floor-count", elf)
+                b = bare("--floor-calls", elf)
+                self.assertGreater(count["blocks"], 1000000)
+                for m in (a, b):
+                    self.assertEqual(m["floor_blocks"], count["blocks"])
+                    self.assertEqual(m["floor_instructions"], count["total_instructions"])
+                r = run([elf])
+                self.assertEqual(r.rc, 0, r.describe())
+                calls = sum(f["calls"] for c in r.summary["cores"] for f in c["functions"])
+                self.assertEqual(b["floor_calls"], calls)
+                self.assertEqual(b["floor_returns"], calls)
+                self.assertEqual(b["floor_unmatched"], 0)
+
+
+if __name__ == "__main__":
+    main()
