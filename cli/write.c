@@ -209,8 +209,9 @@ static bool write_trace(Out *o, const ProfileData *d, GString *page, GError **er
 
 /* stacks.folded: every core's calling contexts, prefixed coreN, within
  * [limits] folded_bytes (also report.html's flame graphs): the deepest cut
- * of every path that fits, totals exact; *warning says what was cut. */
-static GString *folded_all(const ProfileData *d, char **warning)
+ * of every path that fits, totals exact; *warning says what was cut,
+ * *flame is report.html's flame data of the same lines. */
+static GString *folded_all(const ProfileData *d, char **warning, GString **flame)
 {
     Folded **f = g_new0(Folded *, d->ncores ? d->ncores : 1);
     char **prefix = g_new0(char *, d->ncores + 1);
@@ -240,6 +241,7 @@ static GString *folded_all(const ProfileData *d, char **warning)
     for (unsigned i = 0; i < d->ncores; i++)
         if (f[i])
             folded_write(s, f[i], prefix[i], depth);
+    *flame = cli_flame_json((const Folded *const *)f, (const char *const *)prefix, d->ncores, depth);
     if (full > d->cfg.folded_bytes)
         *warning = g_strdup_printf("stacks.folded: call paths cut at %u of %u frames to stay within %" G_GUINT64_FORMAT
                                    " bytes ([limits] folded_bytes; %" G_GUINT64_FORMAT " bytes uncut, %" G_GSIZE_FORMAT
@@ -297,13 +299,14 @@ static GPtrArray *limit_warnings(const ProfileData *d)
     return w;
 }
 
-/* OUT/report.html from the final summary.json (staged, not yet in place)
- * and trace.json's text without messages (NULL: no trace). */
-static bool write_html(Out *o, const ProfileData *d, const char *folded, const char *trace, GError **error)
+/* OUT/report.html from the final summary.json (staged, not yet in place),
+ * the flame data (flame_of; NULL: no profiles) and trace.json's text
+ * without messages (NULL: no trace). */
+static bool write_html(Out *o, const ProfileData *d, const char *flame, const char *trace, GError **error)
 {
     bool any = d->ncores && d->profs[0];
     const char *summary = cli_stage_path(o->stage, o->dir, "summary.json");
-    GString *page = html_report_build_run(summary, folded, trace, any ? (const Profile *const *)d->profs : NULL,
+    GString *page = html_report_build_run(summary, NULL, flame, trace, any ? (const Profile *const *)d->profs : NULL,
                                           d->ncores, error);
     return page && put_gstring(o, NULL, "report.html", page, error);
 }
@@ -324,7 +327,7 @@ static bool put_summary_json(Out *o, const RunInfo *r, GError **error)
  * (cli_signals_freeze): a signal that came while these were written makes
  * them be written again with its status, so the summary always says the
  * status the process exits with. */
-static bool write_summaries(Out *o, const ProfileData *d, RunInfo *run, bool ok, const char *folded,
+static bool write_summaries(Out *o, const ProfileData *d, RunInfo *run, bool ok, const char *flame,
                             const char *trace, GError **first)
 {
     bool sok = true;
@@ -334,7 +337,7 @@ static bool write_summaries(Out *o, const ProfileData *d, RunInfo *run, bool ok,
         r.exit_status = status;
         GError **err = *first ? NULL : first;
         sok = put_summary_json(o, &r, err);
-        if (ok && sok && !write_html(o, d, folded, trace, first)) {
+        if (ok && sok && !write_html(o, d, flame, trace, first)) {
             ok = false;
             status = -1;
             continue;
@@ -371,7 +374,8 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     }
     GError *first = NULL;
     g_autofree char *folded_cut = NULL;
-    GString *folded = have_profiles ? folded_all(d, &folded_cut) : NULL;
+    GString *flame = NULL;
+    GString *folded = have_profiles ? folded_all(d, &folded_cut, &flame) : NULL;
     bool ok = (!(flags & CLI_WRITE_DATA) || write_data(o, d->whole ? d->whole : d, &first))
            && put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), &first)
            && (!d->comm || put_gstring(o, NULL, "comm.txt", comm_text(d->comm, (const Profile *const *)d->profs, d->ncores), &first));
@@ -413,12 +417,14 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
         stopped(o, &first);
         ok = false;
     } else {
-        ok = write_summaries(o, d, &run, ok, folded ? folded->str : NULL, page_trace ? page_trace->str : NULL,
+        ok = write_summaries(o, d, &run, ok, flame ? flame->str : NULL, page_trace ? page_trace->str : NULL,
                              &first);
         ok = cli_stage_commit(o->stage, flags & CLI_WRITE_STOP_ON_SIGNAL, first ? NULL : &first) && ok;
     }
     if (folded)
         g_string_free(folded, TRUE);
+    if (flame)
+        g_string_free(flame, TRUE);
     if (page_trace)
         g_string_free(page_trace, TRUE);
     aliasing_free(alias);

@@ -123,6 +123,37 @@ static uint64_t node_count(const Folded *f, unsigned i, unsigned depth)
     return c->depth < depth ? c->self : c->depth == depth ? f->subtree[i] : 0;
 }
 
+unsigned folded_nodes(const Folded *f)
+{
+    return f->nodes->len;
+}
+
+unsigned folded_funcs(const Folded *f)
+{
+    return f->p->nfuncs;
+}
+
+unsigned folded_parent(const Folded *f, unsigned node)
+{
+    return g_array_index(f->nodes, FoldNode, node).parent;
+}
+
+unsigned folded_func(const Folded *f, unsigned node)
+{
+    return g_array_index(f->nodes, FoldNode, node).func;
+}
+
+const char *folded_name(const Folded *f, unsigned func, size_t *len)
+{
+    *len = f->namelen[func];
+    return f->names[func];
+}
+
+uint64_t folded_count(const Folded *f, unsigned node, unsigned depth)
+{
+    return node_count(f, node, depth);
+}
+
 static unsigned digits(uint64_t v)
 {
     unsigned d = 1;
