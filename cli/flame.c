@@ -31,7 +31,7 @@ static bool names_distinct(const Folded *f)
 GString *cli_flame_json(const Folded *const *f, const char *const *prefix, unsigned ncores, unsigned depth)
 {
     HtmlFlame *fl = html_flame_new();
-    GArray *up = g_array_new(FALSE, FALSE, sizeof(unsigned));
+    unsigned up[FOLDED_MAX_DEPTH + 1];   /* a path's frames not made yet, leaf first */
     for (unsigned i = 0; i < ncores; i++) {
         unsigned n = f[i] ? folded_nodes(f[i]) : 0, nf = f[i] ? folded_funcs(f[i]) : 0;
         int64_t *node = g_new(int64_t, n ? n : 1), root = -1;     /* -1: not made yet */
@@ -45,17 +45,16 @@ GString *cli_flame_json(const Folded *const *f, const char *const *prefix, unsig
                 continue;
             if (root < 0)
                 root = html_flame_child(fl, -1, html_flame_name(fl, g_strdup(prefix[i])));
-            g_array_set_size(up, 0);
-            unsigned a = k;
-            while (node[a] < 0) {   /* the frames not made yet, leaf first */
-                g_array_append_val(up, a);
+            unsigned a = k, nup = 0;
+            while (node[a] < 0) {
+                up[nup++] = a;
                 if (a == 0)
                     break;
                 a = folded_parent(f[i], a);
             }
             int64_t at = node[a] >= 0 ? node[a] : root;
-            for (guint j = up->len; j-- > 0;) {
-                unsigned b = g_array_index(up, unsigned, j), fn = folded_func(f[i], b);
+            while (nup) {
+                unsigned b = up[--nup], fn = folded_func(f[i], b);
                 if (name[fn] == G_MAXUINT) {
                     size_t len;
                     const char *s = folded_name(f[i], fn, &len);
@@ -68,6 +67,5 @@ GString *cli_flame_json(const Folded *const *f, const char *const *prefix, unsig
         g_free(node);
         g_free(name);
     }
-    g_array_free(up, TRUE);
     return html_flame_finish(fl);
 }

@@ -6,7 +6,8 @@
  * same trees: merges by name (two functions of one name, a name spelled
  * two ways, a function named like a core's frame), escapes, lines that
  * are not written (no cycles of their own), recursion folding and paths
- * cut at a depth, cores without a profile or with only a root. */
+ * cut at a depth, cores without a profile or with only a root; and
+ * folded_write's lines themselves, by hand. */
 #include <glib.h>
 #include <string.h>
 
@@ -110,10 +111,61 @@ static void test_merged_by_name(void)
     folded_free(f);
 }
 
+/* folded_write's lines by hand: a main with 20 children (past the few a
+ * node's list holds before its children are indexed), contexts that
+ * repeat a path (as a hand-edited profile.data may: summed), one repeated
+ * while main has 3 children and one when it has 20; a line whose parent
+ * has none of its own (copied from main's line), one whose every
+ * ancestor has none (written whole). */
+static void test_folded_lines(void)
+{
+    ProfFunc funcs[24] = { { .name = "main" } };
+    char names[21][8];
+    for (unsigned k = 0; k < 20; k++) {
+        g_snprintf(names[k], sizeof names[k], "f%u", k);
+        funcs[k + 1].name = names[k];
+    }
+    funcs[21].name = "g";
+    funcs[22].name = "h";
+    ProfCtx ctx[32] = { { .parent = 0, .func = 0, .self = 1 } };
+    unsigned n = 1;
+    for (unsigned k = 0; k < 20; k++) {
+        ctx[n++] = (ProfCtx){ .parent = 0, .func = k + 1, .self = k == 1 ? 0 : 10 + k };
+        if (k == 2)
+            ctx[n++] = (ProfCtx){ .parent = 0, .func = 1, .self = 100 };    /* 4: f0 again */
+    }
+    ctx[n++] = (ProfCtx){ .parent = 0, .func = 16, .self = 200 };            /* 22: f15 again */
+    ctx[n++] = (ProfCtx){ .parent = 4, .func = 21, .self = 7 };              /* under the second f0 */
+    ctx[n++] = (ProfCtx){ .parent = 1, .func = 21, .self = 8 };              /* the same path */
+    ctx[n++] = (ProfCtx){ .parent = 22, .func = 21, .self = 9 };
+    ctx[n++] = (ProfCtx){ .parent = 2, .func = 22, .self = 5 };              /* under f1, no line */
+    Profile p = { .nfuncs = 23, .funcs = funcs, .nctxs = n, .ctxs = ctx };
+    GString *want = g_string_new("core0;main 1\ncore0;main;f0 110\n");
+    for (unsigned k = 2; k < 20; k++)
+        g_string_append_printf(want, "core0;main;f%u %u\n", k, k == 15 ? 225 : 10 + k);
+    g_string_append(want, "core0;main;f0;g 15\ncore0;main;f15;g 9\ncore0;main;f1;h 5\n");
+    Folded *f = folded_new(&p, 0);
+    GString *got = g_string_new(NULL);
+    folded_write(got, f, "core0", FOLDED_MAX_DEPTH);
+    g_assert_cmpstr(got->str, ==, want->str);
+    g_string_truncate(got, 0);
+    folded_free(f);
+    ProfCtx chain[] = { { .parent = 0, .func = 0 }, { .parent = 0, .func = 21 }, { .parent = 1, .func = 22, .self = 3 } };
+    Profile q = { .nfuncs = 23, .funcs = funcs, .nctxs = 3, .ctxs = chain };
+    f = folded_new(&q, 0);
+    folded_write(got, f, "core1", FOLDED_MAX_DEPTH);
+    folded_write(got, f, NULL, FOLDED_MAX_DEPTH);
+    g_assert_cmpstr(got->str, ==, "core1;main;g;h 3\nmain;g;h 3\n");
+    folded_free(f);
+    g_string_free(got, TRUE);
+    g_string_free(want, TRUE);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/flame/tree-as-text", test_tree_as_text);
     g_test_add_func("/flame/merged-by-name", test_merged_by_name);
+    g_test_add_func("/flame/folded-lines", test_folded_lines);
     return g_test_run();
 }
