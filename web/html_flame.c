@@ -18,7 +18,8 @@ struct HtmlFlame {
     GHashTable *names;         /* name -> index + 1 */
     GPtrArray *list;           /* names in order of first use */
     GHashTable *kids;          /* (parent + 1) << 32 | name -> node + 1 */
-    GArray *nodes;             /* FlameNode, parents first */
+    FlameNode *nodes;          /* [len], parents first, room for cap */
+    guint len, cap;
 };
 
 static guint key_hash(gconstpointer key)
@@ -34,7 +35,8 @@ HtmlFlame *html_flame_new(void)
     f->names = g_hash_table_new(g_str_hash, g_str_equal);
     f->list = g_ptr_array_new_with_free_func(g_free);
     f->kids = g_hash_table_new(key_hash, g_direct_equal);
-    f->nodes = g_array_new(FALSE, FALSE, sizeof(FlameNode));
+    f->nodes = NULL;
+    f->len = f->cap = 0;
     return f;
 }
 
@@ -71,22 +73,24 @@ int64_t html_flame_child(HtmlFlame *f, int64_t parent, unsigned name)
     gpointer v = g_hash_table_lookup(f->kids, key);
     if (v)
         return (int64_t)GPOINTER_TO_SIZE(v) - 1;
-    FlameNode c = { parent, name, 0 };
-    g_array_append_val(f->nodes, c);
-    g_hash_table_insert(f->kids, key, GSIZE_TO_POINTER(f->nodes->len));
-    return f->nodes->len - 1;
+    int64_t n = html_flame_new_child(f, parent, name);
+    g_hash_table_insert(f->kids, key, GSIZE_TO_POINTER(f->len));
+    return n;
 }
 
 int64_t html_flame_new_child(HtmlFlame *f, int64_t parent, unsigned name)
 {
-    FlameNode c = { parent, name, 0 };
-    g_array_append_val(f->nodes, c);
-    return f->nodes->len - 1;
+    if (f->len == f->cap) {   /* a GArray append per node cost more than the rest */
+        f->cap = MAX(64, 2 * f->cap);
+        f->nodes = g_renew(FlameNode, f->nodes, f->cap);
+    }
+    f->nodes[f->len] = (FlameNode){ parent, name, 0 };
+    return f->len++;
 }
 
 void html_flame_add(HtmlFlame *f, int64_t node, uint64_t count)
 {
-    g_array_index(f->nodes, FlameNode, node).value += count;
+    f->nodes[node].value += count;
 }
 
 /* The text's reader: a frame's bytes -> name index + 1 (no copy once they
@@ -178,15 +182,13 @@ static void add_line(Flame *f, Prev *pv, const char *s, gsize n)
  * more than building the tree) */
 static char *put_uint(char *w, uint64_t v, char c)
 {
-    char d[24];
-    int n = (int)sizeof d;
-    d[--n] = c;
-    do {
-        d[--n] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    memcpy(w, d + n, sizeof d - (size_t)n);
-    return w + sizeof d - (size_t)n;
+    unsigned n = 1;
+    for (uint64_t t = v; t >= 10; t /= 10)
+        n++;
+    for (unsigned i = n; i-- > 0; v /= 10)
+        w[i] = (char)('0' + v % 10);
+    w[n] = c;
+    return w + n + 1;
 }
 
 GString *html_flame_finish(HtmlFlame *f)
@@ -200,20 +202,20 @@ GString *html_flame_finish(HtmlFlame *f)
     }
     g_string_append(o, "],\"nodes\":[");
     gsize at = o->len;
-    g_string_set_size(o, at + (gsize)f->nodes->len * 3 * 21);   /* 20 digits and a ',' at most */
+    g_string_set_size(o, at + (gsize)f->len * 3 * 21);   /* 20 digits and a ',' at most */
     char *w = o->str + at;
-    for (guint i = 0; i < f->nodes->len; i++) {
-        const FlameNode *x = &g_array_index(f->nodes, FlameNode, i);
+    for (guint i = 0; i < f->len; i++) {
+        const FlameNode *x = &f->nodes[i];
         w = put_uint(w, x->parent < 0 ? 0 : (uint64_t)i - (uint64_t)x->parent, ',');   /* small: compresses */
         w = put_uint(w, x->name, ',');
         w = put_uint(w, x->value, ',');
     }
-    g_string_truncate(o, (gsize)(w - o->str) - (f->nodes->len ? 1 : 0));   /* the last ',' */
+    g_string_truncate(o, (gsize)(w - o->str) - (f->len ? 1 : 0));   /* the last ',' */
     g_string_append(o, "]}");
     g_hash_table_destroy(f->kids);
     g_hash_table_destroy(f->names);
     g_ptr_array_free(f->list, TRUE);
-    g_array_free(f->nodes, TRUE);
+    g_free(f->nodes);
     g_free(f);
     return o;
 }

@@ -60,13 +60,12 @@ static unsigned kid_find(const GArray *fn, GHashTable *index, unsigned p, unsign
     return NONE;
 }
 
-/* A new node: child of p for function f. */
-static unsigned kid_add(GArray *fn, GHashTable *index, unsigned p, unsigned f)
+/* A new node n (fn has room: its final length is set at the end): child
+ * of p for function f. */
+static unsigned kid_add(GArray *fn, GHashTable *index, unsigned n, unsigned p, unsigned f)
 {
-    FoldNode c = { .parent = p, .func = f, .depth = NODE(fn, p)->depth + 1, .kid = NONE,
-                   .sib = NODE(fn, p)->kid };
-    g_array_append_val(fn, c);
-    unsigned n = fn->len - 1;
+    *NODE(fn, n) = (FoldNode){ .parent = p, .func = f, .depth = NODE(fn, p)->depth + 1, .kid = NONE,
+                               .sib = NODE(fn, p)->kid };
     FoldNode *q = NODE(fn, p);
     q->kid = n;
     if (++q->nkids == FEW_KIDS + 1)   /* from now on by the index */
@@ -81,10 +80,12 @@ static unsigned kid_add(GArray *fn, GHashTable *index, unsigned p, unsigned f)
 static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold)
 {
     GArray *fn = g_array_sized_new(FALSE, FALSE, sizeof(FoldNode), (guint)nctx);
+    g_array_set_size(fn, (guint)nctx);   /* at most one node per context */
+    unsigned len = 1;
     g_autofree unsigned *map = g_new(unsigned, nctx ? nctx : 1);
     GHashTable *index = g_hash_table_new(key_hash, g_direct_equal);
-    FoldNode root = { .parent = 0, .func = ctx[0].func, .depth = 1, .kid = NONE, .sib = NONE, .self = ctx[0].self };
-    g_array_append_val(fn, root);
+    *NODE(fn, 0) = (FoldNode){ .parent = 0, .func = ctx[0].func, .depth = 1, .kid = NONE, .sib = NONE,
+                               .self = ctx[0].self };
     map[0] = 0;
     for (size_t n = 1; n < nctx; n++) {
         unsigned p = map[ctx[n].parent], f = ctx[n].func;
@@ -94,10 +95,11 @@ static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold)
         else if (NODE(fn, p)->depth >= FOLDED_MAX_DEPTH || (fold && occurrences(fn, p, f) >= fold))
             map[n] = p;   /* too deep: charged to the deepest kept frame */
         else
-            map[n] = kid_add(fn, index, p, f);
+            map[n] = kid_add(fn, index, len++, p, f);
         NODE(fn, map[n])->self += ctx[n].self;
     }
     g_hash_table_destroy(index);
+    g_array_set_size(fn, len);
     return fn;
 }
 
@@ -226,6 +228,8 @@ void folded_write(GString *o, const Folded *f, const char *prefix, unsigned dept
 {
     size_t pre = prefix ? strlen(prefix) + 1 : 0;
     gsize *line = g_new(gsize, f->nodes->len ? f->nodes->len : 1);   /* where node's line starts, or NONE */
+    gsize end = o->len;
+    g_string_set_size(o, end + folded_bytes(f, prefix, depth));   /* once, not per line */
     for (unsigned n = 0; n < f->nodes->len; n++) {
         uint64_t v = node_count(f, n, depth);
         line[n] = G_MAXSIZE;
@@ -235,8 +239,8 @@ void folded_write(GString *o, const Folded *f, const char *prefix, unsigned dept
         unsigned nd = digits(v);
         for (unsigned i = nd; i-- > 0; v /= 10)
             num[i] = (char)('0' + v % 10);
-        gsize at = o->len, len = pre + f->pathlen[n] + 1;
-        g_string_set_size(o, at + len + nd + 1);
+        gsize at = end, len = pre + f->pathlen[n] + 1;
+        end += len + nd + 1;
         line[n] = at;
         char *w = o->str + at + len - 1;
         *w = ' ';
@@ -261,6 +265,7 @@ void folded_write(GString *o, const Folded *f, const char *prefix, unsigned dept
         memcpy(o->str + at + len, num, nd);
         o->str[at + len + nd] = '\n';
     }
+    g_assert(end == o->len);   /* folded_bytes counts what is written */
     g_free(line);
 }
 
