@@ -36,7 +36,7 @@ guint collect_ctx_hash(gconstpointer key)
  * host instructions of hof30's 16,500 contexts per core: issue 24). */
 static CtxKids *kids_of(Collector *col, unsigned node)
 {
-    if (col->ctx_kids->len < col->ctx->len)   /* doubled: one new context is no call */
+    if (col->ctx_kids->len < col->ctx->len)   /* doubled: one new context is no call; not cleared */
         g_array_set_size(col->ctx_kids, MAX(col->ctx->len, 2 * col->ctx_kids->len));
     return &g_array_index(col->ctx_kids, CtxKids, node);
 }
@@ -93,7 +93,7 @@ unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
     g_array_append_val(col->ctx, c);
     unsigned node = col->ctx->len - 1;
     CtxKids *nk = kids_of(col, node), *k = &g_array_index(col->ctx_kids, CtxKids, parent);
-    nk->sib = k->first;
+    *nk = (CtxKids){ .sib = k->first };
     k->first = node;
     if (++k->nkids == CTX_FEW_KIDS + 1)   /* from now on by the hash */
         for (unsigned n = node; n; n = g_array_index(col->ctx_kids, CtxKids, n).sib)
