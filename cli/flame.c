@@ -31,6 +31,10 @@ static bool names_distinct(const Folded *f)
 GString *cli_flame_json(const Folded *const *f, const char *const *prefix, unsigned ncores, unsigned depth)
 {
     HtmlFlame *fl = html_flame_new();
+    guint most = ncores;   /* a root frame per core and at most a node per folded node */
+    for (unsigned i = 0; i < ncores; i++)
+        most += f[i] ? folded_nodes(f[i]) : 0;
+    html_flame_reserve(fl, most);
     unsigned up[FOLDED_MAX_DEPTH + 1];   /* a path's frames not made yet, leaf first */
     for (unsigned i = 0; i < ncores; i++) {
         unsigned n = f[i] ? folded_nodes(f[i]) : 0, nf = f[i] ? folded_funcs(f[i]) : 0;

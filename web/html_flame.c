@@ -78,6 +78,14 @@ int64_t html_flame_child(HtmlFlame *f, int64_t parent, unsigned name)
     return n;
 }
 
+void html_flame_reserve(HtmlFlame *f, guint nodes)
+{
+    if (nodes > f->cap) {
+        f->cap = nodes;
+        f->nodes = g_renew(FlameNode, f->nodes, f->cap);
+    }
+}
+
 int64_t html_flame_new_child(HtmlFlame *f, int64_t parent, unsigned name)
 {
     if (f->len == f->cap) {   /* a GArray append per node cost more than the rest */

@@ -59,6 +59,8 @@ int64_t html_flame_child(HtmlFlame *f, int64_t parent, unsigned name);
 /* A new child without looking for one of that name: for a caller that
  * knows parent has none (html_flame_child does not find it later). */
 int64_t html_flame_new_child(HtmlFlame *f, int64_t parent, unsigned name);
+/* Room for this many nodes at once (a hint: more may still be made). */
+void html_flame_reserve(HtmlFlame *f, guint nodes);
 void html_flame_add(HtmlFlame *f, int64_t node, uint64_t count);
 GString *html_flame_finish(HtmlFlame *f);
 /* A folded frame's name as the page shows it: \x3b and \x20 undone. */

@@ -119,8 +119,8 @@ Folded *folded_new(const Profile *p, unsigned fold)
     f->p = p;
     f->nodes = p->nctxs ? fold_tree(p->ctxs, p->nctxs, fold) : g_array_new(FALSE, FALSE, sizeof(FoldNode));
     unsigned n = f->nodes->len;
-    f->subtree = g_new0(uint64_t, n ? n : 1);
-    f->pathlen = g_new0(uint64_t, n ? n : 1);
+    f->subtree = g_new(uint64_t, n ? n : 1);   /* each set below */
+    f->pathlen = g_new(uint64_t, n ? n : 1);
     f->names = g_new0(char *, p->nfuncs ? p->nfuncs : 1);
     f->namelen = g_new0(size_t, p->nfuncs ? p->nfuncs : 1);
     for (unsigned i = 0; i < n; i++) {   /* parents come first */
