@@ -190,6 +190,11 @@ static void add_line(Flame *f, Prev *pv, const char *s, gsize n)
  * more than building the tree) */
 static char *put_uint(char *w, uint64_t v, char c)
 {
+    if (v < 10) {   /* most parent offsets and name indices */
+        w[0] = (char)('0' + v);
+        w[1] = c;
+        return w + 2;
+    }
     unsigned n = 1;
     for (uint64_t t = v; t >= 10; t /= 10)
         n++;
