@@ -6,6 +6,7 @@
  *              the collectors, gather every core's outcome and profile
  *   write.c    the output folder: every report, written atomically, from
  *              a ProfileData (a live run's or saved data), and the data
+ *   flame.c    report.html's flame data from the folded trees
  *   report.c   `nocprof report`: re-render a finished run from its data,
  *              and the report options shared by every command that writes
  *              reports (cli_report_*)
@@ -241,6 +242,14 @@ enum { CLI_WRITE_DATA = 1, CLI_WRITE_DEMO = 2, CLI_WRITE_KEEP = 4, CLI_WRITE_STO
  * now from what the run read (or cannot be read). */
 void cli_check_sources(const char *dir);
 bool cli_write_reports(const ProfileData *d, const char *out, unsigned flags, GError **error);
+
+/* report.html's flame data (html_report.h) of the stacks.folded lines that
+ * folded_write(f[i], prefix[i], depth) writes for i = 0..ncores-1 (f[i]
+ * NULL: none), made from the folded trees with the bytes html_flame_json
+ * makes from that text (issue 24: reading 8.6 MB of deep recursion back
+ * cost more than writing it). flame.c. */
+typedef struct Folded Folded;
+GString *cli_flame_json(const Folded *const *f, const char *const *prefix, unsigned ncores, unsigned depth);
 
 /* Options that change what the reports show, shared by every command that
  * writes reports (report, merge): parsed by one group, applied to the

@@ -207,13 +207,34 @@ static bool write_trace(Out *o, const ProfileData *d, GString *page, GError **er
     return ok;
 }
 
-/* stacks.folded: every core's calling contexts, prefixed coreN, within
- * [limits] folded_bytes (also report.html's flame graphs): the deepest cut
- * of every path that fits, totals exact; *warning says what was cut. */
-static GString *folded_all(const ProfileData *d, char **warning)
+/* stacks.folded's trees: every core's calling contexts, prefixed coreN,
+ * and the depth its paths are cut at. */
+typedef struct FoldedAll {
+    unsigned ncores, depth;
+    Folded **f;                /* [ncores], NULL: no profile */
+    char **prefix;             /* [ncores] */
+} FoldedAll;
+
+static void folded_all_free(FoldedAll *fa)
 {
-    Folded **f = g_new0(Folded *, d->ncores ? d->ncores : 1);
-    char **prefix = g_new0(char *, d->ncores + 1);
+    for (unsigned i = 0; i < fa->ncores; i++) {
+        folded_free(fa->f[i]);
+        g_free(fa->prefix[i]);
+    }
+    g_free(fa->f);
+    g_free(fa->prefix);
+}
+
+/* stacks.folded within [limits] folded_bytes (also report.html's flame
+ * graphs): the deepest cut of every path that fits, totals exact;
+ * *warning says what was cut, *flame is report.html's flame data of the
+ * same lines. The text is written later (write_folded), never whole. */
+static FoldedAll folded_all(const ProfileData *d, char **warning, GString **flame)
+{
+    FoldedAll fa = { .ncores = d->ncores, .f = g_new0(Folded *, d->ncores ? d->ncores : 1),
+                     .prefix = g_new0(char *, d->ncores + 1) };
+    Folded **f = fa.f;
+    char **prefix = fa.prefix;
     unsigned deepest = 1;
     for (unsigned i = 0; i < d->ncores; i++)
         if (d->profs[i]) {
@@ -235,24 +256,42 @@ static GString *folded_all(const ProfileData *d, char **warning)
         else
             hi = mid - 1;
     }
-    unsigned depth = full > d->cfg.folded_bytes ? lo : deepest;
-    GString *s = g_string_new(NULL);
-    for (unsigned i = 0; i < d->ncores; i++)
-        if (f[i])
-            folded_write(s, f[i], prefix[i], depth);
-    if (full > d->cfg.folded_bytes)
+    fa.depth = full > d->cfg.folded_bytes ? lo : deepest;
+    *flame = cli_flame_json((const Folded *const *)f, (const char *const *)prefix, d->ncores, fa.depth);
+    if (full > d->cfg.folded_bytes) {
+        uint64_t written = 0;
+        for (unsigned i = 0; i < d->ncores; i++)
+            written += f[i] ? folded_bytes(f[i], prefix[i], fa.depth) : 0;
         *warning = g_strdup_printf("stacks.folded: call paths cut at %u of %u frames to stay within %" G_GUINT64_FORMAT
-                                   " bytes ([limits] folded_bytes; %" G_GUINT64_FORMAT " bytes uncut, %" G_GSIZE_FORMAT
+                                   " bytes ([limits] folded_bytes; %" G_GUINT64_FORMAT " bytes uncut, %" G_GUINT64_FORMAT
                                    " written); deeper frames' cycles are in their ancestor at that depth (totals "
-                                   "exact; also report.html's flame graphs)", depth, deepest, d->cfg.folded_bytes,
-                                   full, s->len);
-    for (unsigned i = 0; i < d->ncores; i++) {
-        folded_free(f[i]);
-        g_free(prefix[i]);
+                                   "exact; also report.html's flame graphs)", fa.depth, deepest, d->cfg.folded_bytes,
+                                   full, written);
     }
-    g_free(f);
-    g_free(prefix);
-    return s;
+    return fa;
+}
+
+/* OUT/stacks.folded, streamed a core at a time through one buffer (8.6
+ * MB of deep recursion held whole cost its page faults: issue 24). */
+static bool write_folded(Out *o, const FoldedAll *fa, GError **error)
+{
+    cli_test_hook("stacks.folded");
+    FILE *out = stopped(o, error) ? NULL : cli_stage_open(o->stage, o->dir, "stacks.folded", error);
+    if (!out)
+        return false;
+    GString *s = g_string_new(NULL);
+    bool ok = true;
+    for (unsigned i = 0; ok && i < fa->ncores; i++)
+        if (fa->f[i]) {
+            g_string_truncate(s, 0);
+            folded_write(s, fa->f[i], fa->prefix[i], fa->depth);
+            ok = fwrite(s->str, 1, s->len, out) == s->len;
+        }
+    g_string_free(s, TRUE);
+    if (!cli_stage_close(o->stage, o->dir, "stacks.folded", out, ok, error))
+        return false;
+    note_written(o, "stacks.folded");
+    return true;
 }
 
 static bool write_data(Out *o, const ProfileData *d, GError **error)
@@ -297,13 +336,14 @@ static GPtrArray *limit_warnings(const ProfileData *d)
     return w;
 }
 
-/* OUT/report.html from the final summary.json (staged, not yet in place)
- * and trace.json's text without messages (NULL: no trace). */
-static bool write_html(Out *o, const ProfileData *d, const char *folded, const char *trace, GError **error)
+/* OUT/report.html from the final summary.json (staged, not yet in place),
+ * the flame data (flame_of; NULL: no profiles) and trace.json's text
+ * without messages (NULL: no trace). */
+static bool write_html(Out *o, const ProfileData *d, const char *flame, const char *trace, GError **error)
 {
     bool any = d->ncores && d->profs[0];
     const char *summary = cli_stage_path(o->stage, o->dir, "summary.json");
-    GString *page = html_report_build_run(summary, folded, trace, any ? (const Profile *const *)d->profs : NULL,
+    GString *page = html_report_build_run(summary, NULL, flame, trace, any ? (const Profile *const *)d->profs : NULL,
                                           d->ncores, error);
     return page && put_gstring(o, NULL, "report.html", page, error);
 }
@@ -324,7 +364,7 @@ static bool put_summary_json(Out *o, const RunInfo *r, GError **error)
  * (cli_signals_freeze): a signal that came while these were written makes
  * them be written again with its status, so the summary always says the
  * status the process exits with. */
-static bool write_summaries(Out *o, const ProfileData *d, RunInfo *run, bool ok, const char *folded,
+static bool write_summaries(Out *o, const ProfileData *d, RunInfo *run, bool ok, const char *flame,
                             const char *trace, GError **first)
 {
     bool sok = true;
@@ -334,7 +374,7 @@ static bool write_summaries(Out *o, const ProfileData *d, RunInfo *run, bool ok,
         r.exit_status = status;
         GError **err = *first ? NULL : first;
         sok = put_summary_json(o, &r, err);
-        if (ok && sok && !write_html(o, d, folded, trace, first)) {
+        if (ok && sok && !write_html(o, d, flame, trace, first)) {
             ok = false;
             status = -1;
             continue;
@@ -371,7 +411,10 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     }
     GError *first = NULL;
     g_autofree char *folded_cut = NULL;
-    GString *folded = have_profiles ? folded_all(d, &folded_cut) : NULL;
+    GString *flame = NULL;
+    FoldedAll folded = { 0 };
+    if (have_profiles)
+        folded = folded_all(d, &folded_cut, &flame);
     bool ok = (!(flags & CLI_WRITE_DATA) || write_data(o, d->whole ? d->whole : d, &first))
            && put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), &first)
            && (!d->comm || put_gstring(o, NULL, "comm.txt", comm_text(d->comm, (const Profile *const *)d->profs, d->ncores), &first));
@@ -383,7 +426,7 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     if (ok && page_trace)
         ok = write_trace(o, d, page_trace, &first);
     if (ok && have_profiles)
-        ok = put(o, NULL, "stacks.folded", folded->str, folded->len, &first);
+        ok = write_folded(o, &folded, &first);
     GString *sums = (flags & CLI_WRITE_SOURCES) && have_profiles ? g_string_new(NULL) : NULL;
     if (ok && have_profiles)
         ok = put_gstring(o, NULL, "coverage.info",
@@ -413,12 +456,13 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
         stopped(o, &first);
         ok = false;
     } else {
-        ok = write_summaries(o, d, &run, ok, folded ? folded->str : NULL, page_trace ? page_trace->str : NULL,
+        ok = write_summaries(o, d, &run, ok, flame ? flame->str : NULL, page_trace ? page_trace->str : NULL,
                              &first);
         ok = cli_stage_commit(o->stage, flags & CLI_WRITE_STOP_ON_SIGNAL, first ? NULL : &first) && ok;
     }
-    if (folded)
-        g_string_free(folded, TRUE);
+    folded_all_free(&folded);
+    if (flame)
+        g_string_free(flame, TRUE);
     if (page_trace)
         g_string_free(page_trace, TRUE);
     aliasing_free(alias);

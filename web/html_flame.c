@@ -14,14 +14,13 @@ typedef struct FlameNode {
     uint64_t value;
 } FlameNode;
 
-typedef struct Flame {
-    GHashTable *raw;           /* a frame's bytes -> name index + 1 */
+struct HtmlFlame {
     GHashTable *names;         /* name -> index + 1 */
     GPtrArray *list;           /* names in order of first use */
     GHashTable *kids;          /* (parent + 1) << 32 | name -> node + 1 */
-    GArray *nodes;             /* FlameNode, parents first */
-    GString *scratch;          /* the frame being looked up */
-} Flame;
+    FlameNode *nodes;          /* [len], parents first, room for cap */
+    guint len, cap;
+};
 
 static guint key_hash(gconstpointer key)
 {
@@ -29,10 +28,19 @@ static guint key_hash(gconstpointer key)
     return (guint)((k * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15)) >> 32);
 }
 
-/* A frame's name as the page shows it: the folded escapes of ';' and ' '
- * (\x3b, \x20: docs/reports.md "Names and escaping") undone, every other
- * byte as it is. */
-static char *unfold(const char *s, gsize n)
+HtmlFlame *html_flame_new(void)
+{
+    G_STATIC_ASSERT(sizeof(gpointer) >= sizeof(guint64)); /* the node keys */
+    HtmlFlame *f = g_new(HtmlFlame, 1);
+    f->names = g_hash_table_new(g_str_hash, g_str_equal);
+    f->list = g_ptr_array_new_with_free_func(g_free);
+    f->kids = g_hash_table_new(key_hash, g_direct_equal);
+    f->nodes = NULL;
+    f->len = f->cap = 0;
+    return f;
+}
+
+char *html_flame_unfold(const char *s, gsize n)
 {
     GString *o = g_string_sized_new(n);
     for (gsize i = 0; i < n; i++)
@@ -46,17 +54,9 @@ static char *unfold(const char *s, gsize n)
     return g_string_free(o, FALSE);
 }
 
-/* The index of the frame s[0..n): by its bytes (no copy once they are
- * known), then by its name (two spellings of one name are one name). */
-static unsigned name_index(Flame *f, const char *s, gsize n)
+unsigned html_flame_name(HtmlFlame *f, char *name)
 {
-    g_string_truncate(f->scratch, 0);
-    g_string_append_len(f->scratch, s, (gssize)n);
-    gpointer v = g_hash_table_lookup(f->raw, f->scratch->str);
-    if (v)
-        return GPOINTER_TO_UINT(v) - 1;
-    char *name = unfold(s, n);
-    v = g_hash_table_lookup(f->names, name);
+    gpointer v = g_hash_table_lookup(f->names, name);
     if (v) {
         g_free(name);
     } else {
@@ -64,21 +64,63 @@ static unsigned name_index(Flame *f, const char *s, gsize n)
         v = GUINT_TO_POINTER(f->list->len);
         g_hash_table_insert(f->names, name, v);
     }
-    g_hash_table_insert(f->raw, g_strdup(f->scratch->str), v);
     return GPOINTER_TO_UINT(v) - 1;
 }
 
-/* The child of parent named name, made when new. */
-static int64_t child(Flame *f, int64_t parent, unsigned name)
+int64_t html_flame_child(HtmlFlame *f, int64_t parent, unsigned name)
 {
     gpointer key = GSIZE_TO_POINTER(((guint64)(parent + 1) << 32) | name);
     gpointer v = g_hash_table_lookup(f->kids, key);
     if (v)
         return (int64_t)GPOINTER_TO_SIZE(v) - 1;
-    FlameNode c = { parent, name, 0 };
-    g_array_append_val(f->nodes, c);
-    g_hash_table_insert(f->kids, key, GSIZE_TO_POINTER(f->nodes->len));
-    return f->nodes->len - 1;
+    int64_t n = html_flame_new_child(f, parent, name);
+    g_hash_table_insert(f->kids, key, GSIZE_TO_POINTER(f->len));
+    return n;
+}
+
+void html_flame_reserve(HtmlFlame *f, guint nodes)
+{
+    if (nodes > f->cap) {
+        f->cap = nodes;
+        f->nodes = g_renew(FlameNode, f->nodes, f->cap);
+    }
+}
+
+int64_t html_flame_new_child(HtmlFlame *f, int64_t parent, unsigned name)
+{
+    if (f->len == f->cap) {   /* a GArray append per node cost more than the rest */
+        f->cap = MAX(64, 2 * f->cap);
+        f->nodes = g_renew(FlameNode, f->nodes, f->cap);
+    }
+    f->nodes[f->len] = (FlameNode){ parent, name, 0 };
+    return f->len++;
+}
+
+void html_flame_add(HtmlFlame *f, int64_t node, uint64_t count)
+{
+    f->nodes[node].value += count;
+}
+
+/* The text's reader: a frame's bytes -> name index + 1 (no copy once they
+ * are known), the frame being looked up. */
+typedef struct Flame {
+    HtmlFlame *t;
+    GHashTable *raw;
+    GString *scratch;
+} Flame;
+
+/* The index of the frame s[0..n): by its bytes, then by its name (two
+ * spellings of one name are one name). */
+static unsigned name_index(Flame *f, const char *s, gsize n)
+{
+    g_string_truncate(f->scratch, 0);
+    g_string_append_len(f->scratch, s, (gssize)n);
+    gpointer v = g_hash_table_lookup(f->raw, f->scratch->str);
+    if (v)
+        return GPOINTER_TO_UINT(v) - 1;
+    unsigned i = html_flame_name(f->t, html_flame_unfold(s, n));
+    g_hash_table_insert(f->raw, g_strdup(f->scratch->str), GUINT_TO_POINTER(i + 1));
+    return i;
 }
 
 /* The previous line's path: where each frame ends and its node. Lines of
@@ -134,36 +176,66 @@ static void add_line(Flame *f, Prev *pv, const char *s, gsize n)
     while (at <= len) {
         const char *semi = memchr(s + at, ';', len - at);
         gsize end = semi ? (gsize)(semi - s) : len;
-        node = child(f, node, name_index(f, s + at, end - at));
+        node = html_flame_child(f->t, node, name_index(f, s + at, end - at));
         g_array_append_val(pv->end, end);
         g_array_append_val(pv->node, node);
         at = end + 1;
     }
     pv->s = s;
     pv->len = len;
-    FlameNode *x = &g_array_index(f->nodes, FlameNode, node);
-    x->value += count;
+    html_flame_add(f->t, node, count);
 }
 
-/* v in decimal (a printf per number cost more than building the tree) */
-static void put_uint(GString *o, uint64_t v)
+/* v in decimal then c at w, returning the end (a printf per number cost
+ * more than building the tree) */
+static char *put_uint(char *w, uint64_t v, char c)
 {
-    char d[24];
-    int n = 0;
-    do {
-        d[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n)
-        g_string_append_c(o, d[--n]);
+    if (v < 10) {   /* most parent offsets and name indices */
+        w[0] = (char)('0' + v);
+        w[1] = c;
+        return w + 2;
+    }
+    unsigned n = 1;
+    for (uint64_t t = v; t >= 10; t /= 10)
+        n++;
+    for (unsigned i = n; i-- > 0; v /= 10)
+        w[i] = (char)('0' + v % 10);
+    w[n] = c;
+    return w + n + 1;
+}
+
+GString *html_flame_finish(HtmlFlame *f)
+{
+    GString *o = g_string_new("{\"names\":[");
+    for (guint i = 0; i < f->list->len; i++) {
+        g_autofree char *q = npjson_quote(g_ptr_array_index(f->list, i));
+        if (i)
+            g_string_append_c(o, ',');
+        g_string_append(o, q);
+    }
+    g_string_append(o, "],\"nodes\":[");
+    gsize at = o->len;
+    g_string_set_size(o, at + (gsize)f->len * 3 * 21);   /* 20 digits and a ',' at most */
+    char *w = o->str + at;
+    for (guint i = 0; i < f->len; i++) {
+        const FlameNode *x = &f->nodes[i];
+        w = put_uint(w, x->parent < 0 ? 0 : (uint64_t)i - (uint64_t)x->parent, ',');   /* small: compresses */
+        w = put_uint(w, x->name, ',');
+        w = put_uint(w, x->value, ',');
+    }
+    g_string_truncate(o, (gsize)(w - o->str) - (f->len ? 1 : 0));   /* the last ',' */
+    g_string_append(o, "]}");
+    g_hash_table_destroy(f->kids);
+    g_hash_table_destroy(f->names);
+    g_ptr_array_free(f->list, TRUE);
+    g_free(f->nodes);
+    g_free(f);
+    return o;
 }
 
 GString *html_flame_json(const char *folded)
 {
-    G_STATIC_ASSERT(sizeof(gpointer) >= sizeof(guint64)); /* the node keys */
-    Flame f = { g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), g_hash_table_new(g_str_hash, g_str_equal),
-                g_ptr_array_new_with_free_func(g_free), g_hash_table_new(key_hash, g_direct_equal),
-                g_array_new(FALSE, FALSE, sizeof(FlameNode)), g_string_new(NULL) };
+    Flame f = { html_flame_new(), g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), g_string_new(NULL) };
     Prev pv = { "", 0, g_array_new(FALSE, FALSE, sizeof(gsize)), g_array_new(FALSE, FALSE, sizeof(int64_t)) };
     for (const char *s = folded ? folded : ""; *s;) {
         const char *nl = strchr(s, '\n');
@@ -173,30 +245,7 @@ GString *html_flame_json(const char *folded)
     }
     g_array_free(pv.end, TRUE);
     g_array_free(pv.node, TRUE);
-    GString *o = g_string_new("{\"names\":[");
-    for (guint i = 0; i < f.list->len; i++) {
-        g_autofree char *q = npjson_quote(g_ptr_array_index(f.list, i));
-        if (i)
-            g_string_append_c(o, ',');
-        g_string_append(o, q);
-    }
-    g_string_append(o, "],\"nodes\":[");
-    for (guint i = 0; i < f.nodes->len; i++) {
-        const FlameNode *x = &g_array_index(f.nodes, FlameNode, i);
-        if (i)
-            g_string_append_c(o, ',');
-        put_uint(o, x->parent < 0 ? 0 : (uint64_t)i - (uint64_t)x->parent);   /* small: compresses */
-        g_string_append_c(o, ',');
-        put_uint(o, x->name);
-        g_string_append_c(o, ',');
-        put_uint(o, x->value);
-    }
-    g_string_append(o, "]}");
     g_string_free(f.scratch, TRUE);
     g_hash_table_destroy(f.raw);
-    g_hash_table_destroy(f.kids);
-    g_hash_table_destroy(f.names);
-    g_ptr_array_free(f.list, TRUE);
-    g_array_free(f.nodes, TRUE);
-    return o;
+    return html_flame_finish(f.t);
 }

@@ -476,16 +476,19 @@ static bool put_file(Page *pg, FILE *f)
 }
 
 /* The page: the summary from its text or from the file sf (summary_len
- * bytes), "source" from lines (text) or made from profs. */
+ * bytes), "flame" from flame (JSON) or made from folded's text, "source"
+ * from lines (text) or made from profs. */
 static GString *report_page(const char *summary_json, FILE *sf, gsize summary_len, const char *folded,
-                            const char *trace_json, const char *lines, const Profile *const *profs, unsigned ncores,
-                            bool *read_ok)
+                            const char *flame, const char *trace_json, const char *lines,
+                            const Profile *const *profs, unsigned ncores, bool *read_ok)
 {
-    GString *tmp = html_flame_json(folded);
+    GString *tmp = flame ? NULL : html_flame_json(folded);
+    if (tmp)
+        flame = tmp->str;
     uint64_t cut = 0, dropped = 0;
     g_autofree char *trimmed = trace_json ? html_trim_trace(trace_json, HTML_TRACE_SPANS, &cut, &dropped) : NULL;
     const char *trace = trimmed ? trimmed : trace_json ? trace_json : "null";
-    gsize size = (sf ? summary_len : strlen(summary_json)) + tmp->len + strlen(trace);
+    gsize size = (sf ? summary_len : strlen(summary_json)) + strlen(flame) + strlen(trace);
     /* the source document is made into the page only when the page is
      * compressed whatever its size; else it is made first, to decide */
     GString *made = profs && size <= HTML_PLAIN_MAX ? lines_json(profs, ncores, NULL) : NULL;
@@ -498,8 +501,9 @@ static GString *report_page(const char *summary_json, FILE *sf, gsize summary_le
     else
         append_script_safe(&pg, summary_json);
     page_put(&pg, ",\"flame\":");
-    append_script_safe(&pg, tmp->str);
-    g_string_free(tmp, TRUE);
+    append_script_safe(&pg, flame);
+    if (tmp)
+        g_string_free(tmp, TRUE);
     page_put(&pg, ",\"trace\":");
     append_script_safe(&pg, trace);
     char counts[96];
@@ -519,11 +523,12 @@ static GString *report_page(const char *summary_json, FILE *sf, gsize summary_le
 GString *html_report_build(const char *summary_json, const char *folded, const char *trace_json,
                            const char *lines_json)
 {
-    return report_page(summary_json, NULL, 0, folded, trace_json, lines_json, NULL, 0, NULL);
+    return report_page(summary_json, NULL, 0, folded, NULL, trace_json, lines_json, NULL, 0, NULL);
 }
 
-GString *html_report_build_run(const char *summary_path, const char *folded, const char *trace_json,
-                               const Profile *const *profs, unsigned ncores, GError **error)
+GString *html_report_build_run(const char *summary_path, const char *folded, const char *flame,
+                               const char *trace_json, const Profile *const *profs, unsigned ncores,
+                               GError **error)
 {
     FILE *f = fopen(summary_path, "rb");
     GStatBuf st;
@@ -535,7 +540,7 @@ GString *html_report_build_run(const char *summary_path, const char *folded, con
         return NULL;
     }
     bool ok = true;
-    GString *page = report_page(NULL, f, (gsize)st.st_size, folded, trace_json, NULL, profs, ncores, &ok);
+    GString *page = report_page(NULL, f, (gsize)st.st_size, folded, flame, trace_json, NULL, profs, ncores, &ok);
     fclose(f);
     if (!ok) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot read", summary_path);
@@ -589,5 +594,5 @@ GString *html_report_page(const char *out_dir, const Profile *const *profs, unsi
     bool any = false;
     for (unsigned i = 0; i < ncores; i++)
         any |= profs && profs[i] != NULL;
-    return html_report_build_run(summary, folded, trace, any ? profs : NULL, ncores, error);
+    return html_report_build_run(summary, folded, NULL, trace, any ? profs : NULL, ncores, error);
 }

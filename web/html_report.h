@@ -46,6 +46,30 @@ GString *html_lines_json(const Profile *const *profs, unsigned ncores);
  * compressed). html_flame.c. */
 GString *html_flame_json(const char *folded);
 
+/* The same tree made by its frames, for a caller that holds the paths
+ * already (cli/write.c walks the folded trees of stacks.folded instead of
+ * reading its text back: issue 24). html_flame_name gives the index of a
+ * frame's name as the page shows it (name is taken: freed when known),
+ * numbered in order of first use; html_flame_child the node named name
+ * under parent (-1: a root frame), made when new; html_flame_add adds
+ * cycles to a node; html_flame_finish frees the builder and returns the
+ * JSON above. Calling them in the order html_flame_json meets the frames
+ * of stacks.folded's lines (each line's frames root first, a name looked
+ * up on its first use) gives the same bytes. */
+typedef struct HtmlFlame HtmlFlame;
+HtmlFlame *html_flame_new(void);
+unsigned html_flame_name(HtmlFlame *f, char *name);
+int64_t html_flame_child(HtmlFlame *f, int64_t parent, unsigned name);
+/* A new child without looking for one of that name: for a caller that
+ * knows parent has none (html_flame_child does not find it later). */
+int64_t html_flame_new_child(HtmlFlame *f, int64_t parent, unsigned name);
+/* Room for this many nodes at once (a hint: more may still be made). */
+void html_flame_reserve(HtmlFlame *f, guint nodes);
+void html_flame_add(HtmlFlame *f, int64_t node, uint64_t count);
+GString *html_flame_finish(HtmlFlame *f);
+/* A folded frame's name as the page shows it: \x3b and \x20 undone. */
+char *html_flame_unfold(const char *s, gsize n);
+
 /* The page: the embedded bundle plus the data document
  *   {"summary":<summary_json>,"flame":<html_flame_json(folded)>,
  *    "trace":<trace_json, trimmed by html_trim_trace>|null,
@@ -54,12 +78,14 @@ GString *html_flame_json(const char *folded);
 GString *html_report_build(const char *summary_json, const char *folded, const char *trace_json,
                            const char *lines_json);
 /* The same with the summary read from the file summary_path (a MiB at a
- * time) and "source" made from profs (html_lines_json; profs NULL: null),
+ * time), "flame" the JSON flame (html_flame_finish's; NULL: made from
+ * folded) and "source" made from profs (html_lines_json; profs NULL: null),
  * written into the page as it is made when the page is compressed anyway
  * (issue 24: neither is held whole). NULL on error (NOCPROF_ERROR_IO
  * naming the file). */
-GString *html_report_build_run(const char *summary_path, const char *folded, const char *trace_json,
-                               const Profile *const *profs, unsigned ncores, GError **error);
+GString *html_report_build_run(const char *summary_path, const char *folded, const char *flame,
+                               const char *trace_json, const Profile *const *profs, unsigned ncores,
+                               GError **error);
 
 /* diff.html of `nocprof diff`: the same front end (it shows the
  * comparison when the data document is {"diff":...}) with the data

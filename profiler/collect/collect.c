@@ -29,7 +29,9 @@ Collector *collector_new(const Symbols *syms)
     col->stack = g_new(Frame, col->cap);
     col->arcs = g_hash_table_new_full(arc_hash, arc_equal, g_free, NULL);
     col->ctx = g_array_new(FALSE, FALSE, sizeof(Ctx));
-    col->ctx_kids = g_array_new(FALSE, TRUE, sizeof(CtxKids));
+    col->ctx_kids = g_array_new(FALSE, FALSE, sizeof(CtxKids));   /* each set as its node is made */
+    g_array_set_size(col->ctx_kids, 1);
+    g_array_index(col->ctx_kids, CtxKids, 0) = (CtxKids){ 0 };
     Ctx root = { .parent = 0, .func = col->nsyms + PROF_UNKNOWN };
     g_array_append_val(col->ctx, root);
     col->ctx_index = g_hash_table_new(collect_ctx_hash, g_direct_equal);

@@ -50,9 +50,12 @@ typedef struct Region Region;  /* region.c */
 
 /* A context node's last two children (func + 1, 0 = none; node). */
 typedef struct CtxKids {
-    unsigned func[2], node[2];
+    unsigned func[2], node[2]; /* the last two children looked up (func + 1) */
+    unsigned first, sib;       /* its first child, its parent's next (0: none) */
+    unsigned nkids;            /* children; beyond CTX_FEW_KIDS in ctx_index */
     unsigned char next;
 } CtxKids;
+#define CTX_FEW_KIDS 8u
 
 struct Collector {
     const Symbols *syms;
@@ -65,8 +68,9 @@ struct Collector {
     uint64_t irq_incl;
     uint32_t epc;
     GArray *ctx;               /* Ctx; node 0 = the root (first code run) */
-    GHashTable *ctx_index;     /* (parent << 32 | func) -> node */
-    GArray *ctx_kids;          /* CtxKids by node: a cache before ctx_index */
+    GHashTable *ctx_index;     /* (parent << 32 | func) -> node, for the
+                                  children of nodes with many */
+    GArray *ctx_kids;          /* CtxKids by node */
     unsigned ctx_cur;
     uint64_t ctx_mark;         /* cycles accounted to nodes so far */
     bool root_known;

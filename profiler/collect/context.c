@@ -31,12 +31,19 @@ guint collect_ctx_hash(gconstpointer key)
 
 /* Each node remembers its last two children (most nodes have one or two:
  * deep recursion makes a new path per call, and a hash lookup per call was
- * 28% of a profiled Hofstadter run); the hash is the fallback. */
+ * 28% of a profiled Hofstadter run); then the list of its children while
+ * they are few, the hash beyond (a new context was a hash insert, 46 M
+ * host instructions of hof30's 16,500 contexts per core: issue 24). */
+static CtxKids *kids_of(Collector *col, unsigned node)
+{
+    if (col->ctx_kids->len < col->ctx->len)   /* doubled: one new context is no call; not cleared */
+        g_array_set_size(col->ctx_kids, MAX(col->ctx->len, 2 * col->ctx_kids->len));
+    return &g_array_index(col->ctx_kids, CtxKids, node);
+}
+
 static unsigned kid_lookup(Collector *col, unsigned parent, unsigned func, unsigned node)
 {
-    if (col->ctx_kids->len < col->ctx->len)
-        g_array_set_size(col->ctx_kids, col->ctx->len);
-    CtxKids *k = &g_array_index(col->ctx_kids, CtxKids, parent);
+    CtxKids *k = kids_of(col, parent);
     if (node != G_MAXUINT) {   /* store */
         k->func[k->next] = func + 1;
         k->node[k->next] = node;
@@ -49,15 +56,34 @@ static unsigned kid_lookup(Collector *col, unsigned parent, unsigned func, unsig
     return G_MAXUINT;
 }
 
+static gpointer ctx_key(unsigned parent, unsigned func)
+{
+    return GSIZE_TO_POINTER(((guint64)parent << 32) | func);
+}
+
+/* parent's child for func among all its children, or G_MAXUINT. */
+static unsigned kid_find(Collector *col, unsigned parent, unsigned func)
+{
+    const CtxKids *k = kids_of(col, parent);
+    if (k->nkids > CTX_FEW_KIDS) {
+        gpointer v;
+        return g_hash_table_lookup_extended(col->ctx_index, ctx_key(parent, func), NULL, &v)
+             ? GPOINTER_TO_UINT(v) : G_MAXUINT;
+    }
+    for (unsigned n = k->first; n; n = g_array_index(col->ctx_kids, CtxKids, n).sib)
+        if (g_array_index(col->ctx, Ctx, n).func == func)
+            return n;
+    return G_MAXUINT;
+}
+
 unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
 {
     unsigned hit = kid_lookup(col, parent, func, G_MAXUINT);
     if (hit != G_MAXUINT)
         return hit;
-    gpointer key = GSIZE_TO_POINTER(((guint64)parent << 32) | func);
-    gpointer v;
-    if (g_hash_table_lookup_extended(col->ctx_index, key, NULL, &v))
-        return kid_lookup(col, parent, func, GPOINTER_TO_UINT(v));
+    hit = kid_find(col, parent, func);
+    if (hit != G_MAXUINT)
+        return kid_lookup(col, parent, func, hit);
     if (col->ctx->len >= col->max_contexts) {
         /* [limits] contexts: the call stays in its caller's context
          * (push() counts it) */
@@ -65,8 +91,17 @@ unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
     }
     Ctx c = { .parent = parent, .func = func };
     g_array_append_val(col->ctx, c);
-    g_hash_table_insert(col->ctx_index, key, GUINT_TO_POINTER(col->ctx->len - 1));
-    return kid_lookup(col, parent, func, col->ctx->len - 1);
+    unsigned node = col->ctx->len - 1;
+    CtxKids *nk = kids_of(col, node), *k = &g_array_index(col->ctx_kids, CtxKids, parent);
+    *nk = (CtxKids){ .sib = k->first };
+    k->first = node;
+    if (++k->nkids == CTX_FEW_KIDS + 1)   /* from now on by the hash */
+        for (unsigned n = node; n; n = g_array_index(col->ctx_kids, CtxKids, n).sib)
+            g_hash_table_insert(col->ctx_index, ctx_key(parent, g_array_index(col->ctx, Ctx, n).func),
+                                GUINT_TO_POINTER(n));
+    else if (k->nkids > CTX_FEW_KIDS + 1)
+        g_hash_table_insert(col->ctx_index, ctx_key(parent, func), GUINT_TO_POINTER(node));
+    return kid_lookup(col, parent, func, node);
 }
 
 const char *collect_func_name(const Collector *col, unsigned f)

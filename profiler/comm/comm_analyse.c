@@ -88,16 +88,32 @@ static void core_funcs(CommReport *r, CommCoreReport *cr, const Collector *col)
     GArray *funcs = g_array_new(FALSE, TRUE, sizeof(CommFunc));
     GArray *paths = g_array_new(FALSE, TRUE, sizeof(CommPath));
     GHashTable *pathof = g_hash_table_new(g_direct_hash, g_direct_equal); /* node -> path index + 1 */
+    /* by function index: its CommFunc index + 1 (0: not seen yet), whether
+     * it is <idle> (a name lookup per context was most of this with deep
+     * recursion's 16,500 contexts per core: issue 24) */
+    GArray *byfunc = g_array_new(FALSE, TRUE, sizeof(unsigned)), *isidle = g_array_new(FALSE, TRUE, sizeof(bool));
     for (size_t i = 0; i < n; i++) {
-        bool idle = strcmp(collector_func_name(col, c[i].func), "<idle>") == 0 && i > 0;
+        if (c[i].func >= byfunc->len) {
+            unsigned had = isidle->len;
+            g_array_set_size(byfunc, c[i].func + 1);
+            g_array_set_size(isidle, c[i].func + 1);
+            for (unsigned k = had; k < isidle->len; k++)
+                g_array_index(isidle, bool, k) = strcmp(collector_func_name(col, k), "<idle>") == 0;
+        }
+        bool idle = g_array_index(isidle, bool, c[i].func) && i > 0;
         unsigned owner = idle ? c[i].parent : (unsigned)i;
-        const char *name = collector_func_name(col, c[owner].func);
-        gpointer fi = g_hash_table_lookup(byname, name);
+        unsigned *known = &g_array_index(byfunc, unsigned, c[owner].func);
+        gpointer fi = GUINT_TO_POINTER(*known);
         if (!fi) {
-            CommFunc f = { .name = intern(r, name) };
-            g_array_append_val(funcs, f);
-            fi = GUINT_TO_POINTER(funcs->len);
-            g_hash_table_insert(byname, (gpointer)name, fi);
+            const char *name = collector_func_name(col, c[owner].func);
+            fi = g_hash_table_lookup(byname, name);
+            if (!fi) {
+                CommFunc f = { .name = intern(r, name) };
+                g_array_append_val(funcs, f);
+                fi = GUINT_TO_POINTER(funcs->len);
+                g_hash_table_insert(byname, (gpointer)name, fi);
+            }
+            *known = GPOINTER_TO_UINT(fi);
         }
         CommFunc *f = &g_array_index(funcs, CommFunc, GPOINTER_TO_UINT(fi) - 1);
         if (!idle)
@@ -140,6 +156,8 @@ static void core_funcs(CommReport *r, CommCoreReport *cr, const Collector *col)
     g_array_free(paths, TRUE);
     g_hash_table_destroy(byname);
     g_hash_table_destroy(pathof);
+    g_array_free(byfunc, TRUE);
+    g_array_free(isidle, TRUE);
 }
 
 static int cmp_partner(const void *x, const void *y)

@@ -109,13 +109,25 @@ static void matrix(GString *o, const CommReport *r)
  * first. The recorder keeps no per-path time line, so the stretch after
  * the last wait is not split out of the run: with a long stretch (the
  * case the sentence above flags) these are where it went. */
-/* Contexts of p by self cycles, the largest first (qsort_r-free: the
- * profile is passed through a file-level pointer in one thread). */
-static const Profile *by_self_prof;
-static int self_desc(const void *x, const void *y)
+/* Into top[0..k): the k contexts of p of most self cycles among cand
+ * (context indices, ascending), the largest first, ties in context order:
+ * the first k of the stable sort of all of them (which sorted deep
+ * recursion's 16,500 contexts per core to keep 48: issue 24). Returns how
+ * many. */
+static guint top_by_self(const Profile *p, const GArray *cand, size_t *top, guint k)
 {
-    uint64_t a = by_self_prof->ctxs[*(const size_t *)x].self, b = by_self_prof->ctxs[*(const size_t *)y].self;
-    return a < b ? 1 : a > b ? -1 : 0;
+    guint n = 0;
+    for (guint j = 0; j < cand->len; j++) {
+        size_t i = g_array_index(cand, size_t, j);
+        uint64_t self = p->ctxs[i].self;
+        if (n == k && self <= p->ctxs[top[k - 1]].self)
+            continue;
+        guint at = n < k ? n++ : k - 1;
+        for (; at > 0 && p->ctxs[top[at - 1]].self < self; at--)
+            top[at] = top[at - 1];
+        top[at] = i;
+    }
+    return n;
 }
 
 static void busiest(GString *o, const CommReport *r, const Profile *p)
@@ -139,12 +151,12 @@ static void busiest(GString *o, const CommReport *r, const Profile *p)
         g_array_append_val(cand, i);
     }
     total = total > in_blocked ? total - in_blocked : 0;
-    by_self_prof = p;
-    g_array_sort(cand, self_desc);
+    size_t most[16 * TOP_BUSY];
+    guint nmost = top_by_self(p, cand, most, G_N_ELEMENTS(most));
     GArray *top = g_array_new(FALSE, FALSE, sizeof(BusyPath));
-    for (guint k = 0; k < cand->len && k < 16 * TOP_BUSY; k++) {
-        const ProfCtx *c = &p->ctxs[g_array_index(cand, size_t, k)];
-        char *path = prof_ctx_path(p, g_array_index(cand, size_t, k));
+    for (guint k = 0; k < nmost; k++) {
+        const ProfCtx *c = &p->ctxs[most[k]];
+        char *path = prof_ctx_path(p, most[k]);
         const CommPath *cp = g_hash_table_lookup(blocked, path);
         uint64_t in_self = cp ? cp->blocked[COMM_POLL_RX] + cp->blocked[COMM_WAIT_TX] : 0;
         BusyPath b = { path, c->self > in_self ? c->self - in_self : 0 };

@@ -12,8 +12,16 @@
 typedef struct FoldNode {
     unsigned parent, func;
     unsigned depth;            /* frames on its path (root: 1) */
+    unsigned kid, sib, nkids;  /* its children: the first, the next of its
+                                  parent's (NONE: no more), how many */
     uint64_t self;
 } FoldNode;
+
+#define NONE G_MAXUINT
+/* A node's children are found by a walk of their list while they are at
+ * most this many (deep recursion: one or two each), then by the index
+ * (a main calling thousands of functions). */
+#define FEW_KIDS 8u
 
 static guint key_hash(gconstpointer key)
 {
@@ -21,43 +29,77 @@ static guint key_hash(gconstpointer key)
     return (guint)((k * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15)) >> 32);
 }
 
+#define NODE(fn, i) (&g_array_index((fn), FoldNode, (i)))
+
 /* How many times func is on the folded path ending at node n. */
 static unsigned occurrences(const GArray *fn, unsigned n, unsigned func)
 {
     unsigned c = 0;
-    for (;; n = g_array_index(fn, FoldNode, n).parent) {
-        c += g_array_index(fn, FoldNode, n).func == func;
+    for (;; n = NODE(fn, n)->parent) {
+        c += NODE(fn, n)->func == func;
         if (n == 0)
             return c;
     }
 }
 
+static gpointer kid_key(unsigned p, unsigned f)
+{
+    return GSIZE_TO_POINTER(((guint64)p << 32) | f);
+}
+
+/* p's child for function f, or NONE. */
+static unsigned kid_find(const GArray *fn, GHashTable *index, unsigned p, unsigned f)
+{
+    if (NODE(fn, p)->nkids > FEW_KIDS) {
+        gpointer v;
+        return g_hash_table_lookup_extended(index, kid_key(p, f), NULL, &v) ? GPOINTER_TO_UINT(v) : NONE;
+    }
+    for (unsigned k = NODE(fn, p)->kid; k != NONE; k = NODE(fn, k)->sib)
+        if (NODE(fn, k)->func == f)
+            return k;
+    return NONE;
+}
+
+/* A new node n (fn has room: its final length is set at the end): child
+ * of p for function f. */
+static unsigned kid_add(GArray *fn, GHashTable *index, unsigned n, unsigned p, unsigned f)
+{
+    *NODE(fn, n) = (FoldNode){ .parent = p, .func = f, .depth = NODE(fn, p)->depth + 1, .kid = NONE,
+                               .sib = NODE(fn, p)->kid };
+    FoldNode *q = NODE(fn, p);
+    q->kid = n;
+    if (++q->nkids == FEW_KIDS + 1)   /* from now on by the index */
+        for (unsigned k = n; k != NONE; k = NODE(fn, k)->sib)
+            g_hash_table_insert(index, kid_key(p, NODE(fn, k)->func), GUINT_TO_POINTER(k));
+    else if (q->nkids > FEW_KIDS + 1)
+        g_hash_table_insert(index, kid_key(p, f), GUINT_TO_POINTER(n));
+    return n;
+}
+
 /* Folded node of every context, in a tree of fn (node 0 = root). */
 static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold)
 {
-    GArray *fn = g_array_new(FALSE, FALSE, sizeof(FoldNode));
+    GArray *fn = g_array_sized_new(FALSE, FALSE, sizeof(FoldNode), (guint)nctx);
+    g_array_set_size(fn, (guint)nctx);   /* at most one node per context */
+    unsigned len = 1;
     g_autofree unsigned *map = g_new(unsigned, nctx ? nctx : 1);
     GHashTable *index = g_hash_table_new(key_hash, g_direct_equal);
-    FoldNode root = { .parent = 0, .func = ctx[0].func, .depth = 1, .self = ctx[0].self };
-    g_array_append_val(fn, root);
+    *NODE(fn, 0) = (FoldNode){ .parent = 0, .func = ctx[0].func, .depth = 1, .kid = NONE, .sib = NONE,
+                               .self = ctx[0].self };
     map[0] = 0;
     for (size_t n = 1; n < nctx; n++) {
         unsigned p = map[ctx[n].parent], f = ctx[n].func;
-        gpointer key = GSIZE_TO_POINTER(((guint64)p << 32) | f), v;
-        if (g_hash_table_lookup_extended(index, key, NULL, &v)) {
-            map[n] = GPOINTER_TO_UINT(v);
-        } else if (g_array_index(fn, FoldNode, p).depth >= FOLDED_MAX_DEPTH
-                   || (fold && occurrences(fn, p, f) >= fold)) {
+        unsigned k = kid_find(fn, index, p, f);
+        if (k != NONE)
+            map[n] = k;
+        else if (NODE(fn, p)->depth >= FOLDED_MAX_DEPTH || (fold && occurrences(fn, p, f) >= fold))
             map[n] = p;   /* too deep: charged to the deepest kept frame */
-        } else {
-            FoldNode c = { .parent = p, .func = f, .depth = g_array_index(fn, FoldNode, p).depth + 1 };
-            g_array_append_val(fn, c);
-            map[n] = fn->len - 1;
-            g_hash_table_insert(index, key, GUINT_TO_POINTER(map[n]));
-        }
-        g_array_index(fn, FoldNode, map[n]).self += ctx[n].self;
+        else
+            map[n] = kid_add(fn, index, len++, p, f);
+        NODE(fn, map[n])->self += ctx[n].self;
     }
     g_hash_table_destroy(index);
+    g_array_set_size(fn, len);
     return fn;
 }
 
@@ -77,8 +119,8 @@ Folded *folded_new(const Profile *p, unsigned fold)
     f->p = p;
     f->nodes = p->nctxs ? fold_tree(p->ctxs, p->nctxs, fold) : g_array_new(FALSE, FALSE, sizeof(FoldNode));
     unsigned n = f->nodes->len;
-    f->subtree = g_new0(uint64_t, n ? n : 1);
-    f->pathlen = g_new0(uint64_t, n ? n : 1);
+    f->subtree = g_new(uint64_t, n ? n : 1);   /* each set below */
+    f->pathlen = g_new(uint64_t, n ? n : 1);
     f->names = g_new0(char *, p->nfuncs ? p->nfuncs : 1);
     f->namelen = g_new0(size_t, p->nfuncs ? p->nfuncs : 1);
     for (unsigned i = 0; i < n; i++) {   /* parents come first */
@@ -123,6 +165,37 @@ static uint64_t node_count(const Folded *f, unsigned i, unsigned depth)
     return c->depth < depth ? c->self : c->depth == depth ? f->subtree[i] : 0;
 }
 
+unsigned folded_nodes(const Folded *f)
+{
+    return f->nodes->len;
+}
+
+unsigned folded_funcs(const Folded *f)
+{
+    return f->p->nfuncs;
+}
+
+unsigned folded_parent(const Folded *f, unsigned node)
+{
+    return g_array_index(f->nodes, FoldNode, node).parent;
+}
+
+unsigned folded_func(const Folded *f, unsigned node)
+{
+    return g_array_index(f->nodes, FoldNode, node).func;
+}
+
+const char *folded_name(const Folded *f, unsigned func, size_t *len)
+{
+    *len = f->namelen[func];
+    return f->names[func];
+}
+
+uint64_t folded_count(const Folded *f, unsigned node, unsigned depth)
+{
+    return node_count(f, node, depth);
+}
+
 static unsigned digits(uint64_t v)
 {
     unsigned d = 1;
@@ -147,37 +220,53 @@ uint64_t folded_bytes(const Folded *f, const char *prefix, unsigned depth)
 /* Each line is written in place, its path from the leaf back to the root
  * (pathlen[] gives where it starts), names escaped once per function: the
  * output of deep recursion is megabytes, and escaping every frame of every
- * line again cost more than the whole profiled run. */
+ * line again cost more than the whole profiled run. The walk back stops at
+ * the nearest ancestor whose line this call wrote: its line starts with
+ * the same prefix and path, copied at once (deep recursion's lines are
+ * each the line before and one frame). */
 void folded_write(GString *o, const Folded *f, const char *prefix, unsigned depth)
 {
     size_t pre = prefix ? strlen(prefix) + 1 : 0;
+    gsize *line = g_new(gsize, f->nodes->len ? f->nodes->len : 1);   /* where node's line starts, or NONE */
+    gsize end = o->len;
+    g_string_set_size(o, end + folded_bytes(f, prefix, depth));   /* once, not per line */
     for (unsigned n = 0; n < f->nodes->len; n++) {
         uint64_t v = node_count(f, n, depth);
+        line[n] = G_MAXSIZE;
         if (!v)
             continue;
         char num[24];
         unsigned nd = digits(v);
         for (unsigned i = nd; i-- > 0; v /= 10)
             num[i] = (char)('0' + v % 10);
-        gsize at = o->len, len = pre + f->pathlen[n] + 1;
-        g_string_set_size(o, at + len + nd + 1);
+        gsize at = end, len = pre + f->pathlen[n] + 1;
+        end += len + nd + 1;
+        line[n] = at;
         char *w = o->str + at + len - 1;
         *w = ' ';
-        for (unsigned k = n;; k = g_array_index(f->nodes, FoldNode, k).parent) {
-            unsigned fn = g_array_index(f->nodes, FoldNode, k).func;
+        for (unsigned k = n;;) {
+            unsigned fn = NODE(f->nodes, k)->func;
             w -= f->namelen[fn];
             memcpy(w, f->names[fn], f->namelen[fn]);
-            if (k == 0)
+            if (k == 0) {
+                if (prefix) {
+                    memcpy(o->str + at, prefix, pre - 1);
+                    o->str[at + pre - 1] = ';';
+                }
                 break;
+            }
             *--w = ';';
-        }
-        if (prefix) {
-            memcpy(o->str + at, prefix, pre - 1);
-            o->str[at + pre - 1] = ';';
+            k = NODE(f->nodes, k)->parent;
+            if (line[k] != G_MAXSIZE) {   /* the ancestor's line: prefix and path */
+                memcpy(o->str + at, o->str + line[k], pre + f->pathlen[k]);
+                break;
+            }
         }
         memcpy(o->str + at + len, num, nd);
         o->str[at + len + nd] = '\n';
     }
+    g_assert(end == o->len);   /* folded_bytes counts what is written */
+    g_free(line);
 }
 
 void folded_append_fold(GString *o, const Profile *p, const char *prefix, unsigned fold)

@@ -41,4 +41,17 @@ unsigned folded_max_depth(const Folded *f);
 uint64_t folded_bytes(const Folded *f, const char *prefix, unsigned depth);
 void folded_write(GString *out, const Folded *f, const char *prefix, unsigned depth);
 
+/* The folded tree read back, for report.html's flame data (cli/write.c):
+ * its nodes 0..folded_nodes-1 in the order folded_write writes their lines
+ * (node 0 the root, parents before children), each node's parent, its
+ * function's index (< folded_funcs) and that name as folded_write spells
+ * it, and the count its line carries with paths cut at depth (0: no
+ * line). */
+unsigned folded_nodes(const Folded *f);
+unsigned folded_funcs(const Folded *f);
+unsigned folded_parent(const Folded *f, unsigned node);
+unsigned folded_func(const Folded *f, unsigned node);
+const char *folded_name(const Folded *f, unsigned func, size_t *len);
+uint64_t folded_count(const Folded *f, unsigned node, unsigned depth);
+
 #endif

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test-flame.c — report.html's flame data made from the folded trees
+ * (cli_flame_json, cli/flame.c) is byte for byte what the text builder
+ * (html_flame_json, web/html_flame.c, itself checked by hand in
+ * unit/html) makes from the stacks.folded lines folded_write writes of the
+ * same trees: merges by name (two functions of one name, a name spelled
+ * two ways, a function named like a core's frame), escapes, lines that
+ * are not written (no cycles of their own), recursion folding and paths
+ * cut at a depth, cores without a profile or with only a root; and
+ * folded_write's lines themselves, by hand. */
+#include <glib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "profiler/formats/folded.h"
+#include "profiler/model/profile.h"
+#include "web/html_report.h"
+
+/* core0: distinct names, mutual recursion main > F > M > F > M > F, a
+ * frame with ';' and one with ' ', a function named core1, a context with
+ * no cycles of its own in the middle of a path. */
+static ProfFunc funcs0[] = { { .name = "main" }, { .name = "F" }, { .name = "M" }, { .name = "x;y" },
+                             { .name = "sp ace" }, { .name = "core1" }, { .name = "unused" } };
+static ProfCtx ctxs0[] = {
+    { .parent = 0, .func = 0, .self = 5 },  /* 0 main */
+    { .parent = 0, .func = 1, .self = 0 },  /* 1 main;F (no line of its own) */
+    { .parent = 1, .func = 2, .self = 7 },  /* 2 main;F;M */
+    { .parent = 2, .func = 1, .self = 3 },  /* 3 main;F;M;F */
+    { .parent = 3, .func = 2, .self = 2 },  /* 4 ..;M */
+    { .parent = 4, .func = 1, .self = 9 },  /* 5 ..;F */
+    { .parent = 0, .func = 3, .self = 4 },  /* 6 main;x;y */
+    { .parent = 6, .func = 4, .self = 1 },  /* 7 main;x;y;sp ace */
+    { .parent = 0, .func = 5, .self = 6 },  /* 8 main;core1 */
+    { .parent = 5, .func = 3, .self = 8 },  /* 9 ..;F;x;y */
+};
+
+/* core1: two functions named dup (merged by name), "a;b" and the literal
+ * "a\x3bb" (one name once unfolded), a dup without cycles of its own. */
+static ProfFunc funcs1[] = { { .name = "main" }, { .name = "dup" }, { .name = "dup" }, { .name = "a;b" },
+                             { .name = "a\\x3bb" }, { .name = "z" } };
+static ProfCtx ctxs1[] = {
+    { .parent = 0, .func = 0, .self = 1 },  /* 0 main */
+    { .parent = 0, .func = 1, .self = 0 },  /* 1 main;dup (the first) */
+    { .parent = 1, .func = 3, .self = 2 },  /* 2 main;dup;a;b */
+    { .parent = 0, .func = 2, .self = 3 },  /* 3 main;dup (the second) */
+    { .parent = 3, .func = 4, .self = 4 },  /* 4 main;dup;a\x3bb: the same path */
+    { .parent = 3, .func = 5, .self = 5 },  /* 5 main;dup;z */
+    { .parent = 5, .func = 2, .self = 6 },  /* 6 main;dup;z;dup */
+    { .parent = 6, .func = 2, .self = 7 },  /* 7 ..;dup;dup */
+    { .parent = 2, .func = 1, .self = 8 },  /* 8 main;dup;a;b;dup */
+};
+
+static ProfFunc funcs3[] = { { .name = "start" } };
+static ProfCtx ctxs3[] = { { .parent = 0, .func = 0, .self = 11 } };
+
+static void check(unsigned fold, unsigned depth, unsigned *lines)
+{
+    Profile p0 = { .nfuncs = G_N_ELEMENTS(funcs0), .funcs = funcs0, .nctxs = G_N_ELEMENTS(ctxs0), .ctxs = ctxs0 };
+    Profile p1 = { .nfuncs = G_N_ELEMENTS(funcs1), .funcs = funcs1, .nctxs = G_N_ELEMENTS(ctxs1), .ctxs = ctxs1 };
+    Profile p3 = { .nfuncs = G_N_ELEMENTS(funcs3), .funcs = funcs3, .nctxs = G_N_ELEMENTS(ctxs3), .ctxs = ctxs3 };
+    Folded *f[4] = { folded_new(&p0, fold), folded_new(&p1, fold), NULL, folded_new(&p3, fold) };
+    const char *prefix[4] = { "core0", "core1", "core2", "core3" };
+    GString *text = g_string_new(NULL);
+    for (unsigned i = 0; i < 4; i++)
+        if (f[i])
+            folded_write(text, f[i], prefix[i], depth);
+    GString *want = html_flame_json(text->str);
+    GString *got = cli_flame_json((const Folded *const *)f, prefix, 4, depth);
+    g_assert_cmpstr(got->str, ==, want->str);
+    *lines = 0;
+    for (const char *s = text->str; (s = strchr(s, '\n')); s++)
+        ++*lines;
+    g_string_free(text, TRUE);
+    g_string_free(want, TRUE);
+    g_string_free(got, TRUE);
+    for (unsigned i = 0; i < 4; i++)
+        folded_free(f[i]);
+}
+
+static void test_tree_as_text(void)
+{
+    static const struct { unsigned fold, depth, lines; } cases[] = {
+        { 0, FOLDED_MAX_DEPTH, 18 }, { 0, 3, 11 }, { 0, 2, 8 }, { 0, 1, 3 },
+        { 1, FOLDED_MAX_DEPTH, 12 }, { 2, FOLDED_MAX_DEPTH, 16 }, { 1, 3, 11 },
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        unsigned lines;
+        check(cases[i].fold, cases[i].depth, &lines);
+        g_assert_cmpuint(lines, ==, cases[i].lines);   /* the case is the one meant */
+    }
+}
+
+/* The merged tree itself, by hand: core1's two dup are one node (3
+ * cycles of its own) with the "a;b" of both spellings under it (2 + 4
+ * cycles); under that "a;b" the first dup again (8); z (5) under the
+ * merged dup, dup (6) under z, dup (7) under that. */
+static void test_merged_by_name(void)
+{
+    Profile p1 = { .nfuncs = G_N_ELEMENTS(funcs1), .funcs = funcs1, .nctxs = G_N_ELEMENTS(ctxs1), .ctxs = ctxs1 };
+    Folded *f = folded_new(&p1, 0);
+    const char *prefix = "core1";
+    GString *got = cli_flame_json((const Folded *const *)&f, &prefix, 1, 2);
+    /* cut at 2 frames: main 1, the first dup's subtree 10 and the
+     * second's 25 in one node */
+    g_assert_cmpstr(got->str, ==, "{\"names\":[\"core1\",\"main\",\"dup\"],\"nodes\":[0,0,0,1,1,1,1,2,35]}");
+    g_string_free(got, TRUE);
+    got = cli_flame_json((const Folded *const *)&f, &prefix, 1, FOLDED_MAX_DEPTH);
+    g_assert_cmpstr(got->str, ==, "{\"names\":[\"core1\",\"main\",\"dup\",\"a;b\",\"z\"],"
+                                  "\"nodes\":[0,0,0,1,1,1,1,2,3,1,3,6,2,4,5,1,2,6,1,2,7,4,2,8]}");
+    g_string_free(got, TRUE);
+    folded_free(f);
+}
+
+/* folded_write's lines by hand: a main with 20 children (past the few a
+ * node's list holds before its children are indexed), contexts that
+ * repeat a path (as a hand-edited profile.data may: summed), one repeated
+ * while main has 3 children and one when it has 20; a line whose parent
+ * has none of its own (copied from main's line), one whose every
+ * ancestor has none (written whole). */
+static void test_folded_lines(void)
+{
+    ProfFunc funcs[24] = { { .name = "main" } };
+    char names[21][8];
+    for (unsigned k = 0; k < 20; k++) {
+        g_snprintf(names[k], sizeof names[k], "f%u", k);
+        funcs[k + 1].name = names[k];
+    }
+    funcs[21].name = "g";
+    funcs[22].name = "h";
+    ProfCtx ctx[32] = { { .parent = 0, .func = 0, .self = 1 } };
+    unsigned n = 1;
+    for (unsigned k = 0; k < 20; k++) {
+        ctx[n++] = (ProfCtx){ .parent = 0, .func = k + 1, .self = k == 1 ? 0 : 10 + k };
+        if (k == 2)
+            ctx[n++] = (ProfCtx){ .parent = 0, .func = 1, .self = 100 };    /* 4: f0 again */
+    }
+    ctx[n++] = (ProfCtx){ .parent = 0, .func = 16, .self = 200 };            /* 22: f15 again */
+    ctx[n++] = (ProfCtx){ .parent = 4, .func = 21, .self = 7 };              /* under the second f0 */
+    ctx[n++] = (ProfCtx){ .parent = 1, .func = 21, .self = 8 };              /* the same path */
+    ctx[n++] = (ProfCtx){ .parent = 22, .func = 21, .self = 9 };
+    ctx[n++] = (ProfCtx){ .parent = 2, .func = 22, .self = 5 };              /* under f1, no line */
+    Profile p = { .nfuncs = 23, .funcs = funcs, .nctxs = n, .ctxs = ctx };
+    GString *want = g_string_new("core0;main 1\ncore0;main;f0 110\n");
+    for (unsigned k = 2; k < 20; k++)
+        g_string_append_printf(want, "core0;main;f%u %u\n", k, k == 15 ? 225 : 10 + k);
+    g_string_append(want, "core0;main;f0;g 15\ncore0;main;f15;g 9\ncore0;main;f1;h 5\n");
+    Folded *f = folded_new(&p, 0);
+    GString *got = g_string_new(NULL);
+    folded_write(got, f, "core0", FOLDED_MAX_DEPTH);
+    g_assert_cmpstr(got->str, ==, want->str);
+    g_string_truncate(got, 0);
+    folded_free(f);
+    ProfCtx chain[] = { { .parent = 0, .func = 0 }, { .parent = 0, .func = 21 }, { .parent = 1, .func = 22, .self = 3 } };
+    Profile q = { .nfuncs = 23, .funcs = funcs, .nctxs = 3, .ctxs = chain };
+    f = folded_new(&q, 0);
+    folded_write(got, f, "core1", FOLDED_MAX_DEPTH);
+    folded_write(got, f, NULL, FOLDED_MAX_DEPTH);
+    g_assert_cmpstr(got->str, ==, "core1;main;g;h 3\nmain;g;h 3\n");
+    folded_free(f);
+    g_string_free(got, TRUE);
+    g_string_free(want, TRUE);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/flame/tree-as-text", test_tree_as_text);
+    g_test_add_func("/flame/merged-by-name", test_merged_by_name);
+    g_test_add_func("/flame/folded-lines", test_folded_lines);
+    return g_test_run();
+}
