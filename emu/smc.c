@@ -38,7 +38,8 @@
  * its flat view re-rendered and every TLB of the core flushed, ~0.1 M
  * host instructions each, and each region costs a commit again in
  * uc_close. 16 stack pages pre-split as well cost a short 4-core run
- * (bench-pipeline-f) 280 TLB flushes instead of 96 and ~4% of its time.
+ * (bench-pipeline-f) 288 TLB flushes instead of 96, 1.2% of its host
+ * instructions.
  * The split runs inside a hook: Unicorn's unmap drops the region's
  * translations through the TLB with its physical address for a virtual
  * one (uc_invalidate_tb), which the fill hook must map as it is
