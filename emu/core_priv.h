@@ -274,7 +274,11 @@ struct Core {
     CodePage **pages;          /* [ram_size / 4096]: NULL before code ran there */
     GHashTable *versions;      /* addr -> the newest Block translated there */
     GHashTable *cache_hooked;  /* synci/cache addresses with a code hook */
-    uint32_t split_lo, split_hi; /* RAM not mapped one region per page */
+    uint32_t split_lo;         /* RAM above: one region until code lands
+                                  on a page (split then, smc.c) */
+    uint32_t nsplit;           /* pages split off since */
+    bool smc_splitting;        /* smc.c is splitting a region: the TLB
+                                  fill hook maps Unicorn's own lookups */
 
     /* devices */
     SysDev sys;

@@ -234,6 +234,14 @@ bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
 {
     Core *c = opaque;
     uint32_t va = (uint32_t)vaddr;
+    if (c->smc_splitting) {
+        /* not the guest: Unicorn unmapping a region (smc.c) drops the
+         * translations of its physical range through the TLB, taking
+         * the physical address for a virtual one */
+        result->paddr = va;
+        result->perms = UC_PROT_ALL;
+        return true;
+    }
     /* uc_emu_start looks up the page of its `until` address (0xFFFFFFFF,
      * core_run) for itself: that page stays identity-mapped onto nothing,
      * so a guest fetch there is still an unmapped-fetch (hook_unmapped) */

@@ -14,8 +14,8 @@
  * pages without live code never leave Unicorn's fast path. A page whose
  * stores miss its code SMC_DEMOTE times in a row (data shares the page,
  * e.g. .bss right after .text) is released for good: its code is then
- * dropped by synci and cache only, as for pages Unicorn cannot protect
- * (below). No
+ * dropped by synci and cache only (as on a page past SMC_SPLIT_MAX,
+ * below). No
  * UC_HOOK_MEM_READ/WRITE hook exists (Unicorn 2.1.1 sends every load
  * and store of code translated while one exists down its slow path).
  * `synci` and `cache` (whose Unicorn translation does nothing) drop the
@@ -27,15 +27,24 @@
  * from memory, or takes back an older block of the same address, size
  * and words (code that alternates between versions makes no new blocks).
  *
- * Regions: Unicorn protects whole regions only, and splitting one (an
- * unmap and a map) fails while it runs, so the pages that may hold code
- * are mapped one region per page from the start: the image's (up to
- * SMC_PRESPLIT_MAX, 1 MiB) and the top SMC_TOP_PAGES of RAM (the
- * stack). Not all of RAM: every region costs at start-up (each map
- * re-renders Unicorn's flat view of memory: 256 regions per core made a
- * short run 0.13 s slower on 4 cores). Code in the RAM between (a
- * loader's heap, a buffer at a fixed address) is dropped by synci and
- * cache only, not by stores: exact for code that follows the MIPS rules.
+ * Regions: Unicorn protects whole regions only. The pages up to the end
+ * of the executable segments (at most SMC_PRESPLIT_MAX, 1 MiB) are mapped
+ * one region each from the start; the rest of RAM (data, heap, stack) is
+ * one region, and a page of it is split off (uc_mem_protect does it: an
+ * unmap and up to three maps of our host memory) when code first lands
+ * on it, at most SMC_SPLIT_MAX pages per core, past which such a page is
+ * left to synci and cache (exact for code that follows the MIPS rules).
+ * Every map, unmap and protection change commits Unicorn's memory map:
+ * its flat view re-rendered and every TLB of the core flushed, ~0.1 M
+ * host instructions each, and each region costs a commit again in
+ * uc_close. 16 stack pages pre-split as well cost a short 4-core run
+ * (bench-pipeline-f) 288 TLB flushes instead of 96, 1.2% of its host
+ * instructions.
+ * The split runs inside a hook: Unicorn's unmap drops the region's
+ * translations through the TLB with its physical address for a virtual
+ * one (uc_invalidate_tb), which the fill hook must map as it is
+ * (c->smc_splitting); refused, Unicorn 2.1.1 leaves UC_ERR_EXCEPTION in
+ * its error slot and the maps after the unmap fail (UC_ERR_NOMEM).
  */
 #include "emu/core_priv.h"
 
@@ -45,8 +54,8 @@
 
 #define SMC_PAGE 4096u
 #define SMC_LINE 32u               /* 24K cache line: synci/cache */
-#define SMC_PRESPLIT_MAX 256u      /* image pages mapped one region each */
-#define SMC_TOP_PAGES 16u          /* the stack's pages */
+#define SMC_PRESPLIT_MAX 256u      /* code pages mapped one region each */
+#define SMC_SPLIT_MAX 256u         /* pages split off at run time, per core */
 #define SMC_DEMOTE 64u             /* stores in a row that miss its code
                                       leave a page unwatched */
 
@@ -55,6 +64,7 @@ struct CodePage {
     uint32_t bits[SMC_PAGE / 4 / 32]; /* its words under a live block */
     bool prot;                     /* write-protected */
     bool demoted;                  /* data lives here too: not watched */
+    bool split;                    /* split off the rest of RAM at run time */
     uint32_t misses;               /* stores in a row that missed its code */
 };
 
@@ -92,19 +102,17 @@ bool smc_map_ram(Core *c, GError **error)
     c->ram = p;
     c->pages = g_new0(CodePage *, npages(c));
     c->versions = g_hash_table_new(NULL, NULL);
-    /* one region per page: the image's (at most SMC_PRESPLIT_MAX) and
-     * the stack's; the rest of RAM is one region */
+    /* one region per page up to the end of the executable segments (at
+     * most SMC_PRESPLIT_MAX pages); the rest of RAM is one region */
     uint64_t img = 0;
     for (unsigned i = 0; i < c->img->nsegs; i++)
-        img = MAX(img, (uint64_t)c->img->segs[i].paddr + c->img->segs[i].memsz);
+        if (c->img->segs[i].exec)
+            img = MAX(img, (uint64_t)c->img->segs[i].paddr + c->img->segs[i].memsz);
     img = MIN((img + SMC_PAGE - 1) & ~(uint64_t)(SMC_PAGE - 1), (uint64_t)SMC_PRESPLIT_MAX * SMC_PAGE);
     img = MIN(img, size);
-    uint64_t top = size - MIN((uint64_t)SMC_TOP_PAGES * SMC_PAGE, size - img);
     c->split_lo = (uint32_t)img;
-    c->split_hi = (uint32_t)top;
     uc_hook h;
-    return map_range(c, 0, img, true, error) && map_range(c, img, top, false, error)
-        && map_range(c, top, size, true, error)
+    return map_range(c, 0, img, true, error) && map_range(c, img, size, false, error)
         && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_MEM_WRITE_PROT, (void *)smc_store, c, 1, 0),
                     error, "core %u: store hook", c->id);
 }
@@ -125,15 +133,31 @@ void smc_clear(Core *c)
         munmap(c->ram, c->cfg->ram_size);
 }
 
+/* Page `page` protected (on) or writable again. Above split_lo the
+ * page is first split off its region: Unicorn's uc_mem_protect unmaps
+ * the region and maps it again in up to three (our host memory stays),
+ * and the unmap drops the region's translations through the TLB fill
+ * hook with the physical address for a virtual one (c->smc_splitting:
+ * the hook maps it as it is; refused, Unicorn would leave an error
+ * behind that makes the maps fail with UC_ERR_NOMEM). */
 static void protect(Core *c, uint32_t page, bool on)
 {
     CodePage *pg = c->pages[page];
+    bool split = on && page * SMC_PAGE >= c->split_lo && !pg->split;
+    if (split && c->nsplit >= SMC_SPLIT_MAX)
+        return; /* left to synci and cache */
+    c->smc_splitting = split;
     uc_err err = uc_mem_protect(c->uc, (uint64_t)page * SMC_PAGE, SMC_PAGE,
                                 on ? UC_PROT_READ | UC_PROT_EXEC : UC_PROT_ALL);
+    c->smc_splitting = false;
     if (err != UC_ERR_OK) {
         core_raise(c, "emulator", core_reg(c, UC_MIPS_REG_PC), "core %u: cannot %s page 0x%08x for code written at run time: %s",
                    c->id, on ? "watch" : "release", page * SMC_PAGE, uc_strerror(err));
         return;
+    }
+    if (split) {
+        pg->split = true;
+        c->nsplit++;
     }
     pg->prot = on;
 }
@@ -159,14 +183,6 @@ static void page_bits(CodePage *pg, uint32_t page)
         block_bits(pg, page, g_ptr_array_index(pg->blocks, k));
 }
 
-/* Page p lies in the one region Unicorn would have to split (unmap and
- * map again, which it refuses while it runs) to protect it: its code is
- * dropped by synci and cache only. */
-static bool unsplit(const Core *c, uint32_t p)
-{
-    return p * SMC_PAGE >= c->split_lo && p * SMC_PAGE < c->split_hi;
-}
-
 /* b's words are watched from now on. */
 static void make_live(Core *c, Block *b)
 {
@@ -184,7 +200,7 @@ static void make_live(Core *c, Block *b)
         }
         g_ptr_array_add(c->pages[p]->blocks, b);
         block_bits(c->pages[p], p, b);
-        if (!c->pages[p]->prot && !c->pages[p]->demoted && !unsplit(c, p))
+        if (!c->pages[p]->prot && !c->pages[p]->demoted)
             protect(c, p, true);
     }
 }

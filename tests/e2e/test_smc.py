@@ -8,7 +8,9 @@ hooked and fault-located as what really ran").
 Fixtures (tests/fixtures/emu): t_smc (a function patched between addiu
 and mul before each call, cycles by hand), t_smc_count (an mfc0 Count
 patched in: hooked, its exact value), t_f_smcovf (an overflowing add
-patched in: the fault at its own pc). Firmware smc (firmware/tests):
+patched in: the fault at its own pc), t_smc_far and t_smc_stack (code
+copied outside the image, then patched by stores alone, no synci: every
+page code runs from is watched). Firmware smc (firmware/tests):
 code copied to RAM, far RAM and the stack, rewritten in place, and
 received over the NoC. Both byte orders."""
 import os
@@ -77,6 +79,33 @@ class PatchedCode(unittest.TestCase):
                 self.assertEqual(c["fault"]["kind"], "overflow")
                 self.assertEqual(c["fault"]["function"], "h")
                 self.assertEqual(c["fault"]["pc"], h["h"][0] + 4)
+
+
+def unsynced_loop_cycles(t):
+    """t_smc_far.S, by hand: the first CYCLE_LO read, 8 iterations of 16
+    instructions (the patch store, 2 console writes, jalr.hb and jr
+    taken), bne taken 7 times, 4 of the 8 calls run mul, then the newline."""
+    it = 16 + t["store"] + 2 * t["mmio"] + 2 * t["branch_taken"]
+    return (1 + t["mmio"]) + 8 * it + 7 * t["branch_taken"] + 4 * t["mul"] + (2 + t["mmio"])
+
+
+class UnsyncedCode(unittest.TestCase):
+    def test_patched_without_synci_outside_the_image(self):
+        # before (RAM between the image and the top 16 pages was one
+        # Unicorn region, unwatched): t_smc_far printed the right console
+        # but exited with 226 cycles, not 234 (401, not 421, with the
+        # overrides): every call charged as its first translation, the
+        # 4 muls uncharged. t_smc_stack: 234 before and after (the stack
+        # was pre-split; now split when code lands on it).
+        for name in ("t_smc_far", "t_smc_stack"):
+            for endian in ENDIANS:
+                for timing, sets in ((DEFAULT, None), (OVERRIDES, OVERRIDES)):
+                    with self.subTest(name=name, endian=endian, timing=timing):
+                        r = run_fixture(name, endian, sets)
+                        c = r.core(0)
+                        self.assertEqual(c["status"], "exited", r.describe())
+                        self.assertEqual(r.text("core0", "console.txt"), "1 2 1 2 1 2 1 2 \n")
+                        self.assertEqual(c["exit_code"], unsynced_loop_cycles(timing))
 
 
 class CopiedCode(unittest.TestCase):
