@@ -52,6 +52,8 @@ static void test_fixtures(void)
         { "t24_perf", 12 << 16 | 12 },         /* PerfCnt0 cycles, 1 insns */
         { "t24_perfovf", 0x100 | 72 },         /* overflow: PCI, IP7 */
         { "t24_perfstall", 3 << 16 | 2 },      /* load-use stalls, stores */
+        { "t24_xbne", RP + 3 * 5 + 3 * 7 },    /* across a taken bne's slot */
+        { "t24_perfirq", 64 },                 /* overflow interrupt: EPC */
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
