@@ -356,8 +356,8 @@ void cache_op(Core *c, uint32_t w, uint32_t ea)
     Way *x = NULL;
     if (kind == 0 || kind == 2) /* index (writeback) invalidate, index store tag (TagLo 0) */
         x = l1_index(l, ea);
-    else if (kind == 4 || kind == 5 || kind == 6) /* hit invalidate, hit wb inv, hit wb */
-        x = l1_find(l, phys);
+    else if (kind == 4 || (which == 1 && (kind == 5 || kind == 6)))
+        x = l1_find(l, phys); /* hit invalidate; D: hit wb inv, hit wb (I 5 is Fill) */
     if (!x)
         return;
     if (which == 1 && kind == 6)
