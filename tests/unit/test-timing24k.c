@@ -54,6 +54,7 @@ static void test_fixtures(void)
         { "t24_perfstall", 3 << 16 | 2 },      /* load-use stalls, stores */
         { "t24_xbne", RP + 3 * 5 + 3 * 7 },    /* across a taken bne's slot */
         { "t24_perfirq", 64 },                 /* overflow interrupt: EPC */
+        { "t24_perfxc1", 3 << 8 | 2 },         /* lwxc1 ... are loads, stores */
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
