@@ -20,7 +20,9 @@
  * 45 load-to-use stall cycles; on PerfCnt1 15 stores completed, 41 FPU
  * stall cycles; with the cache model ([cache] enabled, cache.c) 9
  * I-cache accesses (PerfCnt0) and misses (PerfCnt1), 10 D-cache accesses
- * (PerfCnt0), 11 D-cache misses (both; loads and stores); any other event
+ * (PerfCnt0) and write-backs (PerfCnt1), 11 D-cache misses (both; loads
+ * and stores), 13 store misses (PerfCnt0) and load misses (PerfCnt1),
+ * the event numbers of FreeBSD's hwpmc_mips24k.c; any other event
  * counts nothing (docs/timing.md). The cache counts are the cache's own,
  * kept as they happen (an I-cache lookup when its block is entered).
  * The core always runs in kernel mode: any of U, S, K, EXL enables
@@ -42,7 +44,7 @@
 #define CTL_WRITABLE 0x00000FFFu
 
 enum { EV_CYCLES = 0, EV_INSNS = 1, EV_BRANCHES = 2, EV_ICACHE = 9, EV_DCACHE_ACCESS = 10, EV_DCACHE_MISS = 11,
-       EV_LDST = 15, EV_MDU_FPU_STALL = 41, EV_LOAD_STALL = 45 };
+       EV_ST_LD_MISS = 13, EV_LDST = 15, EV_MDU_FPU_STALL = 41, EV_LOAD_STALL = 45 };
 
 bool cp0_perf_decode(uint32_t w, bool *write, unsigned *sel, unsigned *rt)
 {
@@ -87,8 +89,10 @@ static uint64_t events(Core *c, unsigned n, unsigned ev, uint64_t t, const Block
         return t;
     if (ev == EV_ICACHE)
         return cache_count(c, n == 0 ? CACHE_I_ACCESS : CACHE_I_MISS);
-    if (ev == EV_DCACHE_ACCESS && n == 0)
-        return cache_count(c, CACHE_D_ACCESS);
+    if (ev == EV_DCACHE_ACCESS)
+        return cache_count(c, n == 0 ? CACHE_D_ACCESS : CACHE_D_WBACK);
+    if (ev == EV_ST_LD_MISS)
+        return cache_count(c, n == 0 ? CACHE_D_WMISS : CACHE_D_RMISS);
     if (ev == EV_DCACHE_MISS)
         return cache_count(c, CACHE_D_RMISS) + cache_count(c, CACHE_D_WMISS);
     if (ev == EV_LOAD_STALL && n == 0)
