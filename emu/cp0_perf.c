@@ -25,8 +25,11 @@
  * the event numbers of FreeBSD's hwpmc_mips24k.c; any other event
  * counts nothing (docs/timing.md). The cache counts are the cache's own,
  * kept as they happen (an I-cache lookup when its block is entered).
- * The core always runs in kernel mode: any of U, S, K, EXL enables
- * counting everywhere (handlers at EXL=1 included).
+ * Modes (MIPS32 PRA, PerfCtl): the core always runs in kernel mode, so
+ * K counts outside interrupt handlers and EXL inside them (from the
+ * interrupt's entry to its eret); U and S count nothing. A counter whose
+ * mode changes at an entry or eret keeps its value meanwhile
+ * (cp0_perf_switch).
  *
  * Overflow: while IE is set and bit 31 of a cycle-counting counter is 1,
  * Cause.PCI (bit 26) is set and the CP0 timer line (IP7, shared with the
@@ -39,7 +42,8 @@
 #define PERF_REG 25u
 #define CTL_M 0x80000000u
 #define CTL_IE 0x10u
-#define CTL_MODES 0xFu
+#define CTL_EXL 0x1u
+#define CTL_K 0x2u
 #define CTL_EVENT(v) (((v) >> 5) & 0x7Fu)
 #define CTL_WRITABLE 0x00000FFFu
 
@@ -123,12 +127,16 @@ static uint64_t events(Core *c, unsigned n, unsigned ev, uint64_t t, const Block
     return sum;
 }
 
-static bool counting(uint32_t ctl) { return (ctl & CTL_MODES) != 0; }
+/* Whether a counter with control ctl counts in the context irq (an
+ * interrupt handler) or not. */
+static bool counts_in(uint32_t ctl, bool irq) { return (ctl & (irq ? CTL_EXL : CTL_K)) != 0; }
+
+static bool counting(const Core *c, uint32_t ctl) { return counts_in(ctl, c->irq.in); }
 
 static uint32_t value_at(Core *c, unsigned n, uint64_t t, const Block *b, uint32_t i)
 {
     PerfCounter *p = &c->cp0.perf[n];
-    if (!counting(p->ctl))
+    if (!counting(c, p->ctl))
         return p->val;
     return p->val + (uint32_t)(events(c, n, CTL_EVENT(p->ctl), t, b, i) - p->ev);
 }
@@ -153,7 +161,7 @@ static void rearm(Core *c, uint64_t t, const Block *b, uint32_t i)
         uint32_t v = value_at(c, n, t, b, i);
         if (v & CTL_M) {
             c->cp0.pci = true;
-        } else if (counting(p->ctl) && CTL_EVENT(p->ctl) == EV_CYCLES) {
+        } else if (counting(c, p->ctl) && CTL_EVENT(p->ctl) == EV_CYCLES) {
             uint64_t at = t + (CTL_M - v);
             c->cp0.perf_at = MIN(c->cp0.perf_at, at);
         }
@@ -186,6 +194,25 @@ uint32_t cp0_perf_access(Core *c, bool write, unsigned sel, uint32_t v, uint64_t
     }
     rearm(c, t, b, i);
     return 0;
+}
+
+void cp0_perf_switch(Core *c, bool irq, uint64_t t)
+{
+    bool any = false;
+    for (unsigned n = 0; n < 2; n++) {
+        PerfCounter *p = &c->cp0.perf[n];
+        if (counts_in(p->ctl, c->irq.in) == counts_in(p->ctl, irq))
+            continue;
+        /* at a block boundary: every counted block has run */
+        p->val = value_at(c, n, t, NULL, 0);
+        p->ev = events(c, n, CTL_EVENT(p->ctl), t, NULL, 0);
+        any = true;
+    }
+    c->irq.in = irq;
+    if (any) {
+        rearm(c, t, NULL, 0);
+        c->cp0.match_at = MIN(c->cp0.cmp_at, c->cp0.perf_at);
+    }
 }
 
 void cp0_perf_init(Core *c)
