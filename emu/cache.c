@@ -44,6 +44,7 @@ typedef struct L1 {
                                   path reads only this small array */
     uint64_t gen;              /* bumped by every change of the lines or
                                   their order (not by an MRU hit) */
+    uint64_t wbacks;           /* dirty lines written back (24K event 10) */
 } L1;
 
 struct CoreCache {
@@ -103,6 +104,8 @@ void cache_free(Core *c)
 
 uint64_t cache_count(const Core *c, unsigned what)
 {
+    if (c->cache && what == CACHE_D_WBACK)
+        return c->cache->d.wbacks;
     return c->cache && what < CACHE_NCOUNT ? c->cache->n[what] : 0;
 }
 
@@ -145,6 +148,7 @@ static unsigned l1_fill(L1 *c, uint32_t phys, bool write)
             victim = k;
     }
     unsigned r = s[victim].key && s[victim].dirty ? 2 : 1;
+    c->wbacks += r == 2;
     c->gen++;
     s[victim] = (Way){ .key = key, .dirty = write, .used = ++c->clock };
     c->mru[(key - 1) & c->sets_mask] = (uint8_t)victim;
@@ -306,10 +310,13 @@ void cache_mem_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
 
 /* ---- cache and synci ------------------------------------------------------- */
 
-/* Invalidate a line (a dirty one is written back: free, see docs/timing.md). */
-static void drop(L1 *l, Way *w)
+/* Invalidate a line; wb: a dirty one is written back (free, see
+ * docs/timing.md; counted), else it is discarded (memory is always up to
+ * date here). */
+static void drop(L1 *l, Way *w, bool wb)
 {
     size_t set = (size_t)(w - l->w) / l->ways;
+    l->wbacks += wb && w->key && w->dirty;
     if (l->w + set * l->ways + l->mru[set] == w)
         l->mru_key[set] = 0;
     l->gen++;
@@ -344,9 +351,11 @@ void cache_op(Core *c, uint32_t w, uint32_t ea)
     if ((w >> 26) == 0x01u) { /* synci: the I-cache line goes, the D line is written back */
         Way *x = l1_find(&cc->i, phys);
         if (x)
-            drop(&cc->i, x);
-        if ((x = l1_find(&cc->d, phys)))
+            drop(&cc->i, x, false);
+        if ((x = l1_find(&cc->d, phys))) {
+            cc->d.wbacks += x->dirty;
             x->dirty = 0;
+        }
         return;
     }
     unsigned op = (w >> 16) & 31u, which = op & 3u, kind = op >> 2;
@@ -356,12 +365,14 @@ void cache_op(Core *c, uint32_t w, uint32_t ea)
     Way *x = NULL;
     if (kind == 0 || kind == 2) /* index (writeback) invalidate, index store tag (TagLo 0) */
         x = l1_index(l, ea);
-    else if (kind == 4 || kind == 5 || kind == 6) /* hit invalidate, hit wb inv, hit wb */
-        x = l1_find(l, phys);
+    else if (kind == 4 || (which == 1 && (kind == 5 || kind == 6)))
+        x = l1_find(l, phys); /* hit invalidate; D: hit wb inv, hit wb (I 5 is Fill) */
     if (!x)
         return;
-    if (which == 1 && kind == 6)
+    if (which == 1 && kind == 6) {
+        l->wbacks += x->dirty;
         x->dirty = 0;
-    else
-        drop(l, x);
+    } else {
+        drop(l, x, kind == 0 || kind == 5); /* index wb inv, hit wb inv */
+    }
 }

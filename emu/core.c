@@ -230,7 +230,7 @@ static void deliver(Core *c, uint32_t epc, uint32_t status, bool in_hook)
         write_reg(c, UC_MIPS_REG_PC, CORE_STUB_VADDR);
     c->pc = CORE_STUB_VADDR;
     c->irq.count++;
-    c->irq.in = true;
+    cp0_perf_switch(c, true, c->cycles);
     c->irq.start = c->cycles;
     c->prev = &c->irq_marker;
     if (c->hooks.interrupt)
@@ -240,7 +240,7 @@ static void deliver(Core *c, uint32_t epc, uint32_t status, bool in_hook)
 void core_irq_return(Core *c, uint64_t now)
 {
     if (c->irq.in) {
-        c->irq.in = false;
+        cp0_perf_switch(c, false, now);
         c->irq.cycles += now - c->irq.start;
     }
 }

@@ -453,6 +453,10 @@ bool cp0_perf_decode(uint32_t w, bool *write, unsigned *sel, unsigned *rt);
 /* The access by instruction i of the current block b at cycle t: a read's
  * value, or write v (then cp0.perf_at and cp0.pci are new). */
 uint32_t cp0_perf_access(Core *c, bool write, unsigned sel, uint32_t v, uint64_t t, const Block *b, uint32_t i);
+/* At a block boundary at cycle t, the core enters (irq) or leaves an
+ * interrupt handler: the counters counting in one context only stop or
+ * start (PerfCtl K and EXL); sets c->irq.in. */
+void cp0_perf_switch(Core *c, bool irq, uint64_t t);
 /* perf_at reached by now: PCI rises. */
 void cp0_perf_fire(Core *c, uint64_t now);
 

@@ -20,11 +20,16 @@
  * 45 load-to-use stall cycles; on PerfCnt1 15 stores completed, 41 FPU
  * stall cycles; with the cache model ([cache] enabled, cache.c) 9
  * I-cache accesses (PerfCnt0) and misses (PerfCnt1), 10 D-cache accesses
- * (PerfCnt0), 11 D-cache misses (both; loads and stores); any other event
+ * (PerfCnt0) and write-backs (PerfCnt1), 11 D-cache misses (both; loads
+ * and stores), 13 store misses (PerfCnt0) and load misses (PerfCnt1),
+ * the event numbers of FreeBSD's hwpmc_mips24k.c; any other event
  * counts nothing (docs/timing.md). The cache counts are the cache's own,
  * kept as they happen (an I-cache lookup when its block is entered).
- * The core always runs in kernel mode: any of U, S, K, EXL enables
- * counting everywhere (handlers at EXL=1 included).
+ * Modes (MIPS32 PRA, PerfCtl): the core always runs in kernel mode, so
+ * K counts outside interrupt handlers and EXL inside them (from the
+ * interrupt's entry to its eret); U and S count nothing. A counter whose
+ * mode changes at an entry or eret keeps its value meanwhile
+ * (cp0_perf_switch).
  *
  * Overflow: while IE is set and bit 31 of a cycle-counting counter is 1,
  * Cause.PCI (bit 26) is set and the CP0 timer line (IP7, shared with the
@@ -37,12 +42,13 @@
 #define PERF_REG 25u
 #define CTL_M 0x80000000u
 #define CTL_IE 0x10u
-#define CTL_MODES 0xFu
+#define CTL_EXL 0x1u
+#define CTL_K 0x2u
 #define CTL_EVENT(v) (((v) >> 5) & 0x7Fu)
 #define CTL_WRITABLE 0x00000FFFu
 
 enum { EV_CYCLES = 0, EV_INSNS = 1, EV_BRANCHES = 2, EV_ICACHE = 9, EV_DCACHE_ACCESS = 10, EV_DCACHE_MISS = 11,
-       EV_LDST = 15, EV_MDU_FPU_STALL = 41, EV_LOAD_STALL = 45 };
+       EV_ST_LD_MISS = 13, EV_LDST = 15, EV_MDU_FPU_STALL = 41, EV_LOAD_STALL = 45 };
 
 bool cp0_perf_decode(uint32_t w, bool *write, unsigned *sel, unsigned *rt)
 {
@@ -87,8 +93,10 @@ static uint64_t events(Core *c, unsigned n, unsigned ev, uint64_t t, const Block
         return t;
     if (ev == EV_ICACHE)
         return cache_count(c, n == 0 ? CACHE_I_ACCESS : CACHE_I_MISS);
-    if (ev == EV_DCACHE_ACCESS && n == 0)
-        return cache_count(c, CACHE_D_ACCESS);
+    if (ev == EV_DCACHE_ACCESS)
+        return cache_count(c, n == 0 ? CACHE_D_ACCESS : CACHE_D_WBACK);
+    if (ev == EV_ST_LD_MISS)
+        return cache_count(c, n == 0 ? CACHE_D_WMISS : CACHE_D_RMISS);
     if (ev == EV_DCACHE_MISS)
         return cache_count(c, CACHE_D_RMISS) + cache_count(c, CACHE_D_WMISS);
     if (ev == EV_LOAD_STALL && n == 0)
@@ -119,12 +127,16 @@ static uint64_t events(Core *c, unsigned n, unsigned ev, uint64_t t, const Block
     return sum;
 }
 
-static bool counting(uint32_t ctl) { return (ctl & CTL_MODES) != 0; }
+/* Whether a counter with control ctl counts in the context irq (an
+ * interrupt handler) or not. */
+static bool counts_in(uint32_t ctl, bool irq) { return (ctl & (irq ? CTL_EXL : CTL_K)) != 0; }
+
+static bool counting(const Core *c, uint32_t ctl) { return counts_in(ctl, c->irq.in); }
 
 static uint32_t value_at(Core *c, unsigned n, uint64_t t, const Block *b, uint32_t i)
 {
     PerfCounter *p = &c->cp0.perf[n];
-    if (!counting(p->ctl))
+    if (!counting(c, p->ctl))
         return p->val;
     return p->val + (uint32_t)(events(c, n, CTL_EVENT(p->ctl), t, b, i) - p->ev);
 }
@@ -149,7 +161,7 @@ static void rearm(Core *c, uint64_t t, const Block *b, uint32_t i)
         uint32_t v = value_at(c, n, t, b, i);
         if (v & CTL_M) {
             c->cp0.pci = true;
-        } else if (counting(p->ctl) && CTL_EVENT(p->ctl) == EV_CYCLES) {
+        } else if (counting(c, p->ctl) && CTL_EVENT(p->ctl) == EV_CYCLES) {
             uint64_t at = t + (CTL_M - v);
             c->cp0.perf_at = MIN(c->cp0.perf_at, at);
         }
@@ -182,6 +194,25 @@ uint32_t cp0_perf_access(Core *c, bool write, unsigned sel, uint32_t v, uint64_t
     }
     rearm(c, t, b, i);
     return 0;
+}
+
+void cp0_perf_switch(Core *c, bool irq, uint64_t t)
+{
+    bool any = false;
+    for (unsigned n = 0; n < 2; n++) {
+        PerfCounter *p = &c->cp0.perf[n];
+        if (counts_in(p->ctl, c->irq.in) == counts_in(p->ctl, irq))
+            continue;
+        /* at a block boundary: every counted block has run */
+        p->val = value_at(c, n, t, NULL, 0);
+        p->ev = events(c, n, CTL_EVENT(p->ctl), t, NULL, 0);
+        any = true;
+    }
+    c->irq.in = irq;
+    if (any) {
+        rearm(c, t, NULL, 0);
+        c->cp0.match_at = MIN(c->cp0.cmp_at, c->cp0.perf_at);
+    }
 }
 
 void cp0_perf_init(Core *c)

@@ -75,6 +75,11 @@ unsigned mips_classify(uint32_t i)
         return 0;
     case 0x11: return classify_cop1(i);
     case 0x13:                                                 /* COP1X */
+        switch (FUNCT(i)) {
+        case 0x00: case 0x01: case 0x05: return MIPS_LOAD;     /* lwxc1 ldxc1 luxc1 */
+        case 0x08: case 0x09: case 0x0d: return MIPS_STORE;    /* swxc1 sdxc1 suxc1 */
+        default: break;
+        }
         return (FUNCT(i) & 0x30) >= 0x20 && (FUNCT(i) & 6) == 0 ? MIPS_FPU_MUL : 0; /* [n]madd/msub.s/d */
     case 0x14: case 0x15: case 0x16: case 0x17: return MIPS_BRANCH | MIPS_LIKELY;
     case 0x1c:                                                 /* SPECIAL2 */

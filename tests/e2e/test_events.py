@@ -493,5 +493,33 @@ class DiffEvents(unittest.TestCase):
         self.assertIn("%s: stall_mdu grew from 0 to %d" % (top, fb[top]["stall_cycles"]["mdu"]), p.stderr)
 
 
+class GuestCounters(unittest.TestCase):
+
+    def test_perfcnt_agrees_with_summary(self):
+        """The firmware's own PerfCnt reads (t24_perfev: D-cache misses and
+        stores over a cold call of `work`, loads and instructions over a
+        warm one) are the hand counts of its header and agree with
+        summary.json's events of `work` (2 calls), under both models and
+        byte orders, with the cache on and off (misses 0 when off)."""
+        for endian in ("el", "eb"):
+            for model in ("flat", "24k"):
+                for cache in (0, 1):
+                    with self.subTest(endian=endian, model=model, cache=cache):
+                        r = run([fixture("t24_perfev", endian)] + ONE_CORE
+                                + ["--set", "timing.model=" + model, "--set", "cache.enabled=%d" % cache])
+                        self.assertEqual(r.rc, 1, r.describe())
+                        x = r.core(0)["exit_code"]
+                        misses, stores, loads, insns = x >> 24, (x >> 16) & 255, (x >> 8) & 255, x & 255
+                        self.assertEqual((misses, stores, loads, insns), (30 * cache, 10, 20, 77))
+                        w = nptest.functions(r.core(0))["work"]
+                        self.assertEqual(w["calls"], 2)
+                        self.assertEqual(w["stores"], 2 * stores)
+                        self.assertEqual(w["loads"], 2 * loads)
+                        self.assertEqual(w["instructions"], 2 * (insns - 3))  # mtc0, jal, nop
+                        if cache:
+                            cm = w["cache_misses"]
+                            self.assertEqual(cm["d1_read"] + cm["d1_write"], misses)
+
+
 if __name__ == "__main__":
     nptest.main()

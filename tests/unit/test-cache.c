@@ -18,14 +18,15 @@ typedef struct Run {
 } Run;
 
 /* Run fixture name on one core; cache: [cache] enabled, penalty its
- * miss_penalty. */
-static Run run(const char *name, const char *endian, bool cache, unsigned penalty)
+ * miss_penalty, wb its writeback_penalty. */
+static Run run_wb(const char *name, const char *endian, bool cache, unsigned penalty, unsigned wb)
 {
     Config cfg;
     config_defaults(&cfg);
     cfg.mesh_width = cfg.mesh_height = 1;
     cfg.cache.enabled = cache;
     cfg.cache.miss_penalty = penalty;
+    cfg.cache.writeback_penalty = wb;
     g_autofree char *path = g_strdup_printf("%s/%s-%s.elf", FIXTURES, name, endian);
     GError *err = NULL;
     ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
@@ -49,6 +50,11 @@ static Run run(const char *name, const char *endian, bool cache, unsigned penalt
     core_free(c);
     elf_image_free(img);
     return r;
+}
+
+static Run run(const char *name, const char *endian, bool cache, unsigned penalty)
+{
+    return run_wb(name, endian, cache, penalty, 0);
 }
 
 static void test_counts(void)
@@ -89,6 +95,37 @@ static void test_penalty(void)
     }
 }
 
+/* Dirty victims and the `cache` operations, from the fixtures' hand
+ * figures: exit code, D-cache read and write misses, and the write-backs
+ * (cycles with writeback_penalty 5 - cycles with 0, over 5). */
+static void test_writeback_ops(void)
+{
+    static const struct {
+        const char *name;
+        int expect;
+        uint64_t rmiss, wmiss, wbacks;
+    } cases[] = {
+        { "c_dwb", 2048 << 16 | 2048, 2048, 2048, 2048 }, /* LRU over dirty lines */
+        { "c_dhitwb", 0 << 16 | 1024, 1024, 1024, 0 },    /* Hit Writeback cleans, keeps */
+        { "c_dindex", 1024, 1024, 1024, 0 },              /* Index WB Invalidate: all */
+        { "c_dsc", 1 << 16 | 5, 5, 0, 1 },                /* sc dirties its line */
+        { "c_iops", 0x000001, 0, 0, 0 },                  /* I Fill keeps, Hit Inv drops */
+        { "c_dev13", 1536 << 16 | 1024, 1024, 1536, 512 + 1024 }, /* event 13 */
+        { "c_dev10", 512 << 16 | 1024, 0, 1536, 512 },    /* event 10 odd */
+    };
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
+            g_test_message("%s-%s", cases[k].name, endians[e]);
+            Run w0 = run_wb(cases[k].name, endians[e], true, 30, 0);
+            Run w5 = run_wb(cases[k].name, endians[e], true, 30, 5);
+            g_assert_cmpint(w0.code, ==, cases[k].expect);
+            g_assert_cmpint(w5.code, ==, cases[k].expect);
+            g_assert_cmpuint(w0.miss[CACHE_D_RMISS], ==, cases[k].rmiss);
+            g_assert_cmpuint(w0.miss[CACHE_D_WMISS], ==, cases[k].wmiss);
+            g_assert_cmpuint(w5.cycles - w0.cycles, ==, 5 * cases[k].wbacks);
+        }
+}
+
 /* The geometry keys: powers of two, at least one line per way. */
 static void test_config(void)
 {
@@ -119,5 +156,6 @@ int main(int argc, char **argv)
     g_test_add_func("/cache/counts", test_counts);
     g_test_add_func("/cache/penalty", test_penalty);
     g_test_add_func("/cache/config", test_config);
+    g_test_add_func("/cache/writeback-ops", test_writeback_ops);
     return g_test_run();
 }

@@ -52,6 +52,10 @@ static void test_fixtures(void)
         { "t24_perf", 12 << 16 | 12 },         /* PerfCnt0 cycles, 1 insns */
         { "t24_perfovf", 0x100 | 72 },         /* overflow: PCI, IP7 */
         { "t24_perfstall", 3 << 16 | 2 },      /* load-use stalls, stores */
+        { "t24_xbne", RP + 3 * 5 + 3 * 7 },    /* across a taken bne's slot */
+        { "t24_perfirq", 64 },                 /* overflow interrupt: EPC */
+        { "t24_perfxc1", 3 << 8 | 2 },         /* lwxc1 ... are loads, stores */
+        { "t24_perfmode", 303 << 16 | 3 << 8 | 1 }, /* K outside, EXL in a handler */
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
