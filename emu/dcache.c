@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* dcache.c — the D-cache without a Unicorn memory hook, `[cache] d_model =
+ * predict` (docs/timing.md "The L1 caches"; cache.c is the cache itself).
+ *
+ * Any UC_HOOK_MEM_READ/WRITE hook sends every guest load and store down
+ * Unicorn 2.1.1's slow path (~17 ns each, docs/performance.md 5b). So,
+ * when a block is first seen, its loads and stores are planned:
+ *   - predicted: the block is quiet (every instruction is one that can
+ *     raise no exception and reads nothing cycle-dependent: integer ALU
+ *     without overflow, branches and jumps (not branch-likely), plain
+ *     loads and stores, lwl/lwr/swl/swr; no CP0, FPU, HI/LO-trap, syscall,
+ *     ll/sc, cache or synci), and every address is computable at entry:
+ *     the block's program is the slice of its instructions that the
+ *     addresses need (found backwards from the last access), each an ALU
+ *     step, or a load whose value an address needs (read from RAM as it
+ *     is at entry, under the block's own earlier stores, which the
+ *     program then records: each core's RAM is its own and changes inside
+ *     a block by its stores only). At entry (cache_block_hook, once the
+ *     block is entered) the program runs on the registers and looks the
+ *     accesses up in program order, each miss charged at its instruction
+ *     exactly as the memory hook does: before that instruction nothing
+ *     of the block can observe the difference.
+ *     The walk stops at the first access that faults (outside kseg0/1,
+ *     outside RAM and the device windows, misaligned, user mode): the
+ *     block ends there. It pauses at a device access and goes on once
+ *     that access has completed (dcache_after_device, from mmio.c), after
+ *     the device's cycles, with the value the device gave.
+ *   - hooked: every other block gets a UC_HOOK_CODE hook on each of its
+ *     loads and stores, which computes the address from the registers
+ *     (exact before the instruction runs) and looks it up.
+ * What each instruction does to the cache is what Unicorn 2.1.1's memory
+ * hook sees: lwl/lwr a byte at the address then the aligned word, swl/swr
+ * one access per byte, ldc1/sdc1 one, a successful sc a read and a write,
+ * a failed one (not at the last ll's address) none, a faulting access
+ * none. A debugger (its stops are mid-block) makes every block hooked.
+ * unit/cache dmodel compares both models on every emulator fixture.
+ */
+#include "emu/core_priv.h"
+
+#include <string.h>
+
+#include "nocprof/platform.h"
+
+#define OP(w) ((w) >> 26)
+#define RS(w) (((w) >> 21) & 31u)
+#define RT(w) (((w) >> 16) & 31u)
+#define RD(w) (((w) >> 11) & 31u)
+#define SA(w) (((w) >> 6) & 31u)
+#define FUNCT(w) ((w) & 63u)
+
+enum { DK_PLAIN, DK_LWLR, DK_SWL, DK_SWR, DK_FPU, DK_SC };
+
+typedef struct DAcc {
+    uint16_t i;                /* its instruction */
+    uint8_t kind, write, size; /* DK_*, a store, bytes */
+    uint8_t base;              /* its base register */
+    uint32_t off;              /* and offset */
+} DAcc;
+
+/* One step of a predicted block's program: an access, or an instruction
+ * computing a value that a later address needs */
+enum {
+    DOP_ACCESS, DOP_CONST, DOP_ADDU, DOP_SUBU, DOP_AND, DOP_OR, DOP_XOR, DOP_NOR, DOP_SLT, DOP_SLTU,
+    DOP_SLL, DOP_SRL, DOP_SRA, DOP_ROTR, DOP_SLLV, DOP_SRLV, DOP_SRAV, DOP_ROTRV, DOP_MOVZ, DOP_MOVN,
+    DOP_MUL, DOP_CLZ, DOP_CLO, DOP_ADDIU, DOP_SLTI, DOP_SLTIU, DOP_ANDI, DOP_ORI, DOP_XORI,
+    DOP_EXT, DOP_INS, DOP_WSBH, DOP_SEB, DOP_SEH
+};
+
+#define DF_VALUE 1u            /* a load whose value a later address needs,
+                                  a store such a load may read back */
+
+typedef struct DOp {
+    uint16_t i;                /* its instruction */
+    uint8_t op, d, s, t;       /* DOP_*, registers (access: t = rt) */
+    uint8_t flags;             /* DF_* */
+    uint8_t k;                 /* DOP_ACCESS: its DAcc */
+    uint32_t imm;              /* immediate (shift amount, offset, constant) */
+} DOp;
+
+struct DPlan {
+    bool predict;
+    uint32_t n, nops;
+    uint32_t live;             /* predicted: registers read at entry */
+    DOp *ops;                  /* [nops] predicted: its program */
+    DAcc a[];                  /* [n] its loads and stores, in order */
+};
+
+/* The program of the predicted block executing now (one per core): its
+ * registers, the stores a later load may read back (where it paused at a
+ * device access: c->dres) */
+typedef struct DStore {
+    uint32_t phys, v;
+    uint8_t size;
+} DStore;
+
+typedef struct DState {
+    uint32_t r[32];
+    uint32_t nst, cap;
+    DStore *st;
+} DState;
+
+void dcache_free(DPlan *p)
+{
+    if (p)
+        g_free(p->ops);
+    g_free(p);
+}
+
+void dcache_state_free(Core *c)
+{
+    if (c->dstate)
+        g_free(c->dstate->st);
+    g_free(c->dstate);
+    c->dstate = NULL;
+}
+
+/* ---- planning ---------------------------------------------------------------- */
+
+/* The access w makes, if any: kind, size, a store */
+static bool access_of(uint32_t w, DAcc *a)
+{
+    unsigned size, base;
+    int32_t off;
+    if (!mips_mem_operand(w, &size, &base, &off))
+        return false;
+    unsigned op = OP(w);
+    a->size = (uint8_t)size;
+    a->write = op == 0x28u || op == 0x29u || op == 0x2Bu || op == 0x2Au || op == 0x2Eu || op == 0x38u
+               || op == 0x39u || op == 0x3Du;
+    a->kind = op == 0x22u || op == 0x26u ? DK_LWLR : op == 0x2Au ? DK_SWL : op == 0x2Eu ? DK_SWR
+              : op == 0x31u || op == 0x39u || op == 0x35u || op == 0x3Du ? DK_FPU
+              : op == 0x38u ? DK_SC : DK_PLAIN;
+    a->off = (uint32_t)off;
+    a->base = (uint8_t)base;
+    return true;
+}
+
+/* The SPECIAL3 (op 0x1F) instruction w as a step: DOP_*, or -1 */
+static int special3_op(uint32_t w)
+{
+    if (FUNCT(w) == 0x00)
+        return DOP_EXT;
+    if (FUNCT(w) == 0x04)
+        return DOP_INS;
+    if (FUNCT(w) == 0x20 && RS(w) == 0)
+        return SA(w) == 0x02 ? DOP_WSBH : SA(w) == 0x10 ? DOP_SEB : SA(w) == 0x18 ? DOP_SEH : -1;
+    return -1;
+}
+
+/* w raises no exception and reads nothing that depends on cycles (an
+ * access's own faults are found from its address) */
+static bool quiet(uint32_t w)
+{
+    unsigned op = OP(w), f = FUNCT(w);
+    switch (op) {
+    case 0x00:
+        return f == 0x00 || f == 0x02 || f == 0x03 || f == 0x04 || f == 0x06 || f == 0x07 || f == 0x08
+            || f == 0x09 || f == 0x0A || f == 0x0B || (f >= 0x10 && f <= 0x13) || (f >= 0x18 && f <= 0x1B)
+            || f == 0x21 || f == 0x23 || (f >= 0x24 && f <= 0x27) || f == 0x2A || f == 0x2B;
+    case 0x01:
+        return RT(w) <= 3u || (RT(w) >= 0x10u && RT(w) <= 0x13u); /* bltz bgez [likely] [and link] */
+    case 0x02: case 0x03: case 0x04: case 0x05: case 0x06: case 0x07:
+    case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x0E: case 0x0F:
+    case 0x14: case 0x15: case 0x16: case 0x17:
+    case 0x20: case 0x21: case 0x22: case 0x23: case 0x24: case 0x25: case 0x26:
+    case 0x28: case 0x29: case 0x2A: case 0x2B: case 0x2E:
+        return true;
+    case 0x1C: /* mul madd maddu msub msubu clz clo */
+        return f == 0x00 || f == 0x01 || f == 0x02 || f == 0x04 || f == 0x05 || f == 0x20 || f == 0x21;
+    case 0x1F: /* ext ins, wsbh seb seh */
+        return special3_op(w) >= 0;
+    default:
+        return false;
+    }
+}
+
+/* The SPECIAL (op 0) instruction w as a step: DOP_*, or -1 */
+static int special_op(uint32_t w)
+{
+    switch (FUNCT(w)) {
+    case 0x00: return DOP_SLL;
+    case 0x02: return RS(w) == 1 ? DOP_ROTR : RS(w) == 0 ? DOP_SRL : -1;
+    case 0x03: return DOP_SRA;
+    case 0x04: return DOP_SLLV;
+    case 0x06: return SA(w) == 1 ? DOP_ROTRV : SA(w) == 0 ? DOP_SRLV : -1;
+    case 0x07: return DOP_SRAV;
+    case 0x09: return DOP_CONST; /* jalr: rd = the return address */
+    case 0x0A: return DOP_MOVZ;
+    case 0x0B: return DOP_MOVN;
+    case 0x21: return DOP_ADDU;
+    case 0x23: return DOP_SUBU;
+    case 0x24: return DOP_AND;
+    case 0x25: return DOP_OR;
+    case 0x26: return DOP_XOR;
+    case 0x27: return DOP_NOR;
+    case 0x2A: return DOP_SLT;
+    case 0x2B: return DOP_SLTU;
+    default: return -1;
+    }
+}
+
+/* w (at pc) as a step computing its one GPR result from registers, with
+ * the registers it reads (*src); false when it is none (HI/LO, loads) */
+static bool step_of(uint32_t w, uint32_t pc, DOp *o, uint32_t *src)
+{
+    int k = -1;
+    *o = (DOp){ .d = (uint8_t)RT(w), .s = (uint8_t)RS(w), .t = (uint8_t)RT(w),
+                .imm = (uint32_t)(int16_t)(w & 0xFFFFu) };
+    *src = 1u << RS(w);
+    switch (OP(w)) {
+    case 0x00:
+        k = special_op(w);
+        o->d = (uint8_t)RD(w);
+        o->imm = SA(w);
+        *src = k == DOP_SLL || k == DOP_SRL || k == DOP_SRA || k == DOP_ROTR ? 1u << RT(w)
+               : (1u << RS(w)) | (1u << RT(w)) | (k == DOP_MOVZ || k == DOP_MOVN ? 1u << RD(w) : 0);
+        if (k == DOP_CONST)
+            o->imm = pc + 8;
+        break;
+    case 0x01: case 0x03: /* bltzal bgezal jal: $ra = the return address */
+        k = DOP_CONST;
+        o->d = 31;
+        o->imm = pc + 8;
+        break;
+    case 0x09: k = DOP_ADDIU; break;
+    case 0x0A: k = DOP_SLTI; break;
+    case 0x0B: k = DOP_SLTIU; break;
+    case 0x0C: k = DOP_ANDI; o->imm &= 0xFFFFu; break;
+    case 0x0D: k = DOP_ORI; o->imm &= 0xFFFFu; break;
+    case 0x0E: k = DOP_XORI; o->imm &= 0xFFFFu; break;
+    case 0x0F: k = DOP_CONST; o->imm = (w & 0xFFFFu) << 16; break; /* lui */
+    case 0x1F: /* rt = f(rs) (ins: and rt): imm = lsb | msb(d) << 8 */
+        k = special3_op(w);
+        o->imm = SA(w) | RD(w) << 8;
+        o->s = k == DOP_EXT || k == DOP_INS ? (uint8_t)RS(w) : (uint8_t)RT(w);
+        *src = (1u << RS(w)) | (1u << RT(w));
+        if (k == DOP_WSBH || k == DOP_SEB || k == DOP_SEH)
+            o->d = (uint8_t)RD(w);
+        break;
+    case 0x1C:
+        k = FUNCT(w) == 0x02 ? DOP_MUL : FUNCT(w) == 0x20 ? DOP_CLZ : FUNCT(w) == 0x21 ? DOP_CLO : -1;
+        o->d = (uint8_t)RD(w);
+        *src = (1u << RS(w)) | (1u << RT(w));
+        break;
+    default:
+        break;
+    }
+    if (k == DOP_CONST)
+        *src = 0;
+    o->op = (uint8_t)k;
+    return k >= 0;
+}
+
+/* The general registers w writes (mips_gpr_writes, with SPECIAL3) */
+static uint32_t gpr_writes(uint32_t w)
+{
+    if (OP(w) == 0x1Fu && special3_op(w) >= 0)
+        return (1u << (FUNCT(w) == 0x20 ? RD(w) : RT(w))) & ~1u;
+    return mips_gpr_writes(w);
+}
+
+/* The program of quiet block b, whose accesses are p->a: the steps its
+ * addresses need (found backwards from the last access), with the loads
+ * whose values they need and the stores those loads may read back; false
+ * when an address needs anything else (HI/LO, lwl/lwr, swl/swr) */
+static bool program(const Block *b, DPlan *p)
+{
+    uint32_t need = 0, k = p->n;
+    bool vload = false; /* a load after i gives a needed value */
+    uint8_t *keep = g_new0(uint8_t, b->ninsns);
+    bool ok = true;
+    for (uint32_t i = b->ninsns; i-- > 0 && ok;) {
+        uint32_t w = b->words[i], wr = gpr_writes(w), src;
+        DOp o;
+        const DAcc *a = k > 0 && p->a[k - 1].i == i ? &p->a[--k] : NULL;
+        if (wr & need) {
+            if (a && !a->write && a->kind == DK_PLAIN) {
+                keep[i] = 2; /* its value is needed */
+                need &= ~wr;
+            } else if (!a && step_of(w, b->addr + 4 * i, &o, &src) && wr == (1u << o.d)) {
+                keep[i] = 1;
+                need = (need & ~wr) | src;
+            } else {
+                ok = false;
+            }
+        }
+        if (a) {
+            need |= 1u << a->base;
+            if (a->write && vload) {
+                ok &= a->kind == DK_PLAIN;
+                keep[i] = 2; /* a later needed load may read it back */
+                need |= 1u << RT(w);
+            }
+            vload |= keep[i] == 2 && !a->write;
+        }
+        need &= ~1u;
+    }
+    if (ok) {
+        p->live = need;
+        p->ops = g_new0(DOp, b->ninsns);
+        for (uint32_t i = 0, j = 0; i < b->ninsns; i++) {
+            uint32_t src;
+            if (j < p->n && p->a[j].i == i) {
+                p->ops[p->nops++] = (DOp){ .i = (uint16_t)i, .op = DOP_ACCESS, .s = p->a[j].base,
+                                           .t = (uint8_t)RT(b->words[i]), .flags = keep[i] == 2 ? DF_VALUE : 0,
+                                           .k = (uint8_t)j, .imm = p->a[j].off };
+                j++;
+            } else if (keep[i] == 1) {
+                step_of(b->words[i], b->addr + 4 * i, &p->ops[p->nops], &src);
+                p->ops[p->nops++].i = (uint16_t)i;
+            }
+        }
+    }
+    g_free(keep);
+    return ok;
+}
+
+/* b's plan (NULL: no loads or stores) */
+static DPlan *plan(const Core *c, const Block *b)
+{
+    DPlan *p = g_malloc0(sizeof(DPlan) + sizeof(DAcc) * (b->ninsns ? b->ninsns : 1));
+    /* a branch-likely's delay slot runs only when it is taken */
+    p->predict = !c->dbg && !(b->flags & MIPS_LIKELY) && b->ninsns < 256;
+    for (uint32_t i = 0; i < b->ninsns; i++) {
+        DAcc a = { .i = (uint16_t)i };
+        p->predict &= quiet(b->words[i]);
+        if (access_of(b->words[i], &a))
+            p->a[p->n++] = a;
+    }
+    if (!p->n) {
+        g_free(p);
+        return NULL;
+    }
+    p->predict = p->predict && program(b, p);
+    return p;
+}
+
+/* ---- one access -------------------------------------------------------------- */
+
+typedef enum { DA_RAM, DA_DEVICE, DA_FAULT } DWhere;
+
+/* Where access a at ea goes (what Unicorn and exc_hook_tlb_fill do with
+ * it); user: the core is in user mode */
+static DWhere where(const Core *c, const DAcc *a, uint32_t ea, bool user)
+{
+    if (ea < 0x80000000u || ea >= 0xC0000000u || user)
+        return DA_FAULT; /* kuseg, kseg2/3: refused; user mode: kernel-only */
+    if ((a->kind == DK_PLAIN || a->kind == DK_FPU || a->kind == DK_SC) && (ea & (a->size - 1u)))
+        return DA_FAULT; /* misaligned: an address error */
+    uint32_t phys = mips_phys(ea);
+    if (phys < c->cfg->ram_size)
+        return DA_RAM;
+    if (phys >= NP_MMIO_PHYS && phys - NP_MMIO_PHYS < CORE_NSLOTS * NP_DEV_SIZE)
+        return DA_DEVICE;
+    return DA_FAULT;
+}
+
+/* Whether the core runs in user mode now (Status.KSU = user, EXL = ERL =
+ * 0), read only once software wrote a non-zero KSU (as exc.c does) */
+static bool user_mode(Core *c)
+{
+    if (!c->ksu_written)
+        return false;
+    uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);
+    return ((st >> 3) & 3) == 2 && !(st & 6);
+}
+
+/* The bytes swl / swr at ea store (Unicorn 2.1.1: one access each) */
+static unsigned swlr_bytes(const Core *c, const DAcc *a, uint32_t ea)
+{
+    unsigned lmask = c->img->big_endian ? (ea & 3u) : (ea & 3u) ^ 3u;
+    return a->kind == DK_SWL ? 4u - lmask : 1u + lmask;
+}
+
+/* A RAM access of instruction a->i of b at ea, as the memory hook sees it
+ * (Unicorn 2.1.1: lwl/lwr read the byte at ea, then the aligned word;
+ * swl/swr store byte by byte; all in one line) */
+static void ram_access(Core *c, Block *b, const DAcc *a, uint32_t ea)
+{
+    cache_d_at(c, b, a->i, ea, a->write);
+    if (a->kind == DK_LWLR)
+        cache_d_hits(c, 1);
+    else if (a->kind == DK_SWL || a->kind == DK_SWR)
+        cache_d_hits(c, swlr_bytes(c, a, ea) - 1u);
+}
+
+/* ---- predicted ------------------------------------------------------------- */
+
+/* The value a load of `size` bytes at phys reads (sign-extended when
+ * `sign`): RAM before the block, under the block's own earlier stores */
+static uint32_t load_value(const Core *c, const DState *s, uint32_t phys, unsigned size, bool sign)
+{
+    bool be = c->img->big_endian;
+    uint8_t m[4];
+    memcpy(m, c->ram + phys, size);
+    for (uint32_t k = 0; k < s->nst; k++) {
+        const DStore *e = &s->st[k];
+        for (unsigned j = 0; j < size; j++) {
+            uint32_t q = phys + j - e->phys;
+            if (q < e->size)
+                m[j] = (uint8_t)(e->v >> (8 * (be ? e->size - 1 - q : q)));
+        }
+    }
+    uint32_t v = 0;
+    for (unsigned j = 0; j < size; j++)
+        v |= (uint32_t)m[j] << (8 * (be ? size - 1 - j : j));
+    if (sign && size < 4)
+        v = (uint32_t)((int32_t)(v << (32 - 8 * size)) >> (32 - 8 * size));
+    return v;
+}
+
+static void note_store(DState *s, uint32_t phys, unsigned size, uint32_t v)
+{
+    if (s->nst == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 8;
+        s->st = g_renew(DStore, s->st, s->cap);
+    }
+    s->st[s->nst++] = (DStore){ .phys = phys, .v = v, .size = (uint8_t)size };
+}
+
+static uint32_t rot(uint32_t v, unsigned n)
+{
+    n &= 31u;
+    return n ? v >> n | v << (32 - n) : v;
+}
+
+/* One step (not an access) on the registers r */
+static void step(uint32_t *r, const DOp *o)
+{
+    uint32_t s = r[o->s], t = r[o->t], v;
+    switch (o->op) {
+    case DOP_CONST: v = o->imm; break;
+    case DOP_ADDU: v = s + t; break;
+    case DOP_SUBU: v = s - t; break;
+    case DOP_AND: v = s & t; break;
+    case DOP_OR: v = s | t; break;
+    case DOP_XOR: v = s ^ t; break;
+    case DOP_NOR: v = ~(s | t); break;
+    case DOP_SLT: v = (int32_t)s < (int32_t)t; break;
+    case DOP_SLTU: v = s < t; break;
+    case DOP_SLL: v = t << o->imm; break;
+    case DOP_SRL: v = t >> o->imm; break;
+    case DOP_SRA: v = (uint32_t)((int32_t)t >> o->imm); break;
+    case DOP_ROTR: v = rot(t, o->imm); break;
+    case DOP_SLLV: v = t << (s & 31u); break;
+    case DOP_SRLV: v = t >> (s & 31u); break;
+    case DOP_SRAV: v = (uint32_t)((int32_t)t >> (s & 31u)); break;
+    case DOP_ROTRV: v = rot(t, s); break;
+    case DOP_MOVZ: v = t == 0 ? s : r[o->d]; break;
+    case DOP_MOVN: v = t != 0 ? s : r[o->d]; break;
+    case DOP_MUL: v = (uint32_t)((int32_t)s * (int64_t)(int32_t)t); break;
+    case DOP_CLZ: v = s ? (uint32_t)__builtin_clz(s) : 32u; break;
+    case DOP_CLO: v = ~s ? (uint32_t)__builtin_clz(~s) : 32u; break;
+    case DOP_ADDIU: v = s + o->imm; break;
+    case DOP_SLTI: v = (int32_t)s < (int32_t)o->imm; break;
+    case DOP_SLTIU: v = s < o->imm; break;
+    case DOP_ANDI: v = s & o->imm; break;
+    case DOP_ORI: v = s | o->imm; break;
+    case DOP_XORI: v = s ^ o->imm; break;
+    case DOP_EXT: v = (uint32_t)(((uint64_t)s >> (o->imm & 31u)) & ((UINT64_C(1) << ((o->imm >> 8) + 1)) - 1)); break;
+    case DOP_INS: {
+        unsigned lsb = o->imm & 31u, msb = o->imm >> 8;
+        uint32_t m = (uint32_t)((UINT64_C(1) << (msb - lsb + 1)) - 1) << lsb;
+        v = (r[o->t] & ~m) | ((s << lsb) & m);
+        break;
+    }
+    case DOP_WSBH: v = ((s & 0x00FF00FFu) << 8) | ((s >> 8) & 0x00FF00FFu); break;
+    case DOP_SEB: v = (uint32_t)(int32_t)(int8_t)s; break;
+    default: v = (uint32_t)(int32_t)(int16_t)s; break; /* DOP_SEH */
+    }
+    r[o->d] = v;
+}
+
+/* Run b's program from step k on: each access looked up in turn, until
+ * one that faults (the block ends there) or a device access (then again
+ * once it has completed: dcache_after_device) */
+static void run(Core *c, Block *b, uint32_t k)
+{
+    const DPlan *p = b->dplan;
+    DState *s = c->dstate;
+    uint32_t end = c->cut.run && c->cut.block == b ? (c->cut.end - b->addr) / 4 : b->ninsns;
+    bool user = user_mode(c);
+    for (; k < p->nops && p->ops[k].i < end; k++) {
+        const DOp *o = &p->ops[k];
+        if (o->op != DOP_ACCESS) {
+            step(s->r, o);
+            continue;
+        }
+        if (c->state != CORE_RUNNING || c->stopping)
+            return;
+        const DAcc *a = &p->a[o->k];
+        uint32_t ea = s->r[o->s] + o->imm;
+        switch (where(c, a, ea, user)) {
+        case DA_RAM:
+            ram_access(c, b, a, ea);
+            if (!(o->flags & DF_VALUE))
+                break;
+            if (a->write)
+                note_store(s, mips_phys(ea), a->size, s->r[o->t]);
+            else if (o->t)
+                s->r[o->t] = load_value(c, s, mips_phys(ea), a->size, (b->words[o->i] >> 26) < 0x24u);
+            break;
+        case DA_DEVICE:
+            c->dres.block = b;
+            c->dres.count = b->count;
+            c->dres.next = k;
+            return;
+        case DA_FAULT:
+            return;
+        }
+    }
+}
+
+void dcache_enter(Core *c, Block *b)
+{
+    const DPlan *p = b->dplan;
+    if (!p->predict)
+        return;
+    if (G_UNLIKELY(!c->dstate))
+        c->dstate = g_new0(DState, 1);
+    DState *s = c->dstate;
+    c->dres.block = NULL;
+    s->nst = 0;
+    for (uint32_t live = p->live; live; live &= live - 1) {
+        unsigned r = (unsigned)__builtin_ctz(live);
+        s->r[r] = core_gpr(c, r);
+    }
+    s->r[0] = 0;
+    run(c, b, 0);
+}
+
+void dcache_after_device(Core *c, uint32_t value)
+{
+    Block *b = core_current_block(c);
+    const Block *d = c->dres.block;
+    uint64_t n = c->dres.count;
+    c->dres.block = NULL;
+    if (b != d || b->count != n)
+        return;
+    const DOp *o = &b->dplan->ops[c->dres.next];
+    if ((o->flags & DF_VALUE) && !b->dplan->a[o->k].write && o->t)
+        c->dstate->r[o->t] = value; /* a word: a device's registers are nothing else */
+    run(c, b, c->dres.next + 1);
+}
+
+/* ---- hooked ------------------------------------------------------------------ */
+
+/* Whether FPU loads and stores may run (Status.CU1): else they raise
+ * Coprocessor Unusable before any access */
+static bool cu1(Core *c)
+{
+    return (core_reg(c, UC_MIPS_REG_CP0_STATUS) >> 29) & 1u;
+}
+
+/* sc: Unicorn 2.1.1 stores only to the address of the last ll (then it
+ * reads the word and writes it, compare and exchange); ll sets it, sc and
+ * eret clear it (c->dc_ll, ~0: none) */
+static void ll_sc(Core *c, Block *b, const DAcc *a, uint32_t ea)
+{
+    if (a->kind == DK_SC) {
+        bool hit = ea == c->dc_ll;
+        c->dc_ll = ~0u;
+        if (!hit)
+            return;
+        cache_d_at(c, b, a->i, ea, false);
+    } else {
+        c->dc_ll = ea;
+    }
+    cache_d_at(c, b, a->i, ea, a->write);
+}
+
+static void access_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    Core *c = opaque;
+    (void)uc;
+    (void)size;
+    uint32_t i;
+    Block *b = core_block_at(c, (uint32_t)address, &i);
+    if (!b || !b->dplan || b->dplan->predict || c->state != CORE_RUNNING || c->stopping)
+        return;
+    const DPlan *p = b->dplan;
+    for (uint32_t k = 0; k < p->n; k++) {
+        const DAcc *a = &p->a[k];
+        if (a->i != i)
+            continue;
+        uint32_t ea = core_read_gpr(c, a->base) + a->off;
+        bool ll = (b->words[i] >> 26) == 0x30u;
+        if ((a->kind == DK_FPU && !cu1(c)) || where(c, a, ea, user_mode(c)) != DA_RAM)
+            c->dc_ll = a->kind == DK_SC ? ~0u : c->dc_ll; /* no access (a fault, a device) */
+        else if (a->kind == DK_SC || ll)
+            ll_sc(c, b, a, ea);
+        else
+            ram_access(c, b, a, ea);
+        return;
+    }
+}
+
+bool dcache_scan_block(Core *c, Block *b)
+{
+    if (!c->cache || c->cfg->cache.d_model != CACHE_D_PREDICT)
+        return false;
+    if (!b->dplan)
+        b->dplan = plan(c, b);
+    if (!b->dplan || b->dplan->predict)
+        return false;
+    if (!c->dc_hooked)
+        c->dc_hooked = g_hash_table_new(NULL, NULL);
+    bool added = false;
+    for (uint32_t k = 0; k < b->dplan->n; k++) {
+        uint32_t addr = b->addr + 4u * b->dplan->a[k].i;
+        if (g_hash_table_contains(c->dc_hooked, GUINT_TO_POINTER(addr)))
+            continue;
+        uc_hook h;
+        if (!core_uc_ok(c, uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)access_hook, c, addr, addr),
+                        "hook a load or store"))
+            return added;
+        g_hash_table_add(c->dc_hooked, GUINT_TO_POINTER(addr));
+        added = true;
+    }
+    return added;
+}
