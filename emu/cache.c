@@ -23,34 +23,7 @@
  *     lines as the 24K does (cache_op).
  * Each core's caches are its own and see only its own accesses in guest
  * order, so the result is the same at every thread count and quantum. */
-#include "emu/core_priv.h"
-
-typedef struct Way {
-    uint32_t key;              /* line number + 1; 0: invalid */
-    uint32_t dirty;
-    uint64_t used;             /* LRU stamp */
-} Way;
-
-typedef struct L1 {
-    unsigned shift;            /* log2(line) */
-    unsigned way_shift;        /* log2(line x sets): index ops' way bits */
-    uint32_t sets_mask, ways;
-    uint64_t clock;
-    Way *w;                    /* [sets x ways] */
-    uint8_t *mru;              /* [sets] the way used last: it holds the
-                                  set's largest stamp, so a hit there
-                                  changes no order (the fast path) */
-    uint32_t *mru_key;         /* [sets] its key (0: invalid): the fast
-                                  path reads only this small array */
-    uint64_t gen;              /* bumped by every change of the lines or
-                                  their order (not by an MRU hit) */
-} L1;
-
-struct CoreCache {
-    L1 i, d;
-    uint64_t penalty, wb;
-    uint64_t n[CACHE_NCOUNT];  /* accesses and misses (cp0_perf.c) */
-};
+#include "emu/cache_l1.h"
 
 static unsigned log2u(uint32_t v)
 {

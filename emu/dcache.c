@@ -35,7 +35,7 @@
  * none. A debugger (its stops are mid-block) makes every block hooked.
  * unit/cache dmodel compares both models on every emulator fixture.
  */
-#include "emu/core_priv.h"
+#include "emu/cache_l1.h"
 
 #include <string.h>
 
@@ -68,10 +68,12 @@ enum {
 
 #define DF_VALUE 1u            /* a load whose value a later address needs,
                                   a store such a load may read back */
+#define DF_PLAIN 2u            /* a plain load or store (DK_PLAIN) */
+#define DF_WRITE 4u            /* a store */
 
 typedef struct DOp {
     uint16_t i;                /* its instruction */
-    uint8_t op, d, s, t;       /* DOP_*, registers (access: t = rt) */
+    uint8_t op, d, s, t;       /* DOP_*, registers (access: t = rt, d = size) */
     uint8_t flags;             /* DF_* */
     uint8_t k;                 /* DOP_ACCESS: its DAcc */
     uint32_t imm;              /* immediate (shift amount, offset, constant) */
@@ -301,9 +303,12 @@ static bool program(const Block *b, DPlan *p)
         for (uint32_t i = 0, j = 0; i < b->ninsns; i++) {
             uint32_t src;
             if (j < p->n && p->a[j].i == i) {
-                p->ops[p->nops++] = (DOp){ .i = (uint16_t)i, .op = DOP_ACCESS, .s = p->a[j].base,
-                                           .t = (uint8_t)RT(b->words[i]), .flags = keep[i] == 2 ? DF_VALUE : 0,
-                                           .k = (uint8_t)j, .imm = p->a[j].off };
+                const DAcc *a = &p->a[j];
+                unsigned f = (keep[i] == 2 ? DF_VALUE : 0) | (a->kind == DK_PLAIN ? DF_PLAIN : 0)
+                             | (a->write ? DF_WRITE : 0);
+                p->ops[p->nops++] = (DOp){ .i = (uint16_t)i, .op = DOP_ACCESS, .s = a->base, .d = a->size,
+                                           .t = (uint8_t)RT(b->words[i]), .flags = (uint8_t)f,
+                                           .k = (uint8_t)j, .imm = a->off };
                 j++;
             } else if (keep[i] == 1) {
                 step_of(b->words[i], b->addr + 4 * i, &p->ops[p->nops], &src);
@@ -471,34 +476,55 @@ static void step(uint32_t *r, const DOp *o)
     r[o->d] = v;
 }
 
+/* What a load or store the program reached did: its value, read or noted
+ * (DF_VALUE) */
+static void value(const Core *c, DState *s, const DOp *o, uint32_t ea, unsigned w)
+{
+    if (o->flags & DF_WRITE)
+        note_store(s, mips_phys(ea), o->d, s->r[o->t]);
+    else if (o->t)
+        s->r[o->t] = load_value(c, s, mips_phys(ea), o->d, (w >> 26) < 0x24u);
+}
+
 /* Run b's program from step k on: each access looked up in turn, until
  * one that faults (the block ends there) or a device access (then again
- * once it has completed: dcache_after_device) */
+ * once it has completed: dcache_after_device). Plain aligned kseg0 RAM
+ * accesses that hit their set's most recently used way take the inline
+ * path (cache_d_mru); a miss may stop the core (the cycle limit). */
 static void run(Core *c, Block *b, uint32_t k)
 {
     const DPlan *p = b->dplan;
     DState *s = c->dstate;
     uint32_t end = c->cut.run && c->cut.block == b ? (c->cut.end - b->addr) / 4 : b->ninsns;
     bool user = user_mode(c);
+    uint32_t ram = (uint32_t)c->cfg->ram_size, fast = user ? 0 : DF_PLAIN;
+    if (c->state != CORE_RUNNING || c->stopping)
+        return;
     for (; k < p->nops && p->ops[k].i < end; k++) {
         const DOp *o = &p->ops[k];
         if (o->op != DOP_ACCESS) {
             step(s->r, o);
             continue;
         }
-        if (c->state != CORE_RUNNING || c->stopping)
-            return;
+        uint32_t ea = s->r[o->s] + o->imm, phys = ea - 0x80000000u;
+        if ((o->flags & fast) && phys < ram && !(ea & (o->d - 1u))) {
+            if (!cache_d_mru(c, phys, o->flags & DF_WRITE)) {
+                cache_d_at(c, b, o->i, ea, o->flags & DF_WRITE);
+                if (c->state != CORE_RUNNING || c->stopping)
+                    return;
+            }
+            if (o->flags & DF_VALUE)
+                value(c, s, o, ea, b->words[o->i]);
+            continue;
+        }
         const DAcc *a = &p->a[o->k];
-        uint32_t ea = s->r[o->s] + o->imm;
         switch (where(c, a, ea, user)) {
         case DA_RAM:
             ram_access(c, b, a, ea);
-            if (!(o->flags & DF_VALUE))
-                break;
-            if (a->write)
-                note_store(s, mips_phys(ea), a->size, s->r[o->t]);
-            else if (o->t)
-                s->r[o->t] = load_value(c, s, mips_phys(ea), a->size, (b->words[o->i] >> 26) < 0x24u);
+            if (c->state != CORE_RUNNING || c->stopping)
+                return;
+            if (o->flags & DF_VALUE)
+                value(c, s, o, ea, b->words[o->i]);
             break;
         case DA_DEVICE:
             c->dres.block = b;
