@@ -77,7 +77,7 @@ void config_defaults(Config *c)
                     .fpu_add = 3, .fpu_mul = 4, .fpu_div = 31, .fpu_sqrt = 31 },
         .cache = { .enabled = 0, .line = 32, .icache_size = 32768, .icache_ways = 4,
                    .dcache_size = 32768, .dcache_ways = 4, .miss_penalty = 30, .writeback_penalty = 0,
-                   .d_model = CACHE_D_HOOK },
+                   .d_model = CACHE_D_PREDICT },
         .router_latency = 2, .link_latency = 1, .buffer_depth = 4,
         .max_payload = 16, .tx_queue_flits = 34, .rx_queue_flits = 68,
         .quantum = 100000,  /* a yield costs ~1 us: 1000 made CPU-bound runs 2.2x slower */

@@ -230,6 +230,15 @@ static void test_config(void)
     GError *err = NULL;
     g_assert_false(config_validate(&cfg, "--set", &err)); /* 16 x 64 > 512 */
     g_clear_error(&err);
+    /* d_model: predict (the default) or hook, by name */
+    config_defaults(&cfg);
+    g_assert_cmpuint(cfg.cache.d_model, ==, CACHE_D_PREDICT);
+    g_assert_true(config_set(&cfg, "cache.d_model=hook", &err));
+    g_assert_cmpuint(cfg.cache.d_model, ==, CACHE_D_HOOK);
+    g_assert_false(config_set(&cfg, "cache.d_model=fast", &err));
+    g_assert_error(err, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG);
+    g_assert_nonnull(strstr(err->message, "d_model"));
+    g_clear_error(&err);
 }
 
 int main(int argc, char **argv)
