@@ -58,6 +58,7 @@ bool cache_init(Core *c)
     cc->wb = k->writeback_penalty;
     c->cache = cc;
     c->dc_ll = ~0u;
+    c->dc_cu1 = -1;
     return true;
 }
 

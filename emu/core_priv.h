@@ -286,6 +286,7 @@ struct Core {
     struct DState *dstate;     /* dcache.c: the program running now */
     GHashTable *dc_hooked;     /* dcache.c: addresses with its code hook */
     uint32_t dc_ll;            /* dcache.c: the address of the last ll (~0: none) */
+    int dc_cu1;                /* dcache.c: Status.CU1 as last read (-1: read it) */
 
     /* sampling */
     unsigned nhists;
@@ -523,6 +524,10 @@ void dcache_enter(Core *c, Block *b);
 /* A device access of the current block completed (mmio.c). */
 void dcache_after_device(Core *c, uint32_t value);
 void dcache_state_free(Core *c);
+/* A CP0 access to Status is about to run (cp0.c). */
+void dcache_status(Core *c);
+/* FPU exceptions were just enabled (locate.c): true when hooks were added. */
+bool dcache_fpe_armed(Core *c);
 void dcache_free(DPlan *p);
 
 /* smc.c: code written at run time */

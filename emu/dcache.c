@@ -48,12 +48,12 @@
 #define SA(w) (((w) >> 6) & 31u)
 #define FUNCT(w) ((w) & 63u)
 
-enum { DK_PLAIN, DK_LWLR, DK_SWL, DK_SWR, DK_FPU, DK_SC };
+enum { DK_PLAIN, DK_LWLR, DK_SWL, DK_SWR, DK_FPU, DK_SC, DK_FPUX, DK_FPUXD };
 
 typedef struct DAcc {
     uint16_t i;                /* its instruction */
     uint8_t kind, write, size; /* DK_*, a store, bytes */
-    uint8_t base;              /* its base register */
+    uint8_t base, index;       /* its base register (COP1X: + index) */
     uint32_t off;              /* and offset */
 } DAcc;
 
@@ -63,7 +63,8 @@ enum {
     DOP_ACCESS, DOP_CONST, DOP_ADDU, DOP_SUBU, DOP_AND, DOP_OR, DOP_XOR, DOP_NOR, DOP_SLT, DOP_SLTU,
     DOP_SLL, DOP_SRL, DOP_SRA, DOP_ROTR, DOP_SLLV, DOP_SRLV, DOP_SRAV, DOP_ROTRV, DOP_MOVZ, DOP_MOVN,
     DOP_MUL, DOP_CLZ, DOP_CLO, DOP_ADDIU, DOP_SLTI, DOP_SLTIU, DOP_ANDI, DOP_ORI, DOP_XORI,
-    DOP_EXT, DOP_INS, DOP_WSBH, DOP_SEB, DOP_SEH
+    DOP_EXT, DOP_INS, DOP_WSBH, DOP_SEB, DOP_SEH,
+    DOP_TRAP, DOP_ADDO, DOP_SUBO, DOP_ADDIO /* may raise an exception: the block ends there */
 };
 
 #define DF_VALUE 1u            /* a load whose value a later address needs,
@@ -81,6 +82,9 @@ typedef struct DOp {
 
 struct DPlan {
     bool predict;
+    bool fpe;                  /* FPU arithmetic (may trap once enabled) */
+    uint16_t fpu_first;        /* its first FPU instruction (ninsns: none):
+                                  with Status.CU1 off the block ends there */
     uint32_t n, nops;
     uint32_t live;             /* predicted: registers read at entry */
     DOp *ops;                  /* [nops] predicted: its program */
@@ -123,6 +127,18 @@ static bool access_of(uint32_t w, DAcc *a)
 {
     unsigned size, base;
     int32_t off;
+    unsigned f = FUNCT(w);
+    if (OP(w) == 0x13u && (f == 0x00 || f == 0x01 || f == 0x05 || f == 0x08 || f == 0x09 || f == 0x0D)) {
+        /* COP1X lwxc1 ldxc1 luxc1 swxc1 sdxc1 suxc1: base + index
+         * (luxc1/suxc1: the doubleword holding it, never misaligned) */
+        a->kind = (f & 7u) == 5u ? DK_FPUXD : DK_FPUX;
+        a->write = f >= 8u;
+        a->size = (f & 7u) ? 8 : 4;
+        a->base = (uint8_t)RS(w);
+        a->index = (uint8_t)RT(w);
+        a->off = 0;
+        return true;
+    }
     if (!mips_mem_operand(w, &size, &base, &off))
         return false;
     unsigned op = OP(w);
@@ -134,6 +150,7 @@ static bool access_of(uint32_t w, DAcc *a)
               : op == 0x38u ? DK_SC : DK_PLAIN;
     a->off = (uint32_t)off;
     a->base = (uint8_t)base;
+    a->index = 0;
     return true;
 }
 
@@ -149,30 +166,60 @@ static int special3_op(uint32_t w)
     return -1;
 }
 
+/* COP1 instruction w raises no exception while the FPU is usable and FPU
+ * exceptions are not enabled (QEMU's checks: a valid format and function
+ * for the 24Kf, even registers for doubles with Status.FR = 0) */
+static bool fpu_quiet(uint32_t w)
+{
+    unsigned fmt = RS(w), f = FUNCT(w);
+    uint32_t regs = (RT(w) | RD(w) | SA(w)) & 1u; /* ft fs fd */
+    bool common = f <= 0x07 || (f >= 0x0C && f <= 0x0F) || (f >= 0x11 && f <= 0x13) || f == 0x24 || f >= 0x30;
+    switch (fmt) {
+    case 0x00: case 0x02: case 0x04: case 0x08: /* mfc1 cfc1 mtc1 bc1 */
+        return true;
+    case 0x03: case 0x07: /* mfhc1 mthc1 (an odd fs: hooked) */
+        return !(RD(w) & 1u);
+    case 0x10: /* S */
+        return common || f == 0x21;
+    case 0x11: /* D */
+        return (common || f == 0x20) && !regs;
+    case 0x14: /* W */
+        return f == 0x20 || (f == 0x21 && !(SA(w) & 1u));
+    default:
+        return false;
+    }
+}
+
 /* w raises no exception and reads nothing that depends on cycles (an
- * access's own faults are found from its address) */
-static bool quiet(uint32_t w)
+ * access's own faults are found from its address): 1; 2: so does the FPU
+ * instruction w, while the FPU is usable and its exceptions not enabled;
+ * 0: not quiet */
+static int quiet(uint32_t w)
 {
     unsigned op = OP(w), f = FUNCT(w);
     switch (op) {
-    case 0x00:
+    case 0x00: /* with add sub and the traps: checked by the program */
         return f == 0x00 || f == 0x02 || f == 0x03 || f == 0x04 || f == 0x06 || f == 0x07 || f == 0x08
             || f == 0x09 || f == 0x0A || f == 0x0B || (f >= 0x10 && f <= 0x13) || (f >= 0x18 && f <= 0x1B)
-            || f == 0x21 || f == 0x23 || (f >= 0x24 && f <= 0x27) || f == 0x2A || f == 0x2B;
-    case 0x01:
-        return RT(w) <= 3u || (RT(w) >= 0x10u && RT(w) <= 0x13u); /* bltz bgez [likely] [and link] */
+            || (f >= 0x20 && f <= 0x27) || f == 0x2A || f == 0x2B || (f >= 0x30 && f <= 0x34) || f == 0x36;
+    case 0x01: /* bltz bgez [likely] [and link]; the immediate traps */
+        return RT(w) <= 3u || (RT(w) >= 0x10u && RT(w) <= 0x13u) || (RT(w) >= 8u && RT(w) <= 0x0Eu && RT(w) != 0x0Du);
     case 0x02: case 0x03: case 0x04: case 0x05: case 0x06: case 0x07:
-    case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x0E: case 0x0F:
+    case 0x08: case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x0E: case 0x0F:
     case 0x14: case 0x15: case 0x16: case 0x17:
     case 0x20: case 0x21: case 0x22: case 0x23: case 0x24: case 0x25: case 0x26:
     case 0x28: case 0x29: case 0x2A: case 0x2B: case 0x2E:
-        return true;
+        return 1;
+    case 0x11:
+        return fpu_quiet(w) ? 2 : 0;
+    case 0x31: case 0x35: case 0x39: case 0x3D: /* lwc1 ldc1 swc1 sdc1 */
+        return 2;
     case 0x1C: /* mul madd maddu msub msubu clz clo */
         return f == 0x00 || f == 0x01 || f == 0x02 || f == 0x04 || f == 0x05 || f == 0x20 || f == 0x21;
     case 0x1F: /* ext ins, wsbh seb seh */
         return special3_op(w) >= 0;
     default:
-        return false;
+        return 0;
     }
 }
 
@@ -253,12 +300,42 @@ static bool step_of(uint32_t w, uint32_t pc, DOp *o, uint32_t *src)
     return k >= 0;
 }
 
-/* The general registers w writes (mips_gpr_writes, with SPECIAL3) */
+/* The general registers w writes (mips_gpr_writes, with SPECIAL3 and
+ * the COP1 moves) */
 static uint32_t gpr_writes(uint32_t w)
 {
     if (OP(w) == 0x1Fu && special3_op(w) >= 0)
         return (1u << (FUNCT(w) == 0x20 ? RD(w) : RT(w))) & ~1u;
+    if (OP(w) == 0x11u)
+        return RS(w) == 0 || RS(w) == 2 || RS(w) == 3 ? (1u << RT(w)) & ~1u : 0;
     return mips_gpr_writes(w);
+}
+
+/* w as a check: a trap (d = its condition, | 8: against imm) or add, sub,
+ * addi (which raise Overflow), with the registers it reads; false: none */
+static bool check_of(uint32_t w, DOp *o, uint32_t *src)
+{
+    unsigned f = FUNCT(w);
+    *o = (DOp){ .s = (uint8_t)RS(w), .t = (uint8_t)RT(w), .imm = (uint32_t)(int16_t)(w & 0xFFFFu) };
+    *src = (1u << RS(w)) | (1u << RT(w));
+    if (OP(w) == 0x00 && ((f >= 0x30 && f <= 0x34) || f == 0x36)) {
+        o->op = DOP_TRAP;
+        o->d = (uint8_t)(f - 0x30);
+    } else if (OP(w) == 0x01 && RT(w) >= 8u && RT(w) <= 0x0Eu) {
+        o->op = DOP_TRAP;
+        o->d = (uint8_t)((RT(w) - 8u) | 8u);
+        *src = 1u << RS(w);
+    } else if (OP(w) == 0x00 && (f == 0x20 || f == 0x22)) {
+        o->op = f == 0x20 ? DOP_ADDO : DOP_SUBO;
+        o->d = (uint8_t)RD(w);
+    } else if (OP(w) == 0x08) {
+        o->op = DOP_ADDIO;
+        o->d = (uint8_t)RT(w);
+        *src = 1u << RS(w);
+    } else {
+        return false;
+    }
+    return true;
 }
 
 /* The program of quiet block b, whose accesses are p->a: the steps its
@@ -275,7 +352,10 @@ static bool program(const Block *b, DPlan *p)
         uint32_t w = b->words[i], wr = gpr_writes(w), src;
         DOp o;
         const DAcc *a = k > 0 && p->a[k - 1].i == i ? &p->a[--k] : NULL;
-        if (wr & need) {
+        if (check_of(w, &o, &src)) { /* always run: it may end the block */
+            keep[i] = 3;
+            need = (need & ~wr) | src;
+        } else if (wr & need) {
             if (a && !a->write && a->kind == DK_PLAIN) {
                 keep[i] = 2; /* its value is needed */
                 need &= ~wr;
@@ -304,14 +384,17 @@ static bool program(const Block *b, DPlan *p)
             uint32_t src;
             if (j < p->n && p->a[j].i == i) {
                 const DAcc *a = &p->a[j];
-                unsigned f = (keep[i] == 2 ? DF_VALUE : 0) | (a->kind == DK_PLAIN ? DF_PLAIN : 0)
+                unsigned f = (keep[i] == 2 ? DF_VALUE : 0) | (a->kind == DK_PLAIN || a->kind == DK_FPU ? DF_PLAIN : 0)
                              | (a->write ? DF_WRITE : 0);
                 p->ops[p->nops++] = (DOp){ .i = (uint16_t)i, .op = DOP_ACCESS, .s = a->base, .d = a->size,
                                            .t = (uint8_t)RT(b->words[i]), .flags = (uint8_t)f,
                                            .k = (uint8_t)j, .imm = a->off };
                 j++;
-            } else if (keep[i] == 1) {
-                step_of(b->words[i], b->addr + 4 * i, &p->ops[p->nops], &src);
+            } else if (keep[i]) {
+                if (keep[i] == 3)
+                    check_of(b->words[i], &p->ops[p->nops], &src);
+                else
+                    step_of(b->words[i], b->addr + 4 * i, &p->ops[p->nops], &src);
                 p->ops[p->nops++].i = (uint16_t)i;
             }
         }
@@ -326,17 +409,23 @@ static DPlan *plan(const Core *c, const Block *b)
     DPlan *p = g_malloc0(sizeof(DPlan) + sizeof(DAcc) * (b->ninsns ? b->ninsns : 1));
     /* a branch-likely's delay slot runs only when it is taken */
     p->predict = !c->dbg && !(b->flags & MIPS_LIKELY) && b->ninsns < 256;
+    p->fpu_first = (uint16_t)b->ninsns;
     for (uint32_t i = 0; i < b->ninsns; i++) {
+        uint32_t w = b->words[i];
         DAcc a = { .i = (uint16_t)i };
-        p->predict &= quiet(b->words[i]);
-        if (access_of(b->words[i], &a))
+        int q = quiet(w);
+        p->predict &= q != 0;
+        if (q == 2 && p->fpu_first == b->ninsns)
+            p->fpu_first = (uint16_t)i;
+        p->fpe |= (mips_classify(w) & (MIPS_FPU_ADD | MIPS_FPU_MUL | MIPS_FPU_DIV | MIPS_FPU_SQRT)) != 0;
+        if (access_of(w, &a))
             p->a[p->n++] = a;
     }
     if (!p->n) {
         g_free(p);
         return NULL;
     }
-    p->predict = p->predict && program(b, p);
+    p->predict = p->predict && !(p->fpe && c->fpe_armed) && program(b, p);
     return p;
 }
 
@@ -350,7 +439,7 @@ static DWhere where(const Core *c, const DAcc *a, uint32_t ea, bool user)
 {
     if (ea < 0x80000000u || ea >= 0xC0000000u || user)
         return DA_FAULT; /* kuseg, kseg2/3: refused; user mode: kernel-only */
-    if ((a->kind == DK_PLAIN || a->kind == DK_FPU || a->kind == DK_SC) && (ea & (a->size - 1u)))
+    if ((a->kind == DK_PLAIN || a->kind == DK_FPU || a->kind == DK_SC || a->kind == DK_FPUX) && (ea & (a->size - 1u)))
         return DA_FAULT; /* misaligned: an address error */
     uint32_t phys = mips_phys(ea);
     if (phys < c->cfg->ram_size)
@@ -391,6 +480,41 @@ static void ram_access(Core *c, Block *b, const DAcc *a, uint32_t ea)
 
 /* ---- predicted ------------------------------------------------------------- */
 
+/* Whether FPU instructions may run (Status.CU1): else they raise
+ * Coprocessor Unusable before anything else */
+static bool cu1(Core *c)
+{
+    return (core_reg(c, UC_MIPS_REG_CP0_STATUS) >> 29) & 1u;
+}
+
+/* cu1(), kept until a CP0 access to Status (cp0.c: dcache_status) */
+static bool cu1_cached(Core *c)
+{
+    if (c->dc_cu1 < 0)
+        c->dc_cu1 = cu1(c);
+    return c->dc_cu1 > 0;
+}
+
+void dcache_status(Core *c)
+{
+    c->dc_cu1 = -1;
+}
+
+/* FPU exceptions were just enabled (locate.c, which then translates every
+ * block again): blocks with FPU arithmetic are hooked from now on */
+bool dcache_fpe_armed(Core *c)
+{
+    bool added = false;
+    for (unsigned i = 0; c->cache && i < c->blocks->len; i++) {
+        Block *b = g_ptr_array_index(c->blocks, i);
+        if (b->dplan && b->dplan->predict && b->dplan->fpe) {
+            b->dplan->predict = false;
+            added |= dcache_scan_block(c, b);
+        }
+    }
+    return added;
+}
+
 /* The value a load of `size` bytes at phys reads (sign-extended when
  * `sign`): RAM before the block, under the block's own earlier stores */
 static uint32_t load_value(const Core *c, const DState *s, uint32_t phys, unsigned size, bool sign)
@@ -427,6 +551,34 @@ static uint32_t rot(uint32_t v, unsigned n)
 {
     n &= 31u;
     return n ? v >> n | v << (32 - n) : v;
+}
+
+/* Trap condition c (tge tgeu tlt tltu teq - tne) on a, b */
+static bool trap_cond(unsigned c, uint32_t a, uint32_t b)
+{
+    switch (c & 7u) {
+    case 0: return (int32_t)a >= (int32_t)b;
+    case 1: return a >= b;
+    case 2: return (int32_t)a < (int32_t)b;
+    case 3: return a < b;
+    case 4: return a == b;
+    default: return a != b;
+    }
+}
+
+/* A check on the registers r: false when it raises its exception */
+static bool check(uint32_t *r, const DOp *o)
+{
+    int32_t v, a = (int32_t)r[o->s];
+    switch (o->op) {
+    case DOP_TRAP: return !trap_cond(o->d, r[o->s], o->d & 8u ? o->imm : r[o->t]);
+    case DOP_ADDO: if (__builtin_add_overflow(a, (int32_t)r[o->t], &v)) return false; break;
+    case DOP_SUBO: if (__builtin_sub_overflow(a, (int32_t)r[o->t], &v)) return false; break;
+    default: if (__builtin_add_overflow(a, (int32_t)o->imm, &v)) return false; break; /* DOP_ADDIO */
+    }
+    if (o->d)
+        r[o->d] = (uint32_t)v;
+    return true;
 }
 
 /* One step (not an access) on the registers r */
@@ -496,6 +648,8 @@ static void run(Core *c, Block *b, uint32_t k)
     const DPlan *p = b->dplan;
     DState *s = c->dstate;
     uint32_t end = c->cut.run && c->cut.block == b ? (c->cut.end - b->addr) / 4 : b->ninsns;
+    if (p->fpu_first < end && !cu1_cached(c))
+        end = p->fpu_first; /* Coprocessor Unusable there: the block ends */
     bool user = user_mode(c);
     uint32_t ram = (uint32_t)c->cfg->ram_size, fast = user ? 0 : DF_PLAIN;
     if (c->state != CORE_RUNNING || c->stopping)
@@ -503,7 +657,10 @@ static void run(Core *c, Block *b, uint32_t k)
     for (; k < p->nops && p->ops[k].i < end; k++) {
         const DOp *o = &p->ops[k];
         if (o->op != DOP_ACCESS) {
-            step(s->r, o);
+            if (o->op < DOP_TRAP)
+                step(s->r, o);
+            else if (!check(s->r, o))
+                return; /* a trap or an overflow: the block ends there */
             continue;
         }
         uint32_t ea = s->r[o->s] + o->imm, phys = ea - 0x80000000u;
@@ -571,11 +728,18 @@ void dcache_after_device(Core *c, uint32_t value)
 
 /* ---- hooked ------------------------------------------------------------------ */
 
-/* Whether FPU loads and stores may run (Status.CU1): else they raise
- * Coprocessor Unusable before any access */
-static bool cu1(Core *c)
+/* FPU load or store a (word w) runs: Status.CU1; COP1X luxc1/suxc1, and
+ * ldxc1/sdxc1 of an odd register, need Status.FR (else Reserved
+ * Instruction, before any access) */
+static bool fpu_usable(Core *c, const DAcc *a, uint32_t w)
 {
-    return (core_reg(c, UC_MIPS_REG_CP0_STATUS) >> 29) & 1u;
+    uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);
+    bool fr = (st >> 26) & 1u;
+    if (!((st >> 29) & 1u))
+        return false;
+    if (a->kind == DK_FPUXD)
+        return fr;
+    return a->kind != DK_FPUX || a->size != 8 || fr || !(((a->write ? RD(w) : SA(w))) & 1u);
 }
 
 /* sc: Unicorn 2.1.1 stores only to the address of the last ll (then it
@@ -609,9 +773,12 @@ static void access_hook(uc_engine *uc, uint64_t address, uint32_t size, void *op
         const DAcc *a = &p->a[k];
         if (a->i != i)
             continue;
-        uint32_t ea = core_read_gpr(c, a->base) + a->off;
+        uint32_t ea = core_read_gpr(c, a->base) + (a->index ? core_read_gpr(c, a->index) : 0) + a->off;
+        if (a->kind == DK_FPUXD)
+            ea &= ~7u;
         bool ll = (b->words[i] >> 26) == 0x30u;
-        if ((a->kind == DK_FPU && !cu1(c)) || where(c, a, ea, user_mode(c)) != DA_RAM)
+        if ((a->kind >= DK_FPU && a->kind != DK_SC && !fpu_usable(c, a, b->words[i]))
+            || where(c, a, ea, user_mode(c)) != DA_RAM)
             c->dc_ll = a->kind == DK_SC ? ~0u : c->dc_ll; /* no access (a fault, a device) */
         else if (a->kind == DK_SC || ll)
             ll_sc(c, b, a, ea);
