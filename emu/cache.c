@@ -14,8 +14,10 @@
  *     see it). A miss is counted on the first instruction of the block in
  *     that line. Fetches from kseg1 are uncached (the 24k model charges
  *     them), never looked up.
- *   - D-cache, per access: a memory hook on RAM (physical 0 .. ram_size)
- *     looks each load and store up; a miss fills the line (a store miss
+ *   - D-cache, per access: with [cache] d_model = hook a memory hook on
+ *     RAM (physical 0 .. ram_size) looks each load and store up (predict,
+ *     the default: dcache.c computes the addresses at block entry and
+ *     calls cache_d_at, no memory hook); a miss fills the line (a store miss
  *     too: write-allocate), writes back a dirty victim (writeback_penalty
  *     cycles) and costs miss_penalty cycles at the instruction, which is
  *     found as a device access's is (exc_locate_access) and counted there.

@@ -6,20 +6,22 @@
  * Unicorn 2.1.1's slow path (~17 ns each, docs/performance.md 5b). So,
  * when a block is first seen, its loads and stores are planned:
  *   - predicted: the block is quiet (every instruction is one that can
- *     raise no exception and reads nothing cycle-dependent: integer ALU
- *     without overflow, branches and jumps (not branch-likely), plain
- *     loads and stores, lwl/lwr/swl/swr; no CP0, FPU, HI/LO-trap, syscall,
- *     ll/sc, cache or synci), and every address is computable at entry:
- *     the block's program is the slice of its instructions that the
- *     addresses need (found backwards from the last access), each an ALU
- *     step, or a load whose value an address needs (read from RAM as it
- *     is at entry, under the block's own earlier stores, which the
- *     program then records: each core's RAM is its own and changes inside
- *     a block by its stores only). At entry (cache_block_hook, once the
- *     block is entered) the program runs on the registers and looks the
- *     accesses up in program order, each miss charged at its instruction
- *     exactly as the memory hook does: before that instruction nothing
- *     of the block can observe the difference.
+ *     raise no exception the plan cannot foresee and reads nothing
+ *     cycle-dependent: integer ALU, HI/LO, branches and jumps (not
+ *     branch-likely), plain loads and stores, lwl/lwr/swl/swr, traps and
+ *     add/sub/addi (checked on their computed operands), FPU instructions
+ *     while Status.CU1 is on and FPU exceptions are off; no CP0, ll/sc,
+ *     syscall, cache or synci), and every address is computable at
+ *     entry: the block's program is the slice of its instructions that
+ *     the addresses and checks need (dcache_plan.c), each an ALU step or
+ *     a load whose value an address needs (read from RAM as it is at
+ *     entry, under the block's own earlier stores, which the program
+ *     records: each core's RAM is its own and changes inside a block by
+ *     its stores only). At entry (cache_block_hook, once the block is
+ *     entered) the program runs on the registers and looks the accesses
+ *     up in program order, each miss charged at its instruction exactly
+ *     as the memory hook does: before that instruction nothing of the
+ *     block can observe the difference.
  *     The walk stops at the first access that faults (outside kseg0/1,
  *     outside RAM and the device windows, misaligned, user mode): the
  *     block ends there. It pauses at a device access and goes on once
@@ -27,7 +29,9 @@
  *     the device's cycles, with the value the device gave.
  *   - hooked: every other block gets a UC_HOOK_CODE hook on each of its
  *     loads and stores, which computes the address from the registers
- *     (exact before the instruction runs) and looks it up.
+ *     (exact before the instruction runs) and looks it up. Unicorn walks
+ *     every code hook on each hooked instruction, so there must be few
+ *     (docs/timing.md "The L1 caches" has the figures).
  * What each instruction does to the cache is what Unicorn 2.1.1's memory
  * hook sees: lwl/lwr a byte at the address then the aligned word, swl/swr
  * one access per byte, ldc1/sdc1 one, a successful sc a read and a write,
