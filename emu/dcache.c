@@ -55,7 +55,7 @@ typedef struct DStore {
 } DStore;
 
 typedef struct DState {
-    uint32_t r[32];
+    uint32_t r[34];            /* the GPRs, HI, LO */
     uint32_t nst, cap;
     DStore *st;
 } DState;
@@ -227,9 +227,44 @@ static bool check(uint32_t *r, const DOp *o)
     return true;
 }
 
+/* A step writing HI and LO (as QEMU 5 computes them for Unicorn 2.1.1:
+ * a divisor of 0, and -1 under INT_MIN, is taken as 1) */
+static void hilo(uint32_t *r, const DOp *o)
+{
+    uint32_t s = r[o->s], t = r[o->t];
+    uint64_t acc = (uint64_t)r[DR_HI] << 32 | r[DR_LO], v;
+    int64_t prod = (int64_t)(int32_t)s * (int32_t)t;
+    switch (o->op) {
+    case DOP_MULT: v = (uint64_t)prod; break;
+    case DOP_MULTU: v = (uint64_t)s * t; break;
+    case DOP_DIV: {
+        int32_t a = (int32_t)s, d = (int32_t)t;
+        if (d == 0 || (a == INT32_MIN && d == -1))
+            d = 1;
+        v = (uint64_t)(uint32_t)(a % d) << 32 | (uint32_t)(a / d);
+        break;
+    }
+    case DOP_DIVU: {
+        uint32_t d = t ? t : 1;
+        v = (uint64_t)(s % d) << 32 | (s / d);
+        break;
+    }
+    case DOP_MADD: v = acc + (uint64_t)prod; break;
+    case DOP_MADDU: v = acc + (uint64_t)s * t; break;
+    case DOP_MSUB: v = acc - (uint64_t)prod; break;
+    default: v = acc - (uint64_t)s * t; break; /* DOP_MSUBU */
+    }
+    r[DR_HI] = (uint32_t)(v >> 32);
+    r[DR_LO] = (uint32_t)v;
+}
+
 /* One step (not an access) on the registers r */
 static void step(uint32_t *r, const DOp *o)
 {
+    if (o->op >= DOP_MULT) {
+        hilo(r, o);
+        return;
+    }
     uint32_t s = r[o->s], t = r[o->t], v;
     switch (o->op) {
     case DOP_CONST: v = o->imm; break;
@@ -350,9 +385,13 @@ void dcache_enter(Core *c, Block *b)
     DState *s = c->dstate;
     c->dres.block = NULL;
     s->nst = 0;
-    for (uint32_t live = p->live; live; live &= live - 1) {
+    for (uint32_t live = (uint32_t)p->live; live; live &= live - 1) {
         unsigned r = (unsigned)__builtin_ctz(live);
         s->r[r] = core_gpr(c, r);
+    }
+    if (G_UNLIKELY(p->live >> DR_HI)) { /* an address from HI or LO */
+        s->r[DR_HI] = core_reg(c, UC_MIPS_REG_HI);
+        s->r[DR_LO] = core_reg(c, UC_MIPS_REG_LO);
     }
     s->r[0] = 0;
     run(c, b, 0);

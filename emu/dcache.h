@@ -30,8 +30,12 @@ enum {
     DOP_SLL, DOP_SRL, DOP_SRA, DOP_ROTR, DOP_SLLV, DOP_SRLV, DOP_SRAV, DOP_ROTRV, DOP_MOVZ, DOP_MOVN,
     DOP_MUL, DOP_CLZ, DOP_CLO, DOP_ADDIU, DOP_SLTI, DOP_SLTIU, DOP_ANDI, DOP_ORI, DOP_XORI,
     DOP_EXT, DOP_INS, DOP_WSBH, DOP_SEB, DOP_SEH,
+    DOP_MULT, DOP_MULTU, DOP_DIV, DOP_DIVU, DOP_MADD, DOP_MADDU, DOP_MSUB, DOP_MSUBU, /* HI, LO */
     DOP_TRAP, DOP_ADDO, DOP_SUBO, DOP_ADDIO /* may raise an exception: the block ends there */
 };
+
+#define DR_HI 32u              /* HI and LO as the program's registers 32, 33 */
+#define DR_LO 33u
 
 #define DF_VALUE 1u            /* a load whose value a later address needs,
                                   a store such a load may read back */
@@ -52,7 +56,7 @@ struct DPlan {
     uint16_t fpu_first;        /* its first FPU instruction (ninsns: none):
                                   with Status.CU1 off the block ends there */
     uint32_t n, nops;
-    uint32_t live;             /* predicted: registers read at entry */
+    uint64_t live;             /* predicted: registers read at entry (HI, LO: bits 32, 33) */
     DOp *ops;                  /* [nops] predicted: its program */
     DAcc a[];                  /* [n] its loads and stores, in order */
 };

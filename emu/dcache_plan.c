@@ -130,21 +130,64 @@ static int special_op(uint32_t w)
     }
 }
 
-/* w (at pc) as a step computing its one GPR result from registers, with
- * the registers it reads (*src); false when it is none (HI/LO, loads) */
-static bool step_of(uint32_t w, uint32_t pc, DOp *o, uint32_t *src)
+/* HI and LO as w writes them (bits DR_HI, DR_LO) */
+static uint64_t hilo_writes(uint32_t w)
+{
+    unsigned f = FUNCT(w);
+    if (OP(w) == 0x00)
+        return f == 0x11 ? UINT64_C(1) << DR_HI : f == 0x13 ? UINT64_C(1) << DR_LO
+               : f >= 0x18 && f <= 0x1B ? UINT64_C(3) << DR_HI : 0;
+    if (OP(w) == 0x1C && (f == 0x00 || f == 0x01 || f == 0x04 || f == 0x05))
+        return UINT64_C(3) << DR_HI; /* madd maddu msub msubu */
+    return 0;
+}
+
+/* The HI/LO instruction w (SPECIAL) as a step: a move (mfhi mflo mthi
+ * mtlo, as an or with $0) or mult multu div divu; -1: none */
+static int hilo_op(uint32_t w, DOp *o, uint64_t *src)
+{
+    unsigned f = FUNCT(w);
+    if (f < 0x10 || f > 0x1B || (f > 0x13 && f < 0x18))
+        return -1;
+    *src = (UINT64_C(1) << RS(w)) | (UINT64_C(1) << RT(w));
+    o->t = 0;
+    switch (f) {
+    case 0x10: case 0x12: /* mfhi mflo */
+        o->s = (uint8_t)(f == 0x10 ? DR_HI : DR_LO);
+        o->d = (uint8_t)RD(w);
+        *src = UINT64_C(1) << o->s;
+        return DOP_OR;
+    case 0x11: case 0x13: /* mthi mtlo */
+        o->d = (uint8_t)(f == 0x11 ? DR_HI : DR_LO);
+        *src = UINT64_C(1) << RS(w);
+        return DOP_OR;
+    case 0x18: case 0x19: case 0x1A: case 0x1B:
+        o->t = (uint8_t)RT(w);
+        return DOP_MULT + (int)(f - 0x18); /* DOP_MULT DOP_MULTU DOP_DIV DOP_DIVU */
+    default:
+        return -1;
+    }
+}
+
+/* w (at pc) as a step computing its result (a GPR, or HI and LO) from
+ * registers, with the registers it reads (*src, HI/LO: bits 32, 33);
+ * false when it is none (loads, FPU moves) */
+static bool step_of(uint32_t w, uint32_t pc, DOp *o, uint64_t *src)
 {
     int k = -1;
     *o = (DOp){ .d = (uint8_t)RT(w), .s = (uint8_t)RS(w), .t = (uint8_t)RT(w),
                 .imm = (uint32_t)(int16_t)(w & 0xFFFFu) };
-    *src = 1u << RS(w);
+    *src = UINT64_C(1) << RS(w);
     switch (OP(w)) {
     case 0x00:
+        if ((k = hilo_op(w, o, src)) >= 0)
+            break;
         k = special_op(w);
         o->d = (uint8_t)RD(w);
         o->imm = SA(w);
-        *src = k == DOP_SLL || k == DOP_SRL || k == DOP_SRA || k == DOP_ROTR ? 1u << RT(w)
-               : (1u << RS(w)) | (1u << RT(w)) | (k == DOP_MOVZ || k == DOP_MOVN ? 1u << RD(w) : 0);
+        *src = k == DOP_SLL || k == DOP_SRL || k == DOP_SRA || k == DOP_ROTR ? UINT64_C(1) << RT(w)
+               : (UINT64_C(1) << RS(w)) | (UINT64_C(1) << RT(w))
+                 | (k == DOP_MOVZ || k == DOP_MOVN ? UINT64_C(1) << RD(w) : 0);
         if (k == DOP_CONST)
             o->imm = pc + 8;
         break;
@@ -164,14 +207,16 @@ static bool step_of(uint32_t w, uint32_t pc, DOp *o, uint32_t *src)
         k = special3_op(w);
         o->imm = SA(w) | RD(w) << 8;
         o->s = k == DOP_EXT || k == DOP_INS ? (uint8_t)RS(w) : (uint8_t)RT(w);
-        *src = (1u << RS(w)) | (1u << RT(w));
+        *src = (UINT64_C(1) << RS(w)) | (UINT64_C(1) << RT(w));
         if (k == DOP_WSBH || k == DOP_SEB || k == DOP_SEH)
             o->d = (uint8_t)RD(w);
         break;
     case 0x1C:
-        k = FUNCT(w) == 0x02 ? DOP_MUL : FUNCT(w) == 0x20 ? DOP_CLZ : FUNCT(w) == 0x21 ? DOP_CLO : -1;
+        k = FUNCT(w) == 0x02 ? DOP_MUL : FUNCT(w) == 0x20 ? DOP_CLZ : FUNCT(w) == 0x21 ? DOP_CLO
+            : FUNCT(w) == 0x00 ? DOP_MADD : FUNCT(w) == 0x01 ? DOP_MADDU : FUNCT(w) == 0x04 ? DOP_MSUB
+            : FUNCT(w) == 0x05 ? DOP_MSUBU : -1;
         o->d = (uint8_t)RD(w);
-        *src = (1u << RS(w)) | (1u << RT(w));
+        *src = (UINT64_C(1) << RS(w)) | (UINT64_C(1) << RT(w)) | (k >= DOP_MADD ? UINT64_C(3) << DR_HI : 0);
         break;
     default:
         break;
@@ -180,6 +225,12 @@ static bool step_of(uint32_t w, uint32_t pc, DOp *o, uint32_t *src)
         *src = 0;
     o->op = (uint8_t)k;
     return k >= 0;
+}
+
+/* What step o writes (a GPR, or HI and LO) */
+static uint64_t step_dst(const DOp *o)
+{
+    return o->op >= DOP_MULT && o->op <= DOP_MSUBU ? UINT64_C(3) << DR_HI : UINT64_C(1) << o->d;
 }
 
 /* The general registers w writes (mips_gpr_writes, with SPECIAL3 and
@@ -226,22 +277,24 @@ static bool check_of(uint32_t w, DOp *o, uint32_t *src)
  * when an address needs anything else (HI/LO, lwl/lwr, swl/swr) */
 static bool program(const Block *b, DPlan *p)
 {
-    uint32_t need = 0, k = p->n;
+    uint64_t need = 0;
+    uint32_t k = p->n;
     bool vload = false; /* a load after i gives a needed value */
     uint8_t *keep = g_new0(uint8_t, b->ninsns);
     bool ok = true;
     for (uint32_t i = b->ninsns; i-- > 0 && ok;) {
-        uint32_t w = b->words[i], wr = gpr_writes(w), src;
+        uint32_t w = b->words[i], csrc;
+        uint64_t wr = gpr_writes(w) | hilo_writes(w), src;
         DOp o;
         const DAcc *a = k > 0 && p->a[k - 1].i == i ? &p->a[--k] : NULL;
-        if (check_of(w, &o, &src)) { /* always run: it may end the block */
+        if (check_of(w, &o, &csrc)) { /* always run: it may end the block */
             keep[i] = 3;
-            need = (need & ~wr) | src;
+            need = (need & ~wr) | csrc;
         } else if (wr & need) {
             if (a && !a->write && a->kind == DK_PLAIN) {
                 keep[i] = 2; /* its value is needed */
                 need &= ~wr;
-            } else if (!a && step_of(w, b->addr + 4 * i, &o, &src) && wr == (1u << o.d)) {
+            } else if (!a && step_of(w, b->addr + 4 * i, &o, &src) && wr == step_dst(&o)) {
                 keep[i] = 1;
                 need = (need & ~wr) | src;
             } else {
@@ -249,21 +302,22 @@ static bool program(const Block *b, DPlan *p)
             }
         }
         if (a) {
-            need |= 1u << a->base;
+            need |= UINT64_C(1) << a->base;
             if (a->write && vload) {
                 ok &= a->kind == DK_PLAIN;
                 keep[i] = 2; /* a later needed load may read it back */
-                need |= 1u << RT(w);
+                need |= UINT64_C(1) << RT(w);
             }
             vload |= keep[i] == 2 && !a->write;
         }
-        need &= ~1u;
+        need &= ~UINT64_C(1);
     }
     if (ok) {
         p->live = need;
         p->ops = g_new0(DOp, b->ninsns);
         for (uint32_t i = 0, j = 0; i < b->ninsns; i++) {
-            uint32_t src;
+            uint32_t csrc;
+            uint64_t src;
             if (j < p->n && p->a[j].i == i) {
                 const DAcc *a = &p->a[j];
                 unsigned f = (keep[i] == 2 ? DF_VALUE : 0) | (a->kind == DK_PLAIN || a->kind == DK_FPU ? DF_PLAIN : 0)
@@ -274,7 +328,7 @@ static bool program(const Block *b, DPlan *p)
                 j++;
             } else if (keep[i]) {
                 if (keep[i] == 3)
-                    check_of(b->words[i], &p->ops[p->nops], &src);
+                    check_of(b->words[i], &p->ops[p->nops], &csrc);
                 else
                     step_of(b->words[i], b->addr + 4 * i, &p->ops[p->nops], &src);
                 p->ops[p->nops++].i = (uint16_t)i;
