@@ -157,6 +157,7 @@ void block_free(gpointer p)
     g_free(b->pend);
     g_free(b->uses);
     g_free(b->cmiss);
+    dcache_free(b->dplan);
     loc_free(b->locmem);
     g_free(b);
 }
@@ -200,6 +201,7 @@ G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_
     restart = exc_scan_block(c, b) || restart;
     restart = smc_scan_block(c, b) || restart;
     restart = loc_scan_block(c, b) || restart;
+    restart = dcache_scan_block(c, b) || restart;
     if (restart) {
         /* CP0 accesses got their hooks: translate the block again and
          * restart it (not charged: it has not run) */

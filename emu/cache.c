@@ -14,8 +14,10 @@
  *     see it). A miss is counted on the first instruction of the block in
  *     that line. Fetches from kseg1 are uncached (the 24k model charges
  *     them), never looked up.
- *   - D-cache, per access: a memory hook on RAM (physical 0 .. ram_size)
- *     looks each load and store up; a miss fills the line (a store miss
+ *   - D-cache, per access: with [cache] d_model = hook a memory hook on
+ *     RAM (physical 0 .. ram_size) looks each load and store up (predict,
+ *     the default: dcache.c computes the addresses at block entry and
+ *     calls cache_d_at, no memory hook); a miss fills the line (a store miss
  *     too: write-allocate), writes back a dirty victim (writeback_penalty
  *     cycles) and costs miss_penalty cycles at the instruction, which is
  *     found as a device access's is (exc_locate_access) and counted there.
@@ -23,35 +25,7 @@
  *     lines as the 24K does (cache_op).
  * Each core's caches are its own and see only its own accesses in guest
  * order, so the result is the same at every thread count and quantum. */
-#include "emu/core_priv.h"
-
-typedef struct Way {
-    uint32_t key;              /* line number + 1; 0: invalid */
-    uint32_t dirty;
-    uint64_t used;             /* LRU stamp */
-} Way;
-
-typedef struct L1 {
-    unsigned shift;            /* log2(line) */
-    unsigned way_shift;        /* log2(line x sets): index ops' way bits */
-    uint32_t sets_mask, ways;
-    uint64_t clock;
-    Way *w;                    /* [sets x ways] */
-    uint8_t *mru;              /* [sets] the way used last: it holds the
-                                  set's largest stamp, so a hit there
-                                  changes no order (the fast path) */
-    uint32_t *mru_key;         /* [sets] its key (0: invalid): the fast
-                                  path reads only this small array */
-    uint64_t gen;              /* bumped by every change of the lines or
-                                  their order (not by an MRU hit) */
-    uint64_t wbacks;           /* dirty lines written back (24K event 10) */
-} L1;
-
-struct CoreCache {
-    L1 i, d;
-    uint64_t penalty, wb;
-    uint64_t n[CACHE_NCOUNT];  /* accesses and misses (cp0_perf.c) */
-};
+#include "emu/cache_l1.h"
 
 static unsigned log2u(uint32_t v)
 {
@@ -85,11 +59,14 @@ bool cache_init(Core *c)
     cc->penalty = k->miss_penalty;
     cc->wb = k->writeback_penalty;
     c->cache = cc;
+    c->dc_ll = ~0u;
+    c->dc_cu1 = -1;
     return true;
 }
 
 void cache_free(Core *c)
 {
+    dcache_state_free(c);
     if (!c->cache)
         return;
     g_free(c->cache->i.w);
@@ -243,42 +220,41 @@ void cache_block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaq
     Core *c = opaque;
     Block *b = block_enter_quick(c, (uint32_t)address, size);
     if (G_LIKELY(b)) { /* entered (block_hook's fast path) */
-        if (G_LIKELY(!c->stopping && c->state == CORE_RUNNING))
+        if (G_LIKELY(!c->stopping && c->state == CORE_RUNNING)) {
             fetch_block(c, b);
+            if (b->dplan)
+                dcache_enter(c, b);
+        }
         return;
     }
     Block *p = c->prev;
     uint64_t n = p->count;
+    if (p->flags & MIPS_ERET)
+        c->dc_ll = ~0u; /* eret clears the ll address (dcache.c) */
     block_hook(uc, address, size, opaque);
     b = c->prev;
-    if (b == &c->none || b == &c->irq_marker || b->addr != (uint32_t)address || b->size != size
+    if (b == &c->none || b == &c->irq_marker || b->addr != (uint32_t)address
         || (b == p && b->count == n) || c->stopping || c->state != CORE_RUNNING)
         return; /* not entered */
-    fetch_block(c, b);
+    if (b->size == size)
+        fetch_block(c, b);
+    else if (!c->cut.run || b != c->cut.block)
+        return; /* not entered */
+    /* (the prefix the cycle limit leaves of b: its accesses, no fetch) */
+    if (b->dplan && !c->stopping && c->state == CORE_RUNNING)
+        dcache_enter(c, b);
 }
 
 /* ---- D-cache: by access ---------------------------------------------------- */
 
-/* The D-cache access that is not a hit on its set's MRU way (kept out of
- * the hook so that its fast path saves no registers). */
-static __attribute__((noinline)) void d_access(Core *c, uint32_t phys, bool write)
+/* Instruction i of b (i < 0: not found) missed phys: fill, count, charge;
+ * through kseg1 (uncached) no fill, and the access is not counted. */
+static void d_miss(Core *c, Block *b, int i, uint32_t phys, bool kseg1, bool write)
 {
     CoreCache *cc = c->cache;
-    if (l1_hit(&cc->d, phys, write) || c->state != CORE_RUNNING)
+    if (kseg1) {
+        cc->n[CACHE_D_ACCESS]--; /* uncached: no lookup, no fill */
         return;
-    Block *b = core_current_block(c);
-    int i = exc_locate_access(c, phys);
-    unsigned isize, base;
-    int32_t off;
-    if (b && i >= 0 && mips_mem_operand(b->words[i], &isize, &base, &off)) {
-        /* the hook is given the physical address: the instruction's own
-         * says whether it went through kseg1 (registers are exact here,
-         * locate.c) */
-        uint32_t ea = core_read_gpr(c, base) + (uint32_t)off;
-        if (ea >= 0xA0000000u && ea < 0xC0000000u) {
-            cc->n[CACHE_D_ACCESS]--; /* uncached: no lookup, no fill */
-            return;
-        }
     }
     unsigned r = l1_fill(&cc->d, phys, write);
     cc->n[write ? CACHE_D_WMISS : CACHE_D_RMISS]++;
@@ -290,6 +266,28 @@ static __attribute__((noinline)) void d_access(Core *c, uint32_t phys, bool writ
         charge(c, b, (uint32_t)i, exc_insn_cycle(c, i), delta);
 }
 
+/* The D-cache access that is not a hit on its set's MRU way (kept out of
+ * the hook so that its fast path saves no registers). */
+static __attribute__((noinline)) void d_access(Core *c, uint32_t phys, bool write)
+{
+    CoreCache *cc = c->cache;
+    if (l1_hit(&cc->d, phys, write))
+        return;
+    Block *b = core_current_block(c);
+    int i = exc_locate_access(c, phys);
+    unsigned isize, base;
+    int32_t off;
+    bool kseg1 = false;
+    if (b && i >= 0 && mips_mem_operand(b->words[i], &isize, &base, &off)) {
+        /* the hook is given the physical address: the instruction's own
+         * says whether it went through kseg1 (registers are exact here,
+         * locate.c) */
+        uint32_t ea = core_read_gpr(c, base) + (uint32_t)off;
+        kseg1 = ea >= 0xA0000000u && ea < 0xC0000000u;
+    }
+    d_miss(c, b, i, phys, kseg1, write);
+}
+
 void cache_mem_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value,
                     void *opaque)
 {
@@ -297,6 +295,8 @@ void cache_mem_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
     (void)uc;
     (void)size;
     (void)value;
+    if (G_UNLIKELY(c->state != CORE_RUNNING || c->stopping))
+        return; /* the core stopped in this block: what follows did not run */
     L1 *d = &c->cache->d;
     uint32_t phys = (uint32_t)address, key = (phys >> d->shift) + 1, set = (key - 1) & d->sets_mask;
     c->cache->n[CACHE_D_ACCESS]++;
@@ -306,6 +306,23 @@ void cache_mem_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
         return;
     }
     d_access(c, phys, type == UC_MEM_WRITE);
+}
+
+void cache_d_at(Core *c, Block *b, uint32_t i, uint32_t ea, bool write)
+{
+    if (c->state != CORE_RUNNING || c->stopping)
+        return;
+    CoreCache *cc = c->cache;
+    uint32_t phys = mips_phys(ea);
+    cc->n[CACHE_D_ACCESS]++;
+    if (!l1_hit(&cc->d, phys, write))
+        d_miss(c, b, (int)i, phys, ea >= 0xA0000000u, write);
+}
+
+void cache_d_hits(Core *c, unsigned n)
+{
+    if (c->state == CORE_RUNNING && !c->stopping)
+        c->cache->n[CACHE_D_ACCESS] += n;
 }
 
 /* ---- cache and synci ------------------------------------------------------- */

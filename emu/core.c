@@ -392,8 +392,9 @@ static bool engine_open(Core *c, GError **error)
                     error, "core %u: map devices", id)
         && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, c->cache ? (void *)cache_block_hook : (void *)block_hook,
                                 c, 1, 0), error, "core %u: block hook", id)
-        /* the D-cache: a hook on RAM's loads and stores, only when on */
-        && (!c->cache || uc_check(uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)cache_mem_hook,
+        /* the D-cache: a hook on RAM's loads and stores, only when on and
+         * [cache] d_model = hook (predict: dcache.c, no memory hook) */
+        && (!c->cache || c->cfg->cache.d_model != CACHE_D_HOOK || uc_check(uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)cache_mem_hook,
                                               c, 0, c->cfg->ram_size - 1), error, "core %u: cache hook", id))
         && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_INTR, (void *)exc_hook_intr, c, 1, 0),
                     error, "core %u: interrupt hook", id)

@@ -99,6 +99,8 @@ struct Block {
     uint32_t ilines;           /* cache.c: the I-cache lines it spans */
     uint64_t *cmiss;           /* [BLOCK_NMISS][ninsns] cache misses by
                                   instruction (cache.c; NULL: none) */
+    struct DPlan *dplan;       /* dcache.c: its loads and stores, when
+                                  [cache] d_model = predict (NULL: none) */
     bool live;                 /* its words are watched: it may still run
                                   (smc.c); false once memory changed */
     Block *older;              /* the block translated at addr before it */
@@ -287,6 +289,13 @@ struct Core {
     DevSlot dev[CORE_NSLOTS];
     Cp0 cp0;
     CoreCache *cache;          /* [cache] enabled: the L1 caches, else NULL */
+    /* dcache.c: the accesses of the execution (the `count`-th) of `block`
+     * still to look up from `next` on, after its device access */
+    struct { const Block *block; uint64_t count; uint32_t next; } dres;
+    struct DState *dstate;     /* dcache.c: the program running now */
+    GHashTable *dc_hooked;     /* dcache.c: addresses with its code hook */
+    uint32_t dc_ll;            /* dcache.c: the address of the last ll (~0: none) */
+    int dc_cu1;                /* dcache.c: Status.CU1 as last read (-1: read it) */
 
     /* sampling */
     unsigned nhists;
@@ -512,6 +521,27 @@ void cache_mem_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
                     void *opaque);
 /* cache or synci instruction w ran with effective address ea. */
 void cache_op(Core *c, uint32_t w, uint32_t ea);
+/* The D-cache access of instruction i of the current block b, at virtual
+ * address ea (kseg0/kseg1, in RAM): what the memory hook does for it. */
+void cache_d_at(Core *c, Block *b, uint32_t i, uint32_t ea, bool write);
+/* n more accesses that hit (the later bytes of swl/swr) */
+void cache_d_hits(Core *c, unsigned n);
+
+/* dcache.c: [cache] d_model = predict */
+typedef struct DPlan DPlan;
+/* Plan b's loads and stores when first seen; true when code hooks were
+ * added (its translation must be made again). */
+bool dcache_scan_block(Core *c, Block *b);
+/* b was just entered: look its predicted accesses up. */
+void dcache_enter(Core *c, Block *b);
+/* A device access of the current block completed (mmio.c). */
+void dcache_after_device(Core *c, uint32_t value);
+void dcache_state_free(Core *c);
+/* A CP0 access to Status is about to run (cp0.c). */
+void dcache_status(Core *c);
+/* FPU exceptions were just enabled (locate.c): true when hooks were added. */
+bool dcache_fpe_armed(Core *c);
+void dcache_free(DPlan *p);
 
 /* smc.c: code written at run time */
 /* Map RAM (host memory c->ram) and hook stores into pages holding code. */

@@ -250,6 +250,7 @@ static void cp0_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaqu
     if (k == CP0_WRITE) {
         record_write(c, rd, core_read_gpr(c, rt), t);
     } else if (k == CP0_STATUS) {
+        dcache_status(c); /* Status.CU1 may change */
         if (((b->words[i] >> 21) & 31) == CP0_MT && ((core_read_gpr(c, rt) >> 3) & 3))
             c->ksu_written = true; /* user mode possible from now on (exc.c) */
         c->next_event = 0; /* interrupts may become deliverable */

@@ -248,7 +248,13 @@ static LocMem *mem_plan(const Block *b)
     for (uint32_t i = 0; i < b->ninsns; consts_step(&s, b->words[i], i), i++) {
         unsigned size, base;
         int32_t off;
-        if (!mips_mem_operand(b->words[i], &size, &base, &off))
+        uint32_t w = b->words[i];
+        if (OP(w) == 0x13u && (FUNCT(w) == 0x00 || FUNCT(w) == 0x01 || FUNCT(w) == 0x08 || FUNCT(w) == 0x09)) {
+            /* COP1X lwxc1 ldxc1 swxc1 sdxc1: base + index (dcache.c) */
+            p[i] = (LocMem){ .kind = 2, .x = (uint8_t)RS(w), .y = (uint8_t)RT(w), .size = FUNCT(w) & 1u ? 8 : 4 };
+            continue;
+        }
+        if (!mips_mem_operand(w, &size, &base, &off))
             continue;
         p[i] = (LocMem){ .kind = 2, .x = (uint8_t)base, .size = (uint8_t)size, .c = (uint32_t)off };
         if (known(&s, base)) {
@@ -424,7 +430,7 @@ static void ctc1_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaq
     if (!c->fpe_enables || c->fpe_armed)
         return;
     c->fpe_armed = true;
-    bool added = false;
+    bool added = dcache_fpe_armed(c);
     for (unsigned i = 0; i < c->blocks->len; i++)
         added |= scan_class(c, g_ptr_array_index(c->blocks, i), LOC_FPE);
     if (added)

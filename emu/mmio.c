@@ -121,9 +121,8 @@ static bool access_end(Core *c, unsigned slot, DevAccess *a, bool known, bool wr
     return true;
 }
 
-uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque)
+static uint64_t read_access(Core *c, uint64_t offset, unsigned size)
 {
-    Core *c = opaque;
     DevAccess a;
     DevSlot *d;
     if (c->state != CORE_RUNNING || !(d = access_begin(c, offset, size, false, &a)))
@@ -146,9 +145,8 @@ uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque)
     return v;
 }
 
-void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque)
+static void write_access(Core *c, uint64_t offset, unsigned size, uint64_t value)
 {
-    Core *c = opaque;
     DevAccess a;
     DevSlot *d;
     if (c->state != CORE_RUNNING || !(d = access_begin(c, offset, size, true, &a)))
@@ -168,4 +166,25 @@ void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, v
     }
     if (access_end(c, (unsigned)(d - c->dev), &a, known, true) && c->state == CORE_RUNNING)
         core_update_next_event(c);
+}
+
+/* The device callbacks; then the D-cache's predicted accesses after this
+ * one (dcache.c), which come after it in the block. */
+uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque)
+{
+    Core *c = opaque;
+    (void)uc;
+    uint64_t v = read_access(c, offset, size);
+    if (G_UNLIKELY(c->dres.block))
+        dcache_after_device(c, (uint32_t)v);
+    return v;
+}
+
+void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque)
+{
+    Core *c = opaque;
+    (void)uc;
+    write_access(c, offset, size, value);
+    if (G_UNLIKELY(c->dres.block))
+        dcache_after_device(c, 0);
 }

@@ -129,6 +129,9 @@ void smc_clear(Core *c)
         g_hash_table_destroy(c->versions);
     if (c->cache_hooked)
         g_hash_table_destroy(c->cache_hooked);
+    if (c->dc_hooked)
+        g_hash_table_destroy(c->dc_hooked);
+    c->dc_hooked = NULL;
     if (c->ram)
         munmap(c->ram, c->cfg->ram_size);
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 
-typedef enum { K_UINT, K_U64, K_PERIODS, K_MODEL } KeyType;
+typedef enum { K_UINT, K_U64, K_PERIODS, K_MODEL, K_DMODEL } KeyType;
 
 typedef struct KeyDef {
     const char *group, *key;
@@ -45,6 +45,7 @@ static const KeyDef keys[] = {
     U("cache", "dcache_ways", cache.dcache_ways, 1, 16),
     U("cache", "miss_penalty", cache.miss_penalty, 0, 1000),
     U("cache", "writeback_penalty", cache.writeback_penalty, 0, 1000),
+    { "cache", "d_model", K_DMODEL, offsetof(Config, cache.d_model), 0, 1 },
     U("noc", "router_latency", router_latency, 1, 1000),
     U("noc", "link_latency", link_latency, 1, 1000),
     U("noc", "buffer_depth", buffer_depth, 1, 1024),
@@ -75,7 +76,8 @@ void config_defaults(Config *c)
                     .branch_taken = 1, .mmio = 4,
                     .fpu_add = 3, .fpu_mul = 4, .fpu_div = 31, .fpu_sqrt = 31 },
         .cache = { .enabled = 0, .line = 32, .icache_size = 32768, .icache_ways = 4,
-                   .dcache_size = 32768, .dcache_ways = 4, .miss_penalty = 30, .writeback_penalty = 0 },
+                   .dcache_size = 32768, .dcache_ways = 4, .miss_penalty = 30, .writeback_penalty = 0,
+                   .d_model = CACHE_D_PREDICT },
         .router_latency = 2, .link_latency = 1, .buffer_depth = 4,
         .max_payload = 16, .tx_queue_flits = 34, .rx_queue_flits = 68,
         .quantum = 100000,  /* a yield costs ~1 us: 1000 made CPU-bound runs 2.2x slower */
@@ -176,19 +178,21 @@ bool config_set_periods(Config *c, const char *list, const char *where, GError *
 }
 
 static const char *const model_names[] = { "flat", "24k" }; /* by TimingModel */
+static const char *const dmodel_names[] = { "hook", "predict" }; /* by CacheDModel */
 
-/* [timing] model: a name */
+/* [timing] model, [cache] d_model: a name */
 static bool set_model(Config *c, const KeyDef *k, const char *value, const char *where, GError **error)
 {
     g_autofree char *v = g_strstrip(g_strdup(value));
-    for (unsigned i = 0; i < G_N_ELEMENTS(model_names); i++) {
-        if (g_ascii_strcasecmp(v, model_names[i]) == 0) {
+    const char *const *names = k->type == K_MODEL ? model_names : dmodel_names;
+    for (unsigned i = 0; i < 2; i++) {
+        if (g_ascii_strcasecmp(v, names[i]) == 0) {
             *(unsigned *)((char *)c + k->offset) = i;
             return true;
         }
     }
-    g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG, "%s: [%s] %s: '%s' is not 24k or flat",
-                where, k->group, k->key, value);
+    g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG, "%s: [%s] %s: '%s' is not %s or %s",
+                where, k->group, k->key, value, names[1], names[0]);
     return false;
 }
 
@@ -196,7 +200,7 @@ static bool apply(Config *c, const KeyDef *k, const char *value, const char *whe
 {
     if (k->type == K_PERIODS)
         return config_set_periods(c, value, where, error);
-    if (k->type == K_MODEL)
+    if (k->type == K_MODEL || k->type == K_DMODEL)
         return set_model(c, k, value, where, error);
     uint64_t v;
     if (!parse_u64(value, &v) || v < k->min || v > k->max) {
@@ -363,6 +367,8 @@ char *config_value_string(const Config *c, const char *group, const char *key)
     const char *field = (const char *)c + k->offset;
     if (k->type == K_MODEL)
         return g_strdup(model_names[*(const unsigned *)field % G_N_ELEMENTS(model_names)]);
+    if (k->type == K_DMODEL)
+        return g_strdup(dmodel_names[*(const unsigned *)field % G_N_ELEMENTS(dmodel_names)]);
     uint64_t v = k->type == K_UINT ? *(const unsigned *)field : *(const uint64_t *)field;
     return g_strdup_printf("%" G_GUINT64_FORMAT, v);
 }

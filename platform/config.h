@@ -25,6 +25,11 @@ typedef struct Timing {
     unsigned fpu_add, fpu_mul, fpu_div, fpu_sqrt;       /* extra cycles */
 } Timing;
 
+/* [cache] d_model (docs/timing.md "The L1 caches"): a Unicorn memory hook
+ * on every access, or addresses predicted at block entry (code hooks for
+ * the rest); the same results */
+typedef enum { CACHE_D_HOOK = 0, CACHE_D_PREDICT = 1 } CacheDModel;
+
 /* [cache] (docs/timing.md "The L1 caches"): per core an I-cache and a
  * D-cache; sizes and line in bytes, powers of two */
 typedef struct CacheCfg {
@@ -33,6 +38,7 @@ typedef struct CacheCfg {
     unsigned icache_size, icache_ways, dcache_size, dcache_ways;
     unsigned miss_penalty;     /* cycles a miss waits for its line */
     unsigned writeback_penalty; /* cycles to write back a dirty victim */
+    unsigned d_model;          /* CacheDModel: how the D-cache sees accesses */
 } CacheCfg;
 
 typedef struct Config {

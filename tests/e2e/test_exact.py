@@ -25,6 +25,7 @@ from nptest import fw, main, raw, run
 
 REFERENCE = ["--set", "sched.reference=1"]
 REF_CYCLES = 100000
+DMODEL_CYCLES = 300000
 REF_KNOBS = [None, (1000, 4), (37, 3), (10, 2), (100000, 1), (100, 4), (1000, 2)]
 # Known, not yet fixed (test_cut_poll_accounting): a core stopped by the
 # cycle limit inside a failed poll loop that the scheduler skips is charged
@@ -102,6 +103,42 @@ class Exact(unittest.TestCase):
                             if got[f] != base[f] and not (known and f in COMM_FILES)]
         self.assertEqual(bad, [], "%d differences from the reference in %d runs:\n%s"
                          % (len(bad), len(elfs), "\n".join(bad)))
+
+    def test_cache_d_model(self):
+        # [cache] d_model = predict (addresses computed at block entry, code
+        # hooks for the rest; emu/dcache.c) writes what the memory hook
+        # (d_model = hook) writes: every file but profile.data (which holds
+        # the configuration itself), with --events (D1mr/D1mw per line in
+        # callgrind.out, flat.txt's event columns) and two sampling periods,
+        # on every firmware of the build, both byte orders, cut at
+        # DMODEL_CYCLES, small caches so that misses are many; store whole
+        elfs = sorted(f for f in os.listdir(nptest.ARGS.fw)
+                      if f.endswith(("-el.elf", "-eb.elf")) and not f.startswith("bench-"))
+        self.assertGreater(len(elfs), 40)
+        on = ["--set", "cache.enabled=1", "--set", "cache.dcache_size=1024", "--set", "cache.icache_size=2048",
+              "--sample-period", "97,1009", "--events"]
+        jobs = []
+        for name in elfs:
+            cut = [] if name.startswith("store-") else ["--max-cycles", str(DMODEL_CYCLES)]
+            for model in ("hook", "predict"):
+                jobs.append((name, [os.path.join(nptest.ARGS.fw, name)] + cut + on + ["--set", "cache.d_model=" + model]))
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            runs = list(pool.map(lambda j: run(j[1]), jobs))
+        bad, misses = [], 0
+        for k in range(0, len(jobs), 2):
+            name, hook, pred = jobs[k][0], runs[k], runs[k + 1]
+            self.assertNotEqual(hook.rc, 2, hook.describe())
+            base, got = files_of(hook.out), files_of(pred.out)
+            if pred.rc != hook.rc or sorted(got) != sorted(base):
+                bad.append("%s: status %d or files differ (hook: %d)" % (name, pred.rc, hook.rc))
+                continue
+            bad += ["%s: %s differs" % (name, f) for f in sorted(base) if f != "profile.data" and got[f] != base[f]]
+            summary = json.loads(base["summary.json"])
+            misses += any(f.get("cache_misses", {}).get("d1_read", 0) + f.get("cache_misses", {}).get("d1_write", 0)
+                          for c in summary["cores"] for f in c["functions"])
+        self.assertEqual(bad, [], "%d differences between d_model = predict and hook:\n%s"
+                         % (len(bad), "\n".join(bad)))
+        self.assertGreater(misses, 40)  # firmware whose run had D-cache misses
 
     def test_matmul_every_knob(self):
         base = self.check_knobs("matmul", KNOBS)

@@ -126,6 +126,125 @@ static void test_writeback_ops(void)
         }
 }
 
+/* ---- [cache] d_model: predict against hook -------------------------------- */
+
+typedef struct Outcome {
+    CoreState state;
+    int code;
+    uint64_t cycles;
+    uint32_t pc;
+    uint64_t n[CACHE_NCOUNT];
+    uint64_t sum[BLOCK_NMISS], weighted[BLOCK_NMISS]; /* per-instruction misses: sum, sum x (pc) */
+    char fault[64];
+} Outcome;
+
+/* Run ELF `path` on one core under cfg until it stops (or `budget` cycles) */
+static Outcome outcome(const char *path, const Config *cfg, uint64_t budget)
+{
+    GError *err = NULL;
+    ElfImage *img = elf_image_load(path, cfg->ram_size, &err);
+    g_assert_no_error(err);
+    Core *c = core_new(0, cfg, img, NULL, NULL, &err);
+    g_assert_no_error(err);
+    Outcome o = { 0 };
+    for (unsigned k = 0; k < 64 && core_state(c) == CORE_RUNNING && core_cycles(c) < budget; k++)
+        core_run(c, budget);
+    o.state = core_state(c);
+    o.code = o.state == CORE_EXITED ? core_exit_code(c) : 0;
+    o.cycles = core_cycles(c);
+    o.pc = core_pc(c);
+    const CoreFault *f = core_fault(c);
+    if (f && f->kind)
+        g_strlcpy(o.fault, f->kind, sizeof o.fault);
+    for (unsigned k = 0; k < CACHE_NCOUNT; k++)
+        o.n[k] = cache_count(c, k);
+    for (unsigned i = 0; i < core_nblocks(c); i++) {
+        const Block *b = core_block(c, i);
+        uint64_t m[BLOCK_NMISS];
+        for (uint32_t j = 0; j < block_ninsns(b); j++) {
+            block_misses(b, j, m);
+            for (unsigned k = 0; k < BLOCK_NMISS; k++) {
+                o.sum[k] += m[k];
+                o.weighted[k] += m[k] * (j + 1) * (i + 1);
+            }
+        }
+    }
+    core_free(c);
+    elf_image_free(img);
+    return o;
+}
+
+static void same_outcome(const char *what, const Outcome *h, const Outcome *p)
+{
+    g_test_message("%s: state %d code %d cycles %" G_GUINT64_FORMAT " D accesses %" G_GUINT64_FORMAT
+                   " misses r %" G_GUINT64_FORMAT " w %" G_GUINT64_FORMAT " fault %s", what, h->state, h->code,
+                   h->cycles, h->n[CACHE_D_ACCESS], h->n[CACHE_D_RMISS], h->n[CACHE_D_WMISS], h->fault);
+    g_assert_cmpint(p->state, ==, h->state);
+    g_assert_cmpint(p->code, ==, h->code);
+    g_assert_cmpuint(p->cycles, ==, h->cycles);
+    g_assert_cmpuint(p->pc, ==, h->pc);
+    g_assert_cmpstr(p->fault, ==, h->fault);
+    for (unsigned k = 0; k < CACHE_NCOUNT; k++)
+        g_assert_cmpuint(p->n[k], ==, h->n[k]);
+    for (unsigned k = 0; k < BLOCK_NMISS; k++) {
+        g_assert_cmpuint(p->sum[k], ==, h->sum[k]);
+        g_assert_cmpuint(p->weighted[k], ==, h->weighted[k]);
+    }
+}
+
+/* Every emulator fixture (the c_d* adversarial ones, the faults t_f_*,
+ * devices, CP0, SMC, FPU ...), both byte orders, the 24K's cache and a
+ * 512-byte 2-way one with 16-byte lines, run whole and cut by the cycle
+ * limit at many points: d_model = predict gives what the memory hook
+ * gives (state, exit code, cycles, pc, fault, every cache count, the
+ * misses of every instruction). */
+static void test_dmodel(void)
+{
+    g_autoptr(GDir) dir = g_dir_open(FIXTURES, 0, NULL);
+    g_assert_nonnull(dir);
+    const char *name;
+    unsigned files = 0, predicted_misses = 0;
+    while ((name = g_dir_read_name(dir))) {
+        if (!g_str_has_suffix(name, ".elf") || g_str_has_prefix(name, "outside_ram"))
+            continue;
+        g_autofree char *path = g_build_filename(FIXTURES, name, NULL);
+        files++;
+        for (unsigned geo = 0; geo < 2; geo++) {
+            Config cfg;
+            config_defaults(&cfg);
+            cfg.mesh_width = cfg.mesh_height = 1;
+            cfg.max_cycles = 3000000;
+            cfg.cache.enabled = 1;
+            if (geo) {
+                cfg.cache.line = 16;
+                cfg.cache.dcache_size = cfg.cache.icache_size = 512;
+                cfg.cache.dcache_ways = cfg.cache.icache_ways = 2;
+                cfg.cache.writeback_penalty = 5;
+            }
+            cfg.cache.d_model = CACHE_D_HOOK;
+            Outcome h = outcome(path, &cfg, UINT64_C(1) << 40);
+            cfg.cache.d_model = CACHE_D_PREDICT;
+            Outcome p = outcome(path, &cfg, UINT64_C(1) << 40);
+            g_autofree char *what = g_strdup_printf("%s geometry %u", name, geo);
+            same_outcome(what, &h, &p);
+            predicted_misses += h.n[CACHE_D_RMISS] + h.n[CACHE_D_WMISS] > 0;
+            /* the cycle limit inside blocks, at misses and device accesses */
+            uint64_t step = h.cycles / 23 + 1;
+            for (uint64_t lim = 1 + geo; lim < h.cycles && lim < 3000000; lim += step) {
+                cfg.max_cycles = lim;
+                cfg.cache.d_model = CACHE_D_HOOK;
+                Outcome hl = outcome(path, &cfg, UINT64_C(1) << 40);
+                cfg.cache.d_model = CACHE_D_PREDICT;
+                Outcome pl = outcome(path, &cfg, UINT64_C(1) << 40);
+                g_autofree char *wl = g_strdup_printf("%s geometry %u limit %" G_GUINT64_FORMAT, name, geo, lim);
+                same_outcome(wl, &hl, &pl);
+            }
+        }
+    }
+    g_assert_cmpuint(files, >=, 100);
+    g_assert_cmpuint(predicted_misses, >=, 20);
+}
+
 /* The geometry keys: powers of two, at least one line per way. */
 static void test_config(void)
 {
@@ -148,6 +267,15 @@ static void test_config(void)
     GError *err = NULL;
     g_assert_false(config_validate(&cfg, "--set", &err)); /* 16 x 64 > 512 */
     g_clear_error(&err);
+    /* d_model: predict (the default) or hook, by name */
+    config_defaults(&cfg);
+    g_assert_cmpuint(cfg.cache.d_model, ==, CACHE_D_PREDICT);
+    g_assert_true(config_set(&cfg, "cache.d_model=hook", &err));
+    g_assert_cmpuint(cfg.cache.d_model, ==, CACHE_D_HOOK);
+    g_assert_false(config_set(&cfg, "cache.d_model=fast", &err));
+    g_assert_error(err, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG);
+    g_assert_nonnull(strstr(err->message, "d_model"));
+    g_clear_error(&err);
 }
 
 int main(int argc, char **argv)
@@ -157,5 +285,6 @@ int main(int argc, char **argv)
     g_test_add_func("/cache/penalty", test_penalty);
     g_test_add_func("/cache/config", test_config);
     g_test_add_func("/cache/writeback-ops", test_writeback_ops);
+    g_test_add_func("/cache/dmodel", test_dmodel);
     return g_test_run();
 }

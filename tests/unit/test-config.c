@@ -31,6 +31,7 @@ static const char *const spec_keys[] = {
     /* [cache] enabled, geometry and miss penalty (docs/timing.md "The L1 caches") */
     "cache.enabled", "cache.line", "cache.icache_size", "cache.icache_ways", "cache.dcache_size",
     "cache.dcache_ways", "cache.miss_penalty", "cache.writeback_penalty",
+    "cache.d_model",
     "noc.router_latency", "noc.link_latency", "noc.buffer_depth", "noc.max_payload",
     "noc.tx_queue_flits", "noc.rx_queue_flits", "sched.quantum", "sched.threads",
     "run.max_cycles", "run.livelock_cycles",
