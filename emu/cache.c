@@ -284,6 +284,11 @@ static __attribute__((noinline)) void d_access(Core *c, uint32_t phys, bool writ
          * locate.c) */
         uint32_t ea = core_read_gpr(c, base) + (uint32_t)off;
         kseg1 = ea >= 0xA0000000u && ea < 0xC0000000u;
+    } else if (b && i >= 0 && (b->words[i] >> 26) == 0x13u) {
+        /* COP1X lwxc1/swxc1...: base + index register (rs + rt) */
+        uint32_t w = b->words[i];
+        uint32_t ea = core_read_gpr(c, (w >> 21) & 31u) + core_read_gpr(c, (w >> 16) & 31u);
+        kseg1 = ea >= 0xA0000000u && ea < 0xC0000000u;
     }
     d_miss(c, b, i, phys, kseg1, write);
 }
