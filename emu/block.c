@@ -262,6 +262,7 @@ void block_truncate(Core *c, uint32_t end_pc)
     c->cycles -= removed;
     b->extra -= (int64_t)removed;
     lose(b, k, b->ninsns);
+    CORE_CHECK_RUN(c); /* the clock was set back to what really ran */
 }
 
 /* `to` is the delay slot of from's branch, translated alone (page end):
@@ -300,6 +301,7 @@ static void annul_delay_slot(Core *c, Block *b)
     c->cycles -= cost;
     b->extra -= (int64_t)cost;
     lose(b, ds, ds + 1);
+    CORE_CHECK_RUN(c); /* the clock was set back to what really ran */
 }
 
 /* Control left `from` for `to`: eret bookkeeping, the client's view. */
