@@ -212,7 +212,7 @@ void core_update_next_event(Core *c)
     if (__atomic_exchange_n(&c->yield_req, 0, __ATOMIC_RELAXED))
         c->slice_end = MIN(c->slice_end, c->cycles); /* stop at the next boundary */
     uint64_t e = MIN(c->slice_end, c->timer.expiry);
-    e = MIN(e, MIN(c->cfg->max_cycles, c->cp0.match_at));
+    e = MIN(e, MIN(c->cfg->max_cycles, MIN(c->cp0.match_at, c->cp0.perf_chk)));
     if (core_irq_wanted(c) || core_irq_network(c))
         e = 0; /* network lines are tested at every boundary */
     c->next_event = e;
@@ -252,6 +252,8 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
     if (c->cycles >= c->timer.expiry)
         dev_timer_fire(&c->timer, c->cycles);
     cp0_fire(c, c->cycles);
+    if (c->cycles >= c->cp0.perf_chk)
+        cp0_perf_recheck(c, c->cycles);
     if (c->cycles >= c->cfg->max_cycles) {
         c->pc = addr;
         core_stop(c, CORE_LIMIT);

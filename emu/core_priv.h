@@ -155,6 +155,9 @@ typedef struct Cp0 {
     uint64_t cmp_at;           /* cycle Count next becomes Compare */
     PerfCounter perf[2];       /* PerfCtl/PerfCnt 0 and 1 (cp0_perf.c) */
     uint64_t perf_at;          /* cycle a counter's overflow bit rises */
+    uint64_t perf_chk;         /* a counter of another event may cross
+                                  bit 31 from this cycle on: look again
+                                  at the first boundary (cp0_perf.c) */
     bool pci;                  /* Cause.PCI: a counter overflowed */
     bool ti;                   /* CP0 timer pending (Cause.IP7, TI) */
     uint32_t cause_sw;         /* Cause bits software wrote (IV, IP1..0) */
@@ -439,6 +442,9 @@ uint32_t cp0_count(const Core *c, uint64_t t);
 void cp0_rearm(Core *c, uint64_t now);
 /* Matches of Count and Compare up to `now` make the CP0 timer pending. */
 void cp0_fire_due(Core *c, uint64_t now);
+/* At a block boundary at or after perf_chk: whether a counter of an
+ * event other than cycles has crossed bit 31 (cp0_perf.c). */
+void cp0_perf_recheck(Core *c, uint64_t now);
 /* The CP0 events due by `now` (a Compare match, a counter's overflow):
  * nothing is due before match_at = min(cmp_at, perf_at), the common case
  * tested in line (it runs at every event boundary). */

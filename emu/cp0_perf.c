@@ -34,8 +34,8 @@
  * Overflow: while IE is set and bit 31 of a cycle-counting counter is 1,
  * Cause.PCI (bit 26) is set and the CP0 timer line (IP7, shared with the
  * timer as on the 24K) is raised; the cycle it becomes 1 is scheduled like
- * a Compare match (cp0.c), exactly. Counters of other events raise it
- * only when firmware writes or reads them with bit 31 set.
+ * a Compare match (cp0.c), exactly. A counter of another event raises it
+ * at the first block boundary after it crosses (rearm: perf_chk).
  */
 #include "emu/core_priv.h"
 
@@ -149,23 +149,70 @@ static void restart(Core *c, unsigned n, uint32_t v, uint64_t t, const Block *b,
     p->ev = events(c, n, CTL_EVENT(p->ctl), t, b, i);
 }
 
-/* The cycle (>= t) at which PCI next rises, or UINT64_MAX; pci: now. */
+/* How many events ev of counter n can happen per cycle at most (0: it
+ * never changes while the core runs): one per instruction, which takes a
+ * cycle at least, for instructions, loads, stores, branches and stall
+ * cycles; up to four D-cache accesses, misses or write-backs per
+ * instruction (Unicorn makes an swl/swr one access per byte), one I-cache
+ * line per instruction; none for an event this model does not count. */
+static unsigned event_rate(const Core *c, unsigned n, unsigned ev)
+{
+    switch (ev) {
+    case EV_INSNS:
+    case EV_LDST:
+        return 1;
+    case EV_BRANCHES:
+        return n == 0;
+    case EV_LOAD_STALL:
+        return n == 0 && c->cfg->timing.model == TIMING_24K;
+    case EV_MDU_FPU_STALL:
+        return c->cfg->timing.model == TIMING_24K;
+    case EV_ICACHE:
+        return c->cache != NULL;
+    case EV_DCACHE_ACCESS:
+    case EV_DCACHE_MISS:
+    case EV_ST_LD_MISS:
+        return c->cache ? 4 : 0;
+    default:
+        return 0;
+    }
+}
+
+/* The cycle (>= t) at which PCI next rises, or UINT64_MAX; pci: now.
+ * A counter of cycles rises at a known cycle (perf_at, exact). One of
+ * another event cannot cross bit 31 before (2^31 - value) / rate cycles
+ * have passed: perf_chk is that cycle, where the first block boundary
+ * looks again (cp0_perf_recheck). So the crossing is seen at the first
+ * boundary after it, as a Compare match is; an idle core counts none of
+ * these events, so its sleep never stops for them. */
 static void rearm(Core *c, uint64_t t, const Block *b, uint32_t i)
 {
     c->cp0.pci = false;
     c->cp0.perf_at = UINT64_MAX;
+    c->cp0.perf_chk = UINT64_MAX;
     for (unsigned n = 0; n < 2; n++) {
         PerfCounter *p = &c->cp0.perf[n];
         if (!(p->ctl & CTL_IE))
             continue;
         uint32_t v = value_at(c, n, t, b, i);
+        unsigned ev = CTL_EVENT(p->ctl), rate = event_rate(c, n, ev);
         if (v & CTL_M) {
             c->cp0.pci = true;
-        } else if (counting(c, p->ctl) && CTL_EVENT(p->ctl) == EV_CYCLES) {
+        } else if (counting(c, p->ctl) && ev == EV_CYCLES) {
             uint64_t at = t + (CTL_M - v);
             c->cp0.perf_at = MIN(c->cp0.perf_at, at);
+        } else if (counting(c, p->ctl) && rate) {
+            uint64_t at = t + MAX(1u, (CTL_M - v) / rate);
+            c->cp0.perf_chk = MIN(c->cp0.perf_chk, at);
         }
     }
+}
+
+void cp0_perf_recheck(Core *c, uint64_t now)
+{
+    /* at a block boundary: every counted block has run (as at a switch) */
+    rearm(c, now, NULL, 0);
+    c->cp0.match_at = MIN(c->cp0.cmp_at, c->cp0.perf_at);
 }
 
 void cp0_perf_fire(Core *c, uint64_t now)
@@ -218,6 +265,7 @@ void cp0_perf_switch(Core *c, bool irq, uint64_t t)
 void cp0_perf_init(Core *c)
 {
     c->cp0.perf_at = UINT64_MAX;
+    c->cp0.perf_chk = UINT64_MAX;
     for (unsigned n = 0; n < 2; n++)
         c->cp0.perf[n] = (PerfCounter){ 0 };
     c->cp0.pci = false;

@@ -56,6 +56,8 @@ static void test_fixtures(void)
         { "t24_perfirq", 64 },                 /* overflow interrupt: EPC */
         { "t24_perfxc1", 3 << 8 | 2 },         /* lwxc1 ... are loads, stores */
         { "t24_perfmode", 303 << 16 | 3 << 8 | 1 }, /* K outside, EXL in a handler */
+        { "t24_perfldirq", 120 },              /* overflow of loads: EPC */
+        { "t24_perfinirq", 102 },              /* overflow of instructions */
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
