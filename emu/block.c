@@ -142,7 +142,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     b->attn = b->watch || (b->flags & BLOCK_SPLIT);
     b->attn_out = (b->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(b->branch_insn);
     stack_scan_block(b);
-    block_leave(b);
+    block_leave(b, c->gpr != NULL);
     block_publish(b);
     g_ptr_array_add(c->blocks, b);
     return b;
@@ -280,7 +280,7 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
     /* a register jump's target was read before its delay slot ran
      * (exc_odd_target, c->jr_saved): checked on the slow path */
     to->attn_out = (to->flags & (c->arrive_mask | MIPS_JREG)) != 0 || MIPS_IS_JALX(to->branch_insn);
-    block_leave(to);
+    block_leave(to, c->gpr != NULL);
     block_publish(to);
 }
 
@@ -654,14 +654,31 @@ G_GNUC_NO_INLINE static void boundary_arrive(Core *c, Block *p, Block *b, uint64
     enter_block(c, p, b, start, end);
 }
 
-/* Leaving p for b, neither watched by the client: when the checks of p's
- * chk and a result p left pending find nothing due (block_check_quick)
- * and no event is due, block_hook's fast path (out of line: in line, its
- * registers would cost every block); else boundary_fast. */
+/* block_hook's one test saw something (p->leave, b->attn or the
+ * deadline). The usual case, a register jump, a $sp write or a result
+ * left pending whose checks are all there is (p->qk plain, b not
+ * watched), is done here with plain loads: the jump target even (else
+ * exc_odd_target), $sp - sp_dip at or above the lowest seen and the
+ * limit (else stack_check), nothing pending that b reads (else
+ * entry_stall), nothing due by b's end; else boundary_fast.
+ * Anything else: the client's arrival (boundary_arrive) or boundary_fast
+ * (a $sp write only stack_check follows, or no register file). */
 G_GNUC_NO_INLINE static void boundary_quick(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
                                             uint64_t end)
 {
-    if (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED) || !block_check_quick(c, p, b)) {
+    unsigned k = p->qk;
+    if (G_UNLIKELY((k & BLOCK_QK_SLOW) | b->attn)) {
+        if (p->attn_out | b->attn)
+            boundary_arrive(c, p, b, bt, start, end);
+        else
+            boundary_fast(c, p, b, bt, start, end); /* no quick check would pass */
+        return;
+    }
+    const volatile uint32_t *g = c->gpr; /* not NULL when k is not 0 (block_leave) */
+    if (G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
+                   || ((k & BLOCK_QK_PEND) && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)))
+                   || ((k & BLOCK_CHK_JR) && ((g[p->jr_rs] | c->jr_saved) & 1))
+                   || ((k & BLOCK_CHK_SP) && (uint64_t)g[29] < (uint64_t)c->sp_floor + p->sp_dip))) {
         boundary_fast(c, p, b, bt, start, end);
         return;
     }
@@ -691,10 +708,7 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
     if (G_UNLIKELY(p->leave | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
-        if (p->attn_out | b->attn)
-            boundary_arrive(c, p, b, bt, start, end);
-        else
-            boundary_quick(c, p, b, bt, start, end);
+        boundary_quick(c, p, b, bt, start, end);
         return;
     }
     p->extra += (int64_t)bt;

@@ -444,6 +444,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
     c->irq_marker.attn_out = true;
     c->irq_marker.leave = true;
+    c->irq_marker.qk = BLOCK_QK_SLOW;
     /* a register jump's odd target is checked on the way (Block.chk) */
     c->arrive_mask = CORE_ARRIVE_SLOW;
     c->pc = img->entry;

@@ -55,9 +55,15 @@ struct Block {
     bool sp_write;             /* it may lower $sp: leaving it checks the
                                   stack (stack.c) */
     uint8_t chk;               /* BLOCK_CHK_*: what leaving it checks in the
-                                  hook's fast path (block_check_quick) */
+                                  hook's fast path (boundary_quick) */
     uint8_t leave;             /* attn_out | rt_pend | chk, kept by
                                   block_leave: block_hook's one test */
+    uint8_t qk;                /* block_leave: chk | BLOCK_QK_PEND (if
+                                  rt_pend) when that is all that leaving
+                                  it checks (no attn_out, no
+                                  BLOCK_CHK_SLOW, the register file
+                                  known), else BLOCK_QK_SLOW:
+                                  boundary_quick's tests */
     uint8_t jr_rs;             /* BLOCK_CHK_JR: its jump register */
     bool arr_ok;               /* leaving it for the client's arrival needs
                                   none of boundary_fast's rarer cases (no
@@ -115,16 +121,22 @@ struct Block {
 #define BLOCK_CHK_JR 1u   /* a register jump's target is even (exc_odd_target) */
 #define BLOCK_CHK_SP 2u   /* $sp stays above the lowest seen and the limit */
 #define BLOCK_CHK_SLOW 4u /* it may lower $sp in a way only stack_check follows */
+#define BLOCK_QK_PEND 8u    /* Block.qk: rt_pend (24k): what b reads must not be pending */
+#define BLOCK_QK_SLOW 0x80u /* Block.qk: more than that to check */
 
-/* What leaving b needs, in one byte for block_hook's fast test: set
- * once attn_out, rt_pend and chk are (block_new, inherit_branch). */
+/* What leaving b needs, in one byte for block_hook's fast test and one
+ * for boundary_quick's: set once attn_out, rt_pend and chk are
+ * (block_new, inherit_branch); regs: the core reads its registers as
+ * plain loads (c->gpr). */
 /* Flags of a block whose leaving always takes the hook's slow path (the
  * client's calls and returns take its fast arrival) */
 #define CORE_ARRIVE_SLOW (MIPS_ERET | MIPS_LIKELY | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL)
 
-static inline void block_leave(Block *b)
+static inline void block_leave(Block *b, bool regs)
 {
     b->leave = (uint8_t)(b->attn_out | b->rt_pend | b->chk);
+    b->qk = (uint8_t)(b->attn_out || (b->chk & BLOCK_CHK_SLOW) || (b->chk && !regs)
+                      ? BLOCK_QK_SLOW : b->chk | (b->rt_pend ? BLOCK_QK_PEND : 0u));
     b->arr_ok = !(b->flags & CORE_ARRIVE_SLOW) && !MIPS_IS_JALX(b->branch_insn);
 }
 
@@ -391,16 +403,6 @@ static inline bool block_sp_quick(const Core *c, const Block *p)
 {
     const volatile uint32_t *g = c->gpr;
     return g && (p->chk & BLOCK_CHK_SP) && (uint64_t)g[29] >= (uint64_t)c->sp_floor + p->sp_dip;
-}
-
-/* Every check of p's chk finds nothing, and b reads nothing p left
- * pending (24k, else entry_stall). */
-static inline bool block_check_quick(const Core *c, const Block *p, const Block *b)
-{
-    unsigned k = p->chk;
-    if (p->rt_pend && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)))
-        return false;
-    return !k || ((!(k & BLOCK_CHK_JR) || block_jr_quick(c, p)) && (!(k & ~BLOCK_CHK_JR) || block_sp_quick(c, p)));
 }
 
 /* Before a network-dependent access or test at cycle t (pc: the
