@@ -587,8 +587,8 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
  * end, yield, cut run, mfc0 fix or jalx), what hook_block_slow would do (the odd
  * target check of a register jump included) without its lookup and its
  * tests of the rarer cases; else hook_block_slow. */
-G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
-                                           uint64_t end)
+G_GNUC_NO_INLINE static void boundary_fast(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
+                                           Block *b)
 {
     if (p->sp_write) {
         if (!block_sp_quick(c, p) && stack_check(c, p))
@@ -634,8 +634,8 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
  * plainly fine, nothing pending that b reads (no entry stall), arr_ok, b
  * no split: what boundary_fast
  * would do then, with one test for all of them. Else boundary_fast. */
-G_GNUC_NO_INLINE static void boundary_arrive(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
-                                             uint64_t end)
+G_GNUC_NO_INLINE static void boundary_arrive(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
+                                             Block *b)
 {
     if (G_UNLIKELY(!p->arr_ok || (b->flags & BLOCK_SPLIT) || !c->hooks.arrive
                    || end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
@@ -643,7 +643,7 @@ G_GNUC_NO_INLINE static void boundary_arrive(Core *c, Block *p, Block *b, uint64
                    || (p->rt_pend && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)))
                    || (p->sp_write && !block_sp_quick(c, p))
                    || ((p->flags & MIPS_JREG) && !block_jr_quick(c, p)))) {
-        boundary_fast(c, p, b, bt, start, end);
+        boundary_fast(bt, start, end, c, p, b);
         return;
     }
     NP_CHECK(end <= c->next_event && end <= c->next_sample);
@@ -663,15 +663,15 @@ G_GNUC_NO_INLINE static void boundary_arrive(Core *c, Block *p, Block *b, uint64
  * entry_stall), nothing due by b's end; else boundary_fast.
  * Anything else: the client's arrival (boundary_arrive) or boundary_fast
  * (a $sp write only stack_check follows, or no register file). */
-G_GNUC_NO_INLINE static void boundary_quick(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
-                                            uint64_t end)
+G_GNUC_NO_INLINE static void boundary_quick(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
+                                            Block *b)
 {
     unsigned k = p->qk;
     if (G_UNLIKELY((k & BLOCK_QK_SLOW) | b->attn)) {
         if (p->attn_out | b->attn)
-            boundary_arrive(c, p, b, bt, start, end);
+            boundary_arrive(bt, start, end, c, p, b);
         else
-            boundary_fast(c, p, b, bt, start, end); /* no quick check would pass */
+            boundary_fast(bt, start, end, c, p, b); /* no quick check would pass */
         return;
     }
     const volatile uint32_t *g = c->gpr; /* not NULL when k is not 0 (block_leave) */
@@ -679,7 +679,7 @@ G_GNUC_NO_INLINE static void boundary_quick(Core *c, Block *p, Block *b, uint64_
                    || ((k & BLOCK_QK_PEND) && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)))
                    || ((k & BLOCK_CHK_JR) && ((g[p->jr_rs] | c->jr_saved) & 1))
                    || ((k & BLOCK_CHK_SP) && (uint64_t)g[29] < (uint64_t)c->sp_floor + p->sp_dip))) {
-        boundary_fast(c, p, b, bt, start, end);
+        boundary_fast(bt, start, end, c, p, b);
         return;
     }
     p->extra += (int64_t)bt;
@@ -687,6 +687,14 @@ G_GNUC_NO_INLINE static void boundary_quick(Core *c, Block *p, Block *b, uint64_
     c->cycles = end;
     b->count++;
     c->prev = b;
+}
+
+/* hook_block_slow, called with block_hook's own arguments: its tail
+ * call then moves no register on the fast path. */
+__attribute__((noipa)) static void block_miss(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    (void)uc;
+    hook_block_slow(opaque, (uint32_t)address, size);
 }
 
 /* Runs before every translated block. The fast path is a leaf: a table
@@ -707,8 +715,8 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->leave | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
-        boundary_quick(c, p, b, bt, start, end);
+    if (G_UNLIKELY(p->leave | b->attn) || G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))) {
+        boundary_quick(bt, start, end, c, p, b); /* no register moves (block_miss) */
         return;
     }
     p->extra += (int64_t)bt;
@@ -718,7 +726,7 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     c->prev = b;
     return;
 slow:
-    hook_block_slow(c, addr, size);
+    block_miss(uc, address, size, opaque);
 }
 
 /* ---- poll skip ----------------------------------------------------------- */
