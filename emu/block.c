@@ -667,7 +667,7 @@ G_GNUC_NO_INLINE static void boundary_quick(uint64_t bt, uint64_t start, uint64_
                                             Block *b)
 {
     unsigned k = p->qk;
-    if (G_UNLIKELY((k & BLOCK_QK_SLOW) | b->attn)) {
+    if (G_UNLIKELY((int8_t)p->qk < 0) || G_UNLIKELY(b->attn)) { /* BLOCK_QK_SLOW: the sign bit */
         if (p->attn_out | b->attn)
             boundary_arrive(bt, start, end, c, p, b);
         else
@@ -676,9 +676,11 @@ G_GNUC_NO_INLINE static void boundary_quick(uint64_t bt, uint64_t start, uint64_
     }
     const volatile uint32_t *g = c->gpr; /* not NULL when k is not 0 (block_leave) */
     if (G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
-                   || ((k & BLOCK_QK_PEND) && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)))
-                   || ((k & BLOCK_CHK_JR) && ((g[p->jr_rs] | c->jr_saved) & 1))
-                   || ((k & BLOCK_CHK_SP) && (uint64_t)g[29] < (uint64_t)c->sp_floor + p->sp_dip))) {
+                   || ((k & BLOCK_QK_PEND) && (p->pend_mask & b->use_mask))
+                   || ((k & BLOCK_QK_PEND) && (p->pend_ag & b->base_mask))
+                   || ((k & BLOCK_CHK_JR) && (g[p->jr_rs] & 1)) || ((k & BLOCK_CHK_JR) && c->jr_saved)
+                   /* g[29] < sp_floor + sp_dip: 32-bit values, exact in 64 */
+                   || ((k & BLOCK_CHK_SP) && (int64_t)g[29] - (int64_t)p->sp_dip < (int64_t)c->sp_floor))) {
         boundary_fast(bt, start, end, c, p, b);
         return;
     }
