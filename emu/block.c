@@ -140,7 +140,6 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     /* a branch whose delay slot is the next block: entering it checks that
      * both fit under the cycle limit (block_limit_cut) */
     b->attn = b->watch || (b->flags & BLOCK_SPLIT);
-    b->key = b->attn ? size | BLOCK_KEY_ATTN : size;
     b->attn_out = (b->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(b->branch_insn);
     stack_scan_block(b);
     block_leave(b, c->gpr != NULL);
@@ -666,23 +665,12 @@ G_GNUC_NO_INLINE static void boundary_other(uint64_t bt, uint64_t start, uint64_
         boundary_fast(bt, start, end, c, p, b);
 }
 
-/* block_hook's lookup missed, called with its own arguments (no register
- * moved on the fast path): a known attn block (Block.key) goes where
- * block_hook sent it before (boundary_other), else hook_block_slow. */
+/* hook_block_slow, called with block_hook's own arguments: its tail
+ * call then moves no register on the fast path. */
 __attribute__((noipa)) static void block_miss(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
 {
     (void)uc;
-    Core *c = opaque;
-    uint32_t addr = (uint32_t)address, idx = (addr & 0x1FFFFFFFu) >> 2;
-    Block *b = idx < c->nslots ? c->btab[idx] : NULL;
-    if (b && b->attn && b->size == size && b->addr == addr) {
-        Block *p = c->prev;
-        uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
-        uint64_t start = c->cycles + bt;
-        boundary_other(bt, start, start + b->cost, c, p, b);
-        return;
-    }
-    hook_block_slow(c, addr, size);
+    hook_block_slow(opaque, (uint32_t)address, size);
 }
 
 /* Runs before every translated block. The fast path is a leaf: a table
@@ -700,21 +688,21 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
     Block *b = G_LIKELY(idx < c->nslots) ? c->btab[idx] : NULL;
     Block *p = c->prev;
-    if (G_UNLIKELY(!b || b->key != size || b->addr != addr))
-        goto slow; /* b->attn too (Block.key) */
+    if (G_UNLIKELY(!b || b->size != size || b->addr != addr))
+        goto slow;
     uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->leave) || G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))) {
+    if (G_UNLIKELY(p->leave | b->attn) || G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))) {
         /* the usual case, a register jump, a $sp write or a result left
-         * pending whose checks are all there is (p->qk plain), with
-         * plain loads: the jump target even (else
+         * pending whose checks are all there is (p->qk plain, b not
+         * watched), with plain loads: the jump target even (else
          * exc_odd_target), $sp - sp_dip at or above the lowest seen and
          * the limit (else stack_check), nothing pending that b reads
          * (else entry_stall), nothing due by b's end */
         unsigned k = p->qk;
         const volatile uint32_t *g = c->gpr; /* not NULL when k is plain and not 0 (block_leave) */
-        if (G_UNLIKELY((int8_t)k < 0) /* BLOCK_QK_SLOW: the sign bit; b->attn: not here (Block.key) */
+        if (G_UNLIKELY((int8_t)k < 0) || G_UNLIKELY(b->attn) /* BLOCK_QK_SLOW: the sign bit */
             || end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
             || ((k & BLOCK_QK_PEND) && (p->pend_mask & b->use_mask))
             || ((k & BLOCK_QK_PEND) && (p->pend_ag & b->base_mask))

@@ -20,9 +20,6 @@
 struct Block {
     BlockView view;            /* first: block_view(); kept by block_publish() */
     uint32_t addr, size;       /* bytes */
-    uint32_t key;              /* block_hook's lookup compares it with the
-                                  size: size, | BLOCK_KEY_ATTN when attn
-                                  (entering it then goes to block_miss) */
     uint32_t fallthrough;      /* addr + size; 1 (no address) when its
                                   branch is always taken */
     uint32_t bt;               /* extra cycles when its branch is taken
@@ -124,7 +121,6 @@ struct Block {
 #define BLOCK_CHK_JR 1u   /* a register jump's target is even (exc_odd_target) */
 #define BLOCK_CHK_SP 2u   /* $sp stays above the lowest seen and the limit */
 #define BLOCK_CHK_SLOW 4u /* it may lower $sp in a way only stack_check follows */
-#define BLOCK_KEY_ATTN 0x80000000u /* Block.key: never in a size */
 #define BLOCK_QK_PEND 8u    /* Block.qk: rt_pend (24k): what b reads must not be pending */
 #define BLOCK_QK_SLOW 0x80u /* Block.qk: more than that to check */
 
