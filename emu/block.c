@@ -654,15 +654,41 @@ G_GNUC_NO_INLINE static void boundary_arrive(uint64_t bt, uint64_t start, uint64
     enter_block(c, p, b, start, end);
 }
 
-/* What block_hook's quick checks did not clear: the client's arrival
- * (boundary_arrive) or everything else (boundary_fast). */
-G_GNUC_NO_INLINE static void boundary_other(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
+/* block_hook's one test saw something (p->leave, b->attn or the
+ * deadline). The usual case, a register jump, a $sp write or a result
+ * left pending whose checks are all there is (p->qk plain, b not
+ * watched), is done here with plain loads: the jump target even (else
+ * exc_odd_target), $sp - sp_dip at or above the lowest seen and the
+ * limit (else stack_check), nothing pending that b reads (else
+ * entry_stall), nothing due by b's end; else boundary_fast.
+ * Anything else: the client's arrival (boundary_arrive) or boundary_fast
+ * (a $sp write only stack_check follows, or no register file). */
+G_GNUC_NO_INLINE static void boundary_quick(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
                                             Block *b)
 {
-    if (p->attn_out | b->attn)
-        boundary_arrive(bt, start, end, c, p, b);
-    else
+    unsigned k = p->qk;
+    if (G_UNLIKELY((int8_t)p->qk < 0) || G_UNLIKELY(b->attn)) { /* BLOCK_QK_SLOW: the sign bit */
+        if (p->attn_out | b->attn)
+            boundary_arrive(bt, start, end, c, p, b);
+        else
+            boundary_fast(bt, start, end, c, p, b); /* no quick check would pass */
+        return;
+    }
+    const volatile uint32_t *g = c->gpr; /* not NULL when k is not 0 (block_leave) */
+    if (G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
+                   || ((k & BLOCK_QK_PEND) && (p->pend_mask & b->use_mask))
+                   || ((k & BLOCK_QK_PEND) && (p->pend_ag & b->base_mask))
+                   || ((k & BLOCK_CHK_JR) && (g[p->jr_rs] & 1)) || ((k & BLOCK_CHK_JR) && c->jr_saved)
+                   /* g[29] < sp_floor + sp_dip: 32-bit values, exact in 64 */
+                   || ((k & BLOCK_CHK_SP) && (int64_t)g[29] - (int64_t)p->sp_dip < (int64_t)c->sp_floor))) {
         boundary_fast(bt, start, end, c, p, b);
+        return;
+    }
+    p->extra += (int64_t)bt;
+    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
+    c->cycles = end;
+    b->count++;
+    c->prev = b;
 }
 
 /* hook_block_slow, called with block_hook's own arguments: its tail
@@ -674,12 +700,10 @@ __attribute__((noipa)) static void block_miss(uc_engine *uc, uint64_t address, u
 }
 
 /* Runs before every translated block. The fast path is a leaf: a table
- * lookup (a miss: hook_block_slow redoes everything), a branch-free
- * taken-branch charge, one test for anything to check on leaving p or
- * entering b, the deadline, and four stores; the quick checks of a leave
- * in line, without a register saved (anything they do not clear:
- * boundary_other, a tail call). It runs between every two guest blocks,
- * so every instruction here counts (see docs/performance.md). */
+ * lookup, a branch-free taken-branch charge, one combined test for
+ * anything unusual (then everything is redone by hook_block_slow, a tail
+ * call), and four stores. It runs between every two guest blocks, so
+ * every instruction here counts (see docs/performance.md). */
 void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
 {
     Core *c = opaque;
@@ -694,24 +718,8 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
     if (G_UNLIKELY(p->leave | b->attn) || G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))) {
-        /* the usual case, a register jump, a $sp write or a result left
-         * pending whose checks are all there is (p->qk plain, b not
-         * watched), with plain loads: the jump target even (else
-         * exc_odd_target), $sp - sp_dip at or above the lowest seen and
-         * the limit (else stack_check), nothing pending that b reads
-         * (else entry_stall), nothing due by b's end */
-        unsigned k = p->qk;
-        const volatile uint32_t *g = c->gpr; /* not NULL when k is plain and not 0 (block_leave) */
-        if (G_UNLIKELY((int8_t)k < 0) || G_UNLIKELY(b->attn) /* BLOCK_QK_SLOW: the sign bit */
-            || end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
-            || ((k & BLOCK_QK_PEND) && (p->pend_mask & b->use_mask))
-            || ((k & BLOCK_QK_PEND) && (p->pend_ag & b->base_mask))
-            || ((k & BLOCK_CHK_JR) && (g[p->jr_rs] & 1)) || ((k & BLOCK_CHK_JR) && c->jr_saved)
-            /* g[29] < sp_floor + sp_dip: 32-bit values, exact in 64 */
-            || ((k & BLOCK_CHK_SP) && (int64_t)g[29] - (int64_t)p->sp_dip < (int64_t)c->sp_floor)) {
-            boundary_other(bt, start, end, c, p, b); /* no register moves (block_miss) */
-            return;
-        }
+        boundary_quick(bt, start, end, c, p, b); /* no register moves (block_miss) */
+        return;
     }
     p->extra += (int64_t)bt;
     __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
