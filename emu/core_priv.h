@@ -492,9 +492,12 @@ void block_static_successors(Core *c, Block *b);
 /* The wait of b entered from rt_pend block p (memoised by the caller). */
 uint32_t block_entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt);
 
-/* block.c: arm the poll skip after a failed poll by the instruction at pc
+/* block_poll.c: arm the poll skip after a failed poll by the instruction at pc
  * of the current block, at cycle now. */
 void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx);
+/* Entering b again right after its failed poll, at `start`: the cycle it
+ * really starts at, iterations the scheduler lets it skip accounted. */
+uint64_t block_poll_skip(Core *c, Block *b, uint64_t start);
 
 /* cache.c: the L1 caches ([cache] enabled) */
 /* Make c->cache when the cache is enabled (true), else nothing (false). */
