@@ -20,6 +20,9 @@
 struct Block {
     BlockView view;            /* first: block_view(); kept by block_publish() */
     uint32_t addr, size;       /* bytes */
+    uint32_t key;              /* block_hook_plain's lookup compares it
+                                  with the size: size, | BLOCK_KEY_ATTN
+                                  when attn (then block_miss takes it) */
     uint32_t fallthrough;      /* addr + size; 1 (no address) when its
                                   branch is always taken */
     uint32_t bt;               /* extra cycles when its branch is taken
@@ -121,6 +124,7 @@ struct Block {
 #define BLOCK_CHK_JR 1u   /* a register jump's target is even (exc_odd_target) */
 #define BLOCK_CHK_SP 2u   /* $sp stays above the lowest seen and the limit */
 #define BLOCK_CHK_SLOW 4u /* it may lower $sp in a way only stack_check follows */
+#define BLOCK_KEY_ATTN 0x80000000u /* Block.key: never in a size */
 #define BLOCK_QK_PEND 8u    /* Block.qk: rt_pend (24k): what b reads must not be pending */
 #define BLOCK_QK_SLOW 0x80u /* Block.qk: more than that to check */
 
@@ -308,6 +312,8 @@ struct Core {
     CoreSched sched;
     /* where block boundaries publish the clock (sched.lb_pub or lb_own) */
     uint64_t *lb_pub, lb_own;
+    uc_hook block_uh;          /* the block hook: block_hook_plain until
+                                  core_set_hooks (then block_hook) */
     /* a CONSOLE write is a sync point and reported (sched.progress): the
      * scheduler's livelock watch has the core waiting (core_watch_console) */
     bool console_sync;
@@ -468,6 +474,9 @@ bool core_sync_point(Core *c, uint64_t t, uint32_t pc);
  * each: at most a few percent of the simulation even at its fastest). */
 void core_publish_instructions(Core *c);
 void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
+/* block_hook for a core without a client (no watched block, no arrival):
+ * the same work, fewer tests (block.c) */
+void block_hook_plain(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
 void block_free(gpointer p);
 /* The current block stops before end_pc (exit or fault inside it): take
  * back the cycles, instructions and samples of what did not run. */
