@@ -761,7 +761,8 @@ slow:
  * boundary_quick's checks are done in line without a register saved
  * (kept out of block_hook: profiled, both measured slower in CPU time,
  * docs/performance.md). */
-void block_hook_plain(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+static inline __attribute__((always_inline)) void plain(uc_engine *uc, uint64_t address, uint32_t size,
+                                                        void *opaque, bool pub)
 {
     Core *c = opaque;
     CORE_CHECK(c); /* checking builds only: nothing in a release */
@@ -789,8 +790,11 @@ void block_hook_plain(uc_engine *uc, uint64_t address, uint32_t size, void *opaq
         }
     }
     p->extra += (int64_t)bt;
-    __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
+    if (pub)
+        __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
     c->cycles = end;
     b->count++;
     c->prev = b;
 }
+void block_hook_plain(uc_engine *uc, uint64_t a, uint32_t size, void *o) { plain(uc, a, size, o, true); }
+void block_hook_lone(uc_engine *uc, uint64_t a, uint32_t size, void *o) { plain(uc, a, size, o, false); }

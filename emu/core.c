@@ -511,6 +511,12 @@ void core_set_sched(Core *c, const CoreSched *sched)
 {
     c->sched = *sched;
     c->lb_pub = sched->lb_pub ? sched->lb_pub : &c->lb_own;
+    uc_hook h; /* block_hook_plain (no client yet) without the publication */
+    if (sched->lone && !c->cache && !c->hooks.block_tag && !c->hooks.arrive
+        && core_uc_ok(c, uc_hook_del(c->uc, c->block_uh), "replace the block hook")
+        && core_uc_ok(c, uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)block_hook_lone, c, 1, 0),
+                      "replace the block hook"))
+        c->block_uh = h;
 }
 
 void core_halt(Core *c, CoreState state)

@@ -477,6 +477,8 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
 /* block_hook for a core without a client (no watched block, no arrival):
  * the same work, fewer tests (block.c) */
 void block_hook_plain(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
+/* block_hook_plain without publishing the clock (CoreSched.lone) */
+void block_hook_lone(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
 void block_free(gpointer p);
 /* The current block stops before end_pc (exit or fault inside it): take
  * back the cycles, instructions and samples of what did not run. */
