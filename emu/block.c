@@ -140,9 +140,10 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     /* a branch whose delay slot is the next block: entering it checks that
      * both fit under the cycle limit (block_limit_cut) */
     b->attn = b->watch || (b->flags & BLOCK_SPLIT);
+    b->key = b->attn ? size | BLOCK_KEY_ATTN : size;
     b->attn_out = (b->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(b->branch_insn);
     stack_scan_block(b);
-    block_leave(b);
+    block_leave(b, c->gpr != NULL);
     block_publish(b);
     g_ptr_array_add(c->blocks, b);
     return b;
@@ -283,7 +284,7 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
     /* a register jump's target was read before its delay slot ran
      * (exc_odd_target, c->jr_saved): checked on the slow path */
     to->attn_out = (to->flags & (c->arrive_mask | MIPS_JREG)) != 0 || MIPS_IS_JALX(to->branch_insn);
-    block_leave(to);
+    block_leave(to, c->gpr != NULL);
     block_publish(to);
 }
 
@@ -341,7 +342,6 @@ G_GNUC_NO_INLINE static void arrival(Core *c, Block *from, Block *to, uint64_t n
         c->hooks.arrive(c->hooks.opaque, c, from, to, now);
 }
 
-static uint64_t poll_skip(Core *c, Block *b, uint64_t start);
 
 /* ---- interlocks across a block boundary (24k) ------------------------------
  * Waits after a branch to a static successor are in bt/bnt (block_24k.c).
@@ -563,7 +563,7 @@ G_GNUC_NO_INLINE static void slow_after_stack(Core *c, uint32_t addr, uint32_t s
         Block *pb = c->poll.blk;
         c->poll.blk = NULL;
         if (pb == b && p == b)
-            start = poll_skip(c, b, start);
+            start = block_poll_skip(c, b, start);
     }
     if ((p->flags & c->arrive_mask) || b->attn || start >= c->next_event) {
         if (boundary_slow(c, p, b, start))
@@ -591,8 +591,8 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
  * end, yield, cut run, mfc0 fix or jalx), what hook_block_slow would do (the odd
  * target check of a register jump included) without its lookup and its
  * tests of the rarer cases; else hook_block_slow. */
-G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
-                                           uint64_t end)
+G_GNUC_NO_INLINE static void boundary_fast(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
+                                           Block *b)
 {
     if (p->sp_write) {
         if (!block_sp_quick(c, p) && stack_check(c, p))
@@ -638,8 +638,8 @@ G_GNUC_NO_INLINE static void boundary_fast(Core *c, Block *p, Block *b, uint64_t
  * plainly fine, nothing pending that b reads (no entry stall), arr_ok, b
  * no split: what boundary_fast
  * would do then, with one test for all of them. Else boundary_fast. */
-G_GNUC_NO_INLINE static void boundary_arrive(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
-                                             uint64_t end)
+G_GNUC_NO_INLINE static void boundary_arrive(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
+                                             Block *b)
 {
     if (G_UNLIKELY(!p->arr_ok || (b->flags & BLOCK_SPLIT) || !c->hooks.arrive
                    || end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
@@ -647,7 +647,7 @@ G_GNUC_NO_INLINE static void boundary_arrive(Core *c, Block *p, Block *b, uint64
                    || (p->rt_pend && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)))
                    || (p->sp_write && !block_sp_quick(c, p))
                    || ((p->flags & MIPS_JREG) && !block_jr_quick(c, p)))) {
-        boundary_fast(c, p, b, bt, start, end);
+        boundary_fast(bt, start, end, c, p, b);
         return;
     }
     NP_CHECK(end <= c->next_event && end <= c->next_sample);
@@ -658,15 +658,34 @@ G_GNUC_NO_INLINE static void boundary_arrive(Core *c, Block *p, Block *b, uint64
     enter_block(c, p, b, start, end);
 }
 
-/* Leaving p for b, neither watched by the client: when the checks of p's
- * chk and a result p left pending find nothing due (block_check_quick)
- * and no event is due, block_hook's fast path (out of line: in line, its
- * registers would cost every block); else boundary_fast. */
-G_GNUC_NO_INLINE static void boundary_quick(Core *c, Block *p, Block *b, uint64_t bt, uint64_t start,
-                                            uint64_t end)
+/* block_hook's one test saw something (p->leave, b->attn or the
+ * deadline). The usual case, a register jump, a $sp write or a result
+ * left pending whose checks are all there is (p->qk plain, b not
+ * watched), is done here with plain loads: the jump target even (else
+ * exc_odd_target), $sp - sp_dip at or above the lowest seen and the
+ * limit (else stack_check), nothing pending that b reads (else
+ * entry_stall), nothing due by b's end; else boundary_fast.
+ * Anything else: the client's arrival (boundary_arrive) or boundary_fast
+ * (a $sp write only stack_check follows, or no register file). */
+G_GNUC_NO_INLINE static void boundary_quick(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
+                                            Block *b)
 {
-    if (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED) || !block_check_quick(c, p, b)) {
-        boundary_fast(c, p, b, bt, start, end);
+    unsigned k = p->qk;
+    if (G_UNLIKELY((int8_t)p->qk < 0) || G_UNLIKELY(b->attn)) { /* BLOCK_QK_SLOW: the sign bit */
+        if (p->attn_out | b->attn)
+            boundary_arrive(bt, start, end, c, p, b);
+        else
+            boundary_fast(bt, start, end, c, p, b); /* no quick check would pass */
+        return;
+    }
+    const volatile uint32_t *g = c->gpr; /* not NULL when k is not 0 (block_leave) */
+    if (G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
+                   || ((k & BLOCK_QK_PEND) && (p->pend_mask & b->use_mask))
+                   || ((k & BLOCK_QK_PEND) && (p->pend_ag & b->base_mask))
+                   || ((k & BLOCK_CHK_JR) && (g[p->jr_rs] & 1)) || ((k & BLOCK_CHK_JR) && c->jr_saved)
+                   /* g[29] < sp_floor + sp_dip: 32-bit values, exact in 64 */
+                   || ((k & BLOCK_CHK_SP) && (int64_t)g[29] - (int64_t)p->sp_dip < (int64_t)c->sp_floor))) {
+        boundary_fast(bt, start, end, c, p, b);
         return;
     }
     p->extra += (int64_t)bt;
@@ -674,6 +693,39 @@ G_GNUC_NO_INLINE static void boundary_quick(Core *c, Block *p, Block *b, uint64_
     c->cycles = end;
     b->count++;
     c->prev = b;
+}
+
+/* What block_hook_plain's quick checks did not clear: the client's
+ * arrival (boundary_arrive) or everything else (boundary_fast), as
+ * boundary_quick sends them. */
+G_GNUC_NO_INLINE static void boundary_other(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
+                                            Block *b)
+{
+    if (p->attn_out | b->attn)
+        boundary_arrive(bt, start, end, c, p, b);
+    else
+        boundary_fast(bt, start, end, c, p, b);
+}
+
+/* A hook's lookup missed, called with its own arguments (no register
+ * moved on the fast path): a known attn block (Block.key: only
+ * block_hook_plain misses those) goes where block_hook sends it
+ * (boundary_quick, which sends it to boundary_other), else
+ * hook_block_slow. */
+__attribute__((noipa)) static void block_miss(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    (void)uc;
+    Core *c = opaque;
+    uint32_t addr = (uint32_t)address, idx = (addr & 0x1FFFFFFFu) >> 2;
+    Block *b = idx < c->nslots ? c->btab[idx] : NULL;
+    if (b && b->attn && b->size == size && b->addr == addr) {
+        Block *p = c->prev;
+        uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
+        uint64_t start = c->cycles + bt;
+        boundary_other(bt, start, start + b->cost, c, p, b);
+        return;
+    }
+    hook_block_slow(c, addr, size);
 }
 
 /* Runs before every translated block. The fast path is a leaf: a table
@@ -694,11 +746,8 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->leave | b->attn | (end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))) {
-        if (p->attn_out | b->attn)
-            boundary_arrive(c, p, b, bt, start, end);
-        else
-            boundary_quick(c, p, b, bt, start, end);
+    if (G_UNLIKELY(p->leave | b->attn) || G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))) {
+        boundary_quick(bt, start, end, c, p, b); /* no register moves (block_miss) */
         return;
     }
     p->extra += (int64_t)bt;
@@ -708,69 +757,48 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     c->prev = b;
     return;
 slow:
-    hook_block_slow(c, addr, size);
+    block_miss(uc, address, size, opaque);
 }
 
-/* ---- poll skip ----------------------------------------------------------- */
-
-/* b is `L: ...; lw (the poll); ...; b<cond> L; <delay slot>` whose every
- * iteration computes the same thing (mips_idempotent_loop). */
-static bool poll_loop(const Block *b, int i)
+/* block_hook with no client (core_set_hooks never called): no block is
+ * watched, so b->attn (splits only) rides on the lookup (Block.key), and
+ * boundary_quick's checks are done in line without a register saved
+ * (kept out of block_hook: profiled, both measured slower in CPU time,
+ * docs/performance.md). */
+static inline __attribute__((always_inline)) void plain(uc_engine *uc, uint64_t address, uint32_t size,
+                                                        void *opaque, bool pub)
 {
-    unsigned f = b->flags;
-    uint32_t target;
-    return i >= 0 && (uint32_t)i < b->ninsns && b->ninsns >= 2
-        && (f & MIPS_BRANCH) && !(f & (MIPS_LINK | MIPS_JREG | MIPS_LIKELY | MIPS_ERET | BLOCK_SPLIT))
-        && !mips_branch_unconditional(b->branch_insn)
-        && b->branch_pc == b->addr + 4 * (b->ninsns - 2)
-        && mips_branch_target(b->branch_insn, b->branch_pc, &target) && target == b->addr
-        && mips_idempotent_loop(b->words, b->ninsns, (unsigned)i);
-}
-
-void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx)
-{
-    Block *b = core_current_block(c);
-    if (!b || !c->sched.poll_wait || c->state != CORE_RUNNING || pc < b->addr)
+    Core *c = opaque;
+    CORE_CHECK(c); /* checking builds only: nothing in a release */
+    uint32_t addr = (uint32_t)address;
+    uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
+    Block *b = G_LIKELY(idx < c->nslots) ? c->btab[idx] : NULL;
+    Block *p = c->prev;
+    if (G_UNLIKELY(!b || b->key != size || b->addr != addr)) {
+        block_miss(uc, address, size, opaque); /* b->attn too */
         return;
-    int i = (int)((pc - b->addr) / 4);
-    if (b->pollable < 0)
-        b->pollable = poll_loop(b, i);
-    if (!b->pollable)
-        return;
-    uint64_t off = 0;
-    for (int k = 0; k < i; k++)
-        off += b->icost[k];
-    c->poll.blk = b;
-    c->poll.s0 = now - off;
-    c->poll.off = (uint32_t)off;
-    c->poll.pc = b->addr + 4u * (uint32_t)i;
-    c->poll.tx = tx;
-    c->next_event = 0; /* the next boundary takes the slow path */
-    core_set_deadline(c, 0);
+    }
+    uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
+    uint64_t start = c->cycles + bt;
+    uint64_t end = start + b->cost;
+    if (G_UNLIKELY(p->leave) || G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))) {
+        unsigned k = p->qk; /* boundary_quick's tests, b->attn known false */
+        const volatile uint32_t *g = c->gpr;
+        if (G_UNLIKELY((int8_t)k < 0) || end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
+            || ((k & BLOCK_QK_PEND) && (p->pend_mask & b->use_mask))
+            || ((k & BLOCK_QK_PEND) && (p->pend_ag & b->base_mask))
+            || ((k & BLOCK_CHK_JR) && (g[p->jr_rs] & 1)) || ((k & BLOCK_CHK_JR) && c->jr_saved)
+            || ((k & BLOCK_CHK_SP) && (int64_t)g[29] - (int64_t)p->sp_dip < (int64_t)c->sp_floor)) {
+            boundary_other(bt, start, end, c, p, b);
+            return;
+        }
+    }
+    p->extra += (int64_t)bt;
+    if (pub)
+        __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
+    c->cycles = end;
+    b->count++;
+    c->prev = b;
 }
-
-/* Entering b again right after its failed poll, at `start`: ask the
- * scheduler how many identical iterations may be skipped; account them. */
-static uint64_t poll_skip(Core *c, Block *b, uint64_t start)
-{
-    /* a one-block loop ending in a conditional branch back to itself: no
-     * entry stall (bt holds its wait), so an iteration is the block, its
-     * poll's extra and bt (sample_loop relies on it) */
-    NP_CHECK(b->pollable == 1 && !b->rt_pend);
-    uint64_t period = start - c->poll.s0;
-    if (period == 0 || period < b->cost)
-        return start;
-    uint64_t r = c->sched.poll_wait(c->sched.opaque, c, start, period, c->poll.off, c->poll.pc, c->poll.tx);
-    if (r <= start)
-        return start;
-    uint64_t k = (r - start) / period, limit = c->cfg->max_cycles;
-    if (start < limit)  /* never past the cycle limit */
-        k = MIN(k, (limit - start) / period);
-    else
-        k = 0;
-    b->count += k;
-    b->extra += (int64_t)(k * (period - b->cost));
-    if (c->next_sample < start + k * period)
-        sample_loop(c, b, start, period, k, c->poll.pc);
-    return start + k * period;
-}
+void block_hook_plain(uc_engine *uc, uint64_t a, uint32_t size, void *o) { plain(uc, a, size, o, true); }
+void block_hook_lone(uc_engine *uc, uint64_t a, uint32_t size, void *o) { plain(uc, a, size, o, false); }

@@ -108,6 +108,11 @@ static void check_fast(const Core *c)
 {
     const Block *p = c->prev;
     g_assert_cmpuint(p->leave, ==, (unsigned)(p->attn_out | p->rt_pend | p->chk));
+    if (p != &c->none)
+        g_assert_cmpuint(p->key, ==, p->attn ? p->size | BLOCK_KEY_ATTN : p->size);
+    if (p != &c->none)
+        g_assert_cmpuint(p->qk, ==, p->attn_out || (p->chk & BLOCK_CHK_SLOW) || (p->chk && !c->gpr)
+                                        ? BLOCK_QK_SLOW : p->chk | (p->rt_pend ? BLOCK_QK_PEND : 0u));
     g_assert_cmpuint(c->cp0.match_at, ==, MIN(c->cp0.cmp_at, c->cp0.perf_at));
 }
 

@@ -392,8 +392,9 @@ static bool engine_open(Core *c, GError **error)
         && uc_check(uc_mem_map(c->uc, CORE_STUB_PHYS, 4096, UC_PROT_READ | UC_PROT_EXEC), error, "core %u: map stub", id)
         && uc_check(uc_mmio_map(c->uc, NP_MMIO_PHYS, CORE_NSLOTS * NP_DEV_SIZE, mmio_read, c, mmio_write, c),
                     error, "core %u: map devices", id)
-        && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, c->cache ? (void *)cache_block_hook : (void *)block_hook,
-                                c, 1, 0), error, "core %u: block hook", id)
+        && uc_check(uc_hook_add(c->uc, &c->block_uh, UC_HOOK_BLOCK,
+                                c->cache ? (void *)cache_block_hook : (void *)block_hook_plain, c, 1, 0),
+                    error, "core %u: block hook", id)
         /* the D-cache: a hook on RAM's loads and stores, only when on and
          * [cache] d_model = hook (predict: dcache.c, no memory hook) */
         && (!c->cache || c->cfg->cache.d_model != CACHE_D_HOOK || uc_check(uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)cache_mem_hook,
@@ -447,6 +448,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
     c->irq_marker.attn_out = true;
     c->irq_marker.leave = true;
+    c->irq_marker.qk = BLOCK_QK_SLOW;
     /* a register jump's odd target is checked on the way (Block.chk) */
     c->arrive_mask = CORE_ARRIVE_SLOW;
     c->pc = img->entry;
@@ -494,6 +496,12 @@ void core_set_hooks(Core *c, const CoreHooks *hooks)
 {
     c->hooks = *hooks;
     c->arrive_mask |= MIPS_JREG;
+    /* a client: the block hook that tests b->attn (block_hook_plain
+     * leaves it to its lookup, which only a client's watch makes slow) */
+    uc_hook h;
+    if (!c->cache && core_uc_ok(c, uc_hook_del(c->uc, c->block_uh), "replace the block hook")
+        && core_uc_ok(c, uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)block_hook, c, 1, 0), "replace the block hook"))
+        c->block_uh = h;
 }
 
 void core_request_yield(Core *c)
@@ -506,6 +514,12 @@ void core_set_sched(Core *c, const CoreSched *sched)
 {
     c->sched = *sched;
     c->lb_pub = sched->lb_pub ? sched->lb_pub : &c->lb_own;
+    uc_hook h; /* block_hook_plain (no client yet) without the publication */
+    if (sched->lone && !c->cache && !c->hooks.block_tag && !c->hooks.arrive
+        && core_uc_ok(c, uc_hook_del(c->uc, c->block_uh), "replace the block hook")
+        && core_uc_ok(c, uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)block_hook_lone, c, 1, 0),
+                      "replace the block hook"))
+        c->block_uh = h;
 }
 
 void core_halt(Core *c, CoreState state)

@@ -158,6 +158,11 @@ typedef struct CoreSched {
      * then on (a sync included) happens earlier, so other host threads
      * can see how far it got without waiting for it. NULL: nowhere. */
     uint64_t *lb_pub;
+    /* No other host thread runs cores while this one runs (one host
+     * thread): the fast path of a core without a client then skips the
+     * publication (the scheduler sets lb at every suspension; only a
+     * progress line reads it meanwhile, and sees it per quantum). */
+    bool lone;
     /* Optional: the core wrote CONSOLE at cycle t (something the outside
      * sees), called between sync and sync_done (lock held) while
      * core_watch_console has asked for it. */

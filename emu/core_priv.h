@@ -20,6 +20,9 @@
 struct Block {
     BlockView view;            /* first: block_view(); kept by block_publish() */
     uint32_t addr, size;       /* bytes */
+    uint32_t key;              /* block_hook_plain's lookup compares it
+                                  with the size: size, | BLOCK_KEY_ATTN
+                                  when attn (then block_miss takes it) */
     uint32_t fallthrough;      /* addr + size; 1 (no address) when its
                                   branch is always taken */
     uint32_t bt;               /* extra cycles when its branch is taken
@@ -55,9 +58,15 @@ struct Block {
     bool sp_write;             /* it may lower $sp: leaving it checks the
                                   stack (stack.c) */
     uint8_t chk;               /* BLOCK_CHK_*: what leaving it checks in the
-                                  hook's fast path (block_check_quick) */
+                                  hook's fast path (boundary_quick) */
     uint8_t leave;             /* attn_out | rt_pend | chk, kept by
                                   block_leave: block_hook's one test */
+    uint8_t qk;                /* block_leave: chk | BLOCK_QK_PEND (if
+                                  rt_pend) when that is all that leaving
+                                  it checks (no attn_out, no
+                                  BLOCK_CHK_SLOW, the register file
+                                  known), else BLOCK_QK_SLOW:
+                                  boundary_quick's tests */
     uint8_t jr_rs;             /* BLOCK_CHK_JR: its jump register */
     bool arr_ok;               /* leaving it for the client's arrival needs
                                   none of boundary_fast's rarer cases (no
@@ -117,16 +126,23 @@ struct Block {
 #define BLOCK_CHK_JR 1u   /* a register jump's target is even (exc_odd_target) */
 #define BLOCK_CHK_SP 2u   /* $sp stays above the lowest seen and the limit */
 #define BLOCK_CHK_SLOW 4u /* it may lower $sp in a way only stack_check follows */
+#define BLOCK_KEY_ATTN 0x80000000u /* Block.key: never in a size */
+#define BLOCK_QK_PEND 8u    /* Block.qk: rt_pend (24k): what b reads must not be pending */
+#define BLOCK_QK_SLOW 0x80u /* Block.qk: more than that to check */
 
-/* What leaving b needs, in one byte for block_hook's fast test: set
- * once attn_out, rt_pend and chk are (block_new, inherit_branch). */
+/* What leaving b needs, in one byte for block_hook's fast test and one
+ * for boundary_quick's: set once attn_out, rt_pend and chk are
+ * (block_new, inherit_branch); regs: the core reads its registers as
+ * plain loads (c->gpr). */
 /* Flags of a block whose leaving always takes the hook's slow path (the
  * client's calls and returns take its fast arrival) */
 #define CORE_ARRIVE_SLOW (MIPS_ERET | MIPS_LIKELY | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL)
 
-static inline void block_leave(Block *b)
+static inline void block_leave(Block *b, bool regs)
 {
     b->leave = (uint8_t)(b->attn_out | b->rt_pend | b->chk);
+    b->qk = (uint8_t)(b->attn_out || (b->chk & BLOCK_CHK_SLOW) || (b->chk && !regs)
+                      ? BLOCK_QK_SLOW : b->chk | (b->rt_pend ? BLOCK_QK_PEND : 0u));
     b->arr_ok = !(b->flags & CORE_ARRIVE_SLOW) && !MIPS_IS_JALX(b->branch_insn);
 }
 
@@ -312,6 +328,8 @@ struct Core {
     CoreSched sched;
     /* where block boundaries publish the clock (sched.lb_pub or lb_own) */
     uint64_t *lb_pub, lb_own;
+    uc_hook block_uh;          /* the block hook: block_hook_plain until
+                                  core_set_hooks (then block_hook) */
     /* a CONSOLE write is a sync point and reported (sched.progress): the
      * scheduler's livelock watch has the core waiting (core_watch_console) */
     bool console_sync;
@@ -409,16 +427,6 @@ static inline bool block_sp_quick(const Core *c, const Block *p)
     return g && (p->chk & BLOCK_CHK_SP) && (uint64_t)g[29] >= (uint64_t)c->sp_floor + p->sp_dip;
 }
 
-/* Every check of p's chk finds nothing, and b reads nothing p left
- * pending (24k, else entry_stall). */
-static inline bool block_check_quick(const Core *c, const Block *p, const Block *b)
-{
-    unsigned k = p->chk;
-    if (p->rt_pend && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)))
-        return false;
-    return !k || ((!(k & BLOCK_CHK_JR) || block_jr_quick(c, p)) && (!(k & ~BLOCK_CHK_JR) || block_sp_quick(c, p)));
-}
-
 /* Before a network-dependent access or test at cycle t (pc: the
  * instruction): the scheduler makes the network exact at t. False when
  * the core was halted meanwhile (it is then stopped before pc). A true
@@ -489,6 +497,11 @@ bool core_sync_point(Core *c, uint64_t t, uint32_t pc);
  * each: at most a few percent of the simulation even at its fastest). */
 void core_publish_instructions(Core *c);
 void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
+/* block_hook for a core without a client (no watched block, no arrival):
+ * the same work, fewer tests (block.c) */
+void block_hook_plain(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
+/* block_hook_plain without publishing the clock (CoreSched.lone) */
+void block_hook_lone(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
 void block_free(gpointer p);
 /* The current block stops before end_pc (exit or fault inside it): take
  * back the cycles, instructions and samples of what did not run. */
@@ -513,9 +526,12 @@ void block_static_successors(Core *c, Block *b);
 /* The wait of b entered from rt_pend block p (memoised by the caller). */
 uint32_t block_entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt);
 
-/* block.c: arm the poll skip after a failed poll by the instruction at pc
+/* block_poll.c: arm the poll skip after a failed poll by the instruction at pc
  * of the current block, at cycle now. */
 void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx);
+/* Entering b again right after its failed poll, at `start`: the cycle it
+ * really starts at, iterations the scheduler lets it skip accounted. */
+uint64_t block_poll_skip(Core *c, Block *b, uint64_t start);
 
 /* cache.c: the L1 caches ([cache] enabled) */
 /* Make c->cache when the cache is enabled (true), else nothing (false). */

@@ -574,7 +574,8 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
         core_set_sched(m->cores[i], &(CoreSched){ .opaque = mc, .sync = sched_sync,
                                                   .sync_done = sched_sync_done,
                                                   .poll_wait = cfg->reference ? NULL : sched_poll_wait,
-                                                  .lb_pub = &mc->lb, .progress = mach_progress });
+                                                  .lb_pub = &mc->lb, .progress = mach_progress,
+                                                  .lone = machine_threads(cfg) == 1 });
     }
     return m;
 }
