@@ -157,6 +157,7 @@ void block_free(gpointer p)
     g_free(b->pend);
     g_free(b->uses);
     g_free(b->cmiss);
+    g_free(b->xcyc);
     dcache_free(b->dplan);
     loc_free(b->locmem);
     g_free(b);
@@ -240,12 +241,16 @@ void block_truncate(Core *c, uint32_t end_pc)
     uint32_t k = (end_pc - b->addr) / 4;
     uint64_t start = c->cycles - b->cost, removed = 0, cut = start;
     for (uint32_t i = 0; i < b->ninsns; i++) {
-        if (i < k)
+        if (i < k) {
             cut += b->icost[i];
-        else
+        } else {
             removed += b->icost[i];
+            block_note_extra(b, i, -(int64_t)b->icost[i]);
+        }
     }
     bool dev = CORE_ACC_OF(c, b) && c->acc.extra && c->acc.insn == k;
+    if (dev)
+        block_note_extra(b, k, -c->acc.extra);
     if (dev) {
         /* end_pc is a device access that did not complete (a bus error,
          * NI misuse, a halt at its sync point): its extra cycles, charged
@@ -300,6 +305,7 @@ static void annul_delay_slot(Core *c, Block *b)
     sample_untake(c, b, block_start(c, b), cut);
     c->cycles -= cost;
     b->extra -= (int64_t)cost;
+    block_note_extra(b, ds, -(int64_t)cost);
     lose(b, ds, ds + 1);
     CORE_CHECK_RUN(c); /* the clock was set back to what really ran */
 }
@@ -368,6 +374,7 @@ static inline uint64_t entry_stall(Core *c, const Block *p, Block *b, uint64_t b
 static void charge_stall(Core *c, Block *b, uint64_t st, uint64_t start)
 {
     b->extra += (int64_t)st;
+    block_note_extra(b, b->first_use < b->ninsns ? b->first_use : 0, (int64_t)st);
     if (c->next_sample < start)
         sample_range(c, start, b->addr + 4 * (b->first_use < b->ninsns ? b->first_use : 0));
 }
@@ -770,6 +777,9 @@ static uint64_t poll_skip(Core *c, Block *b, uint64_t start)
         k = 0;
     b->count += k;
     b->extra += (int64_t)(k * (period - b->cost));
+    /* per iteration, the poll's device extra on the load, bt on the branch */
+    uint64_t dev = period - b->cost > b->bt ? period - b->cost - b->bt : 0;
+    block_note_extra(b, (c->poll.pc - b->addr) / 4, (int64_t)(k * dev));
     if (c->next_sample < start + k * period)
         sample_loop(c, b, start, period, k, c->poll.pc);
     return start + k * period;

@@ -60,3 +60,44 @@ uint64_t core_instructions_published(const Core *c)
     return __atomic_load_n(&c->insns_pub, __ATOMIC_RELAXED);
 }
 
+
+void block_note_extra(Block *b, uint32_t i, int64_t delta)
+{
+    if (i >= b->ninsns || !delta)
+        return;
+    if (!b->xcyc)
+        b->xcyc = g_new0(int64_t, b->ninsns);
+    b->xcyc[i] += delta;
+}
+
+bool block_insn_cycles(const Block *b, uint64_t *out)
+{
+    uint32_t n = b->ninsns;
+    if (!n)
+        return false;
+    int64_t rest = b->extra;
+    uint64_t stat = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t x = b->xcyc ? b->xcyc[i] : 0;
+        int64_t v = (int64_t)(b->count * b->icost[i]) + x;
+        if (v < 0)
+            return false;
+        out[i] = (uint64_t)v;
+        stat += b->icost[i];
+        rest -= x;
+    }
+    if (stat != b->cost)
+        return false;
+    uint32_t j = (b->branch_pc - b->addr) / 4;
+    if (b->branch_pc && b->branch_pc >= b->addr && j < n) {
+        if (rest < 0 && (uint64_t)-rest > out[j])
+            return false;
+        out[j] = (uint64_t)((int64_t)out[j] + rest);
+        return true;
+    }
+    if (rest < 0)
+        return false;
+    for (uint32_t i = 0; i < n; i++)   /* no branch of its own: spread */
+        out[i] += (uint64_t)rest / n + (i < (uint64_t)rest % n);
+    return true;
+}

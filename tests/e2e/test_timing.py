@@ -318,5 +318,76 @@ class Cp0Random(unittest.TestCase):
         self.check("eb", ("--set", "timing.mmio=7"))
 
 
+def callgrind_cycles(text):
+    """pc -> the Cycles of the cost lines at pc (not the inclusive cost
+    line that follows a calls= line)."""
+    got, after_call = {}, False
+    for line in text.splitlines():
+        m = re.match(r"^(0x[0-9a-f]+) \d+ (\d+)", line)
+        if m and not after_call:
+            pc = int(m.group(1), 16)
+            got[pc] = got.get(pc, 0) + int(m.group(2))
+        after_call = line.startswith("calls=")
+    return got
+
+
+def asm_cycles(text):
+    """pc -> the cycles column of annotated.txt's disassembly lines."""
+    got = {}
+    for line in text.splitlines():
+        m = re.match(r"^\s+(\d+|#####)\s+(\d+)\s+\d+\s+0x([0-9a-f]{8}):", line)
+        if m:
+            got[int(m.group(3), 16)] = int(m.group(2))
+    return got
+
+
+class Lines(unittest.TestCase):
+    """Issue 22: each instruction's cycles sit on that instruction, not
+    spread over its block (t24_lines.S, hand-computed from its
+    disassembly: 10 x (lw; addu; mult; mflo; addiu; bnez; nop) at
+    0x80000014, the bnez taken 9 times)."""
+
+    LOOP = 0x80000014
+
+    def check(self, sets, want, selfs):
+        r = run([fixture("t24_lines")] + nptest.ONE_CORE + ["--annotate=asm"] + sets)
+        self.assertIn(r.rc, (0, 1), r.describe())
+        cg = callgrind_cycles(r.text("core0", "callgrind.out"))
+        asm = asm_cycles(r.text("core0", "annotated.txt"))
+        for k, w in enumerate(want):
+            pc = self.LOOP + 4 * k
+            self.assertEqual(cg.get(pc), w, "callgrind.out at 0x%08x" % pc)
+            self.assertEqual(asm.get(pc), w, "annotated.txt at 0x%08x" % pc)
+        # the per-function sums are the blocks' cycles, as before (the
+        # first iteration is in _start's block); the lines add up to them
+        fn = nptest.functions(r.core(0))
+        self.assertEqual((fn["_start"]["self_cycles"], fn["loop"]["self_cycles"]), selfs)
+        self.assertEqual(sum(cg.values()), sum(selfs))
+        self.assertEqual(sum(asm.values()), sum(selfs))
+        # profile.data carries them: `report` writes the same files
+        before = {n: r.text("core0", n) for n in ("callgrind.out", "annotated.txt")}
+        res = nptest.raw(["report", r.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        for n, text in before.items():
+            self.assertEqual(r.text("core0", n), text, n)
+
+    def test_24k_waits_on_the_waiting_instruction(self):
+        # lw 1, addu 1 + 1 (load-use), mult 1, mflo 1 + 4 (HI/LO), addiu 1,
+        # bnez 1 (+ 1 taken, 9 times), nop 1; then MEASURE_END: lw
+        # CYCLE_LO 1 + mmio 4, subu 1 + 1 (load-use), sw EXIT 1 + 4, and
+        # the halted b; nop that never completed 0
+        want = [10, 20, 10, 50, 10, 19, 10, 5, 2, 5, 0, 0]
+        # _start: lui, 3 li, lw CYCLE_LO 1 + 4, the first iteration 12 + 1
+        self.check(["--set", "timing.model=24k"], want, (4 + 5 + 13, 9 * 12 + 8 + 12))
+
+    def test_flat_costs_per_instruction(self):
+        # flat load 3, mul 5, branch_taken 4: lw 10 x 4, mult 10 x 6,
+        # bnez 10 + 9 x 4, the rest 1 each; MEASURE_END's lw and sw cost
+        # 1 + mmio 4
+        want = [40, 10, 60, 10, 10, 46, 10, 5, 1, 5, 0, 0]
+        self.check(["--set", "timing.model=flat", "--set", "timing.load=3", "--set", "timing.mul=5",
+                    "--set", "timing.branch_taken=4"], want, (4 + 5 + 15 + 4, 9 * 15 + 8 * 4 + 11))
+
+
 if __name__ == "__main__":
     nptest.main()
