@@ -9,6 +9,7 @@ sequence and exits (SYS EXIT) with the difference; the expected value is
 computed here from the [timing] values in effect."""
 import os
 import re
+import struct
 import sys
 import unittest
 
@@ -370,6 +371,12 @@ class Lines(unittest.TestCase):
         self.assertEqual(res.returncode, 0, res.stderr)
         for n, text in before.items():
             self.assertEqual(r.text("core0", n), text, n)
+        # merged with itself, every instruction's cycles double
+        m = nptest.tmpdir("lines-merged")
+        res = nptest.raw(["merge", r.out, r.out, "-o", m])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(m, "core0", "callgrind.out")) as f:
+            self.assertEqual(callgrind_cycles(f.read()), {pc: 2 * v for pc, v in cg.items()})
 
     def test_24k_waits_on_the_waiting_instruction(self):
         # lw 1, addu 1 + 1 (load-use), mult 1, mflo 1 + 4 (HI/LO), addiu 1,
@@ -379,6 +386,23 @@ class Lines(unittest.TestCase):
         want = [10, 20, 10, 50, 10, 19, 10, 5, 2, 5, 0, 0]
         # _start: lui, 3 li, lw CYCLE_LO 1 + 4, the first iteration 12 + 1
         self.check(["--set", "timing.model=24k"], want, (4 + 5 + 13, 9 * 12 + 8 + 12))
+
+    def test_data_refuses_cycles_that_do_not_add_up(self):
+        # profile.data (format 11) keeps each block's cycles per
+        # instruction; the loop block's (9 runs: 9 18 9 45 9 17 9, 116)
+        # with the mflo's 45 made 46 is refused (exit 2, the field named)
+        r = run([fixture("t24_lines")] + nptest.ONE_CORE + ["--set", "timing.model=24k"])
+        path = r.path("profile.data")
+        data = bytearray(open(path, "rb").read())
+        at = data.find(struct.pack("<4Q", 9, 18, 9, 45))
+        self.assertGreater(at, 0)
+        data[at + 24:at + 32] = struct.pack("<Q", 46)
+        with open(path, "wb") as f:
+            f.write(data)
+        res = nptest.raw(["report", r.out])
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertIn("profile.blocks[1]: its instructions' cycles (icycles) do not add up to its 116 cycles",
+                      res.stderr)
 
     def test_flat_costs_per_instruction(self):
         # flat load 3, mul 5, branch_taken 4: lw 10 x 4, mult 10 x 6,
