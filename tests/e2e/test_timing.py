@@ -387,6 +387,23 @@ class Lines(unittest.TestCase):
         # _start: lui, 3 li, lw CYCLE_LO 1 + 4, the first iteration 12 + 1
         self.check(["--set", "timing.model=24k"], want, (4 + 5 + 13, 9 * 12 + 8 + 12))
 
+    def test_cache_miss_on_the_missing_instruction(self):
+        # c_dsweep16k (24k, [cache] enabled, miss_penalty 30): pass's loop
+        # lw; addiu; bne; nop at 0x80000054 runs 2 x 512 times; the lw
+        # misses on the first pass only: 1024 + 512 x 30; the bne is taken
+        # 2 x 511 times; the I-cache misses of pass's first block (0x44 ..
+        # 0x60: lines 0x40 and 0x60) sit on its first instruction (2 runs
+        # + 2 x 30)
+        r = run([fixture("c_dsweep16k")] + nptest.ONE_CORE + ["--annotate=asm", "--set", "timing.model=24k",
+                                                              "--set", "cache.enabled=1"])
+        self.assertIn(r.rc, (0, 1), r.describe())
+        asm = asm_cycles(r.text("core0", "annotated.txt"))
+        cg = callgrind_cycles(r.text("core0", "callgrind.out"))
+        want = {0x80000044: 2 + 2 * 30, 0x80000054: 1024 + 512 * 30, 0x80000058: 1024, 0x8000005c: 1024 + 1022,
+                0x80000060: 1024}
+        self.assertEqual({pc: asm.get(pc) for pc in want}, want)
+        self.assertEqual({pc: cg.get(pc) for pc in want}, want)
+
     def test_data_refuses_cycles_that_do_not_add_up(self):
         # profile.data (format 11) keeps each block's cycles per
         # instruction; the loop block's (9 runs: 9 18 9 45 9 17 9, 116)
