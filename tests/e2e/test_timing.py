@@ -404,6 +404,18 @@ class Lines(unittest.TestCase):
         self.assertEqual({pc: asm.get(pc) for pc in want}, want)
         self.assertEqual({pc: cg.get(pc) for pc in want}, want)
 
+    def test_entry_stall_on_the_waiting_instruction(self):
+        # t24_xblockjr (24k): 3 x (lui; ori; jr t6; mul t0 in the slot;
+        # 1: addu t1, t0, t0): the jr costs 1 + 2 (a register jump), the
+        # addu, first of the next block, 1 + its 2-cycle wait for the mul
+        r = run([fixture("t24_xblockjr")] + nptest.ONE_CORE + ["--annotate=asm", "--set", "timing.model=24k"])
+        self.assertIn(r.rc, (0, 1), r.describe())
+        asm = asm_cycles(r.text("core0", "annotated.txt"))
+        for k in range(3):
+            base = 0x80000010 + 24 * k
+            got = [asm.get(base + 4 * i) for i in range(6)]
+            self.assertEqual(got, [1, 1, 1 + 2, 1, 0, 1 + 2], "repetition %d" % k)
+
     def test_data_refuses_cycles_that_do_not_add_up(self):
         # profile.data (format 11) keeps each block's cycles per
         # instruction; the loop block's (9 runs: 9 18 9 45 9 17 9, 116)
