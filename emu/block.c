@@ -5,34 +5,11 @@
 #include "emu/core_priv.h"
 #include "base/check.h"
 
-uint32_t block_addr(const Block *b) { return b->addr; }
-
 /* Copy what block_view() shows (after any change of flags or tag). */
 static void block_publish(Block *b)
 {
     b->view = (BlockView){ .addr = b->addr, .tag = b->tag, .flags = block_flags(b),
                            .branch_pc = b->branch_pc };
-}
-uint32_t block_ninsns(const Block *b) { return b->ninsns; }
-uint64_t block_count(const Block *b) { return b->count; }
-uint64_t block_cycles(const Block *b) { return b->count * b->cost + (uint64_t)b->extra; }
-unsigned block_flags(const Block *b) { return b->flags & ~(BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL); }
-uint32_t block_branch_pc(const Block *b) { return b->branch_pc; }
-uint32_t block_tag(const Block *b) { return b->tag; }
-
-bool core_block_limit_hit(const Core *c)
-{
-    return c->block_limit_hit;
-}
-
-unsigned core_nblocks(const Core *c)
-{
-    return c->blocks->len;
-}
-
-const Block *core_block(const Core *c, unsigned i)
-{
-    return g_ptr_array_index(c->blocks, i);
 }
 
 /* Instructions [from, to) of b did not run in one of its executions. */
@@ -158,6 +135,7 @@ void block_free(gpointer p)
     g_free(b->pend);
     g_free(b->uses);
     g_free(b->cmiss);
+    g_free(b->xcyc);
     dcache_free(b->dplan);
     loc_free(b->locmem);
     g_free(b);
@@ -241,12 +219,16 @@ void block_truncate(Core *c, uint32_t end_pc)
     uint32_t k = (end_pc - b->addr) / 4;
     uint64_t start = c->cycles - b->cost, removed = 0, cut = start;
     for (uint32_t i = 0; i < b->ninsns; i++) {
-        if (i < k)
+        if (i < k) {
             cut += b->icost[i];
-        else
+        } else {
             removed += b->icost[i];
+            block_note_extra(b, i, -(int64_t)b->icost[i]);
+        }
     }
     bool dev = CORE_ACC_OF(c, b) && c->acc.extra && c->acc.insn == k;
+    if (dev)
+        block_note_extra(b, k, -c->acc.extra);
     if (dev) {
         /* end_pc is a device access that did not complete (a bus error,
          * NI misuse, a halt at its sync point): its extra cycles, charged
@@ -301,6 +283,7 @@ static void annul_delay_slot(Core *c, Block *b)
     sample_untake(c, b, block_start(c, b), cut);
     c->cycles -= cost;
     b->extra -= (int64_t)cost;
+    block_note_extra(b, ds, -(int64_t)cost);
     lose(b, ds, ds + 1);
     CORE_CHECK_RUN(c); /* the clock was set back to what really ran */
 }
@@ -368,6 +351,7 @@ static inline uint64_t entry_stall(Core *c, const Block *p, Block *b, uint64_t b
 static void charge_stall(Core *c, Block *b, uint64_t st, uint64_t start)
 {
     b->extra += (int64_t)st;
+    block_note_extra(b, b->first_use < b->ninsns ? b->first_use : 0, (int64_t)st);
     if (c->next_sample < start)
         sample_range(c, start, b->addr + 4 * (b->first_use < b->ninsns ? b->first_use : 0));
 }

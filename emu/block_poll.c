@@ -62,6 +62,9 @@ uint64_t block_poll_skip(Core *c, Block *b, uint64_t start)
         k = 0;
     b->count += k;
     b->extra += (int64_t)(k * (period - b->cost));
+    /* per iteration, the poll's device extra on the load, bt on the branch */
+    uint64_t dev = period - b->cost > b->bt ? period - b->cost - b->bt : 0;
+    block_note_extra(b, (c->poll.pc - b->addr) / 4, (int64_t)(k * dev));
     if (c->next_sample < start + k * period)
         sample_loop(c, b, start, period, k, c->poll.pc);
     return start + k * period;

@@ -164,6 +164,7 @@ static bool charge(Core *c, Block *b, uint32_t i, uint64_t at, uint64_t delta)
     sample_retime(c, b, i, at, (int64_t)delta);
     c->cycles += delta;
     b->extra += (int64_t)delta;
+    block_note_extra(b, i, (int64_t)delta);
     mmio_access_extra(c, b, (int64_t)delta);
     if (c->next_sample < c->cycles)
         sample_range(c, c->cycles, pc);

@@ -103,6 +103,15 @@ uint64_t cache_count(const Core *c, unsigned what);
  * their sums). False under flat (nothing waits). Recomputes the block's
  * pipeline pass: for the end of a run, not the hot path. */
 bool block_insn_waits(const Core *c, const Block *b, uint8_t *cause, uint16_t *cycles);
+/* The cycles of each instruction over all its executions, into out
+ * [block_ninsns]; they add up to block_cycles(). Each gets its executions
+ * times its static cost (24k: the waits inside the block included), plus
+ * what rare paths charged it (cache misses, an entry stall at the first
+ * use, device accesses, cycles taken back); the rest of the dynamic
+ * cycles (a taken branch's cost, the next block's wait charged to its
+ * branch) goes on the block's branch, or evenly when it has none in it.
+ * False when that cannot be split (then spread block_cycles evenly). */
+bool block_insn_cycles(const Block *b, uint64_t *out);
 /* The kinds of one instruction word (bit BLOCK_EV_x). */
 unsigned block_word_events(uint32_t insn);
 /* mips_classify() of its control instruction (MIPS_* of mips.h; 0 if it

@@ -108,6 +108,11 @@ struct Block {
     uint32_t ilines;           /* cache.c: the I-cache lines it spans */
     uint64_t *cmiss;           /* [BLOCK_NMISS][ninsns] cache misses by
                                   instruction (cache.c; NULL: none) */
+    int64_t *xcyc;             /* [ninsns] the cycles of `extra` charged on
+                                  rare paths, by instruction: cache misses,
+                                  entry stalls, device accesses, cycles
+                                  taken back (block_note_extra; NULL:
+                                  none). The rest of extra is its branch's */
     struct DPlan *dplan;       /* dcache.c: its loads and stores, when
                                   [cache] d_model = predict (NULL: none) */
     bool live;                 /* its words are watched: it may still run
@@ -651,6 +656,9 @@ void mmio_access_undo(Core *c);
  * b under way, counted with its device accesses' (c->acc.delta); restart:
  * a new execution of b begins. */
 void mmio_access_extra(Core *c, const Block *b, int64_t delta);
+/* delta cycles of b->extra belong to instruction i (rare paths only:
+ * never on the block hook's fast path). */
+void block_note_extra(Block *b, uint32_t i, int64_t delta);
 void mmio_access_restart(Core *c, const Block *b);
 uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque);
 void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque);

@@ -82,6 +82,8 @@ static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write
     c->cycles = (uint64_t)((int64_t)c->cycles + delta);
     if (cb) {
         cb->extra += delta;
+        if (i >= 0)
+            block_note_extra(cb, (uint32_t)i, delta);
         c->acc.delta += delta;
     }
     if (c->next_sample < c->cycles)

@@ -52,8 +52,8 @@ static int file_index(FileTable *ft, const char *path)
     return (int)ft->paths->len - 1;
 }
 
-/* Cycles of each instruction of [lo, lo + 4n): every block's cycles spread
- * evenly over its instructions (as annotated.txt does). */
+/* Cycles of each instruction of [lo, lo + 4n): each block's cycles of that
+ * instruction (ProfBlock.icycles, as annotated.txt does). */
 static void insn_cycles(const Profile *p, uint32_t lo, unsigned n, uint64_t *cycles)
 {
     uint64_t hi = (uint64_t)lo + 4ull * n;
@@ -65,7 +65,7 @@ static void insn_cycles(const Profile *p, uint32_t lo, unsigned n, uint64_t *cyc
         for (uint32_t k = 0; k < b->ninsns; k++) {
             uint64_t a = (uint64_t)b->addr + 4ull * k;
             if (a >= lo && a < hi)
-                cycles[(a - lo) / 4] += b->cycles / b->ninsns + (k < b->cycles % b->ninsns);
+                cycles[(a - lo) / 4] += prof_block_insn_cycles(b, k);
         }
     }
 }

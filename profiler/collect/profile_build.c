@@ -120,6 +120,22 @@ static void add_stalls(GArray *out, const Core *core, const Block *b, uint64_t c
         }
 }
 
+/* b's cycles per instruction (block_insn_cycles), or NULL to spread them
+ * evenly: a region of interest counted only part of the block's cycles
+ * (cyc), which the emulator does not split by instruction. */
+static uint64_t *insn_cycles(const Block *b, uint64_t cyc)
+{
+    uint32_t n = block_ninsns(b);
+    if (!n || cyc != block_cycles(b))
+        return NULL;
+    uint64_t *v = g_new(uint64_t, n);
+    if (!block_insn_cycles(b, v)) {
+        g_free(v);
+        return NULL;
+    }
+    return v;
+}
+
 /* Blocks -> self cycles and instructions of their functions. */
 static void build_blocks(Profile *p, Collector *col, const Core *core)
 {
@@ -138,7 +154,7 @@ static void build_blocks(Profile *p, Collector *col, const Core *core)
         unsigned fi = block_tag(b) != CORE_NO_TAG ? collect_block(col, b)->func : unknown;
         p->max_block_insns = MAX(p->max_block_insns, block_ninsns(b));
         p->blocks[nb++] = (ProfBlock){ .addr = block_addr(b), .ninsns = block_ninsns(b), .func = fi,
-                                       .count = count, .cycles = cyc };
+                                       .count = count, .cycles = cyc, .icycles = insn_cycles(b, cyc) };
         p->funcs[fi].self_cycles += cyc;
         p->funcs[fi].instructions += insns;
         add_events(&p->funcs[fi], b, count);

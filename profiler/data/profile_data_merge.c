@@ -37,12 +37,23 @@ static void sum_blocks(Profile *acc, const Profile *p)
         memcpy(all, acc->blocks, sizeof *all * acc->nblocks);
     if (p->nblocks)
         memcpy(all + acc->nblocks, p->blocks, sizeof *all * p->nblocks);
+    for (unsigned i = 0; i < p->nblocks; i++)   /* acc owns them */
+        all[acc->nblocks + i].icycles = g_memdup2(p->blocks[i].icycles, sizeof(uint64_t) * p->blocks[i].ninsns);
     unsigned n = acc->nblocks + p->nblocks, out = 0;
     qsort(all, n, sizeof *all, profile_block_cmp);
     for (unsigned i = 0; i < n; i++) {
         if (out && profile_block_cmp(&all[out - 1], &all[i]) == 0) {
-            all[out - 1].count += all[i].count;
-            all[out - 1].cycles += all[i].cycles;
+            ProfBlock *o = &all[out - 1];
+            if (o->icycles || all[i].icycles) {   /* per instruction, summed */
+                uint64_t *s = g_new(uint64_t, o->ninsns);
+                for (uint32_t k = 0; k < o->ninsns; k++)
+                    s[k] = prof_block_insn_cycles(o, k) + prof_block_insn_cycles(&all[i], k);
+                g_free(o->icycles);
+                o->icycles = s;
+            }
+            g_free(all[i].icycles);
+            o->count += all[i].count;
+            o->cycles += all[i].cycles;
         } else {
             all[out++] = all[i];
         }

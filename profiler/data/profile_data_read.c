@@ -290,6 +290,34 @@ static bool dec_stalls(Rd *r, const char *at, GVariant *prof, Profile *p)
     return true;
 }
 
+/* format 11: each block's cycles per instruction, block after block;
+ * a block's add up to its cycles. */
+static bool dec_icycles(Rd *r, const char *at, GVariant *prof, Profile *p)
+{
+    gsize n, want = 0, j = 0;
+    const uint64_t *v = fixed(prof, 19, sizeof(uint64_t), &n);
+    for (unsigned i = 0; i < p->nblocks; i++)
+        want += p->blocks[i].ninsns;
+    if (n != want) {
+        g_autofree char *field = g_strdup_printf("%s.icycles", at);
+        return fail(r, field, "%" G_GSIZE_FORMAT " instructions' cycles, but the blocks have %" G_GSIZE_FORMAT, n,
+                    want);
+    }
+    for (unsigned i = 0; i < p->nblocks; i++) {
+        ProfBlock *b = &p->blocks[i];
+        uint64_t sum = 0;
+        bool over = false;
+        for (uint32_t k = 0; k < b->ninsns; k++)
+            over |= __builtin_add_overflow(sum, v[j + k], &sum);
+        if (over || sum != b->cycles)
+            return fail_at(r, at, "blocks", i, "its instructions' cycles (icycles) do not add up to its %"
+                           G_GUINT64_FORMAT " cycles", b->cycles);
+        b->icycles = g_memdup2(v + j, sizeof(uint64_t) * b->ninsns);
+        j += b->ninsns;
+    }
+    return true;
+}
+
 static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
 {
     g_autofree char *at = g_strdup_printf("cores[%u].profile", core);
@@ -298,9 +326,9 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
     p->elf_path = g_strdup(elf);
     p->nperiods = r->d->cfg.nperiods;
     g_variant_get(v, "(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "*" "@a" PD_CTX "@a" PD_EVENT "tt"
-                  "mstb**)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
+                  "mstb***)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
                   &p->clock_hz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &p->excluded_cycles, &p->collection, NULL,
-                  NULL, NULL, NULL);
+                  NULL, NULL, NULL, NULL);
     bool ok = true;
     if (p->clock_hz != (double)r->d->cfg.clock_hz)
         ok = fail(r, at, "clock %g Hz, but the configuration's clock.hz is %" G_GUINT64_FORMAT, p->clock_hz,
@@ -310,7 +338,7 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
                   G_GUINT64_FORMAT " cycles", p->idle_cycles, p->busy_cycles, p->cycles);
     ok = ok && dec_funcs(r, at, v, p) && dec_arcs(r, at, v, p) && dec_blocks(r, at, v, p)
          && dec_hists(r, at, v, p) && dec_contexts(r, at, v, p) && dec_misses(r, at, v, p)
-         && dec_stalls(r, at, v, p);
+         && dec_stalls(r, at, v, p) && dec_icycles(r, at, v, p);
     if (!ok) {
         if (!p->hists)
             p->nperiods = 0;

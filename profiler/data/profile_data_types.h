@@ -30,7 +30,7 @@
  * the cache misses per instruction, the stalls per instruction */
 /* pc, 0, I-cache, D-cache read, D-cache write misses (format 9) */
 #define PD_MISS "(uuttt)"
-#define PD_PROF "(tttttda" PD_FUNC "a" PD_ARC "a" PD_BLOCK "a" PD_HIST "a" PD_CTX "a" PD_EVENT "ttmstba" PD_MISS "a" PD_STALL ")"
+#define PD_PROF "(tttttda" PD_FUNC "a" PD_ARC "a" PD_BLOCK "a" PD_HIST "a" PD_CTX "a" PD_EVENT "ttmstba" PD_MISS "a" PD_STALL "at)"
 /* id, elf, elf_abs, sha256, status, exit code, faulted, fault kind,
  * message, function, file, pc, line, stack, instructions, cycles, busy,
  * idle, irq, interrupts, waits, stop pc, function, file, line, console,

@@ -157,8 +157,8 @@ static void put_insn(CgOut *w, const Profile *p, Names *files, const char *file,
         put_name(w->o, "fe", files, file);
 }
 
-/* A block's self costs, instruction by instruction: its cycles spread
- * evenly over its instructions (exact per block, the split of
+/* A block's self costs, instruction by instruction: each instruction's
+ * own cycles (ProfBlock.icycles, exact per block, the split of
  * annotated.txt), and each per-instruction event (Ir Dr Dw Bc Bi) its
  * executions times the instruction's class, read from the ELF (an
  * instruction outside the ELF's image counts as Ir only). */
@@ -167,7 +167,7 @@ static void block_lines(CgOut *w, const Profile *p, Names *files, const char *fi
     for (uint32_t k = 0; k < b->ninsns; k++) {
         uint64_t v[CG_MAXEV] = { 0 };
         uint32_t pc = b->addr + 4 * k, word;
-        v[0] = b->cycles / b->ninsns + (k < b->cycles % b->ninsns);
+        v[0] = prof_block_insn_cycles(b, k);
         unsigned ev = p->syms && symbols_read_word(p->syms, pc, &word) ? prof_word_events(word)
                                                                        : 1u << PEV_INSTRUCTIONS;
         for (unsigned e = 0; e < PEV_COUNT; e++)

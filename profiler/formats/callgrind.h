@@ -10,8 +10,8 @@
  * first instruction) when some function has a count, from the event table
  * (profiler/model/events.h).
  * Positions: `instr line`; one cost line per instruction on
- * its own source line (a block's cycles spread evenly over its
- * instructions). File names absolute, written "/./dir/file" (see
+ * its own source line (each instruction's own cycles, ProfBlock.icycles,
+ * docs/reports.md). File names absolute, written "/./dir/file" (see
  * callgrind.c). Each arc becomes a `calls=` record at its call site with
  * the callee's exact inclusive cycles under that arc. <idle> and
  * <interrupt> appear as functions of their own. Names escaped

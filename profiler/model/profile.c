@@ -14,6 +14,8 @@ void profile_free(Profile *p)
         prof_hist_clear(&p->hists[i]);
     g_free(p->funcs);
     g_free(p->arcs);
+    for (unsigned i = 0; i < p->nblocks; i++)
+        g_free(p->blocks[i].icycles);
     g_free(p->blocks);
     g_free(p->stalls);
     g_free(p->hists);

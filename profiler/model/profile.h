@@ -71,7 +71,17 @@ typedef struct ProfBlock {
     unsigned func;             /* function index */
     uint64_t count;            /* executions */
     uint64_t cycles;           /* all cycles charged to it */
+    uint64_t *icycles;         /* [ninsns] of them, each instruction's
+                                  (they add up to cycles; owned by the
+                                  Profile; NULL: spread evenly) */
 } ProfBlock;
+
+/* The cycles of b's instruction k (k < ninsns): icycles[k], or without
+ * them b's cycles spread evenly (the first cycles % ninsns get one more). */
+static inline uint64_t prof_block_insn_cycles(const ProfBlock *b, uint32_t k)
+{
+    return b->icycles ? b->icycles[k] : b->cycles / b->ninsns + (k < b->cycles % b->ninsns);
+}
 
 /* At most this many ranges (the emulator's CORE_MAX_RANGES). */
 #define PROF_MAX_RANGES 1024u

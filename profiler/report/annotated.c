@@ -8,9 +8,9 @@
  *   count    execution counts of the basic blocks that have an instruction
  *            on that line, comma-separated when several blocks share the
  *            line (gprof -A -x); "#####" for a line with code that never ran;
- *   cycles   the line's cycles: each block's cycles spread evenly over its
- *            instructions (exact per block; per-instruction extra costs
- *            are not recorded), summed over the line's instructions;
+ *   cycles   the line's cycles: each instruction's own (ProfBlock.icycles:
+ *            its cost, waits, misses, a taken branch's cost; exact per
+ *            block), summed over the line's instructions;
  *   samples  timer-tick samples of the first sampling period on its
  *            instructions;
  *   events   with --events, a column per event of the event table
@@ -129,7 +129,7 @@ static void func_data(const Profile *p, const ProfFunc *f, FuncData *d, bool eve
             if (a < d->lo || a >= hi)
                 continue;
             d->count[(a - d->lo) / 4] += b->count;
-            d->cycles[(a - d->lo) / 4] += b->cycles / b->ninsns + (k < b->cycles % b->ninsns);
+            d->cycles[(a - d->lo) / 4] += prof_block_insn_cycles(b, k);
         }
     }
     if (p->nperiods) {

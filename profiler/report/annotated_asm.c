@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* annotated_asm.c — annotated disassembly (perf annotate): --annotate=asm
  * and --annotate=both (see report.h). Per instruction: executions, cycles
- * (each block's cycles spread evenly over its instructions, as in the
- * source listing) and samples of the first sampling period; with `both`,
+ * (each instruction's own over the blocks holding it, ProfBlock.icycles,
+ * as in the source listing) and samples of the first sampling period; with `both`,
  * each run of instructions is headed by the source line it belongs to;
  * with --events, a column per event (prof_insn_events) after samples. */
 #include "profiler/model/srcpath.h"
@@ -34,7 +34,7 @@ static void insns_of(const Profile *p, const ProfFunc *f, Insns *d)
         for (uint32_t k = 0; k < b->ninsns; k++) {
             uint64_t a = (uint64_t)b->addr + 4 * (uint64_t)k;
             if (a >= d->lo && a < hi)
-                d->cycles[(a - d->lo) / 4] += b->cycles / b->ninsns + (k < b->cycles % b->ninsns);
+                d->cycles[(a - d->lo) / 4] += prof_block_insn_cycles(b, k);
         }
     }
     const ProfHist *h = p->nperiods ? &p->hists[0] : NULL;
@@ -122,9 +122,9 @@ GString *report_annotated_asm(const Profile *p, bool with_source, bool events)
     g_string_append_printf(o, "%12s %12s %9s", "count", "cycles", "samples");
     report_event_header(o, &ec);
     g_string_append(o, "   address: instruction\n");
-    g_string_append(o, "count: executions of the instruction (##### never executed); cycles: its block's\n"
-                       "cycles spread evenly over the block's instructions; samples: timer ticks of the\n"
-                       "first sampling period at that instruction");
+    g_string_append(o, "count: executions of the instruction (##### never executed); cycles: its own\n"
+                       "cycles (its cost, its waits, misses and taken-branch cost); samples: timer ticks of\n"
+                       "the first sampling period at that instruction");
     if (p->nperiods)
         g_string_append_printf(o, " (%" PRIu32 " cycles)", p->hists[0].period);
     g_string_append(o, with_source ? ".\nSource lines (file:line: text) head the instructions they compiled to.\n"

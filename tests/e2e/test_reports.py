@@ -216,7 +216,7 @@ class Callgrind(unittest.TestCase):
 
     def test_cost_per_instruction_line(self):
         """Per source line, the Cycles of callgrind.out are annotated.txt's
-        (each block's cycles spread over its instructions, each on its own
+        (each instruction's own cycles, each on its own
         line), Ir sums to the instructions, and callgrind_annotate run from
         another folder annotates calls.c with the same figures."""
         ca = nptest.tool("callgrind_annotate")

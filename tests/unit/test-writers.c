@@ -484,7 +484,7 @@ static void test_callgrind(void)
     g_autofree char *summary = g_strdup_printf("\nevents: Cycles Ir Dr Dw Bc Bi\nsummary: 467 %" G_GUINT64_FORMAT " ", ir);
     g_assert_nonnull(strstr(s->str, summary));
     /* leaf: one block of 48 cycles at its entry, one cost line per
-     * instruction (cycles spread evenly, Ir = the block's executions);
+     * instruction (no icycles: cycles spread evenly, Ir = the block's executions);
      * main calls it 10 times from main+0x20 for 40 inclusive cycles */
     uint32_t leaf = symbols_func(syms, fx_index(syms, "leaf"))->addr;
     uint32_t mainf = symbols_func(syms, fx_index(syms, "main"))->addr;

@@ -97,7 +97,7 @@ export function renderSource(root, model, sel, nav, state) {
     .sort((a, b) => b.total - a.total || b.cycles - a.cycles);
   const p = panel(root, `Annotated source — ${model.label(sel)}${cyc ? '' : ` — ${unit}`}`,
     '<i>count</i>: executions of the line (its most executed instruction); <i>cycles</i>: exact cycles of its instructions ' +
-    '(each basic block\'s cycles spread over its instructions, as in <code>annotated.txt</code>); <i>samples</i>: first sampling period. ' +
+    '(each instruction\'s own: its cost, its waits, misses and a taken branch\'s cost, as in <code>annotated.txt</code>); <i>samples</i>: first sampling period. ' +
     (cyc ? 'The share and the heat column are the line\'s part of the function\'s cycles'
       : `<b>Metric: ${esc(unit)}</b>, the line's count: the sum over its instructions of executions × class (loads, stores, branches), ` +
         'their stall cycles and cache misses, the numbers of <code>annotated.txt --events</code> and <code>callgrind.out</code>; ' +
