@@ -696,7 +696,12 @@ G_GNUC_NO_INLINE static void boundary_other(uint64_t bt, uint64_t start, uint64_
  * block_hook_plain misses those) goes where block_hook sends it
  * (boundary_quick, which sends it to boundary_other), else
  * hook_block_slow. */
-__attribute__((noipa)) static void block_miss(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+#ifdef __clang__ /* no noipa there (the -Wthread-safety build); noinline is what matters */
+#define BLOCK_NOIPA __attribute__((noinline))
+#else
+#define BLOCK_NOIPA __attribute__((noipa))
+#endif
+BLOCK_NOIPA static void block_miss(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
 {
     (void)uc;
     Core *c = opaque;
