@@ -26,6 +26,7 @@
  * Each core's caches are its own and see only its own accesses in guest
  * order, so the result is the same at every thread count and quantum. */
 #include "emu/cache_l1.h"
+#include "emu/dcache.h"
 
 static unsigned log2u(uint32_t v)
 {
@@ -276,19 +277,13 @@ static __attribute__((noinline)) void d_access(Core *c, uint32_t phys, bool writ
         return;
     Block *b = core_current_block(c);
     int i = exc_locate_access(c, phys);
-    unsigned isize, base;
-    int32_t off;
+    DAcc a;
     bool kseg1 = false;
-    if (b && i >= 0 && mips_mem_operand(b->words[i], &isize, &base, &off)) {
+    if (b && i >= 0 && dcache_access_of(b->words[i], &a)) {
         /* the hook is given the physical address: the instruction's own
          * says whether it went through kseg1 (registers are exact here,
-         * locate.c) */
-        uint32_t ea = core_read_gpr(c, base) + (uint32_t)off;
-        kseg1 = ea >= 0xA0000000u && ea < 0xC0000000u;
-    } else if (b && i >= 0 && (b->words[i] >> 26) == 0x13u) {
-        /* COP1X lwxc1/swxc1...: base + index register (rs + rt) */
-        uint32_t w = b->words[i];
-        uint32_t ea = core_read_gpr(c, (w >> 21) & 31u) + core_read_gpr(c, (w >> 16) & 31u);
+         * locate.c; index is $0 but for COP1X) */
+        uint32_t ea = core_read_gpr(c, a.base) + core_read_gpr(c, a.index) + a.off;
         kseg1 = ea >= 0xA0000000u && ea < 0xC0000000u;
     }
     d_miss(c, b, i, phys, kseg1, write);
