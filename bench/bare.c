@@ -57,6 +57,15 @@
  *     Per return: the arc's inclusive cycles.  No calling contexts, no
  *     per-function recursion bookkeeping: less than nocprof's profile, so a
  *     lower bound of its cost.
+ *   --floor-contexts  (c) that plus what nocprof's profile keeps per call
+ *     and return: a calling-context tree (a node per (parent context,
+ *     function), made the first time, cached with the arc for the parent it
+ *     was made under; the cycles since the last stack change charged to
+ *     the current node), per-function calls and recursive calls, and
+ *     inclusive cycles charged to the function and the arc only by the
+ *     outermost frame of a function.  Still less than nocprof (no $sp
+ *     matching, no interrupt frames or excluded time, no tail calls,
+ *     regions or events).
  *   The floor modes print their blocks, calls, returns, cycles and
  *   instructions in the BARE line (the check that they did the work).
  *
@@ -113,16 +122,30 @@ typedef struct FBlock {
     FArc *arc;
 } FBlock;
 
+typedef struct {
+    uint64_t calls, rcalls, incl;
+    uint32_t active;                  /* frames of it on the stack */
+} FFunc;
+
 struct FArc {
     uint32_t site, callee;
     uint64_t count, incl;
+    FFunc *fn;                        /* (c): the callee */
+    uint32_t ctx_parent, ctx_node;    /* (c): the context it made last */
 };
 
 typedef struct {
     uint32_t ret;
     FArc *arc;
     uint64_t entry;
+    uint32_t ctx;                     /* (c): the context it entered */
+    bool outermost;                   /* (c): no frame of its function below */
 } FFrame;
+
+typedef struct {
+    uint32_t parent, func;
+    uint64_t self;
+} FCtx;
 
 typedef struct {
     FBlock **btab;
@@ -134,6 +157,12 @@ typedef struct {
     GHashTable *arcs;                 /* (site << 32 | callee) -> FArc */
     FFrame *stack;
     unsigned depth, cap;
+    /* (c) */
+    GHashTable *funcs;                /* callee address -> FFunc */
+    GArray *ctx;                      /* FCtx, 0 the root */
+    GHashTable *ctx_index;            /* (func << 32 | parent) -> node + 1 */
+    uint32_t ctx_cur;
+    uint64_t ctx_mark;
 } Floor;
 
 typedef struct {
@@ -360,6 +389,95 @@ G_GNUC_NO_INLINE static void floor_call_slow(Floor *f, FBlock *p, uint32_t calle
     f->stack[f->depth++] = (FFrame){ .ret = p->ret, .arc = a, .entry = now };
 }
 
+/* ---- (c): (b) with calling contexts and recursion-aware inclusive time */
+
+/* The context node (parent, func), made the first time it is entered. */
+static uint32_t floor_ctx_child(Floor *f, uint32_t parent, uint32_t func)
+{
+    /* the parent in the low half: GLib's g_int64_hash may hash only
+     * the low 32 bits (2.74), and a function has many parents */
+    uint64_t key = (uint64_t)func << 32 | parent;
+    gpointer v = g_hash_table_lookup(f->ctx_index, &key);
+    if (v)
+        return GPOINTER_TO_UINT(v) - 1;
+    FCtx n = { .parent = parent, .func = func };
+    g_array_append_val(f->ctx, n);
+    uint64_t *k = g_new(uint64_t, 1);
+    *k = key;
+    g_hash_table_insert(f->ctx_index, k, GUINT_TO_POINTER(f->ctx->len));
+    return f->ctx->len - 1;
+}
+
+/* The cycles since the last stack change go to the current context. */
+static inline void floor_ctx_account(Floor *f, uint64_t now)
+{
+    ((FCtx *)(void *)f->ctx->data)[f->ctx_cur].self += now - f->ctx_mark;
+    f->ctx_mark = now;
+}
+
+static inline void floor_ctx_push(Floor *f, const FBlock *p, FArc *a, uint64_t now)
+{
+    FFunc *fn = a->fn;
+    bool outermost = fn->active++ == 0;
+    fn->calls++;
+    fn->rcalls += !outermost;
+    a->count++;
+    floor_ctx_account(f, now);
+    f->stack[f->depth++] = (FFrame){ .ret = p->ret, .arc = a, .entry = now, .ctx = a->ctx_node,
+                                     .outermost = outermost };
+    f->ctx_cur = a->ctx_node;
+}
+
+static inline void floor_ctx_pop(Floor *f, uint64_t now)
+{
+    FFrame *t = &f->stack[--f->depth];
+    FFunc *fn = t->arc->fn;
+    if (t->outermost) {
+        fn->incl += now - t->entry;
+        t->arc->incl += now - t->entry;
+    }
+    fn->active--;
+    floor_ctx_account(f, now);
+    f->ctx_cur = f->depth ? f->stack[f->depth - 1].ctx : 0;
+}
+
+/* A call whose arc (with its callee and context) is not in the calling
+ * block's cache for the current context, or a full stack. */
+G_GNUC_NO_INLINE static void floor_ctx_call_slow(Floor *f, FBlock *p, uint32_t callee, uint64_t now)
+{
+    FArc *a = p->arc_callee == callee && p->arc ? p->arc : floor_arc(f, p, callee);
+    if (!a->fn) {
+        a->fn = g_hash_table_lookup(f->funcs, GUINT_TO_POINTER(callee));
+        if (!a->fn) {
+            a->fn = g_new0(FFunc, 1);
+            g_hash_table_insert(f->funcs, GUINT_TO_POINTER(callee), a->fn);
+        }
+    }
+    if (a->ctx_node == 0 || a->ctx_parent != f->ctx_cur) {
+        a->ctx_parent = f->ctx_cur;
+        a->ctx_node = floor_ctx_child(f, f->ctx_cur, callee);
+    }
+    if (f->depth == f->cap) {
+        f->cap = f->cap ? 2 * f->cap : 256;
+        f->stack = g_renew(FFrame, f->stack, f->cap);
+    }
+    floor_ctx_push(f, p, a, now);
+}
+
+/* A return that is not to the top frame (a longjmp), or unmatched. */
+G_GNUC_NO_INLINE static void floor_ctx_return_slow(Floor *f, uint32_t addr, uint64_t now)
+{
+    unsigned j = f->depth;
+    while (j > 0 && f->stack[j - 1].ret != addr)
+        j--;
+    if (j == 0) {
+        f->unmatched++;
+        return;
+    }
+    while (f->depth >= j)
+        floor_ctx_pop(f, now);
+}
+
 /* A block not in the table yet: make its entry, then run the hook again. */
 G_GNUC_NO_INLINE static void floor_miss(uc_engine *uc, uint64_t address, uint32_t size, void *opaque,
                                         void (*hook)(uc_engine *, uint64_t, uint32_t, void *))
@@ -425,6 +543,45 @@ static void hook_floor_calls(uc_engine *uc, uint64_t address, uint32_t size, voi
     }
 }
 
+/* (c): (b) with a calling-context tree (a node per (parent, function),
+ * its self cycles) and per-function calls, recursive calls and inclusive
+ * cycles counted only for the outermost frame of a function: what
+ * nocprof's quick call and return paths keep, without its interrupt
+ * exclusion, $sp matching, regions or events. */
+static void hook_floor_contexts(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
+{
+    BareCore *c = opaque;
+    Floor *f = &c->fl;
+    uint32_t addr = (uint32_t)address, idx = phys(addr) >> 2;
+    FBlock *b = G_LIKELY(idx < f->nslots) ? f->btab[idx] : NULL;
+    if (G_UNLIKELY(!b || b->addr != addr || b->size != size)) {
+        floor_miss(uc, address, size, opaque, hook_floor_contexts);
+        return;
+    }
+    FBlock *p = f->prev;
+    uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
+    p->extra += (int64_t)bt;
+    uint64_t start = f->cycles + bt;
+    f->cycles = start + b->cost;
+    b->count++;
+    f->prev = b;
+    if (p->kind == F_CALL && addr != p->fallthrough) {
+        FArc *a = p->arc;
+        if (G_UNLIKELY(p->arc_callee != addr || !a || !a->fn || a->ctx_node == 0
+                       || a->ctx_parent != f->ctx_cur || f->depth == f->cap)) {
+            floor_ctx_call_slow(f, p, addr, start);
+            return;
+        }
+        floor_ctx_push(f, p, a, start);
+    } else if (p->kind == F_RET) {
+        if (G_UNLIKELY(!f->depth || f->stack[f->depth - 1].ret != addr)) {
+            floor_ctx_return_slow(f, addr, start);
+            return;
+        }
+        floor_ctx_pop(f, start);
+    }
+}
+
 static void floor_init(BareCore *c, uint32_t ram_size)
 {
     Floor *f = &c->fl;
@@ -434,6 +591,10 @@ static void floor_init(BareCore *c, uint32_t ram_size)
     f->prev = &f->none;
     f->blocks = g_ptr_array_new_with_free_func(g_free);
     f->arcs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    f->funcs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    f->ctx = g_array_new(FALSE, TRUE, sizeof(FCtx));
+    g_array_set_size(f->ctx, 1); /* the root */
+    f->ctx_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 }
 
 static void floor_free(Floor *f)
@@ -443,6 +604,9 @@ static void floor_free(Floor *f)
     g_free(f->btab);
     g_ptr_array_free(f->blocks, TRUE);
     g_hash_table_destroy(f->arcs);
+    g_hash_table_destroy(f->funcs);
+    g_array_free(f->ctx, TRUE);
+    g_hash_table_destroy(f->ctx_index);
     g_free(f->stack);
 }
 
@@ -471,7 +635,10 @@ static int core_setup(BareCore *c, const Image *img, uint32_t ram_size, bool cou
     if (floor) {
         floor_init(c, ram_size);
         UC_CHECK(uc_hook_add(c->uc, &h, UC_HOOK_BLOCK,
-                             floor == 1 ? (void *)hook_floor_count : (void *)hook_floor_calls, c, 1, 0),
+                             floor == 1   ? (void *)hook_floor_count
+                             : floor == 2 ? (void *)hook_floor_calls
+                                          : (void *)hook_floor_contexts,
+                             c, 1, 0),
                  "floor hook");
     }
     for (unsigned i = 0; i < img->nsegs; i++)
@@ -488,7 +655,8 @@ static int core_setup(BareCore *c, const Image *img, uint32_t ram_size, bool cou
 static void usage(FILE *f)
 {
     fprintf(f, "usage: bench-bare [--cores N] [--ram BYTES] [--count] [--empty-hook]\n"
-               "                  [--floor-count | --floor-calls] [-q] FIRMWARE.elf\n"
+               "                  [--floor-count | --floor-calls | --floor-contexts] [-q]\n"
+               "                  FIRMWARE.elf\n"
                "Runs FIRMWARE.elf on N (default 4) bare Unicorn instances, one after the other,\n"
                "with no block/code hooks, and prints a last line 'BARE {json}'.\n"
                "  --count   add a block hook that counts instructions (an untimed check pass)\n"
@@ -498,6 +666,9 @@ static void usage(FILE *f)
                "            counts need (a per-block table, the branch extra, counts)\n"
                "  --floor-calls  that plus an exact shadow call stack (per-arc counts and\n"
                "            inclusive cycles): the floor of an exact call graph\n"
+               "  --floor-contexts  that plus a calling-context tree (self cycles per\n"
+               "            context) and per-function calls, recursive calls and\n"
+               "            recursion-aware inclusive cycles: the floor of nocprof's profile\n"
                "  -q        do not print the firmware's console\n");
 }
 
@@ -521,6 +692,8 @@ int main(int argc, char **argv)
             floor = 1;
         else if (!strcmp(argv[i], "--floor-calls"))
             floor = 2;
+        else if (!strcmp(argv[i], "--floor-contexts"))
+            floor = 3;
         else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
             quiet = true;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
@@ -583,7 +756,7 @@ int main(int argc, char **argv)
     printf("], \"total_instructions\": %llu, \"blocks\": %llu", (unsigned long long)total,
            (unsigned long long)blocks);
     if (floor) {
-        uint64_t fb = 0, fi = 0, fc = 0, fr = 0, fu = 0, cyc = 0, arcs = 0;
+        uint64_t fb = 0, fi = 0, fc = 0, fr = 0, fu = 0, cyc = 0, arcs = 0, ctxs = 0, rcalls = 0;
         for (unsigned i = 0; i < ncores; i++) {
             const Floor *f = &cores[i].fl;
             for (unsigned k = 0; k < f->blocks->len; k++) {
@@ -602,13 +775,21 @@ int main(int argc, char **argv)
             fu += f->unmatched;
             cyc += f->cycles;
             arcs += g_hash_table_size(f->arcs);
+            if (floor == 3) {
+                ctxs += f->ctx->len;
+                g_hash_table_iter_init(&it, f->funcs);
+                while (g_hash_table_iter_next(&it, &k, &v))
+                    rcalls += ((const FFunc *)v)->rcalls;
+            }
         }
         printf(", \"floor\": \"%s\", \"floor_blocks\": %llu, \"floor_instructions\": %llu, "
                "\"floor_cycles\": %llu, \"floor_calls\": %llu, \"floor_returns\": %llu, "
-               "\"floor_unmatched\": %llu, \"floor_arcs\": %llu",
-               floor == 1 ? "count" : "calls", (unsigned long long)fb, (unsigned long long)fi,
+               "\"floor_unmatched\": %llu, \"floor_arcs\": %llu, \"floor_contexts\": %llu, "
+               "\"floor_recursive_calls\": %llu",
+               floor == 1 ? "count" : floor == 2 ? "calls" : "contexts", (unsigned long long)fb, (unsigned long long)fi,
                (unsigned long long)cyc, (unsigned long long)fc, (unsigned long long)fr,
-               (unsigned long long)fu, (unsigned long long)arcs);
+               (unsigned long long)fu, (unsigned long long)arcs, (unsigned long long)ctxs,
+               (unsigned long long)rcalls);
     }
     printf("}\n");
     for (unsigned i = 0; i < ncores; i++) {

@@ -6,7 +6,11 @@
 --floor-count must count exactly the blocks and instructions that the
 counting hook (--count) counts; --floor-calls must find exactly the calls
 nocprof's profile finds (summary.json, every function's calls summed over
-the cores), each returning (no frame left open, no return unmatched).
+the cores), each returning (no frame left open, no return unmatched);
+--floor-contexts also exactly nocprof's calling contexts (the lines of
+stacks.folded: every context runs at least one cycle of its own) and
+recursive calls, on callheavy and on the mutual recursion of bench-hof-q
+(243k contexts).
 Otherwise the floor would be cheaper than the work it claims to measure.
 bench-bare is next to nocprof in the build (build/bench/bench-bare).
 """
@@ -48,6 +52,24 @@ class Floor(unittest.TestCase):
                 self.assertEqual(b["floor_calls"], calls)
                 self.assertEqual(b["floor_returns"], calls)
                 self.assertEqual(b["floor_unmatched"], 0)
+
+    def test_contexts(self):
+        for name in ("callheavy", "bench-hof-q"):
+            for endian in ("el", "eb"):
+                with self.subTest(name=name, endian=endian):
+                    elf = fw(name, endian)
+                    c = bare("--floor-contexts", elf)
+                    r = run([elf])
+                    self.assertEqual(r.rc, 0, r.describe())
+                    funcs = [f for core in r.summary["cores"] for f in core["functions"]]
+                    self.assertEqual(c["floor_calls"], sum(f["calls"] for f in funcs))
+                    self.assertEqual(c["floor_recursive_calls"], sum(f["recursive_calls"] for f in funcs))
+                    self.assertEqual(c["floor_returns"], c["floor_calls"])
+                    self.assertEqual(c["floor_unmatched"], 0)
+                    with open(os.path.join(r.out, "stacks.folded")) as f:
+                        lines = sum(1 for ln in f if ln.strip())
+                    self.assertEqual(c["floor_contexts"], lines)
+                    self.assertGreater(c["floor_contexts"], 50)
 
 
 if __name__ == "__main__":
