@@ -132,14 +132,25 @@ static void core_funcs(CommReport *r, CommCoreReport *cr, const Collector *col)
         CommPath *p = &g_array_index(paths, CommPath, GPOINTER_TO_UINT(pi) - 1);
         ctx_add(p->blocked, &p->sent_packets, &p->sent_flits, &p->recv_packets, &p->recv_flits, &c[i]);
     }
-    /* keep those with communication */
-    cr->funcs = g_new(CommFunc, funcs->len + 1);
+    /* keep those with communication (sized to them: most functions of a
+     * big firmware have none) */
+    unsigned keep = 0;
+    for (unsigned i = 0; i < funcs->len; i++) {
+        const CommFunc *f = &g_array_index(funcs, CommFunc, i);
+        keep += has_comm(f->blocked, f->sent_packets, f->recv_packets);
+    }
+    cr->funcs = g_new(CommFunc, keep + 1);
     for (unsigned i = 0; i < funcs->len; i++) {
         CommFunc *f = &g_array_index(funcs, CommFunc, i);
         if (has_comm(f->blocked, f->sent_packets, f->recv_packets))
             cr->funcs[cr->nfuncs++] = *f;
     }
-    cr->paths = g_new(CommPath, paths->len + 1);
+    keep = 0;
+    for (unsigned i = 0; i < paths->len; i++) {
+        const CommPath *p = &g_array_index(paths, CommPath, i);
+        keep += has_comm(p->blocked, p->sent_packets, p->recv_packets);
+    }
+    cr->paths = g_new(CommPath, keep + 1);
     for (unsigned i = 0; i < paths->len; i++) {
         CommPath *p = &g_array_index(paths, CommPath, i);
         if (has_comm(p->blocked, p->sent_packets, p->recv_packets))
