@@ -514,6 +514,13 @@ void block_truncate(Core *c, uint32_t end_pc);
 /* core_run: the cycle limit cut a block (c->cut.block): run its prefix
  * up to c->cut.end and stop the core there (CORE_LIMIT). */
 void block_run_cut(Core *c);
+/* b, entered at start, would end past the cycle limit: stop before it
+ * (true), to run only the instructions that complete by the limit
+ * (block_limit.c). */
+bool block_limit_cut(Core *c, Block *b, uint64_t start);
+/* Costs, loads/stores and the control instruction of b's words (pend:
+ * b is a real block, not a single word's cost). */
+uint32_t block_scan(Core *c, Block *b, bool pend);
 /* Cycle at which the current execution of b began. */
 uint64_t block_start(const Core *c, const Block *b);
 /* The block executing now (NULL between blocks). */
