@@ -646,6 +646,29 @@ slow:
     block_miss(uc, address, size, opaque);
 }
 
+/* 24k: b reads what p left pending (entry_stall). The wait is charged
+ * here when its memo has it and nothing comes with it: nothing due by b's
+ * later end, b's xcyc there for the cycles (charge_stall's work, its
+ * samples none). Else false, nothing changed (boundary_fast). */
+static inline bool stall_in_line(Core *c, const Block *p, Block *b, uint64_t *start, uint64_t *end)
+{
+    unsigned k = 0;
+    while (k < BLOCK_MEMO && b->memo_from[k] != p)
+        k++;
+    if (k == BLOCK_MEMO)
+        return false;
+    uint64_t st = b->memo_stall[k];
+    if (!st)
+        return true;
+    if (!b->xcyc || *end + st > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))
+        return false;
+    *start += st;
+    *end += st;
+    b->extra += (int64_t)st;
+    b->xcyc[b->first_use < b->ninsns ? b->first_use : 0] += (int64_t)st;
+    return true;
+}
+
 /* block_hook with no client (core_set_hooks never called): no block is
  * watched, so b->attn (splits only) rides on the lookup (Block.key), and
  * boundary_quick's checks are done in line without a register saved
@@ -671,10 +694,10 @@ static inline __attribute__((always_inline)) void plain(uc_engine *uc, uint64_t 
         unsigned k = p->qk; /* boundary_quick's tests, b->attn known false */
         const volatile uint32_t *g = c->gpr;
         if (G_UNLIKELY((int8_t)k < 0) || end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
-            || ((k & BLOCK_QK_PEND) && (p->pend_mask & b->use_mask))
-            || ((k & BLOCK_QK_PEND) && (p->pend_ag & b->base_mask))
             || ((k & BLOCK_CHK_JR) && (g[p->jr_rs] & 1)) || ((k & BLOCK_CHK_JR) && c->jr_saved)
-            || ((k & BLOCK_CHK_SP) && (int64_t)g[29] - (int64_t)p->sp_dip < (int64_t)c->sp_floor)) {
+            || ((k & BLOCK_CHK_SP) && (int64_t)g[29] - (int64_t)p->sp_dip < (int64_t)c->sp_floor)
+            || (G_UNLIKELY(k & BLOCK_QK_PEND) && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask))
+                && !stall_in_line(c, p, b, &start, &end))) {
             boundary_other(bt, start, end, c, p, b);
             return;
         }
