@@ -669,6 +669,25 @@ static inline bool stall_in_line(Core *c, const Block *p, Block *b, uint64_t *st
     return true;
 }
 
+/* 24k: nothing pending that b reads, or its wait charged in line. */
+static inline bool pend_ok(Core *c, const Block *p, Block *b, uint64_t *start, uint64_t *end)
+{
+    return !((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)) || stall_in_line(c, p, b, start, end);
+}
+
+/* BLOCK_CHK_JR: the jump target even, no jump register saved. */
+static inline bool jr_ok(const Core *c, const Block *p, const uint32_t *g)
+{
+    return !(g[p->jr_rs] & 1) && !c->jr_saved;
+}
+
+/* BLOCK_CHK_SP: g[29] - sp_dip at or above the lowest $sp seen and the
+ * limit (32-bit values: exact in 64-bit signed arithmetic). */
+static inline bool sp_ok(const Core *c, const Block *p, const uint32_t *g)
+{
+    return (int64_t)g[29] - (int64_t)p->sp_dip >= (int64_t)c->sp_floor;
+}
+
 /* block_hook with no client (core_set_hooks never called): no block is
  * watched, so b->attn (splits only) rides on the lookup (Block.key), and
  * boundary_quick's checks are done in line without a register saved
@@ -690,14 +709,27 @@ static inline __attribute__((always_inline)) void plain(uc_engine *uc, uint64_t 
     uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->leave) || G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))) {
-        unsigned k = p->qk; /* boundary_quick's tests, b->attn known false */
-        const volatile uint32_t *g = c->gpr;
-        if (G_UNLIKELY((int8_t)k < 0) || end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
-            || ((k & BLOCK_CHK_JR) && (g[p->jr_rs] & 1)) || ((k & BLOCK_CHK_JR) && c->jr_saved)
-            || ((k & BLOCK_CHK_SP) && (int64_t)g[29] - (int64_t)p->sp_dip < (int64_t)c->sp_floor)
-            || (G_UNLIKELY(k & BLOCK_QK_PEND) && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask))
-                && !stall_in_line(c, p, b, &start, &end))) {
+    unsigned k = p->qk; /* 0 exactly when p->leave is (block_leave) */
+    if (G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))) {
+        boundary_other(bt, start, end, c, p, b);
+        return;
+    }
+    if (G_UNLIKELY(k)) { /* boundary_quick's tests, b->attn known false */
+        /* the engine stored the registers before this call: plain loads
+         * (volatile would load, mask and test where one test does) */
+        const uint32_t *g = (const uint32_t *)c->gpr;
+        bool ok;
+        if (k == BLOCK_CHK_JR) /* a return (flat) */
+            ok = jr_ok(c, p, g);
+        else if (k == (BLOCK_CHK_JR | BLOCK_QK_PEND)) /* a return (24k) */
+            ok = jr_ok(c, p, g) && pend_ok(c, p, b, &start, &end);
+        else if (k == BLOCK_CHK_SP) /* a prologue */
+            ok = sp_ok(c, p, g);
+        else /* the rest, k loaded again (no copy of it kept on the fast path) */
+            ok = (int8_t)(k = __atomic_load_n(&p->qk, __ATOMIC_RELAXED)) >= 0
+                 && (!(k & BLOCK_CHK_JR) || jr_ok(c, p, g)) && (!(k & BLOCK_CHK_SP) || sp_ok(c, p, g))
+                 && (!(k & BLOCK_QK_PEND) || pend_ok(c, p, b, &start, &end));
+        if (G_UNLIKELY(!ok)) {
             boundary_other(bt, start, end, c, p, b);
             return;
         }
