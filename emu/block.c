@@ -351,9 +351,9 @@ static inline uint64_t entry_stall(Core *c, const Block *p, Block *b, uint64_t b
 static void charge_stall(Core *c, Block *b, uint64_t st, uint64_t start)
 {
     b->extra += (int64_t)st;
-    block_note_extra(b, b->first_use < b->ninsns ? b->first_use : 0, (int64_t)st);
+    block_note_extra(b, b->first_use, (int64_t)st);
     if (c->next_sample < start)
-        sample_range(c, start, b->addr + 4 * (b->first_use < b->ninsns ? b->first_use : 0));
+        sample_range(c, start, b->addr + 4 * b->first_use);
 }
 
 /* Slow part of the boundary at `start`: the client's view of the
@@ -665,7 +665,7 @@ static inline bool stall_in_line(Core *c, const Block *p, Block *b, uint64_t *st
     *start += st;
     *end += st;
     b->extra += (int64_t)st;
-    b->xcyc[b->first_use < b->ninsns ? b->first_use : 0] += (int64_t)st;
+    b->xcyc[b->first_use] += (int64_t)st;
     return true;
 }
 

@@ -99,7 +99,8 @@ struct Block {
                                   the boundary */
     uint32_t memo_stall[BLOCK_MEMO]; /* and the cycles that interlock cost */
     uint32_t first_use;        /* 24k: index of its first instruction
-                                  reading something of use_mask */
+                                  reading something of use_mask (0 when
+                                  none: where its entry stall goes) */
     uint32_t nev[BLOCK_NEV];   /* loads, stores, branches ... per execution */
     uint32_t wait[T24_NWAIT];  /* 24k: its static waits by cause, per execution */
     uint64_t lost_ev[BLOCK_NEV]; /* of them, in the instructions `lost` */
