@@ -46,7 +46,7 @@ static uint32_t taken_cost(const Core *c, uint32_t insn)
 
 /* Costs, loads/stores and the control instruction of b's words (pend:
  * b is a real block, not word_cost's single word). */
-static uint32_t block_scan(Core *c, Block *b, bool pend)
+uint32_t block_scan(Core *c, Block *b, bool pend)
 {
     const Timing *t = &c->cfg->timing;
     uint32_t ctl = 0;
@@ -351,9 +351,9 @@ static inline uint64_t entry_stall(Core *c, const Block *p, Block *b, uint64_t b
 static void charge_stall(Core *c, Block *b, uint64_t st, uint64_t start)
 {
     b->extra += (int64_t)st;
-    block_note_extra(b, b->first_use < b->ninsns ? b->first_use : 0, (int64_t)st);
+    block_note_extra(b, b->first_use, (int64_t)st);
     if (c->next_sample < start)
-        sample_range(c, start, b->addr + 4 * (b->first_use < b->ninsns ? b->first_use : 0));
+        sample_range(c, start, b->addr + 4 * b->first_use);
 }
 
 /* Slow part of the boundary at `start`: the client's view of the
@@ -368,109 +368,6 @@ G_GNUC_NO_INLINE static bool boundary_slow(Core *c, Block *p, Block *b, uint64_t
     }
     bool delay_slot = (p->flags & BLOCK_SPLIT) != 0;
     return start >= c->next_event && core_events(c, b->addr, delay_slot);
-}
-
-/* ---- the cycle limit -------------------------------------------------------
- * An instruction runs only when it completes by [run] max_cycles (its
- * static cost; a device access its fixed mmio cost, mmio.c); a branch and
- * its delay slot run both or neither; a taken branch's extra cycles are
- * charged up to the limit. So a core stops with cycles <= the limit, and
- * its samples are floor(cycles / period). A block that would end past the
- * limit is stopped before it runs (uc_emu_stop in this hook is exact) and
- * its prefix then runs alone up to an `until` address (block_run_cut). */
-
-/* Static cycles of `word` at addr (the delay slot of a branch ending a
- * block at a page end). */
-static uint64_t word_cost(Core *c, uint32_t addr, uint32_t word)
-{
-    Block tmp = { .addr = addr, .size = 4, .ninsns = 1 };
-    uint16_t icost;
-    tmp.icost = &icost;
-    tmp.words = &word;
-    block_scan(c, &tmp, false);
-    g_free(tmp.mem);
-    return tmp.cost;
-}
-
-/* Static cycles of the delay slot of BLOCK_SPLIT b (the word after it),
- * memoised with the word they were computed for: the word is read from
- * RAM directly (no Unicorn call), and code written there at run time
- * gets its own cost. A block that ran a loop across a page end paid a
- * Unicorn read and a scan at every entry (bench-store-x10). */
-static uint64_t ds_cost(Core *c, Block *b)
-{
-    uint32_t addr = b->addr + b->size, phys = mips_phys(addr), word;
-    if (c->ram && (uint64_t)phys + 4 <= c->cfg->ram_size) {
-        word = core_guest_word(c, c->ram + phys);
-    } else {
-        uint8_t w[4];
-        if (uc_mem_read(c->uc, phys, w, 4) != UC_ERR_OK)
-            return 1;
-        word = core_guest_word(c, w);
-    }
-    if (!b->ds_cost || word != b->ds_word) {
-        b->ds_word = word;
-        b->ds_cost = (uint32_t)word_cost(c, addr, word);
-    }
-    return b->ds_cost;
-}
-
-/* b, entered at start, would end past the limit: stop before it (true),
- * to run only the instructions that complete by the limit. */
-static bool block_limit_cut(Core *c, Block *b, uint64_t start)
-{
-    uint64_t limit = c->cfg->max_cycles, end = start + b->cost;
-    if (b->flags & BLOCK_SPLIT)
-        end += ds_cost(c, b);
-    if (end <= limit)
-        return false;
-    uint64_t room = start < limit ? limit - start : 0, acc = 0;
-    uint32_t k = 0;
-    while (k < b->ninsns && acc + b->icost[k] <= room)
-        acc += b->icost[k++];
-    if ((b->flags & (MIPS_BRANCH | BLOCK_SPLIT)) && b->branch_pc >= b->addr
-        && k == (b->branch_pc - b->addr) / 4 + 1)
-        acc -= b->icost[--k]; /* the branch, not its delay slot: neither */
-    c->cycles = start;
-    c->prev = &c->none;
-    c->pc = b->addr;
-    if (k == 0) {
-        core_stop(c, CORE_LIMIT);
-        return true;
-    }
-    c->cut.block = b;
-    c->cut.end = b->addr + 4 * k;
-    c->cut.slack = b->cost - acc;
-    core_stop(c, CORE_RUNNING);
-    return true;
-}
-
-void block_run_cut(Core *c)
-{
-    Block *b = c->cut.block;
-    if (!core_uc_ok(c, uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size), "drop a translation")) {
-        c->prev = &c->none;
-        c->cut.block = NULL;
-        c->cut.slack = 0;
-        return;
-    }
-    c->stopping = false;
-    c->cut.run = true;
-    core_update_next_event(c);
-    uc_err err = uc_emu_start(c->uc, b->addr, c->cut.end, 0, 0);
-    c->cut.run = false;
-    if (c->state == CORE_RUNNING && err != UC_ERR_OK)
-        exc_engine_error(c, err, c->cut.end);
-    if (c->state == CORE_RUNNING) {
-        block_truncate(c, c->cut.end);
-        c->pc = c->cut.end;
-        c->state = CORE_LIMIT;
-        c->stopping = true;
-    }
-    c->prev = &c->none;
-    c->cut.block = NULL;
-    c->cut.slack = 0;
-    core_uc_ok(c, uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size), "drop a translation");
 }
 
 /* The prefix of the cut block starts: charged whole, block_run_cut takes
@@ -749,6 +646,48 @@ slow:
     block_miss(uc, address, size, opaque);
 }
 
+/* 24k: b reads what p left pending (entry_stall). The wait is charged
+ * here when its memo has it and nothing comes with it: nothing due by b's
+ * later end, b's xcyc there for the cycles (charge_stall's work, its
+ * samples none). Else false, nothing changed (boundary_fast). */
+static inline bool stall_in_line(Core *c, const Block *p, Block *b, uint64_t *start, uint64_t *end)
+{
+    unsigned k = 0;
+    while (k < BLOCK_MEMO && b->memo_from[k] != p)
+        k++;
+    if (k == BLOCK_MEMO)
+        return false;
+    uint64_t st = b->memo_stall[k];
+    if (!st)
+        return true;
+    if (!b->xcyc || *end + st > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))
+        return false;
+    *start += st;
+    *end += st;
+    b->extra += (int64_t)st;
+    b->xcyc[b->first_use] += (int64_t)st;
+    return true;
+}
+
+/* 24k: nothing pending that b reads, or its wait charged in line. */
+static inline bool pend_ok(Core *c, const Block *p, Block *b, uint64_t *start, uint64_t *end)
+{
+    return !((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)) || stall_in_line(c, p, b, start, end);
+}
+
+/* BLOCK_CHK_JR: the jump target even, no jump register saved. */
+static inline bool jr_ok(const Core *c, const Block *p, const uint32_t *g)
+{
+    return !(g[p->jr_rs] & 1) && !c->jr_saved;
+}
+
+/* BLOCK_CHK_SP: g[29] - sp_dip at or above the lowest $sp seen and the
+ * limit (32-bit values: exact in 64-bit signed arithmetic). */
+static inline bool sp_ok(const Core *c, const Block *p, const uint32_t *g)
+{
+    return (int64_t)g[29] - (int64_t)p->sp_dip >= (int64_t)c->sp_floor;
+}
+
 /* block_hook with no client (core_set_hooks never called): no block is
  * watched, so b->attn (splits only) rides on the lookup (Block.key), and
  * boundary_quick's checks are done in line without a register saved
@@ -770,14 +709,27 @@ static inline __attribute__((always_inline)) void plain(uc_engine *uc, uint64_t 
     uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
     uint64_t start = c->cycles + bt;
     uint64_t end = start + b->cost;
-    if (G_UNLIKELY(p->leave) || G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))) {
-        unsigned k = p->qk; /* boundary_quick's tests, b->attn known false */
-        const volatile uint32_t *g = c->gpr;
-        if (G_UNLIKELY((int8_t)k < 0) || end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
-            || ((k & BLOCK_QK_PEND) && (p->pend_mask & b->use_mask))
-            || ((k & BLOCK_QK_PEND) && (p->pend_ag & b->base_mask))
-            || ((k & BLOCK_CHK_JR) && (g[p->jr_rs] & 1)) || ((k & BLOCK_CHK_JR) && c->jr_saved)
-            || ((k & BLOCK_CHK_SP) && (int64_t)g[29] - (int64_t)p->sp_dip < (int64_t)c->sp_floor)) {
+    unsigned k = p->qk; /* 0 exactly when p->leave is (block_leave) */
+    if (G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))) {
+        boundary_other(bt, start, end, c, p, b);
+        return;
+    }
+    if (G_UNLIKELY(k)) { /* boundary_quick's tests, b->attn known false */
+        /* the engine stored the registers before this call: plain loads
+         * (volatile would load, mask and test where one test does) */
+        const uint32_t *g = (const uint32_t *)c->gpr;
+        bool ok;
+        if (k == BLOCK_CHK_JR) /* a return (flat) */
+            ok = jr_ok(c, p, g);
+        else if (k == (BLOCK_CHK_JR | BLOCK_QK_PEND)) /* a return (24k) */
+            ok = jr_ok(c, p, g) && pend_ok(c, p, b, &start, &end);
+        else if (k == BLOCK_CHK_SP) /* a prologue */
+            ok = sp_ok(c, p, g);
+        else /* the rest, k loaded again (no copy of it kept on the fast path) */
+            ok = (int8_t)(k = __atomic_load_n(&p->qk, __ATOMIC_RELAXED)) >= 0
+                 && (!(k & BLOCK_CHK_JR) || jr_ok(c, p, g)) && (!(k & BLOCK_CHK_SP) || sp_ok(c, p, g))
+                 && (!(k & BLOCK_QK_PEND) || pend_ok(c, p, b, &start, &end));
+        if (G_UNLIKELY(!ok)) {
             boundary_other(bt, start, end, c, p, b);
             return;
         }

@@ -13,7 +13,7 @@ void block_cost_24k(Core *c, Block *b, bool pend)
     T24Result r = { 0 };
     t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, NULL, b->icost, pend ? &ex : NULL, &r);
     b->cost = r.cost;
-    b->first_use = r.first_use;
+    b->first_use = r.first_use < b->ninsns ? r.first_use : 0; /* an entry stall's instruction */
     G_STATIC_ASSERT((int)BLOCK_NWAIT == (int)T24_NWAIT);
     for (unsigned w = 0; w < T24_NWAIT; w++)
         b->wait[w] = r.wait[w];

@@ -99,7 +99,8 @@ struct Block {
                                   the boundary */
     uint32_t memo_stall[BLOCK_MEMO]; /* and the cycles that interlock cost */
     uint32_t first_use;        /* 24k: index of its first instruction
-                                  reading something of use_mask */
+                                  reading something of use_mask (0 when
+                                  none: where its entry stall goes) */
     uint32_t nev[BLOCK_NEV];   /* loads, stores, branches ... per execution */
     uint32_t wait[T24_NWAIT];  /* 24k: its static waits by cause, per execution */
     uint64_t lost_ev[BLOCK_NEV]; /* of them, in the instructions `lost` */
@@ -514,6 +515,13 @@ void block_truncate(Core *c, uint32_t end_pc);
 /* core_run: the cycle limit cut a block (c->cut.block): run its prefix
  * up to c->cut.end and stop the core there (CORE_LIMIT). */
 void block_run_cut(Core *c);
+/* b, entered at start, would end past the cycle limit: stop before it
+ * (true), to run only the instructions that complete by the limit
+ * (block_limit.c). */
+bool block_limit_cut(Core *c, Block *b, uint64_t start);
+/* Costs, loads/stores and the control instruction of b's words (pend:
+ * b is a real block, not a single word's cost). */
+uint32_t block_scan(Core *c, Block *b, bool pend);
 /* Cycle at which the current execution of b began. */
 uint64_t block_start(const Core *c, const Block *b);
 /* The block executing now (NULL between blocks). */

@@ -48,6 +48,7 @@ static void test_fixtures(void)
         { "t24_xblock", RP + 5 * (1 + 1 + 2) }, /* load-use across blocks */
         { "t24_xblockind", RP + 5 * 3 },
         { "t24_xblockjr", RP + 3 * (4 + 2 + 1 + 2) }, /* across a jr: at run time */
+        { "t24_xjrloop", RP + 5 * (4 + 2 + 2 + 4) + 4 }, /* the same, memoised */
         { "t24_uncached", RP + (1 + 2) + 1 + 4 * (1 + 4) }, /* kseg1 fetch */
         { "t24_perf", 12 << 16 | 12 },         /* PerfCnt0 cycles, 1 insns */
         { "t24_perfovf", 0x100 | 72 },         /* overflow: PCI, IP7 */
@@ -121,11 +122,101 @@ static void test_agen_and_mul(void)
     g_assert_cmpuint(pass(st, 2, ic, &r), ==, 3);
 }
 
+/* t24_xjrloop: the loop block (addu t1, t0, t0; addiu; bnez; nop) runs
+ * 5 times, each entered by the jr block with the mul's result 2 cycles
+ * away: the waits go on the addu (2 x 5), the 4 taken bnez on the bnez,
+ * whether charged by the exact path (the first two entries: new pairs)
+ * or from the memo in the unprofiled block hook (the last three). */
+static void test_entry_stall_memo(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        Config cfg;
+        config_defaults(&cfg);
+        cfg.mesh_width = cfg.mesh_height = 1;
+        g_autofree char *path = g_strdup_printf("%s/t24_xjrloop-%s.elf", FIXTURES, endians[e]);
+        GError *err = NULL;
+        ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
+        g_assert_no_error(err);
+        Core *c = core_new(0, &cfg, img, NULL, NULL, &err);
+        g_assert_no_error(err);
+        core_run(c, UINT64_C(1) << 40);
+        g_assert_cmpint(core_state(c), ==, CORE_EXITED);
+        g_assert_cmpint(core_exit_code(c), ==, RP + 5 * (4 + 2 + 2 + 4) + 4);
+        const Block *loop = NULL;
+        for (unsigned i = 0; i < core_nblocks(c); i++) {
+            const Block *b = core_block(c, i);
+            if (block_count(b) == 5 && block_ninsns(b) == 4) {
+                g_assert_null(loop);
+                loop = b;
+            }
+        }
+        g_assert_nonnull(loop);
+        uint64_t cyc[4];
+        g_assert_true(block_insn_cycles(loop, cyc));
+        g_assert_cmpuint(cyc[0], ==, 5 * (1 + 2)); /* addu: its waits */
+        g_assert_cmpuint(cyc[1], ==, 5);
+        g_assert_cmpuint(cyc[2], ==, 5 + 4);       /* bnez: taken 4 times */
+        g_assert_cmpuint(cyc[3], ==, 5);
+        g_assert_cmpuint(block_cycles(loop), ==, 5 * 4 + 5 * 2 + 4);
+        core_free(c);
+        elf_image_free(img);
+    }
+}
+
+static uint32_t no_tag(void *opaque, uint32_t addr, bool *watch)
+{
+    *watch = false;
+    return 0;
+}
+
+static void no_arrive(void *opaque, Core *core, const Block *from, const Block *to, uint64_t now) {}
+
+/* t24_xjrloop stopped by [run] max_cycles at each cycle of its run: the
+ * block hook of a core without a client (the memoised waits charged in
+ * it, or left to the exact path when the limit falls inside one) stops
+ * exactly where the hook of a core with a client stops, whose every jr
+ * takes the exact path (boundary_fast): state, cycles, pc. */
+static void test_entry_stall_limit(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        g_autofree char *path = g_strdup_printf("%s/t24_xjrloop-%s.elf", FIXTURES, endians[e]);
+        unsigned limited = 0;
+        for (uint64_t limit = 1; limit < 200; limit++) {
+            uint64_t got[2][4];
+            for (unsigned client = 0; client < 2; client++) {
+                Config cfg;
+                config_defaults(&cfg);
+                cfg.mesh_width = cfg.mesh_height = 1;
+                cfg.max_cycles = limit;
+                GError *err = NULL;
+                ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
+                g_assert_no_error(err);
+                Core *c = core_new(0, &cfg, img, NULL, NULL, &err);
+                g_assert_no_error(err);
+                if (client)
+                    core_set_hooks(c, &(CoreHooks){ .block_tag = no_tag, .arrive = no_arrive });
+                core_run(c, UINT64_C(1) << 40);
+                got[client][0] = (uint64_t)core_state(c);
+                got[client][1] = core_cycles(c);
+                got[client][2] = core_pc(c);
+                got[client][3] = core_state(c) == CORE_EXITED ? (uint64_t)core_exit_code(c) : 0;
+                core_free(c);
+                elf_image_free(img);
+            }
+            g_assert_cmpmem(got[0], sizeof got[0], got[1], sizeof got[1]);
+            limited += got[0][0] == CORE_LIMIT;
+        }
+        g_assert_cmpuint(limited, >, 60); /* the limit fell inside the loop */
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/timing24k/fixtures", test_fixtures);
     g_test_add_func("/timing24k/fpu-chain", test_fpu_chain);
     g_test_add_func("/timing24k/agen-mul", test_agen_and_mul);
+    g_test_add_func("/timing24k/entry-stall-memo", test_entry_stall_memo);
+    g_test_add_func("/timing24k/entry-stall-limit", test_entry_stall_limit);
     return g_test_run();
 }
