@@ -105,7 +105,9 @@ const CollectorEvent *collector_events(const Collector *col, size_t *n, uint64_t
 const char *collector_func_name(const Collector *col, unsigned func);
 
 /* Build the core's Profile (after collector_finish), its calling contexts
- * and timeline spans included. */
+ * and timeline spans included. The contexts move to the Profile:
+ * collector_contexts reads them there afterwards, so the Profile must
+ * outlive the collector's readers, and the collector collects no more. */
 Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz);
 
 #endif

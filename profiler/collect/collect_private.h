@@ -68,6 +68,9 @@ struct Collector {
     uint64_t irq_incl;
     uint32_t epc;
     GArray *ctx;               /* Ctx; node 0 = the root (first code run) */
+    const Ctx *ctx_given;      /* the contexts handed to the Profile by
+                                  collector_profile (ctx is empty then) */
+    size_t nctx_given;
     GHashTable *ctx_index;     /* (parent << 32 | func) -> node, for the
                                   children of nodes with many */
     GArray *ctx_kids;          /* CtxKids by node */

@@ -123,6 +123,10 @@ const char *collector_func_name(const Collector *col, unsigned func)
 
 const CollectorCtx *collector_contexts(const Collector *col, size_t *n)
 {
+    if (col->ctx_given) {   /* the Profile's since collector_profile */
+        *n = col->nctx_given;
+        return col->ctx_given;
+    }
     *n = col->ctx->len;
     return (const CollectorCtx *)(void *)col->ctx->data;
 }
