@@ -195,6 +195,7 @@ static void take_contexts(Profile *p, Collector *col)
     gsize n = 0;
     p->ctxs = col->ctx->len ? g_array_steal(col->ctx, &n) : NULL;
     p->nctxs = n;
+    p->ctxs_distinct = true;   /* collect_ctx_child finds a known child */
     col->ctx_given = p->ctxs;
     col->nctx_given = n;
 }

@@ -68,6 +68,8 @@ static unsigned kid_add(GArray *fn, GHashTable *index, unsigned n, unsigned p, u
                                .sib = NODE(fn, p)->kid };
     FoldNode *q = NODE(fn, p);
     q->kid = n;
+    if (!index)
+        return n;
     if (++q->nkids == FEW_KIDS + 1)   /* from now on by the index */
         for (unsigned k = n; k != NONE; k = NODE(fn, k)->sib)
             g_hash_table_insert(index, kid_key(p, NODE(fn, k)->func), GUINT_TO_POINTER(k));
@@ -77,19 +79,24 @@ static unsigned kid_add(GArray *fn, GHashTable *index, unsigned n, unsigned p, u
 }
 
 /* Folded node of every context, in a tree of fn (node 0 = root). */
-static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold)
+static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold, bool distinct)
 {
+    bool find = fold || !distinct;
     GArray *fn = g_array_sized_new(FALSE, FALSE, sizeof(FoldNode), (guint)nctx);
     g_array_set_size(fn, (guint)nctx);   /* at most one node per context */
     unsigned len = 1;
     g_autofree unsigned *map = g_new(unsigned, nctx ? nctx : 1);
-    GHashTable *index = g_hash_table_new(key_hash, g_direct_equal);
+    GHashTable *index = find ? g_hash_table_new(key_hash, g_direct_equal) : NULL;
     *NODE(fn, 0) = (FoldNode){ .parent = 0, .func = ctx[0].func, .depth = 1, .kid = NONE, .sib = NONE,
                                .self = ctx[0].self };
     map[0] = 0;
     for (size_t n = 1; n < nctx; n++) {
         unsigned p = map[ctx[n].parent], f = ctx[n].func;
-        unsigned k = kid_find(fn, index, p, f);
+        /* Unfolded, a node short of the depth cut stands for one context,
+         * whose children are distinct functions (the collector's tree): a
+         * new node each, never found (issue 24: the lookups and index of
+         * 66,000 contexts). */
+        unsigned k = find ? kid_find(fn, index, p, f) : NONE;
         if (k != NONE)
             map[n] = k;
         else if (NODE(fn, p)->depth >= FOLDED_MAX_DEPTH || (fold && occurrences(fn, p, f) >= fold))
@@ -98,7 +105,8 @@ static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold)
             map[n] = kid_add(fn, index, len++, p, f);
         NODE(fn, map[n])->self += ctx[n].self;
     }
-    g_hash_table_destroy(index);
+    if (index)
+        g_hash_table_destroy(index);
     g_array_set_size(fn, len);
     return fn;
 }
@@ -111,13 +119,18 @@ struct Folded {
     char **names;              /* [funcs] escaped name, made once (NULL: on no path) */
     size_t *namelen;           /* [funcs] its length */
     unsigned max_depth;
+    /* folded_bytes' last answer (folded_write sizes its text with it:
+     * cli/write.c asked it already for the same cut) */
+    bool sized;
+    unsigned sized_depth;
+    uint64_t sized_pre, sized_bytes;
 };
 
 Folded *folded_new(const Profile *p, unsigned fold)
 {
     Folded *f = g_new0(Folded, 1);
     f->p = p;
-    f->nodes = p->nctxs ? fold_tree(p->ctxs, p->nctxs, fold) : g_array_new(FALSE, FALSE, sizeof(FoldNode));
+    f->nodes = p->nctxs ? fold_tree(p->ctxs, p->nctxs, fold, p->ctxs_distinct) : g_array_new(FALSE, FALSE, sizeof(FoldNode));
     unsigned n = f->nodes->len;
     f->subtree = g_new(uint64_t, n ? n : 1);   /* each set below */
     f->pathlen = g_new(uint64_t, n ? n : 1);
@@ -206,14 +219,20 @@ static unsigned digits(uint64_t v)
     return d;
 }
 
-uint64_t folded_bytes(const Folded *f, const char *prefix, unsigned depth)
+uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth)
 {
     uint64_t total = 0, pre = prefix ? strlen(prefix) + 1 : 0;
+    if (f->sized && f->sized_depth == depth && f->sized_pre == pre)
+        return f->sized_bytes;
     for (unsigned i = 0; i < f->nodes->len; i++) {
         uint64_t v = node_count(f, i, depth);
         if (v)
             total += pre + f->pathlen[i] + 1 + digits(v) + 1;
     }
+    f->sized = true;
+    f->sized_depth = depth;
+    f->sized_pre = pre;
+    f->sized_bytes = total;
     return total;
 }
 
@@ -224,7 +243,7 @@ uint64_t folded_bytes(const Folded *f, const char *prefix, unsigned depth)
  * the nearest ancestor whose line this call wrote: its line starts with
  * the same prefix and path, copied at once (deep recursion's lines are
  * each the line before and one frame). */
-void folded_write(GString *o, const Folded *f, const char *prefix, unsigned depth)
+void folded_write(GString *o, Folded *f, const char *prefix, unsigned depth)
 {
     size_t pre = prefix ? strlen(prefix) + 1 : 0;
     gsize *line = g_new(gsize, f->nodes->len ? f->nodes->len : 1);   /* where node's line starts, or NONE */

@@ -38,8 +38,8 @@ typedef struct Folded Folded;
 Folded *folded_new(const Profile *p, unsigned fold);
 void folded_free(Folded *f);
 unsigned folded_max_depth(const Folded *f);
-uint64_t folded_bytes(const Folded *f, const char *prefix, unsigned depth);
-void folded_write(GString *out, const Folded *f, const char *prefix, unsigned depth);
+uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth);   /* the last one remembered */
+void folded_write(GString *out, Folded *f, const char *prefix, unsigned depth);
 
 /* The folded tree read back, for report.html's flame data (cli/write.c):
  * its nodes 0..folded_nodes-1 in the order folded_write writes their lines

@@ -188,6 +188,9 @@ typedef struct Profile {
     ProfHist *hists;           /* [nperiods], in the order given by the user */
     size_t nctxs;
     ProfCtx *ctxs;             /* calling contexts (folded stacks, flame graphs) */
+    bool ctxs_distinct;        /* no two children of a node have one function
+                                  (the collector's tree; a profile.data read
+                                  back may repeat a path: summed) */
     size_t nevents;
     ProfEvent *events;         /* timeline spans in time order */
     uint64_t events_dropped;   /* spans past the recording limit */
