@@ -29,8 +29,7 @@ static void append_script_safe(Page *pg, const char *json);
  * UTF-8 replaced). */
 static void append_quoted(GString *o, const char *s)
 {
-    g_autofree char *q = npjson_quote(s ? s : "");
-    g_string_append(o, q);
+    npjson_append_quoted(o, s ? s : "");
 }
 
 #define MAX_SOURCE_BYTES (4u << 20) /* larger source files are not embedded */
@@ -38,18 +37,25 @@ static void append_quoted(GString *o, const char *s)
 typedef struct FileTable {
     GHashTable *index;  /* path (owned by the Symbols) -> index + 1 */
     GPtrArray *paths;
+    const char *last;   /* the path asked last (the same string as the */
+    int last_index;     /* instruction before's, mostly: not hashed again) */
 } FileTable;
 
 static int file_index(FileTable *ft, const char *path)
 {
     if (!path)
         return -1;
+    if (path == ft->last)
+        return ft->last_index;
     gpointer v = g_hash_table_lookup(ft->index, path);
-    if (v)
-        return GPOINTER_TO_INT(v) - 1;
-    g_ptr_array_add(ft->paths, (gpointer)path);
-    g_hash_table_insert(ft->index, (gpointer)path, GINT_TO_POINTER((int)ft->paths->len));
-    return (int)ft->paths->len - 1;
+    if (!v) {
+        g_ptr_array_add(ft->paths, (gpointer)path);
+        v = GINT_TO_POINTER((int)ft->paths->len);
+        g_hash_table_insert(ft->index, (gpointer)path, v);
+    }
+    ft->last = path;
+    ft->last_index = GPOINTER_TO_INT(v) - 1;
+    return ft->last_index;
 }
 
 /* Cycles of each instruction of [lo, lo + 4n): each block's cycles of that
@@ -217,7 +223,7 @@ static GString *files_head(const FileTable *ft)
  * numbered by a first pass. */
 static GString *lines_json(const Profile *const *profs, unsigned ncores, Page *pg)
 {
-    FileTable ft = { g_hash_table_new(g_str_hash, g_str_equal), g_ptr_array_new() };
+    FileTable ft = { .index = g_hash_table_new(g_str_hash, g_str_equal), .paths = g_ptr_array_new() };
     number_files(&ft, profs, ncores);
     GString *o = files_head(&ft);
     for (unsigned c = 0; c < ncores; c++) {

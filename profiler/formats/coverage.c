@@ -39,6 +39,8 @@ typedef struct CovFile {
 typedef struct Cov {
     GHashTable *by_name;       /* DWARF file name -> CovFile (NULL: unreadable) */
     GHashTable *by_path;       /* absolute path -> CovFile (owns them) */
+    const char *last_name;     /* the name asked last (the Symbols' string, */
+    CovFile *last;             /* the same as the line before's, mostly) */
 } Cov;
 
 static void cov_file_free(gpointer data)
@@ -60,8 +62,13 @@ static void cov_file_free(gpointer data)
 static CovFile *cov_file(Cov *cv, const char *name)
 {
     CovFile *f;
-    if (g_hash_table_lookup_extended(cv->by_name, name, NULL, (gpointer *)&f))
+    if (name == cv->last_name)   /* not hashed again (issue 24) */
+        return cv->last;
+    if (g_hash_table_lookup_extended(cv->by_name, name, NULL, (gpointer *)&f)) {
+        cv->last_name = name;
+        cv->last = f;
         return f;
+    }
     gsize len = 0;
     g_autofree char *used = NULL;
     g_autofree char *text = srcpath_read(name, &len, &used, NULL);
