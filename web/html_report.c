@@ -13,6 +13,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "base/num.h"
 #include "profiler/model/events.h"
 #include "profiler/report/report_util.h"
 
@@ -106,10 +107,15 @@ static void append_events(GString *o, const Profile *p, uint32_t a, uint64_t cou
     }
     if (!mask && !pairs)
         return;
-    g_string_append_printf(o, ",[%" PRIu64, mask);
+    g_string_append(o, ",[");
+    num_append_u64(o, mask);
     for (unsigned e = 0; e < PEV_COUNT; e++)
-        if (!implied[e])
-            g_string_append_printf(o, ",%u,%" PRIu64, e, ev[e]);
+        if (!implied[e]) {
+            g_string_append_c(o, ',');
+            num_append_u64(o, e);
+            g_string_append_c(o, ',');
+            num_append_u64(o, ev[e]);
+        }
     g_string_append_c(o, ']');
 }
 
@@ -127,8 +133,21 @@ static void append_function(GString *o, const Profile *p, const ProfFunc *f, Fil
         uint32_t a = f->addr + 4 * i;
         SymLine ln = p->syms ? symbols_line(p->syms, a) : (SymLine){ NULL, 0 };
         g_autofree char *dis = p->syms ? symbols_disasm(p->syms, a) : g_strdup("");
-        g_string_append_printf(o, "%s[%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d,%u,", i ? "," : "", a,
-                               count[i], cycles[i], insn_samples(p, a), file_index(ft, ln.file), ln.line);
+        /* "[a,count,cycles,samples,file,line," without a printf (issue 24) */
+        g_string_append(o, i ? ",[" : "[");
+        const uint64_t num[] = { a, count[i], cycles[i], insn_samples(p, a) };
+        for (unsigned k = 0; k < G_N_ELEMENTS(num); k++) {
+            num_append_u64(o, num[k]);
+            g_string_append_c(o, ',');
+        }
+        int fi = file_index(ft, ln.file);
+        if (fi < 0)
+            g_string_append(o, "-1");
+        else
+            num_append_u64(o, (uint64_t)fi);
+        g_string_append_c(o, ',');
+        num_append_u64(o, ln.line);
+        g_string_append_c(o, ',');
         append_quoted(o, dis);
         append_events(o, p, a, count[i]);
         g_string_append_c(o, ']');
