@@ -49,6 +49,17 @@ uint32_t *collector_stack_ret(const Collector *col, unsigned *n);
  * selfs add up to the core's cycles (after collector_finish). */
 typedef ProfCtx CollectorCtx;
 
+/* A context's communication (profiler/comm; not saved in profile.data,
+ * which keeps the CommReport instead): cycles of self that were blocked
+ * (poll_rx, wait_tx; wait_irq on <idle> nodes: their cycles in `wait`
+ * with NoC interrupts enabled), packets and flits sent and received. Kept
+ * apart from the contexts (issue 24: 56 of a context's 72 bytes, zero
+ * on a core that never talks to the NoC), made when first counted. */
+typedef struct CollectorCtxComm {
+    uint64_t blocked[3];
+    uint64_t sent_packets, sent_flits, recv_packets, recv_flits;
+} CollectorCtxComm;
+
 /* Kinds of blocked cycles (profiler/comm, docs/reports.md). */
 enum { COLLECT_POLL_RX, COLLECT_WAIT_TX, COLLECT_WAIT_IRQ, COLLECT_NBLOCKED };
 
@@ -78,6 +89,8 @@ unsigned collector_count_packet(Collector *col, uint64_t now, bool sent, unsigne
 bool collector_last_noc_wait(const Collector *col, uint64_t *from, uint64_t *to);
 
 const CollectorCtx *collector_contexts(const Collector *col, size_t *n);
+/* Context node's communication (all zero if it has none). */
+const CollectorCtxComm *collector_ctx_comm(const Collector *col, unsigned node);
 
 /* A span on the core's timeline: a wait (idle) or an interrupt handler
  * run (func = the vector's function), in cycles [start, end). */

@@ -36,8 +36,8 @@ guint collect_ctx_hash(gconstpointer key)
  * host instructions of hof30's 16,500 contexts per core: issue 24). */
 static CtxKids *kids_of(Collector *col, unsigned node)
 {
-    if (col->ctx_kids->len < col->ctx->len)   /* doubled: one new context is no call; not cleared */
-        g_array_set_size(col->ctx_kids, MAX(col->ctx->len, 2 * col->ctx_kids->len));
+    if (col->ctx_kids->len < col->nctx)   /* doubled: one new context is no call; not cleared */
+        g_array_set_size(col->ctx_kids, MAX(col->nctx, 2 * col->ctx_kids->len));
     return &g_array_index(col->ctx_kids, CtxKids, node);
 }
 
@@ -84,14 +84,15 @@ unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
     hit = kid_find(col, parent, func);
     if (hit != G_MAXUINT)
         return kid_lookup(col, parent, func, hit);
-    if (col->ctx->len >= col->max_contexts) {
+    if (col->nctx >= col->max_contexts) {
         /* [limits] contexts: the call stays in its caller's context
          * (push() counts it) */
         return parent;
     }
-    Ctx c = { .parent = parent, .func = func };
-    g_array_append_val(col->ctx, c);
-    unsigned node = col->ctx->len - 1;
+    if (col->nctx == col->ctx->len)   /* doubled, not a call per context (issue 24) */
+        g_array_set_size(col->ctx, 2 * col->nctx);
+    unsigned node = col->nctx++;
+    g_array_index(col->ctx, Ctx, node) = (Ctx){ .parent = parent, .func = func };
     CtxKids *nk = kids_of(col, node), *k = &g_array_index(col->ctx_kids, CtxKids, parent);
     *nk = (CtxKids){ .sib = k->first };
     k->first = node;
@@ -127,11 +128,17 @@ const CollectorCtx *collector_contexts(const Collector *col, size_t *n)
         *n = col->nctx_given;
         return col->ctx_given;
     }
-    *n = col->ctx->len;
+    *n = col->nctx;
     return (const CollectorCtx *)(void *)col->ctx->data;
 }
 
 /* ---- communication (profiler/comm) ------------------------------------ */
+
+const CollectorCtxComm *collector_ctx_comm(const Collector *col, unsigned node)
+{
+    static const CollectorCtxComm none;
+    return node < col->ctx_comm->len ? &g_array_index(col->ctx_comm, CollectorCtxComm, node) : &none;
+}
 
 void collector_attach_core(Collector *col, const Core *core)
 {
@@ -149,7 +156,7 @@ void collect_block_pend(Collector *col, uint64_t d)
         return;
     }
     if (col->npend == COLLECT_MAX_PEND) { /* many paths since the last poll: keep the oldest */
-        g_array_index(col->ctx, Ctx, col->pend[0].ctx).blocked[col->blk_kind] += col->pend[0].cycles;
+        collect_ctx_comm(col, col->pend[0].ctx)->blocked[col->blk_kind] += col->pend[0].cycles;
         col->blk_acc += col->pend[0].cycles;
         memmove(col->pend, col->pend + 1, sizeof col->pend[0] * (COLLECT_MAX_PEND - 1));
         col->npend--;
@@ -161,7 +168,7 @@ void collect_block_pend(Collector *col, uint64_t d)
 static void block_commit(Collector *col)
 {
     for (unsigned i = 0; i < col->npend; i++) {
-        g_array_index(col->ctx, Ctx, col->pend[i].ctx).blocked[col->blk_kind] += col->pend[i].cycles;
+        collect_ctx_comm(col, col->pend[i].ctx)->blocked[col->blk_kind] += col->pend[i].cycles;
         col->blk_acc += col->pend[i].cycles;
     }
     col->npend = 0;
@@ -222,7 +229,7 @@ bool collector_blocked(const Collector *col, unsigned *kind)
 unsigned collector_count_packet(Collector *col, uint64_t now, bool sent, unsigned flits)
 {
     collect_ctx_account(col, MAX(now, col->ctx_mark));
-    Ctx *c = &g_array_index(col->ctx, Ctx, col->ctx_cur);
+    CollectorCtxComm *c = collect_ctx_comm(col, col->ctx_cur);
     if (sent) {
         c->sent_packets++;
         c->sent_flits += flits;

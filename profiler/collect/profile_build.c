@@ -193,7 +193,9 @@ static void build_arcs(Profile *p, const Collector *col)
 static void take_contexts(Profile *p, Collector *col)
 {
     gsize n = 0;
-    p->ctxs = col->ctx->len ? g_array_steal(col->ctx, &n) : NULL;
+    g_array_set_size(col->ctx, col->nctx);   /* its room beyond: not the Profile's */
+    p->ctxs = col->nctx ? g_array_steal(col->ctx, &n) : NULL;
+    col->nctx = 0;
     p->nctxs = n;
     p->ctxs_distinct = true;   /* collect_ctx_child finds a known child */
     col->ctx_given = p->ctxs;

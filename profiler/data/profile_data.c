@@ -4,6 +4,7 @@
  * the ELFs). See profile_data.h for the file layout. */
 #include "profiler/data/profile_data.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "base/json.h"
@@ -197,10 +198,11 @@ static GVariant *enc_misses(const Profile *p)
 
 static GVariant *enc_profile(const Profile *p)
 {
-    PdUut *c = g_new0(PdUut, p->nctxs + 1);
-    for (size_t i = 0; i < p->nctxs; i++)
-        c[i] = (PdUut){ p->ctxs[i].parent, p->ctxs[i].func, p->ctxs[i].self };
-    GVariant *ctxs = fixed_tuples(PD_CTX, c, p->nctxs, sizeof *c);
+    /* a ProfCtx is laid out as its tuple (no padding): no copy first */
+    G_STATIC_ASSERT(sizeof(ProfCtx) == sizeof(PdUut) && offsetof(ProfCtx, self) == offsetof(PdUut, t0));
+    static const ProfCtx none;
+    GVariant *ctxs = g_variant_new_fixed_array(G_VARIANT_TYPE(PD_CTX), p->nctxs ? p->ctxs : &none, p->nctxs,
+                                               sizeof(ProfCtx));
     PdTtub *e = g_new0(PdTtub, p->nevents + 1);
     for (size_t i = 0; i < p->nevents; i++)
         e[i] = (PdTtub){ p->events[i].start, p->events[i].end, p->events[i].func, p->events[i].idle ? 1 : 0 };

@@ -128,13 +128,8 @@ void prof_hist_clear(ProfHist *h);
 typedef struct ProfCtx {
     unsigned parent, func;
     uint64_t self;
-    /* Communication (profiler/comm; not saved in profile.data, which keeps
-     * the CommReport instead): cycles of self that were blocked (poll_rx,
-     * wait_tx; wait_irq on <idle> nodes: their cycles in `wait` with NoC
-     * interrupts enabled), packets and flits sent and received. */
-    uint64_t blocked[3];
-    uint64_t sent_packets, sent_flits, recv_packets, recv_flits;
-} ProfCtx;
+} ProfCtx;   /* 16 bytes: the communication of a context is the
+                collector's (CollectorCtxComm), not the Profile's */
 
 /* [cache] enabled: the L1 misses of one instruction, summed over the
  * blocks that hold it (per-line event counts; docs/timing.md). */
