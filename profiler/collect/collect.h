@@ -89,8 +89,9 @@ unsigned collector_count_packet(Collector *col, uint64_t now, bool sent, unsigne
 bool collector_last_noc_wait(const Collector *col, uint64_t *from, uint64_t *to);
 
 const CollectorCtx *collector_contexts(const Collector *col, size_t *n);
-/* Context node's communication (all zero if it has none). */
-const CollectorCtxComm *collector_ctx_comm(const Collector *col, unsigned node);
+/* The communication of nodes 0..*n-1 (*n may be fewer than the contexts:
+ * the nodes beyond have none). */
+const CollectorCtxComm *collector_ctx_comms(const Collector *col, size_t *n);
 
 /* A span on the core's timeline: a wait (idle) or an interrupt handler
  * run (func = the vector's function), in cycles [start, end). */

@@ -134,10 +134,10 @@ const CollectorCtx *collector_contexts(const Collector *col, size_t *n)
 
 /* ---- communication (profiler/comm) ------------------------------------ */
 
-const CollectorCtxComm *collector_ctx_comm(const Collector *col, unsigned node)
+const CollectorCtxComm *collector_ctx_comms(const Collector *col, size_t *n)
 {
-    static const CollectorCtxComm none;
-    return node < col->ctx_comm->len ? &g_array_index(col->ctx_comm, CollectorCtxComm, node) : &none;
+    *n = col->ctx_comm->len;
+    return (const CollectorCtxComm *)(void *)col->ctx_comm->data;
 }
 
 void collector_attach_core(Collector *col, const Core *core)

@@ -84,6 +84,8 @@ static void core_funcs(CommReport *r, CommCoreReport *cr, const Collector *col)
 {
     size_t n;
     const CollectorCtx *c = collector_contexts(col, &n);
+    size_t ncomm;
+    const CollectorCtxComm *comm = collector_ctx_comms(col, &ncomm);
     GHashTable *byname = g_hash_table_new(g_str_hash, g_str_equal);
     GArray *funcs = g_array_new(FALSE, TRUE, sizeof(CommFunc));
     GArray *paths = g_array_new(FALSE, TRUE, sizeof(CommPath));
@@ -118,7 +120,9 @@ static void core_funcs(CommReport *r, CommCoreReport *cr, const Collector *col)
         CommFunc *f = &g_array_index(funcs, CommFunc, GPOINTER_TO_UINT(fi) - 1);
         if (!idle)
             f->self_cycles += c[i].self;
-        const CollectorCtxComm *cm = collector_ctx_comm(col, (unsigned)i);
+        if (i >= ncomm)
+            continue;   /* no communication: only its self cycles */
+        const CollectorCtxComm *cm = &comm[i];
         ctx_add(f->blocked, &f->sent_packets, &f->sent_flits, &f->recv_packets, &f->recv_flits, cm);
         if (!has_comm(cm->blocked, cm->sent_packets, cm->recv_packets))
             continue; /* paths only for nodes with communication: no O(depth) walk each */
