@@ -41,19 +41,13 @@ static CtxKids *kids_of(Collector *col, unsigned node)
     return &g_array_index(col->ctx_kids, CtxKids, node);
 }
 
-static unsigned kid_lookup(Collector *col, unsigned parent, unsigned func, unsigned node)
+/* Remember node as k's child for func (one of its last two). */
+static inline unsigned kid_remember(CtxKids *k, unsigned func, unsigned node)
 {
-    CtxKids *k = kids_of(col, parent);
-    if (node != G_MAXUINT) {   /* store */
-        k->func[k->next] = func + 1;
-        k->node[k->next] = node;
-        k->next ^= 1;
-        return node;
-    }
-    for (unsigned i = 0; i < 2; i++)
-        if (k->func[i] == func + 1)
-            return k->node[i];
-    return G_MAXUINT;
+    k->func[k->next] = func + 1;
+    k->node[k->next] = node;
+    k->next ^= 1;
+    return node;
 }
 
 static gpointer ctx_key(unsigned parent, unsigned func)
@@ -61,10 +55,9 @@ static gpointer ctx_key(unsigned parent, unsigned func)
     return GSIZE_TO_POINTER(((guint64)parent << 32) | func);
 }
 
-/* parent's child for func among all its children, or G_MAXUINT. */
-static unsigned kid_find(Collector *col, unsigned parent, unsigned func)
+/* parent's (kids k) child for func among all its children, or G_MAXUINT. */
+static unsigned kid_find(const Collector *col, const CtxKids *k, unsigned parent, unsigned func)
 {
-    const CtxKids *k = kids_of(col, parent);
     if (k->nkids > CTX_FEW_KIDS) {
         gpointer v;
         return g_hash_table_lookup_extended(col->ctx_index, ctx_key(parent, func), NULL, &v)
@@ -76,24 +69,28 @@ static unsigned kid_find(Collector *col, unsigned parent, unsigned func)
     return G_MAXUINT;
 }
 
+/* The node's kids looked up once per call (three times before, and the
+ * context appended through a GArray call: issue 24). */
 unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
 {
-    unsigned hit = kid_lookup(col, parent, func, G_MAXUINT);
+    CtxKids *k = kids_of(col, parent);
+    for (unsigned i = 0; i < 2; i++)
+        if (k->func[i] == func + 1)
+            return k->node[i];
+    unsigned hit = kid_find(col, k, parent, func);
     if (hit != G_MAXUINT)
-        return hit;
-    hit = kid_find(col, parent, func);
-    if (hit != G_MAXUINT)
-        return kid_lookup(col, parent, func, hit);
+        return kid_remember(k, func, hit);
     if (col->nctx >= col->max_contexts) {
         /* [limits] contexts: the call stays in its caller's context
          * (push() counts it) */
         return parent;
     }
-    if (col->nctx == col->ctx->len)   /* doubled, not a call per context (issue 24) */
+    if (col->nctx == col->ctx->len)   /* doubled, not a call per context */
         g_array_set_size(col->ctx, 2 * col->nctx);
     unsigned node = col->nctx++;
     g_array_index(col->ctx, Ctx, node) = (Ctx){ .parent = parent, .func = func };
-    CtxKids *nk = kids_of(col, node), *k = &g_array_index(col->ctx_kids, CtxKids, parent);
+    CtxKids *nk = kids_of(col, node);   /* may move the kids: parent's again */
+    k = &g_array_index(col->ctx_kids, CtxKids, parent);
     *nk = (CtxKids){ .sib = k->first };
     k->first = node;
     if (++k->nkids == CTX_FEW_KIDS + 1)   /* from now on by the hash */
@@ -102,7 +99,7 @@ unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
                                 GUINT_TO_POINTER(n));
     else if (k->nkids > CTX_FEW_KIDS + 1)
         g_hash_table_insert(col->ctx_index, ctx_key(parent, func), GUINT_TO_POINTER(node));
-    return kid_lookup(col, parent, func, node);
+    return kid_remember(k, func, node);
 }
 
 const char *collect_func_name(const Collector *col, unsigned f)
