@@ -2,7 +2,8 @@
 /* base/num.h — unsigned numbers in decimal, appended to text without a
  * printf: the reports write hundreds of thousands of them (issue 24: a
  * printf per number was most of callgrind.out's and report.html's source
- * data cost). The same digits as printf's "%" PRIu64. */
+ * data cost). The same digits as printf's "%" PRIu64. Inline: the folded
+ * stacks and the flame data write one or three per calling context. */
 #ifndef NOCPROF_BASE_NUM_H
 #define NOCPROF_BASE_NUM_H
 
@@ -10,10 +11,26 @@
 #include <stdint.h>
 
 /* The digits of v (1..20). */
-unsigned num_digits(uint64_t v);
+static inline unsigned num_digits(uint64_t v)
+{
+    unsigned d = 1;
+    for (; v >= 10; v /= 10)
+        d++;
+    return d;
+}
 
 /* Writes v's digits at w (room for num_digits(v)), returns their end. */
-char *num_put_u64(char *w, uint64_t v);
+static inline char *num_put_u64(char *w, uint64_t v)
+{
+    if (v < 10) {   /* most indices and offsets */
+        *w = (char)('0' + v);
+        return w + 1;
+    }
+    unsigned n = num_digits(v);
+    for (unsigned i = n; i-- > 0; v /= 10)
+        w[i] = (char)('0' + v % 10);
+    return w + n;
+}
 
 /* Appends v to o. */
 void num_append_u64(GString *o, uint64_t v);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/name.h"
+#include "base/num.h"
 
 /* The folded tree: each calling context maps to a node of a smaller tree in
  * which a function appears at most `fold` times on any path (deeper levels
@@ -209,16 +210,6 @@ uint64_t folded_count(const Folded *f, unsigned node, unsigned depth)
     return node_count(f, node, depth);
 }
 
-static unsigned digits(uint64_t v)
-{
-    unsigned d = 1;
-    while (v >= 10) {
-        v /= 10;
-        d++;
-    }
-    return d;
-}
-
 uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth)
 {
     uint64_t total = 0, pre = prefix ? strlen(prefix) + 1 : 0;
@@ -227,7 +218,7 @@ uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth)
     for (unsigned i = 0; i < f->nodes->len; i++) {
         uint64_t v = node_count(f, i, depth);
         if (v)
-            total += pre + f->pathlen[i] + 1 + digits(v) + 1;
+            total += pre + f->pathlen[i] + 1 + num_digits(v) + 1;
     }
     f->sized = true;
     f->sized_depth = depth;
@@ -254,12 +245,7 @@ void folded_write(GString *o, Folded *f, const char *prefix, unsigned depth)
         line[n] = G_MAXSIZE;
         if (!v)
             continue;
-        char num[24];
-        unsigned nd = digits(v);
-        for (unsigned i = nd; i-- > 0; v /= 10)
-            num[i] = (char)('0' + v % 10);
         gsize at = end, len = pre + f->pathlen[n] + 1;
-        end += len + nd + 1;
         line[n] = at;
         char *w = o->str + at + len - 1;
         *w = ' ';
@@ -281,8 +267,9 @@ void folded_write(GString *o, Folded *f, const char *prefix, unsigned depth)
                 break;
             }
         }
-        memcpy(o->str + at + len, num, nd);
-        o->str[at + len + nd] = '\n';
+        char *e = num_put_u64(o->str + at + len, v);
+        *e = '\n';
+        end = (gsize)(e + 1 - o->str);
     }
     g_assert(end == o->len);   /* folded_bytes counts what is written */
     g_free(line);
