@@ -10,13 +10,8 @@
 /* The folded tree: each calling context maps to a node of a smaller tree in
  * which a function appears at most `fold` times on any path (deeper levels
  * are merged into the deepest kept one), so totals stay exact. */
-typedef struct FoldNode {
-    unsigned parent, func;
-    unsigned depth;            /* frames on its path (root: 1) */
-    unsigned kid, sib, nkids;  /* its children: the first, the next of its
-                                  parent's (NONE: no more), how many */
-    uint64_t self;
-} FoldNode;
+typedef FoldedNode FoldNode;   /* kid: its first child, sib: the next of
+                                  its parent's (NONE: no more), nkids: how many */
 
 #define NONE G_MAXUINT
 /* A node's children are found by a walk of their list while they are at
@@ -175,8 +170,7 @@ unsigned folded_max_depth(const Folded *f)
  * or at the cut its whole subtree's; 0 = no line. */
 static uint64_t node_count(const Folded *f, unsigned i, unsigned depth)
 {
-    const FoldNode *c = &g_array_index(f->nodes, FoldNode, i);
-    return c->depth < depth ? c->self : c->depth == depth ? f->subtree[i] : 0;
+    return folded_node_count((const FoldedNode *)(void *)f->nodes->data, f->subtree, i, depth);
 }
 
 unsigned folded_nodes(const Folded *f)
@@ -189,25 +183,20 @@ unsigned folded_funcs(const Folded *f)
     return f->p->nfuncs;
 }
 
-unsigned folded_parent(const Folded *f, unsigned node)
+const FoldedNode *folded_node_array(const Folded *f)
 {
-    return g_array_index(f->nodes, FoldNode, node).parent;
+    return (const FoldedNode *)(void *)f->nodes->data;
 }
 
-unsigned folded_func(const Folded *f, unsigned node)
+const uint64_t *folded_subtrees(const Folded *f)
 {
-    return g_array_index(f->nodes, FoldNode, node).func;
+    return f->subtree;
 }
 
 const char *folded_name(const Folded *f, unsigned func, size_t *len)
 {
     *len = f->namelen[func];
     return f->names[func];
-}
-
-uint64_t folded_count(const Folded *f, unsigned node, unsigned depth)
-{
-    return node_count(f, node, depth);
 }
 
 uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth)
