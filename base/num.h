@@ -34,5 +34,9 @@ static inline char *num_put_u64(char *w, uint64_t v)
 
 /* Appends v to o. */
 void num_append_u64(GString *o, uint64_t v);
+/* Appends v right-aligned in width columns, as "%*" PRIu64 does. */
+void num_append_u64_width(GString *o, uint64_t v, unsigned width);
+/* Appends the n bytes of s right-aligned in width columns, as "%*s". */
+void num_append_right(GString *o, const char *s, size_t n, unsigned width);
 
 #endif

@@ -615,6 +615,16 @@ static void test_decimal(void)
     g_assert_cmpuint(num_digits(0), ==, 1);
     g_assert_cmpuint(num_digits(9), ==, 1);
     g_assert_cmpuint(num_digits(10), ==, 2);
+    /* widths: as "%10" PRIu64 and "%15s", narrower and wider than the text */
+    g_string_truncate(got, 0);
+    g_string_truncate(want, 0);
+    const uint64_t w[] = { 0, 7, 12345, 1234567890, 12345678901234ull };
+    for (unsigned i = 0; i < G_N_ELEMENTS(w); i++) {
+        num_append_u64_width(got, w[i], 10);
+        num_append_right(got, "1,22,333", strlen("1,22,333") - i, 6);
+        g_string_append_printf(want, "%10" PRIu64 "%6.*s", w[i], (int)(strlen("1,22,333") - i), "1,22,333");
+    }
+    g_assert_cmpstr(got->str, ==, want->str);
     g_string_free(got, TRUE);
     g_string_free(want, TRUE);
 }
