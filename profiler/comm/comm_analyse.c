@@ -86,6 +86,11 @@ static void core_funcs(CommReport *r, CommCoreReport *cr, const Collector *col)
     const CollectorCtx *c = collector_contexts(col, &n);
     size_t ncomm;
     const CollectorCtxComm *comm = collector_ctx_comms(col, &ncomm);
+    if (!ncomm) {   /* no context communicated: no function or path to keep */
+        cr->funcs = g_new(CommFunc, 1);
+        cr->paths = g_new(CommPath, 1);
+        return;
+    }
     GHashTable *byname = g_hash_table_new(g_str_hash, g_str_equal);
     GArray *funcs = g_array_new(FALSE, TRUE, sizeof(CommFunc));
     GArray *paths = g_array_new(FALSE, TRUE, sizeof(CommPath));
