@@ -133,21 +133,22 @@ static void append_function(GString *o, const Profile *p, const ProfFunc *f, Fil
         uint32_t a = f->addr + 4 * i;
         SymLine ln = p->syms ? symbols_line(p->syms, a) : (SymLine){ NULL, 0 };
         g_autofree char *dis = p->syms ? symbols_disasm(p->syms, a) : g_strdup("");
-        /* "[a,count,cycles,samples,file,line," without a printf (issue 24) */
-        g_string_append(o, i ? ",[" : "[");
-        const uint64_t num[] = { a, count[i], cycles[i], insn_samples(p, a) };
-        for (unsigned k = 0; k < G_N_ELEMENTS(num); k++) {
-            num_append_u64(o, num[k]);
-            g_string_append_c(o, ',');
-        }
+        /* "[a,count,cycles,samples,file,line," without a printf, one
+         * append (issue 24) */
+        char rec[2 + 6 * 21], *w = rec;
+        if (i)
+            *w++ = ',';
+        *w++ = '[';
         int fi = file_index(ft, ln.file);
-        if (fi < 0)
-            g_string_append(o, "-1");
-        else
-            num_append_u64(o, (uint64_t)fi);
-        g_string_append_c(o, ',');
-        num_append_u64(o, ln.line);
-        g_string_append_c(o, ',');
+        const uint64_t num[] = { a, count[i], cycles[i], insn_samples(p, a), fi < 0 ? 0 : (uint64_t)fi, ln.line };
+        for (unsigned k = 0; k < G_N_ELEMENTS(num); k++) {
+            if (k == 4 && fi < 0)
+                *w++ = '-', *w++ = '1';
+            else
+                w = num_put_u64(w, num[k]);
+            *w++ = ',';
+        }
+        g_string_append_len(o, rec, w - rec);
         append_quoted(o, dis);
         append_events(o, p, a, count[i]);
         g_string_append_c(o, ']');
