@@ -59,6 +59,7 @@ GString *cli_flame_json(const Folded *const *f, const char *const *prefix, unsig
                 a = fn[a].parent;
             }
             int64_t at = node[a] >= 0 ? node[a] : root;
+            bool added = false;
             while (nup) {
                 unsigned b = up[--nup], fu = fn[b].func;
                 if (name[fu] == G_MAXUINT) {
@@ -66,9 +67,16 @@ GString *cli_flame_json(const Folded *const *f, const char *const *prefix, unsig
                     const char *s = folded_name(f[i], fu, &len);
                     name[fu] = html_flame_name(fl, html_flame_unfold(s, len));
                 }
-                at = node[b] = distinct ? html_flame_new_child(fl, at, name[fu]) : html_flame_child(fl, at, name[fu]);
+                if (distinct && !nup) {   /* the line's own node, new: its count with it */
+                    at = html_flame_new_leaf(fl, at, name[fu], v);
+                    added = true;
+                } else {
+                    at = distinct ? html_flame_new_child(fl, at, name[fu]) : html_flame_child(fl, at, name[fu]);
+                }
+                node[b] = at;
             }
-            html_flame_add(fl, at, v);
+            if (!added)
+                html_flame_add(fl, at, v);
         }
         g_free(node);
         g_free(name);

@@ -87,14 +87,19 @@ void html_flame_reserve(HtmlFlame *f, guint nodes)
     }
 }
 
-int64_t html_flame_new_child(HtmlFlame *f, int64_t parent, unsigned name)
+int64_t html_flame_new_leaf(HtmlFlame *f, int64_t parent, unsigned name, uint64_t count)
 {
     if (f->len == f->cap) {   /* a GArray append per node cost more than the rest */
         f->cap = MAX(64, 2 * f->cap);
         f->nodes = g_renew(FlameNode, f->nodes, f->cap);
     }
-    f->nodes[f->len] = (FlameNode){ parent, name, 0 };
+    f->nodes[f->len] = (FlameNode){ parent, name, count };
     return f->len++;
+}
+
+int64_t html_flame_new_child(HtmlFlame *f, int64_t parent, unsigned name)
+{
+    return html_flame_new_leaf(f, parent, name, 0);
 }
 
 void html_flame_add(HtmlFlame *f, int64_t node, uint64_t count)
