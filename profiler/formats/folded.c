@@ -115,6 +115,10 @@ struct Folded {
     char **names;              /* [funcs] escaped name, made once (NULL: on no path) */
     size_t *namelen;           /* [funcs] its length */
     unsigned max_depth;
+    /* uncut (depth >= max_depth: every count is the node's self), the
+     * lines and their bytes without the prefix, counted as the tree is
+     * made (folded_bytes walked the nodes again) */
+    uint64_t full_lines, full_bytes;
     /* folded_bytes' last answer (folded_write sizes its text with it:
      * cli/write.c asked it already for the same cut) */
     bool sized;
@@ -141,6 +145,10 @@ Folded *folded_new(const Profile *p, unsigned fold)
         f->pathlen[i] = (i ? f->pathlen[c->parent] + 1 : 0) + f->namelen[c->func];
         f->subtree[i] = c->self;
         f->max_depth = MAX(f->max_depth, c->depth);
+        if (c->self) {
+            f->full_lines++;
+            f->full_bytes += f->pathlen[i] + 1 + num_digits(c->self) + 1;
+        }
     }
     for (unsigned i = n; i-- > 1;)
         f->subtree[g_array_index(f->nodes, FoldNode, i).parent] += f->subtree[i];
@@ -204,6 +212,8 @@ uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth)
     uint64_t total = 0, pre = prefix ? strlen(prefix) + 1 : 0;
     if (f->sized && f->sized_depth == depth && f->sized_pre == pre)
         return f->sized_bytes;
+    if (depth >= f->max_depth)   /* nothing cut: no node deeper than depth */
+        return pre * f->full_lines + f->full_bytes;
     for (unsigned i = 0; i < f->nodes->len; i++) {
         uint64_t v = node_count(f, i, depth);
         if (v)
