@@ -60,12 +60,15 @@ static unsigned kid_find(const GArray *fn, GHashTable *index, unsigned p, unsign
  * of p for function f. */
 static unsigned kid_add(GArray *fn, GHashTable *index, unsigned n, unsigned p, unsigned f)
 {
+    if (!index) {   /* never looked up (fold_tree): no child list */
+        *NODE(fn, n) = (FoldNode){ .parent = p, .func = f, .depth = NODE(fn, p)->depth + 1, .kid = NONE,
+                                   .sib = NONE };
+        return n;
+    }
     *NODE(fn, n) = (FoldNode){ .parent = p, .func = f, .depth = NODE(fn, p)->depth + 1, .kid = NONE,
                                .sib = NODE(fn, p)->kid };
     FoldNode *q = NODE(fn, p);
     q->kid = n;
-    if (!index)
-        return n;
     if (++q->nkids == FEW_KIDS + 1)   /* from now on by the index */
         for (unsigned k = n; k != NONE; k = NODE(fn, k)->sib)
             g_hash_table_insert(index, kid_key(p, NODE(fn, k)->func), GUINT_TO_POINTER(k));
@@ -74,9 +77,11 @@ static unsigned kid_add(GArray *fn, GHashTable *index, unsigned n, unsigned p, u
     return n;
 }
 
-/* Folded node of every context, in a tree of fn (node 0 = root). */
-static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold, bool distinct)
+/* Folded node of every context, in a tree of fn (node 0 = root); the
+ * deepest node's depth in *max_depth. */
+static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold, bool distinct, unsigned *max_depth)
 {
+    unsigned deepest = 1;
     bool find = fold || !distinct;
     GArray *fn = g_array_sized_new(FALSE, FALSE, sizeof(FoldNode), (guint)nctx);
     g_array_set_size(fn, (guint)nctx);   /* at most one node per context */
@@ -97,10 +102,13 @@ static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold, bool di
             map[n] = k;
         else if (NODE(fn, p)->depth >= FOLDED_MAX_DEPTH || (fold && occurrences(fn, p, f) >= fold))
             map[n] = p;   /* too deep: charged to the deepest kept frame */
-        else
+        else {
             map[n] = kid_add(fn, index, len++, p, f);
+            deepest = MAX(deepest, NODE(fn, map[n])->depth);
+        }
         NODE(fn, map[n])->self += ctx[n].self;
     }
+    *max_depth = deepest;
     if (index)
         g_hash_table_destroy(index);
     g_array_set_size(fn, len);
@@ -130,7 +138,8 @@ Folded *folded_new(const Profile *p, unsigned fold)
 {
     Folded *f = g_new0(Folded, 1);
     f->p = p;
-    f->nodes = p->nctxs ? fold_tree(p->ctxs, p->nctxs, fold, p->ctxs_distinct) : g_array_new(FALSE, FALSE, sizeof(FoldNode));
+    f->nodes = p->nctxs ? fold_tree(p->ctxs, p->nctxs, fold, p->ctxs_distinct, &f->max_depth)
+                        : g_array_new(FALSE, FALSE, sizeof(FoldNode));
     unsigned n = f->nodes->len;
     f->subtree = g_new(uint64_t, n ? n : 1);   /* each set below */
     f->pathlen = g_new(uint64_t, n ? n : 1);
@@ -144,7 +153,6 @@ Folded *folded_new(const Profile *p, unsigned fold)
         }
         f->pathlen[i] = (i ? f->pathlen[c->parent] + 1 : 0) + f->namelen[c->func];
         f->subtree[i] = c->self;
-        f->max_depth = MAX(f->max_depth, c->depth);
         if (c->self) {
             f->full_lines++;
             f->full_bytes += f->pathlen[i] + 1 + num_digits(c->self) + 1;
