@@ -13,6 +13,8 @@
 /* The digits of v (1..20). */
 static inline unsigned num_digits(uint64_t v)
 {
+    if (v < 100)   /* most */
+        return v < 10 ? 1 : 2;
     unsigned d = 1;
     for (; v >= 10; v /= 10)
         d++;
@@ -25,6 +27,11 @@ static inline char *num_put_u64(char *w, uint64_t v)
     if (v < 10) {   /* most indices and offsets */
         *w = (char)('0' + v);
         return w + 1;
+    }
+    if (v < 100) {   /* most counts of deep recursion's contexts */
+        w[0] = (char)('0' + v / 10);
+        w[1] = (char)('0' + v % 10);
+        return w + 2;
     }
     unsigned n = num_digits(v);
     for (unsigned i = n; i-- > 0; v /= 10)
