@@ -10,8 +10,14 @@
 /* The folded tree: each calling context maps to a node of a smaller tree in
  * which a function appears at most `fold` times on any path (deeper levels
  * are merged into the deepest kept one), so totals stay exact. */
-typedef FoldedNode FoldNode;   /* kid: its first child, sib: the next of
-                                  its parent's (NONE: no more), nkids: how many */
+typedef FoldedNode FoldNode;
+
+/* While the tree is made and its children looked up: a node's first
+ * child, the next of its parent's (NONE: no more), how many (apart from
+ * the nodes, which keep 24 bytes each: issue 24's page faults). */
+typedef struct FoldKids {
+    unsigned kid, sib, nkids;
+} FoldKids;
 
 #define NONE G_MAXUINT
 /* A node's children are found by a walk of their list while they are at
@@ -44,33 +50,31 @@ static gpointer kid_key(unsigned p, unsigned f)
 }
 
 /* p's child for function f, or NONE. */
-static unsigned kid_find(const GArray *fn, GHashTable *index, unsigned p, unsigned f)
+static unsigned kid_find(const GArray *fn, const FoldKids *kids, GHashTable *index, unsigned p, unsigned f)
 {
-    if (NODE(fn, p)->nkids > FEW_KIDS) {
+    if (kids[p].nkids > FEW_KIDS) {
         gpointer v;
         return g_hash_table_lookup_extended(index, kid_key(p, f), NULL, &v) ? GPOINTER_TO_UINT(v) : NONE;
     }
-    for (unsigned k = NODE(fn, p)->kid; k != NONE; k = NODE(fn, k)->sib)
+    for (unsigned k = kids[p].kid; k != NONE; k = kids[k].sib)
         if (NODE(fn, k)->func == f)
             return k;
     return NONE;
 }
 
 /* A new node n (fn has room: its final length is set at the end): child
- * of p for function f. */
-static unsigned kid_add(GArray *fn, GHashTable *index, unsigned n, unsigned p, unsigned f)
+ * of p for function f, listed among p's children when kids (the
+ * children are looked up). */
+static unsigned kid_add(GArray *fn, FoldKids *kids, GHashTable *index, unsigned n, unsigned p, unsigned f)
 {
-    if (!index) {   /* never looked up (fold_tree): no child list */
-        *NODE(fn, n) = (FoldNode){ .parent = p, .func = f, .depth = NODE(fn, p)->depth + 1, .kid = NONE,
-                                   .sib = NONE };
+    *NODE(fn, n) = (FoldNode){ .parent = p, .func = f, .depth = NODE(fn, p)->depth + 1 };
+    if (!kids)
         return n;
-    }
-    *NODE(fn, n) = (FoldNode){ .parent = p, .func = f, .depth = NODE(fn, p)->depth + 1, .kid = NONE,
-                               .sib = NODE(fn, p)->kid };
-    FoldNode *q = NODE(fn, p);
+    kids[n] = (FoldKids){ .kid = NONE, .sib = kids[p].kid };
+    FoldKids *q = &kids[p];
     q->kid = n;
     if (++q->nkids == FEW_KIDS + 1)   /* from now on by the index */
-        for (unsigned k = n; k != NONE; k = NODE(fn, k)->sib)
+        for (unsigned k = n; k != NONE; k = kids[k].sib)
             g_hash_table_insert(index, kid_key(p, NODE(fn, k)->func), GUINT_TO_POINTER(k));
     else if (q->nkids > FEW_KIDS + 1)
         g_hash_table_insert(index, kid_key(p, f), GUINT_TO_POINTER(n));
@@ -87,9 +91,11 @@ static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold, bool di
     g_array_set_size(fn, (guint)nctx);   /* at most one node per context */
     unsigned len = 1;
     g_autofree unsigned *map = g_new(unsigned, nctx ? nctx : 1);
+    g_autofree FoldKids *kids = find ? g_new(FoldKids, nctx) : NULL;
     GHashTable *index = find ? g_hash_table_new(key_hash, g_direct_equal) : NULL;
-    *NODE(fn, 0) = (FoldNode){ .parent = 0, .func = ctx[0].func, .depth = 1, .kid = NONE, .sib = NONE,
-                               .self = ctx[0].self };
+    *NODE(fn, 0) = (FoldNode){ .parent = 0, .func = ctx[0].func, .depth = 1, .self = ctx[0].self };
+    if (kids)
+        kids[0] = (FoldKids){ .kid = NONE, .sib = NONE };
     map[0] = 0;
     for (size_t n = 1; n < nctx; n++) {
         unsigned p = map[ctx[n].parent], f = ctx[n].func;
@@ -97,13 +103,13 @@ static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold, bool di
          * whose children are distinct functions (the collector's tree): a
          * new node each, never found (issue 24: the lookups and index of
          * 66,000 contexts). */
-        unsigned k = find ? kid_find(fn, index, p, f) : NONE;
+        unsigned k = find ? kid_find(fn, kids, index, p, f) : NONE;
         if (k != NONE)
             map[n] = k;
         else if (NODE(fn, p)->depth >= FOLDED_MAX_DEPTH || (fold && occurrences(fn, p, f) >= fold))
             map[n] = p;   /* too deep: charged to the deepest kept frame */
         else {
-            map[n] = kid_add(fn, index, len++, p, f);
+            map[n] = kid_add(fn, kids, index, len++, p, f);
             deepest = MAX(deepest, NODE(fn, map[n])->depth);
         }
         NODE(fn, map[n])->self += ctx[n].self;

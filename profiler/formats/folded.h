@@ -57,7 +57,6 @@ const char *folded_name(const Folded *f, unsigned func, size_t *len);
 typedef struct FoldedNode {
     unsigned parent, func;
     unsigned depth;            /* frames on its path (root: 1) */
-    unsigned kid, sib, nkids;  /* folded.c's: its children */
     uint64_t self;
 } FoldedNode;
 const FoldedNode *folded_node_array(const Folded *f);
