@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/num.h"
+
 /* Nesting deeper than this is a bug of the writer, not of the data. */
 #define NPJSON_MAX_DEPTH 64
 
@@ -203,10 +205,12 @@ void npjson_u64(NpJson *b, uint64_t v)
 
 void npjson_i64(NpJson *b, int64_t v)
 {
-    char buf[24];
-    int n = g_snprintf(buf, sizeof buf, "%" PRId64, v);
+    char buf[24], *w = buf;   /* "%" PRId64 without a printf (issue 24) */
+    if (v < 0)
+        *w++ = '-';
+    w = num_put_u64(w, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
     value(b);
-    g_string_append_len(b->out, buf, n);
+    g_string_append_len(b->out, buf, w - buf);
 }
 
 void npjson_bool(NpJson *b, bool v)

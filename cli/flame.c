@@ -43,8 +43,10 @@ GString *cli_flame_json(const Folded *const *f, const char *const *prefix, unsig
         memset(node, 0xff, sizeof *node * (n ? n : 1));
         memset(name, 0xff, sizeof *name * (nf ? nf : 1));
         bool distinct = n && names_distinct(f[i]);
+        const FoldedNode *fn = n ? folded_node_array(f[i]) : NULL;
+        const uint64_t *sub = n ? folded_subtrees(f[i]) : NULL;
         for (unsigned k = 0; k < n; k++) {
-            uint64_t v = folded_count(f[i], k, depth);
+            uint64_t v = folded_node_count(fn, sub, k, depth);
             if (!v)
                 continue;
             if (root < 0)
@@ -54,19 +56,27 @@ GString *cli_flame_json(const Folded *const *f, const char *const *prefix, unsig
                 up[nup++] = a;
                 if (a == 0)
                     break;
-                a = folded_parent(f[i], a);
+                a = fn[a].parent;
             }
             int64_t at = node[a] >= 0 ? node[a] : root;
+            bool added = false;
             while (nup) {
-                unsigned b = up[--nup], fn = folded_func(f[i], b);
-                if (name[fn] == G_MAXUINT) {
+                unsigned b = up[--nup], fu = fn[b].func;
+                if (name[fu] == G_MAXUINT) {
                     size_t len;
-                    const char *s = folded_name(f[i], fn, &len);
-                    name[fn] = html_flame_name(fl, html_flame_unfold(s, len));
+                    const char *s = folded_name(f[i], fu, &len);
+                    name[fu] = html_flame_name(fl, html_flame_unfold(s, len));
                 }
-                at = node[b] = distinct ? html_flame_new_child(fl, at, name[fn]) : html_flame_child(fl, at, name[fn]);
+                if (distinct && !nup) {   /* the line's own node, new: its count with it */
+                    at = html_flame_new_leaf(fl, at, name[fu], v);
+                    added = true;
+                } else {
+                    at = distinct ? html_flame_new_child(fl, at, name[fu]) : html_flame_child(fl, at, name[fu]);
+                }
+                node[b] = at;
             }
-            html_flame_add(fl, at, v);
+            if (!added)
+                html_flame_add(fl, at, v);
         }
         g_free(node);
         g_free(name);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "base/num.h"
 
 typedef struct FlameNode {
     int64_t parent;            /* -1: a root frame (coreN) */
@@ -86,14 +87,19 @@ void html_flame_reserve(HtmlFlame *f, guint nodes)
     }
 }
 
-int64_t html_flame_new_child(HtmlFlame *f, int64_t parent, unsigned name)
+int64_t html_flame_new_leaf(HtmlFlame *f, int64_t parent, unsigned name, uint64_t count)
 {
     if (f->len == f->cap) {   /* a GArray append per node cost more than the rest */
         f->cap = MAX(64, 2 * f->cap);
         f->nodes = g_renew(FlameNode, f->nodes, f->cap);
     }
-    f->nodes[f->len] = (FlameNode){ parent, name, 0 };
+    f->nodes[f->len] = (FlameNode){ parent, name, count };
     return f->len++;
+}
+
+int64_t html_flame_new_child(HtmlFlame *f, int64_t parent, unsigned name)
+{
+    return html_flame_new_leaf(f, parent, name, 0);
 }
 
 void html_flame_add(HtmlFlame *f, int64_t node, uint64_t count)
@@ -188,20 +194,11 @@ static void add_line(Flame *f, Prev *pv, const char *s, gsize n)
 
 /* v in decimal then c at w, returning the end (a printf per number cost
  * more than building the tree) */
-static char *put_uint(char *w, uint64_t v, char c)
+static inline char *put_uint(char *w, uint64_t v, char c)
 {
-    if (v < 10) {   /* most parent offsets and name indices */
-        w[0] = (char)('0' + v);
-        w[1] = c;
-        return w + 2;
-    }
-    unsigned n = 1;
-    for (uint64_t t = v; t >= 10; t /= 10)
-        n++;
-    for (unsigned i = n; i-- > 0; v /= 10)
-        w[i] = (char)('0' + v % 10);
-    w[n] = c;
-    return w + n + 1;
+    w = num_put_u64(w, v);
+    *w = c;
+    return w + 1;
 }
 
 GString *html_flame_finish(HtmlFlame *f)

@@ -13,6 +13,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "base/num.h"
 #include "profiler/model/events.h"
 #include "profiler/report/report_util.h"
 
@@ -29,8 +30,7 @@ static void append_script_safe(Page *pg, const char *json);
  * UTF-8 replaced). */
 static void append_quoted(GString *o, const char *s)
 {
-    g_autofree char *q = npjson_quote(s ? s : "");
-    g_string_append(o, q);
+    npjson_append_quoted(o, s ? s : "");
 }
 
 #define MAX_SOURCE_BYTES (4u << 20) /* larger source files are not embedded */
@@ -38,18 +38,25 @@ static void append_quoted(GString *o, const char *s)
 typedef struct FileTable {
     GHashTable *index;  /* path (owned by the Symbols) -> index + 1 */
     GPtrArray *paths;
+    const char *last;   /* the path asked last (the same string as the */
+    int last_index;     /* instruction before's, mostly: not hashed again) */
 } FileTable;
 
 static int file_index(FileTable *ft, const char *path)
 {
     if (!path)
         return -1;
+    if (path == ft->last)
+        return ft->last_index;
     gpointer v = g_hash_table_lookup(ft->index, path);
-    if (v)
-        return GPOINTER_TO_INT(v) - 1;
-    g_ptr_array_add(ft->paths, (gpointer)path);
-    g_hash_table_insert(ft->index, (gpointer)path, GINT_TO_POINTER((int)ft->paths->len));
-    return (int)ft->paths->len - 1;
+    if (!v) {
+        g_ptr_array_add(ft->paths, (gpointer)path);
+        v = GINT_TO_POINTER((int)ft->paths->len);
+        g_hash_table_insert(ft->index, (gpointer)path, v);
+    }
+    ft->last = path;
+    ft->last_index = GPOINTER_TO_INT(v) - 1;
+    return ft->last_index;
 }
 
 /* Cycles of each instruction of [lo, lo + 4n): each block's cycles of that
@@ -100,10 +107,15 @@ static void append_events(GString *o, const Profile *p, uint32_t a, uint64_t cou
     }
     if (!mask && !pairs)
         return;
-    g_string_append_printf(o, ",[%" PRIu64, mask);
+    g_string_append(o, ",[");
+    num_append_u64(o, mask);
     for (unsigned e = 0; e < PEV_COUNT; e++)
-        if (!implied[e])
-            g_string_append_printf(o, ",%u,%" PRIu64, e, ev[e]);
+        if (!implied[e]) {
+            g_string_append_c(o, ',');
+            num_append_u64(o, e);
+            g_string_append_c(o, ',');
+            num_append_u64(o, ev[e]);
+        }
     g_string_append_c(o, ']');
 }
 
@@ -121,8 +133,22 @@ static void append_function(GString *o, const Profile *p, const ProfFunc *f, Fil
         uint32_t a = f->addr + 4 * i;
         SymLine ln = p->syms ? symbols_line(p->syms, a) : (SymLine){ NULL, 0 };
         g_autofree char *dis = p->syms ? symbols_disasm(p->syms, a) : g_strdup("");
-        g_string_append_printf(o, "%s[%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d,%u,", i ? "," : "", a,
-                               count[i], cycles[i], insn_samples(p, a), file_index(ft, ln.file), ln.line);
+        /* "[a,count,cycles,samples,file,line," without a printf, one
+         * append (issue 24) */
+        char rec[2 + 6 * 21], *w = rec;
+        if (i)
+            *w++ = ',';
+        *w++ = '[';
+        int fi = file_index(ft, ln.file);
+        const uint64_t num[] = { a, count[i], cycles[i], insn_samples(p, a), fi < 0 ? 0 : (uint64_t)fi, ln.line };
+        for (unsigned k = 0; k < G_N_ELEMENTS(num); k++) {
+            if (k == 4 && fi < 0)
+                *w++ = '-', *w++ = '1';
+            else
+                w = num_put_u64(w, num[k]);
+            *w++ = ',';
+        }
+        g_string_append_len(o, rec, w - rec);
         append_quoted(o, dis);
         append_events(o, p, a, count[i]);
         g_string_append_c(o, ']');
@@ -217,7 +243,7 @@ static GString *files_head(const FileTable *ft)
  * numbered by a first pass. */
 static GString *lines_json(const Profile *const *profs, unsigned ncores, Page *pg)
 {
-    FileTable ft = { g_hash_table_new(g_str_hash, g_str_equal), g_ptr_array_new() };
+    FileTable ft = { .index = g_hash_table_new(g_str_hash, g_str_equal), .paths = g_ptr_array_new() };
     number_files(&ft, profs, ncores);
     GString *o = files_head(&ft);
     for (unsigned c = 0; c < ncores; c++) {

@@ -63,6 +63,8 @@ int64_t html_flame_child(HtmlFlame *f, int64_t parent, unsigned name);
 /* A new child without looking for one of that name: for a caller that
  * knows parent has none (html_flame_child does not find it later). */
 int64_t html_flame_new_child(HtmlFlame *f, int64_t parent, unsigned name);
+/* The same with count cycles of its own (html_flame_add in the call). */
+int64_t html_flame_new_leaf(HtmlFlame *f, int64_t parent, unsigned name, uint64_t count);
 /* Room for this many nodes at once (a hint: more may still be made). */
 void html_flame_reserve(HtmlFlame *f, guint nodes);
 void html_flame_add(HtmlFlame *f, int64_t node, uint64_t count);

@@ -30,10 +30,12 @@ Collector *collector_new(const Symbols *syms)
     col->arcs = g_hash_table_new_full(arc_hash, arc_equal, g_free, NULL);
     col->ctx = g_array_new(FALSE, FALSE, sizeof(Ctx));
     col->ctx_kids = g_array_new(FALSE, FALSE, sizeof(CtxKids));   /* each set as its node is made */
+    col->ctx_comm = g_array_new(FALSE, TRUE, sizeof(CollectorCtxComm));   /* cleared as it grows */
     g_array_set_size(col->ctx_kids, 1);
     g_array_index(col->ctx_kids, CtxKids, 0) = (CtxKids){ 0 };
     Ctx root = { .parent = 0, .func = col->nsyms + PROF_UNKNOWN };
     g_array_append_val(col->ctx, root);
+    col->nctx = 1;
     col->ctx_index = g_hash_table_new(collect_ctx_hash, g_direct_equal);
     col->events = g_array_new(FALSE, FALSE, sizeof(CollectorEvent));
     col->blk = g_array_new(FALSE, FALSE, sizeof(BlockInfo));
@@ -53,6 +55,7 @@ void collector_free(Collector *col)
     g_hash_table_destroy(col->arcs);
     g_array_free(col->ctx, TRUE);
     g_array_free(col->ctx_kids, TRUE);
+    g_array_free(col->ctx_comm, TRUE);
     g_hash_table_destroy(col->ctx_index);
     g_array_free(col->events, TRUE);
     g_array_free(col->blk, TRUE);
@@ -458,7 +461,7 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
     unsigned node = collect_ctx_child(col, col->ctx_cur, idle); /* may grow ctx */
     g_array_index(col->ctx, Ctx, node).self += to - from;
     if (col->core && core_irq_network(col->core)) {
-        g_array_index(col->ctx, Ctx, node).blocked[COLLECT_WAIT_IRQ] += to - from;
+        collect_ctx_comm(col, node)->blocked[COLLECT_WAIT_IRQ] += to - from;
         col->noc_wait_from = from;
         col->noc_wait_to = to;
         col->noc_waited = true;

@@ -49,6 +49,17 @@ uint32_t *collector_stack_ret(const Collector *col, unsigned *n);
  * selfs add up to the core's cycles (after collector_finish). */
 typedef ProfCtx CollectorCtx;
 
+/* A context's communication (profiler/comm; not saved in profile.data,
+ * which keeps the CommReport instead): cycles of self that were blocked
+ * (poll_rx, wait_tx; wait_irq on <idle> nodes: their cycles in `wait`
+ * with NoC interrupts enabled), packets and flits sent and received. Kept
+ * apart from the contexts (issue 24: 56 of a context's 72 bytes, zero
+ * on a core that never talks to the NoC), made when first counted. */
+typedef struct CollectorCtxComm {
+    uint64_t blocked[3];
+    uint64_t sent_packets, sent_flits, recv_packets, recv_flits;
+} CollectorCtxComm;
+
 /* Kinds of blocked cycles (profiler/comm, docs/reports.md). */
 enum { COLLECT_POLL_RX, COLLECT_WAIT_TX, COLLECT_WAIT_IRQ, COLLECT_NBLOCKED };
 
@@ -78,6 +89,9 @@ unsigned collector_count_packet(Collector *col, uint64_t now, bool sent, unsigne
 bool collector_last_noc_wait(const Collector *col, uint64_t *from, uint64_t *to);
 
 const CollectorCtx *collector_contexts(const Collector *col, size_t *n);
+/* The communication of nodes 0..*n-1 (*n may be fewer than the contexts:
+ * the nodes beyond have none). */
+const CollectorCtxComm *collector_ctx_comms(const Collector *col, size_t *n);
 
 /* A span on the core's timeline: a wait (idle) or an interrupt handler
  * run (func = the vector's function), in cycles [start, end). */
@@ -105,7 +119,9 @@ const CollectorEvent *collector_events(const Collector *col, size_t *n, uint64_t
 const char *collector_func_name(const Collector *col, unsigned func);
 
 /* Build the core's Profile (after collector_finish), its calling contexts
- * and timeline spans included. */
+ * and timeline spans included. The contexts move to the Profile:
+ * collector_contexts reads them there afterwards, so the Profile must
+ * outlive the collector's readers, and the collector collects no more. */
 Profile *collector_profile(Collector *col, const Core *core, const char *elf_path, double clock_hz);
 
 #endif

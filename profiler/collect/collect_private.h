@@ -67,10 +67,17 @@ struct Collector {
     uint64_t excluded;         /* idle + interrupt cycles so far (outside irq) */
     uint64_t irq_incl;
     uint32_t epc;
-    GArray *ctx;               /* Ctx; node 0 = the root (first code run) */
+    GArray *ctx;               /* Ctx; node 0 = the root (first code run);
+                                  its length is its room (doubled) */
+    unsigned nctx;             /* its nodes */
+    const Ctx *ctx_given;      /* the contexts handed to the Profile by
+                                  collector_profile (ctx is empty then) */
+    size_t nctx_given;
     GHashTable *ctx_index;     /* (parent << 32 | func) -> node, for the
                                   children of nodes with many */
     GArray *ctx_kids;          /* CtxKids by node */
+    GArray *ctx_comm;          /* CollectorCtxComm by node, up to the last
+                                  that communicated (collect_ctx_comm) */
     unsigned ctx_cur;
     uint64_t ctx_mark;         /* cycles accounted to nodes so far */
     bool root_known;
@@ -100,6 +107,14 @@ struct Collector {
 };
 #define COLLECTOR_MAX_EVENTS 200000
 #define COLLECTOR_MAX_CONTEXTS 1000000u   /* [limits] contexts default */
+
+/* Context node's communication figures, made (zero) when first counted. */
+static inline CollectorCtxComm *collect_ctx_comm(Collector *col, unsigned node)
+{
+    if (node >= col->ctx_comm->len)
+        g_array_set_size(col->ctx_comm, MAX(node + 1, 2 * col->ctx_comm->len));
+    return &g_array_index(col->ctx_comm, CollectorCtxComm, node);
+}
 
 /* The collector's data about an emulator block. */
 static inline BlockInfo *collect_block(const Collector *col, const Block *b)

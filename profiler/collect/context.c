@@ -36,24 +36,18 @@ guint collect_ctx_hash(gconstpointer key)
  * host instructions of hof30's 16,500 contexts per core: issue 24). */
 static CtxKids *kids_of(Collector *col, unsigned node)
 {
-    if (col->ctx_kids->len < col->ctx->len)   /* doubled: one new context is no call; not cleared */
-        g_array_set_size(col->ctx_kids, MAX(col->ctx->len, 2 * col->ctx_kids->len));
+    if (col->ctx_kids->len < col->nctx)   /* doubled: one new context is no call; not cleared */
+        g_array_set_size(col->ctx_kids, MAX(col->nctx, 2 * col->ctx_kids->len));
     return &g_array_index(col->ctx_kids, CtxKids, node);
 }
 
-static unsigned kid_lookup(Collector *col, unsigned parent, unsigned func, unsigned node)
+/* Remember node as k's child for func (one of its last two). */
+static inline unsigned kid_remember(CtxKids *k, unsigned func, unsigned node)
 {
-    CtxKids *k = kids_of(col, parent);
-    if (node != G_MAXUINT) {   /* store */
-        k->func[k->next] = func + 1;
-        k->node[k->next] = node;
-        k->next ^= 1;
-        return node;
-    }
-    for (unsigned i = 0; i < 2; i++)
-        if (k->func[i] == func + 1)
-            return k->node[i];
-    return G_MAXUINT;
+    k->func[k->next] = func + 1;
+    k->node[k->next] = node;
+    k->next ^= 1;
+    return node;
 }
 
 static gpointer ctx_key(unsigned parent, unsigned func)
@@ -61,10 +55,9 @@ static gpointer ctx_key(unsigned parent, unsigned func)
     return GSIZE_TO_POINTER(((guint64)parent << 32) | func);
 }
 
-/* parent's child for func among all its children, or G_MAXUINT. */
-static unsigned kid_find(Collector *col, unsigned parent, unsigned func)
+/* parent's (kids k) child for func among all its children, or G_MAXUINT. */
+static unsigned kid_find(const Collector *col, const CtxKids *k, unsigned parent, unsigned func)
 {
-    const CtxKids *k = kids_of(col, parent);
     if (k->nkids > CTX_FEW_KIDS) {
         gpointer v;
         return g_hash_table_lookup_extended(col->ctx_index, ctx_key(parent, func), NULL, &v)
@@ -76,23 +69,28 @@ static unsigned kid_find(Collector *col, unsigned parent, unsigned func)
     return G_MAXUINT;
 }
 
+/* The node's kids looked up once per call (three times before, and the
+ * context appended through a GArray call: issue 24). */
 unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
 {
-    unsigned hit = kid_lookup(col, parent, func, G_MAXUINT);
+    CtxKids *k = kids_of(col, parent);
+    for (unsigned i = 0; i < 2; i++)
+        if (k->func[i] == func + 1)
+            return k->node[i];
+    unsigned hit = kid_find(col, k, parent, func);
     if (hit != G_MAXUINT)
-        return hit;
-    hit = kid_find(col, parent, func);
-    if (hit != G_MAXUINT)
-        return kid_lookup(col, parent, func, hit);
-    if (col->ctx->len >= col->max_contexts) {
+        return kid_remember(k, func, hit);
+    if (col->nctx >= col->max_contexts) {
         /* [limits] contexts: the call stays in its caller's context
          * (push() counts it) */
         return parent;
     }
-    Ctx c = { .parent = parent, .func = func };
-    g_array_append_val(col->ctx, c);
-    unsigned node = col->ctx->len - 1;
-    CtxKids *nk = kids_of(col, node), *k = &g_array_index(col->ctx_kids, CtxKids, parent);
+    if (col->nctx == col->ctx->len)   /* doubled, not a call per context */
+        g_array_set_size(col->ctx, 2 * col->nctx);
+    unsigned node = col->nctx++;
+    g_array_index(col->ctx, Ctx, node) = (Ctx){ .parent = parent, .func = func };
+    CtxKids *nk = kids_of(col, node);   /* may move the kids: parent's again */
+    k = &g_array_index(col->ctx_kids, CtxKids, parent);
     *nk = (CtxKids){ .sib = k->first };
     k->first = node;
     if (++k->nkids == CTX_FEW_KIDS + 1)   /* from now on by the hash */
@@ -101,7 +99,7 @@ unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
                                 GUINT_TO_POINTER(n));
     else if (k->nkids > CTX_FEW_KIDS + 1)
         g_hash_table_insert(col->ctx_index, ctx_key(parent, func), GUINT_TO_POINTER(node));
-    return kid_lookup(col, parent, func, node);
+    return kid_remember(k, func, node);
 }
 
 const char *collect_func_name(const Collector *col, unsigned f)
@@ -123,11 +121,21 @@ const char *collector_func_name(const Collector *col, unsigned func)
 
 const CollectorCtx *collector_contexts(const Collector *col, size_t *n)
 {
-    *n = col->ctx->len;
+    if (col->ctx_given) {   /* the Profile's since collector_profile */
+        *n = col->nctx_given;
+        return col->ctx_given;
+    }
+    *n = col->nctx;
     return (const CollectorCtx *)(void *)col->ctx->data;
 }
 
 /* ---- communication (profiler/comm) ------------------------------------ */
+
+const CollectorCtxComm *collector_ctx_comms(const Collector *col, size_t *n)
+{
+    *n = col->ctx_comm->len;
+    return (const CollectorCtxComm *)(void *)col->ctx_comm->data;
+}
 
 void collector_attach_core(Collector *col, const Core *core)
 {
@@ -145,7 +153,7 @@ void collect_block_pend(Collector *col, uint64_t d)
         return;
     }
     if (col->npend == COLLECT_MAX_PEND) { /* many paths since the last poll: keep the oldest */
-        g_array_index(col->ctx, Ctx, col->pend[0].ctx).blocked[col->blk_kind] += col->pend[0].cycles;
+        collect_ctx_comm(col, col->pend[0].ctx)->blocked[col->blk_kind] += col->pend[0].cycles;
         col->blk_acc += col->pend[0].cycles;
         memmove(col->pend, col->pend + 1, sizeof col->pend[0] * (COLLECT_MAX_PEND - 1));
         col->npend--;
@@ -157,7 +165,7 @@ void collect_block_pend(Collector *col, uint64_t d)
 static void block_commit(Collector *col)
 {
     for (unsigned i = 0; i < col->npend; i++) {
-        g_array_index(col->ctx, Ctx, col->pend[i].ctx).blocked[col->blk_kind] += col->pend[i].cycles;
+        collect_ctx_comm(col, col->pend[i].ctx)->blocked[col->blk_kind] += col->pend[i].cycles;
         col->blk_acc += col->pend[i].cycles;
     }
     col->npend = 0;
@@ -218,7 +226,7 @@ bool collector_blocked(const Collector *col, unsigned *kind)
 unsigned collector_count_packet(Collector *col, uint64_t now, bool sent, unsigned flits)
 {
     collect_ctx_account(col, MAX(now, col->ctx_mark));
-    Ctx *c = &g_array_index(col->ctx, Ctx, col->ctx_cur);
+    CollectorCtxComm *c = collect_ctx_comm(col, col->ctx_cur);
     if (sent) {
         c->sent_packets++;
         c->sent_flits += flits;

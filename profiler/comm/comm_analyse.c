@@ -27,7 +27,7 @@ static bool has_comm(const uint64_t *b, uint64_t sp, uint64_t rp)
 
 /* Context node i's own communication figures; wait_irq of an <idle> node
  * is charged to its parent (the path that executed `wait`). */
-static void ctx_add(uint64_t *b, uint64_t *sp, uint64_t *sf, uint64_t *rp, uint64_t *rf, const CollectorCtx *c)
+static void ctx_add(uint64_t *b, uint64_t *sp, uint64_t *sf, uint64_t *rp, uint64_t *rf, const CollectorCtxComm *c)
 {
     for (unsigned k = 0; k < COMM_NBLOCKED; k++)
         b[k] += c->blocked[k];
@@ -84,6 +84,13 @@ static void core_funcs(CommReport *r, CommCoreReport *cr, const Collector *col)
 {
     size_t n;
     const CollectorCtx *c = collector_contexts(col, &n);
+    size_t ncomm;
+    const CollectorCtxComm *comm = collector_ctx_comms(col, &ncomm);
+    if (!ncomm) {   /* no context communicated: no function or path to keep */
+        cr->funcs = g_new(CommFunc, 1);
+        cr->paths = g_new(CommPath, 1);
+        return;
+    }
     GHashTable *byname = g_hash_table_new(g_str_hash, g_str_equal);
     GArray *funcs = g_array_new(FALSE, TRUE, sizeof(CommFunc));
     GArray *paths = g_array_new(FALSE, TRUE, sizeof(CommPath));
@@ -118,8 +125,11 @@ static void core_funcs(CommReport *r, CommCoreReport *cr, const Collector *col)
         CommFunc *f = &g_array_index(funcs, CommFunc, GPOINTER_TO_UINT(fi) - 1);
         if (!idle)
             f->self_cycles += c[i].self;
-        ctx_add(f->blocked, &f->sent_packets, &f->sent_flits, &f->recv_packets, &f->recv_flits, &c[i]);
-        if (!has_comm(c[i].blocked, c[i].sent_packets, c[i].recv_packets))
+        if (i >= ncomm)
+            continue;   /* no communication: only its self cycles */
+        const CollectorCtxComm *cm = &comm[i];
+        ctx_add(f->blocked, &f->sent_packets, &f->sent_flits, &f->recv_packets, &f->recv_flits, cm);
+        if (!has_comm(cm->blocked, cm->sent_packets, cm->recv_packets))
             continue; /* paths only for nodes with communication: no O(depth) walk each */
         gpointer pi = g_hash_table_lookup(pathof, GUINT_TO_POINTER(owner));
         if (!pi) {
@@ -130,7 +140,7 @@ static void core_funcs(CommReport *r, CommCoreReport *cr, const Collector *col)
             g_hash_table_insert(pathof, GUINT_TO_POINTER(owner), pi);
         }
         CommPath *p = &g_array_index(paths, CommPath, GPOINTER_TO_UINT(pi) - 1);
-        ctx_add(p->blocked, &p->sent_packets, &p->sent_flits, &p->recv_packets, &p->recv_flits, &c[i]);
+        ctx_add(p->blocked, &p->sent_packets, &p->sent_flits, &p->recv_packets, &p->recv_flits, cm);
     }
     /* keep those with communication (sized to them: most functions of a
      * big firmware have none) */

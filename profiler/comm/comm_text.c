@@ -33,8 +33,11 @@ static char *prof_ctx_path(const Profile *p, size_t i)
         i = p->ctxs[i].parent;
     }
     GString *s = g_string_new(NULL);
-    for (guint j = names->len; j-- > 0;)
-        g_string_append_printf(s, "%s%s", (const char *)g_ptr_array_index(names, j), j ? ";" : "");
+    for (guint j = names->len; j-- > 0;) {   /* no printf per frame (issue 24) */
+        g_string_append(s, (const char *)g_ptr_array_index(names, j));
+        if (j)
+            g_string_append_c(s, ';');
+    }
     g_ptr_array_free(names, TRUE);
     return g_string_free(s, FALSE);
 }
@@ -142,14 +145,17 @@ static void busiest(GString *o, const CommReport *r, const Profile *p)
     /* a context's path costs its depth: only the contexts of most self
      * cycles get one (a runaway recursion has thousands, each thousands of
      * frames deep); busy <= self, so these hold the top ones */
-    GArray *cand = g_array_new(FALSE, FALSE, sizeof(size_t));
+    GArray *cand = g_array_sized_new(FALSE, FALSE, sizeof(size_t), (guint)p->nctxs);
+    g_array_set_size(cand, (guint)p->nctxs);   /* filled in place: no call per context */
+    guint ncand = 0;
     for (size_t i = 0; i < p->nctxs; i++) {
         const ProfCtx *c = &p->ctxs[i];
         if (!c->self || c->func >= p->nfuncs || p->funcs[c->func].pseudo)
             continue;
         total += c->self;
-        g_array_append_val(cand, i);
+        g_array_index(cand, size_t, ncand++) = i;
     }
+    g_array_set_size(cand, ncand);
     total = total > in_blocked ? total - in_blocked : 0;
     size_t most[16 * TOP_BUSY];
     guint nmost = top_by_self(p, cand, most, G_N_ELEMENTS(most));

@@ -4,6 +4,7 @@
  * the ELFs). See profile_data.h for the file layout. */
 #include "profiler/data/profile_data.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "base/json.h"
@@ -69,9 +70,13 @@ RunInfo profile_data_run_info(const ProfileData *d)
 
 /* ---- writer ----------------------------------------------------------- */
 
+/* An array of v's n numbers, not copied: v must outlive the variant's
+ * serialisation (the Profile's own arrays do: profile_data_encode
+ * serialises before it returns). */
 static GVariant *fixed_u64(const uint64_t *v, size_t n)
 {
-    return g_variant_new_fixed_array(G_VARIANT_TYPE_UINT64, v, n, sizeof *v);
+    static const uint64_t none;
+    return g_variant_new_from_data(G_VARIANT_TYPE("at"), n ? v : &none, n * sizeof *v, TRUE, NULL, NULL);
 }
 
 static GVariant *enc_funcs(const Profile *p)
@@ -80,9 +85,15 @@ static GVariant *enc_funcs(const Profile *p)
     g_variant_builder_init(&b, G_VARIANT_TYPE("a" PD_FUNC));
     for (unsigned i = 0; i < p->nfuncs; i++) {
         const ProfFunc *f = &p->funcs[i];
-        GVariant *t = g_variant_new("(suubttttt@at@at)", f->name, f->addr, f->size, (gboolean)f->pseudo, f->calls,
-                                    f->recursive_calls, f->self_cycles, f->inclusive_cycles, f->instructions,
-                                    fixed_u64(f->samples, p->nperiods), fixed_u64(f->events, PROF_NEVENTS));
+        /* "(suubttttt@at@at)" from its items: g_variant_new's format
+         * parse and builder were 20,000 host instructions a function */
+        GVariant *item[] = { g_variant_new_string(f->name), g_variant_new_uint32(f->addr),
+                             g_variant_new_uint32(f->size), g_variant_new_boolean(f->pseudo),
+                             g_variant_new_uint64(f->calls), g_variant_new_uint64(f->recursive_calls),
+                             g_variant_new_uint64(f->self_cycles), g_variant_new_uint64(f->inclusive_cycles),
+                             g_variant_new_uint64(f->instructions), fixed_u64(f->samples, p->nperiods),
+                             fixed_u64(f->events, PROF_NEVENTS) };
+        GVariant *t = g_variant_new_tuple(item, G_N_ELEMENTS(item));
         g_variant_get_data(t);   /* serialised now: its children freed (issue 24) */
         g_variant_builder_add_value(&b, t);
     }
@@ -197,10 +208,11 @@ static GVariant *enc_misses(const Profile *p)
 
 static GVariant *enc_profile(const Profile *p)
 {
-    PdUut *c = g_new0(PdUut, p->nctxs + 1);
-    for (size_t i = 0; i < p->nctxs; i++)
-        c[i] = (PdUut){ p->ctxs[i].parent, p->ctxs[i].func, p->ctxs[i].self };
-    GVariant *ctxs = fixed_tuples(PD_CTX, c, p->nctxs, sizeof *c);
+    /* a ProfCtx is laid out as its tuple (no padding): no copy first */
+    G_STATIC_ASSERT(sizeof(ProfCtx) == sizeof(PdUut) && offsetof(ProfCtx, self) == offsetof(PdUut, t0));
+    static const ProfCtx none;
+    GVariant *ctxs = g_variant_new_from_data(G_VARIANT_TYPE("a" PD_CTX), p->nctxs ? p->ctxs : &none,
+                                             p->nctxs * sizeof(ProfCtx), TRUE, NULL, NULL);
     PdTtub *e = g_new0(PdTtub, p->nevents + 1);
     for (size_t i = 0; i < p->nevents; i++)
         e[i] = (PdTtub){ p->events[i].start, p->events[i].end, p->events[i].func, p->events[i].idle ? 1 : 0 };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/name.h"
+#include "base/num.h"
 #include "profiler/model/events.h"
 #include "profiler/model/srcpath.h"
 
@@ -76,8 +77,10 @@ static void put_cost(CgOut *w, const char *pos, const uint64_t v[CG_MAXEV], bool
         g_string_append(w->o, " 0\n");
         return;
     }
-    for (unsigned k = 0; k < last; k++)
-        g_string_append_printf(w->o, " %" G_GUINT64_FORMAT, v[k]);
+    for (unsigned k = 0; k < last; k++) {   /* no printf per number (issue 24) */
+        g_string_append_c(w->o, ' ');
+        num_append_u64(w->o, v[k]);
+    }
     g_string_append_c(w->o, '\n');
 }
 

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "base/num.h"
 #include "platform/mips.h"
 #include "profiler/model/srcpath.h"
 
@@ -33,13 +34,31 @@ typedef struct CovFile {
     bool any;                  /* some line has */
     GArray *dirty;             /* lines whose cur is not 0 */
     GHashTable *funcs;         /* name -> CovFunc */
-    GHashTable *branches;      /* "line:block" -> CovBranch */
+    GHashTable *branches;      /* key(line, block) -> CovBranch */
+    unsigned id;               /* its number, in the order met */
 } CovFile;
 
 typedef struct Cov {
     GHashTable *by_name;       /* DWARF file name -> CovFile (NULL: unreadable) */
     GHashTable *by_path;       /* absolute path -> CovFile (owns them) */
+    const char *last_name;     /* the name asked last (the Symbols' string, */
+    CovFile *last;             /* the same as the line before's, mostly) */
+    unsigned nfiles;
 } Cov;
+
+/* Two numbers as one hash key (no string printed per branch: issue 24),
+ * hashed on all 64 bits (Fibonacci hashing, as the context trees). */
+G_STATIC_ASSERT(sizeof(gpointer) >= sizeof(guint64));
+static gpointer key2(unsigned hi, unsigned lo)
+{
+    return GSIZE_TO_POINTER(((guint64)hi << 32) | lo);
+}
+
+static guint key2_hash(gconstpointer key)
+{
+    guint64 k = (guint64)GPOINTER_TO_SIZE(key);
+    return (guint)((k * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15)) >> 32);
+}
 
 static void cov_file_free(gpointer data)
 {
@@ -60,8 +79,13 @@ static void cov_file_free(gpointer data)
 static CovFile *cov_file(Cov *cv, const char *name)
 {
     CovFile *f;
-    if (g_hash_table_lookup_extended(cv->by_name, name, NULL, (gpointer *)&f))
+    if (name == cv->last_name)   /* not hashed again (issue 24) */
+        return cv->last;
+    if (g_hash_table_lookup_extended(cv->by_name, name, NULL, (gpointer *)&f)) {
+        cv->last_name = name;
+        cv->last = f;
         return f;
+    }
     gsize len = 0;
     g_autofree char *used = NULL;
     g_autofree char *text = srcpath_read(name, &len, &used, NULL);
@@ -85,7 +109,8 @@ static CovFile *cov_file(Cov *cv, const char *name)
             f->code = g_new0(bool, f->nlines + 1);
             f->dirty = g_array_new(FALSE, FALSE, sizeof(unsigned));
             f->funcs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-            f->branches = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+            f->branches = g_hash_table_new_full(key2_hash, g_direct_equal, NULL, g_free);
+            f->id = cv->nfiles++;
             g_hash_table_insert(cv->by_path, f->path, f);
         }
     }
@@ -189,12 +214,11 @@ static bool branch_outcomes(const Fn *d, unsigned i, uint64_t *taken, uint64_t *
 
 static void add_branch(CovFile *f, unsigned line, unsigned block, bool ran, uint64_t taken, uint64_t not_taken)
 {
-    g_autofree char *key = g_strdup_printf("%u:%u", line, block);
-    CovBranch *b = g_hash_table_lookup(f->branches, key);
+    CovBranch *b = g_hash_table_lookup(f->branches, key2(line, block));
     if (!b) {
         b = g_new0(CovBranch, 1);
         *b = (CovBranch){ .line = line, .block = block };
-        g_hash_table_insert(f->branches, g_steal_pointer(&key), b);
+        g_hash_table_insert(f->branches, key2(line, block), b);
     }
     b->ran |= ran;
     b->taken += taken;
@@ -204,7 +228,7 @@ static void add_branch(CovFile *f, unsigned line, unsigned block, bool ran, uint
 /* Lines (max executions per line within the function) and branches. */
 static void fn_lines(Cov *cv, const Fn *d, GPtrArray *touched)
 {
-    GHashTable *blocks = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    GHashTable *blocks = g_hash_table_new(key2_hash, g_direct_equal);   /* key2(file, line) */
     for (unsigned i = 0; i < d->n; i++) {
         const SymLine *w = &d->where[i];
         CovFile *f = w->file ? cov_file(cv, w->file) : NULL;
@@ -223,9 +247,8 @@ static void fn_lines(Cov *cv, const Fn *d, GPtrArray *touched)
         if (d->count[i] && !branch_outcomes(d, i, &taken, &not_taken))
             continue;
         /* the branches of a line numbered in address order (lcov's block) */
-        g_autofree char *lk = g_strdup_printf("%p:%u", (void *)f, w->line);
-        unsigned block = GPOINTER_TO_UINT(g_hash_table_lookup(blocks, lk));
-        g_hash_table_insert(blocks, g_steal_pointer(&lk), GUINT_TO_POINTER(block + 1));
+        unsigned block = GPOINTER_TO_UINT(g_hash_table_lookup(blocks, key2(f->id, w->line)));
+        g_hash_table_insert(blocks, key2(f->id, w->line), GUINT_TO_POINTER(block + 1));
         add_branch(f, w->line, block, d->count[i] != 0, taken, not_taken);
     }
     g_hash_table_unref(blocks);
@@ -340,7 +363,11 @@ static void emit_file(GString *o, const CovFile *f)
     unsigned lf = 0, lh = 0;
     for (unsigned l = 1; l <= f->nlines; l++)
         if (f->code[l]) {
-            g_string_append_printf(o, "DA:%u,%" PRIu64 "\n", l, f->hits[l]);
+            g_string_append(o, "DA:");   /* "DA:%u,%" PRIu64 without a printf */
+            num_append_u64(o, l);
+            g_string_append_c(o, ',');
+            num_append_u64(o, f->hits[l]);
+            g_string_append_c(o, '\n');
             lf++;
             lh += f->hits[l] != 0;
         }

@@ -5,17 +5,19 @@
 #include <string.h>
 
 #include "base/name.h"
+#include "base/num.h"
 
 /* The folded tree: each calling context maps to a node of a smaller tree in
  * which a function appears at most `fold` times on any path (deeper levels
  * are merged into the deepest kept one), so totals stay exact. */
-typedef struct FoldNode {
-    unsigned parent, func;
-    unsigned depth;            /* frames on its path (root: 1) */
-    unsigned kid, sib, nkids;  /* its children: the first, the next of its
-                                  parent's (NONE: no more), how many */
-    uint64_t self;
-} FoldNode;
+typedef FoldedNode FoldNode;
+
+/* While the tree is made and its children looked up: a node's first
+ * child, the next of its parent's (NONE: no more), how many (apart from
+ * the nodes, which keep 24 bytes each: issue 24's page faults). */
+typedef struct FoldKids {
+    unsigned kid, sib, nkids;
+} FoldKids;
 
 #define NONE G_MAXUINT
 /* A node's children are found by a walk of their list while they are at
@@ -48,57 +50,73 @@ static gpointer kid_key(unsigned p, unsigned f)
 }
 
 /* p's child for function f, or NONE. */
-static unsigned kid_find(const GArray *fn, GHashTable *index, unsigned p, unsigned f)
+static unsigned kid_find(const GArray *fn, const FoldKids *kids, GHashTable *index, unsigned p, unsigned f)
 {
-    if (NODE(fn, p)->nkids > FEW_KIDS) {
+    if (kids[p].nkids > FEW_KIDS) {
         gpointer v;
         return g_hash_table_lookup_extended(index, kid_key(p, f), NULL, &v) ? GPOINTER_TO_UINT(v) : NONE;
     }
-    for (unsigned k = NODE(fn, p)->kid; k != NONE; k = NODE(fn, k)->sib)
+    for (unsigned k = kids[p].kid; k != NONE; k = kids[k].sib)
         if (NODE(fn, k)->func == f)
             return k;
     return NONE;
 }
 
 /* A new node n (fn has room: its final length is set at the end): child
- * of p for function f. */
-static unsigned kid_add(GArray *fn, GHashTable *index, unsigned n, unsigned p, unsigned f)
+ * of p for function f, listed among p's children when kids (the
+ * children are looked up). */
+static unsigned kid_add(GArray *fn, FoldKids *kids, GHashTable *index, unsigned n, unsigned p, unsigned f)
 {
-    *NODE(fn, n) = (FoldNode){ .parent = p, .func = f, .depth = NODE(fn, p)->depth + 1, .kid = NONE,
-                               .sib = NODE(fn, p)->kid };
-    FoldNode *q = NODE(fn, p);
+    *NODE(fn, n) = (FoldNode){ .parent = p, .func = f, .depth = NODE(fn, p)->depth + 1 };
+    if (!kids)
+        return n;
+    kids[n] = (FoldKids){ .kid = NONE, .sib = kids[p].kid };
+    FoldKids *q = &kids[p];
     q->kid = n;
     if (++q->nkids == FEW_KIDS + 1)   /* from now on by the index */
-        for (unsigned k = n; k != NONE; k = NODE(fn, k)->sib)
+        for (unsigned k = n; k != NONE; k = kids[k].sib)
             g_hash_table_insert(index, kid_key(p, NODE(fn, k)->func), GUINT_TO_POINTER(k));
     else if (q->nkids > FEW_KIDS + 1)
         g_hash_table_insert(index, kid_key(p, f), GUINT_TO_POINTER(n));
     return n;
 }
 
-/* Folded node of every context, in a tree of fn (node 0 = root). */
-static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold)
+/* Folded node of every context, in a tree of fn (node 0 = root); the
+ * deepest node's depth in *max_depth. */
+static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold, bool distinct, unsigned *max_depth)
 {
+    unsigned deepest = 1;
+    bool find = fold || !distinct;
     GArray *fn = g_array_sized_new(FALSE, FALSE, sizeof(FoldNode), (guint)nctx);
     g_array_set_size(fn, (guint)nctx);   /* at most one node per context */
     unsigned len = 1;
     g_autofree unsigned *map = g_new(unsigned, nctx ? nctx : 1);
-    GHashTable *index = g_hash_table_new(key_hash, g_direct_equal);
-    *NODE(fn, 0) = (FoldNode){ .parent = 0, .func = ctx[0].func, .depth = 1, .kid = NONE, .sib = NONE,
-                               .self = ctx[0].self };
+    g_autofree FoldKids *kids = find ? g_new(FoldKids, nctx) : NULL;
+    GHashTable *index = find ? g_hash_table_new(key_hash, g_direct_equal) : NULL;
+    *NODE(fn, 0) = (FoldNode){ .parent = 0, .func = ctx[0].func, .depth = 1, .self = ctx[0].self };
+    if (kids)
+        kids[0] = (FoldKids){ .kid = NONE, .sib = NONE };
     map[0] = 0;
     for (size_t n = 1; n < nctx; n++) {
         unsigned p = map[ctx[n].parent], f = ctx[n].func;
-        unsigned k = kid_find(fn, index, p, f);
+        /* Unfolded, a node short of the depth cut stands for one context,
+         * whose children are distinct functions (the collector's tree): a
+         * new node each, never found (issue 24: the lookups and index of
+         * 66,000 contexts). */
+        unsigned k = find ? kid_find(fn, kids, index, p, f) : NONE;
         if (k != NONE)
             map[n] = k;
         else if (NODE(fn, p)->depth >= FOLDED_MAX_DEPTH || (fold && occurrences(fn, p, f) >= fold))
             map[n] = p;   /* too deep: charged to the deepest kept frame */
-        else
-            map[n] = kid_add(fn, index, len++, p, f);
+        else {
+            map[n] = kid_add(fn, kids, index, len++, p, f);
+            deepest = MAX(deepest, NODE(fn, map[n])->depth);
+        }
         NODE(fn, map[n])->self += ctx[n].self;
     }
-    g_hash_table_destroy(index);
+    *max_depth = deepest;
+    if (index)
+        g_hash_table_destroy(index);
     g_array_set_size(fn, len);
     return fn;
 }
@@ -111,13 +129,23 @@ struct Folded {
     char **names;              /* [funcs] escaped name, made once (NULL: on no path) */
     size_t *namelen;           /* [funcs] its length */
     unsigned max_depth;
+    /* uncut (depth >= max_depth: every count is the node's self), the
+     * lines and their bytes without the prefix, counted as the tree is
+     * made (folded_bytes walked the nodes again) */
+    uint64_t full_lines, full_bytes;
+    /* folded_bytes' last answer (folded_write sizes its text with it:
+     * cli/write.c asked it already for the same cut) */
+    bool sized;
+    unsigned sized_depth;
+    uint64_t sized_pre, sized_bytes;
 };
 
 Folded *folded_new(const Profile *p, unsigned fold)
 {
     Folded *f = g_new0(Folded, 1);
     f->p = p;
-    f->nodes = p->nctxs ? fold_tree(p->ctxs, p->nctxs, fold) : g_array_new(FALSE, FALSE, sizeof(FoldNode));
+    f->nodes = p->nctxs ? fold_tree(p->ctxs, p->nctxs, fold, p->ctxs_distinct, &f->max_depth)
+                        : g_array_new(FALSE, FALSE, sizeof(FoldNode));
     unsigned n = f->nodes->len;
     f->subtree = g_new(uint64_t, n ? n : 1);   /* each set below */
     f->pathlen = g_new(uint64_t, n ? n : 1);
@@ -131,7 +159,10 @@ Folded *folded_new(const Profile *p, unsigned fold)
         }
         f->pathlen[i] = (i ? f->pathlen[c->parent] + 1 : 0) + f->namelen[c->func];
         f->subtree[i] = c->self;
-        f->max_depth = MAX(f->max_depth, c->depth);
+        if (c->self) {
+            f->full_lines++;
+            f->full_bytes += f->pathlen[i] + 1 + num_digits(c->self) + 1;
+        }
     }
     for (unsigned i = n; i-- > 1;)
         f->subtree[g_array_index(f->nodes, FoldNode, i).parent] += f->subtree[i];
@@ -161,8 +192,7 @@ unsigned folded_max_depth(const Folded *f)
  * or at the cut its whole subtree's; 0 = no line. */
 static uint64_t node_count(const Folded *f, unsigned i, unsigned depth)
 {
-    const FoldNode *c = &g_array_index(f->nodes, FoldNode, i);
-    return c->depth < depth ? c->self : c->depth == depth ? f->subtree[i] : 0;
+    return folded_node_count((const FoldedNode *)(void *)f->nodes->data, f->subtree, i, depth);
 }
 
 unsigned folded_nodes(const Folded *f)
@@ -175,14 +205,14 @@ unsigned folded_funcs(const Folded *f)
     return f->p->nfuncs;
 }
 
-unsigned folded_parent(const Folded *f, unsigned node)
+const FoldedNode *folded_node_array(const Folded *f)
 {
-    return g_array_index(f->nodes, FoldNode, node).parent;
+    return (const FoldedNode *)(void *)f->nodes->data;
 }
 
-unsigned folded_func(const Folded *f, unsigned node)
+const uint64_t *folded_subtrees(const Folded *f)
 {
-    return g_array_index(f->nodes, FoldNode, node).func;
+    return f->subtree;
 }
 
 const char *folded_name(const Folded *f, unsigned func, size_t *len)
@@ -191,29 +221,22 @@ const char *folded_name(const Folded *f, unsigned func, size_t *len)
     return f->names[func];
 }
 
-uint64_t folded_count(const Folded *f, unsigned node, unsigned depth)
-{
-    return node_count(f, node, depth);
-}
-
-static unsigned digits(uint64_t v)
-{
-    unsigned d = 1;
-    while (v >= 10) {
-        v /= 10;
-        d++;
-    }
-    return d;
-}
-
-uint64_t folded_bytes(const Folded *f, const char *prefix, unsigned depth)
+uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth)
 {
     uint64_t total = 0, pre = prefix ? strlen(prefix) + 1 : 0;
+    if (f->sized && f->sized_depth == depth && f->sized_pre == pre)
+        return f->sized_bytes;
+    if (depth >= f->max_depth)   /* nothing cut: no node deeper than depth */
+        return pre * f->full_lines + f->full_bytes;
     for (unsigned i = 0; i < f->nodes->len; i++) {
         uint64_t v = node_count(f, i, depth);
         if (v)
-            total += pre + f->pathlen[i] + 1 + digits(v) + 1;
+            total += pre + f->pathlen[i] + 1 + num_digits(v) + 1;
     }
+    f->sized = true;
+    f->sized_depth = depth;
+    f->sized_pre = pre;
+    f->sized_bytes = total;
     return total;
 }
 
@@ -224,7 +247,7 @@ uint64_t folded_bytes(const Folded *f, const char *prefix, unsigned depth)
  * the nearest ancestor whose line this call wrote: its line starts with
  * the same prefix and path, copied at once (deep recursion's lines are
  * each the line before and one frame). */
-void folded_write(GString *o, const Folded *f, const char *prefix, unsigned depth)
+void folded_write(GString *o, Folded *f, const char *prefix, unsigned depth)
 {
     size_t pre = prefix ? strlen(prefix) + 1 : 0;
     gsize *line = g_new(gsize, f->nodes->len ? f->nodes->len : 1);   /* where node's line starts, or NONE */
@@ -235,12 +258,7 @@ void folded_write(GString *o, const Folded *f, const char *prefix, unsigned dept
         line[n] = G_MAXSIZE;
         if (!v)
             continue;
-        char num[24];
-        unsigned nd = digits(v);
-        for (unsigned i = nd; i-- > 0; v /= 10)
-            num[i] = (char)('0' + v % 10);
         gsize at = end, len = pre + f->pathlen[n] + 1;
-        end += len + nd + 1;
         line[n] = at;
         char *w = o->str + at + len - 1;
         *w = ' ';
@@ -262,8 +280,9 @@ void folded_write(GString *o, const Folded *f, const char *prefix, unsigned dept
                 break;
             }
         }
-        memcpy(o->str + at + len, num, nd);
-        o->str[at + len + nd] = '\n';
+        char *e = num_put_u64(o->str + at + len, v);
+        *e = '\n';
+        end = (gsize)(e + 1 - o->str);
     }
     g_assert(end == o->len);   /* folded_bytes counts what is written */
     g_free(line);

@@ -38,8 +38,8 @@ typedef struct Folded Folded;
 Folded *folded_new(const Profile *p, unsigned fold);
 void folded_free(Folded *f);
 unsigned folded_max_depth(const Folded *f);
-uint64_t folded_bytes(const Folded *f, const char *prefix, unsigned depth);
-void folded_write(GString *out, const Folded *f, const char *prefix, unsigned depth);
+uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth);   /* the last one remembered */
+void folded_write(GString *out, Folded *f, const char *prefix, unsigned depth);
 
 /* The folded tree read back, for report.html's flame data (cli/write.c):
  * its nodes 0..folded_nodes-1 in the order folded_write writes their lines
@@ -49,9 +49,24 @@ void folded_write(GString *out, const Folded *f, const char *prefix, unsigned de
  * line). */
 unsigned folded_nodes(const Folded *f);
 unsigned folded_funcs(const Folded *f);
-unsigned folded_parent(const Folded *f, unsigned node);
-unsigned folded_func(const Folded *f, unsigned node);
 const char *folded_name(const Folded *f, unsigned func, size_t *len);
-uint64_t folded_count(const Folded *f, unsigned node, unsigned depth);
+
+/* The nodes themselves, read-only (a call per node and field was a
+ * quarter of the flame data's cost: issue 24): node i is nodes[i], its
+ * count at a cut folded_node_count(nodes, subtree, i, depth). */
+typedef struct FoldedNode {
+    unsigned parent, func;
+    unsigned depth;            /* frames on its path (root: 1) */
+    uint64_t self;
+} FoldedNode;
+const FoldedNode *folded_node_array(const Folded *f);
+const uint64_t *folded_subtrees(const Folded *f);   /* self + descendants' */
+
+static inline uint64_t folded_node_count(const FoldedNode *nodes, const uint64_t *subtree, unsigned i,
+                                         unsigned depth)
+{
+    const FoldedNode *c = &nodes[i];
+    return c->depth < depth ? c->self : c->depth == depth ? subtree[i] : 0;
+}
 
 #endif

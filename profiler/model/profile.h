@@ -128,13 +128,8 @@ void prof_hist_clear(ProfHist *h);
 typedef struct ProfCtx {
     unsigned parent, func;
     uint64_t self;
-    /* Communication (profiler/comm; not saved in profile.data, which keeps
-     * the CommReport instead): cycles of self that were blocked (poll_rx,
-     * wait_tx; wait_irq on <idle> nodes: their cycles in `wait` with NoC
-     * interrupts enabled), packets and flits sent and received. */
-    uint64_t blocked[3];
-    uint64_t sent_packets, sent_flits, recv_packets, recv_flits;
-} ProfCtx;
+} ProfCtx;   /* 16 bytes: the communication of a context is the
+                collector's (CollectorCtxComm), not the Profile's */
 
 /* [cache] enabled: the L1 misses of one instruction, summed over the
  * blocks that hold it (per-line event counts; docs/timing.md). */
@@ -188,6 +183,9 @@ typedef struct Profile {
     ProfHist *hists;           /* [nperiods], in the order given by the user */
     size_t nctxs;
     ProfCtx *ctxs;             /* calling contexts (folded stacks, flame graphs) */
+    bool ctxs_distinct;        /* no two children of a node have one function
+                                  (the collector's tree; a profile.data read
+                                  back may repeat a path: summed) */
     size_t nevents;
     ProfEvent *events;         /* timeline spans in time order */
     uint64_t events_dropped;   /* spans past the recording limit */

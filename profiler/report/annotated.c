@@ -20,6 +20,7 @@
  * read, its disassembly is listed instead, one instruction per line with
  * the same columns (count = executions of that instruction).
  */
+#include "base/num.h"
 #include "profiler/model/srcpath.h"
 #include "profiler/report/report.h"
 #include "profiler/report/report_util.h"
@@ -158,6 +159,17 @@ static void func_data_free(FuncData *d)
     g_free(d->ev);
 }
 
+/* " %6u: TEXT\n" without a printf (a line of every source file shown:
+ * issue 24) */
+static void line_text(GString *o, unsigned l, const char *text)
+{
+    g_string_append_c(o, ' ');
+    num_append_u64_width(o, l, 6);
+    g_string_append(o, ": ");
+    g_string_append(o, text ? text : "(null)");   /* as printf's %s */
+    g_string_append_c(o, '\n');
+}
+
 static char *u64s(uint64_t v)
 {
     return g_strdup_printf("%" PRIu64, v);
@@ -287,24 +299,30 @@ static void print_source(GString *o, const Profile *p, GArray *spans, GHashTable
         for (unsigned l = s->lo; l <= s->hi; l++) {
             const LineInfo *li = &s->lines[l - s->lo];
             const char *text = src->lines[l - 1];
-            if (!li->code) {
-                g_string_append_printf(o, "%15s %10s %8s", "", "", "");
+            if (!li->code) {   /* "%15s %10s %8s" of nothing */
+                g_string_append(o, "                                   ");
                 report_event_cells(o, ec, NULL);
-                g_string_append_printf(o, " %6u: %s\n", l, text);
+                line_text(o, l, text);
                 continue;
             }
             GString *cs = g_string_new(NULL);
-            for (guint m = 0; li->blocks && m < li->blocks->len; m++)
-                g_string_append_printf(cs, "%s%" PRIu64, m ? "," : "",
-                                       p->blocks[g_array_index(li->blocks, unsigned, m)].count);
+            for (guint m = 0; li->blocks && m < li->blocks->len; m++) {
+                if (m)
+                    g_string_append_c(cs, ',');
+                num_append_u64(cs, p->blocks[g_array_index(li->blocks, unsigned, m)].count);
+            }
             t->lines++;
             if (cs->len)
                 t->executed++;
             else
                 g_string_assign(cs, "#####");
-            g_string_append_printf(o, "%15s %10" PRIu64 " %8" PRIu64, cs->str, li->cycles, li->samples);
+            num_append_right(o, cs->str, cs->len, 15);   /* "%15s %10" PRIu64 " %8" PRIu64 */
+            g_string_append_c(o, ' ');
+            num_append_u64_width(o, li->cycles, 10);
+            g_string_append_c(o, ' ');
+            num_append_u64_width(o, li->samples, 8);
             report_event_cells(o, ec, li->ev);
-            g_string_append_printf(o, " %6u: %s\n", l, text);
+            line_text(o, l, text);
             g_string_free(cs, TRUE);
         }
     }

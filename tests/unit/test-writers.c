@@ -4,12 +4,14 @@
  * fixture-profile.h), a real empty-or-one-packet Noc and hand-made core
  * outcomes. JSON is checked by parsing it back with json-glib. */
 #include <glib.h>
+#include <inttypes.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
 
 #include "base/json.h"
 #include "base/name.h"
+#include "base/num.h"
 #include "profiler/formats/callgrind.h"
 #include "profiler/model/fname.h"
 #include "profiler/report/summary.h"
@@ -591,6 +593,42 @@ static void test_fname(void)
     g_assert_cmpstr(c, ==, "");
 }
 
+/* base/num: the digits printf writes, for every length and the ends. */
+static void test_decimal(void)
+{
+    GString *got = g_string_new(NULL), *want = g_string_new(NULL);
+    for (uint64_t p = 1, k = 0; k < 20; k++, p *= 10)
+        for (int64_t d = -2; d <= 2; d++) {
+            uint64_t v = p + (uint64_t)d;
+            if (d < 0 && p < 10)
+                v = (uint64_t)(-d) - 1;
+            num_append_u64(got, v);
+            g_string_append_c(got, ' ');
+            g_string_append_printf(want, "%" PRIu64 " ", v);
+            g_autofree char *one = g_strdup_printf("%" PRIu64, v);
+            g_assert_cmpuint(num_digits(v), ==, strlen(one));
+        }
+    num_append_u64(got, UINT64_MAX);
+    g_string_append_printf(want, "%" PRIu64, UINT64_MAX);
+    g_assert_cmpstr(got->str, ==, want->str);
+    g_assert_cmpuint(num_digits(UINT64_MAX), ==, 20);
+    g_assert_cmpuint(num_digits(0), ==, 1);
+    g_assert_cmpuint(num_digits(9), ==, 1);
+    g_assert_cmpuint(num_digits(10), ==, 2);
+    /* widths: as "%10" PRIu64 and "%15s", narrower and wider than the text */
+    g_string_truncate(got, 0);
+    g_string_truncate(want, 0);
+    const uint64_t w[] = { 0, 7, 12345, 1234567890, 12345678901234ull };
+    for (unsigned i = 0; i < G_N_ELEMENTS(w); i++) {
+        num_append_u64_width(got, w[i], 10);
+        num_append_right(got, "1,22,333", strlen("1,22,333") - i, 6);
+        g_string_append_printf(want, "%10" PRIu64 "%6.*s", w[i], (int)(strlen("1,22,333") - i), "1,22,333");
+    }
+    g_assert_cmpstr(got->str, ==, want->str);
+    g_string_free(got, TRUE);
+    g_string_free(want, TRUE);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -602,6 +640,7 @@ int main(int argc, char **argv)
     g_test_add_func("/writers/trace-packet-lanes", test_trace_packet_lanes);
     g_test_add_func("/writers/callgrind", test_callgrind);
     g_test_add_func("/writers/name-escape", test_name_escape);
+    g_test_add_func("/writers/decimal", test_decimal);
     g_test_add_func("/writers/fname", test_fname);
     return g_test_run();
 }
