@@ -486,23 +486,36 @@ G_GNUC_NO_INLINE static void floor_miss(uc_engine *uc, uint64_t address, uint32_
     hook(uc, address, size, opaque);
 }
 
+/* What every floor mode does first, (a): the block's table entry (NULL:
+ * not in the table yet, nothing done), the previous block's branch extra
+ * charged to it, the clock (*start: the block's first cycle), its count,
+ * prev (*pp: the previous block). */
+static inline __attribute__((always_inline)) FBlock *floor_enter(Floor *f, uint32_t addr, uint32_t size,
+                                                                 FBlock **pp, uint64_t *start)
+{
+    uint32_t idx = phys(addr) >> 2;
+    FBlock *b = G_LIKELY(idx < f->nslots) ? f->btab[idx] : NULL;
+    if (G_UNLIKELY(!b || b->addr != addr || b->size != size))
+        return NULL;
+    FBlock *p = f->prev;
+    uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
+    p->extra += (int64_t)bt;
+    *start = f->cycles + bt;
+    f->cycles = *start + b->cost;
+    b->count++;
+    f->prev = b;
+    *pp = p;
+    return b;
+}
+
 /* (a): the table, the branch extra, the clock, the count, prev. */
 static void hook_floor_count(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
 {
     BareCore *c = opaque;
-    Floor *f = &c->fl;
-    uint32_t addr = (uint32_t)address, idx = phys(addr) >> 2;
-    FBlock *b = G_LIKELY(idx < f->nslots) ? f->btab[idx] : NULL;
-    if (G_UNLIKELY(!b || b->addr != addr || b->size != size)) {
+    FBlock *p;
+    uint64_t start;
+    if (G_UNLIKELY(!floor_enter(&c->fl, (uint32_t)address, size, &p, &start)))
         floor_miss(uc, address, size, opaque, hook_floor_count); /* a tail call: the rest is a leaf */
-        return;
-    }
-    FBlock *p = f->prev;
-    uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
-    p->extra += (int64_t)bt;
-    f->cycles += bt + b->cost;
-    b->count++;
-    f->prev = b;
 }
 
 /* (b): (a) and the shadow call stack with per-arc counts and inclusive cycles. */
@@ -510,19 +523,13 @@ static void hook_floor_calls(uc_engine *uc, uint64_t address, uint32_t size, voi
 {
     BareCore *c = opaque;
     Floor *f = &c->fl;
-    uint32_t addr = (uint32_t)address, idx = phys(addr) >> 2;
-    FBlock *b = G_LIKELY(idx < f->nslots) ? f->btab[idx] : NULL;
-    if (G_UNLIKELY(!b || b->addr != addr || b->size != size)) {
+    uint32_t addr = (uint32_t)address;
+    FBlock *p;
+    uint64_t start;
+    if (G_UNLIKELY(!floor_enter(f, addr, size, &p, &start))) {
         floor_miss(uc, address, size, opaque, hook_floor_calls); /* a tail call: the rest is a leaf */
         return;
     }
-    FBlock *p = f->prev;
-    uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
-    p->extra += (int64_t)bt;
-    uint64_t start = f->cycles + bt;
-    f->cycles = start + b->cost;
-    b->count++;
-    f->prev = b;
     /* the transfer last, so that its rare cases are tail calls: the
      * hook stays a leaf (no registers saved) */
     if (p->kind == F_CALL && addr != p->fallthrough) {
@@ -552,19 +559,13 @@ static void hook_floor_contexts(uc_engine *uc, uint64_t address, uint32_t size, 
 {
     BareCore *c = opaque;
     Floor *f = &c->fl;
-    uint32_t addr = (uint32_t)address, idx = phys(addr) >> 2;
-    FBlock *b = G_LIKELY(idx < f->nslots) ? f->btab[idx] : NULL;
-    if (G_UNLIKELY(!b || b->addr != addr || b->size != size)) {
-        floor_miss(uc, address, size, opaque, hook_floor_contexts);
+    uint32_t addr = (uint32_t)address;
+    FBlock *p;
+    uint64_t start;
+    if (G_UNLIKELY(!floor_enter(f, addr, size, &p, &start))) {
+        floor_miss(uc, address, size, opaque, hook_floor_contexts); /* a tail call: the rest is a leaf */
         return;
     }
-    FBlock *p = f->prev;
-    uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
-    p->extra += (int64_t)bt;
-    uint64_t start = f->cycles + bt;
-    f->cycles = start + b->cost;
-    b->count++;
-    f->prev = b;
     if (p->kind == F_CALL && addr != p->fallthrough) {
         FArc *a = p->arc;
         if (G_UNLIKELY(p->arc_callee != addr || !a || !a->fn || a->ctx_node == 0
