@@ -575,7 +575,7 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
  * end, yield, cut run, mfc0 fix or jalx), what hook_block_slow would do (the odd
  * target check of a register jump included) without its lookup and its
  * tests of the rarer cases; else hook_block_slow. */
-G_GNUC_NO_INLINE static void boundary_fast(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
+G_GNUC_NO_INLINE void boundary_fast(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
                                            Block *b)
 {
     if (p->sp_write) {
@@ -613,32 +613,6 @@ G_GNUC_NO_INLINE static void boundary_fast(uint64_t bt, uint64_t start, uint64_t
         c->prev = &c->none;
         c->hooks.arrive(c->hooks.opaque, c, p, b, start);
     }
-    enter_block(c, p, b, start, end);
-}
-
-/* A call or a return the client watches (p->attn_out | b->attn) when
- * none of boundary_fast's rarer cases is there: no event or sample due
- * by b's end (the deadline is at most both), $sp and the jump target
- * plainly fine, nothing pending that b reads (no entry stall), arr_ok, b
- * no split: what boundary_fast
- * would do then, with one test for all of them. Else boundary_fast. */
-G_GNUC_NO_INLINE static void boundary_arrive(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
-                                             Block *b)
-{
-    if (G_UNLIKELY(!p->arr_ok || (b->flags & BLOCK_SPLIT) || !c->hooks.arrive
-                   || end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
-                   || c->cp0.fix_pending || c->cut.run || __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED)
-                   || (p->rt_pend && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)))
-                   || (p->sp_write && !block_sp_quick(c, p))
-                   || ((p->flags & MIPS_JREG) && !block_jr_quick(c, p)))) {
-        boundary_fast(bt, start, end, c, p, b);
-        return;
-    }
-    NP_CHECK(end <= c->next_event && end <= c->next_sample);
-    p->extra += (int64_t)bt;
-    c->cycles = start;
-    c->prev = &c->none;
-    c->hooks.arrive(c->hooks.opaque, c, p, b, start);
     enter_block(c, p, b, start, end);
 }
 

@@ -175,6 +175,7 @@ uint64_t collector_block_end(Collector *col, uint64_t now, unsigned *kind)
     block_commit(col);
     n += col->blk_acc;
     col->blk_kind = -1;
+    collect_quick_update(col);
     col->blk_acc = 0;
     return n;
 }
@@ -187,6 +188,7 @@ void collect_block_close(Collector *col, uint64_t now)
     col->npend = 0; /* after the last failed poll: not blocked */
     col->blk_closed += col->blk_acc;
     col->blk_kind = -1;
+    collect_quick_update(col);
     col->blk_acc = 0;
 }
 
@@ -203,6 +205,7 @@ void collector_block_begin(Collector *col, unsigned kind, uint64_t now)
         col->blk_closed += col->blk_acc;
     }
     col->blk_kind = (int)kind;
+    collect_quick_update(col);
     col->blk_irq_depth = col->irq_depth;
     col->blk_acc = 0;
     col->npend = 0;
