@@ -9,7 +9,7 @@
 static void block_publish(Block *b)
 {
     b->view = (BlockView){ .addr = b->addr, .tag = b->tag, .flags = block_flags(b),
-                           .branch_pc = b->branch_pc };
+                           .branch_pc = b->branch_pc, .data = b->view.data };
 }
 
 /* Instructions [from, to) of b did not run in one of its executions. */
@@ -113,7 +113,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     if (c->cfg->timing.model == TIMING_24K && b->pend)
         block_static_successors(c, b);
     if (c->hooks.block_tag)
-        b->tag = c->hooks.block_tag(c->hooks.opaque, addr, &b->watch);
+        b->tag = c->hooks.block_tag(c->hooks.opaque, addr, &b->watch, &b->view.data);
     /* a branch whose delay slot is the next block: entering it checks that
      * both fit under the cycle limit (block_limit_cut) */
     b->attn = b->watch || (b->flags & BLOCK_SPLIT);

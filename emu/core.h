@@ -62,6 +62,7 @@ typedef struct BlockView {
     uint32_t addr, tag;
     unsigned flags;
     uint32_t branch_pc;
+    void *data;                /* the client's (CoreHooks.block_tag) */
 } BlockView;
 
 /* A Block begins with its BlockView (C11 6.7.2.1: a pointer to a struct
@@ -130,9 +131,11 @@ typedef void CoreArriveFn(uint64_t unused, uint64_t now, void *opaque, Core *cor
 typedef struct CoreHooks {
     void *opaque;
     /* A new block at addr was translated: return the client's tag for it
-     * (e.g. an index into its own per-block table), and set *watch when
-     * `arrive` must be called every time control reaches it. */
-    uint32_t (*block_tag)(void *opaque, uint32_t addr, bool *watch);
+     * (e.g. an index into its own per-block table), set *watch when
+     * `arrive` must be called every time control reaches it, and *data
+     * (BlockView.data, NULL unless set) as the client likes: its own
+     * data about the block, one load away on every arrival. */
+    uint32_t (*block_tag)(void *opaque, uint32_t addr, bool *watch, void **data);
     /* Control reached `to`; `from` is the previous block (its control
      * instruction tells call/jump/return/eret), or NULL when `to` is the
      * interrupt vector just entered. `now` = cycles before `to` runs.

@@ -37,9 +37,10 @@ Collector *collector_new(const Symbols *syms)
     g_array_index(col->ctx_kids, CtxKids, 0) = (CtxKids){ 0 };
     Ctx root = { .parent = 0, .func = col->nsyms + PROF_UNKNOWN };
     g_array_append_val(col->ctx, root);
+    col->ctxv = (Ctx *)(void *)col->ctx->data;
     col->ctx_index = g_hash_table_new(collect_ctx_hash, g_direct_equal);
     col->events = g_array_new(FALSE, FALSE, sizeof(CollectorEvent));
-    col->blk = g_array_new(FALSE, FALSE, sizeof(BlockInfo));
+    col->blk = g_ptr_array_new_with_free_func(g_free);
     col->max_events = COLLECTOR_MAX_EVENTS;
     col->max_contexts = COLLECTOR_MAX_CONTEXTS;
     col->blk_kind = -1;
@@ -58,7 +59,7 @@ void collector_free(Collector *col)
     g_array_free(col->ctx_kids, TRUE);
     g_hash_table_destroy(col->ctx_index);
     g_array_free(col->events, TRUE);
-    g_array_free(col->blk, TRUE);
+    g_ptr_array_free(col->blk, TRUE);
     collect_region_free(col);
     g_free(col);
 }
@@ -83,6 +84,7 @@ static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t
         col->cap *= 2;
         col->stack = g_renew(Frame, col->stack - COLLECT_STACK_BELOW, col->cap + COLLECT_STACK_BELOW)
                      + COLLECT_STACK_BELOW;
+        collect_quick_update(col); /* qcap */
     }
     /* written in place (a Frame built aside and copied cost a third of a
      * call's stores) */
@@ -278,13 +280,13 @@ __attribute__((flatten)) COLLECT_NOIPA static void arrive_general(uint64_t unuse
     }
     const BlockView *tv = block_view(to_b);
     NP_CHECK(tv->tag < col->blk->len); /* every block was tagged (on_block_tag) */
-    const BlockInfo *to = &g_array_index(col->blk, BlockInfo, tv->tag);
+    const BlockInfo *to = tv->data;
     if (G_UNLIKELY(!from_b || (block_view(from_b)->flags & MIPS_ERET))) {
         arrive_irq(col, from_b, to, now);
         return;
     }
     const BlockView *fv = block_view(from_b);
-    BlockInfo *from = &g_array_index(col->blk, BlockInfo, fv->tag);
+    BlockInfo *from = fv->data;
     unsigned fl = fv->flags;
     if ((fl & MIPS_JREG) && !(fl & MIPS_LINK)) {
         uint32_t sp = read_sp(core);
@@ -320,7 +322,7 @@ __attribute__((flatten)) COLLECT_NOIPA static void arrive_general(uint64_t unuse
  * (collect_ctx_account when Collector.quick). */
 static inline void ctx_account_plain(Collector *col, uint64_t now)
 {
-    g_array_index(col->ctx, Ctx, col->ctx_cur).self += now - col->ctx_mark;
+    col->ctxv[col->ctx_cur].self += now - col->ctx_mark;
     col->ctx_mark = now;
 }
 
@@ -358,7 +360,7 @@ G_GNUC_NO_INLINE static void arrive_return(uint64_t unused, uint64_t now, void *
     const BlockView *tv = block_view(to_b);
     if ((t->fl & FRAME_IRQ) || t->ret != tv->addr || t->sp != col->gpr[CORE_GPR_SP])
         goto other;
-    const BlockInfo *to = &g_array_index(col->blk, BlockInfo, tv->tag);
+    const BlockInfo *to = tv->data;
     if (to->entry)
         goto other;
     if (t->func != to->func) {
@@ -408,17 +410,18 @@ COLLECT_NOIPA COLLECT_SCALAR static void call_push(uint64_t unused, uint64_t now
 /* A call (a branch or jump onto a function entry, CoreHooks.call). The
  * usual one, when Collector.quick: the calling block made this very call
  * last time (BlockInfo.call_to: its arc, its return address), the arc's
- * context node is a child of the current path, room on the stack. Then
+ * context node is a child of the current path, room on the stack
+ * (Collector.qcap: both quick and room in one test). Then
  * call_push: exactly what do_call does then. Anything else:
  * arrive_general. */
 G_GNUC_NO_INLINE static void arrive_call(uint64_t unused, uint64_t now, void *opaque, Core *core,
                                          const Block *from_b, const Block *to_b)
 {
     Collector *col = opaque;
-    if (G_UNLIKELY(!col->quick))
+    if (G_UNLIKELY(col->depth >= col->qcap)) /* not quick, or no room */
         goto general;
-    const BlockInfo *from = &g_array_index(col->blk, BlockInfo, block_view(from_b)->tag);
-    if (from->call_to != to_b || col->depth == col->cap || from->arc_cache->ctx_parent != col->ctx_cur)
+    const BlockInfo *from = block_view(from_b)->data;
+    if (from->call_to != to_b || from->arc_cache->ctx_parent != col->ctx_cur)
         goto other;
     call_push(unused, now, col, from);
     return;
@@ -479,7 +482,7 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
 
 /* A new block: its function, and whether arrivals there are watched
  * (function entries). Its tag is its index in col->blk. */
-static uint32_t on_block_tag(void *opaque, uint32_t addr, bool *watch)
+static uint32_t on_block_tag(void *opaque, uint32_t addr, bool *watch, void **data)
 {
     Collector *col = opaque;
     int i = col->syms ? symbols_lookup(col->syms, addr) : -1;
@@ -491,8 +494,10 @@ static uint32_t on_block_tag(void *opaque, uint32_t addr, bool *watch)
         col->root_known = true;
         g_array_index(col->ctx, Ctx, 0).func = bi.func;
     }
-    g_array_append_val(col->blk, bi);
+    BlockInfo *p = g_memdup2(&bi, sizeof bi); /* BlockView.data: it never moves */
+    g_ptr_array_add(col->blk, p);
     *watch = bi.entry;
+    *data = p;
     return col->blk->len - 1;
 }
 

@@ -80,11 +80,14 @@ struct Collector {
                                   no depth) */
     Frame *top;                /* &stack[depth - 1] */
     unsigned depth, cap;
+    unsigned qcap;             /* quick ? cap : 0: arrive_call's one test
+                                  (collect_quick_update) */
     GHashTable *arcs;          /* Arc* -> Arc* (keyed by caller, callee, site) */
     uint64_t excluded;         /* idle + interrupt cycles so far (outside irq) */
     uint64_t irq_incl;
     uint32_t epc;
     GArray *ctx;               /* Ctx; node 0 = the root (first code run) */
+    Ctx *ctxv;                 /* ctx->data, kept at every append (context.c) */
     GHashTable *ctx_index;     /* (parent << 32 | func) -> node, for the
                                   children of nodes with many */
     GArray *ctx_kids;          /* CtxKids by node */
@@ -92,7 +95,8 @@ struct Collector {
     uint64_t ctx_mark;         /* cycles accounted to nodes so far */
     bool root_known;
     GArray *events;            /* CollectorEvent: waits and interrupts */
-    GArray *blk;               /* BlockInfo, by block tag */
+    GPtrArray *blk;            /* BlockInfo *, by block tag (each also the
+                                  block's BlockView.data) */
     uint64_t events_dropped;
     size_t max_events;         /* COLLECTOR_MAX_EVENTS unless set */
     unsigned max_contexts;     /* [limits] contexts */
@@ -129,12 +133,14 @@ struct Collector {
 static inline void collect_quick_update(Collector *col)
 {
     col->quick = !col->only && col->collecting && col->blk_kind < 0 && col->gpr;
+    col->qcap = col->quick ? col->cap : 0;
 }
 
 /* The collector's data about an emulator block. */
 static inline BlockInfo *collect_block(const Collector *col, const Block *b)
 {
-    return &g_array_index(col->blk, BlockInfo, block_view(b)->tag);
+    (void)col;
+    return block_view(b)->data;
 }
 
 /* A span on the timeline (dropped beyond COLLECTOR_MAX_EVENTS). */

@@ -91,6 +91,7 @@ unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
     }
     Ctx c = { .parent = parent, .func = func };
     g_array_append_val(col->ctx, c);
+    col->ctxv = (Ctx *)(void *)col->ctx->data;
     unsigned node = col->ctx->len - 1;
     CtxKids *nk = kids_of(col, node), *k = &g_array_index(col->ctx_kids, CtxKids, parent);
     *nk = (CtxKids){ .sib = k->first };
