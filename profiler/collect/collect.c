@@ -326,11 +326,9 @@ static inline void ctx_account_plain(Collector *col, uint64_t now)
     col->ctx_mark = now;
 }
 
-/* arrive_return's pop of the top frame t (u below it), once decided:
- * a function of its own, so that its registers are not the tests'. */
-COLLECT_NOIPA static void return_pop(uint64_t unused, uint64_t now, Collector *col, Frame *t)
+/* arrive_return's pop of the top frame t (u below it), once decided. */
+static inline void return_pop(uint64_t now, Collector *col, Frame *t)
 {
-    (void)unused;
     Frame *u = t - 1;
     NP_CHECK(t->entry <= now && col->fs[t->func].active > 0);
     if ((t->fl & (FRAME_OUTER | FRAME_COUNTED)) == (FRAME_OUTER | FRAME_COUNTED))
@@ -363,13 +361,13 @@ G_GNUC_NO_INLINE static void arrive_return(uint64_t unused, uint64_t now, void *
     const BlockInfo *to = tv->data;
     if (to->entry)
         goto other;
-    if (t->func != to->func) {
-        if (!(u->fl & FRAME_IRQ) && !((u->fl & FRAME_MONO) && u->sp > t->sp)) /* unwind_below, do_return */
-            goto other;
-    } else if (!(u->fl & FRAME_IRQ) && u->ret == t->ret && u->sp == t->sp) { /* pop_tail_calls */
+    /* unwind_below and do_return (landed in another function), or
+     * pop_tail_calls, would pop more. An interrupt frame u (FRAME_MONO,
+     * sp UINT32_MAX) stops both: these tests let it through without
+     * testing FRAME_IRQ (a t->sp of UINT32_MAX goes to arrive_general) */
+    if (t->func != to->func ? !((u->fl & FRAME_MONO) && u->sp > t->sp) : u->ret == t->ret && u->sp == t->sp)
         goto other;
-    }
-    return_pop(unused, now, col, t);
+    return_pop(now, col, t);
     return;
 other:
     core = col->core_q;
@@ -378,33 +376,32 @@ general:
     arrive_general(unused, now, col, core, from_b, to_b);
 }
 
-/* arrive_call's push, once decided (a function of its own, as
- * return_pop). */
-COLLECT_NOIPA COLLECT_SCALAR static void call_push(uint64_t unused, uint64_t now, Collector *col, const BlockInfo *from)
+/* arrive_call's push, once decided. The current path's cycles go first:
+ * its registers are then free (none saved). */
+static inline void call_push(uint64_t now, Collector *col, const BlockInfo *from)
 {
-    (void)unused;
     Arc *arc = from->arc_cache;
-    uint32_t sp = col->gpr[CORE_GPR_SP];
     Frame *below = col->top, *f = below + 1;
     NP_CHECK((col->depth == 0 || below->entry <= now) && arc->ctx_node != col->ctx_cur);
-    unsigned func = arc->callee;
-    FuncStat *fs = &col->fs[func];
-    unsigned outermost = fs->active++ == 0;
-    f->func = func;
-    f->arc = arc;
-    f->ret = from->call_ret ? from->call_ret : (below->fl & FRAME_IRQ) ? 0 : below->ret;
-    f->sp = sp;
-    f->entry = now;
-    f->excluded = col->excluded;
-    /* FRAME_MONO when below is mono with an sp at or above this one (an
-     * interrupt frame: mono, sp UINT32_MAX) */
-    f->fl = (uint8_t)(outermost | FRAME_COUNTED | (below->fl & FRAME_MONO & (0u - (unsigned)(sp <= below->sp))));
-    fs->rcalls += !outermost;
-    arc->count++; /* and so fs's calls */
     ctx_account_plain(col, now);
     f->ctx = col->ctx_cur = arc->ctx_node;
     col->depth++;
     col->top = f;
+    arc->count++; /* and so fs's calls */
+    unsigned func = arc->callee;
+    f->func = func;
+    f->arc = arc;
+    f->entry = now;
+    f->excluded = col->excluded;
+    f->ret = from->call_ret ? from->call_ret : (below->fl & FRAME_IRQ) ? 0 : below->ret;
+    uint32_t sp = col->gpr[CORE_GPR_SP];
+    f->sp = sp;
+    FuncStat *fs = &col->fs[func];
+    unsigned outermost = fs->active++ == 0;
+    fs->rcalls += !outermost;
+    /* FRAME_MONO when below is mono with an sp at or above this one (an
+     * interrupt frame: mono, sp UINT32_MAX) */
+    f->fl = (uint8_t)(outermost | FRAME_COUNTED | (below->fl & FRAME_MONO & (0u - (unsigned)(sp <= below->sp))));
 }
 
 /* A call (a branch or jump onto a function entry, CoreHooks.call). The
@@ -414,8 +411,8 @@ COLLECT_NOIPA COLLECT_SCALAR static void call_push(uint64_t unused, uint64_t now
  * (Collector.qcap: both quick and room in one test). Then
  * call_push: exactly what do_call does then. Anything else:
  * arrive_general. */
-G_GNUC_NO_INLINE static void arrive_call(uint64_t unused, uint64_t now, void *opaque, Core *core,
-                                         const Block *from_b, const Block *to_b)
+G_GNUC_NO_INLINE COLLECT_SCALAR static void arrive_call(uint64_t unused, uint64_t now, void *opaque,
+                                                        Core *core, const Block *from_b, const Block *to_b)
 {
     Collector *col = opaque;
     if (G_UNLIKELY(col->depth >= col->qcap)) /* not quick, or no room */
@@ -423,7 +420,7 @@ G_GNUC_NO_INLINE static void arrive_call(uint64_t unused, uint64_t now, void *op
     const BlockInfo *from = block_view(from_b)->data;
     if (from->call_to != to_b || from->arc_cache->ctx_parent != col->ctx_cur)
         goto other;
-    call_push(unused, now, col, from);
+    call_push(now, col, from);
     return;
 other:
     core = col->core_q;
