@@ -101,7 +101,7 @@ static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t
     f->entry = now;
     f->excluded = collect_excluded_now(col, now);
     bool mono = irq || !below || (below->fl & FRAME_IRQ) || ((below->fl & FRAME_MONO) && sp <= below->sp);
-    f->fl = (uint8_t)((outermost ? FRAME_OUTER : 0u) | (irq ? FRAME_IRQ : 0u) | (counted ? FRAME_COUNTED : 0u)
+    f->fl = (uint8_t)((outermost ? FRAME_OUTER : 0u) | (irq ? FRAME_IRQ : 0u) | (counted ? 0u : FRAME_UNCOUNTED)
                       | (mono ? FRAME_MONO : 0u));
     if (counted) {
         fs->rcalls += !outermost;
@@ -131,7 +131,7 @@ static Frame *top(Collector *col)
 /* An interrupt frame closes: its time is excluded, and on the timeline. */
 G_GNUC_NO_INLINE static void pop_irq(Collector *col, const Frame *f, uint64_t now)
 {
-    if ((f->fl & FRAME_COUNTED) && col->collecting) {
+    if (!(f->fl & FRAME_UNCOUNTED) && col->collecting) {
         col->irq_incl += now - f->entry;
         col->excluded += now - f->entry;
     }
@@ -147,7 +147,7 @@ static void pop(Collector *col, uint64_t now)
     NP_CHECK(col->fs[f->func].active > 0 && col->irq_depth >= ((f->fl & FRAME_IRQ) ? 1u : 0u));
     NP_CHECK(collect_excluded_now(col, now) - f->excluded <= now - f->entry);
     FuncStat *fs = &col->fs[f->func];
-    if ((f->fl & FRAME_OUTER) && (f->fl & FRAME_COUNTED)) {
+    if ((f->fl & (FRAME_OUTER | FRAME_UNCOUNTED)) == FRAME_OUTER) {
         uint64_t incl = (now - f->entry) - (collect_excluded_now(col, now) - f->excluded);
         f->arc->incl += incl; /* and so fs's (FuncStat) */
     }
@@ -331,7 +331,7 @@ static inline void return_pop(uint64_t now, Collector *col, Frame *t)
 {
     Frame *u = t - 1;
     NP_CHECK(t->entry <= now && col->fs[t->func].active > 0);
-    if ((t->fl & (FRAME_OUTER | FRAME_COUNTED)) == (FRAME_OUTER | FRAME_COUNTED))
+    if ((t->fl & (FRAME_OUTER | FRAME_UNCOUNTED)) == FRAME_OUTER)
         t->arc->incl += (now - t->entry) - (col->excluded - t->excluded); /* and so fs's */
     col->fs[t->func].active--;
     ctx_account_plain(col, now);
@@ -397,11 +397,11 @@ static inline void call_push(uint64_t now, Collector *col, const BlockInfo *from
     uint32_t sp = col->gpr[CORE_GPR_SP];
     f->sp = sp;
     FuncStat *fs = &col->fs[func];
-    unsigned outermost = fs->active++ == 0;
+    bool outermost = fs->active++ == 0;
     fs->rcalls += !outermost;
     /* FRAME_MONO when below is mono with an sp at or above this one (an
      * interrupt frame: mono, sp UINT32_MAX) */
-    f->fl = (uint8_t)(outermost | FRAME_COUNTED | (below->fl & FRAME_MONO & (0u - (unsigned)(sp <= below->sp))));
+    f->fl = (uint8_t)((outermost ? FRAME_OUTER : 0u) | (below->fl & (unsigned)(sp <= below->sp))); /* FRAME_MONO: bit 0 */
 }
 
 /* A call (a branch or jump onto a function entry, CoreHooks.call). The

@@ -49,13 +49,14 @@ typedef struct Frame {
     uint64_t entry, excluded;
     uint8_t fl;                /* FRAME_* */
 } Frame;
-#define FRAME_OUTER 1u         /* its function was not active before */
-#define FRAME_IRQ 2u           /* an interrupt handler's */
-#define FRAME_COUNTED 4u       /* entered while collecting */
-#define FRAME_MONO 8u          /* no frame below it down to an interrupt
+#define FRAME_MONO 1u          /* no frame below it down to an interrupt
                                   frame (or the bottom) has a lower sp;
                                   interrupt frames are mono, with sp
-                                  UINT32_MAX (never compared otherwise) */
+                                  UINT32_MAX (never compared otherwise);
+                                  bit 0: arrive_call's one `and` */
+#define FRAME_OUTER 2u         /* its function was not active before */
+#define FRAME_IRQ 4u           /* an interrupt handler's */
+#define FRAME_UNCOUNTED 8u     /* entered while not collecting */
 
 typedef struct Region Region;  /* region.c */
 
