@@ -617,23 +617,26 @@ G_GNUC_NO_INLINE void boundary_fast(uint64_t bt, uint64_t start, uint64_t end, C
 }
 
 /* block_hook's one test saw something (p->leave, b->attn or the
- * deadline). The usual case, a register jump, a $sp write or a result
+ * deadline). A transfer the client watches (p->attn_out | b->attn, a
+ * call or a return) goes first to boundary_arrive. The usual case
+ * otherwise, a register jump, a $sp write or a result
  * left pending whose checks are all there is (p->qk plain, b not
  * watched), is done here with plain loads: the jump target even (else
  * exc_odd_target), $sp - sp_dip at or above the lowest seen and the
  * limit (else stack_check), nothing pending that b reads (else
  * entry_stall), nothing due by b's end; else boundary_fast.
- * Anything else: the client's arrival (boundary_arrive) or boundary_fast
- * (a $sp write only stack_check follows, or no register file). */
+ * Anything else: boundary_fast (a $sp write only stack_check follows,
+ * or no register file). */
 G_GNUC_NO_INLINE static void boundary_quick(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
                                             Block *b)
 {
+    if (p->attn_out | b->attn) { /* first: one test per call and return */
+        boundary_arrive(bt, start, end, c, p, b);
+        return;
+    }
     unsigned k = p->qk;
-    if (G_UNLIKELY((int8_t)p->qk < 0) || G_UNLIKELY(b->attn)) { /* BLOCK_QK_SLOW: the sign bit */
-        if (p->attn_out | b->attn)
-            boundary_arrive(bt, start, end, c, p, b);
-        else
-            boundary_fast(bt, start, end, c, p, b); /* no quick check would pass */
+    if (G_UNLIKELY((int8_t)k < 0)) { /* BLOCK_QK_SLOW: the sign bit */
+        boundary_fast(bt, start, end, c, p, b); /* no quick check would pass */
         return;
     }
     const volatile uint32_t *g = c->gpr; /* not NULL when k is not 0 (block_leave) */
