@@ -9,7 +9,7 @@
 static void block_publish(Block *b)
 {
     b->view = (BlockView){ .addr = b->addr, .tag = b->tag, .flags = block_flags(b),
-                           .branch_pc = b->branch_pc };
+                           .branch_pc = b->branch_pc, .data = b->view.data };
 }
 
 /* Instructions [from, to) of b did not run in one of its executions. */
@@ -113,7 +113,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     if (c->cfg->timing.model == TIMING_24K && b->pend)
         block_static_successors(c, b);
     if (c->hooks.block_tag)
-        b->tag = c->hooks.block_tag(c->hooks.opaque, addr, &b->watch);
+        b->tag = c->hooks.block_tag(c->hooks.opaque, addr, &b->watch, &b->view.data);
     /* a branch whose delay slot is the next block: entering it checks that
      * both fit under the cycle limit (block_limit_cut) */
     b->attn = b->watch || (b->flags & BLOCK_SPLIT);
@@ -472,7 +472,7 @@ G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t si
  * end, yield, cut run, mfc0 fix or jalx), what hook_block_slow would do (the odd
  * target check of a register jump included) without its lookup and its
  * tests of the rarer cases; else hook_block_slow. */
-G_GNUC_NO_INLINE static void boundary_fast(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
+G_GNUC_NO_INLINE void boundary_fast(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
                                            Block *b)
 {
     if (p->sp_write) {
@@ -513,50 +513,27 @@ G_GNUC_NO_INLINE static void boundary_fast(uint64_t bt, uint64_t start, uint64_t
     enter_block(c, p, b, start, end);
 }
 
-/* A call or a return the client watches (p->attn_out | b->attn) when
- * none of boundary_fast's rarer cases is there: no event or sample due
- * by b's end (the deadline is at most both), $sp and the jump target
- * plainly fine, nothing pending that b reads (no entry stall), arr_ok, b
- * no split: what boundary_fast
- * would do then, with one test for all of them. Else boundary_fast. */
-G_GNUC_NO_INLINE static void boundary_arrive(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
-                                             Block *b)
-{
-    if (G_UNLIKELY(!p->arr_ok || (b->flags & BLOCK_SPLIT) || !c->hooks.arrive
-                   || end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
-                   || c->cp0.fix_pending || c->cut.run || __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED)
-                   || (p->rt_pend && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)))
-                   || (p->sp_write && !block_sp_quick(c, p))
-                   || ((p->flags & MIPS_JREG) && !block_jr_quick(c, p)))) {
-        boundary_fast(bt, start, end, c, p, b);
-        return;
-    }
-    NP_CHECK(end <= c->next_event && end <= c->next_sample);
-    p->extra += (int64_t)bt;
-    c->cycles = start;
-    c->prev = &c->none;
-    c->hooks.arrive(c->hooks.opaque, c, p, b, start);
-    enter_block(c, p, b, start, end);
-}
-
 /* block_hook's one test saw something (p->leave, b->attn or the
- * deadline). The usual case, a register jump, a $sp write or a result
+ * deadline). A transfer the client watches (p->attn_out | b->attn, a
+ * call or a return) goes first to boundary_arrive. The usual case
+ * otherwise, a register jump, a $sp write or a result
  * left pending whose checks are all there is (p->qk plain, b not
  * watched), is done here with plain loads: the jump target even (else
  * exc_odd_target), $sp - sp_dip at or above the lowest seen and the
  * limit (else stack_check), nothing pending that b reads (else
  * entry_stall), nothing due by b's end; else boundary_fast.
- * Anything else: the client's arrival (boundary_arrive) or boundary_fast
- * (a $sp write only stack_check follows, or no register file). */
+ * Anything else: boundary_fast (a $sp write only stack_check follows,
+ * or no register file). */
 G_GNUC_NO_INLINE static void boundary_quick(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p,
                                             Block *b)
 {
+    if (p->attn_out | b->attn) { /* first: one test per call and return */
+        boundary_arrive(bt, start, end, c, p, b);
+        return;
+    }
     unsigned k = p->qk;
-    if (G_UNLIKELY((int8_t)p->qk < 0) || G_UNLIKELY(b->attn)) { /* BLOCK_QK_SLOW: the sign bit */
-        if (p->attn_out | b->attn)
-            boundary_arrive(bt, start, end, c, p, b);
-        else
-            boundary_fast(bt, start, end, c, p, b); /* no quick check would pass */
+    if (G_UNLIKELY((int8_t)k < 0)) { /* BLOCK_QK_SLOW: the sign bit */
+        boundary_fast(bt, start, end, c, p, b); /* no quick check would pass */
         return;
     }
     const volatile uint32_t *g = c->gpr; /* not NULL when k is not 0 (block_leave) */

@@ -113,6 +113,11 @@ static void check_fast(const Core *c)
     if (p != &c->none)
         g_assert_cmpuint(p->qk, ==, p->attn_out || (p->chk & BLOCK_CHK_SLOW) || (p->chk && !c->gpr)
                                         ? BLOCK_QK_SLOW : p->chk | (p->rt_pend ? BLOCK_QK_PEND : 0u));
+    if (p != &c->none && p != &c->irq_marker) {
+        Block q = *p;
+        block_leave(&q, c->gpr != NULL);
+        g_assert_cmpuint(p->aq, ==, q.aq);
+    }
     g_assert_cmpuint(c->cp0.match_at, ==, MIN(c->cp0.cmp_at, c->cp0.perf_at));
 }
 

@@ -492,9 +492,20 @@ void core_free(Core *c)
     g_free(c);
 }
 
+/* A client without `arrive`: its watched arrivals are not reported. */
+static void arrive_none(uint64_t unused, uint64_t now, void *opaque, Core *core, const Block *from,
+                        const Block *to)
+{
+    (void)unused, (void)now, (void)opaque, (void)core, (void)from, (void)to;
+}
+
 void core_set_hooks(Core *c, const CoreHooks *hooks)
 {
     c->hooks = *hooks;
+    CoreArriveFn *before = hooks->arrive ? arrive_before : arrive_none;
+    CORE_ARRIVE_TO(c, BLOCK_AQ_RET) = hooks->ret && hooks->arrive ? hooks->ret : before;
+    CORE_ARRIVE_TO(c, BLOCK_AQ_CALL) = hooks->call && hooks->arrive ? hooks->call : before;
+    CORE_ARRIVE_TO(c, BLOCK_AQ_GEN) = before;
     c->arrive_mask |= MIPS_JREG;
     /* a client: the block hook that tests b->attn (block_hook_plain
      * leaves it to its lookup, which only a client's watch makes slow) */

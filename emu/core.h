@@ -62,6 +62,7 @@ typedef struct BlockView {
     uint32_t addr, tag;
     unsigned flags;
     uint32_t branch_pc;
+    void *data;                /* the client's (CoreHooks.block_tag) */
 } BlockView;
 
 /* A Block begins with its BlockView (C11 6.7.2.1: a pointer to a struct
@@ -121,18 +122,36 @@ uint32_t block_branch_pc(const Block *b);
 /* The client's tag (CoreHooks.block_tag), CORE_NO_TAG without hooks. */
 uint32_t block_tag(const Block *b);
 
+/* CoreHooks.ret and .call: the arrival at `to` from `from` at cycle
+ * `now`, as `arrive`, with the arguments where the block hook has them
+ * (x86-64: nothing moves before the call); `unused` holds nothing. */
+typedef void CoreArriveFn(uint64_t unused, uint64_t now, void *opaque, Core *core, const Block *from,
+                          const Block *to);
+
 typedef struct CoreHooks {
     void *opaque;
     /* A new block at addr was translated: return the client's tag for it
-     * (e.g. an index into its own per-block table), and set *watch when
-     * `arrive` must be called every time control reaches it. */
-    uint32_t (*block_tag)(void *opaque, uint32_t addr, bool *watch);
+     * (e.g. an index into its own per-block table), set *watch when
+     * `arrive` must be called every time control reaches it, and *data
+     * (BlockView.data, NULL unless set) as the client likes: its own
+     * data about the block, one load away on every arrival. */
+    uint32_t (*block_tag)(void *opaque, uint32_t addr, bool *watch, void **data);
     /* Control reached `to`; `from` is the previous block (its control
      * instruction tells call/jump/return/eret), or NULL when `to` is the
      * interrupt vector just entered. `now` = cycles before `to` runs.
      * Called only when `to` is watched, or `from` ended in a register
      * jump (jr/jalr) or eret, or an interrupt was entered. */
     void (*arrive)(void *opaque, Core *core, const Block *from, const Block *to, uint64_t now);
+    /* Optional entries for the usual arrivals, called instead of `arrive`
+     * when `from` ended in `jr $ra` (ret), or in a branch or jump other
+     * than a register jump without link (call), and nothing else is due
+     * at the boundary: the indirect call lands where the client handles
+     * that kind, with no dispatch on from's flags. Called once `to` is
+     * entered (a tail call): the core's clock, its counts and its current
+     * block already include `to`, so these may read the core's registers,
+     * not its counters. NULL: `arrive`, before `to` is entered. */
+    CoreArriveFn *ret;
+    CoreArriveFn *call;
     /* An interrupt was taken at `now`; it will return to `epc`. */
     void (*interrupt)(void *opaque, uint32_t epc, uint64_t now);
     /* The core idled in wait over [from, to). */

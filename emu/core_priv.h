@@ -72,6 +72,11 @@ struct Block {
                                   none of boundary_fast's rarer cases (no
                                   CORE_ARRIVE_SLOW flag, no jalx): kept by
                                   block_leave */
+    uint8_t aq;                /* block_leave: leaving it for the client's
+                                  arrival (boundary_arrive's quick form):
+                                  chk | BLOCK_QK_PEND (if rt_pend) | its
+                                  kind (BLOCK_AQ_*) when the checks of
+                                  chk are all there is; 0 otherwise */
     uint32_t sp_dip;           /* BLOCK_CHK_SP: how far below its final $sp
                                   a $sp inside it may be (stack.c) */
     uint8_t sp_n;              /* its $sp writes (at most 4 listed) */
@@ -135,6 +140,15 @@ struct Block {
 #define BLOCK_KEY_ATTN 0x80000000u /* Block.key: never in a size */
 #define BLOCK_QK_PEND 8u    /* Block.qk: rt_pend (24k): what b reads must not be pending */
 #define BLOCK_QK_SLOW 0x80u /* Block.qk: more than that to check */
+/* Block.aq: the kind of arrival leaving it makes (one bit: as a byte
+ * offset, its entry of Core.arrive_to, CORE_ARRIVE_TO); none: not quick */
+#define BLOCK_AQ_RET 0x10u  /* jr $ra */
+#define BLOCK_AQ_CALL 0x20u /* a branch or jump, not jr/jalr without link */
+#define BLOCK_AQ_GEN 0x40u  /* any other */
+#define BLOCK_AQ_KIND 0x70u
+/* The entry of Core.arrive_to for aq's kind: aq & BLOCK_AQ_KIND is its
+ * byte offset (one instruction) */
+#define CORE_ARRIVE_TO(c, aq) (c)->arrive_to[((aq) & BLOCK_AQ_KIND) / sizeof(CoreArriveFn *)]
 
 /* What leaving b needs, in one byte for block_hook's fast test and one
  * for boundary_quick's: set once attn_out, rt_pend and chk are
@@ -150,6 +164,14 @@ static inline void block_leave(Block *b, bool regs)
     b->qk = (uint8_t)(b->attn_out || (b->chk & BLOCK_CHK_SLOW) || (b->chk && !regs)
                       ? BLOCK_QK_SLOW : b->chk | (b->rt_pend ? BLOCK_QK_PEND : 0u));
     b->arr_ok = !(b->flags & CORE_ARRIVE_SLOW) && !MIPS_IS_JALX(b->branch_insn);
+    unsigned f = b->flags;
+    unsigned kind = (f & (MIPS_ERET | MIPS_JREG | MIPS_LINK | MIPS_RETURN)) == (MIPS_JREG | MIPS_RETURN)
+                    ? BLOCK_AQ_RET
+                    : (f & (MIPS_ERET | MIPS_BRANCH)) == MIPS_BRANCH && (!(f & MIPS_JREG) || (f & MIPS_LINK))
+                    ? BLOCK_AQ_CALL : BLOCK_AQ_GEN;
+    bool quick = b->arr_ok && !(b->chk & BLOCK_CHK_SLOW) && !(b->chk && !regs)
+                 && (!(f & MIPS_JREG) || (b->chk & BLOCK_CHK_JR)) && (!b->sp_write || (b->chk & BLOCK_CHK_SP));
+    b->aq = (uint8_t)(quick ? b->chk | (b->rt_pend ? BLOCK_QK_PEND : 0u) | kind : 0u);
 }
 
 typedef struct Histogram {
@@ -331,6 +353,10 @@ struct Core {
     uint32_t nbins;
 
     CoreHooks hooks;
+    /* by Block.aq's kind (CORE_ARRIVE_TO), called once `to` is entered
+     * (boundary_arrive): CoreHooks.ret, .call, else arrive_before (the
+     * client's arrive, as if `to` were not entered yet) */
+    CoreArriveFn *arrive_to[BLOCK_AQ_KIND / sizeof(CoreArriveFn *) + 1];
     CoreSched sched;
     /* where block boundaries publish the clock (sched.lb_pub or lb_own) */
     uint64_t *lb_pub, lb_own;
@@ -506,6 +532,17 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
 /* block_hook for a core without a client (no watched block, no arrival):
  * the same work, fewer tests (block.c) */
 void block_hook_plain(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
+/* The boundary at start from p to b (block.c: the hook's own arguments;
+ * bt, the cycles of p's branch, end = start + b->cost): every case but a
+ * new block. */
+void boundary_fast(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p, Block *b);
+/* block_arrive.c: the same when the client watches it (p->attn_out |
+ * b->attn), with its per-kind entry (Core.arrive_to) when nothing else
+ * is due. */
+void boundary_arrive(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p, Block *b);
+/* CoreHooks.arrive as a CoreArriveFn called once `to` is entered: taken
+ * back for the call (Core.arrive_to). */
+CoreArriveFn arrive_before;
 /* block_hook_plain without publishing the clock (CoreSched.lone) */
 void block_hook_lone(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
 void block_free(gpointer p);

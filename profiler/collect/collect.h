@@ -32,7 +32,8 @@ typedef struct Collector Collector;
 
 Collector *collector_new(const Symbols *syms);
 void collector_free(Collector *col);
-/* Hooks to pass to core_set_hooks. */
+/* Hooks to pass to core_set_hooks, once collector_collect_only was called
+ * (with --collect-only the usual call and return are not reported late). */
 CoreHooks collector_hooks(Collector *col);
 /* Close every open frame at the core's final cycle. */
 void collector_finish(Collector *col, uint64_t now);

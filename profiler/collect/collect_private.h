@@ -24,10 +24,17 @@ typedef struct BlockInfo {
     unsigned func;             /* function index (pseudo <unknown> outside) */
     bool entry;                /* starts at that function's first instruction */
     Arc *arc_cache;            /* last arc taken from it */
+    const Block *call_to;      /* the block its last call went to (do_call;
+                                  NULL: none): arrive_call's cache, with */
+    uint32_t call_ret;         /* that call's return address (0: the frame
+                                  below's, a jump) */
 } BlockInfo;
 
 /* Per function: calls (recursive ones: entered while already active),
- * inclusive cycles of its outermost frames, frames open now. */
+ * inclusive cycles of its outermost frames, frames open now. A call
+ * through an arc (every call of a function) is counted on the arc only,
+ * as its inclusive cycles: calls and incl here are the pseudo-functions'
+ * own (<idle>, <interrupt>), collector_profile adds the arcs'. */
 typedef struct FuncStat {
     uint64_t calls, rcalls, incl;
     unsigned active;
@@ -40,11 +47,16 @@ typedef struct Frame {
     Arc *arc;
     uint32_t ret, sp;
     uint64_t entry, excluded;
-    bool outermost, irq;
-    bool counted;              /* entered while collecting */
-    bool mono;                 /* no frame below it down to an interrupt
-                                  frame (or the bottom) has a lower sp */
+    uint8_t fl;                /* FRAME_* */
 } Frame;
+#define FRAME_MONO 1u          /* no frame below it down to an interrupt
+                                  frame (or the bottom) has a lower sp;
+                                  interrupt frames are mono, with sp
+                                  UINT32_MAX (never compared otherwise);
+                                  bit 0: arrive_call's one `and` */
+#define FRAME_OUTER 2u         /* its function was not active before */
+#define FRAME_IRQ 4u           /* an interrupt handler's */
+#define FRAME_UNCOUNTED 8u     /* entered while not collecting */
 
 typedef struct Region Region;  /* region.c */
 
@@ -57,12 +69,20 @@ typedef struct CtxKids {
 } CtxKids;
 #define CTX_FEW_KIDS 8u
 
+#define COLLECT_STACK_BELOW 2u   /* interrupt frames below the bottom */
+
 struct Collector {
     const Symbols *syms;
     unsigned nsyms, nfuncs;
     FuncStat *fs;              /* [nfuncs] */
-    Frame *stack;              /* [depth], capacity cap */
+    Frame *stack;              /* [depth], capacity cap; stack[-1] and
+                                  stack[-2] are interrupt frames that
+                                  never pop (the quick paths' tests need
+                                  no depth) */
+    Frame *top;                /* &stack[depth - 1] */
     unsigned depth, cap;
+    unsigned qcap;             /* quick ? cap : 0: arrive_call's one test
+                                  (collect_quick_update) */
     GHashTable *arcs;          /* Arc* -> Arc* (keyed by caller, callee, site) */
     uint64_t excluded;         /* idle + interrupt cycles so far (outside irq) */
     uint64_t irq_incl;
@@ -73,6 +93,7 @@ struct Collector {
     const Ctx *ctx_given;      /* the contexts handed to the Profile by
                                   collector_profile (ctx is empty then) */
     size_t nctx_given;
+    Ctx *ctxv;                 /* ctx->data, kept when it grows (context.c) */
     GHashTable *ctx_index;     /* (parent << 32 | func) -> node, for the
                                   children of nodes with many */
     GArray *ctx_kids;          /* CtxKids by node */
@@ -82,7 +103,8 @@ struct Collector {
     uint64_t ctx_mark;         /* cycles accounted to nodes so far */
     bool root_known;
     GArray *events;            /* CollectorEvent: waits and interrupts */
-    GArray *blk;               /* BlockInfo, by block tag */
+    GPtrArray *blk;            /* BlockInfo *, by block tag (each also the
+                                  block's BlockView.data) */
     uint64_t events_dropped;
     size_t max_events;         /* COLLECTOR_MAX_EVENTS unless set */
     unsigned max_contexts;     /* [limits] contexts */
@@ -100,8 +122,15 @@ struct Collector {
     unsigned npend;            /* cycles since the span's last failed poll, */
     struct { unsigned ctx; uint64_t cycles; } pend[COLLECT_MAX_PEND]; /* per path */
     const Core *core;          /* for wait_irq; NULL: not tracked */
-    const Core *gpr_core;      /* the core whose register file gpr is */
-    const volatile uint32_t *gpr; /* core_gpr_file(gpr_core): NULL, none */
+    Core *core_q;              /* the core of the arrivals (a collector
+                                  serves one core), whose register file
+                                  gpr is: the quick paths' */
+    const volatile uint32_t *gpr; /* core_gpr_file(core_q): NULL, none */
+    bool quick;                /* the quick call and return may run:
+                                  collecting throughout (no --collect-only,
+                                  no region off), no blocked span open, the
+                                  register file known
+                                  (collect_quick_update) */
     uint64_t noc_wait_from, noc_wait_to;
     bool noc_waited;
 };
@@ -116,10 +145,18 @@ static inline CollectorCtxComm *collect_ctx_comm(Collector *col, unsigned node)
     return &g_array_index(col->ctx_comm, CollectorCtxComm, node);
 }
 
+/* After a change of only, collecting, blk_kind or gpr. */
+static inline void collect_quick_update(Collector *col)
+{
+    col->quick = !col->only && col->collecting && col->blk_kind < 0 && col->gpr;
+    col->qcap = col->quick ? col->cap : 0;
+}
+
 /* The collector's data about an emulator block. */
 static inline BlockInfo *collect_block(const Collector *col, const Block *b)
 {
-    return &g_array_index(col->blk, BlockInfo, block_view(b)->tag);
+    (void)col;
+    return block_view(b)->data;
 }
 
 /* A span on the timeline (dropped beyond COLLECTOR_MAX_EVENTS). */

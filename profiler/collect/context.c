@@ -85,8 +85,10 @@ unsigned collect_ctx_child(Collector *col, unsigned parent, unsigned func)
          * (push() counts it) */
         return parent;
     }
-    if (col->nctx == col->ctx->len)   /* doubled, not a call per context */
+    if (col->nctx == col->ctx->len) { /* doubled, not a call per context */
         g_array_set_size(col->ctx, 2 * col->nctx);
+        col->ctxv = (Ctx *)(void *)col->ctx->data;
+    }
     unsigned node = col->nctx++;
     g_array_index(col->ctx, Ctx, node) = (Ctx){ .parent = parent, .func = func };
     CtxKids *nk = kids_of(col, node);   /* may move the kids: parent's again */
@@ -183,6 +185,7 @@ uint64_t collector_block_end(Collector *col, uint64_t now, unsigned *kind)
     block_commit(col);
     n += col->blk_acc;
     col->blk_kind = -1;
+    collect_quick_update(col);
     col->blk_acc = 0;
     return n;
 }
@@ -195,6 +198,7 @@ void collect_block_close(Collector *col, uint64_t now)
     col->npend = 0; /* after the last failed poll: not blocked */
     col->blk_closed += col->blk_acc;
     col->blk_kind = -1;
+    collect_quick_update(col);
     col->blk_acc = 0;
 }
 
@@ -211,6 +215,7 @@ void collector_block_begin(Collector *col, unsigned kind, uint64_t now)
         col->blk_closed += col->blk_acc;
     }
     col->blk_kind = (int)kind;
+    collect_quick_update(col);
     col->blk_irq_depth = col->irq_depth;
     col->blk_acc = 0;
     col->npend = 0;

@@ -26,6 +26,15 @@ static void build_funcs(Profile *p, const Collector *col)
         f->inclusive_cycles = col->fs[i].incl;
         f->samples = g_new0(uint64_t, p->nperiods ? p->nperiods : 1);
     }
+    /* the calls through arcs, counted on the arcs only (FuncStat) */
+    GHashTableIter it;
+    gpointer key;
+    g_hash_table_iter_init(&it, col->arcs);
+    while (g_hash_table_iter_next(&it, &key, NULL)) {
+        const Arc *a = key;
+        p->funcs[a->callee].calls += a->count;
+        p->funcs[a->callee].inclusive_cycles += a->incl;
+    }
 }
 
 /* b's loads, stores and branches into f; count: its executions inside the

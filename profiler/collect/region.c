@@ -77,6 +77,7 @@ bool collector_collect_only(Collector *col, const char *name)
     g_free(r->only_names);
     r->only_names = names;
     col->collecting = false;
+    collect_quick_update(col);
     return true;
 }
 
@@ -86,6 +87,7 @@ void collector_collect_initially(Collector *col, bool on)
     r->ctrl_on = on;
     r->ever_off |= !on;
     col->collecting = on && !r->only;
+    collect_quick_update(col);
 }
 
 /* sign = +1 (switched on, or the end of the run while off) or -1 (off). */
@@ -145,6 +147,7 @@ void collect_region_update(Collector *col, uint64_t now)
     if (!want) {
         collect_ctx_account(col, now);
         col->collecting = false;
+        collect_quick_update(col);
         r->off_since = now;
         r->ever_off = true;
         snapshot(r, -1);
@@ -152,6 +155,7 @@ void collect_region_update(Collector *col, uint64_t now)
         col->excluded += now - r->off_since;
         col->ctx_mark = now;
         col->collecting = true;
+        collect_quick_update(col);
         snapshot(r, +1);
     }
 }

@@ -22,6 +22,7 @@ typedef struct Run {
 } Run;
 
 static bool with_cache; /* [cache] enabled, small caches (test_cache_misses) */
+static bool no_quick;   /* the collector's hooks without ret and call (test_quick_same) */
 
 /* Run FW_DIR/name-endian.elf as core 0 of a 1 x 1 mesh to its end. */
 static void run_fw(Run *r, const char *name, const char *endian)
@@ -43,6 +44,8 @@ static void run_fw(Run *r, const char *name, const char *endian)
     g_assert_no_error(err);
     r->col = collector_new(r->syms);
     CoreHooks h = collector_hooks(r->col);
+    if (no_quick)
+        h.ret = h.call = NULL;
     core_set_hooks(r->core, &h);
     while (core_live(r->core)) {
         core_run(r->core, UINT64_C(1) << 40);
@@ -294,6 +297,162 @@ static void test_cache_misses(void)
     run_done(&r);
 }
 
+/* The quick call and return (CoreHooks.ret, .call: arrive_return,
+ * arrive_call, called once the block is entered) against the same run
+ * with every arrival through `arrive` before the block is entered (the
+ * general code, and the emulator's other order): the same profile, field
+ * by field, on the firmware whose calls take every fallback (calls: jalr
+ * through a table, recursion, mutual recursion; tailcall: tail calls,
+ * tc_longjmp; ticks: timer interrupts during calls; cp0tick: the CP0
+ * timer's). */
+static void test_quick_same(void)
+{
+    static const char *const fws[] = { "calls", "tailcall", "ticks", "cp0tick" };
+    for (unsigned k = 0; k < G_N_ELEMENTS(fws); k++) {
+        Run a, b;
+        run_fw(&a, fws[k], "el");
+        no_quick = true;
+        run_fw(&b, fws[k], "el");
+        no_quick = false;
+        finish(&a);
+        finish(&b);
+        const Profile *p = a.prof, *q = b.prof;
+        g_assert_cmpuint(core_cycles(a.core), ==, core_cycles(b.core));
+        g_assert_cmpuint(p->nfuncs, ==, q->nfuncs);
+        uint64_t calls = 0;
+        for (unsigned i = 0; i < p->nfuncs; i++) {
+            g_assert_cmpuint(p->funcs[i].calls, ==, q->funcs[i].calls);
+            g_assert_cmpuint(p->funcs[i].recursive_calls, ==, q->funcs[i].recursive_calls);
+            g_assert_cmpuint(p->funcs[i].inclusive_cycles, ==, q->funcs[i].inclusive_cycles);
+            g_assert_cmpuint(p->funcs[i].self_cycles, ==, q->funcs[i].self_cycles);
+            calls += p->funcs[i].calls;
+        }
+        g_test_message("%s: %" G_GUINT64_FORMAT " calls", fws[k], calls);
+        g_assert_cmpuint(calls, >, 10);
+        g_assert_cmpuint(p->narcs, ==, q->narcs);
+        for (unsigned i = 0; i < p->narcs; i++) {
+            g_assert_cmpuint(p->arcs[i].caller, ==, q->arcs[i].caller);
+            g_assert_cmpuint(p->arcs[i].callee, ==, q->arcs[i].callee);
+            g_assert_cmpuint(p->arcs[i].call_site, ==, q->arcs[i].call_site);
+            g_assert_cmpuint(p->arcs[i].count, ==, q->arcs[i].count);
+            g_assert_cmpuint(p->arcs[i].inclusive_cycles, ==, q->arcs[i].inclusive_cycles);
+        }
+        g_assert_cmpuint(p->nctxs, ==, q->nctxs);
+        for (size_t i = 0; i < p->nctxs; i++) {
+            g_assert_cmpuint(p->ctxs[i].parent, ==, q->ctxs[i].parent);
+            g_assert_cmpuint(p->ctxs[i].func, ==, q->ctxs[i].func);
+            g_assert_cmpuint(p->ctxs[i].self, ==, q->ctxs[i].self);
+        }
+        run_done(&a);
+        run_done(&b);
+    }
+}
+
+/* The core's side: a client watching every block sees the same arrivals
+ * (from, to, cycle) whether it has quick entries or not; `arrive` is
+ * called before `to` is entered (the core's clock at `now`, to's count
+ * without this run), CoreHooks.ret and .call once it is (the clock past
+ * `now`, the count with it), ret only from a `jr $ra`, call only from a
+ * branch or jump other than jr/jalr without link. */
+typedef struct Seen {
+    uint32_t from, to;
+    uint64_t now, cycles, count;
+    char via;
+} Seen;
+static GArray *seen;
+
+static uint32_t spy_tag(void *o, uint32_t addr, bool *watch, void **data)
+{
+    (void)o, (void)addr, (void)data;
+    *watch = true;
+    return 0;
+}
+
+static void spy(char via, Core *core, const Block *from, const Block *to, uint64_t now)
+{
+    Seen s = { from ? block_addr(from) : 0, block_addr(to), now, core_cycles(core), block_count(to), via };
+    unsigned fl = from ? block_flags(from) : 0;
+    if (via == 'r')
+        g_assert_cmpuint(fl & (MIPS_JREG | MIPS_RETURN | MIPS_LINK), ==, MIPS_JREG | MIPS_RETURN);
+    if (via == 'c')
+        g_assert_true((fl & MIPS_BRANCH) && (!(fl & MIPS_JREG) || (fl & MIPS_LINK)));
+    g_array_append_val(seen, s);
+}
+static void spy_arrive(void *o, Core *core, const Block *from, const Block *to, uint64_t now)
+{
+    (void)o;
+    spy('a', core, from, to, now);
+}
+static void spy_ret(uint64_t u, uint64_t now, void *o, Core *core, const Block *from, const Block *to)
+{
+    (void)u, (void)o;
+    spy('r', core, from, to, now);
+}
+static void spy_call(uint64_t u, uint64_t now, void *o, Core *core, const Block *from, const Block *to)
+{
+    (void)u, (void)o;
+    spy('c', core, from, to, now);
+}
+
+static GArray *spy_run(const char *name, bool quick, uint64_t *cycles)
+{
+    Config cfg;
+    config_defaults(&cfg);
+    cfg.mesh_width = cfg.mesh_height = 1;
+    g_autofree char *path = g_strdup_printf("%s/%s-el.elf", FW_DIR, name);
+    GError *err = NULL;
+    ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
+    g_assert_no_error(err);
+    Core *core = core_new(0, &cfg, img, NULL, NULL, &err);
+    g_assert_no_error(err);
+    CoreHooks h = { .block_tag = spy_tag, .arrive = spy_arrive };
+    if (quick) {
+        h.ret = spy_ret;
+        h.call = spy_call;
+    }
+    core_set_hooks(core, &h);
+    seen = g_array_new(FALSE, FALSE, sizeof(Seen));
+    while (core_live(core)) {
+        core_run(core, UINT64_C(1) << 40);
+        if (core_state(core) == CORE_IDLE)
+            core_idle(core, core_wake_cycle(core));
+    }
+    *cycles = core_cycles(core);
+    core_free(core);
+    elf_image_free(img);
+    return seen;
+}
+
+static void test_arrive_entries(void)
+{
+    uint64_t ca, cb;
+    g_autoptr(GArray) a = spy_run("calls", false, &ca);
+    g_autoptr(GArray) b = spy_run("calls", true, &cb);
+    g_assert_cmpuint(ca, ==, cb);
+    g_assert_cmpuint(a->len, ==, b->len);
+    unsigned n[128] = { 0 };
+    for (unsigned i = 0; i < a->len; i++) {
+        const Seen *x = &g_array_index(a, Seen, i), *y = &g_array_index(b, Seen, i);
+        g_assert_cmpuint(x->from, ==, y->from);
+        g_assert_cmpuint(x->to, ==, y->to);
+        g_assert_cmpuint(x->now, ==, y->now);
+        g_assert_cmpint(x->via, ==, 'a');
+        g_assert_cmpuint(x->cycles, ==, x->now);
+        n[(unsigned char)y->via]++;
+        if (y->via == 'a') {
+            g_assert_cmpuint(y->cycles, ==, y->now);
+            g_assert_cmpuint(y->count, ==, x->count);
+        } else {
+            g_assert_cmpuint(y->cycles, >, y->now);
+            g_assert_cmpuint(y->count, ==, x->count + 1);
+        }
+    }
+    g_test_message("arrivals %u: arrive %u, ret %u, call %u", b->len, n['a'], n['r'], n['c']);
+    g_assert_cmpuint(n['r'], >, 100);
+    g_assert_cmpuint(n['c'], >, 100);
+    g_assert_cmpuint(n['a'], >, 100); /* fall-throughs into watched blocks, jr through tables */
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -303,5 +462,7 @@ int main(int argc, char **argv)
     g_test_add_func("/collect/stack-at-fault", test_stack_at_fault);
     g_test_add_func("/collect/contexts", test_contexts);
     g_test_add_func("/collect/cache-misses", test_cache_misses);
+    g_test_add_func("/collect/quick-same", test_quick_same);
+    g_test_add_func("/collect/arrive-entries", test_arrive_entries);
     return g_test_run();
 }

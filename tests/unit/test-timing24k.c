@@ -163,8 +163,9 @@ static void test_entry_stall_memo(void)
     }
 }
 
-static uint32_t no_tag(void *opaque, uint32_t addr, bool *watch)
+static uint32_t no_tag(void *opaque, uint32_t addr, bool *watch, void **data)
 {
+    (void)data;
     *watch = false;
     return 0;
 }
