@@ -2,6 +2,7 @@
 /* folded.c — folded stacks of a calling-context tree (see folded.h). */
 #include "profiler/formats/folded.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "base/name.h"
@@ -244,22 +245,41 @@ uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth)
  * (pathlen[] gives where it starts), names escaped once per function: the
  * output of deep recursion is megabytes, and escaping every frame of every
  * line again cost more than the whole profiled run. The walk back stops at
- * the nearest ancestor whose line this call wrote: its line starts with
- * the same prefix and path, copied at once (deep recursion's lines are
- * each the line before and one frame). */
-void folded_write(GString *o, Folded *f, const char *prefix, unsigned depth)
+ * the nearest ancestor whose line is still in o: its line starts with the
+ * same prefix and path, copied at once (deep recursion's lines are each
+ * the line before and one frame).
+ *
+ * To a file (out), o is a chunk of FOLDED_CHUNK bytes (more for a longer
+ * line) written out whenever the next line might not fit: the megabytes
+ * of deep recursion held whole cost their page faults (issue 24); a line
+ * whose ancestors' lines went out walks back further. */
+#define FOLDED_CHUNK (64u * 1024u)
+
+static bool write_lines(GString *o, FILE *out, Folded *f, const char *prefix, unsigned depth)
 {
     size_t pre = prefix ? strlen(prefix) + 1 : 0;
-    gsize *line = g_new(gsize, f->nodes->len ? f->nodes->len : 1);   /* where node's line starts, or NONE */
-    gsize end = o->len;
-    g_string_set_size(o, end + folded_bytes(f, prefix, depth));   /* once, not per line */
+    guint64 *line = g_new(guint64, f->nodes->len ? f->nodes->len : 1);   /* where node's line starts, or NONE */
+    gsize base = o->len, end = base;   /* o->str + base: the output's byte `gone` */
+    guint64 gone = 0;
+    bool ok = true;
+    g_string_set_size(o, out ? MAX(o->len, FOLDED_CHUNK) : base + folded_bytes(f, prefix, depth));
     for (unsigned n = 0; n < f->nodes->len; n++) {
         uint64_t v = node_count(f, n, depth);
-        line[n] = G_MAXSIZE;
+        line[n] = G_MAXUINT64;
         if (!v)
             continue;
-        gsize at = end, len = pre + f->pathlen[n] + 1;
-        line[n] = at;
+        gsize len = pre + f->pathlen[n] + 1;
+        if (out && end + len + 21 > o->len) {   /* 20 digits and '\n' at most */
+            ok = fwrite(o->str + base, 1, end - base, out) == end - base;
+            if (!ok)
+                break;
+            gone += end - base;
+            end = base;
+            if (base + len + 21 > o->len)
+                g_string_set_size(o, base + len + 21);
+        }
+        gsize at = end;
+        line[n] = gone + at - base;
         char *w = o->str + at + len - 1;
         *w = ' ';
         for (unsigned k = n;;) {
@@ -275,8 +295,8 @@ void folded_write(GString *o, Folded *f, const char *prefix, unsigned depth)
             }
             *--w = ';';
             k = NODE(f->nodes, k)->parent;
-            if (line[k] != G_MAXSIZE) {   /* the ancestor's line: prefix and path */
-                memcpy(o->str + at, o->str + line[k], pre + f->pathlen[k]);
+            if (line[k] != G_MAXUINT64 && line[k] >= gone) {   /* the ancestor's line: prefix and path */
+                memcpy(o->str + at, o->str + base + (line[k] - gone), pre + f->pathlen[k]);
                 break;
             }
         }
@@ -284,8 +304,28 @@ void folded_write(GString *o, Folded *f, const char *prefix, unsigned depth)
         *e = '\n';
         end = (gsize)(e + 1 - o->str);
     }
-    g_assert(end == o->len);   /* folded_bytes counts what is written */
     g_free(line);
+    if (!out) {
+        g_assert(end == o->len);   /* folded_bytes counts what is written */
+        return true;
+    }
+    ok = ok && fwrite(o->str + base, 1, end - base, out) == end - base;
+    g_assert(!ok || gone + end - base == folded_bytes(f, prefix, depth));
+    g_string_truncate(o, base);
+    return ok;
+}
+
+void folded_write(GString *o, Folded *f, const char *prefix, unsigned depth)
+{
+    write_lines(o, NULL, f, prefix, depth);
+}
+
+bool folded_write_file(FILE *out, Folded *f, const char *prefix, unsigned depth)
+{
+    GString *chunk = g_string_new(NULL);
+    bool ok = write_lines(chunk, out, f, prefix, depth);
+    g_string_free(chunk, TRUE);
+    return ok;
 }
 
 void folded_append_fold(GString *o, const Profile *p, const char *prefix, unsigned fold)

@@ -10,6 +10,7 @@
 #define NOCPROF_FOLDED_H
 
 #include <glib.h>
+#include <stdio.h>
 
 #include "profiler/model/profile.h"
 
@@ -40,6 +41,10 @@ void folded_free(Folded *f);
 unsigned folded_max_depth(const Folded *f);
 uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth);   /* the last one remembered */
 void folded_write(GString *out, Folded *f, const char *prefix, unsigned depth);
+/* The same lines to out in chunks of 64 KiB, never whole (issue 24: the
+ * page faults of megabytes held in memory); false when a write failed
+ * (errno says why). */
+bool folded_write_file(FILE *out, Folded *f, const char *prefix, unsigned depth);
 
 /* The folded tree read back, for report.html's flame data (cli/write.c):
  * its nodes 0..folded_nodes-1 in the order folded_write writes their lines

@@ -9,6 +9,7 @@
  * cut at a depth, cores without a profile or with only a root; and
  * folded_write's lines themselves, by hand. */
 #include <glib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -173,11 +174,60 @@ static void test_folded_lines(void)
     g_string_free(want, TRUE);
 }
 
+/* stacks.folded through a file in 64 KiB chunks (folded_write_file) is
+ * the text folded_write makes: deep mutual recursion with long names (a
+ * line longer than a chunk, lines whose ancestors' lines went out in an
+ * earlier chunk, nodes without a line of their own), uncut and cut at a
+ * depth; a stream that cannot be written answers false. */
+static void test_folded_file(void)
+{
+    char *name[3] = { g_strdup("main"), g_strnfill(300, 'F'), g_strnfill(200, 'M') };
+    ProfFunc funcs[3] = { { .name = name[0] }, { .name = name[1] }, { .name = name[2] } };
+    enum { N = 3000 };
+    ProfCtx *ctx = g_new(ProfCtx, N);
+    ctx[0] = (ProfCtx){ .parent = 0, .func = 0, .self = 1 };
+    for (unsigned n = 1; n < N; n++)   /* a chain, and every 7th a sibling leaf of the one before */
+        ctx[n] = n % 7 ? (ProfCtx){ .parent = n - 1 - (n % 7 == 1 && n > 7), .func = 1 + n % 2, .self = n % 5 ? n : 0 }
+                       : (ProfCtx){ .parent = n - 2, .func = 1 + (n + 1) % 2, .self = 1000 + n };
+    Profile p = { .nfuncs = 3, .funcs = funcs, .nctxs = N, .ctxs = ctx };
+    Folded *f = folded_new(&p, 0);
+    const unsigned depths[] = { FOLDED_MAX_DEPTH, 300, 2 };
+    for (unsigned d = 0; d < G_N_ELEMENTS(depths); d++) {
+        GString *want = g_string_new(NULL);
+        folded_write(want, f, "core2", depths[d]);
+        folded_write(want, f, NULL, depths[d]);
+        g_assert_cmpuint(want->len, >, d < 2 ? 4 * 65536 : 100);   /* the case is the one meant */
+        FILE *out = tmpfile();
+        g_assert_nonnull(out);
+        g_assert_true(folded_write_file(out, f, "core2", depths[d]));
+        g_assert_true(folded_write_file(out, f, NULL, depths[d]));
+        long size = ftell(out);
+        g_assert_cmpint(size, ==, (long)want->len);
+        rewind(out);
+        char *got = g_malloc((gsize)size + 1);
+        g_assert_cmpuint(fread(got, 1, (size_t)size, out), ==, (size_t)size);
+        got[size] = 0;
+        g_assert_true(memcmp(got, want->str, want->len) == 0);
+        g_free(got);
+        fclose(out);
+        g_string_free(want, TRUE);
+    }
+    FILE *ro = fopen("/dev/null", "r");
+    g_assert_nonnull(ro);
+    g_assert_false(folded_write_file(ro, f, "core2", FOLDED_MAX_DEPTH));
+    fclose(ro);
+    folded_free(f);
+    g_free(ctx);
+    for (unsigned i = 0; i < 3; i++)
+        g_free(name[i]);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/flame/tree-as-text", test_tree_as_text);
     g_test_add_func("/flame/merged-by-name", test_merged_by_name);
     g_test_add_func("/flame/folded-lines", test_folded_lines);
+    g_test_add_func("/flame/folded-file", test_folded_file);
     return g_test_run();
 }
