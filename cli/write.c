@@ -271,7 +271,7 @@ static FoldedAll folded_all(const ProfileData *d, char **warning, GString **flam
     return fa;
 }
 
-/* OUT/stacks.folded, streamed in chunks of 64 KiB (8.6 MB of deep
+/* OUT/stacks.folded, streamed in chunks of 256 KiB (8.6 MB of deep
  * recursion held whole, or 2 MB a core, cost their page faults: issue 24). */
 static bool write_folded(Out *o, const FoldedAll *fa, GError **error)
 {

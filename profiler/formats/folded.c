@@ -253,34 +253,41 @@ uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth)
  * line) written out whenever the next line might not fit: the megabytes
  * of deep recursion held whole cost their page faults (issue 24); a line
  * whose ancestors' lines went out walks back further. */
-#define FOLDED_CHUNK (64u * 1024u)
+#define FOLDED_CHUNK (256u * 1024u)
 
 static bool write_lines(GString *o, FILE *out, Folded *f, const char *prefix, unsigned depth)
 {
     size_t pre = prefix ? strlen(prefix) + 1 : 0;
     guint64 *line = g_new(guint64, f->nodes->len ? f->nodes->len : 1);   /* where node's line starts, or NONE */
-    gsize base = o->len, end = base;   /* o->str + base: the output's byte `gone` */
-    guint64 gone = 0;
+    gsize base = o->len, end = base;
+    guint64 gone = 0, shift = 0;   /* o->str + base: the output's byte gone; o->str + at: its at + shift */
     bool ok = true;
     g_string_set_size(o, out ? MAX(o->len, FOLDED_CHUNK) : base + folded_bytes(f, prefix, depth));
+    char *s = o->str;
+    gsize room = out ? o->len - 21 : G_MAXSIZE;   /* a line's path ending past it may not fit: 20 digits, '\n' */
+    shift -= base;
     for (unsigned n = 0; n < f->nodes->len; n++) {
         uint64_t v = node_count(f, n, depth);
         line[n] = G_MAXUINT64;
         if (!v)
             continue;
         gsize len = pre + f->pathlen[n] + 1;
-        if (out && end + len + 21 > o->len) {   /* 20 digits and '\n' at most */
-            ok = fwrite(o->str + base, 1, end - base, out) == end - base;
+        if (end + len > room) {   /* out: the chunk goes */
+            ok = fwrite(s + base, 1, end - base, out) == end - base;
             if (!ok)
                 break;
             gone += end - base;
+            shift = gone - base;
             end = base;
-            if (base + len + 21 > o->len)
+            if (base + len + 21 > o->len) {
                 g_string_set_size(o, base + len + 21);
+                s = o->str;
+                room = o->len - 21;
+            }
         }
         gsize at = end;
-        line[n] = gone + at - base;
-        char *w = o->str + at + len - 1;
+        line[n] = at + shift;
+        char *w = s + at + len - 1;
         *w = ' ';
         for (unsigned k = n;;) {
             unsigned fn = NODE(f->nodes, k)->func;
@@ -288,28 +295,28 @@ static bool write_lines(GString *o, FILE *out, Folded *f, const char *prefix, un
             memcpy(w, f->names[fn], f->namelen[fn]);
             if (k == 0) {
                 if (prefix) {
-                    memcpy(o->str + at, prefix, pre - 1);
-                    o->str[at + pre - 1] = ';';
+                    memcpy(s + at, prefix, pre - 1);
+                    s[at + pre - 1] = ';';
                 }
                 break;
             }
             *--w = ';';
             k = NODE(f->nodes, k)->parent;
             if (line[k] != G_MAXUINT64 && line[k] >= gone) {   /* the ancestor's line: prefix and path */
-                memcpy(o->str + at, o->str + base + (line[k] - gone), pre + f->pathlen[k]);
+                memcpy(s + at, s + (line[k] - shift), pre + f->pathlen[k]);
                 break;
             }
         }
-        char *e = num_put_u64(o->str + at + len, v);
+        char *e = num_put_u64(s + at + len, v);
         *e = '\n';
-        end = (gsize)(e + 1 - o->str);
+        end = (gsize)(e + 1 - s);
     }
     g_free(line);
     if (!out) {
         g_assert(end == o->len);   /* folded_bytes counts what is written */
         return true;
     }
-    ok = ok && fwrite(o->str + base, 1, end - base, out) == end - base;
+    ok = ok && fwrite(s + base, 1, end - base, out) == end - base;
     g_assert(!ok || gone + end - base == folded_bytes(f, prefix, depth));
     g_string_truncate(o, base);
     return ok;

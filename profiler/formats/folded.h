@@ -41,7 +41,7 @@ void folded_free(Folded *f);
 unsigned folded_max_depth(const Folded *f);
 uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth);   /* the last one remembered */
 void folded_write(GString *out, Folded *f, const char *prefix, unsigned depth);
-/* The same lines to out in chunks of 64 KiB, never whole (issue 24: the
+/* The same lines to out in chunks of 256 KiB, never whole (issue 24: the
  * page faults of megabytes held in memory); false when a write failed
  * (errno says why). */
 bool folded_write_file(FILE *out, Folded *f, const char *prefix, unsigned depth);

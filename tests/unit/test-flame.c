@@ -174,29 +174,31 @@ static void test_folded_lines(void)
     g_string_free(want, TRUE);
 }
 
-/* stacks.folded through a file in 64 KiB chunks (folded_write_file) is
- * the text folded_write makes: deep mutual recursion with long names (a
- * line longer than a chunk, lines whose ancestors' lines went out in an
- * earlier chunk, nodes without a line of their own), uncut and cut at a
- * depth; a stream that cannot be written answers false. */
+/* stacks.folded through a file in 256 KiB chunks (folded_write_file) is
+ * the text folded_write makes: deep mutual recursion (lines whose
+ * ancestors' lines went out in an earlier chunk, nodes without a line of
+ * their own), a 300,000-byte name (a line longer than a chunk), uncut and
+ * cut at a depth; a stream that cannot be written answers false. */
 static void test_folded_file(void)
 {
-    char *name[3] = { g_strdup("main"), g_strnfill(300, 'F'), g_strnfill(200, 'M') };
-    ProfFunc funcs[3] = { { .name = name[0] }, { .name = name[1] }, { .name = name[2] } };
-    enum { N = 3000 };
-    ProfCtx *ctx = g_new(ProfCtx, N);
+    char *name[4] = { g_strdup("main"), g_strnfill(30, 'F'), g_strnfill(20, 'M'), g_strnfill(300000, 'B') };
+    ProfFunc funcs[4] = { { .name = name[0] }, { .name = name[1] }, { .name = name[2] }, { .name = name[3] } };
+    enum { N = 1200 };
+    ProfCtx *ctx = g_new(ProfCtx, N + 2);
     ctx[0] = (ProfCtx){ .parent = 0, .func = 0, .self = 1 };
     for (unsigned n = 1; n < N; n++)   /* a chain, and every 7th a sibling leaf of the one before */
         ctx[n] = n % 7 ? (ProfCtx){ .parent = n - 1 - (n % 7 == 1 && n > 7), .func = 1 + n % 2, .self = n % 5 ? n : 0 }
                        : (ProfCtx){ .parent = n - 2, .func = 1 + (n + 1) % 2, .self = 1000 + n };
-    Profile p = { .nfuncs = 3, .funcs = funcs, .nctxs = N, .ctxs = ctx };
+    ctx[N] = (ProfCtx){ .parent = 500, .func = 3, .self = 77 };      /* main;..;B */
+    ctx[N + 1] = (ProfCtx){ .parent = N, .func = 1, .self = 78 };    /* main;..;B;F */
+    Profile p = { .nfuncs = 4, .funcs = funcs, .nctxs = N + 2, .ctxs = ctx };
     Folded *f = folded_new(&p, 0);
     const unsigned depths[] = { FOLDED_MAX_DEPTH, 300, 2 };
     for (unsigned d = 0; d < G_N_ELEMENTS(depths); d++) {
         GString *want = g_string_new(NULL);
         folded_write(want, f, "core2", depths[d]);
         folded_write(want, f, NULL, depths[d]);
-        g_assert_cmpuint(want->len, >, d < 2 ? 4 * 65536 : 100);   /* the case is the one meant */
+        g_assert_cmpuint(want->len, >, d < 2 ? 4 * 262144 : 50);   /* the case is the one meant */
         FILE *out = tmpfile();
         g_assert_nonnull(out);
         g_assert_true(folded_write_file(out, f, "core2", depths[d]));
@@ -218,7 +220,7 @@ static void test_folded_file(void)
     fclose(ro);
     folded_free(f);
     g_free(ctx);
-    for (unsigned i = 0; i < 3; i++)
+    for (unsigned i = 0; i < 4; i++)
         g_free(name[i]);
 }
 
