@@ -257,7 +257,7 @@ static FoldedAll folded_all(const ProfileData *d, char **warning, GString **flam
             hi = mid - 1;
     }
     fa.depth = full > d->cfg.folded_bytes ? lo : deepest;
-    *flame = cli_flame_json((const Folded *const *)f, (const char *const *)prefix, d->ncores, fa.depth);
+    *flame = cli_flame_json(f, (const char *const *)prefix, d->ncores, fa.depth);
     if (full > d->cfg.folded_bytes) {
         uint64_t written = 0;
         for (unsigned i = 0; i < d->ncores; i++)

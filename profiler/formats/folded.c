@@ -125,7 +125,8 @@ static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold, bool di
 struct Folded {
     const Profile *p;
     GArray *nodes;             /* FoldNode */
-    uint64_t *subtree;         /* [nodes] self + every descendant's self */
+    uint64_t *subtree;         /* [nodes] self + every descendant's self, made
+                                * for the first cut (NULL: none yet) */
     uint64_t *pathlen;         /* [nodes] bytes of the escaped path */
     char **names;              /* [funcs] escaped name, made once (NULL: on no path) */
     size_t *namelen;           /* [funcs] its length */
@@ -148,7 +149,6 @@ Folded *folded_new(const Profile *p, unsigned fold)
     f->nodes = p->nctxs ? fold_tree(p->ctxs, p->nctxs, fold, p->ctxs_distinct, &f->max_depth)
                         : g_array_new(FALSE, FALSE, sizeof(FoldNode));
     unsigned n = f->nodes->len;
-    f->subtree = g_new(uint64_t, n ? n : 1);   /* each set below */
     f->pathlen = g_new(uint64_t, n ? n : 1);
     f->names = g_new0(char *, p->nfuncs ? p->nfuncs : 1);
     f->namelen = g_new0(size_t, p->nfuncs ? p->nfuncs : 1);
@@ -159,15 +159,27 @@ Folded *folded_new(const Profile *p, unsigned fold)
             f->namelen[c->func] = strlen(f->names[c->func]);
         }
         f->pathlen[i] = (i ? f->pathlen[c->parent] + 1 : 0) + f->namelen[c->func];
-        f->subtree[i] = c->self;
         if (c->self) {
             f->full_lines++;
             f->full_bytes += f->pathlen[i] + 1 + num_digits(c->self) + 1;
         }
     }
-    for (unsigned i = n; i-- > 1;)
-        f->subtree[g_array_index(f->nodes, FoldNode, i).parent] += f->subtree[i];
     return f;
+}
+
+/* The subtrees' cycles, made when a cut needs them (uncut, every count is
+ * a node's self: 8 bytes a node and a pass less; issue 24). */
+static const uint64_t *subtrees(Folded *f)
+{
+    if (!f->subtree) {
+        unsigned n = f->nodes->len;
+        f->subtree = g_new(uint64_t, n ? n : 1);
+        for (unsigned i = 0; i < n; i++)
+            f->subtree[i] = NODE(f->nodes, i)->self;
+        for (unsigned i = n; i-- > 1;)
+            f->subtree[NODE(f->nodes, i)->parent] += f->subtree[i];
+    }
+    return f->subtree;
 }
 
 void folded_free(Folded *f)
@@ -191,9 +203,9 @@ unsigned folded_max_depth(const Folded *f)
 
 /* The count node i prints with paths cut at depth frames: its own cycles,
  * or at the cut its whole subtree's; 0 = no line. */
-static uint64_t node_count(const Folded *f, unsigned i, unsigned depth)
+static uint64_t node_count(const Folded *f, const uint64_t *sub, unsigned i, unsigned depth)
 {
-    return folded_node_count((const FoldedNode *)(void *)f->nodes->data, f->subtree, i, depth);
+    return folded_node_count((const FoldedNode *)(void *)f->nodes->data, sub, i, depth);
 }
 
 unsigned folded_nodes(const Folded *f)
@@ -211,9 +223,9 @@ const FoldedNode *folded_node_array(const Folded *f)
     return (const FoldedNode *)(void *)f->nodes->data;
 }
 
-const uint64_t *folded_subtrees(const Folded *f)
+const uint64_t *folded_subtrees(Folded *f, unsigned depth)
 {
-    return f->subtree;
+    return depth < f->max_depth ? subtrees(f) : NULL;
 }
 
 const char *folded_name(const Folded *f, unsigned func, size_t *len)
@@ -229,8 +241,9 @@ uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth)
         return f->sized_bytes;
     if (depth >= f->max_depth)   /* nothing cut: no node deeper than depth */
         return pre * f->full_lines + f->full_bytes;
+    const uint64_t *sub = subtrees(f);
     for (unsigned i = 0; i < f->nodes->len; i++) {
-        uint64_t v = node_count(f, i, depth);
+        uint64_t v = node_count(f, sub, i, depth);
         if (v)
             total += pre + f->pathlen[i] + 1 + num_digits(v) + 1;
     }
@@ -266,8 +279,9 @@ static bool write_lines(GString *o, FILE *out, Folded *f, const char *prefix, un
     char *s = o->str;
     gsize room = out ? o->len - 21 : G_MAXSIZE;   /* a line's path ending past it may not fit: 20 digits, '\n' */
     shift -= base;
+    const uint64_t *sub = folded_subtrees(f, depth);
     for (unsigned n = 0; n < f->nodes->len; n++) {
-        uint64_t v = node_count(f, n, depth);
+        uint64_t v = node_count(f, sub, n, depth);
         line[n] = G_MAXUINT64;
         if (!v)
             continue;

@@ -66,7 +66,7 @@ static void check(unsigned fold, unsigned depth, unsigned *lines)
         if (f[i])
             folded_write(text, f[i], prefix[i], depth);
     GString *want = html_flame_json(text->str);
-    GString *got = cli_flame_json((const Folded *const *)f, prefix, 4, depth);
+    GString *got = cli_flame_json(f, prefix, 4, depth);
     g_assert_cmpstr(got->str, ==, want->str);
     /* the same trees known to have distinct children (ctxs_distinct: the
      * collector's), their children not looked up: the same lines */
@@ -112,12 +112,12 @@ static void test_merged_by_name(void)
     Profile p1 = { .nfuncs = G_N_ELEMENTS(funcs1), .funcs = funcs1, .nctxs = G_N_ELEMENTS(ctxs1), .ctxs = ctxs1 };
     Folded *f = folded_new(&p1, 0);
     const char *prefix = "core1";
-    GString *got = cli_flame_json((const Folded *const *)&f, &prefix, 1, 2);
+    GString *got = cli_flame_json(&f, &prefix, 1, 2);
     /* cut at 2 frames: main 1, the first dup's subtree 10 and the
      * second's 25 in one node */
     g_assert_cmpstr(got->str, ==, "{\"names\":[\"core1\",\"main\",\"dup\"],\"nodes\":[0,0,0,1,1,1,1,2,35]}");
     g_string_free(got, TRUE);
-    got = cli_flame_json((const Folded *const *)&f, &prefix, 1, FOLDED_MAX_DEPTH);
+    got = cli_flame_json(&f, &prefix, 1, FOLDED_MAX_DEPTH);
     g_assert_cmpstr(got->str, ==, "{\"names\":[\"core1\",\"main\",\"dup\",\"a;b\",\"z\"],"
                                   "\"nodes\":[0,0,0,1,1,1,1,2,3,1,3,6,2,4,5,1,2,6,1,2,7,4,2,8]}");
     g_string_free(got, TRUE);
@@ -224,6 +224,30 @@ static void test_folded_file(void)
         g_free(name[i]);
 }
 
+/* The subtrees' cycles by hand (core0: 45 in all, 29 under main;F, 22
+ * under main;F;M;F: 3 + 2 + 9 + 8), made only for a cut: none when the depth cuts
+ * nothing (7 frames: main;F;M;F;M;F;x;y is the deepest path). */
+static void test_subtrees_on_cut(void)
+{
+    Profile p0 = { .nfuncs = G_N_ELEMENTS(funcs0), .funcs = funcs0, .nctxs = G_N_ELEMENTS(ctxs0), .ctxs = ctxs0 };
+    Folded *f = folded_new(&p0, 0);
+    g_assert_cmpuint(folded_max_depth(f), ==, 7);
+    g_assert_null(folded_subtrees(f, 7));
+    g_assert_null(folded_subtrees(f, FOLDED_MAX_DEPTH));
+    const uint64_t *sub = folded_subtrees(f, 6);
+    g_assert_nonnull(sub);
+    g_assert_cmpuint(sub[0], ==, 45);
+    g_assert_cmpuint(sub[1], ==, 29);
+    g_assert_cmpuint(sub[3], ==, 22);
+    g_assert_cmpuint(sub[9], ==, 8);
+    /* at the cut a node's count is its subtree's, above it its self */
+    const FoldedNode *n = folded_node_array(f);
+    g_assert_cmpuint(folded_node_count(n, sub, 3, 4), ==, 22);
+    g_assert_cmpuint(folded_node_count(n, sub, 1, 4), ==, 0);
+    g_assert_cmpuint(folded_node_count(n, NULL, 9, 7), ==, 8);
+    folded_free(f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -231,5 +255,6 @@ int main(int argc, char **argv)
     g_test_add_func("/flame/merged-by-name", test_merged_by_name);
     g_test_add_func("/flame/folded-lines", test_folded_lines);
     g_test_add_func("/flame/folded-file", test_folded_file);
+    g_test_add_func("/flame/subtrees-on-cut", test_subtrees_on_cut);
     return g_test_run();
 }
