@@ -249,7 +249,7 @@ bool cli_write_reports(const ProfileData *d, const char *out, unsigned flags, GE
  * makes from that text (issue 24: reading 8.6 MB of deep recursion back
  * cost more than writing it). flame.c. */
 typedef struct Folded Folded;
-GString *cli_flame_json(const Folded *const *f, const char *const *prefix, unsigned ncores, unsigned depth);
+GString *cli_flame_json(Folded *const *f, const char *const *prefix, unsigned ncores, unsigned depth);
 
 /* Options that change what the reports show, shared by every command that
  * writes reports (report, merge): parsed by one group, applied to the

@@ -28,7 +28,7 @@ static bool names_distinct(const Folded *f)
  * line's frames that an earlier line made are known by their folded node,
  * only the others are looked up (by name only when two functions share
  * one), root first, each function's name unfolded once. */
-GString *cli_flame_json(const Folded *const *f, const char *const *prefix, unsigned ncores, unsigned depth)
+GString *cli_flame_json(Folded *const *f, const char *const *prefix, unsigned ncores, unsigned depth)
 {
     HtmlFlame *fl = html_flame_new();
     guint most = ncores;   /* a root frame per core and at most a node per folded node */
@@ -44,7 +44,7 @@ GString *cli_flame_json(const Folded *const *f, const char *const *prefix, unsig
         memset(name, 0xff, sizeof *name * (nf ? nf : 1));
         bool distinct = n && names_distinct(f[i]);
         const FoldedNode *fn = n ? folded_node_array(f[i]) : NULL;
-        const uint64_t *sub = n ? folded_subtrees(f[i]) : NULL;
+        const uint64_t *sub = n ? folded_subtrees(f[i], depth) : NULL;
         for (unsigned k = 0; k < n; k++) {
             uint64_t v = folded_node_count(fn, sub, k, depth);
             if (!v)

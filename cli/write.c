@@ -257,7 +257,7 @@ static FoldedAll folded_all(const ProfileData *d, char **warning, GString **flam
             hi = mid - 1;
     }
     fa.depth = full > d->cfg.folded_bytes ? lo : deepest;
-    *flame = cli_flame_json((const Folded *const *)f, (const char *const *)prefix, d->ncores, fa.depth);
+    *flame = cli_flame_json(f, (const char *const *)prefix, d->ncores, fa.depth);
     if (full > d->cfg.folded_bytes) {
         uint64_t written = 0;
         for (unsigned i = 0; i < d->ncores; i++)
@@ -271,23 +271,18 @@ static FoldedAll folded_all(const ProfileData *d, char **warning, GString **flam
     return fa;
 }
 
-/* OUT/stacks.folded, streamed a core at a time through one buffer (8.6
- * MB of deep recursion held whole cost its page faults: issue 24). */
+/* OUT/stacks.folded, streamed in chunks of 256 KiB (8.6 MB of deep
+ * recursion held whole, or 2 MB a core, cost their page faults: issue 24). */
 static bool write_folded(Out *o, const FoldedAll *fa, GError **error)
 {
     cli_test_hook("stacks.folded");
     FILE *out = stopped(o, error) ? NULL : cli_stage_open(o->stage, o->dir, "stacks.folded", error);
     if (!out)
         return false;
-    GString *s = g_string_new(NULL);
     bool ok = true;
     for (unsigned i = 0; ok && i < fa->ncores; i++)
-        if (fa->f[i]) {
-            g_string_truncate(s, 0);
-            folded_write(s, fa->f[i], fa->prefix[i], fa->depth);
-            ok = fwrite(s->str, 1, s->len, out) == s->len;
-        }
-    g_string_free(s, TRUE);
+        if (fa->f[i])
+            ok = folded_write_file(out, fa->f[i], fa->prefix[i], fa->depth);
     if (!cli_stage_close(o->stage, o->dir, "stacks.folded", out, ok, error))
         return false;
     note_written(o, "stacks.folded");

@@ -2,6 +2,7 @@
 /* folded.c — folded stacks of a calling-context tree (see folded.h). */
 #include "profiler/formats/folded.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "base/name.h"
@@ -124,7 +125,8 @@ static GArray *fold_tree(const ProfCtx *ctx, size_t nctx, unsigned fold, bool di
 struct Folded {
     const Profile *p;
     GArray *nodes;             /* FoldNode */
-    uint64_t *subtree;         /* [nodes] self + every descendant's self */
+    uint64_t *subtree;         /* [nodes] self + every descendant's self, made
+                                * for the first cut (NULL: none yet) */
     uint64_t *pathlen;         /* [nodes] bytes of the escaped path */
     char **names;              /* [funcs] escaped name, made once (NULL: on no path) */
     size_t *namelen;           /* [funcs] its length */
@@ -147,7 +149,6 @@ Folded *folded_new(const Profile *p, unsigned fold)
     f->nodes = p->nctxs ? fold_tree(p->ctxs, p->nctxs, fold, p->ctxs_distinct, &f->max_depth)
                         : g_array_new(FALSE, FALSE, sizeof(FoldNode));
     unsigned n = f->nodes->len;
-    f->subtree = g_new(uint64_t, n ? n : 1);   /* each set below */
     f->pathlen = g_new(uint64_t, n ? n : 1);
     f->names = g_new0(char *, p->nfuncs ? p->nfuncs : 1);
     f->namelen = g_new0(size_t, p->nfuncs ? p->nfuncs : 1);
@@ -158,15 +159,27 @@ Folded *folded_new(const Profile *p, unsigned fold)
             f->namelen[c->func] = strlen(f->names[c->func]);
         }
         f->pathlen[i] = (i ? f->pathlen[c->parent] + 1 : 0) + f->namelen[c->func];
-        f->subtree[i] = c->self;
         if (c->self) {
             f->full_lines++;
             f->full_bytes += f->pathlen[i] + 1 + num_digits(c->self) + 1;
         }
     }
-    for (unsigned i = n; i-- > 1;)
-        f->subtree[g_array_index(f->nodes, FoldNode, i).parent] += f->subtree[i];
     return f;
+}
+
+/* The subtrees' cycles, made when a cut needs them (uncut, every count is
+ * a node's self: 8 bytes a node and a pass less; issue 24). */
+static const uint64_t *subtrees(Folded *f)
+{
+    if (!f->subtree) {
+        unsigned n = f->nodes->len;
+        f->subtree = g_new(uint64_t, n ? n : 1);
+        for (unsigned i = 0; i < n; i++)
+            f->subtree[i] = NODE(f->nodes, i)->self;
+        for (unsigned i = n; i-- > 1;)
+            f->subtree[NODE(f->nodes, i)->parent] += f->subtree[i];
+    }
+    return f->subtree;
 }
 
 void folded_free(Folded *f)
@@ -190,9 +203,9 @@ unsigned folded_max_depth(const Folded *f)
 
 /* The count node i prints with paths cut at depth frames: its own cycles,
  * or at the cut its whole subtree's; 0 = no line. */
-static uint64_t node_count(const Folded *f, unsigned i, unsigned depth)
+static uint64_t node_count(const Folded *f, const uint64_t *sub, unsigned i, unsigned depth)
 {
-    return folded_node_count((const FoldedNode *)(void *)f->nodes->data, f->subtree, i, depth);
+    return folded_node_count((const FoldedNode *)(void *)f->nodes->data, sub, i, depth);
 }
 
 unsigned folded_nodes(const Folded *f)
@@ -210,9 +223,9 @@ const FoldedNode *folded_node_array(const Folded *f)
     return (const FoldedNode *)(void *)f->nodes->data;
 }
 
-const uint64_t *folded_subtrees(const Folded *f)
+const uint64_t *folded_subtrees(Folded *f, unsigned depth)
 {
-    return f->subtree;
+    return depth < f->max_depth ? subtrees(f) : NULL;
 }
 
 const char *folded_name(const Folded *f, unsigned func, size_t *len)
@@ -228,8 +241,9 @@ uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth)
         return f->sized_bytes;
     if (depth >= f->max_depth)   /* nothing cut: no node deeper than depth */
         return pre * f->full_lines + f->full_bytes;
+    const uint64_t *sub = subtrees(f);
     for (unsigned i = 0; i < f->nodes->len; i++) {
-        uint64_t v = node_count(f, i, depth);
+        uint64_t v = node_count(f, sub, i, depth);
         if (v)
             total += pre + f->pathlen[i] + 1 + num_digits(v) + 1;
     }
@@ -244,23 +258,50 @@ uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth)
  * (pathlen[] gives where it starts), names escaped once per function: the
  * output of deep recursion is megabytes, and escaping every frame of every
  * line again cost more than the whole profiled run. The walk back stops at
- * the nearest ancestor whose line this call wrote: its line starts with
- * the same prefix and path, copied at once (deep recursion's lines are
- * each the line before and one frame). */
-void folded_write(GString *o, Folded *f, const char *prefix, unsigned depth)
+ * the nearest ancestor whose line is still in o: its line starts with the
+ * same prefix and path, copied at once (deep recursion's lines are each
+ * the line before and one frame).
+ *
+ * To a file (out), o is a chunk of FOLDED_CHUNK bytes (more for a longer
+ * line) written out whenever the next line might not fit: the megabytes
+ * of deep recursion held whole cost their page faults (issue 24); a line
+ * whose ancestors' lines went out walks back further. */
+#define FOLDED_CHUNK (256u * 1024u)
+
+static bool write_lines(GString *o, FILE *out, Folded *f, const char *prefix, unsigned depth)
 {
     size_t pre = prefix ? strlen(prefix) + 1 : 0;
-    gsize *line = g_new(gsize, f->nodes->len ? f->nodes->len : 1);   /* where node's line starts, or NONE */
-    gsize end = o->len;
-    g_string_set_size(o, end + folded_bytes(f, prefix, depth));   /* once, not per line */
+    guint64 *line = g_new(guint64, f->nodes->len ? f->nodes->len : 1);   /* where node's line starts, or NONE */
+    gsize base = o->len, end = base;
+    guint64 gone = 0, shift = 0;   /* o->str + base: the output's byte gone; o->str + at: its at + shift */
+    bool ok = true;
+    g_string_set_size(o, out ? MAX(o->len, FOLDED_CHUNK) : base + folded_bytes(f, prefix, depth));
+    char *s = o->str;
+    gsize room = out ? o->len - 21 : G_MAXSIZE;   /* a line's path ending past it may not fit: 20 digits, '\n' */
+    shift -= base;
+    const uint64_t *sub = folded_subtrees(f, depth);
     for (unsigned n = 0; n < f->nodes->len; n++) {
-        uint64_t v = node_count(f, n, depth);
-        line[n] = G_MAXSIZE;
+        uint64_t v = node_count(f, sub, n, depth);
+        line[n] = G_MAXUINT64;
         if (!v)
             continue;
-        gsize at = end, len = pre + f->pathlen[n] + 1;
-        line[n] = at;
-        char *w = o->str + at + len - 1;
+        gsize len = pre + f->pathlen[n] + 1;
+        if (end + len > room) {   /* out: the chunk goes */
+            ok = fwrite(s + base, 1, end - base, out) == end - base;
+            if (!ok)
+                break;
+            gone += end - base;
+            shift = gone - base;
+            end = base;
+            if (base + len + 21 > o->len) {
+                g_string_set_size(o, base + len + 21);
+                s = o->str;
+                room = o->len - 21;
+            }
+        }
+        gsize at = end;
+        line[n] = at + shift;
+        char *w = s + at + len - 1;
         *w = ' ';
         for (unsigned k = n;;) {
             unsigned fn = NODE(f->nodes, k)->func;
@@ -268,24 +309,44 @@ void folded_write(GString *o, Folded *f, const char *prefix, unsigned depth)
             memcpy(w, f->names[fn], f->namelen[fn]);
             if (k == 0) {
                 if (prefix) {
-                    memcpy(o->str + at, prefix, pre - 1);
-                    o->str[at + pre - 1] = ';';
+                    memcpy(s + at, prefix, pre - 1);
+                    s[at + pre - 1] = ';';
                 }
                 break;
             }
             *--w = ';';
             k = NODE(f->nodes, k)->parent;
-            if (line[k] != G_MAXSIZE) {   /* the ancestor's line: prefix and path */
-                memcpy(o->str + at, o->str + line[k], pre + f->pathlen[k]);
+            if (line[k] != G_MAXUINT64 && line[k] >= gone) {   /* the ancestor's line: prefix and path */
+                memcpy(s + at, s + (line[k] - shift), pre + f->pathlen[k]);
                 break;
             }
         }
-        char *e = num_put_u64(o->str + at + len, v);
+        char *e = num_put_u64(s + at + len, v);
         *e = '\n';
-        end = (gsize)(e + 1 - o->str);
+        end = (gsize)(e + 1 - s);
     }
-    g_assert(end == o->len);   /* folded_bytes counts what is written */
     g_free(line);
+    if (!out) {
+        g_assert(end == o->len);   /* folded_bytes counts what is written */
+        return true;
+    }
+    ok = ok && fwrite(s + base, 1, end - base, out) == end - base;
+    g_assert(!ok || gone + end - base == folded_bytes(f, prefix, depth));
+    g_string_truncate(o, base);
+    return ok;
+}
+
+void folded_write(GString *o, Folded *f, const char *prefix, unsigned depth)
+{
+    write_lines(o, NULL, f, prefix, depth);
+}
+
+bool folded_write_file(FILE *out, Folded *f, const char *prefix, unsigned depth)
+{
+    GString *chunk = g_string_new(NULL);
+    bool ok = write_lines(chunk, out, f, prefix, depth);
+    g_string_free(chunk, TRUE);
+    return ok;
 }
 
 void folded_append_fold(GString *o, const Profile *p, const char *prefix, unsigned fold)

@@ -10,6 +10,7 @@
 #define NOCPROF_FOLDED_H
 
 #include <glib.h>
+#include <stdio.h>
 
 #include "profiler/model/profile.h"
 
@@ -40,6 +41,10 @@ void folded_free(Folded *f);
 unsigned folded_max_depth(const Folded *f);
 uint64_t folded_bytes(Folded *f, const char *prefix, unsigned depth);   /* the last one remembered */
 void folded_write(GString *out, Folded *f, const char *prefix, unsigned depth);
+/* The same lines to out in chunks of 256 KiB, never whole (issue 24: the
+ * page faults of megabytes held in memory); false when a write failed
+ * (errno says why). */
+bool folded_write_file(FILE *out, Folded *f, const char *prefix, unsigned depth);
 
 /* The folded tree read back, for report.html's flame data (cli/write.c):
  * its nodes 0..folded_nodes-1 in the order folded_write writes their lines
@@ -53,20 +58,24 @@ const char *folded_name(const Folded *f, unsigned func, size_t *len);
 
 /* The nodes themselves, read-only (a call per node and field was a
  * quarter of the flame data's cost: issue 24): node i is nodes[i], its
- * count at a cut folded_node_count(nodes, subtree, i, depth). */
+ * count at a cut folded_node_count(nodes, folded_subtrees(f, depth), i,
+ * depth). */
 typedef struct FoldedNode {
     unsigned parent, func;
     unsigned depth;            /* frames on its path (root: 1) */
     uint64_t self;
 } FoldedNode;
 const FoldedNode *folded_node_array(const Folded *f);
-const uint64_t *folded_subtrees(const Folded *f);   /* self + descendants' */
+/* Each node's self + its descendants' cycles, made on the first cut that
+ * needs them; NULL when depth cuts nothing (every count is then a node's
+ * self: 8 bytes a node and a pass saved; issue 24's page faults). */
+const uint64_t *folded_subtrees(Folded *f, unsigned depth);
 
 static inline uint64_t folded_node_count(const FoldedNode *nodes, const uint64_t *subtree, unsigned i,
                                          unsigned depth)
 {
     const FoldedNode *c = &nodes[i];
-    return c->depth < depth ? c->self : c->depth == depth ? subtree[i] : 0;
+    return c->depth < depth || !subtree ? c->self : c->depth == depth ? subtree[i] : 0;
 }
 
 #endif

@@ -9,6 +9,7 @@
  * cut at a depth, cores without a profile or with only a root; and
  * folded_write's lines themselves, by hand. */
 #include <glib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -65,7 +66,7 @@ static void check(unsigned fold, unsigned depth, unsigned *lines)
         if (f[i])
             folded_write(text, f[i], prefix[i], depth);
     GString *want = html_flame_json(text->str);
-    GString *got = cli_flame_json((const Folded *const *)f, prefix, 4, depth);
+    GString *got = cli_flame_json(f, prefix, 4, depth);
     g_assert_cmpstr(got->str, ==, want->str);
     /* the same trees known to have distinct children (ctxs_distinct: the
      * collector's), their children not looked up: the same lines */
@@ -111,12 +112,12 @@ static void test_merged_by_name(void)
     Profile p1 = { .nfuncs = G_N_ELEMENTS(funcs1), .funcs = funcs1, .nctxs = G_N_ELEMENTS(ctxs1), .ctxs = ctxs1 };
     Folded *f = folded_new(&p1, 0);
     const char *prefix = "core1";
-    GString *got = cli_flame_json((const Folded *const *)&f, &prefix, 1, 2);
+    GString *got = cli_flame_json(&f, &prefix, 1, 2);
     /* cut at 2 frames: main 1, the first dup's subtree 10 and the
      * second's 25 in one node */
     g_assert_cmpstr(got->str, ==, "{\"names\":[\"core1\",\"main\",\"dup\"],\"nodes\":[0,0,0,1,1,1,1,2,35]}");
     g_string_free(got, TRUE);
-    got = cli_flame_json((const Folded *const *)&f, &prefix, 1, FOLDED_MAX_DEPTH);
+    got = cli_flame_json(&f, &prefix, 1, FOLDED_MAX_DEPTH);
     g_assert_cmpstr(got->str, ==, "{\"names\":[\"core1\",\"main\",\"dup\",\"a;b\",\"z\"],"
                                   "\"nodes\":[0,0,0,1,1,1,1,2,3,1,3,6,2,4,5,1,2,6,1,2,7,4,2,8]}");
     g_string_free(got, TRUE);
@@ -173,11 +174,87 @@ static void test_folded_lines(void)
     g_string_free(want, TRUE);
 }
 
+/* stacks.folded through a file in 256 KiB chunks (folded_write_file) is
+ * the text folded_write makes: deep mutual recursion (lines whose
+ * ancestors' lines went out in an earlier chunk, nodes without a line of
+ * their own), a 300,000-byte name (a line longer than a chunk), uncut and
+ * cut at a depth; a stream that cannot be written answers false. */
+static void test_folded_file(void)
+{
+    char *name[4] = { g_strdup("main"), g_strnfill(30, 'F'), g_strnfill(20, 'M'), g_strnfill(300000, 'B') };
+    ProfFunc funcs[4] = { { .name = name[0] }, { .name = name[1] }, { .name = name[2] }, { .name = name[3] } };
+    enum { N = 1200 };
+    ProfCtx *ctx = g_new(ProfCtx, N + 2);
+    ctx[0] = (ProfCtx){ .parent = 0, .func = 0, .self = 1 };
+    for (unsigned n = 1; n < N; n++)   /* a chain, and every 7th a sibling leaf of the one before */
+        ctx[n] = n % 7 ? (ProfCtx){ .parent = n - 1 - (n % 7 == 1 && n > 7), .func = 1 + n % 2, .self = n % 5 ? n : 0 }
+                       : (ProfCtx){ .parent = n - 2, .func = 1 + (n + 1) % 2, .self = 1000 + n };
+    ctx[N] = (ProfCtx){ .parent = 500, .func = 3, .self = 77 };      /* main;..;B */
+    ctx[N + 1] = (ProfCtx){ .parent = N, .func = 1, .self = 78 };    /* main;..;B;F */
+    Profile p = { .nfuncs = 4, .funcs = funcs, .nctxs = N + 2, .ctxs = ctx };
+    Folded *f = folded_new(&p, 0);
+    const unsigned depths[] = { FOLDED_MAX_DEPTH, 300, 2 };
+    for (unsigned d = 0; d < G_N_ELEMENTS(depths); d++) {
+        GString *want = g_string_new(NULL);
+        folded_write(want, f, "core2", depths[d]);
+        folded_write(want, f, NULL, depths[d]);
+        g_assert_cmpuint(want->len, >, d < 2 ? 4 * 262144 : 50);   /* the case is the one meant */
+        FILE *out = tmpfile();
+        g_assert_nonnull(out);
+        g_assert_true(folded_write_file(out, f, "core2", depths[d]));
+        g_assert_true(folded_write_file(out, f, NULL, depths[d]));
+        long size = ftell(out);
+        g_assert_cmpint(size, ==, (long)want->len);
+        rewind(out);
+        char *got = g_malloc((gsize)size + 1);
+        g_assert_cmpuint(fread(got, 1, (size_t)size, out), ==, (size_t)size);
+        got[size] = 0;
+        g_assert_true(memcmp(got, want->str, want->len) == 0);
+        g_free(got);
+        fclose(out);
+        g_string_free(want, TRUE);
+    }
+    FILE *ro = fopen("/dev/null", "r");
+    g_assert_nonnull(ro);
+    g_assert_false(folded_write_file(ro, f, "core2", FOLDED_MAX_DEPTH));
+    fclose(ro);
+    folded_free(f);
+    g_free(ctx);
+    for (unsigned i = 0; i < 4; i++)
+        g_free(name[i]);
+}
+
+/* The subtrees' cycles by hand (core0: 45 in all, 29 under main;F, 22
+ * under main;F;M;F: 3 + 2 + 9 + 8), made only for a cut: none when the depth cuts
+ * nothing (7 frames: main;F;M;F;M;F;x;y is the deepest path). */
+static void test_subtrees_on_cut(void)
+{
+    Profile p0 = { .nfuncs = G_N_ELEMENTS(funcs0), .funcs = funcs0, .nctxs = G_N_ELEMENTS(ctxs0), .ctxs = ctxs0 };
+    Folded *f = folded_new(&p0, 0);
+    g_assert_cmpuint(folded_max_depth(f), ==, 7);
+    g_assert_null(folded_subtrees(f, 7));
+    g_assert_null(folded_subtrees(f, FOLDED_MAX_DEPTH));
+    const uint64_t *sub = folded_subtrees(f, 6);
+    g_assert_nonnull(sub);
+    g_assert_cmpuint(sub[0], ==, 45);
+    g_assert_cmpuint(sub[1], ==, 29);
+    g_assert_cmpuint(sub[3], ==, 22);
+    g_assert_cmpuint(sub[9], ==, 8);
+    /* at the cut a node's count is its subtree's, above it its self */
+    const FoldedNode *n = folded_node_array(f);
+    g_assert_cmpuint(folded_node_count(n, sub, 3, 4), ==, 22);
+    g_assert_cmpuint(folded_node_count(n, sub, 1, 4), ==, 0);
+    g_assert_cmpuint(folded_node_count(n, NULL, 9, 7), ==, 8);
+    folded_free(f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/flame/tree-as-text", test_tree_as_text);
     g_test_add_func("/flame/merged-by-name", test_merged_by_name);
     g_test_add_func("/flame/folded-lines", test_folded_lines);
+    g_test_add_func("/flame/folded-file", test_folded_file);
+    g_test_add_func("/flame/subtrees-on-cut", test_subtrees_on_cut);
     return g_test_run();
 }
