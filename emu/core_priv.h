@@ -459,6 +459,30 @@ static inline bool block_sp_quick(const Core *c, const Block *p)
     return g && (p->chk & BLOCK_CHK_SP) && (uint64_t)g[29] >= (uint64_t)c->sp_floor + p->sp_dip;
 }
 
+/* 24k: b reads what p left pending (entry_stall), entered at *start. The
+ * wait is charged in line when b's memo has it and nothing comes with
+ * it: nothing due by b's later end, b's xcyc there for the cycles
+ * (charge_stall's work, its samples none); *start moves past it. Else
+ * false, nothing changed (boundary_fast). block_arrive.c's; block.c's
+ * stall_in_line does the same for block_hook_plain. */
+static inline bool block_stall_memo(Core *c, const Block *p, Block *b, uint64_t *start)
+{
+    unsigned k = 0;
+    while (k < BLOCK_MEMO && b->memo_from[k] != p)
+        k++;
+    if (k == BLOCK_MEMO)
+        return false;
+    uint64_t st = b->memo_stall[k];
+    if (!st)
+        return true;
+    if (!b->xcyc || *start + b->cost + st > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))
+        return false;
+    *start += st;
+    b->extra += (int64_t)st;
+    b->xcyc[b->first_use] += (int64_t)st;
+    return true;
+}
+
 /* Before a network-dependent access or test at cycle t (pc: the
  * instruction): the scheduler makes the network exact at t. False when
  * the core was halted meanwhile (it is then stopped before pc). A true
