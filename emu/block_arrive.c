@@ -24,7 +24,7 @@ void boundary_arrive(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *
                    || end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))
         goto fast;
     /* end is dead from here (start + b->cost): fewer live registers */
-    if (G_UNLIKELY(c->cp0.fix_pending | c->cut.run | __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED))
+    if (G_UNLIKELY(__atomic_load_n(&c->rare, __ATOMIC_RELAXED)) /* an mfc0 fix, a cut run, a yield */
         /* c->gpr is not NULL when k has a check (block_leave) */
         || ((k & BLOCK_CHK_JR) && ((c->gpr[p->jr_rs] & 1) | c->jr_saved))
         || ((k & BLOCK_CHK_SP) && (int64_t)c->gpr[29] - (int64_t)p->sp_dip < (int64_t)c->sp_floor))
