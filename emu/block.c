@@ -400,7 +400,7 @@ static inline void enter_block(Core *c, Block *p, Block *b, uint64_t start, uint
 /* hook_block_slow once the previous block's $sp is checked. */
 G_GNUC_NO_INLINE static void slow_after_stack(Core *c, uint32_t addr, uint32_t size)
 {
-    if (__atomic_load_n(&c->yield_req, __ATOMIC_RELAXED))
+    if (__atomic_load_n(&c->rare, __ATOMIC_RELAXED) & CORE_RARE_YIELD)
         core_update_next_event(c); /* takes it: the run ends at this boundary */
     if (c->cp0.fix_pending) {
         /* an mfc0 ended the previous block: its value reaches rt now */
@@ -490,7 +490,7 @@ G_GNUC_NO_INLINE void boundary_fast(uint64_t bt, uint64_t start, uint64_t end, C
     uint64_t st = entry_stall(c, p, b, bt);
     end += st;
     if ((p->flags & CORE_ARRIVE_SLOW) || (b->flags & BLOCK_SPLIT) || end > c->next_event
-        || c->cp0.fix_pending || c->cut.run || __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED)
+        || __atomic_load_n(&c->rare, __ATOMIC_RELAXED) /* an mfc0 fix, a cut run, a yield */
         || MIPS_IS_JALX(p->branch_insn)) {
         /* $sp checked above: not twice (interrupt handlers' prologues) */
         slow_after_stack(c, b->addr, b->size);

@@ -11,7 +11,8 @@
  * by b's end (the deadline is at most both), no mfc0 fix, cut run or
  * yield, b no split, and p->aq's checks plain (the jump target even,
  * $sp above the lowest seen and the limit, nothing pending that b
- * reads: boundary_quick's): what boundary_fast would do then, b entered
+ * reads or its wait in b's memo, nothing due by b's end after it):
+ * what boundary_fast would do then, b entered
  * first (enter_block: no sample can be due by b's end). The client's
  * entry for the kind of arrival (p->aq, Core.arrive_to) is then called
  * straight, a tail call with the arguments where they are: no register
@@ -23,11 +24,15 @@ void boundary_arrive(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *
                    || end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)))
         goto fast;
     /* end is dead from here (start + b->cost): fewer live registers */
-    if (G_UNLIKELY(c->cp0.fix_pending | c->cut.run | __atomic_load_n(&c->yield_req, __ATOMIC_RELAXED))
-        || ((k & BLOCK_QK_PEND) && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)))
+    if (G_UNLIKELY(__atomic_load_n(&c->rare, __ATOMIC_RELAXED)) /* an mfc0 fix, a cut run, a yield */
         /* c->gpr is not NULL when k has a check (block_leave) */
         || ((k & BLOCK_CHK_JR) && ((c->gpr[p->jr_rs] & 1) | c->jr_saved))
         || ((k & BLOCK_CHK_SP) && (int64_t)c->gpr[29] - (int64_t)p->sp_dip < (int64_t)c->sp_floor))
+        goto fast;
+    /* 24k: a wait for a pending result b reads, charged in line from b's
+     * memo (boundary_fast's entry_stall and charge_stall), start past it */
+    if ((k & BLOCK_QK_PEND) && ((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask))
+        && !block_stall_memo(c, p, b, &start))
         goto fast;
     NP_CHECK(start + b->cost <= c->next_event && start + b->cost <= c->next_sample);
     p->extra += (int64_t)bt;

@@ -91,9 +91,11 @@ void block_run_cut(Core *c)
     }
     c->stopping = false;
     c->cut.run = true;
+    core_rare(c, CORE_RARE_CUT, true);
     core_update_next_event(c);
     uc_err err = uc_emu_start(c->uc, b->addr, c->cut.end, 0, 0);
     c->cut.run = false;
+    core_rare(c, CORE_RARE_CUT, false);
     if (c->state == CORE_RUNNING && err != UC_ERR_OK)
         exc_engine_error(c, err, c->cut.end);
     if (c->state == CORE_RUNNING) {

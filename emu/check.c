@@ -108,6 +108,9 @@ static void check_fast(const Core *c)
 {
     const Block *p = c->prev;
     g_assert_cmpuint(p->leave, ==, (unsigned)(p->attn_out | p->rt_pend | p->chk));
+    uint32_t rare = __atomic_load_n(&c->rare, __ATOMIC_RELAXED);
+    g_assert_cmpuint(!!(rare & CORE_RARE_FIX), ==, c->cp0.fix_pending);
+    g_assert_cmpuint(!!(rare & CORE_RARE_CUT), ==, c->cut.run);
     if (p != &c->none)
         g_assert_cmpuint(p->key, ==, p->attn ? p->size | BLOCK_KEY_ATTN : p->size);
     if (p != &c->none)

@@ -209,7 +209,7 @@ void core_update_next_event(Core *c)
         core_set_deadline(c, 0);
         return;
     }
-    if (__atomic_exchange_n(&c->yield_req, 0, __ATOMIC_RELAXED))
+    if (__atomic_fetch_and(&c->rare, ~CORE_RARE_YIELD, __ATOMIC_RELAXED) & CORE_RARE_YIELD)
         c->slice_end = MIN(c->slice_end, c->cycles); /* stop at the next boundary */
     uint64_t e = MIN(c->slice_end, c->timer.expiry);
     e = MIN(e, MIN(c->cfg->max_cycles, MIN(c->cp0.match_at, c->cp0.perf_chk)));
@@ -517,7 +517,7 @@ void core_set_hooks(Core *c, const CoreHooks *hooks)
 
 void core_request_yield(Core *c)
 {
-    __atomic_store_n(&c->yield_req, 1, __ATOMIC_RELAXED);
+    core_rare(c, CORE_RARE_YIELD, true);
     core_set_deadline(c, 0);
 }
 

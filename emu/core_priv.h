@@ -210,7 +210,7 @@ typedef struct Cp0 {
     uint32_t wired;            /* Wired as last written, and the cycle */
     uint64_t wired_at;         /* (Random counts down from 15 since then) */
     GHashTable *hooked;        /* addresses with a code hook */
-    bool fix_pending;          /* an mfc0's value still to reach rt */
+    bool fix_pending;          /* an mfc0's value still to reach rt (and CORE_RARE_FIX) */
     unsigned fix_reg;
     uint32_t fix_val;
 } Cp0;
@@ -297,7 +297,11 @@ struct Core {
                                   past it takes the hook's slow path;
                                   atomic (relaxed): core_request_yield
                                   zeroes it from other threads */
-    uint32_t yield_req;        /* core_request_yield: stop at a boundary */
+    uint32_t rare;             /* CORE_RARE_*: what the quick arrival
+                                  (boundary_arrive) must not miss, in one
+                                  word; atomic (relaxed, read-modify-write:
+                                  core_request_yield sets its bit from
+                                  other threads), kept by the writers */
     uint64_t idle_from;
     bool stopping;
     uint64_t waits;
@@ -457,6 +461,30 @@ static inline bool block_sp_quick(const Core *c, const Block *p)
 {
     const volatile uint32_t *g = c->gpr;
     return g && (p->chk & BLOCK_CHK_SP) && (uint64_t)g[29] >= (uint64_t)c->sp_floor + p->sp_dip;
+}
+
+/* 24k: b reads what p left pending (entry_stall), entered at *start. The
+ * wait is charged in line when b's memo has it and nothing comes with
+ * it: nothing due by b's later end, b's xcyc there for the cycles
+ * (charge_stall's work, its samples none); *start moves past it. Else
+ * false, nothing changed (boundary_fast). block_arrive.c's; block.c's
+ * stall_in_line does the same for block_hook_plain. */
+static inline bool block_stall_memo(Core *c, const Block *p, Block *b, uint64_t *start)
+{
+    unsigned k = 0;
+    while (k < BLOCK_MEMO && b->memo_from[k] != p)
+        k++;
+    if (k == BLOCK_MEMO)
+        return false;
+    uint64_t st = b->memo_stall[k];
+    if (!st)
+        return true;
+    if (!b->xcyc || *start + b->cost + st > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))
+        return false;
+    *start += st;
+    b->extra += (int64_t)st;
+    b->xcyc[b->first_use] += (int64_t)st;
+    return true;
 }
 
 /* Before a network-dependent access or test at cycle t (pc: the
@@ -717,6 +745,20 @@ static inline bool core_uc_ok(Core *c, uc_err err, const char *what)
         return true;
     core_uc_failed(c, err, what);
     return false;
+}
+
+/* Core.rare's bits: a yield asked for (core_request_yield: stop at a
+ * boundary; only here), and copies of Cp0.fix_pending and CoreCut.run
+ * (set and cleared with them: core_rare). */
+#define CORE_RARE_YIELD 1u
+#define CORE_RARE_FIX 2u
+#define CORE_RARE_CUT 4u
+static inline void core_rare(Core *c, uint32_t bit, bool on)
+{
+    if (on)
+        __atomic_fetch_or(&c->rare, bit, __ATOMIC_RELAXED);
+    else
+        __atomic_fetch_and(&c->rare, ~bit, __ATOMIC_RELAXED);
 }
 
 /* Every write of deadline (another thread may zero it: core_request_yield). */

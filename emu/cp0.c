@@ -209,6 +209,7 @@ static void record_write(Core *c, unsigned rd, uint32_t v, uint64_t t)
 void cp0_apply_fix(Core *c)
 {
     c->cp0.fix_pending = false;
+    core_rare(c, CORE_RARE_FIX, false);
     core_uc_ok(c, uc_reg_write(c->uc, UC_MIPS_REG_0 + (int)c->cp0.fix_reg, &c->cp0.fix_val), "write mfc0 result");
 }
 
@@ -227,6 +228,7 @@ static void perf_hook(Core *c, const Block *b, uint32_t i, uint64_t t)
         c->cp0.fix_val = v;
         c->cp0.fix_reg = rt;
         c->cp0.fix_pending = true;
+        core_rare(c, CORE_RARE_FIX, true);
         if (i + 1 >= b->ninsns)
             core_set_deadline(c, 0);
     }
@@ -263,6 +265,7 @@ static void cp0_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaqu
                          : rd == CP0_RANDOM ? cp0_random(c, t) : cause_at(c, t, pc);
         c->cp0.fix_reg = rt;
         c->cp0.fix_pending = true;
+        core_rare(c, CORE_RARE_FIX, true);
         if (i + 1 >= b->ninsns) /* ends its block: the next boundary writes rt */
             core_set_deadline(c, 0);
     }

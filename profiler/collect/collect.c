@@ -83,16 +83,18 @@ static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t
 {
     if (G_UNLIKELY(col->only != NULL))
         collect_region_frame(col, func, +1, now);
-    if (G_UNLIKELY(col->depth == col->cap)) {
+    unsigned depth = collect_depth(col);
+    if (G_UNLIKELY(depth == col->cap)) {
         col->cap *= 2;
         col->stack = g_renew(Frame, col->stack - COLLECT_STACK_BELOW, col->cap + COLLECT_STACK_BELOW)
                      + COLLECT_STACK_BELOW;
-        collect_quick_update(col); /* qcap */
+        col->top = col->stack + depth - 1;
+        collect_quick_update(col); /* qlim */
     }
     /* written in place (a Frame built aside and copied cost a third of a
      * call's stores) */
-    Frame *f = &col->stack[col->depth];
-    const Frame *below = col->depth ? f - 1 : NULL;
+    Frame *f = &col->stack[depth];
+    const Frame *below = depth ? f - 1 : NULL;
     /* frames nest in time: a callee enters no earlier than its caller */
     NP_CHECK(!below || below->entry <= now);
     FuncStat *fs = &col->fs[func];
@@ -123,12 +125,11 @@ static void push(Collector *col, unsigned func, Arc *arc, uint32_t ret, uint32_t
         col->contexts_dropped++; /* no room for its context ([limits] contexts) */
         arc->ctx_parent = G_MAXUINT; /* looked up again each time: not arrive_call's */
     }
-    col->depth++;
 }
 
 static Frame *top(Collector *col)
 {
-    return col->depth ? &col->stack[col->depth - 1] : NULL;
+    return col->top >= col->stack ? col->top : NULL;
 }
 
 /* An interrupt frame closes: its time is excluded, and on the timeline. */
@@ -162,9 +163,8 @@ static void pop(Collector *col, uint64_t now)
     if (col->blk_kind >= 0 && col->blk_irq_depth > col->irq_depth)
         collect_block_close(col, now);
     unsigned func = f->func;
-    col->depth--;
     col->top = f - 1;
-    col->ctx_cur = col->depth ? f[-1].ctx : 0;
+    col->ctx_cur = f > col->stack ? f[-1].ctx : 0;
     if (G_UNLIKELY(col->only != NULL))
         collect_region_frame(col, func, -1, now);
 }
@@ -201,7 +201,7 @@ static void pop_tail_calls(Collector *col, uint32_t addr, uint32_t sp, uint64_t 
  * (mono): none below can match. */
 G_GNUC_NO_INLINE static void do_return(Collector *col, uint32_t addr, uint32_t sp, uint64_t now)
 {
-    unsigned n = col->depth, j = n;
+    unsigned n = collect_depth(col), j = n;
     while (j-- > 0) {
         Frame *f = &col->stack[j];
         if (f->fl & FRAME_IRQ)
@@ -213,7 +213,7 @@ G_GNUC_NO_INLINE static void do_return(Collector *col, uint32_t addr, uint32_t s
     }
     if (j == (unsigned)-1 || j >= n)
         return;
-    while (col->depth > j)
+    while (collect_depth(col) > j)
         pop(col, now);
     pop_tail_calls(col, addr, sp, now);
 }
@@ -338,7 +338,6 @@ static inline void return_pop(uint64_t now, Collector *col, Frame *t)
         t->arc->incl += (now - t->entry) - (col->excluded - t->excluded); /* and so fs's */
     col->fs[t->func].active--;
     ctx_account_plain(col, now);
-    col->depth--;
     col->top = u;
     col->ctx_cur = u->ctx;
 }
@@ -385,10 +384,9 @@ static inline void call_push(uint64_t now, Collector *col, const BlockInfo *from
 {
     Arc *arc = from->arc_cache;
     Frame *below = col->top, *f = below + 1;
-    NP_CHECK((col->depth == 0 || below->entry <= now) && arc->ctx_node != col->ctx_cur);
+    NP_CHECK((below < col->stack || below->entry <= now) && arc->ctx_node != col->ctx_cur);
     ctx_account_plain(col, now);
     f->ctx = col->ctx_cur = arc->ctx_node;
-    col->depth++;
     col->top = f;
     arc->count++; /* and so fs's calls */
     unsigned func = arc->callee;
@@ -411,14 +409,14 @@ static inline void call_push(uint64_t now, Collector *col, const BlockInfo *from
  * usual one, when Collector.quick: the calling block made this very call
  * last time (BlockInfo.call_to: its arc, its return address), the arc's
  * context node is a child of the current path, room on the stack
- * (Collector.qcap: both quick and room in one test). Then
+ * (Collector.qlim: both quick and room in one test). Then
  * call_push: exactly what do_call does then. Anything else:
  * arrive_general. */
 G_GNUC_NO_INLINE COLLECT_SCALAR static void arrive_call(uint64_t unused, uint64_t now, void *opaque,
                                                         Core *core, const Block *from_b, const Block *to_b)
 {
     Collector *col = opaque;
-    if (G_UNLIKELY(col->depth >= col->qcap)) /* not quick, or no room */
+    if (G_UNLIKELY(col->top >= col->qlim)) /* not quick, or no room */
         goto general;
     const BlockInfo *from = block_view(from_b)->data;
     if (from->call_to != to_b || from->arc_cache->ctx_parent != col->ctx_cur)
@@ -535,7 +533,7 @@ void collector_set_context_limit(Collector *col, unsigned max)
 
 void collector_finish(Collector *col, uint64_t now)
 {
-    while (col->depth)
+    while (collect_depth(col))
         pop(col, now);
     /* every frame popped: no function active, no interrupt open */
     g_assert(col->irq_depth == 0);
@@ -547,7 +545,7 @@ void collector_finish(Collector *col, uint64_t now)
 
 uint32_t *collector_stack_ret(const Collector *col, unsigned *n)
 {
-    *n = col->depth;
+    *n = collect_depth(col);
     uint32_t *out = g_new(uint32_t, *n ? *n : 1);
     for (unsigned i = 0; i < *n; i++) {
         const Frame *f = &col->stack[*n - 1 - i];
@@ -558,7 +556,7 @@ uint32_t *collector_stack_ret(const Collector *col, unsigned *n)
 
 unsigned *collector_stack(const Collector *col, unsigned *n)
 {
-    *n = col->depth;
+    *n = collect_depth(col);
     unsigned *out = g_new(unsigned, *n ? *n : 1);
     for (unsigned i = 0; i < *n; i++)
         out[i] = col->stack[*n - 1 - i].func;

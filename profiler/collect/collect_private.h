@@ -79,10 +79,12 @@ struct Collector {
                                   stack[-2] are interrupt frames that
                                   never pop (the quick paths' tests need
                                   no depth) */
-    Frame *top;                /* &stack[depth - 1] */
-    unsigned depth, cap;
-    unsigned qcap;             /* quick ? cap : 0: arrive_call's one test
-                                  (collect_quick_update) */
+    Frame *top;                /* &stack[depth - 1]: the depth is
+                                  top + 1 - stack (collect_depth) */
+    unsigned cap;
+    Frame *qlim;               /* quick ? &stack[cap - 1] : the frames'
+                                  start: arrive_call's one test, top >=
+                                  qlim (collect_quick_update) */
     GHashTable *arcs;          /* Arc* -> Arc* (keyed by caller, callee, site) */
     uint64_t excluded;         /* idle + interrupt cycles so far (outside irq) */
     uint64_t irq_incl;
@@ -149,7 +151,13 @@ static inline CollectorCtxComm *collect_ctx_comm(Collector *col, unsigned node)
 static inline void collect_quick_update(Collector *col)
 {
     col->quick = !col->only && col->collecting && col->blk_kind < 0 && col->gpr;
-    col->qcap = col->quick ? col->cap : 0;
+    col->qlim = col->quick ? col->stack + col->cap - 1 : col->stack - COLLECT_STACK_BELOW;
+}
+
+/* The frames on the stack (the interrupt frames below it not counted). */
+static inline unsigned collect_depth(const Collector *col)
+{
+    return (unsigned)(col->top + 1 - col->stack);
 }
 
 /* The collector's data about an emulator block. */

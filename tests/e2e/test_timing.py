@@ -416,6 +416,23 @@ class Lines(unittest.TestCase):
             got = [asm.get(base + 4 * i) for i in range(6)]
             self.assertEqual(got, [1, 1, 1 + 2, 1, 0, 1 + 2], "repetition %d" % k)
 
+    def test_entry_stall_after_a_return(self):
+        # t24_xblockret (24k): 3 x (jal f; nop; addu t1, v0, v0), f = (jr
+        # ra; mul v0 in the slot): the addu, first of the return site's
+        # block, 1 + its 4-cycle wait each time (the mul's result is ready
+        # 5 cycles after it). Profiled, the first wait goes through the
+        # exact pass (boundary_fast) and the next two through
+        # boundary_arrive's memo: the same cycles as unprofiled (no
+        # client, block_hook_plain).
+        args = [fixture("t24_xblockret")] + nptest.ONE_CORE + ["--set", "timing.model=24k"]
+        r = run(args + ["--annotate=asm"])
+        self.assertIn(r.rc, (0, 1), r.describe())
+        asm = asm_cycles(r.text("core0", "annotated.txt"))
+        self.assertEqual([asm.get(0x80000014 + 4 * i) for i in range(3)], [3, 3, 3 * (1 + 4)])
+        q = run(args + ["--no-profile"])
+        self.assertIn(q.rc, (0, 1), q.describe())
+        self.assertEqual(r.core(0)["exit_code"], q.core(0)["exit_code"])
+
     def test_data_refuses_cycles_that_do_not_add_up(self):
         # profile.data (format 11) keeps each block's cycles per
         # instruction; the loop block's (9 runs: 9 18 9 45 9 17 9, 116)
