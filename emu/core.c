@@ -511,8 +511,10 @@ void core_set_hooks(Core *c, const CoreHooks *hooks)
      * leaves it to its lookup, which only a client's watch makes slow) */
     uc_hook h;
     if (!c->cache && core_uc_ok(c, uc_hook_del(c->uc, c->block_uh), "replace the block hook")
-        && core_uc_ok(c, uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)block_hook, c, 1, 0), "replace the block hook"))
+        && core_uc_ok(c, uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)block_hook, c, 1, 0), "replace the block hook")) {
         c->block_uh = h;
+        c->hook_lone = false;
+    }
 }
 
 void core_request_yield(Core *c)
@@ -525,12 +527,24 @@ void core_set_sched(Core *c, const CoreSched *sched)
 {
     c->sched = *sched;
     c->lb_pub = sched->lb_pub ? sched->lb_pub : &c->lb_own;
-    uc_hook h; /* block_hook_plain (no client yet) without the publication */
-    if (sched->lone && !c->cache && !c->hooks.block_tag && !c->hooks.arrive
+    /* a core without a client (nor the cache model's hook) runs
+     * block_hook_plain, or block_hook_lone without the publication; a
+     * later call may change lone either way */
+    bool lone = sched->lone;
+    uc_hook h;
+    if (lone != c->hook_lone && !c->cache && !c->hooks.block_tag && !c->hooks.arrive
         && core_uc_ok(c, uc_hook_del(c->uc, c->block_uh), "replace the block hook")
-        && core_uc_ok(c, uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)block_hook_lone, c, 1, 0),
-                      "replace the block hook"))
+        && core_uc_ok(c, uc_hook_add(c->uc, &h, UC_HOOK_BLOCK,
+                                     lone ? (void *)block_hook_lone : (void *)block_hook_plain, c, 1, 0),
+                      "replace the block hook")) {
         c->block_uh = h;
+        c->hook_lone = lone;
+    }
+}
+
+bool core_publishes_clock(const Core *c)
+{
+    return !c->hook_lone;
 }
 
 void core_halt(Core *c, CoreState state)

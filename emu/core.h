@@ -243,6 +243,9 @@ void core_set_hooks(Core *c, const CoreHooks *hooks);
  * request that comes while the core does not run ends its next run early. */
 void core_request_yield(Core *c);
 void core_set_sched(Core *c, const CoreSched *sched);
+/* Whether the running core stores the start of every block at
+ * CoreSched.lb_pub (false only for a lone core without a client). */
+bool core_publishes_clock(const Core *c);
 
 /* Run from the core's clock towards `horizon` (block granularity) unless
  * it stops, faults or idles first. */

@@ -366,6 +366,7 @@ struct Core {
     uint64_t *lb_pub, lb_own;
     uc_hook block_uh;          /* the block hook: block_hook_plain until
                                   core_set_hooks (then block_hook) */
+    bool hook_lone;            /* it is block_hook_lone (core_set_sched) */
     /* a CONSOLE write is a sync point and reported (sched.progress): the
      * scheduler's livelock watch has the core waiting (core_watch_console) */
     bool console_sync;

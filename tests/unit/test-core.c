@@ -445,6 +445,37 @@ static void test_request_yield(void)
     }
 }
 
+/* CoreSched.lone: a core without a client stops publishing the start of
+ * every block (block_hook_lone); core_set_sched called again with lone
+ * false publishes again (block_hook_plain back), a client always does. */
+static void test_sched_lone(void)
+{
+    Config cfg;
+    config_defaults(&cfg);
+    g_autofree char *path = g_strdup_printf("%s/t_loop-%s.elf", FIXTURES, endians[0]);
+    GError *err = NULL;
+    ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
+    g_assert_no_error(err);
+    Core *c = core_new(0, &cfg, img, NULL, NULL, &err);
+    g_assert_no_error(err);
+    uint64_t pub = 0;
+    g_assert_true(core_publishes_clock(c));
+    core_set_sched(c, &(CoreSched){ .lb_pub = &pub, .lone = true });
+    g_assert_false(core_publishes_clock(c));
+    core_set_sched(c, &(CoreSched){ .lb_pub = &pub, .lone = false });
+    g_assert_true(core_publishes_clock(c));
+    core_set_sched(c, &(CoreSched){ .lb_pub = &pub, .lone = true });
+    g_assert_false(core_publishes_clock(c));
+    core_run(c, 40); /* the horizon ends it inside the loop */
+    g_assert_cmpint(core_state(c), ==, CORE_RUNNING);
+    core_set_sched(c, &(CoreSched){ .lb_pub = &pub, .lone = false });
+    g_assert_true(core_publishes_clock(c));
+    core_run(c, UINT64_C(1) << 40);
+    g_assert_cmpint(core_state(c), ==, CORE_EXITED);
+    core_free(c);
+    elf_image_free(img);
+}
+
 /* t_cp0page (see the fixture): an mfc0 Count alone in a page-end delay
  * slot; adding its hook restarts that block without losing the branch. */
 static void test_cp0_page_end_delay_slot(void)
@@ -497,6 +528,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/core/div-costs", test_div_costs);
+    g_test_add_func("/core/sched-lone", test_sched_lone);
     g_test_add_func("/core/block-instructions", test_block_instructions);
     g_test_add_func("/core/faults", test_faults);
     g_test_add_func("/core/mmio_exact_access", test_mmio_exact_access);
