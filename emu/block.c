@@ -676,8 +676,9 @@ static inline __attribute__((always_inline)) void plain(uc_engine *uc, uint64_t 
     Core *c = opaque;
     CORE_CHECK(c); /* checking builds only: nothing in a release */
     uint32_t addr = (uint32_t)address;
-    uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
-    Block *b = G_LIKELY(idx < c->nslots) ? c->btab[idx] : NULL;
+    /* (addr & 0x1FFFFFFF) / 4 when below nslots (slot_mask < 2^27), else
+     * a slot of another address or NULL: no bound test (Core.slot_mask) */
+    Block *b = c->btab[(addr >> 2) & c->slot_mask];
     Block *p = c->prev;
     if (G_UNLIKELY(!b || b->key != size || b->addr != addr)) {
         block_miss(uc, address, size, opaque); /* b->attn too */

@@ -442,7 +442,8 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     devices_init(c, console_fn, console_opaque);
     c->blocks = g_ptr_array_new_with_free_func(block_free);
     c->nslots = (uint32_t)(cfg->ram_size / 4);
-    c->btab = g_new0(Block *, c->nslots);
+    c->slot_mask = (uint32_t)(1u << g_bit_storage(c->nslots - 1)) - 1; /* nslots <= 2^26 */
+    c->btab = g_new0(Block *, (gsize)c->slot_mask + 1);
     c->prev = &c->none;
     c->lb_pub = &c->lb_own;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;

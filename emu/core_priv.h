@@ -309,11 +309,17 @@ struct Core {
     Block *prev;
     Block none, irq_marker;
     unsigned arrive_mask;      /* prev->flags that need the slow path */
-    uint32_t nslots;           /* btab entries */
+    uint32_t nslots;           /* btab entries in RAM (ram_size / 4) */
+    uint32_t slot_mask;        /* btab's length - 1: the power of two at
+                                  or above nslots, less 1 (entries past
+                                  nslots stay NULL); block_hook_plain's
+                                  lookup masks with it instead of testing
+                                  the bound (an address past RAM lands on
+                                  a block of another address: a miss) */
     CoreScan scan;             /* locating accesses (exc.c) */
     CoreAccess acc;            /* device accesses' cycles (mmio.c) */
 
-    Block **btab;              /* [ram_size / 4] by physical address:
+    Block **btab;              /* [slot_mask + 1] by physical address / 4:
                                   the live block starting there */
     bool block_limit_hit;      /* stopped at [limits] blocks */
     GPtrArray *blocks;         /* every Block, owned */
