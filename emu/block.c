@@ -632,8 +632,8 @@ static inline bool stall_in_line(Core *c, const Block *p, Block *b, uint64_t *st
     unsigned k = 0;
     while (k < BLOCK_MEMO && b->memo_from[k] != p)
         k++;
-    if (k == BLOCK_MEMO)
-        return false;
+    if (k == BLOCK_MEMO) /* pend_f met use_f: nothing to wait for unless the masks meet */
+        return !((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask));
     uint64_t st = b->memo_stall[k];
     if (!st)
         return true;
@@ -649,7 +649,7 @@ static inline bool stall_in_line(Core *c, const Block *p, Block *b, uint64_t *st
 /* 24k: nothing pending that b reads, or its wait charged in line. */
 static inline bool pend_ok(Core *c, const Block *p, Block *b, uint64_t *start, uint64_t *end)
 {
-    return !((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)) || stall_in_line(c, p, b, start, end);
+    return !(p->pend_f & b->use_f) || stall_in_line(c, p, b, start, end);
 }
 
 /* BLOCK_CHK_JR: the jump target even, no jump register saved. */

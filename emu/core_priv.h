@@ -49,6 +49,10 @@ struct Block {
                                   successor is known only at run time
                                   (jr, jalr, eret, page end): leaving it
                                   takes the slow path (entry_stall) */
+    uint64_t pend_f, use_f;    /* 24k: pend_mask and pend_ag, use_mask and
+                                  base_mask in one filter for
+                                  block_hook_plain (block_filter_24k):
+                                  they meet whenever those do */
     uint32_t pend_ag, base_mask; /* 24k: GPRs pending only as an address
                                   base at its end, and read as a base */
     uint64_t pend_mask;        /* 24k: results still pending at its end */
@@ -576,6 +580,7 @@ Block *core_block_at(const Core *c, uint32_t pc, uint32_t *idx);
 /* block_24k.c (24k) */
 /* b's costs and what it leaves pending (pend: a real block). */
 void block_cost_24k(Core *c, Block *b, bool pend);
+void block_filter_24k(Block *b);
 /* b left results pending: the waits of its static successors into
  * bt/bnt, or rt_pend. */
 void block_static_successors(Core *c, Block *b);
