@@ -529,7 +529,9 @@ void core_set_sched(Core *c, const CoreSched *sched)
     uc_hook h; /* block_hook_plain (no client yet) without the publication */
     if (sched->lone && !c->cache && !c->hooks.block_tag && !c->hooks.arrive
         && core_uc_ok(c, uc_hook_del(c->uc, c->block_uh), "replace the block hook")
-        && core_uc_ok(c, uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)block_hook_lone, c, 1, 0),
+        && core_uc_ok(c, uc_hook_add(c->uc, &h, UC_HOOK_BLOCK,
+                                     c->cfg->timing.model == TIMING_24K ? (void *)block_hook_lone_24k
+                                                                         : (void *)block_hook_lone, c, 1, 0),
                       "replace the block hook"))
         c->block_uh = h;
 }

@@ -553,8 +553,11 @@ void boundary_arrive(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *
 /* CoreHooks.arrive as a CoreArriveFn called once `to` is entered: taken
  * back for the call (Core.arrive_to). */
 CoreArriveFn arrive_before;
-/* block_hook_plain without publishing the clock (CoreSched.lone) */
+/* block_hook_plain without publishing the clock (CoreSched.lone), for
+ * [timing] model = flat and 24k (the usual checked leaves of the model
+ * first) */
 void block_hook_lone(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
+void block_hook_lone_24k(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
 void block_free(gpointer p);
 /* The current block stops before end_pc (exit or fault inside it): take
  * back the cycles, instructions and samples of what did not run. */
