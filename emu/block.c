@@ -679,8 +679,10 @@ static inline __attribute__((always_inline)) void plain(uc_engine *uc, uint64_t 
     CORE_CHECK(c); /* checking builds only: nothing in a release */
     uint32_t addr = (uint32_t)address;
     /* (addr & 0x1FFFFFFF) / 4 when below nslots (slot_mask < 2^27), else
-     * a slot of another address or NULL: no bound test (Core.slot_mask) */
-    Block *b = c->btab[(addr >> 2) & c->slot_mask];
+     * a slot of another address or NULL: no bound test (Core.slot_mask);
+     * btab from the core's address, not a load (CORE_BTAB) */
+    uintptr_t off = (uintptr_t)((addr >> 2) & c->slot_mask) * sizeof(Block *);
+    Block *b = *(Block **)(void *)((char *)CORE_BTAB(c) + off);
     Block *p = c->prev;
     if (G_UNLIKELY(!b || b->key != size || b->addr != addr)) {
         block_miss(uc, address, size, opaque); /* b->attn too */

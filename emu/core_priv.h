@@ -324,7 +324,9 @@ struct Core {
     CoreAccess acc;            /* device accesses' cycles (mmio.c) */
 
     Block **btab;              /* [slot_mask + 1] by physical address / 4:
-                                  the live block starting there */
+                                  the live block starting there; the
+                                  same allocation as the core, right
+                                  after it (CORE_BTAB) */
     bool block_limit_hit;      /* stopped at [limits] blocks */
     GPtrArray *blocks;         /* every Block, owned */
 
@@ -418,6 +420,11 @@ struct Core {
     uint64_t chk_cycles;       /* check.c: the clock at the last boundary */
 #endif
 };
+
+/* Core.btab, found from the core's own address (core_new allocates the
+ * table right after the core): the hooks without a client index it
+ * without loading the pointer first */
+#define CORE_BTAB(c) ((Block **)(void *)((c) + 1))
 
 /* check.c: the invariants of c's state at a block boundary (assertions;
  * checking builds only, NOCPROF_CHECK). CORE_CHECK_RUN: a run begins (the
