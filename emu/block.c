@@ -680,7 +680,8 @@ static inline __attribute__((always_inline)) void plain(uc_engine *uc, uint64_t 
     uint32_t addr = (uint32_t)address;
     /* (addr & 0x1FFFFFFF) / 4 when below nslots (slot_mask < 2^27), else
      * a slot of another address or NULL: no bound test (Core.slot_mask);
-     * btab from the core's address, not a load (CORE_BTAB) */
+     * btab from the core's address, not a load (CORE_BTAB; a byte offset,
+     * else GCC adds the displacement to the 32-bit index: one more) */
     uintptr_t off = (uintptr_t)((addr >> 2) & c->slot_mask) * sizeof(Block *);
     Block *b = *(Block **)(void *)((char *)CORE_BTAB(c) + off);
     Block *p = c->prev;
