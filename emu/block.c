@@ -632,8 +632,8 @@ static inline bool stall_in_line(Core *c, const Block *p, Block *b, uint64_t *st
     unsigned k = 0;
     while (k < BLOCK_MEMO && b->memo_from[k] != p)
         k++;
-    if (k == BLOCK_MEMO)
-        return false;
+    if (k == BLOCK_MEMO) /* pend_f met use_f: nothing to wait for unless the masks meet */
+        return !((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask));
     uint64_t st = b->memo_stall[k];
     if (!st)
         return true;
@@ -649,7 +649,7 @@ static inline bool stall_in_line(Core *c, const Block *p, Block *b, uint64_t *st
 /* 24k: nothing pending that b reads, or its wait charged in line. */
 static inline bool pend_ok(Core *c, const Block *p, Block *b, uint64_t *start, uint64_t *end)
 {
-    return !((p->pend_mask & b->use_mask) | (p->pend_ag & b->base_mask)) || stall_in_line(c, p, b, start, end);
+    return !(p->pend_f & b->use_f) || stall_in_line(c, p, b, start, end);
 }
 
 /* BLOCK_CHK_JR: the jump target even, no jump register saved. */
@@ -670,14 +670,20 @@ static inline bool sp_ok(const Core *c, const Block *p, const uint32_t *g)
  * boundary_quick's checks are done in line without a register saved
  * (kept out of block_hook: profiled, both measured slower in CPU time,
  * docs/performance.md). */
+enum { ORDER_ANY, ORDER_FLAT, ORDER_24K }; /* plain's order of the usual checked leaves */
+
 static inline __attribute__((always_inline)) void plain(uc_engine *uc, uint64_t address, uint32_t size,
-                                                        void *opaque, bool pub)
+                                                        void *opaque, bool pub, int order)
 {
     Core *c = opaque;
     CORE_CHECK(c); /* checking builds only: nothing in a release */
     uint32_t addr = (uint32_t)address;
-    uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
-    Block *b = G_LIKELY(idx < c->nslots) ? c->btab[idx] : NULL;
+    /* (addr & 0x1FFFFFFF) / 4 when below nslots (slot_mask < 2^27), else
+     * a slot of another address or NULL: no bound test (Core.slot_mask);
+     * btab from the core's address, not a load (CORE_BTAB; a byte offset,
+     * else GCC adds the displacement to the 32-bit index: one more) */
+    uintptr_t off = (uintptr_t)((addr >> 2) & c->slot_mask) * sizeof(Block *);
+    Block *b = *(Block **)(void *)((char *)CORE_BTAB(c) + off);
     Block *p = c->prev;
     if (G_UNLIKELY(!b || b->key != size || b->addr != addr)) {
         block_miss(uc, address, size, opaque); /* b->attn too */
@@ -696,13 +702,14 @@ static inline __attribute__((always_inline)) void plain(uc_engine *uc, uint64_t 
          * (volatile would load, mask and test where one test does) */
         const uint32_t *g = (const uint32_t *)c->gpr;
         bool ok;
-        if (k == BLOCK_CHK_JR) /* a return (flat) */
+        if (order != ORDER_24K && k == BLOCK_CHK_JR) /* a return (flat) */
             ok = jr_ok(c, p, g);
-        else if (k == (BLOCK_CHK_JR | BLOCK_QK_PEND)) /* a return (24k) */
+        else if (order != ORDER_FLAT && k == (BLOCK_CHK_JR | BLOCK_QK_PEND)) /* a return (24k) */
             ok = jr_ok(c, p, g) && pend_ok(c, p, b, &start, &end);
         else if (k == BLOCK_CHK_SP) /* a prologue */
             ok = sp_ok(c, p, g);
-        else /* the rest, k loaded again (no copy of it kept on the fast path) */
+        else /* the rest (a flat return under 24k), k loaded again (no copy
+              * of it kept on the fast path) */
             ok = (int8_t)(k = __atomic_load_n(&p->qk, __ATOMIC_RELAXED)) >= 0
                  && (!(k & BLOCK_CHK_JR) || jr_ok(c, p, g)) && (!(k & BLOCK_CHK_SP) || sp_ok(c, p, g))
                  && (!(k & BLOCK_QK_PEND) || pend_ok(c, p, b, &start, &end));
@@ -718,5 +725,11 @@ static inline __attribute__((always_inline)) void plain(uc_engine *uc, uint64_t 
     b->count++;
     c->prev = b;
 }
-void block_hook_plain(uc_engine *uc, uint64_t a, uint32_t size, void *o) { plain(uc, a, size, o, true); }
-void block_hook_lone(uc_engine *uc, uint64_t a, uint32_t size, void *o) { plain(uc, a, size, o, false); }
+void block_hook_plain(uc_engine *uc, uint64_t a, uint32_t size, void *o) { plain(uc, a, size, o, true, ORDER_ANY); }
+/* One host thread: the usual leaves of the core's model tested first (a
+ * flat core has no BLOCK_QK_PEND; a 24k core's returns nearly all have it) */
+void block_hook_lone(uc_engine *uc, uint64_t a, uint32_t size, void *o) { plain(uc, a, size, o, false, ORDER_FLAT); }
+void block_hook_lone_24k(uc_engine *uc, uint64_t a, uint32_t size, void *o)
+{
+    plain(uc, a, size, o, false, ORDER_24K);
+}

@@ -30,6 +30,21 @@ void block_cost_24k(Core *c, Block *b, bool pend)
         b->pend_ag = r.pend_ag;
         b->pend = g_memdup2(&ex, sizeof ex);
     }
+    block_filter_24k(b);
+}
+
+/* Block.pend_f and use_f: a block's GPRs (and HI/LO, bit 0) in the low
+ * half, its base registers in the high half; anything of the FPU (the
+ * masks' high halves) pending: every bit, read: bit 0. So
+ * pend_f & use_f is nonzero whenever (pend_mask & use_mask) | (pend_ag &
+ * base_mask) is, and is that exactly when no FPU resource is involved:
+ * one test where the hook made two (block.c pend_ok). */
+void block_filter_24k(Block *b)
+{
+    b->pend_f = (uint32_t)b->pend_mask | (uint64_t)b->pend_ag << 32;
+    if (b->pend_mask >> 32)
+        b->pend_f = UINT64_MAX;
+    b->use_f = (uint32_t)b->use_mask | (uint64_t)b->base_mask << 32 | (b->use_mask >> 32 ? 1u : 0u);
 }
 
 bool block_insn_waits(const Core *c, const Block *b, uint8_t *cause, uint16_t *cycles)

@@ -103,7 +103,7 @@ static void check_samples(const Core *c)
 }
 
 /* The fast paths' summaries: block_hook's one byte for leaving the block
- * (block_leave) and cp0_fire's next CP0 event. */
+ * (block_leave), 24k's pending filter and cp0_fire's next CP0 event. */
 static void check_fast(const Core *c)
 {
     const Block *p = c->prev;
@@ -120,6 +120,9 @@ static void check_fast(const Core *c)
         Block q = *p;
         block_leave(&q, c->gpr != NULL);
         g_assert_cmpuint(p->aq, ==, q.aq);
+        block_filter_24k(&q); /* the filter holds the masks */
+        g_assert_cmphex(p->pend_f, ==, q.pend_f);
+        g_assert_cmphex(p->use_f, ==, q.use_f);
     }
     g_assert_cmpuint(c->cp0.match_at, ==, MIN(c->cp0.cmp_at, c->cp0.perf_at));
 }

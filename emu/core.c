@@ -433,7 +433,13 @@ static bool engine_load(Core *c, GError **error)
 Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
                ConsoleFn console_fn, void *console_opaque, GError **error)
 {
-    Core *c = g_new0(Core, 1);
+    uint32_t nslots = (uint32_t)(cfg->ram_size / 4);
+    uint32_t mask = (uint32_t)(1u << g_bit_storage(nslots - 1)) - 1; /* nslots <= 2^26 */
+    /* btab right after the core (CORE_BTAB), zero pages until code lands */
+    Core *c = g_malloc0(sizeof(Core) + ((gsize)mask + 1) * sizeof(Block *));
+    c->nslots = nslots;
+    c->slot_mask = mask;
+    c->btab = CORE_BTAB(c);
     c->id = id;
     c->ncores = config_cores(cfg);
     c->cfg = cfg;
@@ -441,8 +447,6 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     c->state = CORE_RUNNING;
     devices_init(c, console_fn, console_opaque);
     c->blocks = g_ptr_array_new_with_free_func(block_free);
-    c->nslots = (uint32_t)(cfg->ram_size / 4);
-    c->btab = g_new0(Block *, c->nslots);
     c->prev = &c->none;
     c->lb_pub = &c->lb_own;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
@@ -484,8 +488,7 @@ void core_free(Core *c)
     for (unsigned i = 0; i < CORE_NSLOTS; i++)
         if (c->dev[i].ops && c->dev[i].ops->free)
             c->dev[i].ops->free(c->dev[i].opaque);
-    g_ptr_array_free(c->blocks, TRUE);
-    g_free(c->btab);
+    g_ptr_array_free(c->blocks, TRUE); /* btab goes with the core */
     dev_sys_clear(&c->sys);
     g_free(c->fault.kind);
     g_free(c->fault.message);
@@ -528,14 +531,17 @@ void core_set_sched(Core *c, const CoreSched *sched)
     c->sched = *sched;
     c->lb_pub = sched->lb_pub ? sched->lb_pub : &c->lb_own;
     /* a core without a client (nor the cache model's hook) runs
-     * block_hook_plain, or block_hook_lone without the publication; a
-     * later call may change lone either way */
+     * block_hook_plain, or block_hook_lone (_24k) without the
+     * publication; a later call may change lone either way */
     bool lone = sched->lone;
     uc_hook h;
     if (lone != c->hook_lone && !c->cache && !c->hooks.block_tag && !c->hooks.arrive
         && core_uc_ok(c, uc_hook_del(c->uc, c->block_uh), "replace the block hook")
         && core_uc_ok(c, uc_hook_add(c->uc, &h, UC_HOOK_BLOCK,
-                                     lone ? (void *)block_hook_lone : (void *)block_hook_plain, c, 1, 0),
+                                     !lone ? (void *)block_hook_plain
+                                     : c->cfg->timing.model == TIMING_24K ? (void *)block_hook_lone_24k
+                                                                          : (void *)block_hook_lone,
+                                     c, 1, 0),
                       "replace the block hook")) {
         c->block_uh = h;
         c->hook_lone = lone;

@@ -49,6 +49,10 @@ struct Block {
                                   successor is known only at run time
                                   (jr, jalr, eret, page end): leaving it
                                   takes the slow path (entry_stall) */
+    uint64_t pend_f, use_f;    /* 24k: pend_mask and pend_ag, use_mask and
+                                  base_mask in one filter for
+                                  block_hook_plain (block_filter_24k):
+                                  they meet whenever those do */
     uint32_t pend_ag, base_mask; /* 24k: GPRs pending only as an address
                                   base at its end, and read as a base */
     uint64_t pend_mask;        /* 24k: results still pending at its end */
@@ -313,12 +317,20 @@ struct Core {
     Block *prev;
     Block none, irq_marker;
     unsigned arrive_mask;      /* prev->flags that need the slow path */
-    uint32_t nslots;           /* btab entries */
+    uint32_t nslots;           /* btab entries in RAM (ram_size / 4) */
+    uint32_t slot_mask;        /* btab's length - 1: the power of two at
+                                  or above nslots, less 1 (entries past
+                                  nslots stay NULL); block_hook_plain's
+                                  lookup masks with it instead of testing
+                                  the bound (an address past RAM lands on
+                                  a block of another address: a miss) */
     CoreScan scan;             /* locating accesses (exc.c) */
     CoreAccess acc;            /* device accesses' cycles (mmio.c) */
 
-    Block **btab;              /* [ram_size / 4] by physical address:
-                                  the live block starting there */
+    Block **btab;              /* [slot_mask + 1] by physical address / 4:
+                                  the live block starting there; the
+                                  same allocation as the core, right
+                                  after it (CORE_BTAB) */
     bool block_limit_hit;      /* stopped at [limits] blocks */
     GPtrArray *blocks;         /* every Block, owned */
 
@@ -413,6 +425,11 @@ struct Core {
     uint64_t chk_cycles;       /* check.c: the clock at the last boundary */
 #endif
 };
+
+/* Core.btab, found from the core's own address (core_new allocates the
+ * table right after the core): the hooks without a client index it
+ * without loading the pointer first */
+#define CORE_BTAB(c) ((Block **)(void *)((c) + 1))
 
 /* check.c: the invariants of c's state at a block boundary (assertions;
  * checking builds only, NOCPROF_CHECK). CORE_CHECK_RUN: a run begins (the
@@ -572,8 +589,11 @@ void boundary_arrive(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *
 /* CoreHooks.arrive as a CoreArriveFn called once `to` is entered: taken
  * back for the call (Core.arrive_to). */
 CoreArriveFn arrive_before;
-/* block_hook_plain without publishing the clock (CoreSched.lone) */
+/* block_hook_plain without publishing the clock (CoreSched.lone), for
+ * [timing] model = flat and 24k (the usual checked leaves of the model
+ * first) */
 void block_hook_lone(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
+void block_hook_lone_24k(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
 void block_free(gpointer p);
 /* The current block stops before end_pc (exit or fault inside it): take
  * back the cycles, instructions and samples of what did not run. */
@@ -599,6 +619,7 @@ Block *core_block_at(const Core *c, uint32_t pc, uint32_t *idx);
 /* block_24k.c (24k) */
 /* b's costs and what it leaves pending (pend: a real block). */
 void block_cost_24k(Core *c, Block *b, bool pend);
+void block_filter_24k(Block *b);
 /* b left results pending: the waits of its static successors into
  * bt/bnt, or rt_pend. */
 void block_static_successors(Core *c, Block *b);

@@ -128,6 +128,43 @@ static void test_faults(void)
         }
 }
 
+/* The lookup of a core without a client masks the address with
+ * Core.slot_mask (the power of two at or above ram_size / 4, less 1)
+ * instead of testing the bound: an address past RAM lands on a slot of
+ * RAM, whose block is another address's (a miss, the exact path). The
+ * stub page (0xBFC00000: slot 0 of a 1 MB RAM, where _start's block is)
+ * and kuseg 0 (slot 0 again) fault as with the bound; t_alu runs whole,
+ * with RAM a power of two and not (3 MB: 2^20 slots for 786432). */
+static uint64_t ram_bytes;
+static void set_ram(Config *c) { c->ram_size = ram_bytes; }
+
+static void test_lookup_past_ram(void)
+{
+    static const uint64_t rams[] = { 65536, 1u << 20, 3u << 20, 5u << 16 }; /* 5 x 64 KB: 2^15 slots */
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned k = 0; k < G_N_ELEMENTS(rams); k++) {
+            ram_bytes = rams[k];
+            g_test_message("ram %" G_GUINT64_FORMAT " %s", rams[k], endians[e]);
+            Run r;
+            run_fixture(&r, "t_f_stubj", endians[e], set_ram);
+            g_assert_cmpint(core_state(r.core), ==, CORE_FAULT);
+            g_assert_cmpstr(core_fault(r.core)->kind, ==, "unmapped-fetch");
+            g_assert_cmphex(core_fault(r.core)->pc, ==, 0xBFC00000u);
+            g_assert_cmpuint(core_instructions(r.core), ==, 3);
+            run_done(&r);
+            run_fixture(&r, "t_f_nullcall", endians[e], set_ram);
+            g_assert_cmpint(core_state(r.core), ==, CORE_FAULT);
+            g_assert_cmpstr(core_fault(r.core)->kind, ==, "unmapped-fetch");
+            g_assert_cmphex(core_fault(r.core)->pc, ==, 0);
+            g_assert_cmpuint(core_instructions(r.core), ==, 4);
+            run_done(&r);
+            run_fixture(&r, "t_alu", endians[e], set_ram);
+            g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+            g_assert_cmpint(core_exit_code(r.core), ==, 1 + 4 + 20); /* x_alu: flat, mmio 4 */
+            run_done(&r);
+        }
+}
+
 /* t_mmio2: the device access is the load that reads the device, not an
  * earlier RAM load through a base register later pointed at SYS: CYCLE_LO
  * read at cycle 5 (issue 19.2; the fixture's header). The faults name what
@@ -531,6 +568,7 @@ int main(int argc, char **argv)
     g_test_add_func("/core/sched-lone", test_sched_lone);
     g_test_add_func("/core/block-instructions", test_block_instructions);
     g_test_add_func("/core/faults", test_faults);
+    g_test_add_func("/core/lookup-past-ram", test_lookup_past_ram);
     g_test_add_func("/core/mmio_exact_access", test_mmio_exact_access);
     g_test_add_func("/core/timer-interrupts", test_timer_interrupts);
     g_test_add_func("/core/cp0-count-compare-cause", test_cp0_count_compare_cause);

@@ -176,15 +176,16 @@ static void no_arrive(void *opaque, Core *core, const Block *from, const Block *
  * block hook of a core without a client (the memoised waits charged in
  * it, or left to the exact path when the limit falls inside one) stops
  * exactly where the hook of a core with a client stops, whose every jr
- * takes the exact path (boundary_fast): state, cycles, pc. */
+ * takes the exact path (boundary_fast): state, cycles, pc; so does the
+ * hook of one host thread (block_hook_lone_24k: the 24k return first). */
 static void test_entry_stall_limit(void)
 {
     for (unsigned e = 0; e < 2; e++) {
         g_autofree char *path = g_strdup_printf("%s/t24_xjrloop-%s.elf", FIXTURES, endians[e]);
         unsigned limited = 0;
         for (uint64_t limit = 1; limit < 200; limit++) {
-            uint64_t got[2][4];
-            for (unsigned client = 0; client < 2; client++) {
+            uint64_t got[3][4];
+            for (unsigned client = 0; client < 3; client++) {
                 Config cfg;
                 config_defaults(&cfg);
                 cfg.mesh_width = cfg.mesh_height = 1;
@@ -194,8 +195,10 @@ static void test_entry_stall_limit(void)
                 g_assert_no_error(err);
                 Core *c = core_new(0, &cfg, img, NULL, NULL, &err);
                 g_assert_no_error(err);
-                if (client)
+                if (client == 1)
                     core_set_hooks(c, &(CoreHooks){ .block_tag = no_tag, .arrive = no_arrive });
+                if (client == 2) /* one host thread: block_hook_lone_24k */
+                    core_set_sched(c, &(CoreSched){ .lone = true });
                 core_run(c, UINT64_C(1) << 40);
                 got[client][0] = (uint64_t)core_state(c);
                 got[client][1] = core_cycles(c);
@@ -205,9 +208,58 @@ static void test_entry_stall_limit(void)
                 elf_image_free(img);
             }
             g_assert_cmpmem(got[0], sizeof got[0], got[1], sizeof got[1]);
+            g_assert_cmpmem(got[2], sizeof got[2], got[1], sizeof got[1]);
             limited += got[0][0] == CORE_LIMIT;
         }
         g_assert_cmpuint(limited, >, 60); /* the limit fell inside the loop */
+    }
+}
+
+/* t24_xjrfpu: an FPU result and an address base left pending across a
+ * jr, read at once by its target. A core without a client tests them in
+ * block_hook_plain through one word (Block.pend_f & use_f), so does one
+ * on one host thread (block_hook_lone_24k); a core with a client takes
+ * the exact path (boundary_fast) at every jr. All three measure
+ * the same cycles, and the add.s waits 5 x 11 cycles (missed: 0): div.s
+ * issues at cycle 1 of the jr block (lui, div.s, ori, jr, nop), its
+ * result (17) at 18; the add.s issues at 5 + 2 (the jr) = 7. The lw's
+ * base is ready after the jump's 2 cycles: no wait. */
+static void test_entry_stall_filter(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        g_autofree char *path = g_strdup_printf("%s/t24_xjrfpu-%s.elf", FIXTURES, endians[e]);
+        uint64_t got[3][3];
+        for (unsigned client = 0; client < 3; client++) {
+            Config cfg;
+            config_defaults(&cfg);
+            cfg.mesh_width = cfg.mesh_height = 1;
+            GError *err = NULL;
+            ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
+            g_assert_no_error(err);
+            Core *c = core_new(0, &cfg, img, NULL, NULL, &err);
+            g_assert_no_error(err);
+            if (client == 1)
+                core_set_hooks(c, &(CoreHooks){ .block_tag = no_tag, .arrive = no_arrive });
+            if (client == 2) /* one host thread: block_hook_lone_24k */
+                core_set_sched(c, &(CoreSched){ .lone = true });
+            core_run(c, UINT64_C(1) << 40);
+            g_assert_cmpint(core_state(c), ==, CORE_EXITED);
+            got[client][0] = (uint64_t)core_exit_code(c);
+            got[client][1] = core_cycles(c);
+            got[client][2] = core_instructions(c);
+            uint64_t waited = 0, cyc[4]; /* the targets' first instructions wait (the jr blocks' lui not) */
+            for (unsigned i = 0; i < core_nblocks(c); i++) {
+                const Block *b = core_block(c, i);
+                if (block_count(b) == 5 && block_ninsns(b) == 4 && block_insn_cycles(b, cyc))
+                    waited += cyc[0] - 5;
+            }
+            got[client][2] += waited << 32;
+            g_assert_cmpuint(waited, ==, 5 * 11); /* add.s: 11 cycles, 5 times; the lw: none */
+            core_free(c);
+            elf_image_free(img);
+        }
+        g_assert_cmpmem(got[0], sizeof got[0], got[1], sizeof got[1]);
+        g_assert_cmpmem(got[2], sizeof got[2], got[1], sizeof got[1]);
     }
 }
 
@@ -219,5 +271,6 @@ int main(int argc, char **argv)
     g_test_add_func("/timing24k/agen-mul", test_agen_and_mul);
     g_test_add_func("/timing24k/entry-stall-memo", test_entry_stall_memo);
     g_test_add_func("/timing24k/entry-stall-limit", test_entry_stall_limit);
+    g_test_add_func("/timing24k/entry-stall-filter", test_entry_stall_filter);
     return g_test_run();
 }
