@@ -611,7 +611,7 @@ static char *disasm_one(const Symbols *s, uint32_t addr)
     size_t n = cs_disasm(s->cs, b, 4, addr, 1, &insn);
     char *out;
     if (n == 1)
-        out = insn[0].op_str[0] ? g_strdup_printf("%s %s", insn[0].mnemonic, insn[0].op_str)
+        out = insn[0].op_str[0] ? g_strconcat(insn[0].mnemonic, " ", insn[0].op_str, NULL)
                                 : g_strdup(insn[0].mnemonic);
     else
         out = g_strdup_printf(".word 0x%08x", w);
