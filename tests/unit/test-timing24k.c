@@ -12,6 +12,33 @@
 static const char *const endians[] = { "el", "eb" };
 
 /* Exit code (the measured cycles) of fixture name under 24k. */
+static uint32_t no_tag(void *opaque, uint32_t addr, bool *watch, void **data)
+{
+    (void)data;
+    *watch = false;
+    return 0;
+}
+
+static void no_arrive(void *opaque, Core *core, const Block *from, const Block *to, uint64_t now) {}
+
+/* A core of path under cfg (its image in *img), run by the block hook of
+ * `hook`: 0 block_hook_plain (no client), 1 block_hook (a client that
+ * watches nothing: every jr takes the exact path), 2 block_hook_lone_24k
+ * (one host thread). */
+static Core *core_hooked(const char *path, const Config *cfg, unsigned hook, ElfImage **img)
+{
+    GError *err = NULL;
+    *img = elf_image_load(path, cfg->ram_size, &err);
+    g_assert_no_error(err);
+    Core *c = core_new(0, cfg, *img, NULL, NULL, &err);
+    g_assert_no_error(err);
+    if (hook == 1)
+        core_set_hooks(c, &(CoreHooks){ .block_tag = no_tag, .arrive = no_arrive });
+    if (hook == 2)
+        core_set_sched(c, &(CoreSched){ .lone = true });
+    return c;
+}
+
 static int run_24k(const char *name, const char *endian)
 {
     Config cfg;
@@ -19,11 +46,8 @@ static int run_24k(const char *name, const char *endian)
     g_assert_cmpuint(cfg.timing.model, ==, TIMING_24K); /* the default */
     cfg.mesh_width = cfg.mesh_height = 1;
     g_autofree char *path = g_strdup_printf("%s/%s-%s.elf", FIXTURES, name, endian);
-    GError *err = NULL;
-    ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
-    g_assert_no_error(err);
-    Core *c = core_new(0, &cfg, img, NULL, NULL, &err);
-    g_assert_no_error(err);
+    ElfImage *img;
+    Core *c = core_hooked(path, &cfg, 0, &img);
     core_run(c, UINT64_C(1) << 40);
     g_assert_cmpint(core_state(c), ==, CORE_EXITED);
     int code = core_exit_code(c);
@@ -134,11 +158,8 @@ static void test_entry_stall_memo(void)
         config_defaults(&cfg);
         cfg.mesh_width = cfg.mesh_height = 1;
         g_autofree char *path = g_strdup_printf("%s/t24_xjrloop-%s.elf", FIXTURES, endians[e]);
-        GError *err = NULL;
-        ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
-        g_assert_no_error(err);
-        Core *c = core_new(0, &cfg, img, NULL, NULL, &err);
-        g_assert_no_error(err);
+        ElfImage *img;
+        Core *c = core_hooked(path, &cfg, 0, &img);
         core_run(c, UINT64_C(1) << 40);
         g_assert_cmpint(core_state(c), ==, CORE_EXITED);
         g_assert_cmpint(core_exit_code(c), ==, RP + 5 * (4 + 2 + 2 + 4) + 4);
@@ -163,15 +184,6 @@ static void test_entry_stall_memo(void)
     }
 }
 
-static uint32_t no_tag(void *opaque, uint32_t addr, bool *watch, void **data)
-{
-    (void)data;
-    *watch = false;
-    return 0;
-}
-
-static void no_arrive(void *opaque, Core *core, const Block *from, const Block *to, uint64_t now) {}
-
 /* t24_xjrloop stopped by [run] max_cycles at each cycle of its run: the
  * block hook of a core without a client (the memoised waits charged in
  * it, or left to the exact path when the limit falls inside one) stops
@@ -190,15 +202,8 @@ static void test_entry_stall_limit(void)
                 config_defaults(&cfg);
                 cfg.mesh_width = cfg.mesh_height = 1;
                 cfg.max_cycles = limit;
-                GError *err = NULL;
-                ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
-                g_assert_no_error(err);
-                Core *c = core_new(0, &cfg, img, NULL, NULL, &err);
-                g_assert_no_error(err);
-                if (client == 1)
-                    core_set_hooks(c, &(CoreHooks){ .block_tag = no_tag, .arrive = no_arrive });
-                if (client == 2) /* one host thread: block_hook_lone_24k */
-                    core_set_sched(c, &(CoreSched){ .lone = true });
+                ElfImage *img;
+                Core *c = core_hooked(path, &cfg, client, &img);
                 core_run(c, UINT64_C(1) << 40);
                 got[client][0] = (uint64_t)core_state(c);
                 got[client][1] = core_cycles(c);
@@ -233,15 +238,8 @@ static void test_entry_stall_filter(void)
             Config cfg;
             config_defaults(&cfg);
             cfg.mesh_width = cfg.mesh_height = 1;
-            GError *err = NULL;
-            ElfImage *img = elf_image_load(path, cfg.ram_size, &err);
-            g_assert_no_error(err);
-            Core *c = core_new(0, &cfg, img, NULL, NULL, &err);
-            g_assert_no_error(err);
-            if (client == 1)
-                core_set_hooks(c, &(CoreHooks){ .block_tag = no_tag, .arrive = no_arrive });
-            if (client == 2) /* one host thread: block_hook_lone_24k */
-                core_set_sched(c, &(CoreSched){ .lone = true });
+            ElfImage *img;
+            Core *c = core_hooked(path, &cfg, client, &img);
             core_run(c, UINT64_C(1) << 40);
             g_assert_cmpint(core_state(c), ==, CORE_EXITED);
             got[client][0] = (uint64_t)core_exit_code(c);
