@@ -109,6 +109,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     if (b->flags & MIPS_JREG) { /* not a split: that one's successor inherits it */
         b->chk = BLOCK_CHK_JR;
         b->jr_rs = (uint8_t)((b->branch_insn >> 21) & 31);
+        b->jr_reg = c->gpr ? c->gpr + b->jr_rs : NULL;
     }
     if (c->cfg->timing.model == TIMING_24K && b->pend)
         block_static_successors(c, b);
@@ -117,7 +118,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
     /* a branch whose delay slot is the next block: entering it checks that
      * both fit under the cycle limit (block_limit_cut) */
     b->attn = b->watch || (b->flags & BLOCK_SPLIT);
-    b->key = b->attn ? size | BLOCK_KEY_ATTN : size;
+    b->key = b->attn ? BLOCK_KEY_ATTN : core_slot_key(addr, size);
     b->attn_out = (b->flags & c->arrive_mask) != 0 || MIPS_IS_JALX(b->branch_insn);
     stack_scan_block(b);
     block_leave(b, c->gpr != NULL);
@@ -175,7 +176,7 @@ G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_
         b = block_new(c, addr, size);
         smc_track(c, b);
     }
-    c->btab[idx] = b;
+    core_slot_set(c, idx, b);
     bool restart = cp0_scan_block(c, b);
     restart = exc_scan_block(c, b) || restart;
     restart = smc_scan_block(c, b) || restart;
@@ -415,7 +416,7 @@ G_GNUC_NO_INLINE static void slow_after_stack(Core *c, uint32_t addr, uint32_t s
         return;
     }
     uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
-    Block *b = idx < c->nslots ? c->btab[idx] : NULL;
+    Block *b = idx < c->nslots ? core_slot(c, idx) : NULL;
     if (!b || b->size != size || b->addr != addr) {
         b = block_lookup_slow(c, addr, size);
         if (!b)
@@ -540,9 +541,10 @@ G_GNUC_NO_INLINE static void boundary_quick(uint64_t bt, uint64_t start, uint64_
     if (G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)
                    || ((k & BLOCK_QK_PEND) && (p->pend_mask & b->use_mask))
                    || ((k & BLOCK_QK_PEND) && (p->pend_ag & b->base_mask))
-                   || ((k & BLOCK_CHK_JR) && (g[p->jr_rs] & 1)) || ((k & BLOCK_CHK_JR) && c->jr_saved)
+                   /* (qk is SLOW when leaving p reads a saved target: Block.jr_hooked) */
+                   || ((k & BLOCK_CHK_JR) && (g[p->jr_rs] & 1))
                    /* g[29] < sp_floor + sp_dip: 32-bit values, exact in 64 */
-                   || ((k & BLOCK_CHK_SP) && (int64_t)g[29] - (int64_t)p->sp_dip < (int64_t)c->sp_floor))) {
+                   || ((k & BLOCK_CHK_SP) && (int64_t)g[29] - p->sp_dip < c->sp_floor))) {
         boundary_fast(bt, start, end, c, p, b);
         return;
     }
@@ -580,7 +582,7 @@ BLOCK_NOIPA static void block_miss(uc_engine *uc, uint64_t address, uint32_t siz
     (void)uc;
     Core *c = opaque;
     uint32_t addr = (uint32_t)address, idx = (addr & 0x1FFFFFFFu) >> 2;
-    Block *b = idx < c->nslots ? c->btab[idx] : NULL;
+    Block *b = idx < c->nslots ? core_slot(c, idx) : NULL;
     if (b && b->attn && b->size == size && b->addr == addr) {
         Block *p = c->prev;
         uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
@@ -602,7 +604,7 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     CORE_CHECK(c); /* checking builds only: nothing in a release */
     uint32_t addr = (uint32_t)address;
     uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
-    Block *b = G_LIKELY(idx < c->nslots) ? c->btab[idx] : NULL;
+    Block *b = G_LIKELY(idx < c->nslots) ? core_slot(c, idx) : NULL;
     Block *p = c->prev;
     if (G_UNLIKELY(!b || b->size != size || b->addr != addr))
         goto slow;
@@ -627,7 +629,7 @@ slow:
  * here when its memo has it and nothing comes with it: nothing due by b's
  * later end, b's xcyc there for the cycles (charge_stall's work, its
  * samples none). Else false, nothing changed (boundary_fast). */
-static inline bool stall_in_line(Core *c, const Block *p, Block *b, uint64_t *start, uint64_t *end)
+static inline bool stall_in_line(Core *c, const Block *p, Block *b, uint64_t *end)
 {
     unsigned k = 0;
     while (k < BLOCK_MEMO && b->memo_from[k] != p)
@@ -639,30 +641,98 @@ static inline bool stall_in_line(Core *c, const Block *p, Block *b, uint64_t *st
         return true;
     if (!b->xcyc || *end + st > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))
         return false;
-    *start += st;
-    *end += st;
+    *end += st; /* and b's start with it: end - b->cost */
     b->extra += (int64_t)st;
     b->xcyc[b->first_use] += (int64_t)st;
     return true;
 }
 
 /* 24k: nothing pending that b reads, or its wait charged in line. */
-static inline bool pend_ok(Core *c, const Block *p, Block *b, uint64_t *start, uint64_t *end)
+static inline bool pend_ok(Core *c, const Block *p, Block *b, uint64_t *end)
 {
-    return !(p->pend_f & b->use_f) || stall_in_line(c, p, b, start, end);
+    return !(p->pend_f & b->use_f) || stall_in_line(c, p, b, end);
 }
 
-/* BLOCK_CHK_JR: the jump target even, no jump register saved. */
-static inline bool jr_ok(const Core *c, const Block *p, const uint32_t *g)
+/* BLOCK_CHK_JR: the jump target even (no target was saved: qk is SLOW
+ * when one may be, Block.jr_hooked). The engine stored the registers
+ * before the hook: a plain load. */
+static inline bool jr_ok(const Block *p)
 {
-    return !(g[p->jr_rs] & 1) && !c->jr_saved;
+    return !(*(const uint32_t *)p->jr_reg & 1);
 }
+
+/* p->qk == v, v a constant: GCC loads a byte once into a register and
+ * compares that, one instruction more per test on the hook's paths;
+ * this compares the byte in memory, a test at a time. */
+#if defined(__x86_64__)
+#define QK_IS(p, v)                                                                                    \
+    __extension__({                                                                                    \
+        bool eq_;                                                                                      \
+        __asm__("cmpb %[imm_], %[mem_]" : "=@ccz"(eq_) : [mem_] "m"((p)->qk), [imm_] "i"(v));                      \
+        eq_;                                                                                           \
+    })
+#else
+#define QK_IS(p, v) ((p)->qk == (v))
+#endif
 
 /* BLOCK_CHK_SP: g[29] - sp_dip at or above the lowest $sp seen and the
- * limit (32-bit values: exact in 64-bit signed arithmetic). */
+ * limit (32-bit values: exact in 64-bit signed arithmetic, the fields
+ * 64 bits wide: one subtraction, one comparison). */
 static inline bool sp_ok(const Core *c, const Block *p, const uint32_t *g)
 {
-    return (int64_t)g[29] - (int64_t)p->sp_dip >= (int64_t)c->sp_floor;
+    return (int64_t)g[29] - p->sp_dip >= c->sp_floor;
+}
+
+#if defined(__SANITIZE_THREAD__)
+#define BLOCK_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define BLOCK_TSAN 1
+#endif
+#endif
+
+/* end > c->deadline: a relaxed atomic load (core_request_yield zeroes it
+ * from other threads). GCC does not fold an atomic load into the
+ * comparison; on x86-64 a relaxed load is a plain one, so outside the
+ * TSan build (which must see it) the comparison reads the field itself:
+ * one instruction less on every block. */
+static inline bool past_deadline(const Core *c, uint64_t end)
+{
+#if defined(__x86_64__) && !defined(BLOCK_TSAN)
+    bool past;
+    __asm__("cmpq %[dl], %[end]" : "=@cca"(past) : [end] "r"(end), [dl] "m"(c->deadline));
+    return past;
+#else
+    return end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED);
+#endif
+}
+
+/* plain's checks of a leaving p other than the usual ones (qk, not
+ * BLOCK_QK_SLOW): the register file is known (block_leave). */
+static inline bool plain_rest(Core *c, const Block *p, Block *b, uint64_t *end)
+{
+    unsigned k = __atomic_load_n(&p->qk, __ATOMIC_RELAXED);
+    const uint32_t *g = (const uint32_t *)c->gpr;
+    return (int8_t)k >= 0 && (!(k & BLOCK_CHK_JR) || jr_ok(p)) && (!(k & BLOCK_CHK_SP) || sp_ok(c, p, g))
+           && (!(k & BLOCK_QK_PEND) || pend_ok(c, p, b, end));
+}
+
+/* plain's way out when its checks did not clear the block at address
+ * (bt: the previous block's branch cycles, end: the block's end; the
+ * hook's address and core where it has them). plain found the block by
+ * address + size (core_slot_key): it is the one at address unless a
+ * MIPS16 jump got here (the checks of its leaving fail then), which
+ * the miss path takes, its size from that key. */
+BLOCK_NOIPA static void plain_other(uint64_t bt, uint64_t address, uint64_t end, void *opaque)
+{
+    Core *c = opaque;
+    uint32_t addr = (uint32_t)address;
+    Block *b = core_slot_at(c, CORE_BTAB(c)[(addr >> 2) & c->slot_mask]);
+    if (G_UNLIKELY(b->addr != addr)) {
+        block_miss(NULL, address, b->key - addr, opaque);
+        return;
+    }
+    boundary_other(bt, end - b->cost, end, c, c->prev, b);
 }
 
 /* block_hook with no client (core_set_hooks never called): no block is
@@ -679,48 +749,47 @@ static inline __attribute__((always_inline)) void plain(uc_engine *uc, uint64_t 
     CORE_CHECK(c); /* checking builds only: nothing in a release */
     uint32_t addr = (uint32_t)address;
     /* (addr & 0x1FFFFFFF) / 4 when below nslots (slot_mask < 2^27), else
-     * a slot of another address or NULL: no bound test (Core.slot_mask);
-     * btab from the core's address, not a load (CORE_BTAB; a byte offset,
-     * else GCC adds the displacement to the 32-bit index: one more) */
-    uintptr_t off = (uintptr_t)((addr >> 2) & c->slot_mask) * sizeof(Block *);
-    Block *b = *(Block **)(void *)((char *)CORE_BTAB(c) + off);
+     * a slot of another address or empty: no bound test (Core.slot_mask);
+     * as a byte offset, (addr & slot_mask << 2) * 8 / 4: no shift
+     * (Core.slot_bytes); btab from the core's address, not a load
+     * (CORE_BTAB; a byte offset, else GCC adds the displacement to the
+     * 32-bit index: one more); an empty slot is `none`, whose key matches
+     * nothing: no NULL test; the key is address + size: one comparison
+     * (core_slot_key) */
+    uintptr_t off = (uintptr_t)(addr & c->slot_bytes) * (sizeof(intptr_t) / 4);
+    Block *b = core_slot_at(c, *(intptr_t *)(void *)((char *)CORE_BTAB(c) + off));
     Block *p = c->prev;
-    if (G_UNLIKELY(!b || b->key != size || b->addr != addr)) {
-        block_miss(uc, address, size, opaque); /* b->attn too */
+    (void)uc; /* block_miss does not read it: one more register free */
+    if (G_UNLIKELY(b->key != core_slot_key(addr, (uint32_t)size))) {
+        block_miss(NULL, address, size, opaque); /* b->attn too */
         return;
     }
     uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
-    uint64_t start = c->cycles + bt;
-    uint64_t end = start + b->cost;
-    unsigned k = p->qk; /* 0 exactly when p->leave is (block_leave) */
-    if (G_UNLIKELY(end > __atomic_load_n(&c->deadline, __ATOMIC_RELAXED))) {
-        boundary_other(bt, start, end, c, p, b);
+    uint64_t end = c->cycles + bt + b->cost; /* start = end - b->cost, rarely needed */
+    if (G_UNLIKELY(past_deadline(c, end))) {
+        plain_other(bt, address, end, opaque);
         return;
     }
-    if (G_UNLIKELY(k)) { /* boundary_quick's tests, b->attn known false */
-        /* the engine stored the registers before this call: plain loads
-         * (volatile would load, mask and test where one test does) */
-        const uint32_t *g = (const uint32_t *)c->gpr;
+    if (G_UNLIKELY(!QK_IS(p, 0))) { /* 0 exactly when p->leave is (block_leave) */
+        /* boundary_quick's tests, b->attn known false: the usual leaves
+         * of the core's model first, each a comparison of the byte */
         bool ok;
-        if (order != ORDER_24K && k == BLOCK_CHK_JR) /* a return (flat) */
-            ok = jr_ok(c, p, g);
-        else if (order != ORDER_FLAT && k == (BLOCK_CHK_JR | BLOCK_QK_PEND)) /* a return (24k) */
-            ok = jr_ok(c, p, g) && pend_ok(c, p, b, &start, &end);
-        else if (k == BLOCK_CHK_SP) /* a prologue */
-            ok = sp_ok(c, p, g);
-        else /* the rest (a flat return under 24k), k loaded again (no copy
-              * of it kept on the fast path) */
-            ok = (int8_t)(k = __atomic_load_n(&p->qk, __ATOMIC_RELAXED)) >= 0
-                 && (!(k & BLOCK_CHK_JR) || jr_ok(c, p, g)) && (!(k & BLOCK_CHK_SP) || sp_ok(c, p, g))
-                 && (!(k & BLOCK_QK_PEND) || pend_ok(c, p, b, &start, &end));
-        if (G_UNLIKELY(!ok)) {
-            boundary_other(bt, start, end, c, p, b);
+        if (order != ORDER_24K && QK_IS(p, BLOCK_CHK_JR)) /* a return (flat) */
+            ok = jr_ok(p);
+        else if (order != ORDER_FLAT && QK_IS(p, BLOCK_CHK_JR | BLOCK_QK_PEND)) /* a return (24k) */
+            ok = jr_ok(p) && pend_ok(c, p, b, &end);
+        else if (QK_IS(p, BLOCK_CHK_SP)) /* a prologue */
+            ok = sp_ok(c, p, (const uint32_t *)c->gpr);
+        else /* the rest (a flat return under 24k) */
+            ok = plain_rest(c, p, b, &end);
+        if (G_UNLIKELY(!ok)) { /* nothing charged (pend_ok charges only on success) */
+            plain_other(bt, address, end, opaque);
             return;
         }
     }
-    p->extra += (int64_t)bt;
     if (pub)
-        __atomic_store_n(c->lb_pub, start, __ATOMIC_RELEASE);
+        __atomic_store_n(c->lb_pub, end - b->cost, __ATOMIC_RELEASE);
+    p->extra += (int64_t)bt;
     c->cycles = end;
     b->count++;
     c->prev = b;

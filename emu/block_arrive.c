@@ -26,8 +26,9 @@ void boundary_arrive(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *
     /* end is dead from here (start + b->cost): fewer live registers */
     if (G_UNLIKELY(__atomic_load_n(&c->rare, __ATOMIC_RELAXED)) /* an mfc0 fix, a cut run, a yield */
         /* c->gpr is not NULL when k has a check (block_leave) */
-        || ((k & BLOCK_CHK_JR) && ((c->gpr[p->jr_rs] & 1) | c->jr_saved))
-        || ((k & BLOCK_CHK_SP) && (int64_t)c->gpr[29] - (int64_t)p->sp_dip < (int64_t)c->sp_floor))
+        /* (aq is 0 when leaving p reads a saved target: Block.jr_hooked) */
+        || ((k & BLOCK_CHK_JR) && (c->gpr[p->jr_rs] & 1))
+        || ((k & BLOCK_CHK_SP) && (int64_t)c->gpr[29] - p->sp_dip < c->sp_floor))
         goto fast;
     /* 24k: a wait for a pending result b reads, charged in line from b's
      * memo (boundary_fast's entry_stall and charge_stall), start past it */

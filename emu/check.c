@@ -112,7 +112,7 @@ static void check_fast(const Core *c)
     g_assert_cmpuint(!!(rare & CORE_RARE_FIX), ==, c->cp0.fix_pending);
     g_assert_cmpuint(!!(rare & CORE_RARE_CUT), ==, c->cut.run);
     if (p != &c->none)
-        g_assert_cmpuint(p->key, ==, p->attn ? p->size | BLOCK_KEY_ATTN : p->size);
+        g_assert_cmpuint(p->key, ==, p->attn ? BLOCK_KEY_ATTN : core_slot_key(p->addr, p->size));
     if (p != &c->none)
         g_assert_cmpuint(p->qk, ==, p->attn_out || (p->chk & BLOCK_CHK_SLOW) || (p->chk && !c->gpr)
                                         ? BLOCK_QK_SLOW : p->chk | (p->rt_pend ? BLOCK_QK_PEND : 0u));

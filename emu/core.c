@@ -434,11 +434,13 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
                ConsoleFn console_fn, void *console_opaque, GError **error)
 {
     uint32_t nslots = (uint32_t)(cfg->ram_size / 4);
-    uint32_t mask = (uint32_t)(1u << g_bit_storage(nslots - 1)) - 1; /* nslots <= 2^26 */
+    /* nslots <= 2^26; at least CORE_MIN_SLOTS (core_slot_key) */
+    uint32_t mask = (uint32_t)(1u << g_bit_storage(MAX(nslots, CORE_MIN_SLOTS) - 1)) - 1;
     /* btab right after the core (CORE_BTAB), zero pages until code lands */
-    Core *c = g_malloc0(sizeof(Core) + ((gsize)mask + 1) * sizeof(Block *));
+    Core *c = g_malloc0(sizeof(Core) + ((gsize)mask + 1) * sizeof(intptr_t));
     c->nslots = nslots;
     c->slot_mask = mask;
+    c->slot_bytes = mask << 2; /* mask < 2^27 */
     c->btab = CORE_BTAB(c);
     c->id = id;
     c->ncores = config_cores(cfg);
@@ -448,6 +450,8 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     devices_init(c, console_fn, console_opaque);
     c->blocks = g_ptr_array_new_with_free_func(block_free);
     c->prev = &c->none;
+    c->none.key = BLOCK_KEY_ATTN; /* an empty btab slot: every lookup misses */
+    c->irq_marker.key = BLOCK_KEY_ATTN;
     c->lb_pub = &c->lb_own;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
     c->irq_marker.attn_out = true;

@@ -21,8 +21,9 @@ struct Block {
     BlockView view;            /* first: block_view(); kept by block_publish() */
     uint32_t addr, size;       /* bytes */
     uint32_t key;              /* block_hook_plain's lookup compares it
-                                  with the size: size, | BLOCK_KEY_ATTN
-                                  when attn (then block_miss takes it) */
+                                  with address + size (core_slot_key):
+                                  addr + size, BLOCK_KEY_ATTN when attn
+                                  (then block_miss takes it) */
     uint32_t fallthrough;      /* addr + size; 1 (no address) when its
                                   branch is always taken */
     uint32_t bt;               /* extra cycles when its branch is taken
@@ -72,6 +73,10 @@ struct Block {
                                   known), else BLOCK_QK_SLOW:
                                   boundary_quick's tests */
     uint8_t jr_rs;             /* BLOCK_CHK_JR: its jump register */
+    const volatile uint32_t *jr_reg; /* BLOCK_CHK_JR: that register in the
+                                  engine's register file (Core.gpr +
+                                  jr_rs; NULL without one): the hook's
+                                  check is one load less */
     bool arr_ok;               /* leaving it for the client's arrival needs
                                   none of boundary_fast's rarer cases (no
                                   CORE_ARRIVE_SLOW flag, no jalx): kept by
@@ -81,8 +86,14 @@ struct Block {
                                   chk | BLOCK_QK_PEND (if rt_pend) | its
                                   kind (BLOCK_AQ_*) when the checks of
                                   chk are all there is; 0 otherwise */
-    uint32_t sp_dip;           /* BLOCK_CHK_SP: how far below its final $sp
-                                  a $sp inside it may be (stack.c) */
+    int64_t sp_dip;            /* BLOCK_CHK_SP: how far below its final $sp
+                                  a $sp inside it may be (stack.c); 64
+                                  bits: the hook's check is one
+                                  subtraction and one comparison */
+    bool jr_hooked;            /* its delay slot may write its jump
+                                  register: jr_hook saves the target
+                                  (Core.jr_saved), leaving it takes the
+                                  slow path (exc_scan_block) */
     uint8_t sp_n;              /* its $sp writes (at most 4 listed) */
     uint16_t sp_at[4];         /* their indices, in order */
     uint16_t *icost;           /* [ninsns] cycles of each instruction
@@ -141,7 +152,7 @@ struct Block {
 #define BLOCK_CHK_JR 1u   /* a register jump's target is even (exc_odd_target) */
 #define BLOCK_CHK_SP 2u   /* $sp stays above the lowest seen and the limit */
 #define BLOCK_CHK_SLOW 4u /* it may lower $sp in a way only stack_check follows */
-#define BLOCK_KEY_ATTN 0x80000000u /* Block.key: never in a size */
+#define BLOCK_KEY_ATTN 1u /* Block.key: odd, never an address + size */
 #define BLOCK_QK_PEND 8u    /* Block.qk: rt_pend (24k): what b reads must not be pending */
 #define BLOCK_QK_SLOW 0x80u /* Block.qk: more than that to check */
 /* Block.aq: the kind of arrival leaving it makes (one bit: as a byte
@@ -165,9 +176,9 @@ struct Block {
 static inline void block_leave(Block *b, bool regs)
 {
     b->leave = (uint8_t)(b->attn_out | b->rt_pend | b->chk);
-    b->qk = (uint8_t)(b->attn_out || (b->chk & BLOCK_CHK_SLOW) || (b->chk && !regs)
+    b->qk = (uint8_t)(b->attn_out || (b->chk & BLOCK_CHK_SLOW) || (b->chk && !regs) || b->jr_hooked
                       ? BLOCK_QK_SLOW : b->chk | (b->rt_pend ? BLOCK_QK_PEND : 0u));
-    b->arr_ok = !(b->flags & CORE_ARRIVE_SLOW) && !MIPS_IS_JALX(b->branch_insn);
+    b->arr_ok = !(b->flags & CORE_ARRIVE_SLOW) && !MIPS_IS_JALX(b->branch_insn) && !b->jr_hooked;
     unsigned f = b->flags;
     unsigned kind = (f & (MIPS_ERET | MIPS_JREG | MIPS_LINK | MIPS_RETURN)) == (MIPS_JREG | MIPS_RETURN)
                     ? BLOCK_AQ_RET
@@ -324,11 +335,17 @@ struct Core {
                                   lookup masks with it instead of testing
                                   the bound (an address past RAM lands on
                                   a block of another address: a miss) */
+    uint32_t slot_bytes;       /* slot_mask << 2: an address masked with
+                                  it, times 2, is its entry's byte offset
+                                  (no shift) */
     CoreScan scan;             /* locating accesses (exc.c) */
     CoreAccess acc;            /* device accesses' cycles (mmio.c) */
 
-    Block **btab;              /* [slot_mask + 1] by physical address / 4:
-                                  the live block starting there; the
+    intptr_t *btab;            /* [slot_mask + 1] by physical address / 4:
+                                  the live block starting there, as its
+                                  distance from `none` (0: none, whose
+                                  key never matches: the hooks test no
+                                  NULL); core_slot / core_slot_set. The
                                   same allocation as the core, right
                                   after it (CORE_BTAB) */
     bool block_limit_hit;      /* stopped at [limits] blocks */
@@ -393,6 +410,8 @@ struct Core {
      * (exc.c) */
     bool jr_saved;
     uint32_t jr_target;
+    uint32_t jr_from;          /* the address of the block whose leaving
+                                  reads jr_target (a stale one is not) */
     GHashTable *jr_hooked;     /* jr/jalr addresses with that code hook */
 
     CoreCut cut;               /* the cycle limit's cut block (block.c) */
@@ -408,7 +427,8 @@ struct Core {
     /* SPEC 1 Stack (stack.c): $sp at reset, the lowest seen, the ELF's
      * __nocprof_stack_limit (0: none) */
     uint32_t sp_top, sp_low, sp_limit;
-    uint32_t sp_floor;         /* MAX(sp_low, sp_limit): stack.c */
+    int64_t sp_floor;          /* MAX(sp_low, sp_limit): stack.c (64
+                                  bits: see Block.sp_dip) */
 
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
@@ -429,7 +449,41 @@ struct Core {
 /* Core.btab, found from the core's own address (core_new allocates the
  * table right after the core): the hooks without a client index it
  * without loading the pointer first */
-#define CORE_BTAB(c) ((Block **)(void *)((c) + 1))
+#define CORE_BTAB(c) ((intptr_t *)(void *)((c) + 1))
+
+/* A btab entry's block: `none` when the slot is empty (none.key is
+ * BLOCK_KEY_ATTN, no address + size: every lookup misses), so the hook
+ * dereferences it without a test. Integer arithmetic: the blocks are
+ * other allocations. */
+static inline Block *core_slot_at(const Core *c, intptr_t e)
+{
+    return (Block *)((uintptr_t)&c->none + (uintptr_t)e);
+}
+
+/* The live block at slot idx (< slot_mask + 1), or NULL. */
+static inline Block *core_slot(const Core *c, uint32_t idx)
+{
+    intptr_t e = c->btab[idx];
+    return e ? core_slot_at(c, e) : NULL;
+}
+
+static inline void core_slot_set(Core *c, uint32_t idx, const Block *b)
+{
+    c->btab[idx] = b ? (intptr_t)((uintptr_t)b - (uintptr_t)&c->none) : 0;
+}
+
+/* What Block.key is compared with: a block's address + size is unique
+ * among the addresses of one slot, since they differ by multiples of
+ * 4 * (slot_mask + 1) >= CORE_MIN_SLOTS * 4 and a translation's size is
+ * below that (one 4 KiB page at most). A MIPS16 translation at an
+ * address 2 past a block's could share its sum: only a register jump
+ * or eret gets there, and their leaving is always checked (Block.qk),
+ * the check's failure looking the block up again exactly (block_miss). */
+#define CORE_MIN_SLOTS 4096u
+static inline uint32_t core_slot_key(uint32_t addr, uint32_t size)
+{
+    return addr + size;
+}
 
 /* check.c: the invariants of c's state at a block boundary (assertions;
  * checking builds only, NOCPROF_CHECK). CORE_CHECK_RUN: a run begins (the
@@ -470,7 +524,7 @@ static inline uint32_t core_gpr(Core *c, unsigned n)
 static inline bool block_jr_quick(const Core *c, const Block *p)
 {
     const volatile uint32_t *g = c->gpr;
-    return g && (p->chk & BLOCK_CHK_JR) && !((g[p->jr_rs] & 1) | c->jr_saved);
+    return g && (p->chk & BLOCK_CHK_JR) && !p->jr_hooked && !(g[p->jr_rs] & 1);
 }
 
 /* The $sp values inside it are above the lowest seen and the limit (else
@@ -478,7 +532,7 @@ static inline bool block_jr_quick(const Core *c, const Block *p)
 static inline bool block_sp_quick(const Core *c, const Block *p)
 {
     const volatile uint32_t *g = c->gpr;
-    return g && (p->chk & BLOCK_CHK_SP) && (uint64_t)g[29] >= (uint64_t)c->sp_floor + p->sp_dip;
+    return g && (p->chk & BLOCK_CHK_SP) && (int64_t)g[29] - p->sp_dip >= c->sp_floor;
 }
 
 /* 24k: b reads what p left pending (entry_stall), entered at *start. The
@@ -714,7 +768,7 @@ void exc_engine_error(Core *c, uc_err err, uint32_t pc);
 /* A new block b ends in jr/jalr whose delay slot may write the jump
  * register: hook the jump to save its target (true: hooks were added, the
  * block must be translated again). */
-bool exc_scan_block(Core *c, const Block *b);
+bool exc_scan_block(Core *c, Block *b);
 /* Control went from p to addr: when p's register jump had an odd target
  * (Unicorn would go on in MIPS16 mode at target - 1), the core faults
  * ("misaligned-fetch") and true is returned. */
@@ -798,7 +852,7 @@ static inline void core_set_deadline(Core *c, uint64_t v)
 static inline Block *block_enter_quick(Core *c, uint32_t addr, uint32_t size)
 {
     uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
-    Block *b = G_LIKELY(idx < c->nslots) ? c->btab[idx] : NULL;
+    Block *b = G_LIKELY(idx < c->nslots) ? core_slot(c, idx) : NULL;
     Block *p = c->prev;
     if (G_UNLIKELY(!b || b->size != size || b->addr != addr))
         return NULL;

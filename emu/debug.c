@@ -355,6 +355,8 @@ bool core_debug_write_reg(Core *c, unsigned n, uint32_t v)
     if (reg == UC_MIPS_REG_PC) {
         if (c->dbg && c->dbg->in_hook)
             return false;          /* inside a translated block: not here */
+        if (v & 1)
+            return false;          /* MIPS16e: the platform has none (elfload's entry) */
         c->pc = v;
     }
     return uc_reg_write(c->uc, reg, &v) == UC_ERR_OK;

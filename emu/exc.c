@@ -337,15 +337,19 @@ static void jr_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque
         return;
     c->jr_target = core_read_gpr(c, (b->branch_insn >> 21) & 31);
     c->jr_saved = true;
+    c->jr_from = b->addr;
 }
 
-bool exc_scan_block(Core *c, const Block *b)
+bool exc_scan_block(Core *c, Block *b)
 {
     if (!(b->flags & MIPS_JREG) || b->branch_pc + 4 >= b->addr + b->size)
         return false; /* no register jump, or its delay slot is the next block */
     uint32_t ds = block_word(b, (b->branch_pc - b->addr) / 4 + 1);
     if (!(mips_gpr_writes(ds) & (1u << ((b->branch_insn >> 21) & 31))))
         return false;
+    /* leaving it reads the saved target: the slow path (block_leave) */
+    b->jr_hooked = true;
+    block_leave(b, c->gpr != NULL);
     if (!c->jr_hooked)
         c->jr_hooked = g_hash_table_new(NULL, NULL);
     if (g_hash_table_contains(c->jr_hooked, GUINT_TO_POINTER(b->branch_pc)))
@@ -360,7 +364,7 @@ bool exc_scan_block(Core *c, const Block *b)
 
 bool exc_odd_target(Core *c, Block *p, uint32_t addr)
 {
-    bool saved = c->jr_saved;
+    bool saved = c->jr_saved && c->jr_from == p->addr; /* else stale: an exception in the delay slot */
     c->jr_saved = false;
     uint32_t insn = p->branch_insn, rs = (insn >> 21) & 31;
     if (p->flags & BLOCK_SPLIT) {
@@ -368,6 +372,7 @@ bool exc_odd_target(Core *c, Block *p, uint32_t addr)
         if (mips_classify(insn) & MIPS_JREG) {
             c->jr_target = core_gpr(c, rs);
             c->jr_saved = true;
+            c->jr_from = addr; /* the delay slot's block, which inherits the jump */
         }
         return false;
     }

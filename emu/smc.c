@@ -242,8 +242,8 @@ static void retire(Core *c, Block *b)
     b->live = false;
     for (uint32_t p = lo / SMC_PAGE; p <= (hi - 1) / SMC_PAGE; p++)
         g_ptr_array_remove_fast(c->pages[p]->blocks, b);
-    if (c->btab[lo / 4] == b)
-        c->btab[lo / 4] = NULL;
+    if (core_slot(c, lo / 4) == b)
+        core_slot_set(c, lo / 4, NULL);
     uc_err err = uc_ctl_remove_cache(c->uc, b->addr, (uint64_t)b->addr + b->size);
     if (err != UC_ERR_OK)
         core_raise(c, "emulator", c->pc, "core %u: cannot drop the translation at 0x%08x: %s", c->id,
