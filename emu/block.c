@@ -78,7 +78,9 @@ uint32_t block_scan(Core *c, Block *b, bool pend)
 
 static Block *block_new(Core *c, uint32_t addr, uint32_t size)
 {
-    Block *b = g_new0(Block, 1);
+    /* line 0 of the block is the unprofiled hook's (struct Block) */
+    G_STATIC_ASSERT(offsetof(Block, extra) + sizeof(int64_t) <= 64);
+    Block *b = g_aligned_alloc0(1, sizeof(Block), 64);
     b->addr = addr;
     b->size = size;
     b->ninsns = size / 4;
@@ -139,7 +141,7 @@ void block_free(gpointer p)
     g_free(b->xcyc);
     dcache_free(b->dplan);
     loc_free(b->locmem);
-    g_free(b);
+    g_aligned_free(b);
 }
 
 G_GNUC_NO_INLINE static Block *block_lookup_slow(Core *c, uint32_t addr, uint32_t size)

@@ -437,7 +437,13 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     /* nslots <= 2^26; at least CORE_MIN_SLOTS (core_slot_key) */
     uint32_t mask = (uint32_t)(1u << g_bit_storage(MAX(nslots, CORE_MIN_SLOTS) - 1)) - 1;
     /* btab right after the core (CORE_BTAB), zero pages until code lands */
-    Core *c = g_malloc0(sizeof(Core) + ((gsize)mask + 1) * sizeof(intptr_t));
+    /* line 0 of the core is the unprofiled hook's (struct Core) */
+    G_STATIC_ASSERT(offsetof(Core, slot_bytes) + sizeof(uint32_t) <= 64);
+    /* g_malloc0 and aligned by hand: calloc leaves a big btab in zero
+     * pages, g_aligned_alloc0 would write them all */
+    void *raw = g_malloc0(sizeof(Core) + ((gsize)mask + 1) * sizeof(intptr_t) + 63);
+    Core *c = (Core *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+    c->raw = raw;
     c->nslots = nslots;
     c->slot_mask = mask;
     c->slot_bytes = mask << 2; /* mask < 2^27 */
@@ -496,7 +502,7 @@ void core_free(Core *c)
     dev_sys_clear(&c->sys);
     g_free(c->fault.kind);
     g_free(c->fault.message);
-    g_free(c);
+    g_free(c->raw);
 }
 
 /* A client without `arrive`: its watched arrivals are not reported. */

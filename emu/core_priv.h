@@ -19,7 +19,8 @@
 
 struct Block {
     BlockView view;            /* first: block_view(); kept by block_publish() */
-    uint32_t addr, size;       /* bytes */
+    /* cache line 0 (block_new allocates it 64-byte aligned): all the
+     * unprofiled hook reads and writes of a block without checks */
     uint32_t key;              /* block_hook_plain's lookup compares it
                                   with address + size (core_slot_key):
                                   addr + size, BLOCK_KEY_ATTN when attn
@@ -30,30 +31,54 @@ struct Block {
                                   (24k: with the next block's wait for
                                   what it left pending) */
     uint32_t bnt;              /* 24k: the wait of its fall-through block */
-    uint32_t ninsns;
     uint32_t cost;             /* static cycles */
-    unsigned flags;            /* mips_classify() of its control instruction,
-                                  or BLOCK_IRQ_ENTRY for the marker */
-    uint32_t branch_pc;        /* address of that instruction (0 if none) */
-    uint32_t branch_insn;      /* that instruction */
-    uint64_t count;            /* executions */
-    uint64_t lost;             /* instructions of its executions cut short
-                                  (exit, fault) that did not run */
-    int64_t extra;             /* cycles charged besides count * cost
-                                  (taken branches, device accesses) */
-    uint32_t tag;              /* the client's (CoreHooks.block_tag) */
-    bool watch;                /* the client wants every arrival here */
+    uint8_t qk;                /* block_leave: chk | BLOCK_QK_PEND (if
+                                  rt_pend) when that is all that leaving
+                                  it checks (no attn_out, no
+                                  BLOCK_CHK_SLOW, the register file
+                                  known), else BLOCK_QK_SLOW:
+                                  boundary_quick's tests */
+    uint8_t leave;             /* attn_out | rt_pend | chk, kept by
+                                  block_leave: block_hook's one test */
     bool attn;                 /* watch: entering it takes the hook's
                                   slow path */
-    bool attn_out;             /* flags & arrive_mask: leaving it does */
-    bool rt_pend;              /* 24k: it leaves results pending and its
-                                  successor is known only at run time
-                                  (jr, jalr, eret, page end): leaving it
-                                  takes the slow path (entry_stall) */
+    uint8_t aq;                /* block_leave: leaving it for the client's
+                                  arrival (boundary_arrive's quick form):
+                                  chk | BLOCK_QK_PEND (if rt_pend) | its
+                                  kind (BLOCK_AQ_*) when the checks of
+                                  chk are all there is; 0 otherwise */
+    uint64_t count;            /* executions */
+    int64_t extra;             /* cycles charged besides count * cost
+                                  (taken branches, device accesses) */
+    /* line 1: the checks of its leaving */
+    uint32_t addr, size;       /* bytes */
+    const volatile uint32_t *jr_reg; /* BLOCK_CHK_JR: that register in the
+                                  engine's register file (Core.gpr +
+                                  jr_rs; NULL without one): the hook's
+                                  check is one load less */
+    int64_t sp_dip;            /* BLOCK_CHK_SP: how far below its final $sp
+                                  a $sp inside it may be (stack.c); 64
+                                  bits: the hook's check is one
+                                  subtraction and one comparison */
     uint64_t pend_f, use_f;    /* 24k: pend_mask and pend_ag, use_mask and
                                   base_mask in one filter for
                                   block_hook_plain (block_filter_24k):
                                   they meet whenever those do */
+    bool attn_out;             /* flags & arrive_mask: leaving it does */
+    /* the rest */
+    uint32_t ninsns;
+    unsigned flags;            /* mips_classify() of its control instruction,
+                                  or BLOCK_IRQ_ENTRY for the marker */
+    uint32_t branch_pc;        /* address of that instruction (0 if none) */
+    uint32_t branch_insn;      /* that instruction */
+    uint64_t lost;             /* instructions of its executions cut short
+                                  (exit, fault) that did not run */
+    uint32_t tag;              /* the client's (CoreHooks.block_tag) */
+    bool watch;                /* the client wants every arrival here */
+    bool rt_pend;              /* 24k: it leaves results pending and its
+                                  successor is known only at run time
+                                  (jr, jalr, eret, page end): leaving it
+                                  takes the slow path (entry_stall) */
     uint32_t pend_ag, base_mask; /* 24k: GPRs pending only as an address
                                   base at its end, and read as a base */
     uint64_t pend_mask;        /* 24k: results still pending at its end */
@@ -64,32 +89,11 @@ struct Block {
                                   stack (stack.c) */
     uint8_t chk;               /* BLOCK_CHK_*: what leaving it checks in the
                                   hook's fast path (boundary_quick) */
-    uint8_t leave;             /* attn_out | rt_pend | chk, kept by
-                                  block_leave: block_hook's one test */
-    uint8_t qk;                /* block_leave: chk | BLOCK_QK_PEND (if
-                                  rt_pend) when that is all that leaving
-                                  it checks (no attn_out, no
-                                  BLOCK_CHK_SLOW, the register file
-                                  known), else BLOCK_QK_SLOW:
-                                  boundary_quick's tests */
     uint8_t jr_rs;             /* BLOCK_CHK_JR: its jump register */
-    const volatile uint32_t *jr_reg; /* BLOCK_CHK_JR: that register in the
-                                  engine's register file (Core.gpr +
-                                  jr_rs; NULL without one): the hook's
-                                  check is one load less */
     bool arr_ok;               /* leaving it for the client's arrival needs
                                   none of boundary_fast's rarer cases (no
                                   CORE_ARRIVE_SLOW flag, no jalx): kept by
                                   block_leave */
-    uint8_t aq;                /* block_leave: leaving it for the client's
-                                  arrival (boundary_arrive's quick form):
-                                  chk | BLOCK_QK_PEND (if rt_pend) | its
-                                  kind (BLOCK_AQ_*) when the checks of
-                                  chk are all there is; 0 otherwise */
-    int64_t sp_dip;            /* BLOCK_CHK_SP: how far below its final $sp
-                                  a $sp inside it may be (stack.c); 64
-                                  bits: the hook's check is one
-                                  subtraction and one comparison */
     bool jr_hooked;            /* its delay slot may write its jump
                                   register: jr_hook saves the target
                                   (Core.jr_saved), leaving it takes the
@@ -294,6 +298,27 @@ typedef struct DevSlot {
 } DevSlot;
 
 struct Core {
+    /* cache line 0 (core_new allocates the core 64-byte aligned): what
+     * the unprofiled hook reads and writes */
+    uint64_t cycles;
+    uint64_t deadline;         /* min(next_event, next_sample): a block ending
+                                  past it takes the hook's slow path;
+                                  atomic (relaxed): core_request_yield
+                                  zeroes it from other threads */
+    Block *prev;               /* the block that ran last, for locating
+                                  accesses and charging; never NULL:
+                                  `none` when no transfer is pending,
+                                  `irq_marker` when the interrupt vector
+                                  is about to be entered */
+    const volatile uint32_t *gpr; /* the engine's register file (gpr.c), or
+                                  NULL: read through uc_reg_read */
+    int64_t sp_floor;          /* MAX(sp_low, sp_limit): stack.c (64
+                                  bits: see Block.sp_dip) */
+    uint32_t slot_bytes;       /* slot_mask << 2: an address masked with
+                                  it, times 2, is its entry's byte offset
+                                  (no shift) */
+
+    void *raw;                 /* the allocation the core is aligned in */
     unsigned id, ncores;
     uc_engine *uc;
     const Config *cfg;
@@ -303,15 +328,11 @@ struct Core {
     CoreFault fault;
 
     uint32_t pc;               /* where the next uc_emu_start begins */
-    uint64_t cycles, idle_cycles;
+    uint64_t idle_cycles;
     uint64_t slice_end;        /* run no further than this (the horizon) */
     uint64_t next_event, next_sample;
     uint64_t next_sample2;     /* the next sample of any other period */
     unsigned next_hist;        /* the period whose sample is next_sample */
-    uint64_t deadline;         /* min(next_event, next_sample): a block ending
-                                  past it takes the hook's slow path;
-                                  atomic (relaxed): core_request_yield
-                                  zeroes it from other threads */
     uint32_t rare;             /* CORE_RARE_*: what the quick arrival
                                   (boundary_arrive) must not miss, in one
                                   word; atomic (relaxed, read-modify-write:
@@ -322,11 +343,7 @@ struct Core {
     uint64_t waits;
     CoreIrq irq;               /* interrupt handlers (core.c) */
 
-    /* current block, for locating accesses and charging; prev is never
-     * NULL: `none` when no transfer is pending, `irq_marker` when the
-     * interrupt vector is about to be entered */
-    Block *prev;
-    Block none, irq_marker;
+    Block none, irq_marker;    /* prev's stand-ins (above) */
     unsigned arrive_mask;      /* prev->flags that need the slow path */
     uint32_t nslots;           /* btab entries in RAM (ram_size / 4) */
     uint32_t slot_mask;        /* btab's length - 1: the power of two at
@@ -335,9 +352,6 @@ struct Core {
                                   lookup masks with it instead of testing
                                   the bound (an address past RAM lands on
                                   a block of another address: a miss) */
-    uint32_t slot_bytes;       /* slot_mask << 2: an address masked with
-                                  it, times 2, is its entry's byte offset
-                                  (no shift) */
     CoreScan scan;             /* locating accesses (exc.c) */
     CoreAccess acc;            /* device accesses' cycles (mmio.c) */
 
@@ -427,14 +441,10 @@ struct Core {
     /* SPEC 1 Stack (stack.c): $sp at reset, the lowest seen, the ELF's
      * __nocprof_stack_limit (0: none) */
     uint32_t sp_top, sp_low, sp_limit;
-    int64_t sp_floor;          /* MAX(sp_low, sp_limit): stack.c (64
-                                  bits: see Block.sp_dip) */
 
     /* an access the TLB fill hook refused (kuseg, kseg2/3, the stub page) */
     bool tlb_miss;
     uint32_t sp_buf, reg_buf;  /* register reads land here (core.c) */
-    const volatile uint32_t *gpr; /* the engine's register file (gpr.c), or
-                                  NULL: read through uc_reg_read */
     uint32_t tlb_miss_addr;
     uc_mem_type tlb_miss_type;
     bool tlb_miss_user;        /* refused: a user-mode access to kseg0/1 */
