@@ -239,6 +239,15 @@ class Gdb(unittest.TestCase):
         self.assertEqual(s.wait(), 0, text)
         self.assertIn("does not support this command", text)
 
+    def test_odd_pc_refused(self):
+        """The platform has no MIPS16e: an odd pc from gdb is refused (the
+        engine would enter MIPS16 mode there), an even one taken."""
+        s = Session(fw("calls"), nptest.ONE_CORE)
+        text = s.gdb("set var $pc = 0x80000001", "p/x $pc", "set var $pc = 0x80000000", "p/x $pc", "continue")
+        self.assertEqual(s.wait(), 0, text)
+        self.assertEqual(text.count("Could not write register"), 1, text)
+        self.assertEqual(re.findall(r"\$\d+ = (\S+)", text), ["0x80000000", "0x80000000"], text)
+
     def test_fault_stop(self):
         for endian in ("el", "eb"):
             s = Session(fw("fault_null", endian))

@@ -37,6 +37,7 @@ EXPECT = {
     "t_jump": lambda t: read_pair(t) + 5 * 2 * (2 + t["branch_taken"]) + 5 * (2 + t["branch_taken"]),
     "t_mmio": lambda t: read_pair(t) + 20 * (1 + t["mmio"]),
     "t_loop": lambda t: read_pair(t) + 1 + 25 * (3 + 1 + t["load"]) + 24 * t["branch_taken"],
+    "t_jrslot": lambda t: read_pair(t) + 90 + 29 * t["branch_taken"],
 }
 
 OVERRIDES = {"load": 3, "store": 2, "mul": 5, "div": 40, "branch_taken": 4, "mmio": 9}
@@ -74,6 +75,18 @@ class CycleCosts(unittest.TestCase):
     def test_zero_extra_costs(self):
         zero = {k: 0 for k in DEFAULT}
         self.check("el", zero, tuple(zero.items()))
+
+    def test_jump_register_rewritten_in_its_slot_unprofiled(self):
+        """t_jrslot through the hooks without a client (--no-profile), which
+        leave a block whose delay slot rewrites its jump register by the
+        slow path: the same cycles as profiled (CycleCosts), no fault."""
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                r = run([fixture("t_jrslot", endian), "--no-profile"] + nptest.ONE_CORE)
+                self.assertIn(r.rc, (0, 1), r.describe())
+                c = r.core(0)
+                self.assertEqual(c["status"], "exited")
+                self.assertEqual(c["exit_code"], EXPECT["t_jrslot"](DEFAULT))
 
     def test_branch_to_fall_through_is_taken(self):
         # `bne` whose target is the instruction after its delay slot is still
