@@ -79,7 +79,8 @@ uint32_t block_scan(Core *c, Block *b, bool pend)
 static Block *block_new(Core *c, uint32_t addr, uint32_t size)
 {
     /* line 0 of the block is the unprofiled hook's (struct Block) */
-    G_STATIC_ASSERT(offsetof(Block, extra) + sizeof(int64_t) <= 64);
+    G_STATIC_ASSERT(offsetof(Block, use_f) + sizeof(uint64_t) <= 64);
+    G_STATIC_ASSERT(offsetof(Block, view) == BLOCK_VIEW_AT);
     Block *b = g_aligned_alloc0(1, sizeof(Block), 64);
     b->addr = addr;
     b->size = size;

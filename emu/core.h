@@ -65,11 +65,12 @@ typedef struct BlockView {
     void *data;                /* the client's (CoreHooks.block_tag) */
 } BlockView;
 
-/* A Block begins with its BlockView (C11 6.7.2.1: a pointer to a struct
- * converted points to its first member). */
+/* A Block holds its BlockView BLOCK_VIEW_AT bytes in, after the cache
+ * line of the hook without a client (emu/core_priv.h checks it). */
+#define BLOCK_VIEW_AT 64
 static inline const BlockView *block_view(const Block *b)
 {
-    return (const BlockView *)(const void *)b;
+    return (const BlockView *)(const void *)((const char *)b + BLOCK_VIEW_AT);
 }
 
 uint32_t block_addr(const Block *b);

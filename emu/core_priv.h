@@ -18,9 +18,9 @@
 #define BLOCK_MEMO 4            /* (previous, block) interlock pairs kept */
 
 struct Block {
-    BlockView view;            /* first: block_view(); kept by block_publish() */
-    /* cache line 0 (block_new allocates it 64-byte aligned): all the
-     * unprofiled hook reads and writes of a block without checks */
+    /* cache line 0 (block_new allocates blocks 64-byte aligned): all
+     * the unprofiled hook reads and writes of a block, and its checks
+     * but $sp's */
     uint32_t key;              /* block_hook_plain's lookup compares it
                                   with address + size (core_slot_key):
                                   addr + size, BLOCK_KEY_ATTN when attn
@@ -50,22 +50,23 @@ struct Block {
     uint64_t count;            /* executions */
     int64_t extra;             /* cycles charged besides count * cost
                                   (taken branches, device accesses) */
-    /* line 1: the checks of its leaving */
-    uint32_t addr, size;       /* bytes */
     const volatile uint32_t *jr_reg; /* BLOCK_CHK_JR: that register in the
                                   engine's register file (Core.gpr +
                                   jr_rs; NULL without one): the hook's
                                   check is one load less */
-    int64_t sp_dip;            /* BLOCK_CHK_SP: how far below its final $sp
-                                  a $sp inside it may be (stack.c); 64
-                                  bits: the hook's check is one
-                                  subtraction and one comparison */
     uint64_t pend_f, use_f;    /* 24k: pend_mask and pend_ag, use_mask and
                                   base_mask in one filter for
                                   block_hook_plain (block_filter_24k):
                                   they meet whenever those do */
+    /* line 1: the client's view (BLOCK_VIEW_AT), and the rest */
+    BlockView view;            /* block_view() (BLOCK_VIEW_AT); kept by
+                                  block_publish() */
+    uint32_t addr, size;       /* bytes */
+    int64_t sp_dip;            /* BLOCK_CHK_SP: how far below its final $sp
+                                  a $sp inside it may be (stack.c); 64
+                                  bits: the hook's check is one
+                                  subtraction and one comparison */
     bool attn_out;             /* flags & arrive_mask: leaving it does */
-    /* the rest */
     uint32_t ninsns;
     unsigned flags;            /* mips_classify() of its control instruction,
                                   or BLOCK_IRQ_ENTRY for the marker */
