@@ -219,7 +219,13 @@ void cli_stage_free(CliStage *s);
  * EXIT_REPORTS for a failed report, else status. */
 int cli_final_status(int status, bool reports_ok);
 
-/* Write data to dir/name atomically (temporary name, then rename). */
+/* rename(tmp, path), 0 or -1 with errno. A path that exists is swapped
+ * with tmp (renameat2 RENAME_EXCHANGE) and the old file unlinked: ext4
+ * flushes a file renamed over another at once (auto_da_alloc), in the
+ * caller's time (docs/performance.md, "Session 9"); where the exchange
+ * is not supported, a plain rename. */
+int cli_replace(const char *tmp, const char *path);
+/* Write data to dir/name atomically (temporary name, then cli_replace). */
 bool cli_write_file(const char *dir, const char *name, const char *data, gsize len, GError **error);
 /* Write every report of a finished run (or of saved data) into out, then
  * OUT/.nocprof-manifest, removing what an earlier run listed there and

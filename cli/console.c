@@ -130,7 +130,7 @@ bool cli_console_finish(Echo *e, GError **error)
         e->files[i] = NULL;
         g_autofree char *path = console_path(e, i);
         int bad = fclose(f) != 0 ? errno : 0;
-        if (!bad && rename(e->tmp[i], path) != 0)
+        if (!bad && cli_replace(e->tmp[i], path) != 0)
             bad = errno;
         if (bad)
             file_failed(e, i, bad);

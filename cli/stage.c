@@ -101,7 +101,7 @@ bool cli_stage_commit(CliStage *s, bool stop_on_signal, GError **error)
     bool ok = true;
     for (guint i = 0; i < s->tmp->len; i++) {
         const char *tmp = g_ptr_array_index(s->tmp, i), *path = g_ptr_array_index(s->final, i);
-        if (ok && rename(tmp, path) != 0) {
+        if (ok && cli_replace(tmp, path) != 0) {
             g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(errno));
             ok = false;
         }

@@ -2,9 +2,12 @@
 /* write.c — the output folder: every report of a run (live, or rebuilt
  * from saved profile data), each written atomically (a temporary name in
  * the same folder, then rename), and the saved data itself. */
+#define _GNU_SOURCE /* renameat2, RENAME_EXCHANGE (glibc 2.28) */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/json.h"
@@ -20,6 +23,19 @@
 #include "profiler/formats/trace.h"
 
 
+int cli_replace(const char *tmp, const char *path)
+{
+#ifdef RENAME_EXCHANGE
+    struct stat st; /* a regular file only: the exchange would move anything */
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)
+        && renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
+        unlink(tmp); /* the old file, now under the temporary name */
+        return 0;
+    }
+#endif
+    return rename(tmp, path); /* path not there yet, or no exchange here */
+}
+
 /* Not g_file_set_contents: it fsyncs every replaced file, which made
  * re-running into an existing folder up to 0.4 s slower; a report is not
  * worth a crash-durability guarantee. */
@@ -30,7 +46,7 @@ bool cli_write_file(const char *dir, const char *name, const char *data, gsize l
     FILE *f = fopen(tmp, "wb");
     bool ok = f && fwrite(data, 1, len, f) == len;
     ok = (f && fclose(f) == 0) && ok;
-    if (ok && rename(tmp, path) == 0)
+    if (ok && cli_replace(tmp, path) == 0)
         return true;
     int e = errno;
     g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(e));
