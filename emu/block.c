@@ -606,10 +606,12 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     Core *c = opaque;
     CORE_CHECK(c); /* checking builds only: nothing in a release */
     uint32_t addr = (uint32_t)address;
-    uint32_t idx = (addr & 0x1FFFFFFFu) >> 2;
-    Block *b = G_LIKELY(idx < c->nslots) ? core_slot(c, idx) : NULL;
+    /* plain's lookup (an empty slot is `none`, whose size no translation
+     * has), compared exactly: watched blocks come here too */
+    uintptr_t off = (uintptr_t)(addr & c->slot_bytes) * (sizeof(intptr_t) / 4);
+    Block *b = core_slot_at(c, *(intptr_t *)(void *)((char *)CORE_BTAB(c) + off));
     Block *p = c->prev;
-    if (G_UNLIKELY(!b || b->size != size || b->addr != addr))
+    if (G_UNLIKELY(b->size != size || b->addr != addr))
         goto slow;
     uint64_t bt = addr != p->fallthrough ? p->bt : p->bnt;
     uint64_t start = c->cycles + bt;

@@ -456,8 +456,10 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
     devices_init(c, console_fn, console_opaque);
     c->blocks = g_ptr_array_new_with_free_func(block_free);
     c->prev = &c->none;
-    c->none.key = BLOCK_KEY_ATTN; /* an empty btab slot: every lookup misses */
-    c->irq_marker.key = BLOCK_KEY_ATTN;
+    /* an empty btab slot is `none`: every lookup misses (no address + size
+     * is odd, no translation has size UINT32_MAX) */
+    c->none.key = c->irq_marker.key = BLOCK_KEY_ATTN;
+    c->none.size = c->irq_marker.size = UINT32_MAX;
     c->lb_pub = &c->lb_own;
     c->irq_marker.flags = BLOCK_IRQ_ENTRY;
     c->irq_marker.attn_out = true;
