@@ -114,7 +114,7 @@ static void check_fast(const Core *c)
     if (p != &c->none && p != &c->irq_marker) /* (those two: BLOCK_KEY_ATTN, in no slot) */
         g_assert_cmpuint(p->key, ==, p->attn ? BLOCK_KEY_ATTN : core_slot_key(p->addr, p->size));
     if (p != &c->none)
-        g_assert_cmpuint(p->qk, ==, p->attn_out || (p->chk & BLOCK_CHK_SLOW) || (p->chk && !c->gpr)
+        g_assert_cmpuint(p->qk, ==, p->attn_out || (p->chk & BLOCK_CHK_SLOW) || (p->chk && !c->gpr) || p->jr_hooked
                                         ? BLOCK_QK_SLOW : p->chk | (p->rt_pend ? BLOCK_QK_PEND : 0u));
     if (p != &c->none && p != &c->irq_marker) {
         Block q = *p;
