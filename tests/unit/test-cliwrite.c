@@ -27,7 +27,7 @@ static char *names(const char *dir)
 {
     GDir *d = g_dir_open(dir, 0, NULL);
     g_assert_nonnull(d);
-    GPtrArray *a = g_ptr_array_new();
+    GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
     const char *n;
     while ((n = g_dir_read_name(d)))
         g_ptr_array_add(a, g_strdup(n));
