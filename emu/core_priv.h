@@ -657,6 +657,16 @@ CoreArriveFn arrive_before;
 /* block_hook_plain without publishing the clock (CoreSched.lone), for
  * [timing] model = flat and 24k (the usual checked leaves of the model
  * first) */
+/* block.c, for block_plain.c: what a hook's quick checks did not clear
+ * (the client's arrival or everything else), and a lookup that missed,
+ * called with the hook's own arguments */
+#ifdef __clang__ /* no noipa there (the -Wthread-safety build); noinline is what matters */
+#define BLOCK_NOIPA __attribute__((noinline))
+#else
+#define BLOCK_NOIPA __attribute__((noipa))
+#endif
+void boundary_other(uint64_t bt, uint64_t start, uint64_t end, Core *c, Block *p, Block *b);
+void block_miss(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
 void block_hook_lone(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
 void block_hook_lone_24k(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
 void block_free(gpointer p);
