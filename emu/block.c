@@ -602,8 +602,7 @@ void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
     uint32_t addr = (uint32_t)address;
     /* plain's lookup (an empty slot is `none`, whose size no translation
      * has), compared exactly: watched blocks come here too */
-    uintptr_t off = (uintptr_t)(addr & c->slot_bytes) * (sizeof(intptr_t) / 4);
-    Block *b = core_slot_at(c, *(intptr_t *)(void *)((char *)CORE_BTAB(c) + off));
+    Block *b = core_slot_lookup(c, addr);
     Block *p = c->prev;
     if (G_UNLIKELY(b->size != size || b->addr != addr))
         goto slow;

@@ -109,7 +109,7 @@ BLOCK_NOIPA static void plain_other(uint64_t bt, uint64_t address, uint64_t end,
 {
     Core *c = opaque;
     uint32_t addr = (uint32_t)address;
-    Block *b = core_slot_at(c, CORE_BTAB(c)[(addr >> 2) & c->slot_mask]);
+    Block *b = core_slot_lookup(c, addr);
     if (G_UNLIKELY(b->addr != addr)) {
         block_miss(NULL, address, b->key - addr, opaque);
         return;
@@ -130,16 +130,9 @@ static inline __attribute__((always_inline)) void plain(uc_engine *uc, uint64_t 
     Core *c = opaque;
     CORE_CHECK(c); /* checking builds only: nothing in a release */
     uint32_t addr = (uint32_t)address;
-    /* (addr & 0x1FFFFFFF) / 4 when below nslots (slot_mask < 2^27), else
-     * a slot of another address or empty: no bound test (Core.slot_mask);
-     * as a byte offset, (addr & slot_mask << 2) * 8 / 4: no shift
-     * (Core.slot_bytes); btab from the core's address, not a load
-     * (CORE_BTAB; a byte offset, else GCC adds the displacement to the
-     * 32-bit index: one more); an empty slot is `none`, whose key matches
-     * nothing: no NULL test; the key is address + size: one comparison
-     * (core_slot_key) */
-    uintptr_t off = (uintptr_t)(addr & c->slot_bytes) * (sizeof(intptr_t) / 4);
-    Block *b = core_slot_at(c, *(intptr_t *)(void *)((char *)CORE_BTAB(c) + off));
+    /* an empty slot is `none`, whose key matches nothing: no NULL test;
+     * the key is address + size: one comparison (core_slot_key) */
+    Block *b = core_slot_lookup(c, addr);
     Block *p = c->prev;
     (void)uc; /* block_miss does not read it: one more register free */
     if (G_UNLIKELY(b->key != core_slot_key(addr, (uint32_t)size))) {

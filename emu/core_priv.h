@@ -496,6 +496,19 @@ static inline uint32_t core_slot_key(uint32_t addr, uint32_t size)
     return addr + size;
 }
 
+/* The hooks' lookup: the block of addr's slot, never NULL (`none` when
+ * empty), with no bound test: (addr & 0x1FFFFFFF) / 4 below nslots
+ * (slot_mask < 2^27), else a slot of another address (a miss). As a byte
+ * offset, (addr & slot_mask << 2) * 8 / 4: no shift (Core.slot_bytes);
+ * btab from the core's address, not a load (CORE_BTAB; a byte offset,
+ * else GCC adds the displacement to the 32-bit index: one more). The
+ * caller compares the key or the address and size. */
+static inline Block *core_slot_lookup(const Core *c, uint32_t addr)
+{
+    uintptr_t off = (uintptr_t)(addr & c->slot_bytes) * (sizeof(intptr_t) / 4);
+    return core_slot_at(c, *(const intptr_t *)(const void *)((const char *)CORE_BTAB(c) + off));
+}
+
 /* check.c: the invariants of c's state at a block boundary (assertions;
  * checking builds only, NOCPROF_CHECK). CORE_CHECK_RUN: a run begins (the
  * clock may have been set back meanwhile: a restored state). */
