@@ -326,7 +326,7 @@ static void core_main(void *opaque)
         if (s->halting && core_live(c) && !runs_on && (!s->halt_at_sync || core_state(c) == CORE_IDLE)) {
             if (core_state(c) == CORE_IDLE)
                 mc->w_kind = MACH_WAIT_IRQ;
-            if (core_state(c) == CORE_IDLE && s->halt_state == CORE_DEADLOCK)
+            if (core_state(c) == CORE_IDLE && (s->halt_state == CORE_DEADLOCK || s->halt_state == CORE_LIMIT))
                 core_idle(c, m->end_cycle);
             core_halt(c, s->halt_state);
         }
@@ -427,9 +427,14 @@ static bool unstick(Machine *m) NP_REQUIRES(mach_sched_lock)
     }
     if (wake_pollers(m))
         return true;
-    m->deadlock = true;
-    m->end_cycle = MIN(latest, m->cfg->max_cycles);
-    mach_start_halt(m, CORE_DEADLOCK, false);
+    /* a core stopped at the cycle limit could have woken the others up
+     * to it: the run ends at the limit (each idles to it), no deadlock */
+    bool limit = false;
+    for (unsigned i = 0; i < m->ncores; i++)
+        limit |= core_state(s->mc[i].core) == CORE_LIMIT;
+    m->deadlock = !limit;
+    m->end_cycle = limit ? m->cfg->max_cycles : MIN(latest, m->cfg->max_cycles);
+    mach_start_halt(m, limit ? CORE_LIMIT : CORE_DEADLOCK, false);
     return true;
 }
 

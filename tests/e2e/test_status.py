@@ -623,6 +623,30 @@ class EndOfRun(unittest.TestCase):
             self.assertEqual(r.summary["config"]["run"]["max_cycles"], mc)
             self.assertRegex(r.stderr, r"limit")
 
+    def test_limit_while_others_wait(self):
+        """t_spin_wait: core 0 spins until the cycle limit, the others sleep
+        in `wait` (only core 0 could have woken them): a cycle limit, not a
+        deadlock. Flat: core 0 runs 8 cycles, then 3 per `b .` (the last
+        taken branch's extra cycle cut at N), so it stops at N, or at
+        N - 1 when (N - 8) % 3 == 1 (N = 100002). Before: "deadlock": true
+        with every core `limit`, and at N = 100002 the sleepers `deadlock`
+        at 100001."""
+        for endian in ("el", "eb"):
+            for n in (100000, 100001, 100002):
+                with self.subTest(endian=endian, n=n):
+                    r = run(["--max-cycles", str(n), nptest.fixture("t_spin_wait", endian)])
+                    self.assertEqual(r.rc, 4, r.describe())
+                    s = r.summary
+                    self.assertFalse(s["deadlock"])
+                    self.assertFalse(s["livelock"])
+                    self.assertNotIn("end_cycle", s)
+                    cores = s["cores"]
+                    self.assertEqual([c["status"] for c in cores], ["limit"] * 4)
+                    self.assertEqual(cores[0]["cycles"], n - ((n - 8) % 3 == 1))
+                    for c in cores[1:]:
+                        self.assertEqual((c["cycles"], c["idle_cycles"]), (n, n - 10))
+                    self.assertNotIn("deadlock", r.text("summary.txt"))
+
     def test_limit_from_set(self):
         r = run(["--set", "run.max_cycles=250000", fw("spin")])
         self.assertEqual(r.rc, 4, r.describe())
