@@ -40,6 +40,7 @@ enum {
     EXIT_FAULT = 3,
     EXIT_LIMIT = 4,
     EXIT_REPORTS = 5,          /* the run ended, a report could not be written */
+    EXIT_SIGHUP = 129,         /* the terminal went away: as SIGTERM */
     EXIT_SIGINT = 130,
     EXIT_SIGTERM = 143,
 };
@@ -178,12 +179,16 @@ void progress_stop(Progress *p);
 
 /* signals.c (docs/robustness.md) */
 extern volatile sig_atomic_t cli_interrupted;
-/* SIGINT/SIGTERM handlers and SIGPIPE ignored, for the whole run. */
+/* SIGINT/SIGTERM/SIGHUP handlers and SIGPIPE ignored, for the whole run. */
 void cli_signals_install(void);
 /* The machine has stopped: a first signal now only sets the status. */
 void cli_signals_writing(void);
-/* EXIT_SIGINT / EXIT_SIGTERM after such a signal, else 0. */
+/* EXIT_SIGINT / EXIT_SIGTERM / EXIT_SIGHUP after such a signal, else 0. */
 int cli_signal_status(void);
+/* "SIGINT", "SIGTERM" or "SIGHUP": the signal of that status. */
+const char *cli_signal_name(int status);
+/* Whether a child's exit status says a signal stopped it (sweep). */
+bool cli_status_is_signal(int status);
 void cli_signals_restore(void);
 /* The final status is fixed: signals from now on change nothing. */
 void cli_signals_freeze(void);

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* signals.c — SIGINT, SIGTERM and SIGPIPE in every command (issue 20.2).
+/* signals.c — SIGINT, SIGTERM, SIGHUP and SIGPIPE in every command (issue
+ * 20.2).
  *
- *   SIGINT / SIGTERM, first one: `run`: the machine stops at the next
+ *   SIGHUP (the terminal or ssh session went away) is a SIGTERM whose
+ *       status is 129: without a handler it killed `run` at once, leaving
+ *       no report and the console's temporary files.
+ *   SIGINT / SIGTERM / SIGHUP, first one: `run`: the machine stops at the next
  *       check (every block boundary), the reports are written, the status
- *       is 130 / 143. Arriving while the reports are being written, it does
+ *       is 130 / 143 / 129. Arriving while the reports are being written, it does
  *       not stop the writing (the status still becomes 130 / 143).
  *       `report`, `diff`, `merge`: the command stops before it replaces
  *       anything (cli_stage_commit discards its temporary files), status
@@ -23,7 +27,7 @@
  *       stops the console echo (run.c).
  * Only async-signal-safe calls in the handler.
  *
- * Test hook: NOCPROF_TEST_SIGNAL=NAME:SIG[,SIG...] (SIG: INT or TERM, or
+ * Test hook: NOCPROF_TEST_SIGNAL=NAME:SIG[,SIG...] (SIG: INT, TERM or HUP, or
  * WAIT: sleep past the grace) raises those signals when the file NAME
  * (relative to the output folder, e.g. "report.html", "core0/flat.txt")
  * is about to be written, so the e2e tests interrupt at a chosen point
@@ -62,9 +66,24 @@ static long long since_first(void)
     return (now.tv_sec - first_at.tv_sec) * 1000000000LL + (now.tv_nsec - first_at.tv_nsec);
 }
 
+static int status_of(int sig)
+{
+    return sig == SIGTERM ? EXIT_SIGTERM : sig == SIGHUP ? EXIT_SIGHUP : sig == SIGINT ? EXIT_SIGINT : 0;
+}
+
+const char *cli_signal_name(int status)
+{
+    return status == EXIT_SIGTERM ? "SIGTERM" : status == EXIT_SIGHUP ? "SIGHUP" : "SIGINT";
+}
+
+bool cli_status_is_signal(int status)
+{
+    return status == EXIT_SIGINT || status == EXIT_SIGTERM || status == EXIT_SIGHUP;
+}
+
 static void on_signal(int sig)
 {
-    const char *name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
+    const char *name = cli_signal_name(status_of(sig));
     if (frozen)
         return;
     if (!first_sig) {
@@ -85,7 +104,7 @@ static void on_signal(int sig)
     say("nocprof: second ");
     say(name);
     say(": aborting; the output folder keeps what it had before\n");
-    _exit(first_sig == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT);
+    _exit(status_of(first_sig));
 }
 
 void cli_signals_install(void)
@@ -94,8 +113,10 @@ void cli_signals_install(void)
     sigemptyset(&sa.sa_mask);
     sigaddset(&sa.sa_mask, SIGINT);
     sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGHUP);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 }
 
@@ -111,13 +132,14 @@ void cli_signals_freeze(void)
 
 int cli_signal_status(void)
 {
-    return first_sig == SIGTERM ? EXIT_SIGTERM : first_sig == SIGINT ? EXIT_SIGINT : 0;
+    return status_of(first_sig);
 }
 
 void cli_signals_restore(void)
 {
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
 }
 
 void cli_signals_track(const char *path)
@@ -149,7 +171,7 @@ void cli_test_hook(const char *name)
         if (strcmp(*s, "WAIT") == 0)
             g_usleep(CLI_SIGNAL_GRACE_NS / 1000 + 200000);   /* past the grace */
         else
-            raise(strcmp(*s, "TERM") == 0 ? SIGTERM : SIGINT);
+            raise(strcmp(*s, "TERM") == 0 ? SIGTERM : strcmp(*s, "HUP") == 0 ? SIGHUP : SIGINT);
 }
 
 int cli_final_status(int status, bool reports_ok)

@@ -90,13 +90,14 @@ bool cli_stage_commit(CliStage *s, bool stop_on_signal, GError **error)
     if (stop_on_signal && cli_signal_status()) {
         cli_stage_discard(s);
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "interrupted by %s: nothing was replaced",
-                    cli_signal_status() == EXIT_SIGTERM ? "SIGTERM" : "SIGINT");
+                    cli_signal_name(cli_signal_status()));
         return false;
     }
     sigset_t block, old;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &block, &old);
     bool ok = true;
     for (guint i = 0; i < s->tmp->len; i++) {

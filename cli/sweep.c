@@ -489,7 +489,7 @@ static int run_one(const char *dir, const char *index)
         g_clear_error(&err);
         return EXIT_REPORTS;
     }
-    if (status == EXIT_SIGINT || status == EXIT_SIGTERM)
+    if (cli_status_is_signal(status))
         return status;                 /* interrupted: run again on resume */
     g_autofree char *json = g_strdup_printf("{\"run\":%u,\"status\":%d}\n", (unsigned)run, status);
     if (!cli_write_file(rdir, SWEEP_RUN_STATUS, json, strlen(json), &err)) {
@@ -589,21 +589,23 @@ int cmd_sweep(int argc, char **argv)
     g_autoptr(SweepPlan) p = plan_from_options(&o, &err);
     if (!p || !plan_save_or_match(p, &err))
         return finish(err && err->code == NOCPROF_ERROR_IO ? EXIT_REPORTS : EXIT_USAGE, err);
-    struct sigaction sa = { .sa_handler = on_sweep_signal }, old_int, old_term;
+    struct sigaction sa = { .sa_handler = on_sweep_signal }, old_int, old_term, old_hup;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
     SweepEngineOpts eo = { o.engine ? o.engine : "local", (unsigned)o.jobs, o.sshlogins, o.dry_run };
     bool ok = sweep_engine_run(p, &eo, &err);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
     if (!ok)
         return finish(err->code == NOCPROF_ERROR_USAGE ? EXIT_USAGE : EXIT_REPORTS, err);
     if (o.dry_run)
         return EXIT_OK;
     int status = collect(p);
     if (sweep_signal)
-        return sweep_signal == SIGTERM ? EXIT_SIGTERM : EXIT_SIGINT;
+        return sweep_signal == SIGTERM ? EXIT_SIGTERM : sweep_signal == SIGHUP ? EXIT_SIGHUP : EXIT_SIGINT;
     return status;
 }
 

@@ -69,7 +69,7 @@ static bool stopped(const Out *o, GError **error)
     if (!(o->flags & CLI_WRITE_STOP_ON_SIGNAL) || !cli_signal_status())
         return false;
     g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "interrupted by %s: nothing was replaced",
-                cli_signal_status() == EXIT_SIGTERM ? "SIGTERM" : "SIGINT");
+                cli_signal_name(cli_signal_status()));
     return true;
 }
 

@@ -12,7 +12,7 @@
  *
  * Processes. The process started is the supervisor: it forks the first
  * one that runs and waits, to end with the status of whichever process
- * finishes the run (it forwards SIGINT and SIGTERM to it). A checkpoint
+ * finishes the run (it forwards SIGINT, SIGTERM and SIGHUP to it). A checkpoint
  * is taken by fork(): the parent freezes, the child goes on. A frozen
  * process waits on its command socket; to go back, the live process
  * sends the checkpoint the debugger's state (breakpoints, watchpoints,
@@ -133,6 +133,7 @@ static void supervise(int fd)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     pid_t live = 0;
     int status = -1, live_status = -1;
     for (;;) {
@@ -194,15 +195,16 @@ static void thin(GdbHistory *h, uint64_t now)
     }
 }
 
-static struct sigaction frozen_old[3];
-static const int frozen_sigs[3] = { SIGINT, SIGTERM, SIGCHLD };
+#define NFROZEN_SIGS 4u
+static struct sigaction frozen_old[NFROZEN_SIGS];
+static const int frozen_sigs[NFROZEN_SIGS] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
 
 /* Frozen: wait for a command; returns in a resumed copy (the socket to
  * this checkpoint in *resume_fd, the command in m, its payload in *extra). */
 static void frozen(int fd, Msg *m, uint8_t **extra, int *resume_fd)
 {
     struct sigaction ign = { .sa_handler = SIG_IGN };
-    for (unsigned i = 0; i < 3; i++)
+    for (unsigned i = 0; i < NFROZEN_SIGS; i++)
         sigaction(frozen_sigs[i], &ign, &frozen_old[i]);   /* children reaped by the kernel */
     for (;;) {
         if (!read_all(fd, m, sizeof *m) || m->cmd != CMD_RESUME)
@@ -225,7 +227,7 @@ static void frozen(int fd, Msg *m, uint8_t **extra, int *resume_fd)
         if (pid == 0) {
             close(sv[0]);
             close(fd);
-            for (unsigned i = 0; i < 3; i++)
+            for (unsigned i = 0; i < NFROZEN_SIGS; i++)
                 sigaction(frozen_sigs[i], &frozen_old[i], NULL);
             *extra = buf;
             *resume_fd = sv[1];

@@ -106,12 +106,28 @@ class Signals(unittest.TestCase):
         self.assertGreater(max(c["cycles"] for c in s["cores"]), 0)
         for name in ("summary.txt", "noc.txt", "stacks.folded", "core0/flat.txt", "core0/gmon.out"):
             self.assertTrue(os.path.exists(os.path.join(out, name)), name)
+        self.assertEqual([f for _, _, fs in os.walk(out) for f in fs if ".tmp-" in f], [])
 
     def test_sigterm_writes_reports_143(self):
         self.check_signal(signal.SIGTERM, 143)
 
     def test_sigint_writes_reports_130(self):
         self.check_signal(signal.SIGINT, 130)
+
+    def test_sighup_writes_reports_129(self):
+        """SIGHUP (the terminal or ssh session went away) stops the run as
+        SIGTERM does, with status 129. Before: killed at once (status
+        -SIGHUP), no summary, and coreN/console.txt.tmp-PID left behind."""
+        self.check_signal(signal.SIGHUP, 129)
+
+    def test_sighup_while_report_html_is_written(self):
+        r = run(ONE_CORE + [fw("calls")], extra_env={"NOCPROF_TEST_SIGNAL": "report.html:HUP"})
+        self.assertEqual(r.rc, 129, r.describe())
+        self.assertEqual(r.summary["exit_status"], 129)
+        self.assertIn("exit status: 129", r.text("summary.txt"))
+        self.assertIn("SIGHUP while writing the reports", r.stderr)
+        leftovers = [f for _, _, fs in os.walk(r.out) for f in fs if ".tmp-" in f]
+        self.assertEqual(leftovers, [])
 
     def test_repeated_signal_is_one_stop(self):
         """Two SIGTERMs in a row (GNU timeout signals the child, then its
