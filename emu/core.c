@@ -30,7 +30,12 @@ uint32_t core_pc(const Core *c) { return c->pc; }
 uint64_t core_idle_cycles(const Core *c) { return c->idle_cycles; }
 uint32_t core_stack_top(const Core *c) { return c->sp_top; }
 uint32_t core_stack_lowest(const Core *c) { return c->sp_low; }
-uint64_t core_irq_cycles(const Core *c) { return c->irq.cycles; }
+/* A core stopped inside a handler (a fault, the cycle limit, a signal)
+ * spent its cycles since the entry there too, as the profile says */
+uint64_t core_irq_cycles(const Core *c)
+{
+    return c->irq.cycles + (c->irq.in && !core_live(c) ? c->cycles - c->irq.start : 0);
+}
 uint64_t core_interrupts(const Core *c) { return c->irq.count; }
 uint64_t core_waits(const Core *c) { return c->waits; }
 
