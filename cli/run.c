@@ -270,9 +270,10 @@ static void fault_of(Run *r, unsigned i)
     res->fault_kind = profile_data_intern(&r->data, fault->kind);
     res->fault_message = profile_data_intern(&r->data, fault->message);
     res->fault_pc = fault->pc;
-    int fi = symbols_lookup(syms, fault->pc);
+    uint32_t code = symbols_code_addr(syms, fault->pc);   /* kseg1 runs kseg0's code */
+    int fi = symbols_lookup(syms, code);
     res->fault_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
-    SymLine ln = symbols_line(syms, fault->pc);
+    SymLine ln = symbols_line(syms, code);
     res->fault_file = profile_data_intern(&r->data, ln.file);
     res->fault_line = ln.line;
     GPtrArray *stack = g_ptr_array_new();
@@ -376,9 +377,10 @@ static int core_outcome(Run *r, unsigned i)
     if (st == CORE_DEADLOCK) {
         const Symbols *syms = firmware_of(r, i)->syms;
         res->stop_pc = core_pc(c);
-        int fi = symbols_lookup(syms, res->stop_pc);
+        uint32_t code = symbols_code_addr(syms, res->stop_pc);
+        int fi = symbols_lookup(syms, code);
         res->stop_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
-        SymLine ln = symbols_line(syms, res->stop_pc);
+        SymLine ln = symbols_line(syms, code);
         res->stop_file = profile_data_intern(&r->data, ln.file);
         res->stop_line = ln.line;
     }

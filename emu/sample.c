@@ -114,13 +114,23 @@ static int64_t bin_of(Core *c, uint32_t pc)
     return -1;
 }
 
+/* The bin of pc or, outside every range, of its kseg0/kseg1 alias (code
+ * linked in kseg0 and run through kseg1, uncached: the same code). */
+static int64_t bin_code(Core *c, uint32_t pc)
+{
+    int64_t k = bin_of(c, pc);
+    if (k < 0 && pc - 0x80000000u < 0x40000000u)
+        k = bin_of(c, pc ^ 0x20000000u);
+    return k;
+}
+
 static inline void hist_add(Core *c, Histogram *h, uint32_t pc)
 {
     h->total++;
     int64_t k;
     if (pc == 0)
         h->idle++;
-    else if ((k = bin_of(c, pc)) >= 0)
+    else if ((k = bin_code(c, pc)) >= 0)
         h->bins[k]++;
     else
         h->outside++;
@@ -212,7 +222,7 @@ static uint32_t insn_at(const Block *b, uint32_t from, uint64_t at, uint32_t xi,
  * take the sample from `outside` instead, hiding it). */
 static void hist_remove(Core *c, Histogram *h, uint32_t pc)
 {
-    int64_t bin = bin_of(c, pc);
+    int64_t bin = bin_code(c, pc);
     uint64_t *from = bin >= 0 ? &h->bins[bin] : &h->outside;
     g_assert(*from > 0 && h->total > 0);
     (*from)--;

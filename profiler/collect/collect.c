@@ -483,6 +483,7 @@ static void on_idle(void *opaque, uint64_t from, uint64_t to)
 static uint32_t on_block_tag(void *opaque, uint32_t addr, bool *watch, void **data)
 {
     Collector *col = opaque;
+    addr = symbols_code_addr(col->syms, addr); /* kseg1 runs kseg0's code */
     int i = col->syms ? symbols_lookup(col->syms, addr) : -1;
     BlockInfo bi = {
         .func = i >= 0 ? (unsigned)i : collect_pseudo(col, PROF_UNKNOWN),

@@ -72,7 +72,7 @@ static void add_events(ProfFunc *f, const Block *b, uint64_t count)
 }
 
 /* b's misses by instruction into misses (ProfMiss; count as add_events). */
-static void add_misses(GArray *misses, const Block *b, uint64_t count)
+static void add_misses(GArray *misses, const Block *b, uint32_t addr, uint64_t count)
 {
     uint64_t all = block_count(b), m[BLOCK_NMISS];
     for (uint32_t i = 0; block_has_misses(b) && i < block_ninsns(b); i++) {
@@ -81,7 +81,7 @@ static void add_misses(GArray *misses, const Block *b, uint64_t count)
             continue;
         for (unsigned k = 0; k < BLOCK_NMISS && count != all; k++)
             m[k] = all ? (uint64_t)((double)m[k] * (double)count / (double)all + 0.5) : 0;
-        ProfMiss x = { .pc = block_addr(b) + 4 * i, .i1 = m[BLOCK_MISS_I1], .d1r = m[BLOCK_MISS_D1R],
+        ProfMiss x = { .pc = addr + 4 * i, .i1 = m[BLOCK_MISS_I1], .d1r = m[BLOCK_MISS_D1R],
                        .d1w = m[BLOCK_MISS_D1W] };
         g_array_append_val(misses, x);
     }
@@ -113,7 +113,7 @@ static void finish_misses(Profile *p, GArray *misses)
 }
 
 /* 24k: b's waits per instruction, count executions, into out. */
-static void add_stalls(GArray *out, const Core *core, const Block *b, uint64_t count)
+static void add_stalls(GArray *out, const Core *core, const Block *b, uint32_t addr, uint64_t count)
 {
     uint32_t n = block_ninsns(b);
     if (!count || !n)
@@ -124,7 +124,7 @@ static void add_stalls(GArray *out, const Core *core, const Block *b, uint64_t c
         return;
     for (uint32_t i = 0; i < n; i++)
         if (cause[i] < BLOCK_NWAIT && cyc[i]) {
-            ProfStall s = { block_addr(b) + 4 * i, cause[i], (uint64_t)cyc[i] * count };
+            ProfStall s = { addr + 4 * i, cause[i], (uint64_t)cyc[i] * count };
             g_array_append_val(out, s);
         }
 }
@@ -162,13 +162,15 @@ static void build_blocks(Profile *p, Collector *col, const Core *core)
             continue;
         unsigned fi = block_tag(b) != CORE_NO_TAG ? collect_block(col, b)->func : unknown;
         p->max_block_insns = MAX(p->max_block_insns, block_ninsns(b));
-        p->blocks[nb++] = (ProfBlock){ .addr = block_addr(b), .ninsns = block_ninsns(b), .func = fi,
+        /* code run through its kseg0/kseg1 alias is listed as linked */
+        uint32_t addr = symbols_code_addr(col->syms, block_addr(b));
+        p->blocks[nb++] = (ProfBlock){ .addr = addr, .ninsns = block_ninsns(b), .func = fi,
                                        .count = count, .cycles = cyc, .icycles = insn_cycles(b, cyc) };
         p->funcs[fi].self_cycles += cyc;
         p->funcs[fi].instructions += insns;
         add_events(&p->funcs[fi], b, count);
-        add_misses(misses, b, count);
-        add_stalls(st, core, b, count);
+        add_misses(misses, b, addr, count);
+        add_stalls(st, core, b, addr, count);
     }
     finish_misses(p, misses);
     profile_stalls_add(p, (const ProfStall *)(void *)st->data, st->len);
@@ -189,11 +191,23 @@ static void build_arcs(Profile *p, const Collector *col)
         const Arc *a = key;
         if (!a->count && !a->incl)   /* only taken while not collecting */
             continue;
-        p->arcs[na++] = (ProfArc){ .caller = a->caller, .callee = a->callee, .call_site = a->site,
+        p->arcs[na++] = (ProfArc){ .caller = a->caller, .callee = a->callee,
+                                   .call_site = symbols_code_addr(col->syms, a->site),
                                    .count = a->count, .inclusive_cycles = a->incl };
     }
-    p->narcs = na;   /* the skipped ones are not arcs of the profile */
     qsort(p->arcs, na, sizeof *p->arcs, profile_arc_cmp);
+    /* one call site run through both kseg0 and kseg1: one arc */
+    unsigned out = 0;
+    for (unsigned i = 0; i < na; i++) {
+        ProfArc *prev = out ? &p->arcs[out - 1] : NULL;
+        if (prev && profile_arc_cmp(prev, &p->arcs[i]) == 0) {
+            prev->count += p->arcs[i].count;
+            prev->inclusive_cycles += p->arcs[i].inclusive_cycles;
+        } else {
+            p->arcs[out++] = p->arcs[i];
+        }
+    }
+    p->narcs = out;   /* the skipped ones are not arcs of the profile */
 }
 
 /* The contexts are handed over, not copied (issue 24: 4.8 M host

@@ -548,6 +548,14 @@ int symbols_at(const Symbols *s, uint32_t addr)
     return i >= 0 && g_array_index(s->funcs, SymFunc, i).addr == addr ? i : -1;
 }
 
+uint32_t symbols_code_addr(const Symbols *s, uint32_t addr)
+{
+    if (!s || addr < 0x80000000u || addr >= 0xC0000000u || symbols_lookup(s, addr) >= 0)
+        return addr;
+    uint32_t alias = addr ^ 0x20000000u;
+    return symbols_lookup(s, alias) >= 0 ? alias : addr;
+}
+
 const char *symbols_unit_file(const Symbols *s, uint32_t addr)
 {
     guint lo = 0, hi = s->units->len;   /* first unit with lo > addr */

@@ -62,6 +62,10 @@ const SymFunc *symbols_func(const Symbols *s, unsigned index); /* sorted */
 int symbols_lookup(const Symbols *s, uint32_t addr);
 /* Index of the function starting exactly at addr, or -1. */
 int symbols_at(const Symbols *s, uint32_t addr);
+/* addr, or its kseg0/kseg1 alias (addr ^ 0x2000_0000) when no function
+ * holds addr and one holds the alias: code linked in kseg0 and run
+ * through kseg1 (uncached), or the other way round, is that code. */
+uint32_t symbols_code_addr(const Symbols *s, uint32_t addr);
 
 /* The primary source file of the compilation unit whose code holds addr
  * (DW_AT_name joined to DW_AT_comp_dir, as line files are; not a header

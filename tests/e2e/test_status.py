@@ -169,6 +169,36 @@ class FaultInHandler(unittest.TestCase):
                 self.assertEqual(c["irq_cycles"], nptest.functions(c)["<interrupt>"]["inclusive_cycles"])
 
 
+class Kseg1Code(unittest.TestCase):
+    def test_code_run_through_kseg1_is_its_function(self):
+        """t_kseg1code: g called twice through kseg0 and three times
+        through kseg1 (5 cycles flat each), then a fault in `bad` reached
+        through kseg1. Before: g 2 calls, 10 cycles, 15 cycles and 15
+        samples in <unknown>, the fault in no function."""
+        for endian in ("el", "eb"):
+            elf = nptest.fixture("t_kseg1code", endian)
+            sym = nptest.symbols(elf, endian)
+            for model in ("flat", "24k"):
+                with self.subTest(endian=endian, model=model):
+                    r = run(ONE_CORE + ["--set", "timing.model=" + model, "--sample-period", "1", elf])
+                    self.assertEqual(r.rc, 3, r.describe())
+                    c = r.core(0)
+                    fn = nptest.functions(c)
+                    self.assertEqual(fn["g"]["calls"], 5)
+                    self.assertEqual(fn["g"]["instructions"], 20)
+                    if model == "flat":
+                        self.assertEqual(fn["g"]["self_cycles"], 25)
+                    self.assertEqual(fn["g"]["samples"]["1"], fn["g"]["self_cycles"])
+                    unknown = fn.get("<unknown>", {"self_cycles": 0, "samples": {"1": 0}})
+                    self.assertEqual((unknown["self_cycles"], unknown["samples"]["1"]), (0, 0))
+                    f = c["fault"]
+                    self.assertEqual((f["kind"], f["pc"], f["function"]),
+                                     ("unmapped-read", sym["bad"][0] | 0x20000000, "bad"))
+                    ann = r.text("core0", "annotated.txt")
+                    self.assertIn("*** g  [0x%08x" % sym["g"][0], ann)
+                    self.assertIn("called 5,", ann)
+
+
 class WordAccessAndUserMode(unittest.TestCase):
     """Issue 19 item 5 (SPEC 1): a 64-bit access to a device register is a
     bus error naming the device, the offset and the pc (it used to reach
