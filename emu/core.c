@@ -601,6 +601,25 @@ static bool after_wait(Core *c, uint32_t pc)
     return (core_guest_word(c, w) & MIPS_WAIT_MASK) == MIPS_WAIT_BITS;
 }
 
+/* The `wait` at w ran in the delay slot of a branch of the block that ran
+ * (a branch inside a block is followed by its slot): a fault. Unicorn
+ * halts there with the branch pending and no API to resume it: waking,
+ * it ran the word after the wait as the slot and then branched, or took
+ * the interrupt stub as the slot and ran the branch target with EXL set.
+ * The assembler never puts a wait in a delay slot either (NODS). */
+static bool wait_in_slot(Core *c, uint32_t w)
+{
+    const Block *b = core_current_block(c);
+    if (!b || w <= b->addr || w >= b->addr + b->size)
+        return false;
+    uint32_t br = b->words[(w - b->addr) / 4 - 1];
+    if (!(mips_classify(br) & MIPS_BRANCH))
+        return false;
+    core_raise(c, "delay-slot", w, "wait in the delay slot of the branch at pc 0x%08x (pc 0x%08x): the "
+               "platform cannot resume after it (the assembler never puts wait in a delay slot)", w - 4, w);
+    return true;
+}
+
 void core_run(Core *c, uint64_t horizon)
 {
     unsigned spurious = 0;
@@ -625,6 +644,8 @@ void core_run(Core *c, uint64_t horizon)
             break; /* at a sync point or the horizon: c->pc is set */
         }
         uint32_t pc = core_reg(c, UC_MIPS_REG_PC);
+        if (after_wait(c, pc) && wait_in_slot(c, pc - 4))
+            break;
         c->prev = &c->none;
         if (after_wait(c, pc)) {
             c->pc = pc;

@@ -169,6 +169,24 @@ class FaultInHandler(unittest.TestCase):
                 self.assertEqual(c["irq_cycles"], nptest.functions(c)["<interrupt>"]["inclusive_cycles"])
 
 
+class WaitInDelaySlot(unittest.TestCase):
+    def test_wait_in_a_delay_slot_is_a_fault(self):
+        """t_f_waitslot: `b target; wait` woken by the TIMER. Before: the
+        core exited 102 (the word after the wait ran as the slot, then the
+        branch). Now a `delay-slot` fault at the wait, after the 14
+        instructions before it (the branch included: 0x38 / 4)."""
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                elf = nptest.fixture("t_f_waitslot", endian)
+                r = run(ONE_CORE + [elf])
+                self.assertEqual(r.rc, 3, r.describe())
+                c = r.core(0)
+                slot = nptest.symbols(elf, endian)["slot"][0]
+                self.assertEqual((c["status"], c["fault"]["kind"], c["fault"]["pc"]), ("fault", "delay-slot", slot))
+                self.assertIn("wait in the delay slot of the branch at pc 0x%08x" % (slot - 4), c["fault"]["message"])
+                self.assertEqual(c["instructions"], (slot - 0x80000000) // 4)
+
+
 class Kseg1Code(unittest.TestCase):
     def test_code_run_through_kseg1_is_its_function(self):
         """t_kseg1code: g called twice through kseg0 and three times
