@@ -53,6 +53,17 @@ static bool read_loads(ElfFile *f, GError **error)
         return false;
     }
     const char *raw = elf_rawfile(f->elf, &size);
+    /* libelf counts only the headers inside a truncated file (none: "no
+     * PT_LOAD segment" said before) and ignores e_phentsize */
+    size_t want = f->eh.e_phnum == PN_XNUM ? n : f->eh.e_phnum;
+    if (want && (f->eh.e_phentsize != sizeof(Elf32_Phdr) || f->eh.e_phoff > size
+                 || want > (size - f->eh.e_phoff) / sizeof(Elf32_Phdr))) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF,
+                    "%s: program headers (e_phoff %" G_GUINT64_FORMAT ", %zu of e_phentsize %u bytes) do not "
+                    "fit in the file (%zu bytes; %zu-byte entries expected)", f->path, (guint64)f->eh.e_phoff,
+                    want, f->eh.e_phentsize, size, sizeof(Elf32_Phdr));
+        return false;
+    }
     for (size_t i = 0; i < n; i++) {
         GElf_Phdr ph;
         if (!gelf_getphdr(f->elf, (int)i, &ph)) {

@@ -812,6 +812,26 @@ class UsageErrors(unittest.TestCase):
                     f.write(data)
                 self.expect_2([path], path, "0x%08x" % entry)
 
+    def test_bad_program_header_table(self):
+        """Program headers cut off by the end of the file (libelf then
+        counts none: "no PT_LOAD segment" before) or of another entry size
+        than Elf32_Phdr's 32 bytes (e_phentsize 7 ran before, status 0):
+        an ELF error naming the table."""
+        import struct
+        for endian, order in (("el", "<"), ("eb", ">")):
+            data = open(fw("calls", endian), "rb").read()
+            phoff = struct.unpack_from(order + "I", data, 28)[0]
+            bad = bytearray(data)
+            struct.pack_into(order + "H", bad, 42, 7)  # e_phentsize
+            for name, blob, what in (("cut", data[:phoff + 10], "1 of e_phentsize 32 bytes) do not fit in the "
+                                      "file (%d bytes" % (phoff + 10)),
+                                     ("entsize", bytes(bad), "1 of e_phentsize 7 bytes) do not fit")):
+                with self.subTest(endian=endian, case=name):
+                    path = os.path.join(nptest.tmpdir("phdr"), name + ".elf")
+                    with open(path, "wb") as f:
+                        f.write(blob)
+                    self.expect_2([path], path + ": program headers (e_phoff %d, " % phoff, what)
+
     def test_ram_smaller_than_image(self):
         elf = nptest.fixture("big_image")
         r = run([elf] + nptest.ONE_CORE)          # fits the default 1 MiB
