@@ -27,8 +27,9 @@ static void json_config(NpJson *b, const Config *cfg)
             for (char **p = parts; *p; p++)
                 npjson_u64(b, g_ascii_strtoull(*p, NULL, 10));
             npjson_end_array(b);
-        } else if (strcmp(group, "timing") == 0 && strcmp(key, "model") == 0) {
-            npjson_member_string(b, key, v); /* "24k" or "flat" */
+        } else if ((strcmp(group, "timing") == 0 && strcmp(key, "model") == 0)
+                   || (strcmp(group, "cache") == 0 && strcmp(key, "d_model") == 0)) {
+            npjson_member_string(b, key, v); /* "24k"/"flat", "predict"/"hook": names, as set */
         } else {
             npjson_member_u64(b, key, g_ascii_strtoull(v, NULL, 10));
         }

@@ -382,6 +382,18 @@ class SummaryJson(unittest.TestCase):
             self.assertTrue(is_num(noc["latency"][k]), k)
         self.assertTrue(is_int(noc["stall_cycles"]))
 
+    def test_cache_config_values_as_set(self):
+        # "config" holds the effective values as the config spells them:
+        # [cache] d_model is a name (predict or hook), like [timing] model,
+        # and every [cache] key is there (was d_model: 0 for both names)
+        for dm in ("predict", "hook"):
+            r = run([fw("calls"), "--set", "cache.enabled=1", "--set", "cache.d_model=" + dm,
+                     "--set", "cache.dcache_ways=2", "--set", "cache.miss_penalty=7"] + nptest.ONE_CORE)
+            self.assertEqual(r.rc, 0, r.describe())
+            self.assertEqual(r.summary["config"]["cache"],
+                             {"enabled": 1, "line": 32, "icache_size": 32768, "icache_ways": 4, "dcache_size": 32768,
+                              "dcache_ways": 2, "miss_penalty": 7, "writeback_penalty": 0, "d_model": dm})
+
     def test_fault_object_types(self):
         r = run([fw("fault_break")])
         self.assertEqual(r.rc, 3, r.describe())
