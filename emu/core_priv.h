@@ -730,6 +730,8 @@ uint64_t block_poll_skip(Core *c, Block *b, uint64_t start);
 /* cache.c: the L1 caches ([cache] enabled) */
 /* Make c->cache when the cache is enabled (true), else nothing (false). */
 bool cache_init(Core *c);
+/* The I-cache lookups of poll-loop iterations skipped (block_poll.c): hits. */
+void cache_count_skipped(Core *c, uint64_t ilookups);
 void cache_free(Core *c);
 /* The block hook with the I-cache, the D-cache's RAM access hook. */
 void cache_block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);
