@@ -374,6 +374,12 @@ static int core_outcome(Run *r, unsigned i)
     res->waits = core_waits(c);
     res->stack_lowest = core_stack_lowest(c);
     res->stack_used = core_stack_top(c) - MIN(core_stack_top(c), core_stack_lowest(c));
+    res->i1_accesses = cache_count(c, CACHE_I_ACCESS);
+    res->i1_misses = cache_count(c, CACHE_I_MISS);
+    res->d1_accesses = cache_count(c, CACHE_D_ACCESS);
+    res->d1_read_misses = cache_count(c, CACHE_D_RMISS);
+    res->d1_write_misses = cache_count(c, CACHE_D_WMISS);
+    res->d1_writebacks = cache_count(c, CACHE_D_WBACK);
     if (st == CORE_DEADLOCK) {
         const Symbols *syms = firmware_of(r, i)->syms;
         res->stop_pc = core_pc(c);

@@ -3,7 +3,23 @@
  * loop lets the scheduler say how many identical iterations the core
  * may skip (block_poll_failed, block_poll_skip; docs/design.md). */
 #include "emu/core_priv.h"
+#include "emu/dcache.h"
 #include "base/check.h"
+
+/* With the cache model a skipped iteration must count what it would have
+ * looked up: its I-cache lines (all hits: nothing changes in the loop) are
+ * b->ilines; its D-cache accesses are not known without running it (a
+ * load or store may go to RAM, kseg1 or a device), so a loop with any
+ * load or store but the poll itself (a device access, no D-cache access)
+ * is not skipped when the cache is on. */
+static bool cache_skippable(const Core *c, const Block *b, int poll)
+{
+    DAcc a;
+    for (uint32_t k = 0; c->cache && k < b->ninsns; k++)
+        if ((int)k != poll && dcache_access_of(b->words[k], &a))
+            return false;
+    return true;
+}
 
 /* b is `L: ...; lw (the poll); ...; b<cond> L; <delay slot>` whose every
  * iteration computes the same thing (mips_idempotent_loop). */
@@ -26,7 +42,7 @@ void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx)
         return;
     int i = (int)((pc - b->addr) / 4);
     if (b->pollable < 0)
-        b->pollable = poll_loop(b, i);
+        b->pollable = poll_loop(b, i) && cache_skippable(c, b, i);
     if (!b->pollable)
         return;
     uint64_t off = 0;
@@ -61,6 +77,8 @@ uint64_t block_poll_skip(Core *c, Block *b, uint64_t start)
     else
         k = 0;
     b->count += k;
+    if (c->cache)
+        cache_count_skipped(c, k * b->ilines);
     b->extra += (int64_t)(k * (period - b->cost));
     /* per iteration, the poll's device extra on the load, bt on the branch */
     uint64_t dev = period - b->cost > b->bt ? period - b->cost - b->bt : 0;

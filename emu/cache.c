@@ -80,6 +80,11 @@ void cache_free(Core *c)
     c->cache = NULL;
 }
 
+void cache_count_skipped(Core *c, uint64_t ilookups)
+{
+    c->cache->n[CACHE_I_ACCESS] += ilookups;
+}
+
 uint64_t cache_count(const Core *c, unsigned what)
 {
     if (c->cache && what == CACHE_D_WBACK)

@@ -534,6 +534,12 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot);
 uint32_t core_reg(Core *c, int reg);
 /* gpr.c: find the engine's register file (c->gpr) once, at creation. */
 void core_locate_gpr(Core *c);
+/* fpr.c: the FPU registers $f0-$f31 (each one's low 32 bits) and FCSR,
+ * read and written through a saved CPU context; false (registers read 0)
+ * when their place in it could not be found. n 32 is
+ * FCSR (a write changing FS or RM, or raising a trap, is refused). */
+bool core_fpu_read(Core *c, uint32_t fpr[32], uint32_t *fcsr);
+bool core_fpu_write(Core *c, unsigned n, uint32_t v);
 /* General register n (the hot reads: no call when c->gpr is known). */
 static inline uint32_t core_gpr(Core *c, unsigned n)
 {
@@ -724,6 +730,8 @@ uint64_t block_poll_skip(Core *c, Block *b, uint64_t start);
 /* cache.c: the L1 caches ([cache] enabled) */
 /* Make c->cache when the cache is enabled (true), else nothing (false). */
 bool cache_init(Core *c);
+/* The I-cache lookups of poll-loop iterations skipped (block_poll.c): hits. */
+void cache_count_skipped(Core *c, uint64_t ilookups);
 void cache_free(Core *c);
 /* The block hook with the I-cache, the D-cache's RAM access hook. */
 void cache_block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque);

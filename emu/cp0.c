@@ -43,6 +43,15 @@
 #define CP0_RANDOM 1u
 #define CP0_WIRED 6u
 #define CP0_TLB_ENTRIES 16u  /* the 24Kf as Unicorn builds it (Config1.MMUSize 15) */
+#define CP0_EBASE 15u        /* select 1 (select 0 is PRId: Unicorn's, 0x00019300) */
+#define CP0_CONFIG 16u       /* select 1: Config1 */
+/* rdhwr rt, $1 (SYNCI_Step), any rt; its rd is given a number no CP0 register has */
+#define RDHWR_SYNCI_STEP 0x7C00083Bu
+#define HWR_SYNCI_STEP 0x101u
+/* Config1 of Unicorn's 24Kf less its cache fields (IS IL IA DS DL DA) and
+ * with PC: M, MMUSize 15, WR, CA, EP, FP (MIPS32 PRA, Config1) */
+#define CONFIG1_BASE 0x9E00000Fu
+#define CONFIG1_PC 0x10u
 
 typedef enum { CP0_NONE, CP0_READ, CP0_WRITE, CP0_STATUS, CP0_PERF } Cp0Kind;
 #define CAUSE_PCI 0x04000000u
@@ -50,6 +59,11 @@ typedef enum { CP0_NONE, CP0_READ, CP0_WRITE, CP0_STATUS, CP0_PERF } Cp0Kind;
 /* What a word does to the registers this file models. */
 static Cp0Kind cp0_kind(uint32_t w, unsigned *rt, unsigned *rd)
 {
+    if ((w & 0xFFE0FFFFu) == RDHWR_SYNCI_STEP) {
+        *rt = (w >> 16) & 31;
+        *rd = HWR_SYNCI_STEP;
+        return CP0_READ;
+    }
     if ((w >> 26) != OP_COP0)
         return CP0_NONE;
     unsigned rs = (w >> 21) & 31;
@@ -61,6 +75,8 @@ static Cp0Kind cp0_kind(uint32_t w, unsigned *rt, unsigned *rd)
         return CP0_PERF;                                    /* cp0_perf.c */
     if (rs == CP0_MFMC0 && *rd == NP_CP0_STATUS && (w & 0x7DFu) == 0)
         return CP0_STATUS;                                  /* di, ei */
+    if (rs == CP0_MF && (w & 0x7FFu) == 1 && (*rd == CP0_EBASE || *rd == CP0_CONFIG))
+        return CP0_READ;                                    /* EBase, Config1: select 1 */
     if ((rs != CP0_MF && rs != CP0_MT) || (w & 0x7FFu) != 0) /* sel 0 only */
         return CP0_NONE;
     if (rs == CP0_MF)
@@ -175,6 +191,50 @@ static uint32_t cp0_random(const Core *c, uint64_t t)
     return CP0_TLB_ENTRIES - 1 - (uint32_t)(d % n);
 }
 
+static unsigned log2u(unsigned v)
+{
+    unsigned n = 0;
+    while (v > 1u) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+}
+
+/* Config1's S, L, A fields of a cache (MIPS32 PRA: sets 64 << S, 7 for 32
+ * sets; line 2 << L; A + 1 ways), saturated where a [cache] geometry is
+ * beyond them (more than 8 ways, fewer than 32 or more than 4096 sets). */
+static uint32_t config1_cache(unsigned size, unsigned ways, unsigned line)
+{
+    unsigned sets = size / line / ways;
+    unsigned s = sets <= 32u ? 7u : MIN(log2u(sets) - 6u, 6u);
+    return s << 6 | (log2u(line) - 1u) << 3 | (MIN(ways, 8u) - 1u);
+}
+
+/* Config1 as the platform is: the [cache] geometry (whether or not the
+ * cache model is on: the caches are the 24K's, they just all hit) and the
+ * performance counters (cp0_perf.c). */
+static uint32_t cp0_config1(const Core *c)
+{
+    const CacheCfg *k = &c->cfg->cache;
+    return CONFIG1_BASE | CONFIG1_PC | config1_cache(k->icache_size, k->icache_ways, k->line) << 16
+           | config1_cache(k->dcache_size, k->dcache_ways, k->line) << 7;
+}
+
+/* A value read by a hooked mfc0 (or rdhwr) at cycle t. */
+static uint32_t read_value(Core *c, unsigned rd, uint64_t t, uint32_t pc)
+{
+    switch (rd) {
+    case NP_CP0_COUNT: return cp0_count(c, t);
+    case NP_CP0_COMPARE: return c->cp0.compare;
+    case CP0_RANDOM: return cp0_random(c, t);
+    case CP0_EBASE: return 0x80000000u | (c->id & 0x3FFu); /* CPUNum = core id */
+    case CP0_CONFIG: return cp0_config1(c);
+    case HWR_SYNCI_STEP: return c->cfg->cache.line;
+    default: return cause_at(c, t, pc);
+    }
+}
+
 static void record_write(Core *c, unsigned rd, uint32_t v, uint64_t t)
 {
     switch (rd) {
@@ -260,9 +320,7 @@ static void cp0_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaqu
     } else if (k == CP0_PERF) {
         perf_hook(c, b, i, t);
     } else if (k == CP0_READ && rt != 0) {
-        c->cp0.fix_val = rd == NP_CP0_COUNT ? cp0_count(c, t)
-                         : rd == NP_CP0_COMPARE ? c->cp0.compare
-                         : rd == CP0_RANDOM ? cp0_random(c, t) : cause_at(c, t, pc);
+        c->cp0.fix_val = read_value(c, rd, t, pc);
         c->cp0.fix_reg = rt;
         c->cp0.fix_pending = true;
         core_rare(c, CORE_RARE_FIX, true);

@@ -305,18 +305,6 @@ uint32_t core_debug_pc(Core *c)
     return pc ? pc : c->pc;
 }
 
-static uint32_t fcsr(Core *c)
-{
-    uint32_t v = 0;
-    for (unsigned k = 0; k < 8; k++) {
-        uint32_t cc = 0;
-        uc_reg_read(c->uc, UC_MIPS_REG_FCC0 + (int)k, &cc);
-        if (cc)
-            v |= 1u << (k ? 24 + k : 23);
-    }
-    return v;
-}
-
 void core_debug_read_regs(Core *c, uint32_t r[CORE_DBG_NREGS])
 {
     memset(r, 0, CORE_DBG_NREGS * sizeof *r);
@@ -328,12 +316,7 @@ void core_debug_read_regs(Core *c, uint32_t r[CORE_DBG_NREGS])
     r[35] = c->state == CORE_FAULT && c->tlb_miss ? c->tlb_miss_addr : 0;
     r[36] = cp0_cause_peek(c, core_debug_cycle(c));   /* never a sync point */
     r[CORE_DBG_PC] = core_debug_pc(c);
-    for (unsigned n = 0; n < 32; n++) {
-        uint64_t f = 0;
-        uc_reg_read(c->uc, UC_MIPS_REG_F0 + (int)n, &f);
-        r[38 + n] = (uint32_t)f;
-    }
-    r[70] = fcsr(c);
+    core_fpu_read(c, &r[38], &r[70]);       /* fpr.c: Unicorn's reg_read has no FPU */
     r[71] = CORE_DBG_FIR;
     r[72] = core_read_cp0(c, NP_CP0_EPC);
 }
@@ -344,12 +327,8 @@ bool core_debug_write_reg(Core *c, unsigned n, uint32_t v)
             : n == 33 ? UC_MIPS_REG_LO : n == 34 ? UC_MIPS_REG_HI : n == CORE_DBG_PC ? UC_MIPS_REG_PC : -1;
     if (n == 0)
         return true;               /* $zero */
-    if (n >= 38 && n < 70) {
-        uint64_t f = 0;
-        uc_reg_read(c->uc, UC_MIPS_REG_F0 + (int)(n - 38), &f);
-        f = (f & ~(uint64_t)0xFFFFFFFFu) | v;
-        return uc_reg_write(c->uc, UC_MIPS_REG_F0 + (int)(n - 38), &f) == UC_ERR_OK;
-    }
+    if (n >= 38 && n <= 70)
+        return core_fpu_write(c, n - 38, v); /* f0-f31, 70: fcsr (fpr.c) */
     if (reg < 0 || !core_live(c))
         return false;
     if (reg == UC_MIPS_REG_PC) {

@@ -365,6 +365,12 @@ bool profile_data_sum(ProfileData *acc, const ProfileData *d, const char *name, 
         a->irq_cycles += c->irq_cycles;
         a->interrupts += c->interrupts;
         a->waits += c->waits;
+        a->i1_accesses += c->i1_accesses;
+        a->i1_misses += c->i1_misses;
+        a->d1_accesses += c->d1_accesses;
+        a->d1_read_misses += c->d1_read_misses;
+        a->d1_write_misses += c->d1_write_misses;
+        a->d1_writebacks += c->d1_writebacks;
         gsize la, lb;
         const char *ta = g_bytes_get_data(acc->console[i], &la), *tb = g_bytes_get_data(d->console[i], &lb);
         char *both = g_malloc(la + lb + 1);

@@ -278,7 +278,12 @@ static void cov_function(Cov *cv, const Profile *p, const ProfFunc *pf)
         CovFunc *cf = g_hash_table_lookup(f->funcs, pf->name);
         if (!cf) {
             cf = g_new0(CovFunc, 1);
-            cf->line = d.where[first].line;
+            /* the line of its name (gcov's, lcov's) when DWARF says and it
+             * is in this file above the first instruction's; else that */
+            SymLine decl = symbols_decl(p->syms, pf->addr);
+            bool at_decl = decl.file && decl.line && decl.line <= d.where[first].line
+                           && strcmp(decl.file, d.where[first].file) == 0;
+            cf->line = at_decl ? decl.line : d.where[first].line;
             g_hash_table_insert(f->funcs, g_strdup(pf->name), cf);
         }
         cf->count += pf->calls ? pf->calls : d.n ? d.count[0] : 0;

@@ -27,8 +27,9 @@ static void json_config(NpJson *b, const Config *cfg)
             for (char **p = parts; *p; p++)
                 npjson_u64(b, g_ascii_strtoull(*p, NULL, 10));
             npjson_end_array(b);
-        } else if (strcmp(group, "timing") == 0 && strcmp(key, "model") == 0) {
-            npjson_member_string(b, key, v); /* "24k" or "flat" */
+        } else if ((strcmp(group, "timing") == 0 && strcmp(key, "model") == 0)
+                   || (strcmp(group, "cache") == 0 && strcmp(key, "d_model") == 0)) {
+            npjson_member_string(b, key, v); /* "24k"/"flat", "predict"/"hook": names, as set */
         } else {
             npjson_member_u64(b, key, g_ascii_strtoull(v, NULL, 10));
         }
@@ -272,6 +273,28 @@ static void json_wait(NpJson *b, const CoreResult *c)
     npjson_end_object(b);
 }
 
+/* [cache] enabled: the core's L1 counts over the whole run; hits are the
+ * accesses that did not miss */
+static void json_cache(NpJson *b, const CoreResult *c)
+{
+    uint64_t dm = c->d1_read_misses + c->d1_write_misses;
+    npjson_member_object(b, "cache");
+    npjson_member_object(b, "i1");
+    npjson_member_u64(b, "accesses", c->i1_accesses);
+    npjson_member_u64(b, "hits", c->i1_accesses - MIN(c->i1_accesses, c->i1_misses));
+    npjson_member_u64(b, "misses", c->i1_misses);
+    npjson_end_object(b);
+    npjson_member_object(b, "d1");
+    npjson_member_u64(b, "accesses", c->d1_accesses);
+    npjson_member_u64(b, "hits", c->d1_accesses - MIN(c->d1_accesses, dm));
+    npjson_member_u64(b, "misses", dm);
+    npjson_member_u64(b, "read_misses", c->d1_read_misses);
+    npjson_member_u64(b, "write_misses", c->d1_write_misses);
+    npjson_member_u64(b, "writebacks", c->d1_writebacks);
+    npjson_end_object(b);
+    npjson_end_object(b);
+}
+
 static void json_core(NpJson *b, const CoreResult *c, bool cache)
 {
     npjson_begin_object(b);
@@ -292,6 +315,8 @@ static void json_core(NpJson *b, const CoreResult *c, bool cache)
     npjson_member_u64(b, "lowest_sp", c->stack_lowest);
     npjson_member_u64(b, "bytes_used", c->stack_used);
     npjson_end_object(b);
+    if (cache)
+        json_cache(b, c);
     json_samples(b, c->prof, NULL);
     json_functions(b, c->prof, cache);
     json_never_called(b, c->prof);

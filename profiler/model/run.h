@@ -40,6 +40,10 @@ typedef struct CoreResult {
      * $sp (0: none seen) */
     uint32_t stack_lowest;
     uint64_t stack_used;
+    /* [cache] enabled: the core's L1 counts over the whole run (every
+     * access, whatever was collected): I-cache lookups and misses, D-cache
+     * accesses, read and write misses, dirty victims written back */
+    uint64_t i1_accesses, i1_misses, d1_accesses, d1_read_misses, d1_write_misses, d1_writebacks;
     const Profile *prof;       /* NULL when profiling was off */
 } CoreResult;
 

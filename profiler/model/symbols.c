@@ -51,6 +51,7 @@ struct Symbols {
     GArray *lines;      /* LineRow, sorted by (addr, end rows first, order) */
     GArray *segs;       /* Segment */
     GArray *units;      /* UnitRange, sorted by lo */
+    GHashTable *decls;  /* a subprogram's low_pc -> SymLine * (DW_AT_decl_file/line) */
     GStringChunk *strings;
     unsigned dropped_funcs;    /* over max_funcs */
     unsigned max_funcs;        /* SYMBOLS_MAX_FUNCS or [limits] functions */
@@ -239,6 +240,32 @@ static void read_unit_ranges(Symbols *s, Dwarf_Die *cu, const char *comp_dir)
         }
 }
 
+/* The declaration position (DW_AT_decl_file, DW_AT_decl_line: the line
+ * with the function's name, where gcov and lcov put a function) of each
+ * subprogram of the unit that has code, by its low_pc. */
+typedef struct {
+    Symbols *s;
+    const char *comp_dir;
+} DeclCtx;
+
+static int read_decl(Dwarf_Die *func, void *arg)
+{
+    DeclCtx *x = arg;
+    Dwarf_Addr lo;
+    int line = 0;
+    if (g_hash_table_size(x->s->decls) >= SYMBOLS_MAX_FUNCS)
+        return DWARF_CB_ABORT;
+    if (dwarf_lowpc(func, &lo) != 0 || lo > UINT32_MAX || dwarf_decl_line(func, &line) != 0 || line <= 0)
+        return DWARF_CB_OK;
+    const char *file = dwarf_decl_file(func);
+    if (!file)
+        return DWARF_CB_OK;
+    SymLine *d = g_new(SymLine, 1);
+    *d = (SymLine){ line_file(x->s, x->comp_dir, file), (unsigned)line };
+    g_hash_table_insert(x->s->decls, GUINT_TO_POINTER((uint32_t)lo), d);
+    return DWARF_CB_OK;
+}
+
 static void read_lines(Symbols *s, Elf *elf)
 {
     Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
@@ -255,6 +282,8 @@ static void read_lines(Symbols *s, Elf *elf)
         if (dwarf_offdie(dw, off + hsize, &cudie)) {
             comp_dir = dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir, &cda));
             read_unit_ranges(s, &cudie, comp_dir);
+            DeclCtx x = { s, comp_dir };
+            dwarf_getfuncs(&cudie, read_decl, &x, 0);
         }
         if (dwarf_offdie(dw, off + hsize, &cudie) &&
             dwarf_getsrclines(&cudie, &lines, &nlines) == 0) {
@@ -414,6 +443,7 @@ Symbols *symbols_load_max(const char *elf_path, unsigned max_funcs, GError **err
     s->lines = g_array_new(FALSE, FALSE, sizeof(LineRow));
     s->segs = g_array_new(FALSE, FALSE, sizeof(Segment));
     s->units = g_array_new(FALSE, FALSE, sizeof(UnitRange));
+    s->decls = g_hash_table_new_full(NULL, NULL, NULL, g_free);
     s->strings = g_string_chunk_new(1024);
     read_segments(s, elf);   /* first: function sizes are bounded by them */
     read_functions(s, elf);
@@ -441,6 +471,7 @@ void symbols_free(Symbols *s)
     g_array_free(s->lines, TRUE);
     g_array_free(s->segs, TRUE);
     g_array_free(s->units, TRUE);
+    g_hash_table_destroy(s->decls);
     g_string_chunk_free(s->strings);
     if (s->cs_ok)
         cs_close(&s->cs);
@@ -574,6 +605,12 @@ const char *symbols_unit_file(const Symbols *s, uint32_t addr)
             break;
     }
     return NULL;
+}
+
+SymLine symbols_decl(const Symbols *s, uint32_t addr)
+{
+    const SymLine *d = g_hash_table_lookup(s->decls, GUINT_TO_POINTER(addr));
+    return d ? *d : (SymLine){ NULL, 0 };
 }
 
 SymLine symbols_line(const Symbols *s, uint32_t addr)

@@ -72,6 +72,11 @@ uint32_t symbols_code_addr(const Symbols *s, uint32_t addr);
  * inlined into it), or NULL. */
 const char *symbols_unit_file(const Symbols *s, uint32_t addr);
 
+/* Where the function starting at addr is declared (DWARF DW_AT_decl_file
+ * and DW_AT_decl_line of the subprogram whose low_pc is addr: the line of
+ * its name, gcov's line of the function), or { NULL, 0 }. */
+SymLine symbols_decl(const Symbols *s, uint32_t addr);
+
 /* Source position of the instruction at addr (DWARF line table). */
 SymLine symbols_line(const Symbols *s, uint32_t addr);
 

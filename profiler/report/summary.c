@@ -83,17 +83,15 @@ void summary_endings(GString *o, const RunInfo *run, const char *indent)
     }
 }
 
-/* [cache] enabled: a core's L1 misses, the sums of its functions'. */
+/* [cache] enabled: a core's L1 counts over the whole run (summary.json's
+ * "cache"; its functions' misses sum to them when everything was collected). */
 static void cache_totals(GString *o, const CoreResult *c, bool first)
 {
-    uint64_t m[3] = { 0 };
-    for (unsigned f = 0; c->prof && f < c->prof->nfuncs; f++) {
-        m[0] += c->prof->funcs[f].i1_misses;
-        m[1] += c->prof->funcs[f].d1r_misses;
-        m[2] += c->prof->funcs[f].d1w_misses;
-    }
-    g_string_append_printf(o, "%scache: core %u I1 misses %" G_GUINT64_FORMAT ", D1 read misses %" G_GUINT64_FORMAT
-                           ", D1 write misses %" G_GUINT64_FORMAT "\n", first ? "\n" : "", c->id, m[0], m[1], m[2]);
+    g_string_append_printf(o, "%scache: core %u I1 accesses %" G_GUINT64_FORMAT " misses %" G_GUINT64_FORMAT
+                           "; D1 accesses %" G_GUINT64_FORMAT " read misses %" G_GUINT64_FORMAT
+                           " write misses %" G_GUINT64_FORMAT " write-backs %" G_GUINT64_FORMAT "\n",
+                           first ? "\n" : "", c->id, c->i1_accesses, c->i1_misses, c->d1_accesses,
+                           c->d1_read_misses, c->d1_write_misses, c->d1_writebacks);
 }
 
 GString *summary_text(const RunInfo *run)

@@ -6,6 +6,7 @@ cycles) in callgrind.out (callgrind's own names, read by the real
 callgrind_annotate), flat.txt --events and `nocprof diff --metric`.
 Truth: hand counts of the assembly fixtures and the instruction classes
 of `objdump -d` (binutils' own disassembler, not nocprof's classifier)."""
+import json
 import os
 import re
 import subprocess
@@ -520,6 +521,50 @@ class GuestCounters(unittest.TestCase):
                             cm = w["cache_misses"]
                             self.assertEqual(cm["d1_read"] + cm["d1_write"], misses)
 
+
+class CacheTotals(unittest.TestCase):
+
+    def text_lines(self, elf, endian):
+        """32-byte lines spanned by .text (binutils objdump -h)."""
+        tool = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-objdump")
+        out = subprocess.run([tool, "-h", elf], stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
+        m = re.search(r"^\s*\d+\s+\.text\s+([0-9a-f]+)\s+([0-9a-f]+)", out, re.M)
+        size, vma = int(m.group(1), 16), int(m.group(2), 16)
+        return ((vma + size - 1) >> 5) - (vma >> 5) + 1
+
+    def test_core_cache_counts(self):
+        """summary.json per core "cache" (and summary.txt's cache line): the
+        L1 counts of the whole run, with or without profiles, summed by a
+        merge. c_dwb by hand (its header): 2048 sw then 2048 lw, each a
+        miss (write-allocate), 2048 dirty victims written back, no hit;
+        the I-cache misses once per line of .text (objdump -h). Before:
+        no "cache" object; summary.txt had only the functions' misses (none
+        with --no-profile)."""
+        d1 = {"accesses": 4096, "hits": 0, "misses": 4096, "read_misses": 2048, "write_misses": 2048,
+              "writebacks": 2048}
+        for endian in ("el", "eb"):
+            elf = fixture("c_dwb", endian)
+            lines = self.text_lines(elf, endian)
+            for extra in ([], ["--no-profile"]):
+                with self.subTest(endian=endian, extra=extra):
+                    r = run([elf, "--set", "cache.enabled=1"] + ONE_CORE + extra)
+                    self.assertEqual(r.rc, 1, r.describe())
+                    c = r.core(0)["cache"]
+                    self.assertEqual(c["d1"], d1)
+                    self.assertEqual(c["i1"]["misses"], lines)
+                    self.assertEqual(c["i1"]["hits"] + c["i1"]["misses"], c["i1"]["accesses"])
+                    self.assertGreaterEqual(c["i1"]["accesses"], 2 * 2048)   # a block per loop iteration
+                    self.assertIn("cache: core 0 I1 accesses %d misses %d; D1 accesses 4096 read misses 2048 "
+                                  "write misses 2048 write-backs 2048\n" % (c["i1"]["accesses"], lines),
+                                  r.text("summary.txt"))
+            m = tmpdir("cachemerge")
+            p = nptest.raw(["merge", r.out, r.out, "-o", m])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(m, "summary.json")) as f:
+                merged = json.load(f)["cores"][0]["cache"]
+            self.assertEqual(merged["d1"], {k: 2 * v for k, v in d1.items()})
+        off = run([fixture("c_dwb")] + ONE_CORE)
+        self.assertNotIn("cache", off.core(0))
 
 if __name__ == "__main__":
     nptest.main()

@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -238,6 +239,32 @@ class Gdb(unittest.TestCase):
         text = s.gdb("stepi", "reverse-stepi", "continue")
         self.assertEqual(s.wait(), 0, text)
         self.assertIn("does not support this command", text)
+
+    def test_fpu_registers(self):
+        """The FPU registers read what the firmware computed and can be
+        written (SPEC: registers with FPU). fpu.c's harmonic(20) returns
+        the float sum of 1/k in $f0: its bits from a float32 evaluation in
+        Python; FCSR has the inexact flag and cause of its last add. Then
+        $f0 = 2.0 makes main print harmonic 2000000. Before: every FPU
+        register read 0 and a write answered E01 (Unicorn's reg_read and
+        reg_write have no FPU)."""
+        f32 = lambda x: struct.unpack("<f", struct.pack("<f", x))[0]  # noqa: E731
+        h = 0.0
+        for k in range(1, 21):
+            h = f32(h + f32(1.0 / k))
+        want = struct.unpack("<I", struct.pack("<f", h))[0]
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                s = Session(fw("fpu", endian), extra=nptest.ONE_CORE + ["--set", "timing.model=flat"])
+                text = s.gdb("set mipsfpu double", "break harmonic", "continue", "finish",
+                             "info registers f0 fcsr", "set $f0 = 2.0", "info registers f0", "continue")
+                self.assertEqual(s.wait(), 0, text)
+                vals = re.findall(r"^f0: +0x([0-9a-f]+)", text, re.M)
+                self.assertEqual([int(v, 16) for v in vals], [want, 0x40000000], text)
+                fcsr = int(re.search(r"^fcsr: +0x([0-9a-f]+)", text, re.M).group(1), 16)
+                self.assertEqual(fcsr & 0x1004, 0x1004, text)
+                with open(os.path.join(s.out, "core0", "console.txt")) as f:
+                    self.assertIn("harmonic 2000000 ", f.read())
 
     def test_odd_pc_refused(self):
         """The platform has no MIPS16e: an odd pc from gdb is refused (the

@@ -307,6 +307,37 @@ class Coverage(unittest.TestCase):
         self.assertGreater(len(common), 100)
         self.assertEqual({l: rec["DA"][l] for l in common}, {l: host[l] for l in common})
 
+    def test_functions_match_lcov(self):
+        # intmix at -O0 for the MIPS core and, with --coverage, for the host,
+        # captured by the real lcov: every function both have (main is
+        # another one on the host, #ifdef NOCPROF_HOST) has the same FN line
+        # (gcov's line of the function: its name's, DW_AT_decl_line) and
+        # the same FNDA count. Before: the FN line was the first line-table
+        # line, the opening brace below the name (crc_init 25, lcov 24).
+        gcc, lcov = nptest.tool("gcc"), nptest.tool("lcov")
+        r = run([fw("intmix_O0")] + nptest.ONE_CORE)
+        self.assertEqual(r.rc, 0, r.describe())
+        rec = record(lcov_records(r.path("coverage.info")), "intmix.c")
+        d = nptest.tmpdir("lcovfn")
+        shutil.copy(nptest.src("firmware", "programs", "intmix.c"), d)
+        subprocess.run([gcc, "-DNOCPROF_HOST", "-O0", "-ffp-contract=off", "--coverage", "-o", "intmix",
+                        "intmix.c", "-lm"], cwd=d, check=True)
+        subprocess.run([os.path.join(d, "intmix"), "0"], cwd=d, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([lcov, "-q", "--capture", "-d", d, "-o", os.path.join(d, "host.info")], cwd=d, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        host = {"FN": {}, "FNDA": {}}   # (this geninfo writes no LF/LH: read only what is compared)
+        with open(os.path.join(d, "host.info")) as f:
+            for line in f.read().splitlines():
+                key, _, val = line.partition(":")
+                if key == "FN":
+                    host["FN"][val.split(",", 1)[1]] = int(val.split(",", 1)[0])
+                elif key == "FNDA":
+                    host["FNDA"][val.split(",", 1)[1]] = int(val.split(",", 1)[0])
+        common = sorted((set(host["FN"]) & set(rec["FN"])) - {"main"})
+        self.assertGreaterEqual(len(common), 15)
+        self.assertEqual({n: rec["FN"][n] for n in common}, {n: host["FN"][n] for n in common})
+        self.assertEqual({n: rec["FNDA"][n] for n in common}, {n: host["FNDA"][n] for n in common})
+
     def test_genhtml_reads_it_and_report_rewrites_it(self):
         genhtml = nptest.tool("genhtml")
         r = run([fw("calls")])

@@ -382,6 +382,18 @@ class SummaryJson(unittest.TestCase):
             self.assertTrue(is_num(noc["latency"][k]), k)
         self.assertTrue(is_int(noc["stall_cycles"]))
 
+    def test_cache_config_values_as_set(self):
+        # "config" holds the effective values as the config spells them:
+        # [cache] d_model is a name (predict or hook), like [timing] model,
+        # and every [cache] key is there (was d_model: 0 for both names)
+        for dm in ("predict", "hook"):
+            r = run([fw("calls"), "--set", "cache.enabled=1", "--set", "cache.d_model=" + dm,
+                     "--set", "cache.dcache_ways=2", "--set", "cache.miss_penalty=7"] + nptest.ONE_CORE)
+            self.assertEqual(r.rc, 0, r.describe())
+            self.assertEqual(r.summary["config"]["cache"],
+                             {"enabled": 1, "line": 32, "icache_size": 32768, "icache_ways": 4, "dcache_size": 32768,
+                              "dcache_ways": 2, "miss_penalty": 7, "writeback_penalty": 0, "d_model": dm})
+
     def test_fault_object_types(self):
         r = run([fw("fault_break")])
         self.assertEqual(r.rc, 3, r.describe())
@@ -438,6 +450,34 @@ class Cp0AndFpu(unittest.TestCase):
             self.assertEqual(r.rc, 0, r.describe())
             self.assertEqual(r.text("core0", "console.txt"),
                              "fpu: basel 1643934 sqrt2 1414213562 harmonic 3597739 rt 1772453\n")
+
+    def test_identity_registers(self):
+        """cp0id.c: EBase.CPUNum is the core id (EBase = 0x80000000 as SPEC
+        puts the vector there), Config1 gives the [cache] geometry and the
+        performance counters (PC), rdhwr $1 the line size. Encodings from
+        the MIPS32 PRA: Config1 M 31, MMUSize 30:25 (15: 16 TLB entries),
+        IS 24:22 (64 << IS sets), IL 21:19 (2 << IL bytes), IA 18:16 (IA + 1
+        ways), DS DL DA 15:7 alike, PC 4, WR 3, CA 2, EP 1, FP 0. Before:
+        EBase 0x800003ff on every core, Config1 0x9e190c8f (2 KiB 2-way
+        caches of 16-byte lines, no counters), SYNCI_Step 32 for any line."""
+        def config1(isets, iways, dsets, dways, line):
+            lg = lambda v: v.bit_length() - 1  # noqa: E731
+            return (1 << 31 | 15 << 25 | (lg(isets) - 6) << 22 | (lg(line) - 1) << 19 | (iways - 1) << 16
+                    | (lg(dsets) - 6) << 13 | (lg(line) - 1) << 10 | (dways - 1) << 7 | 0x1F)
+        # the 24K's 32 KiB, 4-way, 32-byte lines: 256 sets
+        self.assertEqual(config1(256, 4, 256, 4, 32), 0x9EA3519F)
+        cases = [([], config1(256, 4, 256, 4, 32), 32),
+                 (["--set", "cache.line=64", "--set", "cache.icache_ways=2", "--set", "cache.dcache_size=4096",
+                   "--set", "cache.dcache_ways=1", "--set", "cache.enabled=1"], config1(256, 2, 64, 1, 64), 64)]
+        for endian in ("el", "eb"):
+            for extra, want1, step in cases:
+                with self.subTest(endian=endian, extra=extra):
+                    r = run(extra + [fw("cp0id", endian)])
+                    self.assertEqual(r.rc, 0, r.describe())
+                    for k in range(4):
+                        self.assertEqual(r.text("core%d" % k, "console.txt"),
+                                         "cp0id: core %d prid 00019300 ebase %08x config1 %08x synci_step %d\n"
+                                         % (k, 0x80000000 | k, want1, step))
 
 
 class Noc(unittest.TestCase):
