@@ -98,6 +98,13 @@ static uint32_t last_insn_pc(Core *c)
     return b ? b->addr + b->size - 4 : core_reg(c, UC_MIPS_REG_PC);
 }
 
+/* The word of the current block's last instruction (0: no block) */
+static uint32_t last_insn_word(Core *c)
+{
+    const Block *b = core_current_block(c);
+    return b && b->ninsns ? block_word(b, b->ninsns - 1) : 0;
+}
+
 /* A reserved instruction that QEMU's MIPS32 translator lets its block go
  * on after (generate_exception without ending the block): mfhc0/mthc0 (no
  * XPA), paired-single FPU operations (no PS on the 24Kf), rdhwr $4. Every
@@ -137,6 +144,27 @@ static const char *trap_name(uint32_t w)
     return f < 7 ? ((w >> 26) == 0 ? reg : imm)[f] : "trap";
 }
 
+/* What a trap or break code means by the MIPS ABI's convention
+ * (Linux's asm/break.h; gcc emits `teq divisor, $zero, 7` after every
+ * division, or `break 7` with -mdivide-breaks): "" when nothing known. */
+static const char *code_meaning(uint32_t code)
+{
+    switch (code) {
+    case 6: return ": integer overflow (trap code 6)";
+    case 7: return ": integer division by zero (trap code 7, the compiler's divide-by-zero check)";
+    default: return "";
+    }
+}
+
+/* The code of a register-form trap (bits 15..6) or of break (bits 25..16);
+ * immediate-form traps have none. */
+static uint32_t trap_code(uint32_t w)
+{
+    if ((w >> 26) != 0)
+        return UINT32_MAX;
+    return (w & 63u) == 0x0du ? (w >> 16) & 0x3ffu : (w >> 6) & 0x3ffu;
+}
+
 /* An FPU exception: the instruction, and which enabled IEEE exception
  * that instruction can raise it was (all of them when several can) */
 static void raise_fpe(Core *c)
@@ -171,7 +199,8 @@ void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
         break;
     case EXC_DBP: case EXC_BREAK:
         pc = last_insn_pc(c);
-        core_raise(c, "break", pc, "break instruction at pc 0x%08x", pc);
+        core_raise(c, "break", pc, "break instruction at pc 0x%08x%s", pc,
+                   intno == EXC_BREAK ? code_meaning(trap_code(last_insn_word(c))) : "");
         break;
     case EXC_RI: { /* unconditional: the first that does not end the block, else its last */
         const Block *cb = core_current_block(c);
@@ -190,7 +219,7 @@ void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
         break;
     case EXC_TRAP:
         pc = locate(c, LOC_TRAP, NULL, &w);
-        core_raise(c, "trap", pc, "trap (%s) at pc 0x%08x", trap_name(w), pc);
+        core_raise(c, "trap", pc, "trap (%s) at pc 0x%08x%s", trap_name(w), pc, code_meaning(trap_code(w)));
         break;
     case EXC_FPE:
         raise_fpe(c);

@@ -63,7 +63,8 @@ FAULTS = {
     "fault_break": ("do_break", r"break", lambda w, m, o: m == "break", r"(?i)break"),
     # the second division's check traps, not the first (issue 19.3)
     "fault_div": ("divide", r"^trap$", lambda w, m, o: m == "teq" and o.startswith("a2"),
-                  r"^trap \(teq\) at pc 0x[0-9a-f]{8}\n  registers at pc .*\n  .*a2=00000000"),
+                  r"^trap \(teq\) at pc 0x[0-9a-f]{8}: integer division by zero "
+                  r"\(trap code 7, .*\)\n  registers at pc .*\n  .*a2=00000000"),
     "unaligned": ("load_unaligned", r"unaligned|address", lambda w, m, o: m == "lw" and o.endswith(")")
                   and re.search(r"\b1\(", o) is not None, r"(?i)unaligned|alignment|address error"),
 }
