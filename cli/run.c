@@ -270,18 +270,27 @@ static void fault_of(Run *r, unsigned i)
     res->fault_kind = profile_data_intern(&r->data, fault->kind);
     res->fault_message = profile_data_intern(&r->data, fault->message);
     res->fault_pc = fault->pc;
-    int fi = symbols_lookup(syms, fault->pc);
+    /* a fetch fault is located at the jump that went there: what is (or
+     * is not) at the target says nothing about where the code went wrong */
+    uint32_t at = fault->site ? fault->site : fault->pc;
+    int fi = symbols_lookup(syms, at);
     res->fault_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
-    SymLine ln = symbols_line(syms, fault->pc);
+    SymLine ln = symbols_line(syms, at);
     res->fault_file = profile_data_intern(&r->data, ln.file);
     res->fault_line = ln.line;
     GPtrArray *stack = g_ptr_array_new();
     if (r->cols[i]) {
-        unsigned n;
+        unsigned n, skip = 0;
         g_autofree unsigned *fr = collector_stack(r->cols[i], &n);
-        if (!n || (int)fr[0] != fi)
+        /* a frame the jump's target opened (a call into the middle of a
+         * function) is not where the core was: start at the jump's */
+        while (fault->site && fi >= 0 && skip < n && (int)fr[skip] != fi)
+            skip++;
+        if (skip == n)
+            skip = 0;
+        if (n == skip || (int)fr[skip] != fi)
             g_ptr_array_add(stack, g_strdup(res->fault_function ? res->fault_function : "??"));
-        for (unsigned k = 0; k < n;)
+        for (unsigned k = skip; k < n;)
             k += fold_frames(stack, syms, fr + k, n - k);
     } else if (res->fault_function) {
         g_ptr_array_add(stack, g_strdup(res->fault_function));

@@ -202,6 +202,8 @@ typedef struct CoreFault {
     char *kind;        /* "unmapped-read", "reserved-instruction", "bus-error", "ni-misuse", ... */
     uint32_t pc;
     char *message;
+    uint32_t site;     /* a fetch fault: the jump or branch that went to pc
+                          (the last instruction that ran), else 0 */
 } CoreFault;
 
 /* One executable range of the histograms: bins first .. first + (hi - lo)

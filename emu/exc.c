@@ -235,14 +235,43 @@ void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
     }
 }
 
+/* How the previous block left for a target that cannot be fetched:
+ * the jump or branch that ended it (0: it ran off its end) */
+static const char *leave_name(const Block *b)
+{
+    if (!b->branch_pc)
+        return NULL;
+    if (b->flags & MIPS_ERET)
+        return "eret";
+    if (b->flags & MIPS_JREG)
+        return (b->flags & MIPS_LINK) ? "jalr" : "jr";
+    return (b->flags & MIPS_LINK) ? "jal" : "jump or branch";
+}
+
+/* A fetch fault at `target`: name the instruction that went there (the
+ * last block's jump, or its last instruction when it ran off its end), so
+ * the report says where the code went wrong, not what is at the target. */
+static void raise_fetch(Core *c, const char *kind, uint32_t target, const char *what)
+{
+    const Block *b = core_current_block(c);
+    if (!b) {
+        core_raise(c, kind, target, "%s 0x%08x", what, target);
+        return;
+    }
+    const char *how = leave_name(b);
+    uint32_t site = how ? b->branch_pc : b->addr + b->size - 4;
+    core_raise(c, kind, target, "%s 0x%08x (%s at pc 0x%08x)", what, target, how ? how : "execution ran past", site);
+    if (c->state == CORE_FAULT && c->fault.pc == target && !c->fault.site)
+        c->fault.site = site;
+}
+
 bool exc_hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
                        int64_t value, void *opaque)
 {
     Core *c = opaque;
     uint32_t phys = (uint32_t)address;
     if (type == UC_MEM_FETCH_UNMAPPED) {
-        uint32_t pc = core_reg(c, UC_MIPS_REG_PC);
-        core_raise(c, "unmapped-fetch", pc, "instruction fetch from unmapped address 0x%08x", pc);
+        raise_fetch(c, "unmapped-fetch", core_reg(c, UC_MIPS_REG_PC), "instruction fetch from unmapped address");
         return false;
     }
     bool write = type == UC_MEM_WRITE_UNMAPPED;
@@ -339,8 +368,8 @@ void exc_engine_error(Core *c, uc_err err, uint32_t pc)
                    "user: kseg0, kseg1 and the devices are kernel-only)", c->tlb_miss_type == UC_MEM_FETCH
                    ? "fetch from" : c->tlb_miss_type == UC_MEM_WRITE ? "write of" : "read of",
                    c->tlb_miss_type == UC_MEM_FETCH ? pc : a, pc);
-    else if (c->tlb_miss_type == UC_MEM_FETCH)
-        core_raise(c, "unmapped-fetch", a, "instruction fetch from unmapped address 0x%08x", a);
+    else if (c->tlb_miss_type == UC_MEM_FETCH) /* a is the page; pc the exact address */
+        raise_fetch(c, "unmapped-fetch", (pc & ~0xFFFu) == a ? pc : a, "instruction fetch from unmapped address");
     else if (c->tlb_miss_type == UC_MEM_WRITE)
         core_raise(c, "unmapped-write", pc, "write of unmapped address 0x%08x (pc 0x%08x)", a, pc);
     else
@@ -431,5 +460,7 @@ bool exc_odd_target(Core *c, Block *p, uint32_t addr)
     core_raise(c, "misaligned-fetch", target,
                "instruction fetch from a misaligned address 0x%08x (%s at pc 0x%08x)", target,
                (p->flags & MIPS_ERET) ? "eret" : (p->flags & MIPS_LINK) ? "jalr" : "jr", p->branch_pc);
+    if (c->state == CORE_FAULT && c->fault.pc == target && !c->fault.site)
+        c->fault.site = p->branch_pc;
     return true;
 }

@@ -102,8 +102,10 @@ static int signal_of(const GdbStopInfo *s, Core *c)
     default: return GSIG_TRAP;
     }
     const char *k = core_fault(c)->kind ? core_fault(c)->kind : "";
-    if (g_str_has_prefix(k, "reserved") || g_str_has_prefix(k, "misaligned-fetch"))
+    if (g_str_has_prefix(k, "reserved"))
         return GSIG_ILL;
+    if (g_str_has_prefix(k, "misaligned-fetch")) /* an address error, as MIPS Linux signals it */
+        return GSIG_BUS;
     if (strcmp(k, "break") == 0 || strcmp(k, "sdbbp") == 0)
         return GSIG_TRAP;
     if (strstr(k, "bus") || strstr(k, "unaligned") || strstr(k, "misuse"))

@@ -197,6 +197,54 @@ class HostileStub(unittest.TestCase):
                         self.assertLess(c["cycles"], 100)
 
 
+class BadJump(unittest.TestCase):
+    """A call through a corrupt function pointer (fault_jump.c): the fault
+    names the exact target (not its 4 KiB page) and is located at the
+    jalr that went there, with the caller's stack, not at whatever
+    function holds the target (or ?? for none)."""
+
+    TARGETS = {0: ("unmapped-fetch", 0), 1: ("unmapped-fetch", 0x12345678),
+               2: ("unmapped-fetch", 0x80fff000), 3: ("misaligned-fetch", None)}
+
+    def test_bad_jumps(self):
+        with open(nptest.src("firmware", "tests", "fault_jump.c")) as f:
+            line = [i + 1 for i, t in enumerate(f) if "the jumping line" in t][0]
+        for endian in ("el", "eb"):
+            elf = fw("fault_jump", endian)
+            syms = nptest.symbols(elf, endian)
+            jalr = [a for a, m, o in objdump_insns(elf, "call_through", endian) if m == "jalr"]
+            self.assertEqual(len(jalr), 1, jalr)
+            r = run([elf])
+            self.assertEqual(r.rc, 3, r.describe())
+            for c in r.summary["cores"]:
+                with self.subTest(endian=endian, core=c["id"]):
+                    kind, target = self.TARGETS[c["id"]]
+                    if target is None:
+                        target = syms["rt_printf"][0] + 13
+                    f = c["fault"]
+                    self.assertEqual((f["kind"], f["pc"]), (kind, target), f)
+                    self.assertEqual((f["function"], f["line"]), ("call_through", line), f)
+                    self.assertTrue(f["message"].startswith("instruction fetch from "), f)
+                    self.assertIn("0x%08x (jalr at pc 0x%08x)" % (target, jalr[0]), f["message"])
+                    self.assertEqual(f["stack"], ["call_through", "main"])
+                    self.assertRegex(r.stderr, r"core %d: %s fault at pc 0x%08x in call_through \(\S*fault_jump.c:%d\)"
+                                     % (c["id"], kind, target, line))
+
+
+def objdump_insns(elf, name, endian):
+    """[(addr, mnemonic, operands)] of a function, from binutils."""
+    tool = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-objdump")
+    text = subprocess.run([tool, "-d", "--no-show-raw-insn", elf], stdout=subprocess.PIPE,
+                          universal_newlines=True, check=True).stdout
+    m = re.search(r"^[0-9a-f]+ <%s>:\n(.*?)\n\n" % re.escape(name), text, re.S | re.M)
+    out = []
+    for ln in m.group(1).splitlines():
+        p = re.match(r"\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", ln)
+        if p:
+            out.append((int(p.group(1), 16), p.group(2), p.group(3)))
+    return out
+
+
 class OddPc(unittest.TestCase):
     """Issue 14: a register jump to an odd address is an instruction fetch
     from a misaligned address at that address (the 24Kf's MIPS16 mode is
