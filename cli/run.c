@@ -259,6 +259,54 @@ static unsigned fold_frames(GPtrArray *stack, const Symbols *syms, const unsigne
     return best_p * best_r;
 }
 
+/* Appends the frame of function index f at pc (0: not known) to frames,
+ * folded into the last one when it is the same. */
+static void add_frame(Run *r, GArray *frames, const Symbols *syms, int f, uint32_t pc)
+{
+    const char *name = profile_data_intern(&r->data, f >= 0 && (unsigned)f < symbols_count(syms)
+                                           ? symbols_func(syms, (unsigned)f)->name : NULL);
+    if (frames->len) {
+        FaultFrame *last = &g_array_index(frames, FaultFrame, frames->len - 1);
+        if (last->pc == pc && last->function == name) {
+            last->repeat++;
+            return;
+        }
+    }
+    SymLine ln = pc ? symbols_line(syms, pc) : (SymLine){ 0 };
+    FaultFrame fr = { .function = name, .file = profile_data_intern(&r->data, ln.file), .pc = pc,
+                      .line = ln.line, .repeat = 1 };
+    g_array_append_val(frames, fr);
+}
+
+/* The fault's stack with a pc and line per frame (gdb's backtrace): frame
+ * 0 at `at` in function fi, then fr[k..n) each at the call (jal or jalr
+ * and its delay slot: its return address - 8) that the frame before
+ * returns to, when that lies in it (a tail call's does not). */
+static void fault_frames_of(Run *r, CoreResult *res, const Symbols *syms, int fi, uint32_t at,
+                            const unsigned *fr, const uint32_t *ret, unsigned k, unsigned n)
+{
+    GArray *frames = g_array_new(FALSE, FALSE, sizeof(FaultFrame));
+    add_frame(r, frames, syms, fi, at);
+    bool known = k < n && (int)fr[k] == fi; /* frame 0 is the shadow stack's innermost */
+    for (k += known; k < n; k++) {
+        uint32_t pc = known && ret[k - 1] >= 8 && ret[k - 1] != 1 ? ret[k - 1] - 8 : 0;
+        if (pc && symbols_lookup(syms, pc) != (int)fr[k])
+            pc = 0;
+        add_frame(r, frames, syms, (int)fr[k], pc);
+        known = true;
+    }
+    if (frames->len > FAULT_FRAMES_MAX) { /* the innermost 48 and outermost 15 */
+        unsigned keep_in = 48, keep_out = FAULT_FRAMES_MAX - keep_in - 1, cut = frames->len - keep_in - keep_out;
+        FaultFrame gap = { .function = profile_data_intern(&r->data, FAULT_FRAMES_ELIDED), .repeat = 0 };
+        for (unsigned j = keep_in; j < keep_in + cut; j++)
+            gap.repeat += g_array_index(frames, FaultFrame, j).repeat;
+        g_array_remove_range(frames, keep_in + 1, cut - 1);
+        g_array_index(frames, FaultFrame, keep_in) = gap;
+    }
+    res->nfault_frames = frames->len;
+    res->fault_frames = (FaultFrame *)(void *)g_array_free(frames, FALSE);
+}
+
 /* Where core i faulted: function, line and the shadow call stack. */
 static void fault_of(Run *r, unsigned i)
 {
@@ -292,8 +340,13 @@ static void fault_of(Run *r, unsigned i)
             g_ptr_array_add(stack, g_strdup(res->fault_function ? res->fault_function : "??"));
         for (unsigned k = skip; k < n;)
             k += fold_frames(stack, syms, fr + k, n - k);
-    } else if (res->fault_function) {
-        g_ptr_array_add(stack, g_strdup(res->fault_function));
+        unsigned nr;
+        g_autofree uint32_t *ret = collector_stack_ret(r->cols[i], &nr);
+        fault_frames_of(r, res, syms, fi, at, fr, ret, skip, n);
+    } else {
+        if (res->fault_function)
+            g_ptr_array_add(stack, g_strdup(res->fault_function));
+        fault_frames_of(r, res, syms, fi, at, NULL, NULL, 0, 0);
     }
     g_ptr_array_add(stack, NULL);
     res->fault_stack = (char **)g_ptr_array_free(stack, FALSE);
@@ -452,10 +505,15 @@ static void print_outcome(const Run *r)
 {
     for (unsigned i = 0; i < r->ncores; i++) {
         const CoreResult *c = &r->res[i];
-        if (c->faulted)
+        if (c->faulted) {
             fprintf(stderr, "nocprof: core %u: %s fault at pc 0x%08x in %s (%s:%u): %s\n", i, c->fault_kind,
                     c->fault_pc, c->fault_function ? c->fault_function : "??",
                     c->fault_file ? c->fault_file : "??", c->fault_line, c->fault_message);
+            g_autoptr(GString) bt = g_string_new(NULL);
+            summary_fault_frames(bt, c, "  ");
+            if (bt->len)
+                fprintf(stderr, "  call stack (innermost first):\n%s", bt->str);
+        }
     }
     if (r->m->deadlock) {
         RunInfo info = profile_data_run_info(&r->data);

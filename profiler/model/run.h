@@ -12,6 +12,21 @@
 #include "noc/noc.h"
 #include "profiler/model/profile.h"
 
+/* One frame of a fault's call stack, innermost first (gdb's backtrace):
+ * frame 0 is where the core faulted, each further frame the call site in
+ * its function of the frame before. Consecutive identical frames (deep
+ * recursion) are one entry with repeat > 1; a stack of more than
+ * FAULT_FRAMES_MAX entries keeps its innermost and outermost ones around
+ * one entry with function "..." standing for the repeat frames between. */
+typedef struct FaultFrame {
+    const char *function, *file; /* interned; NULL: not known */
+    uint32_t pc;                 /* 0: not known (an interrupt's, a tail call's caller) */
+    unsigned line;
+    unsigned repeat;             /* >= 1 */
+} FaultFrame;
+#define FAULT_FRAMES_MAX 64u
+#define FAULT_FRAMES_ELIDED "..."
+
 typedef struct CoreResult {
     unsigned id;
     const char *elf;
@@ -22,6 +37,8 @@ typedef struct CoreResult {
     uint32_t fault_pc;
     unsigned fault_line;
     char **fault_stack;        /* NULL-terminated, innermost first */
+    FaultFrame *fault_frames;  /* the same stack with each frame's pc and line */
+    unsigned nfault_frames;
     uint64_t instructions, cycles, busy_cycles, idle_cycles, irq_cycles;
     uint64_t interrupts, waits;
     uint32_t stop_pc;          /* where it stopped (deadlock: where it waited) */

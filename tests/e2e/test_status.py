@@ -99,6 +99,18 @@ class Faults(unittest.TestCase):
             if name != "fault_ri":   # top-level asm has no line info: ??:0 allowed there
                 self.assertTrue(f["file"] and f["file"] != "??", f)
                 self.assertGreater(f["line"], 0)
+            # the frames (gdb's backtrace): the fault, then main at its
+            # `jal <func>` (objdump), on the line addr2line gives for it
+            fr = f["frames"]
+            self.assertEqual(len(fr), 2, fr)
+            self.assertEqual((fr[0]["function"], fr[0]["pc"], fr[0]["file"], fr[0]["line"], fr[0]["repeat"]),
+                             (func, pc, f["file"], f["line"], 1))
+            self.assertEqual((fr[1]["function"], fr[1]["repeat"]), ("main", 1))
+            self.assertEqual(nptest.disasm_at(elf, fr[1]["pc"], endian)[1:], ("jal", "%x <%s>" % (lo, func)))
+            self.assertEqual((os.path.basename(fr[1]["file"]), fr[1]["line"]),
+                             addr2line(elf, fr[1]["pc"], endian), fr[1])
+            self.assertIn("    #1          0x%08x in main at %s:%d\n" % (fr[1]["pc"], fr[1]["file"], fr[1]["line"]),
+                          r.text("summary.txt"))
             pcs.add(pc)
             # stderr names the core, the kind, the PC and the function
             self.assertRegex(r.stderr, r"core %d\b.*0x%08x.*\b%s\b" % (c["id"], pc, func))
@@ -197,6 +209,15 @@ class HostileStub(unittest.TestCase):
                         self.assertLess(c["cycles"], 100)
 
 
+def addr2line(elf, pc, endian="el"):
+    """(file's basename, line) of pc, from binutils."""
+    a2l = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-addr2line")
+    out = subprocess.run([a2l, "-e", elf, "0x%x" % pc], stdout=subprocess.PIPE, universal_newlines=True,
+                         check=True).stdout.strip()
+    path, _, line = out.partition(":")
+    return os.path.basename(path), int(re.match(r"\d+", line).group(0))
+
+
 class BadJump(unittest.TestCase):
     """A call through a corrupt function pointer (fault_jump.c): the fault
     names the exact target (not its 4 KiB page) and is located at the
@@ -227,6 +248,8 @@ class BadJump(unittest.TestCase):
                     self.assertTrue(f["message"].startswith("instruction fetch from "), f)
                     self.assertIn("0x%08x (jalr at pc 0x%08x)" % (target, jalr[0]), f["message"])
                     self.assertEqual(f["stack"], ["call_through", "main"])
+                    self.assertEqual([(x["function"], x["pc"], x["line"]) for x in f["frames"]][:1],
+                                     [("call_through", jalr[0], line)])
                     self.assertRegex(r.stderr, r"core %d: %s fault at pc 0x%08x in call_through \(\S*fault_jump.c:%d\)"
                                      % (c["id"], kind, target, line))
 
@@ -624,6 +647,15 @@ class EndOfRun(unittest.TestCase):
             self.assertEqual(c["status"], "fault")
             self.assertEqual((f["kind"], f["pc"], f["function"]), ("stack-overflow", prologue, "runaway"))
             self.assertEqual(f["stack"], ["runaway x%d" % n, "main"])
+            # frames: the prologue, then n - 1 times runaway's own call to
+            # itself and main's call to it (`jal <runaway>`, objdump)
+            calls = re.findall(r"^\s*([0-9a-f]+):\s+\S+\s+jal\s+%x <runaway>$" % prologue, dis, re.M)
+            syms = nptest.symbols(elf, endian)
+            site = {fn: int(a, 16) for a in calls for fn in ("runaway", "main")
+                    if syms[fn][0] <= int(a, 16) < syms[fn][0] + syms[fn][1]}
+            self.assertEqual([(x["function"], x["pc"], x["repeat"]) for x in f["frames"]],
+                             [("runaway", prologue, 1), ("runaway", site["runaway"], n - 1), ("main", site["main"], 1)])
+            self.assertIn("    #1-%d " % (n - 1), r.text("summary.txt"))
             self.assertEqual(c["stack"], {"lowest_sp": lowest, "bytes_used": top - lowest})
             # core 2: ping (frame A) -> pong (B) -> ping ...: the first
             # prologue to cross, and the stack folded by period two

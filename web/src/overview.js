@@ -34,6 +34,18 @@ export function renderOverview(root, model, sel, nav) {
     const q = panel(root, `Core ${c.id}: ${f.kind} fault`);
     q.append('div').attr('class', 'np-note').text(`${f.message} — at pc 0x${(f.pc >>> 0).toString(16)} in ${f.function || '??'} (${f.file || '??'}:${f.line || 0})`);
     if (f.stack) q.append('div').attr('class', 'np-details').text('stack: ' + f.stack.join(' ← '));
+    if (f.frames && f.frames.length) {
+      // gdb's backtrace: each frame's pc and source line, innermost first
+      let depth = 0;
+      const lines = f.frames.map((x) => {
+        const n = x.repeat > 1 ? `#${depth}-${depth + x.repeat - 1}` : `#${depth}`;
+        depth += x.repeat;
+        if (x.function === '...') return `${n} ... (${x.repeat} frames)`;
+        const pc = x.pc ? '0x' + (x.pc >>> 0).toString(16).padStart(8, '0') : '?';
+        return `${n} ${pc} in ${x.function || '??'}${x.file ? ` at ${x.file}:${x.line}` : ''}${x.repeat > 1 ? ` (${x.repeat} frames)` : ''}`;
+      });
+      q.append('pre').attr('class', 'np-details np-frames').text(lines.join('\n'));
+    }
   }
   const cfg = panel(root, 'Configuration', s.config_file ? `from ${esc(s.config_file)}` : 'built-in defaults');
   const rows = [];
