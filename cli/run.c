@@ -408,6 +408,10 @@ static void wait_of(Run *r, unsigned i)
     SymLine ln = symbols_line(syms, site);
     res->wait_file = profile_data_intern(&r->data, ln.file);
     res->wait_line = ln.line;
+    if (w->kind == MACH_WAIT_IRQ) {
+        g_autofree char *why = core_irq_explain(r->m->cores[i]);
+        res->wait_why = profile_data_intern(&r->data, why);
+    }
 }
 
 /* Core i's outcome and profile; returns its contribution to the status. */

@@ -281,6 +281,7 @@ static void json_wait(NpJson *b, const CoreResult *c)
     npjson_member_string(b, "function", c->wait_function);
     npjson_member_string(b, "file", c->wait_file);
     npjson_member_u64(b, "line", c->wait_line);
+    npjson_member_string(b, "why", c->wait_why);
     npjson_end_object(b);
 }
 

@@ -53,6 +53,8 @@ typedef struct CoreResult {
     uint32_t wait_pc;
     const char *wait_function, *wait_file;
     unsigned wait_line;
+    const char *wait_why;      /* "interrupt": why nothing wakes it (IRQC,
+                                  TIMER, Status.IM7: core_irq_explain) */
     /* SPEC 1 Stack: the lowest $sp seen, and the bytes below the initial
      * $sp (0: none seen) */
     uint32_t stack_lowest;

@@ -72,6 +72,8 @@ void summary_endings(GString *o, const RunInfo *run, const char *indent)
         g_string_append_printf(o, ", at 0x%08x in %s (%s:%u)\n", c->wait_pc,
                                c->wait_function ? c->wait_function : "??", c->wait_file ? c->wait_file : "??",
                                c->wait_line);
+        if (c->wait_why)
+            g_string_append_printf(o, "%s    %s\n", indent, c->wait_why);
     }
     g_autofree unsigned *cycle = g_new(unsigned, run->ncores + 1);
     unsigned n = run_wait_cycle(run, cycle);

@@ -529,6 +529,32 @@ class EndOfRun(unittest.TestCase):
             self.assertIn("in exchange (", txt)
             self.assertIn("hang_irq.c:%d)" % line, r.stderr)
 
+    def test_lost_interrupt_says_why(self):
+        """hang_lostirq.c: a core sleeps for a TIMER interrupt whose IRQC
+        line it never enabled, another with every source off: a deadlock,
+        and the report says why neither wakes (the firmware's own setup:
+        core 0 started the one-shot TIMER with CTRL.IRQ, ENABLE stays 0;
+        core 1 stopped everything)."""
+        with open(nptest.src("firmware", "tests", "hang_lostirq.c")) as f:
+            line = [i + 1 for i, t in enumerate(f) if "the waiting line" in t][0]
+        for endian in ("el", "eb"):
+            r = run([fw("hang_lostirq", endian)], timeout=60)
+            self.assertEqual(r.rc, 4, r.describe())
+            s = r.summary
+            self.assertTrue(s["deadlock"])
+            c0, c1 = s["cores"][0], s["cores"][1]
+            for c in (c0, c1):
+                self.check_wait(c, "interrupt", None, "sleep_until_tick", line)
+            # found at once: the timer still runs (nothing it raises can wake the core)
+            self.assertRegex(c0["wait"]["why"], r"^IRQC ENABLE 0x0, PENDING 0x[04]\b.*; TIMER runs, next expiry at "
+                             r"cycle (\d+); Status.IM7 0 \(CP0 timer\): the TIMER raises its line at cycle \1 but "
+                             r"the timer line is not enabled in IRQC ENABLE, so it will wake nothing \(a lost interrupt")
+            self.assertRegex(c1["wait"]["why"], r"^IRQC ENABLE 0x0, PENDING 0x[04]\b.*TIMER stopped; "
+                             r"Status.IM7 0 \(CP0 timer\): no interrupt source is enabled")
+            txt = r.text("summary.txt")
+            self.assertIn("    " + c0["wait"]["why"] + "\n", txt)
+            self.assertIn(c1["wait"]["why"], r.stderr)
+
     def test_hang_behind_an_exited_core(self):
         """19.8 b: senders spin on TX_STATUS behind a full network toward a
         core that exited (ran to the cycle limit before: the check gave up
