@@ -259,23 +259,70 @@ static unsigned fold_frames(GPtrArray *stack, const Symbols *syms, const unsigne
     return best_p * best_r;
 }
 
-/* Appends the frame of function index f at pc (0: not known) to frames,
- * folded into the last one when it is the same. */
-static void add_frame(Run *r, GArray *frames, const Symbols *syms, int f, uint32_t pc)
+typedef struct FrameSink {
+    Run *r;
+    GArray *frames;
+    const Symbols *syms;
+    SymInlineCtx *ix;     /* NULL: no DWARF, no inline frames */
+    GHashTable *inl;      /* pc -> Inlines: a deep recursion repeats a few pcs */
+} FrameSink;
+
+typedef struct Inlines {
+    unsigned n;
+    SymInline v[8];
+} Inlines;
+
+static void inlines_free(gpointer p)
 {
-    const char *name = profile_data_intern(&r->data, f >= 0 && (unsigned)f < symbols_count(syms)
-                                           ? symbols_func(syms, (unsigned)f)->name : NULL);
-    if (frames->len) {
-        FaultFrame *last = &g_array_index(frames, FaultFrame, frames->len - 1);
-        if (last->pc == pc && last->function == name) {
+    Inlines *x = p;
+    symbols_inline_clear(x->v, x->n);
+    g_free(x);
+}
+
+static const Inlines *inlines_at(FrameSink *k, uint32_t pc)
+{
+    Inlines *x = g_hash_table_lookup(k->inl, GUINT_TO_POINTER(pc));
+    if (!x) {
+        x = g_new0(Inlines, 1);
+        x->n = pc ? symbols_inline_at(k->ix, pc, x->v, G_N_ELEMENTS(x->v)) : 0;
+        g_hash_table_insert(k->inl, GUINT_TO_POINTER(pc), x);
+    }
+    return x;
+}
+
+static void push_frame(FrameSink *k, const char *name, const char *file, unsigned line, uint32_t pc, bool inl)
+{
+    const char *fn = profile_data_intern(&k->r->data, name), *fl = profile_data_intern(&k->r->data, file);
+    if (k->frames->len) {
+        FaultFrame *last = &g_array_index(k->frames, FaultFrame, k->frames->len - 1);
+        if (last->pc == pc && last->function == fn && last->file == fl && last->line == line
+            && last->inlined == inl) {
             last->repeat++;
             return;
         }
     }
-    SymLine ln = pc ? symbols_line(syms, pc) : (SymLine){ 0 };
-    FaultFrame fr = { .function = name, .file = profile_data_intern(&r->data, ln.file), .pc = pc,
-                      .line = ln.line, .repeat = 1 };
-    g_array_append_val(frames, fr);
+    FaultFrame fr = { .function = fn, .file = fl, .pc = pc, .line = line, .repeat = 1, .inlined = inl };
+    g_array_append_val(k->frames, fr);
+}
+
+/* Appends the frame of function index f at pc (0: not known), preceded
+ * by the functions the compiler inlined there (gdb's inline frames: each
+ * at the line, in it, of the one inside), folded into the last frame
+ * when it is the same. */
+static void add_frame(FrameSink *k, int f, uint32_t pc)
+{
+    const char *name = f >= 0 && (unsigned)f < symbols_count(k->syms) ? symbols_func(k->syms, (unsigned)f)->name
+                                                                        : NULL;
+    SymLine ln = pc ? symbols_line(k->syms, pc) : (SymLine){ 0 };
+    const char *file = ln.file;
+    unsigned line = ln.line;
+    const Inlines *in = inlines_at(k, pc);
+    for (unsigned j = 0; j < in->n; j++) {
+        push_frame(k, in->v[j].name, file, line, pc, true);
+        file = in->v[j].call_file;
+        line = in->v[j].call_line;
+    }
+    push_frame(k, name, file, line, pc, false);
 }
 
 /* The fault's stack with a pc and line per frame (gdb's backtrace): frame
@@ -285,16 +332,20 @@ static void add_frame(Run *r, GArray *frames, const Symbols *syms, int f, uint32
 static void fault_frames_of(Run *r, CoreResult *res, const Symbols *syms, int fi, uint32_t at,
                             const unsigned *fr, const uint32_t *ret, unsigned k, unsigned n)
 {
-    GArray *frames = g_array_new(FALSE, FALSE, sizeof(FaultFrame));
-    add_frame(r, frames, syms, fi, at);
+    FrameSink sink = { r, g_array_new(FALSE, FALSE, sizeof(FaultFrame)), syms, symbols_inline_open(syms),
+                       g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, inlines_free) };
+    GArray *frames = sink.frames;
+    add_frame(&sink, fi, at);
     bool known = k < n && (int)fr[k] == fi; /* frame 0 is the shadow stack's innermost */
     for (k += known; k < n; k++) {
         uint32_t pc = known && ret[k - 1] >= 8 && ret[k - 1] != 1 ? ret[k - 1] - 8 : 0;
         if (pc && symbols_lookup(syms, pc) != (int)fr[k])
             pc = 0;
-        add_frame(r, frames, syms, (int)fr[k], pc);
+        add_frame(&sink, (int)fr[k], pc);
         known = true;
     }
+    symbols_inline_close(sink.ix);
+    g_hash_table_destroy(sink.inl);
     if (frames->len > FAULT_FRAMES_MAX) { /* the innermost 48 and outermost 15 */
         unsigned keep_in = 48, keep_out = FAULT_FRAMES_MAX - keep_in - 1, cut = frames->len - keep_in - keep_out;
         FaultFrame gap = { .function = profile_data_intern(&r->data, FAULT_FRAMES_ELIDED), .repeat = 0 };

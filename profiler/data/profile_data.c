@@ -230,7 +230,7 @@ static GVariant *enc_profile(const Profile *p)
                          enc_icycles(p));
 }
 
-#define PD_FRAME "(msmsuuu)" /* function, file, pc, line, repeat (PD_CORE) */
+#define PD_FRAME "(msmsuuub)" /* function, file, pc, line, repeat, inlined (PD_CORE) */
 
 static GVariant *enc_frames(const CoreResult *c)
 {
@@ -238,7 +238,7 @@ static GVariant *enc_frames(const CoreResult *c)
     g_variant_builder_init(&b, G_VARIANT_TYPE("a" PD_FRAME));
     for (unsigned k = 0; k < c->nfault_frames; k++) {
         const FaultFrame *f = &c->fault_frames[k];
-        g_variant_builder_add(&b, PD_FRAME, f->function, f->file, f->pc, f->line, f->repeat);
+        g_variant_builder_add(&b, PD_FRAME, f->function, f->file, f->pc, f->line, f->repeat, (gboolean)f->inlined);
     }
     return g_variant_builder_end(&b);
 }

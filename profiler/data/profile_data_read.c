@@ -372,7 +372,9 @@ static bool dec_frames(Rd *r, GVariant *v, CoreResult *c, const char *at)
     for (gsize k = 0; k < n; k++) {
         FaultFrame *f = &c->fault_frames[k];
         const char *func, *file;
-        g_variant_get_child(v, k, "(m&sm&suuu)", &func, &file, &f->pc, &f->line, &f->repeat);
+        gboolean inl;
+        g_variant_get_child(v, k, "(m&sm&suuub)", &func, &file, &f->pc, &f->line, &f->repeat, &inl);
+        f->inlined = inl;
         f->function = profile_data_intern(r->d, func);
         f->file = profile_data_intern(r->d, file);
         if (!f->repeat)
@@ -389,7 +391,7 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
     const char *elf, *abs, *sha, *status, *kind, *msg, *func, *file, *sfunc, *sfile, *wfor, *wfunc, *wfile, *why;
     gboolean faulted;
     g_autoptr(GVariant) console = NULL, prof = NULL, frames = NULL;
-    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay*" "m&sium&sm&su" "ut" "@a(msmsuuu)" "m&s)", &c->id,
+    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay*" "m&sium&sm&su" "ut" "@a(msmsuuub)" "m&s)", &c->id,
                   &elf, &abs, &sha, &status, &c->exit_code, &faulted, &kind, &msg, &func, &file, &c->fault_pc,
                   &c->fault_line, &c->fault_stack, &c->instructions, &c->cycles, &c->busy_cycles, &c->idle_cycles,
                   &c->irq_cycles, &c->interrupts, &c->waits, &c->stop_pc, &sfunc, &sfile, &c->stop_line, &console,

@@ -245,6 +245,7 @@ static void json_fault(NpJson *b, const CoreResult *c)
         npjson_member_string(b, "file", f->file);
         npjson_member_u64(b, "line", f->line);
         npjson_member_u64(b, "repeat", f->repeat);
+        npjson_member_bool(b, "inlined", f->inlined);
         npjson_end_object(b);
     }
     npjson_end_array(b);

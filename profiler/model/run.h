@@ -23,6 +23,7 @@ typedef struct FaultFrame {
     uint32_t pc;                 /* 0: not known (an interrupt's, a tail call's caller) */
     unsigned line;
     unsigned repeat;             /* >= 1 */
+    bool inlined;                /* a function the compiler inlined into the next frame (DWARF) */
 } FaultFrame;
 #define FAULT_FRAMES_MAX 64u
 #define FAULT_FRAMES_ELIDED "..."

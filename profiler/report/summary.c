@@ -133,6 +133,9 @@ void summary_fault_frames(GString *o, const CoreResult *c, const char *indent)
         g_string_append_printf(o, "%s%-11s %-10s in %s", indent, num, pc, f->function ? f->function : "??");
         if (f->file)
             g_string_append_printf(o, " at %s:%u", f->file, f->line);
+        if (f->inlined)
+            g_string_append_printf(o, " (inlined into %s)", k + 1 < n && c->fault_frames[k + 1].function
+                                   ? c->fault_frames[k + 1].function : "??");
         if (f->repeat > 1)
             g_string_append_printf(o, " (%u frames)", f->repeat);
         g_string_append_c(o, '\n');

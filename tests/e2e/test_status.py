@@ -101,16 +101,21 @@ class Faults(unittest.TestCase):
                 self.assertGreater(f["line"], 0)
             # the frames (gdb's backtrace): the fault, then main at its
             # `jal <func>` (objdump), on the line addr2line gives for it
+            # (after the runtime's forced-inline rt_mmio_* for device faults)
             fr = f["frames"]
+            self.assertEqual((fr[0]["pc"], fr[0]["file"], fr[0]["line"]), (pc, f["file"], f["line"]), fr)
+            inl = [x["function"] for x in fr if x["inlined"]]
+            self.assertEqual(inl, ["rt_mmio_read"] if name == "fault_mmio" else ["rt_mmio_write"]
+                             if name == "fault_ni" else [], fr)
+            fr = fr[len(inl):]
             self.assertEqual(len(fr), 2, fr)
-            self.assertEqual((fr[0]["function"], fr[0]["pc"], fr[0]["file"], fr[0]["line"], fr[0]["repeat"]),
-                             (func, pc, f["file"], f["line"], 1))
+            self.assertEqual((fr[0]["function"], fr[0]["pc"], fr[0]["repeat"]), (func, pc, 1))
             self.assertEqual((fr[1]["function"], fr[1]["repeat"]), ("main", 1))
             self.assertEqual(nptest.disasm_at(elf, fr[1]["pc"], endian)[1:], ("jal", "%x <%s>" % (lo, func)))
             self.assertEqual((os.path.basename(fr[1]["file"]), fr[1]["line"]),
                              addr2line(elf, fr[1]["pc"], endian), fr[1])
-            self.assertIn("    #1          0x%08x in main at %s:%d\n" % (fr[1]["pc"], fr[1]["file"], fr[1]["line"]),
-                          r.text("summary.txt"))
+            self.assertIn("    %-11s 0x%08x in main at %s:%d\n" % ("#%d" % (len(inl) + 1), fr[1]["pc"], fr[1]["file"],
+                                                                   fr[1]["line"]), r.text("summary.txt"))
             pcs.add(pc)
             # stderr names the core, the kind, the PC and the function
             self.assertRegex(r.stderr, r"core %d\b.*0x%08x.*\b%s\b" % (c["id"], pc, func))
@@ -216,6 +221,35 @@ def addr2line(elf, pc, endian="el"):
                          check=True).stdout.strip()
     path, _, line = out.partition(":")
     return os.path.basename(path), int(re.match(r"\d+", line).group(0))
+
+
+class InlineFrames(unittest.TestCase):
+    """A fault inside a function the compiler inlined (fault_inline.c,
+    -O2): the frames hold the inline frames that addr2line -i (and gdb)
+    show at that pc, innermost first, each on its line."""
+
+    def test_inlined_fault(self):
+        for endian in ("el", "eb"):
+            elf = fw("fault_inline", endian)
+            r = run([elf])
+            self.assertEqual(r.rc, 3, r.describe())
+            f = r.core(0)["fault"]
+            self.assertEqual((f["kind"], f["function"]), ("unmapped-write", "main"))
+            a2l = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-addr2line")
+            out = subprocess.run([a2l, "-f", "-i", "-e", elf, "0x%x" % f["pc"]], stdout=subprocess.PIPE,
+                                 universal_newlines=True, check=True).stdout.split()
+            want = [(out[i], os.path.basename(out[i + 1].split(":")[0]), int(out[i + 1].split(":")[1].split()[0]))
+                    for i in range(0, len(out), 2)]
+            self.assertEqual([w[0] for w in want], ["poke", "main"], out)
+            got = [(x["function"], os.path.basename(x["file"]), x["line"]) for x in f["frames"][:2]]
+            self.assertEqual(got, want)
+            self.assertEqual([(x["pc"], x["inlined"]) for x in f["frames"][:2]], [(f["pc"], True), (f["pc"], False)])
+            with open(nptest.src("firmware", "tests", "fault_inline.c")) as src:
+                lines = src.read().split("\n")
+            self.assertIn("the faulting line", lines[want[0][2] - 1])
+            self.assertIn("the inlining line", lines[want[1][2] - 1])
+            self.assertRegex(r.text("summary.txt"), r"#0 +0x%08x in poke at \S+fault_inline.c:%d \(inlined into main\)"
+                             % (f["pc"], want[0][2]))
 
 
 class BadJump(unittest.TestCase):

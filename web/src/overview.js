@@ -42,7 +42,7 @@ export function renderOverview(root, model, sel, nav) {
         depth += x.repeat;
         if (x.function === '...') return `${n} ... (${x.repeat} frames)`;
         const pc = x.pc ? '0x' + (x.pc >>> 0).toString(16).padStart(8, '0') : '?';
-        return `${n} ${pc} in ${x.function || '??'}${x.file ? ` at ${x.file}:${x.line}` : ''}${x.repeat > 1 ? ` (${x.repeat} frames)` : ''}`;
+        return `${n} ${pc} in ${x.function || '??'}${x.file ? ` at ${x.file}:${x.line}` : ''}${x.inlined ? ' (inlined)' : ''}${x.repeat > 1 ? ` (${x.repeat} frames)` : ''}`;
       });
       q.append('pre').attr('class', 'np-details np-frames').text(lines.join('\n'));
     }
