@@ -259,6 +259,105 @@ static unsigned fold_frames(GPtrArray *stack, const Symbols *syms, const unsigne
     return best_p * best_r;
 }
 
+typedef struct FrameSink {
+    Run *r;
+    GArray *frames;
+    const Symbols *syms;
+    SymInlineCtx *ix;     /* NULL: no DWARF, no inline frames */
+    GHashTable *inl;      /* pc -> Inlines: a deep recursion repeats a few pcs */
+} FrameSink;
+
+typedef struct Inlines {
+    unsigned n;
+    SymInline v[8];
+} Inlines;
+
+static void inlines_free(gpointer p)
+{
+    Inlines *x = p;
+    symbols_inline_clear(x->v, x->n);
+    g_free(x);
+}
+
+static const Inlines *inlines_at(FrameSink *k, uint32_t pc)
+{
+    Inlines *x = g_hash_table_lookup(k->inl, GUINT_TO_POINTER(pc));
+    if (!x) {
+        x = g_new0(Inlines, 1);
+        x->n = pc ? symbols_inline_at(k->ix, pc, x->v, G_N_ELEMENTS(x->v)) : 0;
+        g_hash_table_insert(k->inl, GUINT_TO_POINTER(pc), x);
+    }
+    return x;
+}
+
+static void push_frame(FrameSink *k, const char *name, const char *file, unsigned line, uint32_t pc, bool inl)
+{
+    const char *fn = profile_data_intern(&k->r->data, name), *fl = profile_data_intern(&k->r->data, file);
+    if (k->frames->len) {
+        FaultFrame *last = &g_array_index(k->frames, FaultFrame, k->frames->len - 1);
+        if (last->pc == pc && last->function == fn && last->file == fl && last->line == line
+            && last->inlined == inl) {
+            last->repeat++;
+            return;
+        }
+    }
+    FaultFrame fr = { .function = fn, .file = fl, .pc = pc, .line = line, .repeat = 1, .inlined = inl };
+    g_array_append_val(k->frames, fr);
+}
+
+/* Appends the frame of function index f at pc (0: not known), preceded
+ * by the functions the compiler inlined there (gdb's inline frames: each
+ * at the line, in it, of the one inside), folded into the last frame
+ * when it is the same. */
+static void add_frame(FrameSink *k, int f, uint32_t pc)
+{
+    const char *name = f >= 0 && (unsigned)f < symbols_count(k->syms) ? symbols_func(k->syms, (unsigned)f)->name
+                                                                        : NULL;
+    SymLine ln = pc ? symbols_line(k->syms, pc) : (SymLine){ 0 };
+    const char *file = ln.file;
+    unsigned line = ln.line;
+    const Inlines *in = inlines_at(k, pc);
+    for (unsigned j = 0; j < in->n; j++) {
+        push_frame(k, in->v[j].name, file, line, pc, true);
+        file = in->v[j].call_file;
+        line = in->v[j].call_line;
+    }
+    push_frame(k, name, file, line, pc, false);
+}
+
+/* The fault's stack with a pc and line per frame (gdb's backtrace): frame
+ * 0 at `at` in function fi, then fr[k..n) each at the call (jal or jalr
+ * and its delay slot: its return address - 8) that the frame before
+ * returns to, when that lies in it (a tail call's does not). */
+static void fault_frames_of(Run *r, CoreResult *res, const Symbols *syms, int fi, uint32_t at,
+                            const unsigned *fr, const uint32_t *ret, unsigned k, unsigned n)
+{
+    FrameSink sink = { r, g_array_new(FALSE, FALSE, sizeof(FaultFrame)), syms, symbols_inline_open(syms),
+                       g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, inlines_free) };
+    GArray *frames = sink.frames;
+    add_frame(&sink, fi, at);
+    bool known = k < n && (int)fr[k] == fi; /* frame 0 is the shadow stack's innermost */
+    for (k += known; k < n; k++) {
+        uint32_t pc = known && ret[k - 1] >= 8 && ret[k - 1] != 1 ? ret[k - 1] - 8 : 0;
+        if (pc && symbols_lookup(syms, pc) != (int)fr[k])
+            pc = 0;
+        add_frame(&sink, (int)fr[k], pc);
+        known = true;
+    }
+    symbols_inline_close(sink.ix);
+    g_hash_table_destroy(sink.inl);
+    if (frames->len > FAULT_FRAMES_MAX) { /* the innermost 48 and outermost 15 */
+        unsigned keep_in = 48, keep_out = FAULT_FRAMES_MAX - keep_in - 1, cut = frames->len - keep_in - keep_out;
+        FaultFrame gap = { .function = profile_data_intern(&r->data, FAULT_FRAMES_ELIDED), .repeat = 0 };
+        for (unsigned j = keep_in; j < keep_in + cut; j++)
+            gap.repeat += g_array_index(frames, FaultFrame, j).repeat;
+        g_array_remove_range(frames, keep_in + 1, cut - 1);
+        g_array_index(frames, FaultFrame, keep_in) = gap;
+    }
+    res->nfault_frames = frames->len;
+    res->fault_frames = (FaultFrame *)(void *)g_array_free(frames, FALSE);
+}
+
 /* Where core i faulted: function, line and the shadow call stack. */
 static void fault_of(Run *r, unsigned i)
 {
@@ -270,7 +369,10 @@ static void fault_of(Run *r, unsigned i)
     res->fault_kind = profile_data_intern(&r->data, fault->kind);
     res->fault_message = profile_data_intern(&r->data, fault->message);
     res->fault_pc = fault->pc;
-    uint32_t code = symbols_code_addr(syms, fault->pc);   /* kseg1 runs kseg0's code */
+    /* a fetch fault is located at the jump that went there: what is (or
+     * is not) at the target says nothing about where the code went wrong;
+     * kseg1 runs kseg0's code */
+    uint32_t code = symbols_code_addr(syms, fault->site ? fault->site : fault->pc);
     int fi = symbols_lookup(syms, code);
     res->fault_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
     SymLine ln = symbols_line(syms, code);
@@ -278,14 +380,25 @@ static void fault_of(Run *r, unsigned i)
     res->fault_line = ln.line;
     GPtrArray *stack = g_ptr_array_new();
     if (r->cols[i]) {
-        unsigned n;
+        unsigned n, skip = 0;
         g_autofree unsigned *fr = collector_stack(r->cols[i], &n);
-        if (!n || (int)fr[0] != fi)
+        /* a frame the jump's target opened (a call into the middle of a
+         * function) is not where the core was: start at the jump's */
+        while (fault->site && fi >= 0 && skip < n && (int)fr[skip] != fi)
+            skip++;
+        if (skip == n)
+            skip = 0;
+        if (n == skip || (int)fr[skip] != fi)
             g_ptr_array_add(stack, g_strdup(res->fault_function ? res->fault_function : "??"));
-        for (unsigned k = 0; k < n;)
+        for (unsigned k = skip; k < n;)
             k += fold_frames(stack, syms, fr + k, n - k);
-    } else if (res->fault_function) {
-        g_ptr_array_add(stack, g_strdup(res->fault_function));
+        unsigned nr;
+        g_autofree uint32_t *ret = collector_stack_ret(r->cols[i], &nr);
+        fault_frames_of(r, res, syms, fi, at, fr, ret, skip, n);
+    } else {
+        if (res->fault_function)
+            g_ptr_array_add(stack, g_strdup(res->fault_function));
+        fault_frames_of(r, res, syms, fi, at, NULL, NULL, 0, 0);
     }
     g_ptr_array_add(stack, NULL);
     res->fault_stack = (char **)g_ptr_array_free(stack, FALSE);
@@ -347,6 +460,10 @@ static void wait_of(Run *r, unsigned i)
     SymLine ln = symbols_line(syms, site);
     res->wait_file = profile_data_intern(&r->data, ln.file);
     res->wait_line = ln.line;
+    if (w->kind == MACH_WAIT_IRQ) {
+        g_autofree char *why = core_irq_explain(r->m->cores[i]);
+        res->wait_why = profile_data_intern(&r->data, why);
+    }
 }
 
 /* Core i's outcome and profile; returns its contribution to the status. */
@@ -451,10 +568,15 @@ static void print_outcome(const Run *r)
 {
     for (unsigned i = 0; i < r->ncores; i++) {
         const CoreResult *c = &r->res[i];
-        if (c->faulted)
+        if (c->faulted) {
             fprintf(stderr, "nocprof: core %u: %s fault at pc 0x%08x in %s (%s:%u): %s\n", i, c->fault_kind,
                     c->fault_pc, c->fault_function ? c->fault_function : "??",
                     c->fault_file ? c->fault_file : "??", c->fault_line, c->fault_message);
+            g_autoptr(GString) bt = g_string_new(NULL);
+            summary_fault_frames(bt, c, "  ");
+            if (bt->len)
+                fprintf(stderr, "  call stack (innermost first):\n%s", bt->str);
+        }
     }
     if (r->m->deadlock) {
         RunInfo info = profile_data_run_info(&r->data);

@@ -132,6 +132,53 @@ uint32_t core_irq_enabled(const Core *c)
     return c->irqc.enable;
 }
 
+static void irq_names(GString *o, uint32_t bits, bool paren)
+{
+    static const char *const names[] = { "timer", "NoC receive", "NoC transmit-ready" };
+    bool first = true;
+    for (unsigned k = 0; k < 3; k++)
+        if (bits & (1u << k)) {
+            g_string_append_printf(o, "%s%s", first ? (paren ? " (" : " ") : ", ", names[k]);
+            first = false;
+        }
+    g_string_append(o, first || !paren ? "" : ")");
+}
+
+char *core_irq_explain(Core *c)
+{
+    uint32_t pend = dev_irqc_pending(&c->irqc), en = c->irqc.enable;
+    uint32_t status = core_read_cp0(c, NP_CP0_STATUS);
+    bool im7 = (status & (1u << 15)) != 0;
+    GString *o = g_string_new("IRQC ENABLE ");
+    g_string_append_printf(o, "0x%x", en);
+    irq_names(o, en, true);
+    g_string_append_printf(o, ", PENDING 0x%x", pend);
+    irq_names(o, pend, true);
+    if (c->timer.expiry != UINT64_MAX)
+        g_string_append_printf(o, "; TIMER runs, next expiry at cycle %" G_GUINT64_FORMAT "%s", c->timer.expiry,
+                               (c->timer.ctrl & 2u) ? "" : " (CTRL bit 1 clear: it raises no interrupt)");
+    else
+        g_string_append(o, "; TIMER stopped");
+    g_string_append_printf(o, "; Status.IM7 %d (CP0 timer)", im7);
+    /* transmit-ready is a level that is up whenever there is room: not an event */
+    uint32_t lost = pend & ~en & (NP_IRQ_TIMER | NP_IRQ_NOC_RX);
+    if (lost) {
+        g_string_append(o, ": the");
+        irq_names(o, lost, false);
+        g_string_append(o, " line is raised but not enabled in IRQC ENABLE, so it wakes nothing (a lost "
+                        "interrupt: rt_irq_enable(RT_IRQ_BIT(n)) enables line n)");
+    } else if (c->timer.expiry != UINT64_MAX && (c->timer.ctrl & 2u) && !(en & NP_IRQ_TIMER)) {
+        g_string_append_printf(o, ": the TIMER raises its line at cycle %" G_GUINT64_FORMAT " but the timer line "
+                               "is not enabled in IRQC ENABLE, so it will wake nothing (a lost interrupt: "
+                               "rt_irq_enable(RT_IRQ_BIT(RT_IRQ_TIMER)) enables it)", c->timer.expiry);
+    } else if (!en && !im7) {
+        g_string_append(o, ": no interrupt source is enabled, nothing can wake this core");
+    } else if (en == NP_IRQ_TIMER && !im7 && (c->timer.expiry == UINT64_MAX || !(c->timer.ctrl & 2u))) {
+        g_string_append(o, ": the only enabled line is the TIMER's, and it will not raise it");
+    }
+    return g_string_free(o, FALSE);
+}
+
 void core_watch_console(Core *c, bool on)
 {
     c->console_sync = on && c->sched.progress;

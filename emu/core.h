@@ -202,6 +202,8 @@ typedef struct CoreFault {
     char *kind;        /* "unmapped-read", "reserved-instruction", "bus-error", "ni-misuse", ... */
     uint32_t pc;
     char *message;
+    uint32_t site;     /* a fetch fault: the jump or branch that went to pc
+                          (the last instruction that ran), else 0 */
 } CoreFault;
 
 /* One executable range of the histograms: bins first .. first + (hi - lo)
@@ -263,6 +265,10 @@ bool core_timer_irq_enabled(const Core *c);
 bool core_irq_network(const Core *c);
 /* IRQC ENABLE (NP_IRQ_* bits). */
 uint32_t core_irq_enabled(const Core *c);
+/* Why a core waiting for an interrupt is not woken, for a hang report:
+ * IRQC ENABLE and PENDING, the TIMER, Status.IM7, and a verdict when a
+ * raised line is masked or no source can fire. Caller frees. */
+char *core_irq_explain(Core *c);
 /* From the core's own thread: CONSOLE writes become sync points reported
  * to CoreSched.progress (on) or plain device writes again (off). */
 void core_watch_console(Core *c, bool on);

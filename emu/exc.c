@@ -98,6 +98,13 @@ static uint32_t last_insn_pc(Core *c)
     return b ? b->addr + b->size - 4 : core_reg(c, UC_MIPS_REG_PC);
 }
 
+/* The word of the current block's last instruction (0: no block) */
+static uint32_t last_insn_word(Core *c)
+{
+    const Block *b = core_current_block(c);
+    return b && b->ninsns ? block_word(b, b->ninsns - 1) : 0;
+}
+
 /* A reserved instruction that QEMU's MIPS32 translator lets its block go
  * on after (generate_exception without ending the block): mfhc0/mthc0 (no
  * XPA), paired-single FPU operations (no PS on the 24Kf), rdhwr $4. Every
@@ -137,6 +144,27 @@ static const char *trap_name(uint32_t w)
     return f < 7 ? ((w >> 26) == 0 ? reg : imm)[f] : "trap";
 }
 
+/* What a trap or break code means by the MIPS ABI's convention
+ * (Linux's asm/break.h; gcc emits `teq divisor, $zero, 7` after every
+ * division, or `break 7` with -mdivide-breaks): "" when nothing known. */
+static const char *code_meaning(uint32_t code)
+{
+    switch (code) {
+    case 6: return ": integer overflow (trap code 6)";
+    case 7: return ": integer division by zero (trap code 7, the compiler's divide-by-zero check)";
+    default: return "";
+    }
+}
+
+/* The code of a register-form trap (bits 15..6) or of break (bits 25..16);
+ * immediate-form traps have none. */
+static uint32_t trap_code(uint32_t w)
+{
+    if ((w >> 26) != 0)
+        return UINT32_MAX;
+    return (w & 63u) == 0x0du ? (w >> 16) & 0x3ffu : (w >> 6) & 0x3ffu;
+}
+
 /* An FPU exception: the instruction, and which enabled IEEE exception
  * that instruction can raise it was (all of them when several can) */
 static void raise_fpe(Core *c)
@@ -171,7 +199,8 @@ void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
         break;
     case EXC_DBP: case EXC_BREAK:
         pc = last_insn_pc(c);
-        core_raise(c, "break", pc, "break instruction at pc 0x%08x", pc);
+        core_raise(c, "break", pc, "break instruction at pc 0x%08x%s", pc,
+                   intno == EXC_BREAK ? code_meaning(trap_code(last_insn_word(c))) : "");
         break;
     case EXC_RI: { /* unconditional: the first that does not end the block, else its last */
         const Block *cb = core_current_block(c);
@@ -190,7 +219,7 @@ void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
         break;
     case EXC_TRAP:
         pc = locate(c, LOC_TRAP, NULL, &w);
-        core_raise(c, "trap", pc, "trap (%s) at pc 0x%08x", trap_name(w), pc);
+        core_raise(c, "trap", pc, "trap (%s) at pc 0x%08x%s", trap_name(w), pc, code_meaning(trap_code(w)));
         break;
     case EXC_FPE:
         raise_fpe(c);
@@ -206,14 +235,43 @@ void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
     }
 }
 
+/* How the previous block left for a target that cannot be fetched:
+ * the jump or branch that ended it (0: it ran off its end) */
+static const char *leave_name(const Block *b)
+{
+    if (!b->branch_pc)
+        return NULL;
+    if (b->flags & MIPS_ERET)
+        return "eret";
+    if (b->flags & MIPS_JREG)
+        return (b->flags & MIPS_LINK) ? "jalr" : "jr";
+    return (b->flags & MIPS_LINK) ? "jal" : "jump or branch";
+}
+
+/* A fetch fault at `target`: name the instruction that went there (the
+ * last block's jump, or its last instruction when it ran off its end), so
+ * the report says where the code went wrong, not what is at the target. */
+static void raise_fetch(Core *c, const char *kind, uint32_t target, const char *what)
+{
+    const Block *b = core_current_block(c);
+    if (!b) {
+        core_raise(c, kind, target, "%s 0x%08x", what, target);
+        return;
+    }
+    const char *how = leave_name(b);
+    uint32_t site = how ? b->branch_pc : b->addr + b->size - 4;
+    core_raise(c, kind, target, "%s 0x%08x (%s at pc 0x%08x)", what, target, how ? how : "execution ran past", site);
+    if (c->state == CORE_FAULT && c->fault.pc == target && !c->fault.site)
+        c->fault.site = site;
+}
+
 bool exc_hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
                        int64_t value, void *opaque)
 {
     Core *c = opaque;
     uint32_t phys = (uint32_t)address;
     if (type == UC_MEM_FETCH_UNMAPPED) {
-        uint32_t pc = core_reg(c, UC_MIPS_REG_PC);
-        core_raise(c, "unmapped-fetch", pc, "instruction fetch from unmapped address 0x%08x", pc);
+        raise_fetch(c, "unmapped-fetch", core_reg(c, UC_MIPS_REG_PC), "instruction fetch from unmapped address");
         return false;
     }
     bool write = type == UC_MEM_WRITE_UNMAPPED;
@@ -310,8 +368,8 @@ void exc_engine_error(Core *c, uc_err err, uint32_t pc)
                    "user: kseg0, kseg1 and the devices are kernel-only)", c->tlb_miss_type == UC_MEM_FETCH
                    ? "fetch from" : c->tlb_miss_type == UC_MEM_WRITE ? "write of" : "read of",
                    c->tlb_miss_type == UC_MEM_FETCH ? pc : a, pc);
-    else if (c->tlb_miss_type == UC_MEM_FETCH)
-        core_raise(c, "unmapped-fetch", a, "instruction fetch from unmapped address 0x%08x", a);
+    else if (c->tlb_miss_type == UC_MEM_FETCH) /* a is the page; pc the exact address */
+        raise_fetch(c, "unmapped-fetch", (pc & ~0xFFFu) == a ? pc : a, "instruction fetch from unmapped address");
     else if (c->tlb_miss_type == UC_MEM_WRITE)
         core_raise(c, "unmapped-write", pc, "write of unmapped address 0x%08x (pc 0x%08x)", a, pc);
     else
@@ -402,5 +460,7 @@ bool exc_odd_target(Core *c, Block *p, uint32_t addr)
     core_raise(c, "misaligned-fetch", target,
                "instruction fetch from a misaligned address 0x%08x (%s at pc 0x%08x)", target,
                (p->flags & MIPS_ERET) ? "eret" : (p->flags & MIPS_LINK) ? "jalr" : "jr", p->branch_pc);
+    if (c->state == CORE_FAULT && c->fault.pc == target && !c->fault.site)
+        c->fault.site = p->branch_pc;
     return true;
 }

@@ -102,8 +102,10 @@ static int signal_of(const GdbStopInfo *s, Core *c)
     default: return GSIG_TRAP;
     }
     const char *k = core_fault(c)->kind ? core_fault(c)->kind : "";
-    if (g_str_has_prefix(k, "reserved") || g_str_has_prefix(k, "misaligned-fetch"))
+    if (g_str_has_prefix(k, "reserved"))
         return GSIG_ILL;
+    if (g_str_has_prefix(k, "misaligned-fetch")) /* an address error, as MIPS Linux signals it */
+        return GSIG_BUS;
     if (strcmp(k, "break") == 0 || strcmp(k, "sdbbp") == 0)
         return GSIG_TRAP;
     if (strstr(k, "bus") || strstr(k, "unaligned") || strstr(k, "misuse"))
@@ -259,6 +261,10 @@ static void reg_write(GdbStub *g, const char *p)
               && core_debug_write_reg(core_of(g, g->sel_g), (unsigned)n, v);
     if (ok)
         hist_forget(g);        /* the program changed: no replay crosses it */
+    else if (n == CORE_DBG_PC && eq)
+        /* gdb says only 'Could not write register ""': say why here */
+        fprintf(stderr, "nocprof: gdb: the pc cannot be written at this stop (only at reset, between blocks): "
+                "gdb's jump, call and print of a function call are not supported\n");
     gdb_send_str(g, ok ? "OK" : "E01");
 }
 

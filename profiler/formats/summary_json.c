@@ -237,6 +237,19 @@ static void json_fault(NpJson *b, const CoreResult *c)
     for (unsigned k = 0; c->fault_stack && c->fault_stack[k]; k++)
         npjson_string(b, c->fault_stack[k]);
     npjson_end_array(b);
+    npjson_member_array(b, "frames");
+    for (unsigned k = 0; k < c->nfault_frames; k++) {
+        const FaultFrame *f = &c->fault_frames[k];
+        npjson_begin_object(b);
+        npjson_member_string(b, "function", f->function);
+        npjson_member_u64(b, "pc", f->pc);
+        npjson_member_string(b, "file", f->file);
+        npjson_member_u64(b, "line", f->line);
+        npjson_member_u64(b, "repeat", f->repeat);
+        npjson_member_bool(b, "inlined", f->inlined);
+        npjson_end_object(b);
+    }
+    npjson_end_array(b);
     npjson_end_object(b);
 }
 
@@ -270,6 +283,7 @@ static void json_wait(NpJson *b, const CoreResult *c)
     npjson_member_string(b, "function", c->wait_function);
     npjson_member_string(b, "file", c->wait_file);
     npjson_member_u64(b, "line", c->wait_line);
+    npjson_member_string(b, "why", c->wait_why);
     npjson_end_object(b);
 }
 

@@ -12,6 +12,22 @@
 #include "noc/noc.h"
 #include "profiler/model/profile.h"
 
+/* One frame of a fault's call stack, innermost first (gdb's backtrace):
+ * frame 0 is where the core faulted, each further frame the call site in
+ * its function of the frame before. Consecutive identical frames (deep
+ * recursion) are one entry with repeat > 1; a stack of more than
+ * FAULT_FRAMES_MAX entries keeps its innermost and outermost ones around
+ * one entry with function "..." standing for the repeat frames between. */
+typedef struct FaultFrame {
+    const char *function, *file; /* interned; NULL: not known */
+    uint32_t pc;                 /* 0: not known (an interrupt's, a tail call's caller) */
+    unsigned line;
+    unsigned repeat;             /* >= 1 */
+    bool inlined;                /* a function the compiler inlined into the next frame (DWARF) */
+} FaultFrame;
+#define FAULT_FRAMES_MAX 64u
+#define FAULT_FRAMES_ELIDED "..."
+
 typedef struct CoreResult {
     unsigned id;
     const char *elf;
@@ -22,6 +38,8 @@ typedef struct CoreResult {
     uint32_t fault_pc;
     unsigned fault_line;
     char **fault_stack;        /* NULL-terminated, innermost first */
+    FaultFrame *fault_frames;  /* the same stack with each frame's pc and line */
+    unsigned nfault_frames;
     uint64_t instructions, cycles, busy_cycles, idle_cycles, irq_cycles;
     uint64_t interrupts, waits;
     uint32_t stop_pc;          /* where it stopped (deadlock: where it waited) */
@@ -36,6 +54,8 @@ typedef struct CoreResult {
     uint32_t wait_pc;
     const char *wait_function, *wait_file;
     unsigned wait_line;
+    const char *wait_why;      /* "interrupt": why nothing wakes it (IRQC,
+                                  TIMER, Status.IM7: core_irq_explain) */
     /* SPEC 1 Stack: the lowest $sp seen, and the bytes below the initial
      * $sp (0: none seen) */
     uint32_t stack_lowest;

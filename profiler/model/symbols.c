@@ -687,3 +687,8 @@ char *symbols_where(const Symbols *s, uint32_t addr)
         return g_strdup("??:0");
     return g_strdup_printf("%s:%u", l.file, l.line);
 }
+
+const char *symbols_path(const Symbols *s)
+{
+    return s->path;
+}

@@ -91,5 +91,22 @@ char *symbols_disasm(const Symbols *s, uint32_t addr);
 
 /* "file:line" or "??:0" for addr, newly allocated. */
 char *symbols_where(const Symbols *s, uint32_t addr);
+/* The ELF's path as loaded. */
+const char *symbols_path(const Symbols *s);
+
+/* Functions inlined at an address (symbols_inline.c): innermost first,
+ * each with the file and line of its call in the next one out (the last
+ * one's call is in the symbol's own function). */
+typedef struct SymInline {
+    char *name;
+    char *call_file;    /* NULL when unknown */
+    unsigned call_line; /* 0 when unknown */
+} SymInline;
+typedef struct SymInlineCtx SymInlineCtx;
+/* Opens the ELF's DWARF again; NULL when it has none (then no inlines). */
+SymInlineCtx *symbols_inline_open(const Symbols *s);
+unsigned symbols_inline_at(SymInlineCtx *x, uint32_t addr, SymInline *out, unsigned max);
+void symbols_inline_clear(SymInline *v, unsigned n);
+void symbols_inline_close(SymInlineCtx *x);
 
 #endif

@@ -72,6 +72,8 @@ void summary_endings(GString *o, const RunInfo *run, const char *indent)
         g_string_append_printf(o, ", at 0x%08x in %s (%s:%u)\n", c->wait_pc,
                                c->wait_function ? c->wait_function : "??", c->wait_file ? c->wait_file : "??",
                                c->wait_line);
+        if (c->wait_why)
+            g_string_append_printf(o, "%s    %s\n", indent, c->wait_why);
     }
     g_autofree unsigned *cycle = g_new(unsigned, run->ncores + 1);
     unsigned n = run_wait_cycle(run, cycle);
@@ -92,6 +94,50 @@ static void cache_totals(GString *o, const CoreResult *c, bool first)
                            " write misses %" G_GUINT64_FORMAT " write-backs %" G_GUINT64_FORMAT "\n",
                            first ? "\n" : "", c->id, c->i1_accesses, c->i1_misses, c->d1_accesses,
                            c->d1_read_misses, c->d1_write_misses, c->d1_writebacks);
+}
+
+void summary_fault_frames(GString *o, const CoreResult *c, const char *indent)
+{
+    /* text for people: the innermost 6 entries and the outermost 3 (all
+     * of them in summary.json), so that a mutual recursion stays short */
+    const unsigned inner = 6, outer = 3, n = c->nfault_frames;
+    unsigned depth = 0;
+    for (unsigned k = 0; k < n; k++) {
+        const FaultFrame *f = &c->fault_frames[k];
+        bool gap = f->function && strcmp(f->function, FAULT_FRAMES_ELIDED) == 0;
+        if (n > inner + outer + 1 && k >= inner && k < n - outer) {
+            unsigned hidden = 0, j = k;
+            for (; j < n - outer; j++)
+                hidden += c->fault_frames[j].repeat;
+            g_string_append_printf(o, "%s#%u-%u %s (%u frames not shown here: summary.json has more)\n", indent,
+                                   depth, depth + hidden - 1, FAULT_FRAMES_ELIDED, hidden);
+            depth += hidden;
+            k = j - 1;
+            continue;
+        }
+        char num[32], pc[16] = "?";
+        if (f->repeat > 1)
+            g_snprintf(num, sizeof num, "#%u-%u", depth, depth + f->repeat - 1);
+        else
+            g_snprintf(num, sizeof num, "#%u", depth);
+        depth += f->repeat;
+        if (gap) {
+            g_string_append_printf(o, "%s%-11s %s (%u frames not shown)\n", indent, num, FAULT_FRAMES_ELIDED,
+                                   f->repeat);
+            continue;
+        }
+        if (f->pc)
+            g_snprintf(pc, sizeof pc, "0x%08x", f->pc);
+        g_string_append_printf(o, "%s%-11s %-10s in %s", indent, num, pc, f->function ? f->function : "??");
+        if (f->file)
+            g_string_append_printf(o, " at %s:%u", f->file, f->line);
+        if (f->inlined)
+            g_string_append_printf(o, " (inlined into %s)", k + 1 < n && c->fault_frames[k + 1].function
+                                   ? c->fault_frames[k + 1].function : "??");
+        if (f->repeat > 1)
+            g_string_append_printf(o, " (%u frames)", f->repeat);
+        g_string_append_c(o, '\n');
+    }
 }
 
 GString *summary_text(const RunInfo *run)
@@ -148,6 +194,7 @@ GString *summary_text(const RunInfo *run)
                     g_string_append_printf(o, " %s%s", k ? "<- " : "", c->fault_stack[k]);
                 g_string_append_c(o, '\n');
             }
+            summary_fault_frames(o, c, "    ");
         }
     }
     for (unsigned i = 0; i < run->ncores; i++) {

@@ -288,6 +288,30 @@ class Gdb(unittest.TestCase):
             self.assertIn("$1 = 0x%x" % fault["pc"], text)
             self.assertTrue(os.path.exists(os.path.join(s.out, "core0", "flat.txt")))
 
+    def test_pc_write_at_breakpoint_explained(self):
+        """A stop inside a block cannot take a new pc (docs/debugging.md):
+        gdb only says 'Could not write register ""', so nocprof says why
+        on its stderr; the run then ends as without the attempt."""
+        s = Session(fw("calls"), nptest.ONE_CORE)
+        text = s.gdb("break main", "continue", "set var $pc = $pc + 8", "delete", "continue")
+        self.assertEqual(s.wait(), 0, text)
+        self.assertIn("Could not write register", text)
+        with open(s.err_path) as f:
+            err = f.read()
+        self.assertIn("nocprof: gdb: the pc cannot be written at this stop (only at reset, between blocks): "
+                      "gdb's jump, call and print of a function call are not supported", err)
+
+    def test_bad_jump_signals(self):
+        """fault_jump.c: cores 0-2 jump to unmapped addresses (SIGSEGV),
+        core 3 to an odd one, an address error (SIGBUS as on MIPS Linux,
+        docs/debugging.md), each stopped at the target with the thread of
+        its core."""
+        s = Session(fw("fault_jump"))
+        text = s.gdb("continue", "continue", "continue", "continue", "continue")
+        self.assertEqual(s.wait(), 3, text)
+        got = re.findall(r'Thread (\d) "core\d" received signal (SIG[A-Z]+)', text)
+        self.assertEqual(sorted(got), [("1", "SIGSEGV"), ("2", "SIGSEGV"), ("3", "SIGSEGV"), ("4", "SIGBUS")], text)
+
     def test_stop_at_cycle_and_kill(self):
         # calls runs instructions every cycle (no wait, no poll): the stop
         # is at the first instruction boundary at or after n

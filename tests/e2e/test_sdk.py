@@ -242,6 +242,22 @@ class Sdk(unittest.TestCase):
             calls = {f["name"]: f["calls"] for f in r.core(0)["functions"]}
             self.assertEqual(calls["_flush_cache"], 1)
 
+    def test_cc_debug_info_by_default(self):
+        # `nocprof-cc -O2 -o app.elf main.c` (docs/firmware.md's example)
+        # had no DWARF: every fault and listing said ??:0. -g0 still drops it.
+        d = tmpdir("dbg")
+        with open(os.path.join(d, "div.c"), "w") as f:
+            f.write(HELPERS_C)
+        cc = os.path.join(self.prefix, "bin", "nocprof-cc")
+        a2l = nptest.tool("mipsel-linux-gnu-addr2line")
+        for extra, want in (([], r"div\.c:\d+"), (["-g0"], r"\?\?:")):
+            elf = os.path.join(d, "div%s.elf" % "".join(extra))
+            subprocess.run([cc, "-O2"] + extra + ["-o", elf, os.path.join(d, "div.c")], check=True)
+            main = nptest.symbols(elf)["main"][0]
+            where = subprocess.run([a2l, "-e", elf, "0x%x" % main], stdout=subprocess.PIPE,
+                                   universal_newlines=True, check=True).stdout
+            self.assertRegex(where, want, extra)
+
     def test_helpers_link_clean(self):
         # Before: ld printed "libgcc.a(_divdi3.o): warning: linking abicalls
         # files with non-abicalls files" (Debian's libgcc is Linux PIC code).

@@ -63,7 +63,8 @@ FAULTS = {
     "fault_break": ("do_break", r"break", lambda w, m, o: m == "break", r"(?i)break"),
     # the second division's check traps, not the first (issue 19.3)
     "fault_div": ("divide", r"^trap$", lambda w, m, o: m == "teq" and o.startswith("a2"),
-                  r"^trap \(teq\) at pc 0x[0-9a-f]{8}\n  registers at pc .*\n  .*a2=00000000"),
+                  r"^trap \(teq\) at pc 0x[0-9a-f]{8}: integer division by zero "
+                  r"\(trap code 7, .*\)\n  registers at pc .*\n  .*a2=00000000"),
     "unaligned": ("load_unaligned", r"unaligned|address", lambda w, m, o: m == "lw" and o.endswith(")")
                   and re.search(r"\b1\(", o) is not None, r"(?i)unaligned|alignment|address error"),
 }
@@ -98,6 +99,23 @@ class Faults(unittest.TestCase):
             if name != "fault_ri":   # top-level asm has no line info: ??:0 allowed there
                 self.assertTrue(f["file"] and f["file"] != "??", f)
                 self.assertGreater(f["line"], 0)
+            # the frames (gdb's backtrace): the fault, then main at its
+            # `jal <func>` (objdump), on the line addr2line gives for it
+            # (after the runtime's forced-inline rt_mmio_* for device faults)
+            fr = f["frames"]
+            self.assertEqual((fr[0]["pc"], fr[0]["file"], fr[0]["line"]), (pc, f["file"], f["line"]), fr)
+            inl = [x["function"] for x in fr if x["inlined"]]
+            self.assertEqual(inl, ["rt_mmio_read"] if name == "fault_mmio" else ["rt_mmio_write"]
+                             if name == "fault_ni" else [], fr)
+            fr = fr[len(inl):]
+            self.assertEqual(len(fr), 2, fr)
+            self.assertEqual((fr[0]["function"], fr[0]["pc"], fr[0]["repeat"]), (func, pc, 1))
+            self.assertEqual((fr[1]["function"], fr[1]["repeat"]), ("main", 1))
+            self.assertEqual(nptest.disasm_at(elf, fr[1]["pc"], endian)[1:], ("jal", "%x <%s>" % (lo, func)))
+            self.assertEqual((os.path.basename(fr[1]["file"]), fr[1]["line"]),
+                             addr2line(elf, fr[1]["pc"], endian), fr[1])
+            self.assertIn("    %-11s 0x%08x in main at %s:%d\n" % ("#%d" % (len(inl) + 1), fr[1]["pc"], fr[1]["file"],
+                                                                   fr[1]["line"]), r.text("summary.txt"))
             pcs.add(pc)
             # stderr names the core, the kind, the PC and the function
             self.assertRegex(r.stderr, r"core %d\b.*0x%08x.*\b%s\b" % (c["id"], pc, func))
@@ -270,6 +288,94 @@ class HostileStub(unittest.TestCase):
                         self.assertEqual(c["fault"]["kind"], kind)
                         self.assertEqual(c["fault"]["pc"], pc)
                         self.assertLess(c["cycles"], 100)
+
+
+def addr2line(elf, pc, endian="el"):
+    """(file's basename, line) of pc, from binutils."""
+    a2l = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-addr2line")
+    out = subprocess.run([a2l, "-e", elf, "0x%x" % pc], stdout=subprocess.PIPE, universal_newlines=True,
+                         check=True).stdout.strip()
+    path, _, line = out.partition(":")
+    return os.path.basename(path), int(re.match(r"\d+", line).group(0))
+
+
+class InlineFrames(unittest.TestCase):
+    """A fault inside a function the compiler inlined (fault_inline.c,
+    -O2): the frames hold the inline frames that addr2line -i (and gdb)
+    show at that pc, innermost first, each on its line."""
+
+    def test_inlined_fault(self):
+        for endian in ("el", "eb"):
+            elf = fw("fault_inline", endian)
+            r = run([elf])
+            self.assertEqual(r.rc, 3, r.describe())
+            f = r.core(0)["fault"]
+            self.assertEqual((f["kind"], f["function"]), ("unmapped-write", "main"))
+            a2l = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-addr2line")
+            out = subprocess.run([a2l, "-f", "-i", "-e", elf, "0x%x" % f["pc"]], stdout=subprocess.PIPE,
+                                 universal_newlines=True, check=True).stdout.split()
+            want = [(out[i], os.path.basename(out[i + 1].split(":")[0]), int(out[i + 1].split(":")[1].split()[0]))
+                    for i in range(0, len(out), 2)]
+            self.assertEqual([w[0] for w in want], ["poke", "main"], out)
+            got = [(x["function"], os.path.basename(x["file"]), x["line"]) for x in f["frames"][:2]]
+            self.assertEqual(got, want)
+            self.assertEqual([(x["pc"], x["inlined"]) for x in f["frames"][:2]], [(f["pc"], True), (f["pc"], False)])
+            with open(nptest.src("firmware", "tests", "fault_inline.c")) as src:
+                lines = src.read().split("\n")
+            self.assertIn("the faulting line", lines[want[0][2] - 1])
+            self.assertIn("the inlining line", lines[want[1][2] - 1])
+            self.assertRegex(r.text("summary.txt"), r"#0 +0x%08x in poke at \S+fault_inline.c:%d \(inlined into main\)"
+                             % (f["pc"], want[0][2]))
+
+
+class BadJump(unittest.TestCase):
+    """A call through a corrupt function pointer (fault_jump.c): the fault
+    names the exact target (not its 4 KiB page) and is located at the
+    jalr that went there, with the caller's stack, not at whatever
+    function holds the target (or ?? for none)."""
+
+    TARGETS = {0: ("unmapped-fetch", 0), 1: ("unmapped-fetch", 0x12345678),
+               2: ("unmapped-fetch", 0x80fff000), 3: ("misaligned-fetch", None)}
+
+    def test_bad_jumps(self):
+        with open(nptest.src("firmware", "tests", "fault_jump.c")) as f:
+            line = [i + 1 for i, t in enumerate(f) if "the jumping line" in t][0]
+        for endian in ("el", "eb"):
+            elf = fw("fault_jump", endian)
+            syms = nptest.symbols(elf, endian)
+            jalr = [a for a, m, o in objdump_insns(elf, "call_through", endian) if m == "jalr"]
+            self.assertEqual(len(jalr), 1, jalr)
+            r = run([elf])
+            self.assertEqual(r.rc, 3, r.describe())
+            for c in r.summary["cores"]:
+                with self.subTest(endian=endian, core=c["id"]):
+                    kind, target = self.TARGETS[c["id"]]
+                    if target is None:
+                        target = syms["rt_printf"][0] + 13
+                    f = c["fault"]
+                    self.assertEqual((f["kind"], f["pc"]), (kind, target), f)
+                    self.assertEqual((f["function"], f["line"]), ("call_through", line), f)
+                    self.assertTrue(f["message"].startswith("instruction fetch from "), f)
+                    self.assertIn("0x%08x (jalr at pc 0x%08x)" % (target, jalr[0]), f["message"])
+                    self.assertEqual(f["stack"], ["call_through", "main"])
+                    self.assertEqual([(x["function"], x["pc"], x["line"]) for x in f["frames"]][:1],
+                                     [("call_through", jalr[0], line)])
+                    self.assertRegex(r.stderr, r"core %d: %s fault at pc 0x%08x in call_through \(\S*fault_jump.c:%d\)"
+                                     % (c["id"], kind, target, line))
+
+
+def objdump_insns(elf, name, endian):
+    """[(addr, mnemonic, operands)] of a function, from binutils."""
+    tool = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-objdump")
+    text = subprocess.run([tool, "-d", "--no-show-raw-insn", elf], stdout=subprocess.PIPE,
+                          universal_newlines=True, check=True).stdout
+    m = re.search(r"^[0-9a-f]+ <%s>:\n(.*?)\n\n" % re.escape(name), text, re.S | re.M)
+    out = []
+    for ln in m.group(1).splitlines():
+        p = re.match(r"\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", ln)
+        if p:
+            out.append((int(p.group(1), 16), p.group(2), p.group(3)))
+    return out
 
 
 class OddPc(unittest.TestCase):
@@ -533,6 +639,32 @@ class EndOfRun(unittest.TestCase):
             self.assertIn("in exchange (", txt)
             self.assertIn("hang_irq.c:%d)" % line, r.stderr)
 
+    def test_lost_interrupt_says_why(self):
+        """hang_lostirq.c: a core sleeps for a TIMER interrupt whose IRQC
+        line it never enabled, another with every source off: a deadlock,
+        and the report says why neither wakes (the firmware's own setup:
+        core 0 started the one-shot TIMER with CTRL.IRQ, ENABLE stays 0;
+        core 1 stopped everything)."""
+        with open(nptest.src("firmware", "tests", "hang_lostirq.c")) as f:
+            line = [i + 1 for i, t in enumerate(f) if "the waiting line" in t][0]
+        for endian in ("el", "eb"):
+            r = run([fw("hang_lostirq", endian)], timeout=60)
+            self.assertEqual(r.rc, 4, r.describe())
+            s = r.summary
+            self.assertTrue(s["deadlock"])
+            c0, c1 = s["cores"][0], s["cores"][1]
+            for c in (c0, c1):
+                self.check_wait(c, "interrupt", None, "sleep_until_tick", line)
+            # found at once: the timer still runs (nothing it raises can wake the core)
+            self.assertRegex(c0["wait"]["why"], r"^IRQC ENABLE 0x0, PENDING 0x[04]\b.*; TIMER runs, next expiry at "
+                             r"cycle (\d+); Status.IM7 0 \(CP0 timer\): the TIMER raises its line at cycle \1 but "
+                             r"the timer line is not enabled in IRQC ENABLE, so it will wake nothing \(a lost interrupt")
+            self.assertRegex(c1["wait"]["why"], r"^IRQC ENABLE 0x0, PENDING 0x[04]\b.*TIMER stopped; "
+                             r"Status.IM7 0 \(CP0 timer\): no interrupt source is enabled")
+            txt = r.text("summary.txt")
+            self.assertIn("    " + c0["wait"]["why"] + "\n", txt)
+            self.assertIn(c1["wait"]["why"], r.stderr)
+
     def test_hang_behind_an_exited_core(self):
         """19.8 b: senders spin on TX_STATUS behind a full network toward a
         core that exited (ran to the cycle limit before: the check gave up
@@ -651,6 +783,15 @@ class EndOfRun(unittest.TestCase):
             self.assertEqual(c["status"], "fault")
             self.assertEqual((f["kind"], f["pc"], f["function"]), ("stack-overflow", prologue, "runaway"))
             self.assertEqual(f["stack"], ["runaway x%d" % n, "main"])
+            # frames: the prologue, then n - 1 times runaway's own call to
+            # itself and main's call to it (`jal <runaway>`, objdump)
+            calls = re.findall(r"^\s*([0-9a-f]+):\s+\S+\s+jal\s+%x <runaway>$" % prologue, dis, re.M)
+            syms = nptest.symbols(elf, endian)
+            site = {fn: int(a, 16) for a in calls for fn in ("runaway", "main")
+                    if syms[fn][0] <= int(a, 16) < syms[fn][0] + syms[fn][1]}
+            self.assertEqual([(x["function"], x["pc"], x["repeat"]) for x in f["frames"]],
+                             [("runaway", prologue, 1), ("runaway", site["runaway"], n - 1), ("main", site["main"], 1)])
+            self.assertIn("    #1-%d " % (n - 1), r.text("summary.txt"))
             self.assertEqual(c["stack"], {"lowest_sp": lowest, "bytes_used": top - lowest})
             # core 2: ping (frame A) -> pong (B) -> ping ...: the first
             # prologue to cross, and the stack folded by period two

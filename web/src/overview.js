@@ -32,8 +32,24 @@ export function renderOverview(root, model, sel, nav) {
   for (const c of model.cores.filter((x) => x.fault)) {
     const f = c.fault;
     const q = panel(root, `Core ${c.id}: ${f.kind} fault`);
-    q.append('div').attr('class', 'np-note').text(`${f.message} — at pc 0x${(f.pc >>> 0).toString(16)} in ${f.function || '??'} (${f.file || '??'}:${f.line || 0})`);
+    q.append('div').attr('class', 'np-note').text(`at pc 0x${(f.pc >>> 0).toString(16).padStart(8, '0')} in ${f.function || '??'} (${f.file || '??'}:${f.line || 0})`);
+    // the message keeps its lines (the registers are a table of text)
+    q.append('pre').attr('class', 'np-details np-pre').text(f.message);
     if (f.stack) q.append('div').attr('class', 'np-details').text('stack: ' + f.stack.join(' ← '));
+    if (f.frames && f.frames.length) {
+      // gdb's backtrace: each frame's pc and source line, innermost first
+      let depth = 0;
+      const lines = f.frames.map((x) => {
+        const n = x.repeat > 1 ? `#${depth}-${depth + x.repeat - 1}` : `#${depth}`;
+        depth += x.repeat;
+        if (x.function === '...') return `${n} ... (${x.repeat} frames)`;
+        const pc = x.pc ? '0x' + (x.pc >>> 0).toString(16).padStart(8, '0') : '?';
+        return `${n} ${pc} in ${x.function || '??'}${x.file ? ` at ${x.file}:${x.line}` : ''}${x.inlined ? ' (inlined)' : ''}${x.repeat > 1 ? ` (${x.repeat} frames)` : ''}`;
+      });
+      // as summary.txt: the innermost 6 and the outermost 3 (summary.json has them all)
+      const shown = lines.length > 10 ? [...lines.slice(0, 6), `... (${lines.length - 9} more entries: summary.json has them)`, ...lines.slice(-3)] : lines;
+      q.append('pre').attr('class', 'np-details np-frames').text(shown.join('\n'));
+    }
   }
   const cfg = panel(root, 'Configuration', s.config_file ? `from ${esc(s.config_file)}` : 'built-in defaults');
   const rows = [];
