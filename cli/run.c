@@ -338,7 +338,7 @@ static void fault_frames_of(Run *r, CoreResult *res, const Symbols *syms, int fi
     add_frame(&sink, fi, at);
     bool known = k < n && (int)fr[k] == fi; /* frame 0 is the shadow stack's innermost */
     for (k += known; k < n; k++) {
-        uint32_t pc = known && ret[k - 1] >= 8 && ret[k - 1] != 1 ? ret[k - 1] - 8 : 0;
+        uint32_t pc = known && ret[k - 1] >= 8 && ret[k - 1] != 1 ? symbols_code_addr(syms, ret[k - 1] - 8) : 0;
         if (pc && symbols_lookup(syms, pc) != (int)fr[k])
             pc = 0;
         add_frame(&sink, (int)fr[k], pc);
@@ -394,11 +394,11 @@ static void fault_of(Run *r, unsigned i)
             k += fold_frames(stack, syms, fr + k, n - k);
         unsigned nr;
         g_autofree uint32_t *ret = collector_stack_ret(r->cols[i], &nr);
-        fault_frames_of(r, res, syms, fi, at, fr, ret, skip, n);
+        fault_frames_of(r, res, syms, fi, code, fr, ret, skip, n);
     } else {
         if (res->fault_function)
             g_ptr_array_add(stack, g_strdup(res->fault_function));
-        fault_frames_of(r, res, syms, fi, at, NULL, NULL, 0, 0);
+        fault_frames_of(r, res, syms, fi, code, NULL, NULL, 0, 0);
     }
     g_ptr_array_add(stack, NULL);
     res->fault_stack = (char **)g_ptr_array_free(stack, FALSE);
