@@ -36,8 +36,8 @@
  * idle, irq, interrupts, waits, stop pc, function, file, line, console,
  * profile, wait (for, peer, pc, function, file, line), stack (lowest $sp,
  * bytes used), L1 counts (format 12: I-cache accesses, misses, D-cache
- * accesses, read misses, write misses, write-backs, cycles they cost; 0
- * without the cache) */
+ * accesses, read misses, write misses, write-backs; format 13: then the
+ * cycles they cost; 0 without the cache) */
 #define PD_CORE "(u" "ssss" "i" "b" "msmsmsms" "uu" "as" "ttttttt" "umsmsu" "ay" "m" PD_PROF "msiumsmsu" "ut" "ttttttt" ")"
 /* from, to, flits, utilization */
 #define PD_LINK "(uutd)"
