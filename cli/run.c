@@ -497,6 +497,7 @@ static int core_outcome(Run *r, unsigned i)
     res->d1_read_misses = cache_count(c, CACHE_D_RMISS);
     res->d1_write_misses = cache_count(c, CACHE_D_WMISS);
     res->d1_writebacks = cache_count(c, CACHE_D_WBACK);
+    res->cache_cycles = cache_count(c, CACHE_CYCLES);
     if (st == CORE_DEADLOCK) {
         const Symbols *syms = firmware_of(r, i)->syms;
         res->stop_pc = core_pc(c);

@@ -168,6 +168,7 @@ static bool charge(Core *c, Block *b, uint32_t i, uint64_t at, uint64_t delta)
      * miss is never taken back: the access completed, so it is not noted
      * as the device access block_truncate may undo) */
     sample_retime(c, b, i, at, (int64_t)delta);
+    c->cache->n[CACHE_CYCLES] += delta;
     c->cycles += delta;
     b->extra += (int64_t)delta;
     block_note_extra(b, i, (int64_t)delta);

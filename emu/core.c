@@ -730,8 +730,15 @@ uint64_t core_local_event(const Core *c)
 {
     /* what may interrupt: a TIMER expiry on an enabled IRQC line, a CP0
      * Count/Compare match with IM7; other expiries change nothing a poll
-     * loop sees (the timer catches up in closed form at the next boundary) */
-    return MIN(core_wake_cycle(c), c->cfg->max_cycles);
+     * loop sees (the timer catches up in closed form at the next boundary).
+     * With IM7, also the first cycle a performance counter of instructions,
+     * loads, ... may overflow (perf_chk): the loop's own iterations count
+     * those events, and the boundary after the crossing raises PCI there
+     * (cp0_perf_recheck); skipping past it took the interrupt late */
+    uint64_t t = core_wake_cycle(c);
+    if (status_of(c) & NP_ST_IM7)
+        t = MIN(t, c->cp0.perf_chk);
+    return MIN(t, c->cfg->max_cycles);
 }
 
 static void idle_to(Core *c, uint64_t to)

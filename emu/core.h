@@ -98,7 +98,9 @@ enum { BLOCK_MISS_I1, BLOCK_MISS_D1R, BLOCK_MISS_D1W, BLOCK_NMISS };
 bool block_has_misses(const Block *b);
 void block_misses(const Block *b, uint32_t i, uint64_t m[BLOCK_NMISS]);
 /* The core's cache accesses and misses so far (0 without the cache). */
-enum { CACHE_I_ACCESS, CACHE_I_MISS, CACHE_D_ACCESS, CACHE_D_RMISS, CACHE_D_WMISS, CACHE_D_WBACK, CACHE_NCOUNT };
+/* CACHE_CYCLES: the cycles misses and write-backs added (charged) */
+enum { CACHE_I_ACCESS, CACHE_I_MISS, CACHE_D_ACCESS, CACHE_D_RMISS, CACHE_D_WMISS, CACHE_D_WBACK, CACHE_CYCLES,
+       CACHE_NCOUNT };
 uint64_t cache_count(const Core *c, unsigned what);
 /* The same per instruction, per execution: instruction i waits cycles[i]
  * for cause[i] (BLOCK_NWAIT: none; the block_waits of one execution are

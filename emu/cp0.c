@@ -52,6 +52,10 @@
  * with PC: M, MMUSize 15, WR, CA, EP, FP (MIPS32 PRA, Config1) */
 #define CONFIG1_BASE 0x9E00000Fu
 #define CONFIG1_PC 0x10u
+/* IntCtl (MIPS32 PRA): IPTI 7 and IPPCI 7, the CP0 timer and the
+ * performance counters' overflow both on IP7 (cp0_perf.c); VS 0 (no
+ * vectored interrupts: writes are ignored) */
+#define INTCTL_VALUE 0xFC000000u
 
 typedef enum { CP0_NONE, CP0_READ, CP0_WRITE, CP0_STATUS, CP0_PERF } Cp0Kind;
 #define CAUSE_PCI 0x04000000u
@@ -75,8 +79,8 @@ static Cp0Kind cp0_kind(uint32_t w, unsigned *rt, unsigned *rd)
         return CP0_PERF;                                    /* cp0_perf.c */
     if (rs == CP0_MFMC0 && *rd == NP_CP0_STATUS && (w & 0x7DFu) == 0)
         return CP0_STATUS;                                  /* di, ei */
-    if (rs == CP0_MF && (w & 0x7FFu) == 1 && (*rd == CP0_EBASE || *rd == CP0_CONFIG))
-        return CP0_READ;                                    /* EBase, Config1: select 1 */
+    if (rs == CP0_MF && (w & 0x7FFu) == 1 && (*rd == CP0_EBASE || *rd == CP0_CONFIG || *rd == NP_CP0_STATUS))
+        return CP0_READ;                                    /* EBase, Config1, IntCtl: select 1 */
     if ((rs != CP0_MF && rs != CP0_MT) || (w & 0x7FFu) != 0) /* sel 0 only */
         return CP0_NONE;
     if (rs == CP0_MF)
@@ -230,6 +234,7 @@ static uint32_t read_value(Core *c, unsigned rd, uint64_t t, uint32_t pc)
     case CP0_RANDOM: return cp0_random(c, t);
     case CP0_EBASE: return 0x80000000u | (c->id & 0x3FFu); /* CPUNum = core id */
     case CP0_CONFIG: return cp0_config1(c);
+    case NP_CP0_STATUS: return INTCTL_VALUE;          /* select 1: IntCtl */
     case HWR_SYNCI_STEP: return c->cfg->cache.line;
     default: return cause_at(c, t, pc);
     }

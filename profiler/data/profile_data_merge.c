@@ -371,6 +371,7 @@ bool profile_data_sum(ProfileData *acc, const ProfileData *d, const char *name, 
         a->d1_read_misses += c->d1_read_misses;
         a->d1_write_misses += c->d1_write_misses;
         a->d1_writebacks += c->d1_writebacks;
+        a->cache_cycles += c->cache_cycles;
         gsize la, lb;
         const char *ta = g_bytes_get_data(acc->console[i], &la), *tb = g_bytes_get_data(d->console[i], &lb);
         char *both = g_malloc(la + lb + 1);

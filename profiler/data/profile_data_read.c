@@ -391,13 +391,13 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
     const char *elf, *abs, *sha, *status, *kind, *msg, *func, *file, *sfunc, *sfile, *wfor, *wfunc, *wfile, *why;
     gboolean faulted;
     g_autoptr(GVariant) console = NULL, prof = NULL, frames = NULL;
-    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay*" "m&sium&sm&su" "ut" "tttttt" "@a(msmsuuub)" "m&s)", &c->id,
+    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay*" "m&sium&sm&su" "ut" "ttttttt" "@a(msmsuuub)" "m&s)", &c->id,
                   &elf, &abs, &sha, &status, &c->exit_code, &faulted, &kind, &msg, &func, &file, &c->fault_pc,
                   &c->fault_line, &c->fault_stack, &c->instructions, &c->cycles, &c->busy_cycles, &c->idle_cycles,
                   &c->irq_cycles, &c->interrupts, &c->waits, &c->stop_pc, &sfunc, &sfile, &c->stop_line, &console,
                   &prof, &wfor, &c->wait_peer, &c->wait_pc, &wfunc, &wfile, &c->wait_line, &c->stack_lowest,
                   &c->stack_used, &c->i1_accesses, &c->i1_misses, &c->d1_accesses, &c->d1_read_misses,
-                  &c->d1_write_misses, &c->d1_writebacks, &frames, &why);
+                  &c->d1_write_misses, &c->d1_writebacks, &c->cache_cycles, &frames, &why);
     c->wait_for = profile_data_intern(d, wfor);
     c->wait_function = profile_data_intern(d, wfunc);
     c->wait_file = profile_data_intern(d, wfile);

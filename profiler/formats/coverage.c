@@ -269,21 +269,23 @@ static void cov_function(Cov *cv, const Profile *p, const ProfFunc *pf)
         }
         g_array_set_size(f->dirty, 0);
     }
-    /* the function record: in the file of its first line */
-    unsigned first = 0;
-    while (first < d.n && !d.where[first].file)
-        first++;
-    CovFile *f = first < d.n ? cov_file(cv, d.where[first].file) : NULL;
-    if (f && d.where[first].line <= f->nlines) {
+    /* the function record: at the line of its name (DW_AT_decl_line,
+     * where gcov and lcov put it) in a file with code; else at its first
+     * instruction's line (assembly, no DWARF for it) */
+    SymLine at = symbols_decl(p->syms, pf->addr);
+    CovFile *f = at.file && at.line ? cov_file(cv, at.file) : NULL;
+    if (!f || !f->any || at.line > f->nlines) {
+        unsigned first = 0;
+        while (first < d.n && !d.where[first].file)
+            first++;
+        at = first < d.n ? d.where[first] : (SymLine){ NULL, 0 };
+        f = at.file ? cov_file(cv, at.file) : NULL;
+    }
+    if (f && at.line <= f->nlines) {
         CovFunc *cf = g_hash_table_lookup(f->funcs, pf->name);
         if (!cf) {
             cf = g_new0(CovFunc, 1);
-            /* the line of its name (gcov's, lcov's) when DWARF says and it
-             * is in this file above the first instruction's; else that */
-            SymLine decl = symbols_decl(p->syms, pf->addr);
-            bool at_decl = decl.file && decl.line && decl.line <= d.where[first].line
-                           && strcmp(decl.file, d.where[first].file) == 0;
-            cf->line = at_decl ? decl.line : d.where[first].line;
+            cf->line = at.line;
             g_hash_table_insert(f->funcs, g_strdup(pf->name), cf);
         }
         cf->count += pf->calls ? pf->calls : d.n ? d.count[0] : 0;

@@ -306,6 +306,7 @@ static void json_cache(NpJson *b, const CoreResult *c)
     npjson_member_u64(b, "write_misses", c->d1_write_misses);
     npjson_member_u64(b, "writebacks", c->d1_writebacks);
     npjson_end_object(b);
+    npjson_member_u64(b, "miss_cycles", c->cache_cycles);
     npjson_end_object(b);
 }
 

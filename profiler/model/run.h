@@ -62,8 +62,10 @@ typedef struct CoreResult {
     uint64_t stack_used;
     /* [cache] enabled: the core's L1 counts over the whole run (every
      * access, whatever was collected): I-cache lookups and misses, D-cache
-     * accesses, read and write misses, dirty victims written back */
+     * accesses, read and write misses, dirty victims written back, and
+     * the cycles the misses and write-backs cost */
     uint64_t i1_accesses, i1_misses, d1_accesses, d1_read_misses, d1_write_misses, d1_writebacks;
+    uint64_t cache_cycles;
     const Profile *prof;       /* NULL when profiling was off */
 } CoreResult;
 

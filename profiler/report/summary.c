@@ -91,9 +91,10 @@ static void cache_totals(GString *o, const CoreResult *c, bool first)
 {
     g_string_append_printf(o, "%scache: core %u I1 accesses %" G_GUINT64_FORMAT " misses %" G_GUINT64_FORMAT
                            "; D1 accesses %" G_GUINT64_FORMAT " read misses %" G_GUINT64_FORMAT
-                           " write misses %" G_GUINT64_FORMAT " write-backs %" G_GUINT64_FORMAT "\n",
+                           " write misses %" G_GUINT64_FORMAT " write-backs %" G_GUINT64_FORMAT
+                           "; %" G_GUINT64_FORMAT " cycles\n",
                            first ? "\n" : "", c->id, c->i1_accesses, c->i1_misses, c->d1_accesses,
-                           c->d1_read_misses, c->d1_write_misses, c->d1_writebacks);
+                           c->d1_read_misses, c->d1_write_misses, c->d1_writebacks, c->cache_cycles);
 }
 
 void summary_fault_frames(GString *o, const CoreResult *c, const char *indent)

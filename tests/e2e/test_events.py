@@ -537,7 +537,10 @@ class CacheTotals(unittest.TestCase):
         L1 counts of the whole run, with or without profiles, summed by a
         merge. c_dwb by hand (its header): 2048 sw then 2048 lw, each a
         miss (write-allocate), 2048 dirty victims written back, no hit;
-        the I-cache misses once per line of .text (objdump -h). Before:
+        the I-cache misses once per line of .text (objdump -h); the cycles
+        they cost are misses x miss_penalty (30) + write-backs x
+        writeback_penalty (set to 5), which is also what the run takes
+        longer than with the cache off. Before:
         no "cache" object; summary.txt had only the functions' misses (none
         with --no-profile)."""
         d1 = {"accesses": 4096, "hits": 0, "misses": 4096, "read_misses": 2048, "write_misses": 2048,
@@ -545,17 +548,21 @@ class CacheTotals(unittest.TestCase):
         for endian in ("el", "eb"):
             elf = fixture("c_dwb", endian)
             lines = self.text_lines(elf, endian)
+            base = run([elf] + ONE_CORE).core(0)["cycles"]
             for extra in ([], ["--no-profile"]):
                 with self.subTest(endian=endian, extra=extra):
-                    r = run([elf, "--set", "cache.enabled=1"] + ONE_CORE + extra)
+                    r = run([elf, "--set", "cache.enabled=1", "--set", "cache.writeback_penalty=5"] + ONE_CORE + extra)
                     self.assertEqual(r.rc, 1, r.describe())
                     c = r.core(0)["cache"]
                     self.assertEqual(c["d1"], d1)
                     self.assertEqual(c["i1"]["misses"], lines)
+                    self.assertEqual(c["miss_cycles"], (4096 + lines) * 30 + 2048 * 5)
+                    self.assertEqual(c["miss_cycles"], r.core(0)["cycles"] - base)
                     self.assertEqual(c["i1"]["hits"] + c["i1"]["misses"], c["i1"]["accesses"])
                     self.assertGreaterEqual(c["i1"]["accesses"], 2 * 2048)   # a block per loop iteration
                     self.assertIn("cache: core 0 I1 accesses %d misses %d; D1 accesses 4096 read misses 2048 "
-                                  "write misses 2048 write-backs 2048\n" % (c["i1"]["accesses"], lines),
+                                  "write misses 2048 write-backs 2048; %d cycles\n"
+                                  % (c["i1"]["accesses"], lines, c["miss_cycles"]),
                                   r.text("summary.txt"))
             m = tmpdir("cachemerge")
             p = nptest.raw(["merge", r.out, r.out, "-o", m])
@@ -563,6 +570,7 @@ class CacheTotals(unittest.TestCase):
             with open(os.path.join(m, "summary.json")) as f:
                 merged = json.load(f)["cores"][0]["cache"]
             self.assertEqual(merged["d1"], {k: 2 * v for k, v in d1.items()})
+            self.assertEqual(merged["miss_cycles"], 2 * c["miss_cycles"])
         off = run([fixture("c_dwb")] + ONE_CORE)
         self.assertNotIn("cache", off.core(0))
 

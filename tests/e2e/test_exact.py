@@ -18,6 +18,7 @@ default and REF_KNOBS in turn, each run cut at REF_CYCLES cycles.
 import concurrent.futures
 import json
 import os
+import re
 import unittest
 
 import nptest
@@ -190,6 +191,18 @@ class Exact(unittest.TestCase):
         m2 = {f["name"]: f["cache_misses"] for f in two["cores"][0]["functions"]}
         self.assertGreater(m1["master"]["d1_read"], 0)
         self.assertEqual(m2["master"], {k: 2 * v for k, v in m1["master"].items()})
+
+    def test_perf_overflow_in_poll_loop(self):
+        # perfpoll.c: PerfCnt0 (instructions, IE) overflows while core 0
+        # polls rt_recv for a packet sent at ~200000 cycles; the interrupt is
+        # taken a few thousand cycles in, at the same cycle in every
+        # schedule (before: the poll skip slept through the crossing and
+        # the default schedule took it at 200239, the reference at 9115)
+        for endian in ("el", "eb"):
+            base = self.check_knobs("perfpoll", KNOBS[:6] + [(100000, 2)], endian)
+            m = re.match(rb"perfpoll: hits 1 at (\d+)\n$", base[os.path.join("core0", "console.txt")])
+            self.assertIsNotNone(m, base[os.path.join("core0", "console.txt")])
+            self.assertLess(int(m.group(1)), 20000)
 
     def test_wait_beat(self):
         # sleeping in `wait` under a heartbeat until another core's packet

@@ -337,6 +337,16 @@ class Coverage(unittest.TestCase):
         self.assertGreaterEqual(len(common), 15)
         self.assertEqual({n: rec["FN"][n] for n in common}, {n: host["FN"][n] for n in common})
         self.assertEqual({n: rec["FNDA"][n] for n in common}, {n: host["FNDA"][n] for n in common})
+        # a function whose first instruction is an inlined helper's (the
+        # runtime's rt_interrupts_on starts with status_read, defined above
+        # it) is still at its own name's line, from the source text (was
+        # the helper's line, 388, shared by four functions)
+        r = run([fw("ticks")] + nptest.ONE_CORE)
+        rt = record(lcov_records(r.path("coverage.info")), "nocprof.c")
+        src = open(nptest.src("firmware", "runtime", "nocprof.c")).read().splitlines()
+        for name in ("rt_interrupts_on", "rt_interrupts_off", "rt_cp0_timer_on", "rt_cp0_timer_off"):
+            want = next(i + 1 for i, l in enumerate(src) if re.match(r"RT_API void %s\(void\)" % name, l))
+            self.assertEqual(rt["FN"][name], want, name)
 
     def test_genhtml_reads_it_and_report_rewrites_it(self):
         genhtml = nptest.tool("genhtml")

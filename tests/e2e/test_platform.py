@@ -459,7 +459,10 @@ class Cp0AndFpu(unittest.TestCase):
         IS 24:22 (64 << IS sets), IL 21:19 (2 << IL bytes), IA 18:16 (IA + 1
         ways), DS DL DA 15:7 alike, PC 4, WR 3, CA 2, EP 1, FP 0. Before:
         EBase 0x800003ff on every core, Config1 0x9e190c8f (2 KiB 2-way
-        caches of 16-byte lines, no counters), SYNCI_Step 32 for any line."""
+        caches of 16-byte lines, no counters), SYNCI_Step 32 for any line.
+        IntCtl: IPTI 31:29 and IPPCI 28:26 both 7 (the timer and the
+        counters' overflow on IP7, as nocprof raises them); before, IPPCI
+        read 0 (intctl e0000000)."""
         def config1(isets, iways, dsets, dways, line):
             lg = lambda v: v.bit_length() - 1  # noqa: E731
             return (1 << 31 | 15 << 25 | (lg(isets) - 6) << 22 | (lg(line) - 1) << 19 | (iways - 1) << 16
@@ -476,8 +479,8 @@ class Cp0AndFpu(unittest.TestCase):
                     self.assertEqual(r.rc, 0, r.describe())
                     for k in range(4):
                         self.assertEqual(r.text("core%d" % k, "console.txt"),
-                                         "cp0id: core %d prid 00019300 ebase %08x config1 %08x synci_step %d\n"
-                                         % (k, 0x80000000 | k, want1, step))
+                                         "cp0id: core %d prid 00019300 ebase %08x intctl fc000000 config1 %08x "
+                                         "synci_step %d\n" % (k, 0x80000000 | k, want1, step))
 
 
 class Noc(unittest.TestCase):
