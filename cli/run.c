@@ -704,10 +704,22 @@ int cmd_run(int argc, char **argv)
     g_auto(Run) r = { .opts = &o };
     g_autofree char *demo = NULL;
     GdbStub *gdb = NULL;
-    if (o.gdb && !(gdb = gdb_listen(&o, &err)))
+    cli_signals_install(); /* before "waiting for gdb" is said */
+    if (o.gdb && !(gdb = gdb_listen(&o, &err))) {
+        cli_signals_restore();
         return usage_error(err);
-    cli_signals_install();
-    if (!prepare(&r, &demo, &err) || (gdb && !gdb_attach(gdb, &r, &err))) {
+    }
+    bool ready = prepare(&r, &demo, &err);
+    if (ready && gdb && !gdb_attach(gdb, &r, &err) && cli_signal_status()) {
+        /* a signal while waiting for gdb: the run stops at reset as
+         * interrupted, its reports written (before: status 2, "accept:
+         * Interrupted system call") */
+        fprintf(stderr, "nocprof: %s while waiting for gdb: every core stops at reset\n",
+                cli_signal_name(cli_signal_status()));
+        g_clear_error(&err);
+        g_clear_pointer(&gdb, gdb_stub_free);
+    }
+    if (!ready || err) {
         cli_signals_restore();
         gdb_stub_free(gdb);
         return usage_error(err);

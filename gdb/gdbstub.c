@@ -299,12 +299,21 @@ bool gdb_stub_attach(GdbStub *g, Machine *m, volatile sig_atomic_t *kill, uint64
 {
     struct sockaddr_storage sa;
     socklen_t sl = sizeof sa;
-    int fd;
-    do
-        fd = accept4(g->lfd, (struct sockaddr *)&sa, &sl, SOCK_CLOEXEC);
-    while (fd < 0 && errno == EINTR && !*kill);
+    int fd = -1, err = 0;
+    /* polled, so that a signal's flag is seen even when the signal came
+     * before the wait began (it would not interrupt accept then) */
+    while (fd < 0 && !err && !*kill) {
+        struct pollfd p = { .fd = g->lfd, .events = POLLIN };
+        int n = poll(&p, 1, 200);
+        if (n < 0 && errno != EINTR)
+            err = errno;
+        if (n > 0 && (fd = accept4(g->lfd, (struct sockaddr *)&sa, &sl, SOCK_CLOEXEC)) < 0
+            && errno != EINTR && errno != EAGAIN && errno != ECONNABORTED)
+            err = errno;
+    }
     if (fd < 0) {
-        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "--gdb %s: accept: %s", g->where, g_strerror(errno));
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "--gdb %s: %s", g->where,
+                    err ? g_strerror(err) : "interrupted while waiting for gdb");
         return false;
     }
     int one = 1;

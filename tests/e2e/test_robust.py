@@ -129,6 +129,29 @@ class Signals(unittest.TestCase):
         leftovers = [f for _, _, fs in os.walk(r.out) for f in fs if ".tmp-" in f]
         self.assertEqual(leftovers, [])
 
+    def test_signal_while_waiting_for_gdb(self):
+        """SIGINT/SIGTERM before gdb connects: the run stops at reset as
+        interrupted and writes its reports. Before: status 2 (a usage
+        error) and "--gdb ...: accept: Interrupted system call"."""
+        for sig, status, name in ((signal.SIGINT, 130, "SIGINT"), (signal.SIGTERM, 143, "SIGTERM")):
+            with self.subTest(sig=name):
+                out = tmpdir("gdbsig")
+                p = spawn(["-q", "--gdb", "127.0.0.1:0"] + ONE_CORE + [fw("calls")], out)
+                t0 = time.monotonic()
+                err = ""
+                while "waiting for gdb on" not in err and time.monotonic() - t0 < 20:
+                    err += p.stderr.readline()
+                self.assertIn("waiting for gdb on", err)
+                p.send_signal(sig)
+                _, rest = p.communicate(timeout=60)
+                self.assertEqual(p.returncode, status, err + rest)
+                self.assertIn("%s while waiting for gdb: every core stops at reset" % name, rest)
+                with open(os.path.join(out, "summary.json")) as f:
+                    s = json.load(f)
+                self.assertEqual(s["exit_status"], status)
+                self.assertEqual([(c["status"], c["cycles"]) for c in s["cores"]], [("interrupted", 0)])
+                self.assertTrue(os.path.exists(os.path.join(out, "core0", "flat.txt")))
+
     def test_repeated_signal_is_one_stop(self):
         """Two SIGTERMs in a row (GNU timeout signals the child, then its
         process group) are one stop: every report is written, status 143.
