@@ -369,6 +369,9 @@ static void fault_of(Run *r, unsigned i)
     res->fault_kind = profile_data_intern(&r->data, fault->kind);
     res->fault_message = profile_data_intern(&r->data, fault->message);
     res->fault_pc = fault->pc;
+    res->fault_has_regs = fault->has_regs;
+    G_STATIC_ASSERT(sizeof res->fault_regs == sizeof fault->regs);
+    memcpy(res->fault_regs, fault->regs, sizeof res->fault_regs);
     /* a fetch fault is located at the jump that went there: what is (or
      * is not) at the target says nothing about where the code went wrong */
     uint32_t at = fault->site ? fault->site : fault->pc;

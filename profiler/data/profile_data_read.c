@@ -390,13 +390,13 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
     g_autoptr(GVariant) v = g_variant_get_child_value(cores, i);
     const char *elf, *abs, *sha, *status, *kind, *msg, *func, *file, *sfunc, *sfile, *wfor, *wfunc, *wfile, *why;
     gboolean faulted;
-    g_autoptr(GVariant) console = NULL, prof = NULL, frames = NULL;
-    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay*" "m&sium&sm&su" "ut" "@a(msmsuuub)" "m&s)", &c->id,
+    g_autoptr(GVariant) console = NULL, prof = NULL, frames = NULL, regs = NULL;
+    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay*" "m&sium&sm&su" "ut" "@a(msmsuuub)" "m&s" "@au)", &c->id,
                   &elf, &abs, &sha, &status, &c->exit_code, &faulted, &kind, &msg, &func, &file, &c->fault_pc,
                   &c->fault_line, &c->fault_stack, &c->instructions, &c->cycles, &c->busy_cycles, &c->idle_cycles,
                   &c->irq_cycles, &c->interrupts, &c->waits, &c->stop_pc, &sfunc, &sfile, &c->stop_line, &console,
                   &prof, &wfor, &c->wait_peer, &c->wait_pc, &wfunc, &wfile, &c->wait_line, &c->stack_lowest,
-                  &c->stack_used, &frames, &why);
+                  &c->stack_used, &frames, &why, &regs);
     c->wait_for = profile_data_intern(d, wfor);
     c->wait_function = profile_data_intern(d, wfunc);
     c->wait_file = profile_data_intern(d, wfile);
@@ -425,6 +425,14 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
         return fail(r, at, "a fault without kind or message");
     if (!dec_frames(r, frames, c, at))
         return false;
+    gsize nregs;
+    const uint32_t *rv = g_variant_get_fixed_array(regs, &nregs, sizeof(uint32_t));
+    if (nregs && (nregs != G_N_ELEMENTS(c->fault_regs) || !c->faulted))
+        return fail(r, at, "%" G_GSIZE_FORMAT " fault registers (%u, only for a fault)", nregs,
+                    (unsigned)G_N_ELEMENTS(c->fault_regs));
+    c->fault_has_regs = nregs != 0;
+    if (nregs)
+        memcpy(c->fault_regs, rv, sizeof c->fault_regs);
     if (c->idle_cycles > c->cycles || c->busy_cycles != c->cycles - c->idle_cycles)
         return fail(r, at, "busy and idle cycles do not add up to the cycles");
     if (strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64)

@@ -236,6 +236,18 @@ static void json_fault(NpJson *b, const CoreResult *c)
     for (unsigned k = 0; c->fault_stack && c->fault_stack[k]; k++)
         npjson_string(b, c->fault_stack[k]);
     npjson_end_array(b);
+    static const char *const regs[34] = {
+        "zero", "at", "v0", "v1", "a0", "a1", "a2", "a3", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7",
+        "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "t8", "t9", "k0", "k1", "gp", "sp", "fp", "ra", "hi", "lo",
+    };
+    if (c->fault_has_regs) {
+        npjson_member_object(b, "registers");
+        for (unsigned k = 0; k < G_N_ELEMENTS(regs); k++)
+            npjson_member_u64(b, regs[k], c->fault_regs[k]);
+        npjson_end_object(b);
+    } else {
+        npjson_member_null(b, "registers");
+    }
     npjson_member_array(b, "frames");
     for (unsigned k = 0; k < c->nfault_frames; k++) {
         const FaultFrame *f = &c->fault_frames[k];

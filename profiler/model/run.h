@@ -40,6 +40,8 @@ typedef struct CoreResult {
     char **fault_stack;        /* NULL-terminated, innermost first */
     FaultFrame *fault_frames;  /* the same stack with each frame's pc and line */
     unsigned nfault_frames;
+    bool fault_has_regs;       /* the registers as the faulting instruction read them: */
+    uint32_t fault_regs[34];   /* $0..$31, hi, lo (summary.json fault.registers) */
     uint64_t instructions, cycles, busy_cycles, idle_cycles, irq_cycles;
     uint64_t interrupts, waits;
     uint32_t stop_pc;          /* where it stopped (deadlock: where it waited) */

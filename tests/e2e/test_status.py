@@ -99,6 +99,13 @@ class Faults(unittest.TestCase):
             if name != "fault_ri":   # top-level asm has no line info: ??:0 allowed there
                 self.assertTrue(f["file"] and f["file"] != "??", f)
                 self.assertGreater(f["line"], 0)
+            # the registers as numbers, the same as the message's table
+            regs = f["registers"]
+            self.assertEqual(len(regs), 34, regs)
+            table = dict((k, int(v, 16)) for k, v in re.findall(r"\b([a-z0-9]+)=([0-9a-f]{8})\b", f["message"]))
+            self.assertEqual(regs, table)
+            if name == "fault_null":   # store_null(NULL, core): $a0 = 0, $a1 = the core id (o32)
+                self.assertEqual((regs["a0"], regs["a1"], regs["zero"]), (0, c["id"], 0))
             # the frames (gdb's backtrace): the fault, then main at its
             # `jal <func>` (objdump), on the line addr2line gives for it
             # (after the runtime's forced-inline rt_mmio_* for device faults)
