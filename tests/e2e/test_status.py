@@ -809,6 +809,19 @@ class UsageErrors(unittest.TestCase):
         self.expect_2(["--set", "timing.load=fast", fw("exitcode")], "timing", "load")
         self.expect_2(["--set", "timing.load", fw("exitcode")], "timing.load")
 
+    def test_typo_suggestions(self):
+        # a misspelt group or key names the closest ones (configs/default.ini's names)
+        for arg, want in (("timing.mull=3", "did you mean timing.mul?"), ("timng.mul=3", "did you mean timing.mul?"),
+                          ("mesh.widht=3", "did you mean mesh.width?"), ("cache.enable=1", "did you mean cache.enabled?")):
+            r = self.expect_2(["--set", arg, fw("exitcode")], arg.split("=")[0])
+            self.assertIn(want, r.stderr)
+        r = self.expect_2(["--set", "zzz.yyy=1", fw("exitcode")], "zzz.yyy")
+        self.assertNotIn("did you mean", r.stderr)
+        p = self.write("typokey.ini", "[mesh]\nwidht = 3\n")
+        self.assertIn("[mesh] unknown key 'widht'; did you mean width?", self.expect_2(["-c", p, fw("exitcode")], p).stderr)
+        p = self.write("typogroup.ini", "[meshh]\nwidth = 3\n")
+        self.assertIn("unknown group [meshh]; did you mean mesh?", self.expect_2(["-c", p, fw("exitcode")], p).stderr)
+
     def test_bad_config_file(self):
         p = self.write("badgroup.ini", "[mesh]\nwidth = 2\n[warp]\nfactor = 9\n")
         self.expect_2(["-c", p, fw("exitcode")], p, "warp")
