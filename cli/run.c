@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "emu/engine.h"
+#include "nocprof/platform.h"
 #include "profiler/model/fname.h"
 #include "profiler/model/srcpath.h"
 #include "profiler/report/summary.h"
@@ -329,7 +330,7 @@ static void add_frame(FrameSink *k, int f, uint32_t pc)
  * 0 at `at` in function fi, then fr[k..n) each at the call (jal or jalr
  * and its delay slot: its return address - 8) that the frame before
  * returns to, when that lies in it (a tail call's does not). */
-static void fault_frames_of(Run *r, CoreResult *res, const Symbols *syms, int fi, uint32_t at,
+static void fault_frames_of(Run *r, CoreResult *res, const Symbols *syms, int fi, uint32_t at, uint32_t epc,
                             const unsigned *fr, const uint32_t *ret, unsigned k, unsigned n)
 {
     FrameSink sink = { r, g_array_new(FALSE, FALSE, sizeof(FaultFrame)), syms, symbols_inline_open(syms),
@@ -337,8 +338,12 @@ static void fault_frames_of(Run *r, CoreResult *res, const Symbols *syms, int fi
     GArray *frames = sink.frames;
     add_frame(&sink, fi, at);
     bool known = k < n && (int)fr[k] == fi; /* frame 0 is the shadow stack's innermost */
+    bool irq_seen = false;
     for (k += known; k < n; k++) {
         uint32_t pc = known && ret[k - 1] >= 8 && ret[k - 1] != 1 ? ret[k - 1] - 8 : 0;
+        if (known && ret[k - 1] == 1 && !irq_seen) /* the innermost interrupt: it came at EPC */
+            pc = epc;
+        irq_seen |= known && ret[k - 1] == 1;
         if (pc && symbols_lookup(syms, pc) != (int)fr[k])
             pc = 0;
         add_frame(&sink, (int)fr[k], pc);
@@ -396,11 +401,11 @@ static void fault_of(Run *r, unsigned i)
             k += fold_frames(stack, syms, fr + k, n - k);
         unsigned nr;
         g_autofree uint32_t *ret = collector_stack_ret(r->cols[i], &nr);
-        fault_frames_of(r, res, syms, fi, at, fr, ret, skip, n);
+        fault_frames_of(r, res, syms, fi, at, core_read_cp0(c, NP_CP0_EPC), fr, ret, skip, n);
     } else {
         if (res->fault_function)
             g_ptr_array_add(stack, g_strdup(res->fault_function));
-        fault_frames_of(r, res, syms, fi, at, NULL, NULL, 0, 0);
+        fault_frames_of(r, res, syms, fi, at, 0, NULL, NULL, 0, 0);
     }
     g_ptr_array_add(stack, NULL);
     res->fault_stack = (char **)g_ptr_array_free(stack, FALSE);

@@ -259,6 +259,30 @@ class InlineFrames(unittest.TestCase):
                              % (f["pc"], want[0][2]))
 
 
+class InterruptFrames(unittest.TestCase):
+    """A fault inside an interrupt handler (fault_irq.c): the frames go
+    through the runtime's vector to the interrupted function, at the
+    instruction the interrupt came at (EPC), on its line (addr2line)."""
+
+    def test_fault_in_handler(self):
+        with open(nptest.src("firmware", "tests", "fault_irq.c")) as src:
+            text = src.read().split("\n")
+        fault_line = [i + 1 for i, t in enumerate(text) if "the faulting line" in t][0]
+        loop_line = [i + 1 for i, t in enumerate(text) if "the interrupted line" in t][0]
+        for endian in ("el", "eb"):
+            elf = fw("fault_irq", endian)
+            r = run([elf])
+            self.assertEqual(r.rc, 3, r.describe())
+            f = r.core(0)["fault"]
+            fr = f["frames"]
+            self.assertEqual([x["function"] for x in fr], ["on_tick", "rt_irq_dispatch", "_irq_vector", "busy", "main"])
+            self.assertEqual(fr[0]["line"], fault_line)
+            lo, size = nptest.symbols(elf, endian)["busy"]
+            self.assertTrue(lo <= fr[3]["pc"] < lo + size, fr[3])
+            self.assertEqual((os.path.basename(fr[3]["file"]), fr[3]["line"]), ("fault_irq.c", loop_line))
+            self.assertEqual(addr2line(elf, fr[3]["pc"], endian), ("fault_irq.c", loop_line))
+
+
 class BadJump(unittest.TestCase):
     """A call through a corrupt function pointer (fault_jump.c): the fault
     names the exact target (not its 4 KiB page) and is located at the
