@@ -330,8 +330,8 @@ static void add_frame(FrameSink *k, int f, uint32_t pc)
  * 0 at `at` in function fi, then fr[k..n) each at the call (jal or jalr
  * and its delay slot: its return address - 8) that the frame before
  * returns to, when that lies in it (a tail call's does not). */
-static void fault_frames_of(Run *r, CoreResult *res, const Symbols *syms, int fi, uint32_t at, uint32_t epc,
-                            const unsigned *fr, const uint32_t *ret, unsigned k, unsigned n)
+static FaultFrame *frames_of(Run *r, unsigned *count, const Symbols *syms, int fi, uint32_t at, uint32_t epc,
+                             const unsigned *fr, const uint32_t *ret, unsigned k, unsigned n)
 {
     FrameSink sink = { r, g_array_new(FALSE, FALSE, sizeof(FaultFrame)), syms, symbols_inline_open(syms),
                        g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, inlines_free) };
@@ -359,8 +359,8 @@ static void fault_frames_of(Run *r, CoreResult *res, const Symbols *syms, int fi
         g_array_remove_range(frames, keep_in + 1, cut - 1);
         g_array_index(frames, FaultFrame, keep_in) = gap;
     }
-    res->nfault_frames = frames->len;
-    res->fault_frames = (FaultFrame *)(void *)g_array_free(frames, FALSE);
+    *count = frames->len;
+    return (FaultFrame *)(void *)g_array_free(frames, FALSE);
 }
 
 /* Where core i faulted: function, line and the shadow call stack. */
@@ -401,11 +401,12 @@ static void fault_of(Run *r, unsigned i)
             k += fold_frames(stack, syms, fr + k, n - k);
         unsigned nr;
         g_autofree uint32_t *ret = collector_stack_ret(r->cols[i], &nr);
-        fault_frames_of(r, res, syms, fi, at, core_read_cp0(c, NP_CP0_EPC), fr, ret, skip, n);
+        res->fault_frames = frames_of(r, &res->nfault_frames, syms, fi, at, core_read_cp0(c, NP_CP0_EPC), fr, ret,
+                                      skip, n);
     } else {
         if (res->fault_function)
             g_ptr_array_add(stack, g_strdup(res->fault_function));
-        fault_frames_of(r, res, syms, fi, at, 0, NULL, NULL, 0, 0);
+        res->fault_frames = frames_of(r, &res->nfault_frames, syms, fi, at, 0, NULL, NULL, 0, 0);
     }
     g_ptr_array_add(stack, NULL);
     res->fault_stack = (char **)g_ptr_array_free(stack, FALSE);
@@ -470,6 +471,13 @@ static void wait_of(Run *r, unsigned i)
     if (w->kind == MACH_WAIT_IRQ) {
         g_autofree char *why = core_irq_explain(r->m->cores[i]);
         res->wait_why = profile_data_intern(&r->data, why);
+    }
+    if (r->cols[i]) { /* its call stack where it stopped, as a fault's */
+        unsigned n, nr;
+        g_autofree unsigned *fr = collector_stack(r->cols[i], &n);
+        g_autofree uint32_t *ret = collector_stack_ret(r->cols[i], &nr);
+        res->wait_frames = frames_of(r, &res->nwait_frames, syms, symbols_lookup(syms, res->stop_pc), res->stop_pc,
+                                     core_read_cp0(r->m->cores[i], NP_CP0_EPC), fr, ret, 0, n);
     }
 }
 
@@ -573,7 +581,7 @@ static void print_outcome(const Run *r)
                     c->fault_pc, c->fault_function ? c->fault_function : "??",
                     c->fault_file ? c->fault_file : "??", c->fault_line, c->fault_message);
             g_autoptr(GString) bt = g_string_new(NULL);
-            summary_fault_frames(bt, c, "  ");
+            summary_frames(bt, c->fault_frames, c->nfault_frames, "  ");
             if (bt->len)
                 fprintf(stderr, "  call stack (innermost first):\n%s", bt->str);
         }

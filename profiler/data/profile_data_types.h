@@ -36,7 +36,7 @@
  * idle, irq, interrupts, waits, stop pc, function, file, line, console,
  * profile, wait (for, peer, pc, function, file, line), stack (lowest $sp,
  * bytes used) */
-#define PD_CORE "(u" "ssss" "i" "b" "msmsmsms" "uu" "as" "ttttttt" "umsmsu" "ay" "m" PD_PROF "msiumsmsu" "ut" "a(msmsuuub)" "ms" "au" ")"
+#define PD_CORE "(u" "ssss" "i" "b" "msmsmsms" "uu" "as" "ttttttt" "umsmsu" "ay" "m" PD_PROF "msiumsmsu" "ut" "a(msmsuuub)" "ms" "au" "a(msmsuuub)" ")"
 /* from, to, flits, utilization */
 #define PD_LINK "(uutd)"
 /* cycles, nodes, links, pair packets, pair flits, packets, flits, latency

@@ -219,6 +219,24 @@ static void json_noc(NpJson *b, const NocStats *st)
     npjson_end_object(b);
 }
 
+/* "frames": a fault's or a stuck core's call stack (run.h FaultFrame) */
+static void json_frames(NpJson *b, const FaultFrame *frames, unsigned n)
+{
+    npjson_member_array(b, "frames");
+    for (unsigned k = 0; k < n; k++) {
+        const FaultFrame *f = &frames[k];
+        npjson_begin_object(b);
+        npjson_member_string(b, "function", f->function);
+        npjson_member_u64(b, "pc", f->pc);
+        npjson_member_string(b, "file", f->file);
+        npjson_member_u64(b, "line", f->line);
+        npjson_member_u64(b, "repeat", f->repeat);
+        npjson_member_bool(b, "inlined", f->inlined);
+        npjson_end_object(b);
+    }
+    npjson_end_array(b);
+}
+
 static void json_fault(NpJson *b, const CoreResult *c)
 {
     if (!c->faulted) {
@@ -248,19 +266,7 @@ static void json_fault(NpJson *b, const CoreResult *c)
     } else {
         npjson_member_null(b, "registers");
     }
-    npjson_member_array(b, "frames");
-    for (unsigned k = 0; k < c->nfault_frames; k++) {
-        const FaultFrame *f = &c->fault_frames[k];
-        npjson_begin_object(b);
-        npjson_member_string(b, "function", f->function);
-        npjson_member_u64(b, "pc", f->pc);
-        npjson_member_string(b, "file", f->file);
-        npjson_member_u64(b, "line", f->line);
-        npjson_member_u64(b, "repeat", f->repeat);
-        npjson_member_bool(b, "inlined", f->inlined);
-        npjson_end_object(b);
-    }
-    npjson_end_array(b);
+    json_frames(b, c->fault_frames, c->nfault_frames);
     npjson_end_object(b);
 }
 
@@ -295,6 +301,7 @@ static void json_wait(NpJson *b, const CoreResult *c)
     npjson_member_string(b, "file", c->wait_file);
     npjson_member_u64(b, "line", c->wait_line);
     npjson_member_string(b, "why", c->wait_why);
+    json_frames(b, c->wait_frames, c->nwait_frames);
     npjson_end_object(b);
 }
 

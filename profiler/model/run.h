@@ -58,6 +58,8 @@ typedef struct CoreResult {
     unsigned wait_line;
     const char *wait_why;      /* "interrupt": why nothing wakes it (IRQC,
                                   TIMER, Status.IM7: core_irq_explain) */
+    FaultFrame *wait_frames;   /* its call stack where it stopped (as a fault's) */
+    unsigned nwait_frames;
     /* SPEC 1 Stack: the lowest $sp seen, and the bytes below the initial
      * $sp (0: none seen) */
     uint32_t stack_lowest;

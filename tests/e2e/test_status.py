@@ -583,9 +583,24 @@ class EndOfRun(unittest.TestCase):
         for endian in ("el", "eb"):
             r, line = self.hang("hang_irq", endian)
             s = r.summary
+            elf = fw("hang_irq", endian)
+            syms = nptest.symbols(elf, endian)
             for c in s["cores"][:2]:
                 self.check_wait(c, "receive", None, "exchange", line)
                 self.assertGreaterEqual(c["interrupts"], 9)  # period 5000 over 50000 cycles
+                # its call stack where it stopped: rt_recv (maybe under the
+                # timer's handler, at EPC), exchange at the marker, main at
+                # its call (addr2line)
+                fr = c["wait"]["frames"]
+                names = [x["function"] for x in fr if not x["inlined"]]
+                self.assertEqual(names[-3:], ["rt_recv", "exchange", "main"], fr)
+                recv, exch, main = [x for x in fr if not x["inlined"]][-3:]
+                lo, size = syms["rt_recv"]
+                self.assertTrue(lo <= recv["pc"] < lo + size, recv)
+                self.assertEqual((exch["pc"], exch["line"]), (c["wait"]["pc"], line))
+                self.assertEqual((os.path.basename(main["file"]), main["line"]), addr2line(elf, main["pc"], endian))
+                if "_irq_vector" in names:   # stopped in the handler: the interrupted rt_recv at EPC
+                    self.assertEqual(names[names.index("_irq_vector") + 1], "rt_recv", names)
             for c in s["cores"][2:]:
                 self.assertEqual((c["status"], c["wait"]), ("exited", None))
             self.assertEqual(s["wait_cycle"], [0, 1])
