@@ -897,6 +897,16 @@ class UsageErrors(unittest.TestCase):
         elf = nptest.fixture("outside_ram")
         r = self.expect_2([elf], elf)
         self.assertRegex(r.stderr, r"(?i)segment")
+        # a Linux link (0x00400000): the message says how firmware is linked
+        import struct
+        data = bytearray(open(fw("calls"), "rb").read())
+        phoff, = struct.unpack_from("<I", data, 28)
+        struct.pack_into("<II", data, phoff + 8, 0x00400000, 0x00400000)   # p_vaddr, p_paddr of PT_LOAD 0
+        linux = os.path.join(nptest.tmpdir("linux"), "linux-link.elf")
+        with open(linux, "wb") as f:
+            f.write(data)
+        r = self.expect_2([linux], linux, "vaddr 0x00400000", "firmware is linked at 0x80000000 (build it with "
+                          "nocprof-cc or the SDK's link.ld, docs/firmware.md)")
 
     def test_misaligned_entry(self):
         """An entry point that is not a multiple of 4 (bit 0 set: MIPS16e or
