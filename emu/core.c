@@ -619,7 +619,7 @@ void core_halt(Core *c, CoreState state)
     if (core_live(c))
         c->state = state;
     core_publish_instructions(c);
-    if (c->dbg)
+    if (c->dbg && !c->in_run)
         core_debug_ended(c);
 }
 
@@ -653,7 +653,9 @@ void core_run(Core *c, uint64_t horizon)
         uint64_t before = c->cycles;
         c->tlb_miss = false;
         CORE_CHECK_RUN(c);
+        c->in_run = true;
         uc_err err = uc_emu_start(c->uc, c->pc, 0xFFFFFFFFu, 0, 0);
+        c->in_run = false;
         if (c->state != CORE_RUNNING)
             break;
         if (err != UC_ERR_OK) {
