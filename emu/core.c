@@ -367,6 +367,7 @@ static void sys_exit(void *opaque, int code, uint32_t pc)
     Core *c = opaque;
     c->exit_code = code;
     block_truncate(c, pc + 4);
+    c->pc = pc + 4; /* where it stopped (gdb's pc of an exited core; was the start of its last run) */
     core_stop(c, CORE_EXITED);
 }
 

@@ -267,8 +267,14 @@ class Gdb(unittest.TestCase):
         summary.json (before: the first halted core stopped gdb while
         the others still showed their last poll, 'running')."""
         s = Session(fw("hang_irq"), ["--set", "run.livelock_cycles=50000"])
-        text = s.gdb("continue", "monitor cycles", "continue")
+        text = s.gdb("continue", "monitor cycles", "thread 4", "p/x $pc", "continue")
         self.assertEqual(s.wait(), 4, text)
+        # core 3 exited: its pc is after its store to SYS EXIT in _start
+        # (objdump), not the start of its last run (_start's first word)
+        pc = int(re.search(r"\$1 = 0x([0-9a-f]+)", text).group(1), 16)
+        _, mnem, ops = nptest.disasm_at(fw("hang_irq"), pc - 4)
+        self.assertEqual(mnem, "sw", (hex(pc), ops))
+        self.assertNotEqual(pc, nptest.symbols(fw("hang_irq"))["_start"][0])
         self.assertIn("received signal SIGSTOP", text)
         got = {int(c): (int(n), st) for c, n, st in re.findall(r"^core(\d+) (\d+) cycles, (\w+)$", text, re.M)}
         import json
