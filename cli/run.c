@@ -472,13 +472,26 @@ static void wait_of(Run *r, unsigned i)
         g_autofree char *why = core_irq_explain(r->m->cores[i]);
         res->wait_why = profile_data_intern(&r->data, why);
     }
-    if (r->cols[i]) { /* its call stack where it stopped, as a fault's */
-        unsigned n, nr;
-        g_autofree unsigned *fr = collector_stack(r->cols[i], &n);
-        g_autofree uint32_t *ret = collector_stack_ret(r->cols[i], &nr);
-        res->wait_frames = frames_of(r, &res->nwait_frames, syms, symbols_lookup(syms, res->stop_pc), res->stop_pc,
-                                     core_read_cp0(r->m->cores[i], NP_CP0_EPC), fr, ret, 0, n);
-    }
+}
+
+/* A core stopped while live (deadlock, livelock, the cycle limit, an
+ * interruption): where, and its call stack there, as a fault's. */
+static void stop_of(Run *r, unsigned i)
+{
+    Core *c = r->m->cores[i];
+    CoreResult *res = &r->res[i];
+    const Symbols *syms = firmware_of(r, i)->syms;
+    res->stop_pc = core_pc(c);
+    int fi = symbols_lookup(syms, res->stop_pc);
+    res->stop_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
+    SymLine ln = symbols_line(syms, res->stop_pc);
+    res->stop_file = profile_data_intern(&r->data, ln.file);
+    res->stop_line = ln.line;
+    unsigned n = 0, nr;
+    g_autofree unsigned *fr = r->cols[i] ? collector_stack(r->cols[i], &n) : NULL;
+    g_autofree uint32_t *ret = r->cols[i] ? collector_stack_ret(r->cols[i], &nr) : NULL;
+    res->stop_frames = frames_of(r, &res->nstop_frames, syms, fi, res->stop_pc, core_read_cp0(c, NP_CP0_EPC), fr, ret,
+                                 0, n);
 }
 
 /* Core i's outcome and profile; returns its contribution to the status. */
@@ -506,15 +519,8 @@ static int core_outcome(Run *r, unsigned i)
     res->waits = core_waits(c);
     res->stack_lowest = core_stack_lowest(c);
     res->stack_used = core_stack_top(c) - MIN(core_stack_top(c), core_stack_lowest(c));
-    if (st == CORE_DEADLOCK) {
-        const Symbols *syms = firmware_of(r, i)->syms;
-        res->stop_pc = core_pc(c);
-        int fi = symbols_lookup(syms, res->stop_pc);
-        res->stop_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
-        SymLine ln = symbols_line(syms, res->stop_pc);
-        res->stop_file = profile_data_intern(&r->data, ln.file);
-        res->stop_line = ln.line;
-    }
+    if (st == CORE_DEADLOCK || st == CORE_LIMIT || st == CORE_INTERRUPTED)
+        stop_of(r, i);
     res->wait_peer = -1;
     if (st == CORE_DEADLOCK)
         wait_of(r, i);
@@ -596,8 +602,9 @@ static void print_outcome(const Run *r)
         if (core_state(r->m->cores[i]) == CORE_LIMIT && core_block_limit_hit(r->m->cores[i]))
             fprintf(stderr, "nocprof: core %u: block limit ([limits] blocks = %u) reached\n", i, r->cfg.max_blocks);
         else if (core_state(r->m->cores[i]) == CORE_LIMIT)
-            fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached\n", i,
-                    r->cfg.max_cycles);
+            fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached at pc 0x%08x in %s (%s:%u)\n",
+                    i, r->cfg.max_cycles, r->res[i].stop_pc, r->res[i].stop_function ? r->res[i].stop_function : "??",
+                    r->res[i].stop_file ? r->res[i].stop_file : "??", r->res[i].stop_line);
 }
 
 /* The cores (Unicorn, their blocks), the collectors and the raw

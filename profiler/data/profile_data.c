@@ -34,7 +34,7 @@ void profile_data_clear(ProfileData *d)
         profile_free(d->profs[i]);
         g_strfreev(d->cores[i].fault_stack);
         g_free(d->cores[i].fault_frames);
-        g_free(d->cores[i].wait_frames);
+        g_free(d->cores[i].stop_frames);
         if (d->console[i])
             g_bytes_unref(d->console[i]);
     }
@@ -264,7 +264,7 @@ static GVariant *enc_core(const ProfileData *d, unsigned i)
                          g_variant_new_fixed_array(G_VARIANT_TYPE_UINT32, c->fault_regs,
                                                    c->fault_has_regs ? G_N_ELEMENTS(c->fault_regs) : 0,
                                                    sizeof(uint32_t)),
-                         enc_frames(c->wait_frames, c->nwait_frames));
+                         enc_frames(c->stop_frames, c->nstop_frames));
 }
 
 static GVariant *enc_noc(const NocStats *s)

@@ -425,7 +425,9 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
     if (c->faulted && (!kind || !msg))
         return fail(r, at, "a fault without kind or message");
     if (!dec_frames(r, frames, &c->fault_frames, &c->nfault_frames, c->faulted, at)
-        || !dec_frames(r, wframes, &c->wait_frames, &c->nwait_frames, c->wait_for != NULL, at))
+        || !dec_frames(r, wframes, &c->stop_frames, &c->nstop_frames,
+                       !strcmp(c->status, "deadlock") || !strcmp(c->status, "limit") || !strcmp(c->status, "interrupted"),
+                       at))
         return false;
     gsize nregs;
     const uint32_t *rv = g_variant_get_fixed_array(regs, &nregs, sizeof(uint32_t));

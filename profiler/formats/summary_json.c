@@ -301,7 +301,24 @@ static void json_wait(NpJson *b, const CoreResult *c)
     npjson_member_string(b, "file", c->wait_file);
     npjson_member_u64(b, "line", c->wait_line);
     npjson_member_string(b, "why", c->wait_why);
-    json_frames(b, c->wait_frames, c->nwait_frames);
+    npjson_end_object(b);
+}
+
+/* "stop": where a core stopped while live (deadlock, livelock, the cycle
+ * limit, an interruption) and its call stack there; null otherwise. */
+static void json_stop(NpJson *b, const CoreResult *c)
+{
+    if (strcmp(c->status, "deadlock") != 0 && strcmp(c->status, "limit") != 0
+        && strcmp(c->status, "interrupted") != 0) {
+        npjson_member_null(b, "stop");
+        return;
+    }
+    npjson_member_object(b, "stop");
+    npjson_member_u64(b, "pc", c->stop_pc);
+    npjson_member_string(b, "function", c->stop_function);
+    npjson_member_string(b, "file", c->stop_file);
+    npjson_member_u64(b, "line", c->stop_line);
+    json_frames(b, c->stop_frames, c->nstop_frames);
     npjson_end_object(b);
 }
 
@@ -321,6 +338,7 @@ static void json_core(NpJson *b, const CoreResult *c, bool cache)
     npjson_member_u64(b, "interrupts", c->interrupts);
     npjson_member_u64(b, "waits", c->waits);
     json_wait(b, c);
+    json_stop(b, c);
     npjson_member_object(b, "stack");
     npjson_member_u64(b, "lowest_sp", c->stack_lowest);
     npjson_member_u64(b, "bytes_used", c->stack_used);

@@ -74,10 +74,10 @@ void summary_endings(GString *o, const RunInfo *run, const char *indent)
                                c->wait_line);
         if (c->wait_why)
             g_string_append_printf(o, "%s    %s\n", indent, c->wait_why);
-        if (c->nwait_frames) {
+        if (c->nstop_frames) {
             g_autofree char *in = g_strdup_printf("%s      ", indent);
             g_string_append_printf(o, "%s    call stack (innermost first):\n", indent);
-            summary_frames(o, c->wait_frames, c->nwait_frames, in);
+            summary_frames(o, c->stop_frames, c->nstop_frames, in);
         }
     }
     g_autofree unsigned *cycle = g_new(unsigned, run->ncores + 1);
@@ -202,6 +202,20 @@ GString *summary_text(const RunInfo *run)
                 g_string_append_c(o, '\n');
             }
             summary_frames(o, c->fault_frames, c->nfault_frames, "    ");
+        }
+    }
+    for (unsigned i = 0; i < run->ncores; i++) {
+        const CoreResult *c = &run->cores[i];
+        bool limit = strcmp(c->status, "limit") == 0;
+        if (!limit && strcmp(c->status, "interrupted") != 0)
+            continue;
+        g_string_append_printf(o, "\ncore %u stopped %s at pc 0x%08x in %s (%s:%u)\n", c->id,
+                               limit ? "at the limit" : "when interrupted", c->stop_pc,
+                               c->stop_function ? c->stop_function : "??", c->stop_file ? c->stop_file : "??",
+                               c->stop_line);
+        if (c->nstop_frames) {
+            g_string_append(o, "  call stack (innermost first):\n");
+            summary_frames(o, c->stop_frames, c->nstop_frames, "    ");
         }
     }
     for (unsigned i = 0; i < run->ncores; i++) {

@@ -591,7 +591,7 @@ class EndOfRun(unittest.TestCase):
                 # its call stack where it stopped: rt_recv (maybe under the
                 # timer's handler, at EPC), exchange at the marker, main at
                 # its call (addr2line)
-                fr = c["wait"]["frames"]
+                fr = c["stop"]["frames"]
                 names = [x["function"] for x in fr if not x["inlined"]]
                 self.assertEqual(names[-3:], ["rt_recv", "exchange", "main"], fr)
                 recv, exch, main = [x for x in fr if not x["inlined"]][-3:]
@@ -807,6 +807,20 @@ class EndOfRun(unittest.TestCase):
                 fn = nptest.functions(c)
                 # nearly all cycles in spin_forever and rt_rx_count
                 self.assertGreater(fn["spin_forever"]["inclusive_cycles"], 0.95 * c["cycles"])
+                # where it stopped and its stack: in the poll loop, called
+                # from main (spin_forever's call: addr2line of its pc)
+                st = c["stop"]
+                names = [x["function"] for x in st["frames"] if not x["inlined"]]
+                self.assertEqual(names[-2:], ["spin_forever", "main"], st)
+                self.assertIn(st["function"], ("spin_forever", "rt_rx_count"), st)
+                self.assertEqual(st["pc"], st["frames"][0]["pc"])
+                main = st["frames"][-1]
+                self.assertEqual((os.path.basename(main["file"]), main["line"]),
+                                 addr2line(fw("spin"), main["pc"]), main)
+                self.assertIn("core %d stopped at the limit at pc 0x%08x in %s" % (c["id"], st["pc"], st["function"]),
+                              r.text("summary.txt"))
+                self.assertIn("core %d: cycle limit (%d) reached at pc 0x%08x in %s (" % (c["id"], mc, st["pc"],
+                                                                                         st["function"]), r.stderr)
             self.assertEqual(r.summary["config"]["run"]["max_cycles"], mc)
             self.assertRegex(r.stderr, r"limit")
 
