@@ -509,6 +509,24 @@ async function testFault() {
   });
   await check('fault: no console errors, no network requests', async () => assert.deepEqual(errors, []));
   await page.close();
+  // a lost interrupt: the stuck cores' panels say where, what they wait for, why, and their stack
+  const hang = runNocprof('hang', [join(args.fw, 'hang_lostirq-el.elf')], true);
+  const h = await openReport(hang);
+  await check('hang: a panel per stuck core with its wait, why and frames', async () => {
+    const stuck = hang.summary.cores.filter((c) => c.stop);
+    assert.equal(stuck.length, 2);
+    const titles = await h.page.locator('main .np-panel h2, main .np-panel h3').allTextContents();
+    for (const c of stuck) assert.ok(titles.some((t) => t.includes(`Core ${c.id}: stuck`)), titles.join('|'));
+    const pres = await h.page.locator('main pre.np-details').allTextContents();
+    for (const c of stuck) {
+      assert.ok(pres.some((t) => t.includes(c.wait.why)), `core ${c.id}: why`);
+      const f1 = c.stop.frames[1];
+      assert.ok(pres.some((t) => t.includes(`#1 0x${f1.pc.toString(16).padStart(8, '0')} in ${f1.function}`)), `core ${c.id}: frames`);
+    }
+    await h.page.screenshot({ path: join(artifacts, 'hang-overview.png') });
+  });
+  await check('hang: no console errors, no network requests', async () => assert.deepEqual(h.errors, []));
+  await h.page.close();
 }
 
 // ---- the pipeline demo: chip flame graph, NoC mesh, timeline -------------------
