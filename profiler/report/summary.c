@@ -204,19 +204,28 @@ GString *summary_text(const RunInfo *run)
             summary_frames(o, c->fault_frames, c->nfault_frames, "    ");
         }
     }
+    bool first_stop = true;
     for (unsigned i = 0; i < run->ncores; i++) {
         const CoreResult *c = &run->cores[i];
         bool limit = strcmp(c->status, "limit") == 0;
         if (!limit && strcmp(c->status, "interrupted") != 0)
             continue;
-        g_string_append_printf(o, "\ncore %u stopped %s at pc 0x%08x in %s (%s:%u)\n", c->id,
+        /* one line each (a limit is often a chosen profiling window, on
+         * many cores): the callers folded, summary.json has the frames */
+        g_string_append_printf(o, "%score %u stopped %s at pc 0x%08x in %s (%s:%u)", first_stop ? "\n" : "", c->id,
                                limit ? "at the limit" : "when interrupted", c->stop_pc,
                                c->stop_function ? c->stop_function : "??", c->stop_file ? c->stop_file : "??",
                                c->stop_line);
-        if (c->nstop_frames) {
-            g_string_append(o, "  call stack (innermost first):\n");
-            summary_frames(o, c->stop_frames, c->nstop_frames, "    ");
+        first_stop = false;
+        unsigned shown = 0;
+        for (unsigned k = 1; k < c->nstop_frames && shown < 6; k++) {
+            const FaultFrame *f = &c->stop_frames[k];
+            if (f->inlined || f->pc == c->stop_pc || !f->function || !strcmp(f->function, FAULT_FRAMES_ELIDED))
+                continue; /* the callers only: not the stop's own function */
+            g_string_append_printf(o, "%s%s (%s:%u)", shown++ ? " <- " : ", called from ", f->function,
+                                   f->file ? f->file : "??", f->line);
         }
+        g_string_append_c(o, '\n');
     }
     for (unsigned i = 0; i < run->ncores; i++) {
         const CoreResult *c = &run->cores[i];

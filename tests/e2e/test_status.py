@@ -817,7 +817,9 @@ class EndOfRun(unittest.TestCase):
                 main = st["frames"][-1]
                 self.assertEqual((os.path.basename(main["file"]), main["line"]),
                                  addr2line(fw("spin"), main["pc"]), main)
-                self.assertIn("core %d stopped at the limit at pc 0x%08x in %s" % (c["id"], st["pc"], st["function"]),
+                self.assertIn("core %d stopped at the limit at pc 0x%08x in %s (%s:%d), called from %s"
+                              % (c["id"], st["pc"], st["function"], st["file"], st["line"],
+                                 "spin_forever (" if st["function"] == "rt_rx_count" else "main ("),
                               r.text("summary.txt"))
                 self.assertIn("core %d: cycle limit (%d) reached at pc 0x%08x in %s (" % (c["id"], mc, st["pc"],
                                                                                          st["function"]), r.stderr)
