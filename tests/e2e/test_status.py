@@ -906,8 +906,17 @@ class UsageErrors(unittest.TestCase):
         self.expect_2([p], p)
 
     def test_wrong_machine(self):
-        # a host (x86-64) ELF is not MIPS firmware
-        self.expect_2([nptest.nocprof()], nptest.nocprof())
+        # a host (x86-64) ELF is not MIPS firmware: the message says what it is
+        self.expect_2([nptest.nocprof()], nptest.nocprof(), "an x86-64 64-bit ELF file (e_machine 62), not MIPS32 "
+                      "firmware (build it with nocprof-cc")
+        # a 32-bit ARM build (calls-el.elf with e_machine 40)
+        import struct
+        data = bytearray(open(fw("calls"), "rb").read())
+        struct.pack_into("<H", data, 18, 40)
+        arm = os.path.join(nptest.tmpdir("arm"), "arm.elf")
+        with open(arm, "wb") as f:
+            f.write(data)
+        self.expect_2([arm], arm, "an ARM 32-bit ELF file (e_machine 40), not MIPS32 firmware")
 
     def test_elf_outside_ram(self):
         elf = nptest.fixture("outside_ram")
