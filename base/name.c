@@ -80,3 +80,26 @@ const char *name_safe(const char *name, unsigned flags, char **tmp)
     *tmp = name_escaped(name, flags);
     return *tmp;
 }
+
+unsigned name_edit_distance(const char *a, const char *b, unsigned max)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if ((la > lb ? la - lb : lb - la) > max || la > 256 || lb > 256)
+        return max + 1;
+    unsigned row[257];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++) {
+        unsigned diag = row[0], best = row[0] = (unsigned)i;
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned up = row[j];
+            unsigned v = MIN(MIN(row[j] + 1, row[j - 1] + 1), diag + (g_ascii_tolower(a[i - 1]) != g_ascii_tolower(b[j - 1])));
+            diag = up;
+            row[j] = v;
+            best = MIN(best, v);
+        }
+        if (best > max)
+            return max + 1;
+    }
+    return row[lb];
+}

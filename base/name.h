@@ -38,4 +38,8 @@ char *name_escaped(const char *name, unsigned flags);
  * without an allocation per clean name. */
 const char *name_safe(const char *name, unsigned flags, char **tmp);
 
+/* Levenshtein distance of a and b, ASCII case ignored, stopping early past
+ * max (then max + 1): "did you mean" suggestions. */
+unsigned name_edit_distance(const char *a, const char *b, unsigned max);
+
 #endif

@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "emu/engine.h"
+#include "nocprof/platform.h"
 #include "profiler/model/fname.h"
 #include "profiler/model/srcpath.h"
 #include "profiler/report/summary.h"
@@ -329,16 +330,20 @@ static void add_frame(FrameSink *k, int f, uint32_t pc)
  * 0 at `at` in function fi, then fr[k..n) each at the call (jal or jalr
  * and its delay slot: its return address - 8) that the frame before
  * returns to, when that lies in it (a tail call's does not). */
-static void fault_frames_of(Run *r, CoreResult *res, const Symbols *syms, int fi, uint32_t at,
-                            const unsigned *fr, const uint32_t *ret, unsigned k, unsigned n)
+static FaultFrame *frames_of(Run *r, unsigned *count, const Symbols *syms, int fi, uint32_t at, uint32_t epc,
+                             const unsigned *fr, const uint32_t *ret, unsigned k, unsigned n)
 {
     FrameSink sink = { r, g_array_new(FALSE, FALSE, sizeof(FaultFrame)), syms, symbols_inline_open(syms),
                        g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, inlines_free) };
     GArray *frames = sink.frames;
     add_frame(&sink, fi, at);
     bool known = k < n && (int)fr[k] == fi; /* frame 0 is the shadow stack's innermost */
+    bool irq_seen = false;
     for (k += known; k < n; k++) {
         uint32_t pc = known && ret[k - 1] >= 8 && ret[k - 1] != 1 ? symbols_code_addr(syms, ret[k - 1] - 8) : 0;
+        if (known && ret[k - 1] == 1 && !irq_seen) /* the innermost interrupt: it came at EPC */
+            pc = symbols_code_addr(syms, epc);
+        irq_seen |= known && ret[k - 1] == 1;
         if (pc && symbols_lookup(syms, pc) != (int)fr[k])
             pc = 0;
         add_frame(&sink, (int)fr[k], pc);
@@ -354,8 +359,8 @@ static void fault_frames_of(Run *r, CoreResult *res, const Symbols *syms, int fi
         g_array_remove_range(frames, keep_in + 1, cut - 1);
         g_array_index(frames, FaultFrame, keep_in) = gap;
     }
-    res->nfault_frames = frames->len;
-    res->fault_frames = (FaultFrame *)(void *)g_array_free(frames, FALSE);
+    *count = frames->len;
+    return (FaultFrame *)(void *)g_array_free(frames, FALSE);
 }
 
 /* Where core i faulted: function, line and the shadow call stack. */
@@ -369,6 +374,9 @@ static void fault_of(Run *r, unsigned i)
     res->fault_kind = profile_data_intern(&r->data, fault->kind);
     res->fault_message = profile_data_intern(&r->data, fault->message);
     res->fault_pc = fault->pc;
+    res->fault_has_regs = fault->has_regs;
+    G_STATIC_ASSERT(sizeof res->fault_regs == sizeof fault->regs);
+    memcpy(res->fault_regs, fault->regs, sizeof res->fault_regs);
     /* a fetch fault is located at the jump that went there: what is (or
      * is not) at the target says nothing about where the code went wrong;
      * kseg1 runs kseg0's code */
@@ -394,11 +402,12 @@ static void fault_of(Run *r, unsigned i)
             k += fold_frames(stack, syms, fr + k, n - k);
         unsigned nr;
         g_autofree uint32_t *ret = collector_stack_ret(r->cols[i], &nr);
-        fault_frames_of(r, res, syms, fi, code, fr, ret, skip, n);
+        res->fault_frames = frames_of(r, &res->nfault_frames, syms, fi, code, core_read_cp0(c, NP_CP0_EPC), fr, ret,
+                                      skip, n);
     } else {
         if (res->fault_function)
             g_ptr_array_add(stack, g_strdup(res->fault_function));
-        fault_frames_of(r, res, syms, fi, code, NULL, NULL, 0, 0);
+        res->fault_frames = frames_of(r, &res->nfault_frames, syms, fi, code, 0, NULL, NULL, 0, 0);
     }
     g_ptr_array_add(stack, NULL);
     res->fault_stack = (char **)g_ptr_array_free(stack, FALSE);
@@ -466,6 +475,27 @@ static void wait_of(Run *r, unsigned i)
     }
 }
 
+/* A core stopped while live (deadlock, livelock, the cycle limit, an
+ * interruption): where, and its call stack there, as a fault's. */
+static void stop_of(Run *r, unsigned i)
+{
+    Core *c = r->m->cores[i];
+    CoreResult *res = &r->res[i];
+    const Symbols *syms = firmware_of(r, i)->syms;
+    res->stop_pc = core_pc(c);
+    uint32_t code = symbols_code_addr(syms, res->stop_pc); /* kseg1 runs kseg0's code */
+    int fi = symbols_lookup(syms, code);
+    res->stop_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
+    SymLine ln = symbols_line(syms, code);
+    res->stop_file = profile_data_intern(&r->data, ln.file);
+    res->stop_line = ln.line;
+    unsigned n = 0, nr;
+    g_autofree unsigned *fr = r->cols[i] ? collector_stack(r->cols[i], &n) : NULL;
+    g_autofree uint32_t *ret = r->cols[i] ? collector_stack_ret(r->cols[i], &nr) : NULL;
+    res->stop_frames = frames_of(r, &res->nstop_frames, syms, fi, code, core_read_cp0(c, NP_CP0_EPC), fr, ret,
+                                 0, n);
+}
+
 /* Core i's outcome and profile; returns its contribution to the status. */
 static int core_outcome(Run *r, unsigned i)
 {
@@ -498,16 +528,8 @@ static int core_outcome(Run *r, unsigned i)
     res->d1_write_misses = cache_count(c, CACHE_D_WMISS);
     res->d1_writebacks = cache_count(c, CACHE_D_WBACK);
     res->cache_cycles = cache_count(c, CACHE_CYCLES);
-    if (st == CORE_DEADLOCK) {
-        const Symbols *syms = firmware_of(r, i)->syms;
-        res->stop_pc = core_pc(c);
-        uint32_t code = symbols_code_addr(syms, res->stop_pc);
-        int fi = symbols_lookup(syms, code);
-        res->stop_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
-        SymLine ln = symbols_line(syms, code);
-        res->stop_file = profile_data_intern(&r->data, ln.file);
-        res->stop_line = ln.line;
-    }
+    if (st == CORE_DEADLOCK || st == CORE_LIMIT || st == CORE_INTERRUPTED)
+        stop_of(r, i);
     res->wait_peer = -1;
     if (st == CORE_DEADLOCK)
         wait_of(r, i);
@@ -574,7 +596,7 @@ static void print_outcome(const Run *r)
                     c->fault_pc, c->fault_function ? c->fault_function : "??",
                     c->fault_file ? c->fault_file : "??", c->fault_line, c->fault_message);
             g_autoptr(GString) bt = g_string_new(NULL);
-            summary_fault_frames(bt, c, "  ");
+            summary_frames(bt, c->fault_frames, c->nfault_frames, "  ");
             if (bt->len)
                 fprintf(stderr, "  call stack (innermost first):\n%s", bt->str);
         }
@@ -589,8 +611,9 @@ static void print_outcome(const Run *r)
         if (core_state(r->m->cores[i]) == CORE_LIMIT && core_block_limit_hit(r->m->cores[i]))
             fprintf(stderr, "nocprof: core %u: block limit ([limits] blocks = %u) reached\n", i, r->cfg.max_blocks);
         else if (core_state(r->m->cores[i]) == CORE_LIMIT)
-            fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached\n", i,
-                    r->cfg.max_cycles);
+            fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached at pc 0x%08x in %s (%s:%u)\n",
+                    i, r->cfg.max_cycles, r->res[i].stop_pc, r->res[i].stop_function ? r->res[i].stop_function : "??",
+                    r->res[i].stop_file ? r->res[i].stop_file : "??", r->res[i].stop_line);
 }
 
 /* The cores (Unicorn, their blocks), the collectors and the raw

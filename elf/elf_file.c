@@ -20,6 +20,21 @@ struct ElfFile {
     GArray *syms;              /* ElfSymbol */
 };
 
+/* The usual wrong ELFs by name: a host binary, another target's build */
+static const char *machine_name(unsigned m)
+{
+    switch (m) {
+    case EM_386: return "an x86 ";
+    case EM_X86_64: return "an x86-64 ";
+    case EM_ARM: return "an ARM ";
+    case EM_AARCH64: return "an AArch64 ";
+    case EM_RISCV: return "a RISC-V ";
+    case EM_PPC: case EM_PPC64: return "a PowerPC ";
+    case EM_MIPS: return "a MIPS ";
+    default: return "an ";
+    }
+}
+
 static bool check_header(ElfFile *f, GError **error)
 {
     const char *p = f->path;
@@ -27,14 +42,11 @@ static bool check_header(ElfFile *f, GError **error)
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: not an ELF file", p);
         return false;
     }
-    if (gelf_getclass(f->elf) != ELFCLASS32) {
+    bool is32 = gelf_getclass(f->elf) == ELFCLASS32;
+    if (!is32 || f->eh.e_machine != EM_MIPS) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF,
-                    "%s: not a 32-bit ELF file (MIPS32 firmware expected)", p);
-        return false;
-    }
-    if (f->eh.e_machine != EM_MIPS) {
-        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF, "%s: not a MIPS ELF file (e_machine %u)",
-                    p, f->eh.e_machine);
+                    "%s: %s%s-bit ELF file (e_machine %u), not MIPS32 firmware (build it with nocprof-cc, "
+                    "docs/firmware.md)", p, machine_name(f->eh.e_machine), is32 ? "32" : "64", f->eh.e_machine);
         return false;
     }
     if (f->eh.e_ident[EI_DATA] != ELFDATA2LSB && f->eh.e_ident[EI_DATA] != ELFDATA2MSB) {

@@ -372,6 +372,7 @@ static void sys_exit(void *opaque, int code, uint32_t pc)
     Core *c = opaque;
     c->exit_code = code;
     block_truncate(c, pc + 4);
+    c->pc = pc + 4; /* where it stopped (gdb's pc of an exited core; was the start of its last run) */
     core_stop(c, CORE_EXITED);
 }
 
@@ -624,7 +625,7 @@ void core_halt(Core *c, CoreState state)
     if (core_live(c))
         c->state = state;
     core_publish_instructions(c);
-    if (c->dbg)
+    if (c->dbg && !c->in_run)
         core_debug_ended(c);
 }
 
@@ -677,7 +678,9 @@ void core_run(Core *c, uint64_t horizon)
         uint64_t before = c->cycles;
         c->tlb_miss = false;
         CORE_CHECK_RUN(c);
+        c->in_run = true;
         uc_err err = uc_emu_start(c->uc, c->pc, 0xFFFFFFFFu, 0, 0);
+        c->in_run = false;
         if (c->state != CORE_RUNNING)
             break;
         if (err != UC_ERR_OK) {

@@ -200,12 +200,15 @@ typedef struct CoreSched {
     void (*progress)(void *opaque, Core *core, uint64_t t);
 } CoreSched;
 
+#define CORE_FAULT_NREGS 34u
 typedef struct CoreFault {
     char *kind;        /* "unmapped-read", "reserved-instruction", "bus-error", "ni-misuse", ... */
     uint32_t pc;
     char *message;
     uint32_t site;     /* a fetch fault: the jump or branch that went to pc
                           (the last instruction that ran), else 0 */
+    bool has_regs;     /* regs hold the registers as the faulting instruction read them: */
+    uint32_t regs[CORE_FAULT_NREGS]; /* $0..$31, hi, lo (as in the message) */
 } CoreFault;
 
 /* One executable range of the histograms: bins first .. first + (hi - lo)

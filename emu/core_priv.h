@@ -341,6 +341,10 @@ struct Core {
                                   other threads), kept by the writers */
     uint64_t idle_from;
     bool stopping;
+    bool in_run;               /* inside core_run's uc_emu_start: a halt
+                                  there is told to the debugger when it
+                                  returns, once the access it stopped in
+                                  is taken back (block_truncate) */
     uint64_t waits;
     CoreIrq irq;               /* interrupt handlers (core.c) */
 

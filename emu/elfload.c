@@ -35,10 +35,14 @@ static bool add_segment(ElfImage *img, const ElfLoad *l, uint64_t ram_size, GErr
         return false;
     }
     if (!in_kseg(l->vaddr) || (uint64_t)pa + l->memsz > ram_size) {
+        /* the usual cause: a Linux link (0x00400000) or a bigger image than [memory] ram_size */
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF,
                     "%s: PT_LOAD segment %u (vaddr 0x%08x, memsz 0x%x) lies outside RAM "
-                    "(kseg0 0x80000000 .. 0x%08" G_GINT64_MODIFIER "x)",
-                    img->path, l->index, l->vaddr, l->memsz, NP_KSEG0 + ram_size);
+                    "(kseg0 0x80000000 .. 0x%08" G_GINT64_MODIFIER "x)%s",
+                    img->path, l->index, l->vaddr, l->memsz, NP_KSEG0 + ram_size,
+                    !in_kseg(l->vaddr) ? ": firmware is linked at 0x80000000 (build it with nocprof-cc or the "
+                                         "SDK's link.ld, docs/firmware.md)"
+                                       : ": the image is larger than [memory] ram_size");
         return false;
     }
     if (l->filesz && !l->bytes) {

@@ -19,9 +19,15 @@ static const char *const gpr_names[32] = {
  * lines of eight, then hi and lo */
 static void append_registers(Core *c, GString *m)
 {
+    uint32_t *v = c->fault.regs;
     for (unsigned r = 0; r < 32; r++)
-        g_string_append_printf(m, "%s%s=%08x", r % 8 ? " " : "\n  ", gpr_names[r], core_read_gpr(c, r));
-    g_string_append_printf(m, " hi=%08x lo=%08x", core_reg(c, UC_MIPS_REG_HI), core_reg(c, UC_MIPS_REG_LO));
+        v[r] = core_read_gpr(c, r);
+    v[32] = core_reg(c, UC_MIPS_REG_HI);
+    v[33] = core_reg(c, UC_MIPS_REG_LO);
+    c->fault.has_regs = true;
+    for (unsigned r = 0; r < 32; r++)
+        g_string_append_printf(m, "%s%s=%08x", r % 8 ? " " : "\n  ", gpr_names[r], v[r]);
+    g_string_append_printf(m, " hi=%08x lo=%08x", v[32], v[33]);
 }
 
 void core_raise(Core *c, const char *kind, uint32_t pc, const char *fmt, ...)

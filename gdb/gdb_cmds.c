@@ -261,10 +261,10 @@ static void reg_write(GdbStub *g, const char *p)
               && core_debug_write_reg(core_of(g, g->sel_g), (unsigned)n, v);
     if (ok)
         hist_forget(g);        /* the program changed: no replay crosses it */
-    else if (n == CORE_DBG_PC && eq)
+    else if (n == CORE_DBG_PC && eq && g->log)
         /* gdb says only 'Could not write register ""': say why here */
-        fprintf(stderr, "nocprof: gdb: the pc cannot be written at this stop (only at reset, between blocks): "
-                "gdb's jump, call and print of a function call are not supported\n");
+        g->log("gdb: the pc cannot be written at this stop (only at reset, between blocks): "
+               "gdb's jump, call and print of a function call are not supported");
     gdb_send_str(g, ok ? "OK" : "E01");
 }
 

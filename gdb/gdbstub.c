@@ -244,6 +244,12 @@ static void on_stop(void *opaque, Core *c, DbgStop why, uint32_t pc, uint32_t da
     if (why == DBG_STOP_ENDED && core_state(c) == CORE_DEADLOCK) {
         if (g->deadlock_told)
             return;        /* every core of a deadlock: one stop */
+        /* told when the last stuck core is halted: before, the others'
+         * clocks and states were not final (monitor cycles showed a core
+         * of the deadlock 'running' at its last poll) */
+        for (unsigned k = 0; k < g->m->ncores; k++)
+            if (core_live(g->m->cores[k]))
+                return;
         g->deadlock_told = true;
     }
     g->stop = (GdbStopInfo){ .core = core_id(c), .why = why, .pc = pc, .data = data, .kind = watch_kind };

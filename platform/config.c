@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "base/name.h"
+
 
 typedef enum { K_UINT, K_U64, K_PERIODS, K_MODEL, K_DMODEL } KeyType;
 
@@ -109,6 +111,31 @@ static bool group_exists(const char *group)
         if (strcmp(keys[i].group, group) == 0)
             return true;
     return false;
+}
+
+/* "; did you mean G.K?" for the closest known keys to group.key (group
+ * only: the closest groups; in_group: only that group's keys, by key
+ * name), or "" when none is close. */
+static char *suggest(const char *group, const char *key, bool in_group)
+{
+    g_autofree char *query = key && !in_group ? g_strdup_printf("%s.%s", group, key) : g_strdup(key ? key : group);
+    unsigned max = MAX(2u, (unsigned)strlen(query) / 3), best = max + 1; /* a transposition is 2 */
+    GString *o = g_string_new(NULL);
+    for (int pass = 0; pass < 2; pass++) /* the best distance, then every key at it */
+        for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
+            if ((in_group && strcmp(keys[i].group, group) != 0) || (!key && i && !strcmp(keys[i - 1].group, keys[i].group)))
+                continue;
+            g_autofree char *name = !key ? g_strdup(keys[i].group) : in_group ? g_strdup(keys[i].key)
+                                                                              : g_strdup_printf("%s.%s", keys[i].group, keys[i].key);
+            unsigned d = name_edit_distance(name, query, max);
+            if (pass == 0)
+                best = MIN(best, d);
+            else if (d == best && d <= max)
+                g_string_append_printf(o, "%s%s", o->len ? ", " : "; did you mean ", name);
+        }
+    if (o->len)
+        g_string_append_c(o, '?');
+    return g_string_free(o, FALSE);
 }
 
 /* A non-negative integer: decimal (leading zeros allowed and ignored: `010`
@@ -259,8 +286,9 @@ bool config_load_data(Config *c, const char *text, gsize len, const char *path, 
     g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
     for (char **g = groups; *g; g++) {
         if (!group_exists(*g)) {
+            g_autofree char *hint = suggest(*g, NULL, false);
             g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,
-                        "%s: unknown group [%s]", path, *g);
+                        "%s: unknown group [%s]%s", path, *g, hint);
             return false;
         }
         g_auto(GStrv) names = g_key_file_get_keys(kf, *g, NULL, NULL);
@@ -269,8 +297,9 @@ bool config_load_data(Config *c, const char *text, gsize len, const char *path, 
         for (char **k = names; *k; k++) {
             const KeyDef *def = find_key(*g, *k);
             if (!def) {
+                g_autofree char *hint = suggest(*g, *k, true);
                 g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,
-                            "%s: [%s] unknown key '%s'", path, *g, *k);
+                            "%s: [%s] unknown key '%s'%s", path, *g, *k, hint);
                 return false;
             }
             g_autofree char *value = g_key_file_get_value(kf, *g, *k, NULL);
@@ -294,9 +323,10 @@ bool config_set(Config *c, const char *assignment, GError **error)
     g_autofree char *key = g_strndup(dot + 1, (gsize)(eq - dot - 1));
     const KeyDef *def = find_key(group, key);
     if (!def) {
+        g_autofree char *hint = suggest(group, key, false);
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,
-                    "--set: unknown key %s.%s (%s)", group, key,
-                    group_exists(group) ? "no such key in that group" : "no such group");
+                    "--set: unknown key %s.%s (%s%s)", group, key,
+                    group_exists(group) ? "no such key in that group" : "no such group", hint);
         return false;
     }
     return apply(c, def, eq + 1, "--set", error);

@@ -34,6 +34,7 @@ void profile_data_clear(ProfileData *d)
         profile_free(d->profs[i]);
         g_strfreev(d->cores[i].fault_stack);
         g_free(d->cores[i].fault_frames);
+        g_free(d->cores[i].stop_frames);
         if (d->console[i])
             g_bytes_unref(d->console[i]);
     }
@@ -232,12 +233,12 @@ static GVariant *enc_profile(const Profile *p)
 
 #define PD_FRAME "(msmsuuub)" /* function, file, pc, line, repeat, inlined (PD_CORE) */
 
-static GVariant *enc_frames(const CoreResult *c)
+static GVariant *enc_frames(const FaultFrame *frames, unsigned n)
 {
     GVariantBuilder b;
     g_variant_builder_init(&b, G_VARIANT_TYPE("a" PD_FRAME));
-    for (unsigned k = 0; k < c->nfault_frames; k++) {
-        const FaultFrame *f = &c->fault_frames[k];
+    for (unsigned k = 0; k < n; k++) {
+        const FaultFrame *f = &frames[k];
         g_variant_builder_add(&b, PD_FRAME, f->function, f->file, f->pc, f->line, f->repeat, (gboolean)f->inlined);
     }
     return g_variant_builder_end(&b);
@@ -253,7 +254,7 @@ static GVariant *enc_core(const ProfileData *d, unsigned i)
     GVariant *console = g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, cdata ? cdata : "", clen, 1);
     GVariant *prof = g_variant_new_maybe(G_VARIANT_TYPE(PD_PROF), d->profs[i] ? enc_profile(d->profs[i]) : NULL);
     return g_variant_new("(u" "ssss" "i" "b" "msmsmsms" "uu" "^as" "ttttttt" "umsmsu" "@ay" "@m" PD_PROF
-                         "msiumsmsu" "ut" "ttttttt" "@a" PD_FRAME "ms" ")", c->id,
+                         "msiumsmsu" "ut" "ttttttt" "@a" PD_FRAME "ms" "@au" "@a" PD_FRAME ")", c->id,
                          c->elf, d->elf_abs[i], d->elf_sha256[i], c->status, c->exit_code, (gboolean)c->faulted,
                          c->fault_kind, c->fault_message, c->fault_function, c->fault_file, c->fault_pc,
                          c->fault_line, stack, c->instructions, c->cycles, c->busy_cycles, c->idle_cycles,
@@ -261,7 +262,11 @@ static GVariant *enc_core(const ProfileData *d, unsigned i)
                          c->stop_line, console, prof, c->wait_for, c->wait_peer, c->wait_pc, c->wait_function,
                          c->wait_file, c->wait_line, c->stack_lowest, c->stack_used, c->i1_accesses, c->i1_misses,
                          c->d1_accesses, c->d1_read_misses, c->d1_write_misses, c->d1_writebacks, c->cache_cycles,
-                         enc_frames(c), c->wait_why);
+                         enc_frames(c->fault_frames, c->nfault_frames), c->wait_why,
+                         g_variant_new_fixed_array(G_VARIANT_TYPE_UINT32, c->fault_regs,
+                                                   c->fault_has_regs ? G_N_ELEMENTS(c->fault_regs) : 0,
+                                                   sizeof(uint32_t)),
+                         enc_frames(c->stop_frames, c->nstop_frames));
 }
 
 static GVariant *enc_noc(const NocStats *s)

@@ -362,15 +362,16 @@ static const char *known_status(const char *s)
 
 /* A fault's frames (run.h FaultFrame): at most FAULT_FRAMES_MAX, each
  * standing for at least one frame. */
-static bool dec_frames(Rd *r, GVariant *v, CoreResult *c, const char *at)
+static bool dec_frames(Rd *r, GVariant *v, FaultFrame **out, unsigned *count, bool allowed, const char *at)
 {
     gsize n = g_variant_n_children(v);
-    if (n > FAULT_FRAMES_MAX || (n && !c->faulted))
-        return fail(r, at, "%" G_GSIZE_FORMAT " fault frames (at most %u, only for a fault)", n, FAULT_FRAMES_MAX);
-    c->nfault_frames = (unsigned)n;
-    c->fault_frames = n ? g_new0(FaultFrame, n) : NULL;
+    if (n > FAULT_FRAMES_MAX || (n && !allowed))
+        return fail(r, at, "%" G_GSIZE_FORMAT " frames (at most %u, only for a fault or a stuck core)", n,
+                    FAULT_FRAMES_MAX);
+    *count = (unsigned)n;
+    *out = n ? g_new0(FaultFrame, n) : NULL;
     for (gsize k = 0; k < n; k++) {
-        FaultFrame *f = &c->fault_frames[k];
+        FaultFrame *f = &(*out)[k];
         const char *func, *file;
         gboolean inl;
         g_variant_get_child(v, k, "(m&sm&suuub)", &func, &file, &f->pc, &f->line, &f->repeat, &inl);
@@ -390,14 +391,14 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
     g_autoptr(GVariant) v = g_variant_get_child_value(cores, i);
     const char *elf, *abs, *sha, *status, *kind, *msg, *func, *file, *sfunc, *sfile, *wfor, *wfunc, *wfile, *why;
     gboolean faulted;
-    g_autoptr(GVariant) console = NULL, prof = NULL, frames = NULL;
-    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay*" "m&sium&sm&su" "ut" "ttttttt" "@a(msmsuuub)" "m&s)", &c->id,
+    g_autoptr(GVariant) console = NULL, prof = NULL, frames = NULL, regs = NULL, wframes = NULL;
+    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay*" "m&sium&sm&su" "ut" "ttttttt" "@a(msmsuuub)" "m&s" "@au" "@a(msmsuuub))", &c->id,
                   &elf, &abs, &sha, &status, &c->exit_code, &faulted, &kind, &msg, &func, &file, &c->fault_pc,
                   &c->fault_line, &c->fault_stack, &c->instructions, &c->cycles, &c->busy_cycles, &c->idle_cycles,
                   &c->irq_cycles, &c->interrupts, &c->waits, &c->stop_pc, &sfunc, &sfile, &c->stop_line, &console,
                   &prof, &wfor, &c->wait_peer, &c->wait_pc, &wfunc, &wfile, &c->wait_line, &c->stack_lowest,
                   &c->stack_used, &c->i1_accesses, &c->i1_misses, &c->d1_accesses, &c->d1_read_misses,
-                  &c->d1_write_misses, &c->d1_writebacks, &c->cache_cycles, &frames, &why);
+                  &c->d1_write_misses, &c->d1_writebacks, &c->cache_cycles, &frames, &why, &regs, &wframes);
     c->wait_for = profile_data_intern(d, wfor);
     c->wait_function = profile_data_intern(d, wfunc);
     c->wait_file = profile_data_intern(d, wfile);
@@ -424,8 +425,19 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
         return fail(r, at, "wait peer %d outside the %u cores", c->wait_peer, d->ncores);
     if (c->faulted && (!kind || !msg))
         return fail(r, at, "a fault without kind or message");
-    if (!dec_frames(r, frames, c, at))
+    if (!dec_frames(r, frames, &c->fault_frames, &c->nfault_frames, c->faulted, at)
+        || !dec_frames(r, wframes, &c->stop_frames, &c->nstop_frames,
+                       !strcmp(c->status, "deadlock") || !strcmp(c->status, "limit") || !strcmp(c->status, "interrupted"),
+                       at))
         return false;
+    gsize nregs;
+    const uint32_t *rv = g_variant_get_fixed_array(regs, &nregs, sizeof(uint32_t));
+    if (nregs && (nregs != G_N_ELEMENTS(c->fault_regs) || !c->faulted))
+        return fail(r, at, "%" G_GSIZE_FORMAT " fault registers (%u, only for a fault)", nregs,
+                    (unsigned)G_N_ELEMENTS(c->fault_regs));
+    c->fault_has_regs = nregs != 0;
+    if (nregs)
+        memcpy(c->fault_regs, rv, sizeof c->fault_regs);
     if (c->idle_cycles > c->cycles || c->busy_cycles != c->cycles - c->idle_cycles)
         return fail(r, at, "busy and idle cycles do not add up to the cycles");
     if (strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64)

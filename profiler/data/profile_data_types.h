@@ -35,11 +35,12 @@
  * message, function, file, pc, line, stack, instructions, cycles, busy,
  * idle, irq, interrupts, waits, stop pc, function, file, line, console,
  * profile, wait (for, peer, pc, function, file, line), stack (lowest $sp,
- * bytes used), L1 counts (format 12: I-cache accesses, misses, D-cache
- * accesses, read misses, write misses, write-backs; format 13: then the
- * cycles they cost; 0 without the cache), a fault's frames (function,
- * file, pc, line, repeat, inlined), why a wait is never woken */
-#define PD_CORE "(u" "ssss" "i" "b" "msmsmsms" "uu" "as" "ttttttt" "umsmsu" "ay" "m" PD_PROF "msiumsmsu" "ut" "ttttttt" "a(msmsuuub)" "ms" ")"
+ * bytes used), L1 counts (I-cache accesses, misses, D-cache accesses,
+ * read misses, write misses, write-backs, then the cycles they cost; 0
+ * without the cache), a fault's frames (function, file, pc, line, repeat,
+ * inlined), why a wait is never woken, the fault's registers (34 or
+ * none), the frames where a core stopped while live */
+#define PD_CORE "(u" "ssss" "i" "b" "msmsmsms" "uu" "as" "ttttttt" "umsmsu" "ay" "m" PD_PROF "msiumsmsu" "ut" "ttttttt" "a(msmsuuub)" "ms" "au" "a(msmsuuub)" ")"
 /* from, to, flits, utilization */
 #define PD_LINK "(uutd)"
 /* cycles, nodes, links, pair packets, pair flits, packets, flits, latency

@@ -220,6 +220,24 @@ static void json_noc(NpJson *b, const NocStats *st)
     npjson_end_object(b);
 }
 
+/* "frames": a fault's or a stuck core's call stack (run.h FaultFrame) */
+static void json_frames(NpJson *b, const FaultFrame *frames, unsigned n)
+{
+    npjson_member_array(b, "frames");
+    for (unsigned k = 0; k < n; k++) {
+        const FaultFrame *f = &frames[k];
+        npjson_begin_object(b);
+        npjson_member_string(b, "function", f->function);
+        npjson_member_u64(b, "pc", f->pc);
+        npjson_member_string(b, "file", f->file);
+        npjson_member_u64(b, "line", f->line);
+        npjson_member_u64(b, "repeat", f->repeat);
+        npjson_member_bool(b, "inlined", f->inlined);
+        npjson_end_object(b);
+    }
+    npjson_end_array(b);
+}
+
 static void json_fault(NpJson *b, const CoreResult *c)
 {
     if (!c->faulted) {
@@ -237,19 +255,19 @@ static void json_fault(NpJson *b, const CoreResult *c)
     for (unsigned k = 0; c->fault_stack && c->fault_stack[k]; k++)
         npjson_string(b, c->fault_stack[k]);
     npjson_end_array(b);
-    npjson_member_array(b, "frames");
-    for (unsigned k = 0; k < c->nfault_frames; k++) {
-        const FaultFrame *f = &c->fault_frames[k];
-        npjson_begin_object(b);
-        npjson_member_string(b, "function", f->function);
-        npjson_member_u64(b, "pc", f->pc);
-        npjson_member_string(b, "file", f->file);
-        npjson_member_u64(b, "line", f->line);
-        npjson_member_u64(b, "repeat", f->repeat);
-        npjson_member_bool(b, "inlined", f->inlined);
+    static const char *const regs[34] = {
+        "zero", "at", "v0", "v1", "a0", "a1", "a2", "a3", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7",
+        "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "t8", "t9", "k0", "k1", "gp", "sp", "fp", "ra", "hi", "lo",
+    };
+    if (c->fault_has_regs) {
+        npjson_member_object(b, "registers");
+        for (unsigned k = 0; k < G_N_ELEMENTS(regs); k++)
+            npjson_member_u64(b, regs[k], c->fault_regs[k]);
         npjson_end_object(b);
+    } else {
+        npjson_member_null(b, "registers");
     }
-    npjson_end_array(b);
+    json_frames(b, c->fault_frames, c->nfault_frames);
     npjson_end_object(b);
 }
 
@@ -310,6 +328,24 @@ static void json_cache(NpJson *b, const CoreResult *c)
     npjson_end_object(b);
 }
 
+/* "stop": where a core stopped while live (deadlock, livelock, the cycle
+ * limit, an interruption) and its call stack there; null otherwise. */
+static void json_stop(NpJson *b, const CoreResult *c)
+{
+    if (strcmp(c->status, "deadlock") != 0 && strcmp(c->status, "limit") != 0
+        && strcmp(c->status, "interrupted") != 0) {
+        npjson_member_null(b, "stop");
+        return;
+    }
+    npjson_member_object(b, "stop");
+    npjson_member_u64(b, "pc", c->stop_pc);
+    npjson_member_string(b, "function", c->stop_function);
+    npjson_member_string(b, "file", c->stop_file);
+    npjson_member_u64(b, "line", c->stop_line);
+    json_frames(b, c->stop_frames, c->nstop_frames);
+    npjson_end_object(b);
+}
+
 static void json_core(NpJson *b, const CoreResult *c, bool cache)
 {
     npjson_begin_object(b);
@@ -326,6 +362,7 @@ static void json_core(NpJson *b, const CoreResult *c, bool cache)
     npjson_member_u64(b, "interrupts", c->interrupts);
     npjson_member_u64(b, "waits", c->waits);
     json_wait(b, c);
+    json_stop(b, c);
     npjson_member_object(b, "stack");
     npjson_member_u64(b, "lowest_sp", c->stack_lowest);
     npjson_member_u64(b, "bytes_used", c->stack_used);

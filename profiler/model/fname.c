@@ -2,6 +2,8 @@
 /* fname.c — command-line function names against a profile's (fname.h). */
 #include "profiler/model/fname.h"
 
+#include "base/name.h"
+
 #include <string.h>
 
 /* The clone suffixes GCC appends (ipa-clones, tree-sra, ipa-split,
@@ -61,30 +63,6 @@ bool fname_match(const char *sym, const char *query, bool *clone)
     return true;
 }
 
-/* Levenshtein distance, stopping early past max (returns max + 1). */
-static unsigned edits(const char *a, const char *b, unsigned max)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if ((la > lb ? la - lb : lb - la) > max || la > 256 || lb > 256)
-        return max + 1;
-    unsigned row[257];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (unsigned)j;
-    for (size_t i = 1; i <= la; i++) {
-        unsigned diag = row[0], best = row[0] = (unsigned)i;
-        for (size_t j = 1; j <= lb; j++) {
-            unsigned up = row[j];
-            unsigned v = MIN(MIN(row[j] + 1, row[j - 1] + 1), diag + (g_ascii_tolower(a[i - 1]) != g_ascii_tolower(b[j - 1])));
-            diag = up;
-            row[j] = v;
-            best = MIN(best, v);
-        }
-        if (best > max)
-            return max + 1;
-    }
-    return row[lb];
-}
-
 typedef struct Cand {
     const char *name;
     unsigned score;
@@ -112,7 +90,7 @@ char *fname_suggest(const char *query, const char *const *names, unsigned n)
         g_free(src);
         if (!g_hash_table_add(seen, (gpointer)shown))
             continue;
-        unsigned d = edits(shown, query, max);
+        unsigned d = name_edit_distance(shown, query, max);
         if (d <= max) {
             Cand x = { shown, d };
             g_array_append_val(c, x);

@@ -40,9 +40,11 @@ typedef struct CoreResult {
     char **fault_stack;        /* NULL-terminated, innermost first */
     FaultFrame *fault_frames;  /* the same stack with each frame's pc and line */
     unsigned nfault_frames;
+    bool fault_has_regs;       /* the registers as the faulting instruction read them: */
+    uint32_t fault_regs[34];   /* $0..$31, hi, lo (summary.json fault.registers) */
     uint64_t instructions, cycles, busy_cycles, idle_cycles, irq_cycles;
     uint64_t interrupts, waits;
-    uint32_t stop_pc;          /* where it stopped (deadlock: where it waited) */
+    uint32_t stop_pc;          /* where it stopped (deadlock, limit, interrupted) */
     const char *stop_function, *stop_file;
     unsigned stop_line;
     /* deadlock or livelock: what it waited for ("receive", "transmit",
@@ -56,6 +58,9 @@ typedef struct CoreResult {
     unsigned wait_line;
     const char *wait_why;      /* "interrupt": why nothing wakes it (IRQC,
                                   TIMER, Status.IM7: core_irq_explain) */
+    FaultFrame *stop_frames;   /* deadlock, limit, interrupted: its call stack
+                                  at stop_pc (as a fault's) */
+    unsigned nstop_frames;
     /* SPEC 1 Stack: the lowest $sp seen, and the bytes below the initial
      * $sp (0: none seen) */
     uint32_t stack_lowest;

@@ -74,6 +74,11 @@ void summary_endings(GString *o, const RunInfo *run, const char *indent)
                                c->wait_line);
         if (c->wait_why)
             g_string_append_printf(o, "%s    %s\n", indent, c->wait_why);
+        if (c->nstop_frames) {
+            g_autofree char *in = g_strdup_printf("%s      ", indent);
+            g_string_append_printf(o, "%s    call stack (innermost first):\n", indent);
+            summary_frames(o, c->stop_frames, c->nstop_frames, in);
+        }
     }
     g_autofree unsigned *cycle = g_new(unsigned, run->ncores + 1);
     unsigned n = run_wait_cycle(run, cycle);
@@ -97,19 +102,19 @@ static void cache_totals(GString *o, const CoreResult *c, bool first)
                            c->d1_read_misses, c->d1_write_misses, c->d1_writebacks, c->cache_cycles);
 }
 
-void summary_fault_frames(GString *o, const CoreResult *c, const char *indent)
+void summary_frames(GString *o, const FaultFrame *frames, unsigned n, const char *indent)
 {
     /* text for people: the innermost 6 entries and the outermost 3 (all
      * of them in summary.json), so that a mutual recursion stays short */
-    const unsigned inner = 6, outer = 3, n = c->nfault_frames;
+    const unsigned inner = 6, outer = 3;
     unsigned depth = 0;
     for (unsigned k = 0; k < n; k++) {
-        const FaultFrame *f = &c->fault_frames[k];
+        const FaultFrame *f = &frames[k];
         bool gap = f->function && strcmp(f->function, FAULT_FRAMES_ELIDED) == 0;
         if (n > inner + outer + 1 && k >= inner && k < n - outer) {
             unsigned hidden = 0, j = k;
             for (; j < n - outer; j++)
-                hidden += c->fault_frames[j].repeat;
+                hidden += frames[j].repeat;
             g_string_append_printf(o, "%s#%u-%u %s (%u frames not shown here: summary.json has more)\n", indent,
                                    depth, depth + hidden - 1, FAULT_FRAMES_ELIDED, hidden);
             depth += hidden;
@@ -133,8 +138,8 @@ void summary_fault_frames(GString *o, const CoreResult *c, const char *indent)
         if (f->file)
             g_string_append_printf(o, " at %s:%u", f->file, f->line);
         if (f->inlined)
-            g_string_append_printf(o, " (inlined into %s)", k + 1 < n && c->fault_frames[k + 1].function
-                                   ? c->fault_frames[k + 1].function : "??");
+            g_string_append_printf(o, " (inlined into %s)", k + 1 < n && frames[k + 1].function
+                                   ? frames[k + 1].function : "??");
         if (f->repeat > 1)
             g_string_append_printf(o, " (%u frames)", f->repeat);
         g_string_append_c(o, '\n');
@@ -195,8 +200,31 @@ GString *summary_text(const RunInfo *run)
                     g_string_append_printf(o, " %s%s", k ? "<- " : "", c->fault_stack[k]);
                 g_string_append_c(o, '\n');
             }
-            summary_fault_frames(o, c, "    ");
+            summary_frames(o, c->fault_frames, c->nfault_frames, "    ");
         }
+    }
+    bool first_stop = true;
+    for (unsigned i = 0; i < run->ncores; i++) {
+        const CoreResult *c = &run->cores[i];
+        bool limit = strcmp(c->status, "limit") == 0;
+        if (!limit && strcmp(c->status, "interrupted") != 0)
+            continue;
+        /* one line each (a limit is often a chosen profiling window, on
+         * many cores): the callers folded, summary.json has the frames */
+        g_string_append_printf(o, "%score %u stopped %s at pc 0x%08x in %s (%s:%u)", first_stop ? "\n" : "", c->id,
+                               limit ? "at the limit" : "when interrupted", c->stop_pc,
+                               c->stop_function ? c->stop_function : "??", c->stop_file ? c->stop_file : "??",
+                               c->stop_line);
+        first_stop = false;
+        unsigned shown = 0;
+        for (unsigned k = 1; k < c->nstop_frames && shown < 6; k++) {
+            const FaultFrame *f = &c->stop_frames[k];
+            if (f->inlined || f->pc == c->stop_pc || !f->function || !strcmp(f->function, FAULT_FRAMES_ELIDED))
+                continue; /* the callers only: not the stop's own function */
+            g_string_append_printf(o, "%s%s (%s:%u)", shown++ ? " <- " : ", called from ", f->function,
+                                   f->file ? f->file : "??", f->line);
+        }
+        g_string_append_c(o, '\n');
     }
     for (unsigned i = 0; i < run->ncores; i++) {
         const CoreResult *c = &run->cores[i];

@@ -18,7 +18,7 @@ void summary_endings(GString *o, const RunInfo *run, const char *indent);
 /* A fault's frames, one line each (gdb's backtrace: `#1  0x80000414 in
  * main at f.c:43`; repeated frames `#1-3600 ... (3600 frames)`), each
  * line prefixed with indent. */
-void summary_fault_frames(GString *o, const CoreResult *c, const char *indent);
+void summary_frames(GString *o, const FaultFrame *frames, unsigned n, const char *indent);
 GString *noc_report(const NocStats *st, const Config *cfg);
 
 #endif

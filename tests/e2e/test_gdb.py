@@ -288,6 +288,27 @@ class Gdb(unittest.TestCase):
             self.assertIn("$1 = 0x%x" % fault["pc"], text)
             self.assertTrue(os.path.exists(os.path.join(s.out, "core0", "flat.txt")))
 
+    def test_livelock_stop_final_clocks(self):
+        """The one SIGSTOP of a livelock comes when every stuck core is
+        halted: `monitor cycles` then gives the cycles and states of
+        summary.json (before: the first halted core stopped gdb while
+        the others still showed their last poll, 'running')."""
+        s = Session(fw("hang_irq"), ["--set", "run.livelock_cycles=50000"])
+        text = s.gdb("continue", "monitor cycles", "thread 4", "p/x $pc", "continue")
+        self.assertEqual(s.wait(), 4, text)
+        # core 3 exited: its pc is after its store to SYS EXIT in _start
+        # (objdump), not the start of its last run (_start's first word)
+        pc = int(re.search(r"\$1 = 0x([0-9a-f]+)", text).group(1), 16)
+        _, mnem, ops = nptest.disasm_at(fw("hang_irq"), pc - 4)
+        self.assertEqual(mnem, "sw", (hex(pc), ops))
+        self.assertNotEqual(pc, nptest.symbols(fw("hang_irq"))["_start"][0])
+        self.assertIn("received signal SIGSTOP", text)
+        got = {int(c): (int(n), st) for c, n, st in re.findall(r"^core(\d+) (\d+) cycles, (\w+)$", text, re.M)}
+        import json
+        summary = json.load(open(os.path.join(s.out, "summary.json")))
+        want = {c["id"]: (c["cycles"], c["status"]) for c in summary["cores"]}
+        self.assertEqual(got, want, text)
+
     def test_pc_write_at_breakpoint_explained(self):
         """A stop inside a block cannot take a new pc (docs/debugging.md):
         gdb only says 'Could not write register ""', so nocprof says why

@@ -99,6 +99,13 @@ class Faults(unittest.TestCase):
             if name != "fault_ri":   # top-level asm has no line info: ??:0 allowed there
                 self.assertTrue(f["file"] and f["file"] != "??", f)
                 self.assertGreater(f["line"], 0)
+            # the registers as numbers, the same as the message's table
+            regs = f["registers"]
+            self.assertEqual(len(regs), 34, regs)
+            table = dict((k, int(v, 16)) for k, v in re.findall(r"\b([a-z0-9]+)=([0-9a-f]{8})\b", f["message"]))
+            self.assertEqual(regs, table)
+            if name == "fault_null":   # store_null(NULL, core): $a0 = 0, $a1 = the core id (o32)
+                self.assertEqual((regs["a0"], regs["a1"], regs["zero"]), (0, c["id"], 0))
             # the frames (gdb's backtrace): the fault, then main at its
             # `jal <func>` (objdump), on the line addr2line gives for it
             # (after the runtime's forced-inline rt_mmio_* for device faults)
@@ -326,6 +333,30 @@ class InlineFrames(unittest.TestCase):
             self.assertIn("the inlining line", lines[want[1][2] - 1])
             self.assertRegex(r.text("summary.txt"), r"#0 +0x%08x in poke at \S+fault_inline.c:%d \(inlined into main\)"
                              % (f["pc"], want[0][2]))
+
+
+class InterruptFrames(unittest.TestCase):
+    """A fault inside an interrupt handler (fault_irq.c): the frames go
+    through the runtime's vector to the interrupted function, at the
+    instruction the interrupt came at (EPC), on its line (addr2line)."""
+
+    def test_fault_in_handler(self):
+        with open(nptest.src("firmware", "tests", "fault_irq.c")) as src:
+            text = src.read().split("\n")
+        fault_line = [i + 1 for i, t in enumerate(text) if "the faulting line" in t][0]
+        loop_line = [i + 1 for i, t in enumerate(text) if "the interrupted line" in t][0]
+        for endian in ("el", "eb"):
+            elf = fw("fault_irq", endian)
+            r = run([elf])
+            self.assertEqual(r.rc, 3, r.describe())
+            f = r.core(0)["fault"]
+            fr = f["frames"]
+            self.assertEqual([x["function"] for x in fr], ["on_tick", "rt_irq_dispatch", "_irq_vector", "busy", "main"])
+            self.assertEqual(fr[0]["line"], fault_line)
+            lo, size = nptest.symbols(elf, endian)["busy"]
+            self.assertTrue(lo <= fr[3]["pc"] < lo + size, fr[3])
+            self.assertEqual((os.path.basename(fr[3]["file"]), fr[3]["line"]), ("fault_irq.c", loop_line))
+            self.assertEqual(addr2line(elf, fr[3]["pc"], endian), ("fault_irq.c", loop_line))
 
 
 class BadJump(unittest.TestCase):
@@ -628,9 +659,24 @@ class EndOfRun(unittest.TestCase):
         for endian in ("el", "eb"):
             r, line = self.hang("hang_irq", endian)
             s = r.summary
+            elf = fw("hang_irq", endian)
+            syms = nptest.symbols(elf, endian)
             for c in s["cores"][:2]:
                 self.check_wait(c, "receive", None, "exchange", line)
                 self.assertGreaterEqual(c["interrupts"], 9)  # period 5000 over 50000 cycles
+                # its call stack where it stopped: rt_recv (maybe under the
+                # timer's handler, at EPC), exchange at the marker, main at
+                # its call (addr2line)
+                fr = c["stop"]["frames"]
+                names = [x["function"] for x in fr if not x["inlined"]]
+                self.assertEqual(names[-3:], ["rt_recv", "exchange", "main"], fr)
+                recv, exch, main = [x for x in fr if not x["inlined"]][-3:]
+                lo, size = syms["rt_recv"]
+                self.assertTrue(lo <= recv["pc"] < lo + size, recv)
+                self.assertEqual((exch["pc"], exch["line"]), (c["wait"]["pc"], line))
+                self.assertEqual((os.path.basename(main["file"]), main["line"]), addr2line(elf, main["pc"], endian))
+                if "_irq_vector" in names:   # stopped in the handler: the interrupted rt_recv at EPC
+                    self.assertEqual(names[names.index("_irq_vector") + 1], "rt_recv", names)
             for c in s["cores"][2:]:
                 self.assertEqual((c["status"], c["wait"]), ("exited", None))
             self.assertEqual(s["wait_cycle"], [0, 1])
@@ -837,6 +883,22 @@ class EndOfRun(unittest.TestCase):
                 fn = nptest.functions(c)
                 # nearly all cycles in spin_forever and rt_rx_count
                 self.assertGreater(fn["spin_forever"]["inclusive_cycles"], 0.95 * c["cycles"])
+                # where it stopped and its stack: in the poll loop, called
+                # from main (spin_forever's call: addr2line of its pc)
+                st = c["stop"]
+                names = [x["function"] for x in st["frames"] if not x["inlined"]]
+                self.assertEqual(names[-2:], ["spin_forever", "main"], st)
+                self.assertIn(st["function"], ("spin_forever", "rt_rx_count"), st)
+                self.assertEqual(st["pc"], st["frames"][0]["pc"])
+                main = st["frames"][-1]
+                self.assertEqual((os.path.basename(main["file"]), main["line"]),
+                                 addr2line(fw("spin"), main["pc"]), main)
+                self.assertIn("core %d stopped at the limit at pc 0x%08x in %s (%s:%d), called from %s"
+                              % (c["id"], st["pc"], st["function"], st["file"], st["line"],
+                                 "spin_forever (" if st["function"] == "rt_rx_count" else "main ("),
+                              r.text("summary.txt"))
+                self.assertIn("core %d: cycle limit (%d) reached at pc 0x%08x in %s (" % (c["id"], mc, st["pc"],
+                                                                                         st["function"]), r.stderr)
             self.assertEqual(r.summary["config"]["run"]["max_cycles"], mc)
             self.assertRegex(r.stderr, r"limit")
 
@@ -902,6 +964,19 @@ class UsageErrors(unittest.TestCase):
         self.expect_2(["--set", "timing.load=fast", fw("exitcode")], "timing", "load")
         self.expect_2(["--set", "timing.load", fw("exitcode")], "timing.load")
 
+    def test_typo_suggestions(self):
+        # a misspelt group or key names the closest ones (configs/default.ini's names)
+        for arg, want in (("timing.mull=3", "did you mean timing.mul?"), ("timng.mul=3", "did you mean timing.mul?"),
+                          ("mesh.widht=3", "did you mean mesh.width?"), ("cache.enable=1", "did you mean cache.enabled?")):
+            r = self.expect_2(["--set", arg, fw("exitcode")], arg.split("=")[0])
+            self.assertIn(want, r.stderr)
+        r = self.expect_2(["--set", "zzz.yyy=1", fw("exitcode")], "zzz.yyy")
+        self.assertNotIn("did you mean", r.stderr)
+        p = self.write("typokey.ini", "[mesh]\nwidht = 3\n")
+        self.assertIn("[mesh] unknown key 'widht'; did you mean width?", self.expect_2(["-c", p, fw("exitcode")], p).stderr)
+        p = self.write("typogroup.ini", "[meshh]\nwidth = 3\n")
+        self.assertIn("unknown group [meshh]; did you mean mesh?", self.expect_2(["-c", p, fw("exitcode")], p).stderr)
+
     def test_bad_config_file(self):
         p = self.write("badgroup.ini", "[mesh]\nwidth = 2\n[warp]\nfactor = 9\n")
         self.expect_2(["-c", p, fw("exitcode")], p, "warp")
@@ -931,13 +1006,32 @@ class UsageErrors(unittest.TestCase):
         self.expect_2([p], p)
 
     def test_wrong_machine(self):
-        # a host (x86-64) ELF is not MIPS firmware
-        self.expect_2([nptest.nocprof()], nptest.nocprof())
+        # a host (x86-64) ELF is not MIPS firmware: the message says what it is
+        self.expect_2([nptest.nocprof()], nptest.nocprof(), "an x86-64 64-bit ELF file (e_machine 62), not MIPS32 "
+                      "firmware (build it with nocprof-cc")
+        # a 32-bit ARM build (calls-el.elf with e_machine 40)
+        import struct
+        data = bytearray(open(fw("calls"), "rb").read())
+        struct.pack_into("<H", data, 18, 40)
+        arm = os.path.join(nptest.tmpdir("arm"), "arm.elf")
+        with open(arm, "wb") as f:
+            f.write(data)
+        self.expect_2([arm], arm, "an ARM 32-bit ELF file (e_machine 40), not MIPS32 firmware")
 
     def test_elf_outside_ram(self):
         elf = nptest.fixture("outside_ram")
         r = self.expect_2([elf], elf)
         self.assertRegex(r.stderr, r"(?i)segment")
+        # a Linux link (0x00400000): the message says how firmware is linked
+        import struct
+        data = bytearray(open(fw("calls"), "rb").read())
+        phoff, = struct.unpack_from("<I", data, 28)
+        struct.pack_into("<II", data, phoff + 8, 0x00400000, 0x00400000)   # p_vaddr, p_paddr of PT_LOAD 0
+        linux = os.path.join(nptest.tmpdir("linux"), "linux-link.elf")
+        with open(linux, "wb") as f:
+            f.write(data)
+        r = self.expect_2([linux], linux, "vaddr 0x00400000", "firmware is linked at 0x80000000 (build it with "
+                          "nocprof-cc or the SDK's link.ld, docs/firmware.md)")
 
     def test_misaligned_entry(self):
         """An entry point that is not a multiple of 4 (bit 0 set: MIPS16e or

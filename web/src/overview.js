@@ -32,24 +32,24 @@ export function renderOverview(root, model, sel, nav) {
   for (const c of model.cores.filter((x) => x.fault)) {
     const f = c.fault;
     const q = panel(root, `Core ${c.id}: ${f.kind} fault`);
-    q.append('div').attr('class', 'np-note').text(`at pc 0x${(f.pc >>> 0).toString(16).padStart(8, '0')} in ${f.function || '??'} (${f.file || '??'}:${f.line || 0})`);
+    q.append('div').attr('class', 'np-note').text(`at pc ${hex(f.pc)} in ${f.function || '??'} (${f.file || '??'}:${f.line || 0})`);
     // the message keeps its lines (the registers are a table of text)
     q.append('pre').attr('class', 'np-details np-pre').text(f.message);
     if (f.stack) q.append('div').attr('class', 'np-details').text('stack: ' + f.stack.join(' ← '));
-    if (f.frames && f.frames.length) {
-      // gdb's backtrace: each frame's pc and source line, innermost first
-      let depth = 0;
-      const lines = f.frames.map((x) => {
-        const n = x.repeat > 1 ? `#${depth}-${depth + x.repeat - 1}` : `#${depth}`;
-        depth += x.repeat;
-        if (x.function === '...') return `${n} ... (${x.repeat} frames)`;
-        const pc = x.pc ? '0x' + (x.pc >>> 0).toString(16).padStart(8, '0') : '?';
-        return `${n} ${pc} in ${x.function || '??'}${x.file ? ` at ${x.file}:${x.line}` : ''}${x.inlined ? ' (inlined)' : ''}${x.repeat > 1 ? ` (${x.repeat} frames)` : ''}`;
-      });
-      // as summary.txt: the innermost 6 and the outermost 3 (summary.json has them all)
-      const shown = lines.length > 10 ? [...lines.slice(0, 6), `... (${lines.length - 9} more entries: summary.json has them)`, ...lines.slice(-3)] : lines;
-      q.append('pre').attr('class', 'np-details np-frames').text(shown.join('\n'));
+    framesPre(q, f.frames);
+  }
+  // cores stopped while live: a hang (what each waited for, and why), the cycle limit, Ctrl-C
+  for (const c of model.cores.filter((x) => x.stop)) {
+    const st = c.stop;
+    const how = c.status === 'limit' ? 'stopped at the limit' : c.status === 'interrupted' ? 'stopped when interrupted' : 'stuck (deadlock or livelock)';
+    const q = panel(root, `Core ${c.id}: ${how}`);
+    q.append('div').attr('class', 'np-note').text(`at pc ${hex(st.pc)} in ${st.function || '??'} (${st.file || '??'}:${st.line || 0})`);
+    const w = c.wait;
+    if (w) {
+      const what = w.for === 'receive' ? 'a packet' : w.for === 'transmit' ? `transmit room${w.peer !== null ? ` toward core ${w.peer}` : ''}` : 'an interrupt';
+      q.append('pre').attr('class', 'np-details np-pre').text(`waits for ${what}, at ${hex(w.pc)} in ${w.function || '??'} (${w.file || '??'}:${w.line || 0})${w.why ? '\n' + w.why : ''}`);
     }
+    framesPre(q, st.frames);
   }
   const cfg = panel(root, 'Configuration', s.config_file ? `from ${esc(s.config_file)}` : 'built-in defaults');
   const rows = [];
@@ -62,4 +62,24 @@ export function renderOverview(root, model, sel, nav) {
 function topFn(c) {
   const f = (c.functions || []).filter((x) => x.name !== '<idle>').sort((a, b) => b.self_cycles - a.self_cycles)[0];
   return f ? `${f.name} (${fmtPct(f.self_cycles / c.cycles, 1)})` : '';
+}
+
+function hex(v) {
+  return '0x' + ((v || 0) >>> 0).toString(16).padStart(8, '0');
+}
+
+// gdb's backtrace: each frame's pc and source line, innermost first; as
+// summary.txt, the innermost 6 and the outermost 3 (summary.json has them all)
+function framesPre(q, frames) {
+  if (!frames || !frames.length) return;
+  let depth = 0;
+  const lines = frames.map((x) => {
+    const n = x.repeat > 1 ? `#${depth}-${depth + x.repeat - 1}` : `#${depth}`;
+    depth += x.repeat;
+    if (x.function === '...') return `${n} ... (${x.repeat} frames)`;
+    const pc = x.pc ? hex(x.pc) : '?';
+    return `${n} ${pc} in ${x.function || '??'}${x.file ? ` at ${x.file}:${x.line}` : ''}${x.inlined ? ' (inlined)' : ''}${x.repeat > 1 ? ` (${x.repeat} frames)` : ''}`;
+  });
+  const shown = lines.length > 10 ? [...lines.slice(0, 6), `... (${lines.length - 9} more entries: summary.json has them)`, ...lines.slice(-3)] : lines;
+  q.append('pre').attr('class', 'np-details np-frames').text(shown.join('\n'));
 }

@@ -492,6 +492,43 @@ async function testSourceEvents() {
   await o.page.close();
 }
 
+// ---- a fault: the overview's panel keeps the register table's lines and the frames
+async function testFault() {
+  const run = runNocprof('fault', [join(args.fw, 'fault_null-el.elf')], true);
+  const { page, errors } = await openReport(run);
+  const f = run.summary.cores[0].fault;
+  await check('fault: message lines (registers) and frames as summary.json says', async () => {
+    const pres = await page.locator('main pre.np-details').allTextContents();
+    const msg = pres.find((t) => t.startsWith('write of unmapped address'));
+    assert.equal(msg, f.message, 'the message, its newlines kept');
+    assert.match(msg, /\n {2}zero=00000000 at=/);
+    const frames = pres.find((t) => t.startsWith('#0 '));
+    assert.equal(frames.split('\n').length, f.frames.length);
+    assert.ok(frames.includes(`#1 0x${f.frames[1].pc.toString(16).padStart(8, '0')} in main at ${f.frames[1].file}:${f.frames[1].line}`), frames);
+    await page.screenshot({ path: join(artifacts, 'fault-overview.png') });
+  });
+  await check('fault: no console errors, no network requests', async () => assert.deepEqual(errors, []));
+  await page.close();
+  // a lost interrupt: the stuck cores' panels say where, what they wait for, why, and their stack
+  const hang = runNocprof('hang', [join(args.fw, 'hang_lostirq-el.elf')], true);
+  const h = await openReport(hang);
+  await check('hang: a panel per stuck core with its wait, why and frames', async () => {
+    const stuck = hang.summary.cores.filter((c) => c.stop);
+    assert.equal(stuck.length, 2);
+    const titles = await h.page.locator('main .np-panel h2, main .np-panel h3').allTextContents();
+    for (const c of stuck) assert.ok(titles.some((t) => t.includes(`Core ${c.id}: stuck`)), titles.join('|'));
+    const pres = await h.page.locator('main pre.np-details').allTextContents();
+    for (const c of stuck) {
+      assert.ok(pres.some((t) => t.includes(c.wait.why)), `core ${c.id}: why`);
+      const f1 = c.stop.frames[1];
+      assert.ok(pres.some((t) => t.includes(`#1 0x${f1.pc.toString(16).padStart(8, '0')} in ${f1.function}`)), `core ${c.id}: frames`);
+    }
+    await h.page.screenshot({ path: join(artifacts, 'hang-overview.png') });
+  });
+  await check('hang: no console errors, no network requests', async () => assert.deepEqual(h.errors, []));
+  await h.page.close();
+}
+
 // ---- the pipeline demo: chip flame graph, NoC mesh, timeline -------------------
 async function testDemo() {
   const run = runNocprof('demo', [join(args.fw, 'pipeline-el.elf')]);
@@ -1048,7 +1085,7 @@ try {
   // --only calls,source-events,...: those groups alone (while working on one)
   const only = args.only ? args.only.split(',') : null;
   for (const [name, fn] of [['calls', testCalls], ['demo', testDemo], ['source-events', testSourceEvents],
-    ['no-profile', testNoProfile], ['diff', testDiff], ['big', testBigFirmware]])
+    ['no-profile', testNoProfile], ['diff', testDiff], ['big', testBigFirmware], ['fault', testFault]])
     if (!only || only.includes(name)) await fn();
 } catch (e) {
   failed++;
