@@ -542,12 +542,12 @@ class SavedProfile(unittest.TestCase):
                 self.refused(pdedit(self.base.out, "bad", edit), field)
 
     def test_fault_frames_checked(self):
-        """A fault's frames (profile_data_types.h: core field 35, each
+        """A fault's frames (profile_data_types.h: core field 42, each
         (function, file, pc, line, repeat, inlined)) must each stand for a
         frame: a repeat of 0 is refused."""
         base = run([fw("fault_null")], timeout=60)
         self.assertEqual(base.rc, 3, base.describe())
-        out = pdedit(base.out, "badframes", CORE0 + "35.0.4=0")
+        out = pdedit(base.out, "badframes", CORE0 + "42.0.4=0")
         r = raw(["report", out], timeout=20)
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("cores[0]: fault frame 0 repeated 0 times", r.stderr)
