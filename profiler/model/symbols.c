@@ -528,6 +528,8 @@ unsigned symbols_dropped_lines(const Symbols *s)
     return s->dropped_lines;
 }
 
+unsigned symbols_line_rows(const Symbols *s) { return s->lines->len; }
+
 bool symbols_big_endian(const Symbols *s)
 {
     return s->big_endian;

@@ -53,6 +53,8 @@ unsigned symbols_exec_ranges(const Symbols *s, uint32_t *lo, uint32_t *hi, unsig
 /* How many functions / line rows the limits above dropped (0 normally). */
 unsigned symbols_dropped_funcs(const Symbols *s);
 unsigned symbols_dropped_lines(const Symbols *s);
+/* Rows of the DWARF line table kept (0: no .debug_line, built without -g). */
+unsigned symbols_line_rows(const Symbols *s);
 void symbols_free(Symbols *s);
 
 bool symbols_big_endian(const Symbols *s);

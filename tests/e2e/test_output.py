@@ -307,6 +307,31 @@ class Coverage(unittest.TestCase):
         self.assertGreater(len(common), 100)
         self.assertEqual({l: rec["DA"][l] for l in common}, {l: host[l] for l in common})
 
+    def test_no_line_table_is_said(self):
+        # intmix without its DWARF (strip --strip-debug): coverage.info
+        # cannot list a line of it, and the run says so and why (stderr and
+        # summary.json "warnings", once for the ELF all cores run); with
+        # its DWARF there is no such warning. Before: coverage.info was
+        # silently empty and genhtml refused it.
+        strip = nptest.tool("mipsel-linux-gnu-strip")
+        d = nptest.tmpdir("nolines")
+        elf = os.path.join(d, "intmix-nodebug.elf")
+        subprocess.run([strip, "--strip-debug", "-o", elf, fw("intmix")], check=True)
+        r = run([elf])
+        self.assertEqual(r.rc, 0, r.describe())
+        with open(r.path("coverage.info")) as f:
+            self.assertNotIn("SF:", f.read())
+        msg = "core 0: %s has no line table (.debug_line; build it with -g)" % elf
+        self.assertIn("nocprof: warning: " + msg, r.stderr)
+        warned = [w for w in r.summary["warnings"] if "no line table" in w]
+        self.assertEqual(len(warned), 1, warned)
+        self.assertTrue(warned[0].startswith(msg), warned)
+        good = run([fw("intmix")])
+        self.assertEqual(good.rc, 0, good.describe())
+        self.assertNotIn("no line table", good.stderr)
+        with open(good.path("coverage.info")) as f:
+            self.assertIn("SF:", f.read())
+
     def test_functions_match_lcov(self):
         # intmix at -O0 for the MIPS core and, with --coverage, for the host,
         # captured by the real lcov: every function both have (main is
