@@ -38,8 +38,18 @@ static GString *target_xml(void)
 static GString *threads_xml(const GdbStub *g)
 {
     GString *x = g_string_new("<?xml version=\"1.0\"?>\n<threads>\n");
-    for (unsigned i = 0; i < g->m->ncores; i++)
-        g_string_append_printf(x, "<thread id=\"%x\" core=\"%u\" name=\"core%u\"/>\n", i + 1, i, i);
+    for (unsigned i = 0; i < g->m->ncores; i++) {
+        /* the body is what `info threads` shows after the name: the core's state */
+        Core *c = g->m->cores[i];
+        CoreState st = core_state(c);
+        g_string_append_printf(x, "<thread id=\"%x\" core=\"%u\" name=\"core%u\">%s", i + 1, i, i,
+                               core_state_name(st));
+        if (st == CORE_EXITED)
+            g_string_append_printf(x, " %d", core_exit_code(c));
+        else if (st == CORE_FAULT && core_fault(c)->kind)
+            g_string_append_printf(x, ": %s", core_fault(c)->kind); /* kinds are [a-z-] */
+        g_string_append(x, "</thread>\n");
+    }
     g_string_append(x, "</threads>\n");
     return x;
 }
