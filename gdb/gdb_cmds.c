@@ -171,6 +171,11 @@ static void monitor(GdbStub *g, const char *cmd)
                                        core_fault(c)->message ? core_fault(c)->message : "");
             g_string_append_c(o, '\n');
         }
+    } else if (strcmp(cmd, "bt") == 0 || strcmp(cmd, "backtrace") == 0) {
+        if (g->bt)
+            g->bt(g->bt_opaque, g->sel_g < g->m->ncores ? g->sel_g : 0, o);
+        else
+            g_string_assign(o, "no backtrace: the run has no profile (--no-profile)\n");
     } else if (g_str_has_prefix(cmd, "stop-at-cycle ")) {
         char *end = NULL;
         guint64 n = g_ascii_strtoull(cmd + 14, &end, 0);
@@ -182,6 +187,9 @@ static void monitor(GdbStub *g, const char *cmd)
     } else {
         g_string_assign(o, "nocprof monitor commands:\n  cycles                every core's exact cycle and state\n"
                            "  status                the same, with faults\n"
+                           "  bt                    the selected thread's core's backtrace from nocprof's shadow\n"
+                           "                        call stack (exact where gdb's unwinder is not: after a jump\n"
+                           "                        to a bad address, in a prologue)\n"
                            "  stop-at-cycle N       stop the selected thread's core when its clock reaches N\n");
         ok = strcmp(cmd, "help") == 0;
     }
