@@ -12,6 +12,7 @@
 
 #include <glib/gstdio.h>
 
+#include "emu/debug.h"
 #include "emu/engine.h"
 #include "nocprof/platform.h"
 #include "profiler/model/fname.h"
@@ -261,7 +262,7 @@ static unsigned fold_frames(GPtrArray *stack, const Symbols *syms, const unsigne
 }
 
 typedef struct FrameSink {
-    Run *r;
+    ProfileData *pd;      /* interns the frames' strings */
     GArray *frames;
     const Symbols *syms;
     SymInlineCtx *ix;     /* NULL: no DWARF, no inline frames */
@@ -293,7 +294,7 @@ static const Inlines *inlines_at(FrameSink *k, uint32_t pc)
 
 static void push_frame(FrameSink *k, const char *name, const char *file, unsigned line, uint32_t pc, bool inl)
 {
-    const char *fn = profile_data_intern(&k->r->data, name), *fl = profile_data_intern(&k->r->data, file);
+    const char *fn = profile_data_intern(k->pd, name), *fl = profile_data_intern(k->pd, file);
     if (k->frames->len) {
         FaultFrame *last = &g_array_index(k->frames, FaultFrame, k->frames->len - 1);
         if (last->pc == pc && last->function == fn && last->file == fl && last->line == line
@@ -330,10 +331,10 @@ static void add_frame(FrameSink *k, int f, uint32_t pc)
  * 0 at `at` in function fi, then fr[k..n) each at the call (jal or jalr
  * and its delay slot: its return address - 8) that the frame before
  * returns to, when that lies in it (a tail call's does not). */
-static FaultFrame *frames_of(Run *r, unsigned *count, const Symbols *syms, int fi, uint32_t at, uint32_t epc,
+static FaultFrame *frames_of(ProfileData *pd, unsigned *count, const Symbols *syms, int fi, uint32_t at, uint32_t epc,
                              const unsigned *fr, const uint32_t *ret, unsigned k, unsigned n)
 {
-    FrameSink sink = { r, g_array_new(FALSE, FALSE, sizeof(FaultFrame)), syms, symbols_inline_open(syms),
+    FrameSink sink = { pd, g_array_new(FALSE, FALSE, sizeof(FaultFrame)), syms, symbols_inline_open(syms),
                        g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, inlines_free) };
     GArray *frames = sink.frames;
     add_frame(&sink, fi, at);
@@ -353,7 +354,7 @@ static FaultFrame *frames_of(Run *r, unsigned *count, const Symbols *syms, int f
     g_hash_table_destroy(sink.inl);
     if (frames->len > FAULT_FRAMES_MAX) { /* the innermost 48 and outermost 15 */
         unsigned keep_in = 48, keep_out = FAULT_FRAMES_MAX - keep_in - 1, cut = frames->len - keep_in - keep_out;
-        FaultFrame gap = { .function = profile_data_intern(&r->data, FAULT_FRAMES_ELIDED), .repeat = 0 };
+        FaultFrame gap = { .function = profile_data_intern(pd, FAULT_FRAMES_ELIDED), .repeat = 0 };
         for (unsigned j = keep_in; j < keep_in + cut; j++)
             gap.repeat += g_array_index(frames, FaultFrame, j).repeat;
         g_array_remove_range(frames, keep_in + 1, cut - 1);
@@ -402,12 +403,12 @@ static void fault_of(Run *r, unsigned i)
             k += fold_frames(stack, syms, fr + k, n - k);
         unsigned nr;
         g_autofree uint32_t *ret = collector_stack_ret(r->cols[i], &nr);
-        res->fault_frames = frames_of(r, &res->nfault_frames, syms, fi, code, core_read_cp0(c, NP_CP0_EPC), fr, ret,
+        res->fault_frames = frames_of(&r->data, &res->nfault_frames, syms, fi, code, core_read_cp0(c, NP_CP0_EPC), fr, ret,
                                       skip, n);
     } else {
         if (res->fault_function)
             g_ptr_array_add(stack, g_strdup(res->fault_function));
-        res->fault_frames = frames_of(r, &res->nfault_frames, syms, fi, code, 0, NULL, NULL, 0, 0);
+        res->fault_frames = frames_of(&r->data, &res->nfault_frames, syms, fi, code, 0, NULL, NULL, 0, 0);
     }
     g_ptr_array_add(stack, NULL);
     res->fault_stack = (char **)g_ptr_array_free(stack, FALSE);
@@ -492,7 +493,7 @@ static void stop_of(Run *r, unsigned i)
     unsigned n = 0, nr;
     g_autofree unsigned *fr = r->cols[i] ? collector_stack(r->cols[i], &n) : NULL;
     g_autofree uint32_t *ret = r->cols[i] ? collector_stack_ret(r->cols[i], &nr) : NULL;
-    res->stop_frames = frames_of(r, &res->nstop_frames, syms, fi, code, core_read_cp0(c, NP_CP0_EPC), fr, ret,
+    res->stop_frames = frames_of(&r->data, &res->nstop_frames, syms, fi, code, core_read_cp0(c, NP_CP0_EPC), fr, ret,
                                  0, n);
 }
 
@@ -690,6 +691,30 @@ static GdbStub *gdb_listen(const Options *o, GError **error)
     return g;
 }
 
+/* monitor bt: core i's frames where it stands now, as a fault's */
+static void gdb_backtrace(void *opaque, unsigned i, GString *out)
+{
+    Run *r = opaque;
+    Core *c = r->m->cores[i];
+    const Symbols *syms = firmware_of(r, i)->syms;
+    /* a jump to a bad address: from the jump, as the fault report */
+    uint32_t site = core_state(c) == CORE_FAULT ? core_fault(c)->site : 0;
+    uint32_t pc = symbols_code_addr(syms, site ? site : core_debug_pc(c)); /* kseg1 runs kseg0's code */
+    int fi = symbols_lookup(syms, pc);
+    unsigned n = 0, nr, nf, k = 0;
+    g_autofree unsigned *fr = r->cols[i] ? collector_stack(r->cols[i], &n) : NULL;
+    g_autofree uint32_t *ret = r->cols[i] ? collector_stack_ret(r->cols[i], &nr) : NULL;
+    while (site && fi >= 0 && k < n && (int)fr[k] != fi)
+        k++;
+    ProfileData strings; /* the run's own is made at its end */
+    profile_data_init(&strings, 1);
+    g_autofree FaultFrame *frames = frames_of(&strings, &nf, syms, fi, pc, core_read_cp0(c, NP_CP0_EPC), fr, ret,
+                                              k < n ? k : 0, n);
+    g_string_append_printf(out, "core%u:\n", i);
+    summary_frames(out, frames, nf, "  ");
+    profile_data_clear(&strings);
+}
+
 static bool gdb_attach(GdbStub *g, Run *r, GError **error)
 {
     uint64_t stop = UINT64_MAX;
@@ -708,6 +733,8 @@ static bool gdb_attach(GdbStub *g, Run *r, GError **error)
                          r->opts->gdb_checkpoint_every > 0 ? (uint64_t)r->opts->gdb_checkpoint_every : 4000000u, &hooks);
     if (!gdb_stub_attach(g, r->m, &cli_interrupted, stop, error))
         return false;
+    if (r->cols && r->cols[0])
+        gdb_stub_set_backtrace(g, gdb_backtrace, r);
     gdb_stub_start(g);
     return true;
 }

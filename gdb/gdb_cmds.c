@@ -38,8 +38,18 @@ static GString *target_xml(void)
 static GString *threads_xml(const GdbStub *g)
 {
     GString *x = g_string_new("<?xml version=\"1.0\"?>\n<threads>\n");
-    for (unsigned i = 0; i < g->m->ncores; i++)
-        g_string_append_printf(x, "<thread id=\"%x\" core=\"%u\" name=\"core%u\"/>\n", i + 1, i, i);
+    for (unsigned i = 0; i < g->m->ncores; i++) {
+        /* the body is what `info threads` shows after the name: the core's state */
+        Core *c = g->m->cores[i];
+        CoreState st = core_state(c);
+        g_string_append_printf(x, "<thread id=\"%x\" core=\"%u\" name=\"core%u\">%s", i + 1, i, i,
+                               core_state_name(st));
+        if (st == CORE_EXITED)
+            g_string_append_printf(x, " %d", core_exit_code(c));
+        else if (st == CORE_FAULT && core_fault(c)->kind)
+            g_string_append_printf(x, ": %s", core_fault(c)->kind); /* kinds are [a-z-] */
+        g_string_append(x, "</thread>\n");
+    }
     g_string_append(x, "</threads>\n");
     return x;
 }
@@ -161,6 +171,11 @@ static void monitor(GdbStub *g, const char *cmd)
                                        core_fault(c)->message ? core_fault(c)->message : "");
             g_string_append_c(o, '\n');
         }
+    } else if (strcmp(cmd, "bt") == 0 || strcmp(cmd, "backtrace") == 0) {
+        if (g->bt)
+            g->bt(g->bt_opaque, g->sel_g < g->m->ncores ? g->sel_g : 0, o);
+        else
+            g_string_assign(o, "no backtrace: the run has no profile (--no-profile)\n");
     } else if (g_str_has_prefix(cmd, "stop-at-cycle ")) {
         char *end = NULL;
         guint64 n = g_ascii_strtoull(cmd + 14, &end, 0);
@@ -172,6 +187,9 @@ static void monitor(GdbStub *g, const char *cmd)
     } else {
         g_string_assign(o, "nocprof monitor commands:\n  cycles                every core's exact cycle and state\n"
                            "  status                the same, with faults\n"
+                           "  bt                    the selected thread's core's backtrace from nocprof's shadow\n"
+                           "                        call stack (exact where gdb's unwinder is not: after a jump\n"
+                           "                        to a bad address, in a prologue)\n"
                            "  stop-at-cycle N       stop the selected thread's core when its clock reaches N\n");
         ok = strcmp(cmd, "help") == 0;
     }

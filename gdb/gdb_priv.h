@@ -49,6 +49,9 @@ struct GdbStub {
     int lfd, fd;
     char *where;
     void (*log)(const char *msg);
+    /* monitor bt: the profiler's backtrace of a core (NULL: none) */
+    void (*bt)(void *opaque, unsigned core, GString *out);
+    void *bt_opaque;
     Machine *m;
     volatile sig_atomic_t *kill;
     bool big_endian, noack, detached, deadlock_told, killed;

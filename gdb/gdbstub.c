@@ -76,6 +76,12 @@ const char *gdb_stub_address(const GdbStub *g)
     return g->where;
 }
 
+void gdb_stub_set_backtrace(GdbStub *g, void (*bt)(void *opaque, unsigned core, GString *out), void *opaque)
+{
+    g->bt = bt;
+    g->bt_opaque = opaque;
+}
+
 void gdb_stub_set_log(GdbStub *g, void (*log)(const char *msg))
 {
     g->log = log;

@@ -47,6 +47,9 @@ GdbStub *gdb_stub_listen(const char *spec, GError **error);
 const char *gdb_stub_address(const GdbStub *g);
 /* Messages for the user (a closed connection, a bad packet). */
 void gdb_stub_set_log(GdbStub *g, void (*log)(const char *msg));
+/* `monitor bt`: bt appends core's backtrace from the profiler's shadow
+ * call stack (its frames with pc, line and inline frames) to out. */
+void gdb_stub_set_backtrace(GdbStub *g, void (*bt)(void *opaque, unsigned core, GString *out), void *opaque);
 /* Reverse execution: keep at most `keep` checkpoints (0: no reverse
  * execution), one every `every` instructions besides one at each stop. */
 void gdb_stub_set_history(GdbStub *g, unsigned keep, uint64_t every, const GdbHistoryHooks *hooks);

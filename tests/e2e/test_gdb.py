@@ -328,10 +328,25 @@ class Gdb(unittest.TestCase):
         docs/debugging.md), each stopped at the target with the thread of
         its core."""
         s = Session(fw("fault_jump"))
-        text = s.gdb("continue", "continue", "continue", "continue", "continue")
+        text = s.gdb("info threads", "continue", "continue", "continue", "continue", "info threads", "thread 4",
+                     "monitor bt", "continue")
         self.assertEqual(s.wait(), 3, text)
         got = re.findall(r'Thread (\d) "core\d" received signal (SIG[A-Z]+)', text)
         self.assertEqual(sorted(got), [("1", "SIGSEGV"), ("2", "SIGSEGV"), ("3", "SIGSEGV"), ("4", "SIGBUS")], text)
+        # info threads shows each core's state after its name (qXfer:threads:read)
+        # monitor bt on core 3 (selected at its fault): from the jalr in
+        # call_through, as summary.json's frames, where gdb's unwinder
+        # stops at the odd pc
+        summary = __import__("json").load(open(os.path.join(s.out, "summary.json")))
+        f3 = summary["cores"][3]["fault"]["frames"]
+        want = "".join("  %-11s 0x%08x in %s at %s:%d\n" % ("#%d" % k, x["pc"], x["function"], x["file"], x["line"])
+                       for k, x in enumerate(f3))
+        self.assertIn("core3:\n" + want, text)
+        self.assertEqual([x["function"] for x in f3], ["call_through", "main"])
+        states = re.findall(r'Thread (\d) "core\d" \(([^)]*)\)', text)
+        self.assertEqual(states[:4], [(str(t), "running") for t in range(1, 5)], text)
+        self.assertEqual(states[4:], [("1", "fault: unmapped-fetch"), ("2", "fault: unmapped-fetch"),
+                                      ("3", "fault: unmapped-fetch"), ("4", "fault: misaligned-fetch")], text)
 
     def test_stop_at_cycle_and_kill(self):
         # calls runs instructions every cycle (no wait, no poll): the stop
