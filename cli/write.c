@@ -335,10 +335,12 @@ static GPtrArray *limit_warnings(const ProfileData *d)
             g_ptr_array_add(w, g_strdup_printf("core %u: %s: %u functions past the limit of %u ([limits] functions) "
                                                "were ignored", i, p->elf_path, symbols_dropped_funcs(p->syms),
                                                d->cfg.max_functions));
-        if (!symbols_line_rows(p->syms))
+        if (!symbols_line_rows(p->syms)) {
+            g_autofree char *name = g_filename_display_name(p->elf_path);
             g_ptr_array_add(w, g_strdup_printf("core %u: %s has no line table (.debug_line; build it with -g): "
                                                "coverage.info lists nothing of it, and there are no source "
-                                               "lines", i, p->elf_path));
+                                               "lines", i, name));
+        }
         if (symbols_dropped_lines(p->syms))
             g_ptr_array_add(w, g_strdup_printf("core %u: %s: %u line-table rows past the limit of %u were ignored",
                                                i, p->elf_path, symbols_dropped_lines(p->syms),
