@@ -14,6 +14,7 @@
  *   diff.c     `nocprof diff`: two runs compared function by function
  *   merge.c    `nocprof merge`: runs of the same firmware summed
  *   progress.c the progress line of a run on a terminal
+ *   frames.c   a stopped core's call stack: names folded, gdb's frames
  * Only this folder prints and exits; the libraries return GErrors. */
 #ifndef NOCPROF_CLI_H
 #define NOCPROF_CLI_H
@@ -314,5 +315,18 @@ void diff_options_clear(DiffOptions *o);
 GPtrArray *manifest_read(const char *out);
 void manifest_prune(const char *out, const GPtrArray *before, const GPtrArray *now);
 bool manifest_write(const char *out, const GPtrArray *files, GError **error);
+
+/* frames.c: repeated frames folded (SPEC 1), the run of repetitions of a
+ * period of 1 to 4 frames at fr[0] that covers most, as `runaway x11916`
+ * or `(even <- odd) x500`: adds one entry to stack (g_strdup'd), returns
+ * the frames it stands for. */
+unsigned cli_fold_frames(GPtrArray *stack, const Symbols *syms, const unsigned *fr, unsigned n);
+/* frames.c: gdb's backtrace of a stopped core (FaultFrame, at most
+ * FAULT_FRAMES_MAX entries, their strings interned in pd): frame 0 at `at`
+ * in function fi, then the shadow stack's functions fr[k..n) each at the
+ * call its callee returns to (ret[], 1 for an interrupt, which came at
+ * epc); *count set; g_free the array. */
+FaultFrame *cli_frames_of(ProfileData *pd, unsigned *count, const Symbols *syms, int fi, uint32_t at, uint32_t epc,
+                          const unsigned *fr, const uint32_t *ret, unsigned k, unsigned n);
 
 #endif

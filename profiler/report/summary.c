@@ -146,6 +146,71 @@ void summary_frames(GString *o, const FaultFrame *frames, unsigned n, const char
     }
 }
 
+/* One line per core stopped at the limit or when interrupted. */
+static void stops_text(GString *o, const RunInfo *run)
+{
+    bool first_stop = true;
+    for (unsigned i = 0; i < run->ncores; i++) {
+        const CoreResult *c = &run->cores[i];
+        bool limit = strcmp(c->status, "limit") == 0;
+        if (!limit && strcmp(c->status, "interrupted") != 0)
+            continue;
+        /* one line each (a limit is often a chosen profiling window, on
+         * many cores): the callers folded, summary.json has the frames */
+        g_string_append_printf(o, "%score %u stopped %s at pc 0x%08x in %s (%s:%u)", first_stop ? "\n" : "", c->id,
+                               limit ? "at the limit" : "when interrupted", c->stop_pc,
+                               c->stop_function ? c->stop_function : "??", c->stop_file ? c->stop_file : "??",
+                               c->stop_line);
+        first_stop = false;
+        unsigned shown = 0;
+        for (unsigned k = 1; k < c->nstop_frames && shown < 6; k++) {
+            const FaultFrame *f = &c->stop_frames[k];
+            if (f->inlined || f->pc == c->stop_pc || !f->function || !strcmp(f->function, FAULT_FRAMES_ELIDED))
+                continue; /* the callers only: not the stop's own function */
+            g_string_append_printf(o, "%s%s (%s:%u)", shown++ ? " <- " : ", called from ", f->function,
+                                   f->file ? f->file : "??", f->line);
+        }
+        g_string_append_c(o, '\n');
+    }
+}
+
+/* idx a, b into p->funcs (g_qsort_with_data, a stable sort): most self cycles first */
+static gint by_self_desc(gconstpointer a, gconstpointer b, gpointer data)
+{
+    const Profile *p = data;
+    uint64_t x = p->funcs[*(const unsigned *)a].self_cycles, y = p->funcs[*(const unsigned *)b].self_cycles;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Per core with a profile: its ten functions with the most self cycles. */
+static void top_functions_text(GString *o, const RunInfo *run)
+{
+    const Config *cfg = run->cfg;
+    for (unsigned i = 0; i < run->ncores; i++) {
+        const CoreResult *c = &run->cores[i];
+        const Profile *p = c->prof;
+        if (!p)
+            continue;
+        g_string_append_printf(o, "\ncore %u: %.6f s at the configured clock; top functions by self cycles:\n",
+                               c->id, secs(c->cycles, cfg));
+        g_string_append_printf(o, "  %-28s %10s %14s %14s %7s\n", "function", "calls", "self", "inclusive", "%self");
+        unsigned *idx = g_new(unsigned, p->nfuncs);
+        unsigned n = 0;
+        for (unsigned k = 0; k < p->nfuncs; k++)
+            if (p->funcs[k].self_cycles || p->funcs[k].calls)
+                idx[n++] = k;
+        /* by self cycles, most first; stable: ties keep the functions' order */
+        g_qsort_with_data(idx, (gint)n, sizeof *idx, by_self_desc, (gpointer)p);
+        for (unsigned k = 0; k < n && k < 10; k++) {
+            const ProfFunc *f = &p->funcs[idx[k]];
+            g_string_append_printf(o, "  %-28s %10" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %6.2f%%\n",
+                                   f->name, f->calls, f->self_cycles, f->inclusive_cycles,
+                                   p->cycles ? 100.0 * (double)f->self_cycles / (double)p->cycles : 0.0);
+        }
+        g_free(idx);
+    }
+}
+
 GString *summary_text(const RunInfo *run)
 {
     const Config *cfg = run->cfg;
@@ -203,54 +268,8 @@ GString *summary_text(const RunInfo *run)
             summary_frames(o, c->fault_frames, c->nfault_frames, "    ");
         }
     }
-    bool first_stop = true;
-    for (unsigned i = 0; i < run->ncores; i++) {
-        const CoreResult *c = &run->cores[i];
-        bool limit = strcmp(c->status, "limit") == 0;
-        if (!limit && strcmp(c->status, "interrupted") != 0)
-            continue;
-        /* one line each (a limit is often a chosen profiling window, on
-         * many cores): the callers folded, summary.json has the frames */
-        g_string_append_printf(o, "%score %u stopped %s at pc 0x%08x in %s (%s:%u)", first_stop ? "\n" : "", c->id,
-                               limit ? "at the limit" : "when interrupted", c->stop_pc,
-                               c->stop_function ? c->stop_function : "??", c->stop_file ? c->stop_file : "??",
-                               c->stop_line);
-        first_stop = false;
-        unsigned shown = 0;
-        for (unsigned k = 1; k < c->nstop_frames && shown < 6; k++) {
-            const FaultFrame *f = &c->stop_frames[k];
-            if (f->inlined || f->pc == c->stop_pc || !f->function || !strcmp(f->function, FAULT_FRAMES_ELIDED))
-                continue; /* the callers only: not the stop's own function */
-            g_string_append_printf(o, "%s%s (%s:%u)", shown++ ? " <- " : ", called from ", f->function,
-                                   f->file ? f->file : "??", f->line);
-        }
-        g_string_append_c(o, '\n');
-    }
-    for (unsigned i = 0; i < run->ncores; i++) {
-        const CoreResult *c = &run->cores[i];
-        const Profile *p = c->prof;
-        if (!p)
-            continue;
-        g_string_append_printf(o, "\ncore %u: %.6f s at the configured clock; top functions by self cycles:\n",
-                               c->id, secs(c->cycles, cfg));
-        g_string_append_printf(o, "  %-28s %10s %14s %14s %7s\n", "function", "calls", "self", "inclusive", "%self");
-        unsigned *idx = g_new(unsigned, p->nfuncs);
-        unsigned n = 0;
-        for (unsigned k = 0; k < p->nfuncs; k++)
-            if (p->funcs[k].self_cycles || p->funcs[k].calls)
-                idx[n++] = k;
-        for (unsigned a = 1; a < n; a++) /* insertion sort by self cycles desc */
-            for (unsigned b = a; b > 0 && p->funcs[idx[b]].self_cycles > p->funcs[idx[b - 1]].self_cycles; b--) {
-                unsigned t = idx[b]; idx[b] = idx[b - 1]; idx[b - 1] = t;
-            }
-        for (unsigned k = 0; k < n && k < 10; k++) {
-            const ProfFunc *f = &p->funcs[idx[k]];
-            g_string_append_printf(o, "  %-28s %10" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %6.2f%%\n",
-                                   f->name, f->calls, f->self_cycles, f->inclusive_cycles,
-                                   p->cycles ? 100.0 * (double)f->self_cycles / (double)p->cycles : 0.0);
-        }
-        g_free(idx);
-    }
+    stops_text(o, run);
+    top_functions_text(o, run);
     g_string_append(o, "\n");
     GString *noc = noc_report(run->noc, cfg);
     g_string_append_len(o, noc->str, (gssize)noc->len);
