@@ -533,6 +533,38 @@ class Merge(unittest.TestCase):
         self.assertNotIn("merge", self.a.summary)
 
 
+class FaultAtFirstInstruction(unittest.TestCase):
+    def test_report_diff_merge_read_it_back(self):
+        """t_f_first faults before any instruction completes: its block ran
+        once with no instruction. report, diff, merge (of a merge too) and
+        report of the merge read its profile.data (before: status 2,
+        "profile.blocks[0].count: 1 runs (0 cycles); the blocks add up to
+        more runs than the profile's 0 instructions")."""
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                elf = nptest.fixture("t_f_first", endian)
+                a = run([elf] + nptest.ONE_CORE)
+                b = run([elf] + nptest.ONE_CORE)
+                self.assertEqual(a.rc, 3, a.describe())
+                self.assertEqual((a.core(0)["instructions"], a.core(0)["cycles"]), (0, 0))
+                before = checksums(a.out)
+                delete_reports(a.out)
+                res = raw(["report", a.out])
+                self.assertEqual(res.returncode, 0, res.stderr)
+                self.assertEqual(checksums(a.out), before)
+                d = nptest.tmpdir("firstdiff")
+                res = raw(["diff", a.out, b.out, "-o", d])
+                self.assertEqual(res.returncode, 0, res.stderr)
+                m = nptest.tmpdir("firstmerge")
+                res = raw(["merge", a.out, b.out, "-o", m])
+                self.assertEqual(res.returncode, 0, res.stderr)
+                m3 = nptest.tmpdir("firstmerge3")
+                res = raw(["merge", m, a.out, "-o", m3])
+                self.assertEqual(res.returncode, 0, res.stderr)
+                res = raw(["report", m3])
+                self.assertEqual(res.returncode, 0, res.stderr)
+
+
 class MergePlatform(unittest.TestCase):
     """merge refuses runs of different platforms, naming the key (issue
     20.3); --force merges them and the result records it."""
