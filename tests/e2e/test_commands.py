@@ -565,6 +565,36 @@ class FaultAtFirstInstruction(unittest.TestCase):
                 self.assertEqual(res.returncode, 0, res.stderr)
 
 
+class CutRunStalls(unittest.TestCase):
+    def test_stalls_of_what_did_not_run(self):
+        """24k: a run cut inside a block (the cycle limit: t_limit at 37
+        cycles stops before its div; a fault: t_f_fpe's div.s) counted the
+        waits of the instructions it cut: t_limit reported 35 MDU stall
+        cycles in a 3-cycle run and t_f_fpe 13 FPU stall cycles in 12, and
+        report, diff and merge refused the run's own profile.data
+        ("profile.stalls[0].cycles: 35 cycles; the stalls add up to more
+        than the profile's 3"). Now the cut instructions' waits are not
+        counted (0 in both), and the data reads back."""
+        for endian in ("el", "eb"):
+            for name, extra, kind in (("t_limit", ["--max-cycles", "37"], "mdu"), ("t_f_fpe", [], "fpu")):
+                with self.subTest(endian=endian, name=name):
+                    elf = nptest.fixture(name, endian)
+                    a = run([elf, "--set", "timing.model=24k"] + nptest.ONE_CORE + extra)
+                    self.assertIn(a.rc, (3, 4), a.describe())
+                    c = a.core(0)
+                    total = {k: 0 for k in ("load_use", "agen", "mdu", "fpu")}
+                    for f in c["functions"]:
+                        for k, v in f.get("stall_cycles", {}).items():
+                            total[k] += v
+                    self.assertEqual(total[kind], 0, total)
+                    self.assertLessEqual(sum(total.values()), c["cycles"])
+                    res = raw(["report", a.out])
+                    self.assertEqual(res.returncode, 0, res.stderr)
+                    m = nptest.tmpdir("cutmerge")
+                    res = raw(["merge", a.out, a.out, "-o", m])
+                    self.assertEqual(res.returncode, 0, res.stderr)
+
+
 class MergePlatform(unittest.TestCase):
     """merge refuses runs of different platforms, naming the key (issue
     20.3); --force merges them and the result records it."""
