@@ -280,6 +280,11 @@ typedef struct CoreAccess {
     uint32_t insn;
     uint64_t at;
     int64_t extra;
+    /* its last cache miss charged (cache.c): instruction, start, cycles;
+     * sample_untake walks from it when it is later than the access */
+    uint32_t miss_insn;
+    uint64_t miss_at;
+    int64_t miss_extra;
 } CoreAccess;
 
 /* True when c->acc describes the execution of b under way. */

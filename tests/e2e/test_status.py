@@ -168,6 +168,29 @@ class FaultsInDelaySlots(unittest.TestCase):
                 self.assertEqual(r.text("core15", "console.txt"), "o\n")
 
 
+class CacheMissThenFault(unittest.TestCase):
+    def test_samples_after_a_miss_in_a_cut_block(self):
+        """[cache] enabled: t_f_null's first block misses the I-cache (30
+        cycles on its first instruction), then its store faults: the cut
+        takes back the samples past the fault, which the miss had moved.
+        Before: they were looked for at static offsets, the sampling
+        bookkeeping asserted and the run aborted (SIGABRT, no report) with
+        any --sample-period below the miss. Now status 3 and, at period
+        1, every function's and instruction's samples equal its cycles."""
+        for endian in ("el", "eb"):
+            for name in ("t_f_null", "t_f_overflow", "c_dalign"):
+                with self.subTest(endian=endian, name=name):
+                    r = run(ONE_CORE + ["--set", "cache.enabled=1", "--sample-period", "1,3",
+                                        nptest.fixture(name, endian)])
+                    self.assertEqual(r.rc, 3, r.describe())
+                    for f in r.core(0)["functions"]:
+                        self.assertEqual(f["samples"]["1"], f["self_cycles"], f["name"])
+                    rows = re.findall(r"^\s+(?:\d+|#####)\s+(\d+)\s+(\d+)\s+0x[0-9a-f]+:",
+                                      r.text("core0", "annotated.txt"), re.M)
+                    self.assertTrue(rows)
+                    self.assertEqual([a for a, b in rows], [b for a, b in rows])
+
+
 class FaultInHandler(unittest.TestCase):
     def test_irq_cycles_include_the_faulting_handler(self):
         """t_f_irqfault: the core faults inside its interrupt handler, or
