@@ -13,10 +13,26 @@ static void block_publish(Block *b)
 }
 
 /* Instructions [from, to) of b did not run in one of its executions. */
-static void lose(Block *b, uint32_t from, uint32_t to)
+static void lose(const Core *c, Block *b, uint32_t from, uint32_t to)
 {
     b->lost += to - from;
+    if (from >= MIN(to, b->ninsns))
+        return;
+    if (!b->xcut)
+        b->xcut = g_new0(uint64_t, b->ninsns);
+    uint32_t waits = 0;
+    for (unsigned k = 0; k < T24_NWAIT; k++)
+        waits |= b->wait[k];
+    if (waits) { /* 24k: the waits of what did not run (block_waits) */
+        g_autofree uint8_t *cause = g_new(uint8_t, b->ninsns);
+        g_autofree uint16_t *cyc = g_new(uint16_t, b->ninsns);
+        bool known = block_insn_waits(c, b, cause, cyc);
+        for (uint32_t i = from; known && i < to && i < b->ninsns; i++)
+            if (cause[i] < T24_NWAIT)
+                b->lost_wait[cause[i]] += cyc[i];
+    }
     for (uint32_t i = from; i < to && i < b->ninsns; i++) {
+        b->xcut[i]++;
         unsigned e = block_word_events(b->words[i]);
         for (unsigned k = 0; k < BLOCK_NEV; k++)
             b->lost_ev[k] += (e >> k) & 1;
@@ -140,6 +156,7 @@ void block_free(gpointer p)
     g_free(b->uses);
     g_free(b->cmiss);
     g_free(b->xcyc);
+    g_free(b->xcut);
     dcache_free(b->dplan);
     loc_free(b->locmem);
     g_aligned_free(b);
@@ -248,7 +265,7 @@ void block_truncate(Core *c, uint32_t end_pc)
     NP_CHECK_CMPUINT(c->cycles - removed, >=, begin);
     c->cycles -= removed;
     b->extra -= (int64_t)removed;
-    lose(b, k, b->ninsns);
+    lose(c, b, k, b->ninsns);
     CORE_CHECK_RUN(c); /* the clock was set back to what really ran */
 }
 
@@ -288,7 +305,7 @@ static void annul_delay_slot(Core *c, Block *b)
     c->cycles -= cost;
     b->extra -= (int64_t)cost;
     block_note_extra(b, ds, -(int64_t)cost);
-    lose(b, ds, ds + 1);
+    lose(c, b, ds, ds + 1);
     CORE_CHECK_RUN(c); /* the clock was set back to what really ran */
 }
 

@@ -61,7 +61,7 @@ void block_misses(const Block *b, uint32_t i, uint64_t m[BLOCK_NMISS])
 void block_waits(const Block *b, uint64_t w[BLOCK_NWAIT])
 {
     for (unsigned k = 0; k < BLOCK_NWAIT; k++)
-        w[k] = b->count * b->wait[k];
+        w[k] = b->count * b->wait[k] - b->lost_wait[k];
 }
 
 uint64_t core_instructions(const Core *c)
@@ -93,6 +93,11 @@ void block_note_extra(Block *b, uint32_t i, int64_t delta)
     if (!b->xcyc)
         b->xcyc = g_new0(int64_t, b->ninsns);
     b->xcyc[i] += delta;
+}
+
+uint64_t block_insn_cut(const Block *b, uint32_t i)
+{
+    return b->xcut && i < b->ninsns ? b->xcut[i] : 0;
 }
 
 bool block_insn_cycles(const Block *b, uint64_t *out)

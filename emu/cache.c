@@ -173,6 +173,9 @@ static bool charge(Core *c, Block *b, uint32_t i, uint64_t at, uint64_t delta)
     b->extra += (int64_t)delta;
     block_note_extra(b, i, (int64_t)delta);
     mmio_access_extra(c, b, (int64_t)delta);
+    c->acc.miss_insn = i;
+    c->acc.miss_at = at;
+    c->acc.miss_extra = (int64_t)delta;
     if (c->next_sample < c->cycles)
         sample_range(c, c->cycles, pc);
     return true;

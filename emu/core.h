@@ -116,6 +116,9 @@ bool block_insn_waits(const Core *c, const Block *b, uint8_t *cause, uint16_t *c
  * branch) goes on the block's branch, or evenly when it has none in it.
  * False when that cannot be split (then spread block_cycles evenly). */
 bool block_insn_cycles(const Block *b, uint64_t *out);
+/* The runs of b cut short before its instruction i ran (a fault, the
+ * cycle limit, an interrupt taken inside it, an annulled delay slot). */
+uint64_t block_insn_cut(const Block *b, uint32_t i);
 /* The kinds of one instruction word (bit BLOCK_EV_x). */
 unsigned block_word_events(uint32_t insn);
 /* mips_classify() of its control instruction (MIPS_* of mips.h; 0 if it

@@ -129,11 +129,14 @@ struct Block {
     uint32_t nev[BLOCK_NEV];   /* loads, stores, branches ... per execution */
     uint32_t wait[T24_NWAIT];  /* 24k: its static waits by cause, per execution */
     uint64_t lost_ev[BLOCK_NEV]; /* of them, in the instructions `lost` */
+    uint64_t lost_wait[T24_NWAIT]; /* 24k: the waits of the instructions `lost` */
     uint64_t igen;             /* cache.c: the I-cache's gen after its last
                                   fetch (0: none, or lines share a set) */
     uint32_t ilines;           /* cache.c: the I-cache lines it spans */
     uint64_t *cmiss;           /* [BLOCK_NMISS][ninsns] cache misses by
                                   instruction (cache.c; NULL: none) */
+    uint64_t *xcut;            /* [ninsns] the runs cut short before each
+                                  instruction (lose; NULL: none) */
     int64_t *xcyc;             /* [ninsns] the cycles of `extra` charged on
                                   rare paths, by instruction: cache misses,
                                   entry stalls, device accesses, cycles
@@ -277,6 +280,11 @@ typedef struct CoreAccess {
     uint32_t insn;
     uint64_t at;
     int64_t extra;
+    /* its last cache miss charged (cache.c): instruction, start, cycles;
+     * sample_untake walks from it when it is later than the access */
+    uint32_t miss_insn;
+    uint64_t miss_at;
+    int64_t miss_extra;
 } CoreAccess;
 
 /* True when c->acc describes the execution of b under way. */

@@ -235,6 +235,11 @@ void sample_untake(Core *c, const Block *b, uint64_t start, uint64_t cut)
      * instructions from it on run at their static costs after it */
     const CoreAccess *a = &c->acc;
     bool dev = CORE_ACC_OF(c, b) && a->extra != 0;
+    /* a cache miss charged later than it (cache.c: in program order too,
+     * never after the cut) is where the walk starts; before, the samples
+     * past an I-cache miss were looked for at static offsets, in bins
+     * that had none (an assertion, with [cache] enabled: the run aborted) */
+    bool miss = CORE_ACC_OF(c, b) && a->miss_extra != 0 && (!dev || a->miss_at > a->at) && cut >= a->miss_at;
     /* accesses come in program order and the cut is never before the last
      * one: the samples to take back are all past it (or none had an extra
      * cost), where the two walks below are the ones that placed them */
@@ -243,8 +248,9 @@ void sample_untake(Core *c, const Block *b, uint64_t start, uint64_t cut)
         Histogram *hi = &c->hists[h];
         while (hi->next >= hi->period && hi->next - hi->period >= cut && hi->next - hi->period < c->cycles) {
             uint64_t s = hi->next - hi->period;
-            uint32_t i = dev && s >= a->at ? insn_at(b, a->insn, a->at, a->insn, a->extra, s)
-                                               : insn_at(b, 0, start, 0, 0, s);
+            uint32_t i = miss && s >= a->miss_at ? insn_at(b, a->miss_insn, a->miss_at, a->miss_insn, a->miss_extra, s)
+                       : dev && s >= a->at ? insn_at(b, a->insn, a->at, a->insn, a->extra, s)
+                                           : insn_at(b, 0, start, 0, 0, s);
             hist_remove(c, hi, b->addr + 4 * i);
             hi->next = s;
         }

@@ -152,9 +152,22 @@ static bool fill(GdbStub *g, bool block)
     if (g->fd < 0)
         return false;
     struct pollfd pf = { g->fd, POLLIN, 0 };
-    int r = poll(&pf, 1, block ? -1 : 0);
-    if (r <= 0)
-        return r < 0 && errno == EINTR && block ? fill(g, block) : false;
+    int r;
+    /* waiting for gdb, a signal to nocprof (SIGINT, SIGTERM, SIGHUP: the
+     * stop flag) ends the session: the run stops as interrupted. Polled
+     * every 200 ms: the flag may be set before the poll begins. */
+    while ((r = poll(&pf, 1, block ? 200 : 0)) <= 0) {
+        if ((r < 0 && errno != EINTR) || !block)
+            return false;
+        if (g->kill && *g->kill && !g->killed) {
+            say(g, "gdb: nocprof got a signal: closing the connection; the run stops as interrupted");
+            close(g->fd);
+            g->fd = -1;
+            g->detached = true;
+            hist_forget(g);
+            return false;
+        }
+    }
     uint8_t buf[4096];
     ssize_t n = recv(g->fd, buf, sizeof buf, 0);
     if (n <= 0) {

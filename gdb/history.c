@@ -127,19 +127,36 @@ static void reap(pid_t live, int flags, int *live_status)
     }
 }
 
-static void supervise(int fd)
+/* The stop signals, blocked across the fork that makes the supervisor:
+ * one that comes meanwhile waits for the supervisor's handler. */
+static void stop_signals(int how, sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(how, how == SIG_SETMASK ? old : &set, how == SIG_SETMASK ? NULL : old);
+}
+
+static void supervise(int fd, sigset_t *mask)
 {
     struct sigaction sa = { .sa_handler = sup_on_signal };
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    stop_signals(SIG_SETMASK, mask);
     pid_t live = 0;
-    int status = -1, live_status = -1;
+    int status = -1, live_status = -1, last_sig = 0;
+    gint64 last_at = 0;
     for (;;) {
-        if (sup_signal && live > 0)
+        if (sup_signal && live > 0) {
             kill(live, sup_signal);
-        sup_signal = 0;
+            last_sig = sup_signal;
+            last_at = g_get_monotonic_time();
+            sup_signal = 0;    /* (kept until the live process is known) */
+        }
         struct pollfd pf = { fd, POLLIN, 0 };
         if (poll(&pf, 1, 1000) < 0 && errno == EINTR)
             continue;
@@ -149,8 +166,14 @@ static void supervise(int fd)
         Msg m;
         if (!read_all(fd, &m, sizeof m))
             break;             /* every process is gone */
-        if (m.cmd == CMD_LIVE)
+        if (m.cmd == CMD_LIVE) {
+            /* the process signalled may just have forked this one and
+             * frozen (it ignores signals): send it again. Within the 2 s
+             * grace, it is the same stop if it got there already */
+            if (m.arg != live && last_sig && g_get_monotonic_time() - last_at < G_USEC_PER_SEC)
+                kill(m.arg, last_sig);
             live = m.arg;
+        }
         else if (m.cmd == CMD_EXIT)
             status = m.arg;
     }
@@ -360,7 +383,11 @@ bool hist_begin(GdbStub *g)
         return false;
     }
     prctl(PR_SET_CHILD_SUBREAPER, 1);
+    sigset_t mask;
+    stop_signals(SIG_BLOCK, &mask);
     pid_t pid = fork();
+    if (pid <= 0)
+        stop_signals(SIG_SETMASK, &mask);
     if (pid < 0) {
         close(sv[0]);
         close(sv[1]);
@@ -370,7 +397,7 @@ bool hist_begin(GdbStub *g)
     if (pid > 0) {
         close(sv[1]);
         close(g->fd);          /* gdb sees the end when the last one ends */
-        supervise(sv[0]);
+        supervise(sv[0], &mask);
     }
     close(sv[0]);
     h->sup_fd = sv[1];

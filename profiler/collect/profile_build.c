@@ -124,7 +124,9 @@ static void add_stalls(GArray *out, const Core *core, const Block *b, uint32_t a
         return;
     for (uint32_t i = 0; i < n; i++)
         if (cause[i] < BLOCK_NWAIT && cyc[i]) {
-            ProfStall s = { addr + 4 * i, cause[i], (uint64_t)cyc[i] * count };
+            /* the runs in which instruction i ran (and waited) */
+            uint64_t runs = count - MIN(count, block_insn_cut(b, i));
+            ProfStall s = { addr + 4 * i, cause[i], (uint64_t)cyc[i] * runs };
             g_array_append_val(out, s);
         }
 }

@@ -62,7 +62,7 @@ static char *check_funcs(const Profile *p)
     return NULL;
 }
 
-static char *check_arcs_blocks(const Profile *p)
+static char *check_arcs_blocks(const Profile *p, unsigned stops)
 {
     uint64_t calls = 0, into = 0;   /* all arcs; the arcs into this callee */
     for (unsigned i = 0; i < p->narcs; i++) {
@@ -80,11 +80,12 @@ static char *check_arcs_blocks(const Profile *p)
     }
     /* a block's runs, not runs x instructions: a run cut short (an
      * interrupt, a fault, the cycle limit) counts without all its
-     * instructions */
+     * instructions, and the run the core stopped in may have none (a
+     * fault or halt at its first instruction: one per run summed) */
     uint64_t runs = 0, cycles = 0;
     for (unsigned i = 0; i < p->nblocks; i++) {
         const ProfBlock *b = &p->blocks[i];
-        if (!add_within(&runs, b->count, p->instructions) || !add_within(&cycles, b->cycles, p->cycles))
+        if (!add_within(&runs, b->count, p->instructions + stops) || !add_within(&cycles, b->cycles, p->cycles))
             return g_strdup_printf("blocks[%u].count: %" PRIu64 " runs (%" PRIu64 " cycles); the blocks add up to "
                                    "more runs than the profile's %" PRIu64 " instructions or more than its %" PRIu64
                                    " cycles", i, b->count, b->cycles, p->instructions, p->cycles);
@@ -111,7 +112,7 @@ static char *check_contexts_events(const Profile *p, uint64_t core_cycles)
     return NULL;
 }
 
-char *pd_check_profile(const Profile *p, uint64_t core_cycles)
+char *pd_check_profile(const Profile *p, uint64_t core_cycles, unsigned stops)
 {
     if (p->instructions > p->cycles || p->irq_cycles > p->cycles)
         return g_strdup_printf("instructions: %" PRIu64 " instructions, %" PRIu64 " interrupt cycles in %" PRIu64
@@ -122,7 +123,7 @@ char *pd_check_profile(const Profile *p, uint64_t core_cycles)
     if (!bad)
         bad = check_funcs(p);
     if (!bad)
-        bad = check_arcs_blocks(p);
+        bad = check_arcs_blocks(p, stops);
     if (!bad)
         bad = check_contexts_events(p, core_cycles);
     return bad;

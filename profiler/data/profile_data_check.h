@@ -18,9 +18,11 @@ char *pd_check_hist(const Profile *p, unsigned h, uint64_t core_cycles);
  * up to at most the profile's, calls <= instructions, samples <= the
  * histogram's total; arcs' counts add up to at most the instructions,
  * those into one function to at most its calls;
- * blocks' runs to at most its instructions, their cycles to its cycles;
+ * blocks' runs to at most its instructions plus `stops` (the runs summed:
+ * each core's last run of a block may have been cut before its first
+ * instruction), their cycles to its cycles;
  * contexts' self cycles to at most the cycles; timeline spans end by the
  * core's last cycle. */
-char *pd_check_profile(const Profile *p, uint64_t core_cycles);
+char *pd_check_profile(const Profile *p, uint64_t core_cycles, unsigned stops);
 
 #endif

@@ -452,9 +452,24 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
     if (c->instructions > c->cycles || c->irq_cycles > c->cycles)
         return fail(r, at, "%" G_GUINT64_FORMAT " instructions, %" G_GUINT64_FORMAT " interrupt cycles in %"
                     G_GUINT64_FORMAT " cycles", c->instructions, c->irq_cycles, c->cycles);
-    g_autofree char *bad = c->prof ? pd_check_profile(c->prof, c->cycles) : NULL;
-    if (bad)
-        return fail(r, at, "profile.%s", bad);
+    return true;   /* its profile's counts: checked once the settings are read */
+}
+
+/* Every core's profile counts against its totals (pd_check_profile). A
+ * merge's runs each stopped its cores once: a run of a block cut before
+ * its first instruction (a fault, a halt) each. */
+static bool check_profiles(Rd *r)
+{
+    ProfileData *d = r->d;
+    unsigned stops = d->merge_runs ? MAX(1u, g_strv_length(d->merge_runs)) : 1u;
+    for (unsigned i = 0; i < d->ncores; i++) {
+        const CoreResult *c = &d->cores[i];
+        g_autofree char *bad = c->prof ? pd_check_profile(c->prof, c->cycles, stops) : NULL;
+        if (bad) {
+            g_autofree char *at = g_strdup_printf("cores[%u]", i);
+            return fail(r, at, "profile.%s", bad);
+        }
+    }
     return true;
 }
 
@@ -638,7 +653,7 @@ static bool dec_top(Rd *r, GVariant *top)
     g_autofree char *bad = pd_dec_flows(d->comm, names, flows);
     if (bad)
         return fail(r, "flows", "%s", bad);
-    return dec_settings(r, top);
+    return dec_settings(r, top) && check_profiles(r);
 }
 
 bool profile_data_decode(GBytes *bytes, const char *name, ProfileData *d, GError **error)

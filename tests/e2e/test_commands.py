@@ -533,6 +533,68 @@ class Merge(unittest.TestCase):
         self.assertNotIn("merge", self.a.summary)
 
 
+class FaultAtFirstInstruction(unittest.TestCase):
+    def test_report_diff_merge_read_it_back(self):
+        """t_f_first faults before any instruction completes: its block ran
+        once with no instruction. report, diff, merge (of a merge too) and
+        report of the merge read its profile.data (before: status 2,
+        "profile.blocks[0].count: 1 runs (0 cycles); the blocks add up to
+        more runs than the profile's 0 instructions")."""
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                elf = nptest.fixture("t_f_first", endian)
+                a = run([elf] + nptest.ONE_CORE)
+                b = run([elf] + nptest.ONE_CORE)
+                self.assertEqual(a.rc, 3, a.describe())
+                self.assertEqual((a.core(0)["instructions"], a.core(0)["cycles"]), (0, 0))
+                before = checksums(a.out)
+                delete_reports(a.out)
+                res = raw(["report", a.out])
+                self.assertEqual(res.returncode, 0, res.stderr)
+                self.assertEqual(checksums(a.out), before)
+                d = nptest.tmpdir("firstdiff")
+                res = raw(["diff", a.out, b.out, "-o", d])
+                self.assertEqual(res.returncode, 0, res.stderr)
+                m = nptest.tmpdir("firstmerge")
+                res = raw(["merge", a.out, b.out, "-o", m])
+                self.assertEqual(res.returncode, 0, res.stderr)
+                m3 = nptest.tmpdir("firstmerge3")
+                res = raw(["merge", m, a.out, "-o", m3])
+                self.assertEqual(res.returncode, 0, res.stderr)
+                res = raw(["report", m3])
+                self.assertEqual(res.returncode, 0, res.stderr)
+
+
+class CutRunStalls(unittest.TestCase):
+    def test_stalls_of_what_did_not_run(self):
+        """24k: a run cut inside a block (the cycle limit: t_limit at 37
+        cycles stops before its div; a fault: t_f_fpe's div.s) counted the
+        waits of the instructions it cut: t_limit reported 35 MDU stall
+        cycles in a 3-cycle run and t_f_fpe 13 FPU stall cycles in 12, and
+        report, diff and merge refused the run's own profile.data
+        ("profile.stalls[0].cycles: 35 cycles; the stalls add up to more
+        than the profile's 3"). Now the cut instructions' waits are not
+        counted (0 in both), and the data reads back."""
+        for endian in ("el", "eb"):
+            for name, extra, kind in (("t_limit", ["--max-cycles", "37"], "mdu"), ("t_f_fpe", [], "fpu")):
+                with self.subTest(endian=endian, name=name):
+                    elf = nptest.fixture(name, endian)
+                    a = run([elf, "--set", "timing.model=24k"] + nptest.ONE_CORE + extra)
+                    self.assertIn(a.rc, (3, 4), a.describe())
+                    c = a.core(0)
+                    total = {k: 0 for k in ("load_use", "agen", "mdu", "fpu")}
+                    for f in c["functions"]:
+                        for k, v in f.get("stall_cycles", {}).items():
+                            total[k] += v
+                    self.assertEqual(total[kind], 0, total)
+                    self.assertLessEqual(sum(total.values()), c["cycles"])
+                    res = raw(["report", a.out])
+                    self.assertEqual(res.returncode, 0, res.stderr)
+                    m = nptest.tmpdir("cutmerge")
+                    res = raw(["merge", a.out, a.out, "-o", m])
+                    self.assertEqual(res.returncode, 0, res.stderr)
+
+
 class MergePlatform(unittest.TestCase):
     """merge refuses runs of different platforms, naming the key (issue
     20.3); --force merges them and the result records it."""

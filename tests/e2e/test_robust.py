@@ -5,6 +5,7 @@ config syntax, echo escaping, hostile but legal ELFs with bounded cost,
 clang's line-0 rows, non-UTF-8 names."""
 import json
 import os
+import re
 import resource
 import signal
 import struct
@@ -151,6 +152,37 @@ class Signals(unittest.TestCase):
                 self.assertEqual(s["exit_status"], status)
                 self.assertEqual([(c["status"], c["cycles"]) for c in s["cores"]], [("interrupted", 0)])
                 self.assertTrue(os.path.exists(os.path.join(out, "core0", "flat.txt")))
+
+    def test_signal_while_gdb_is_connected(self):
+        """SIGTERM/SIGINT while gdb is connected and every core halted at
+        reset (a CI timeout, Ctrl-C in nocprof's terminal): the session
+        ends, the run stops as interrupted with its reports. Before: nocprof
+        waited for gdb's next packet, whatever the signals (a hang)."""
+        import socket
+        for sig, status in ((signal.SIGTERM, 143), (signal.SIGINT, 130)):
+            with self.subTest(sig=int(sig)):
+                out = tmpdir("gdbcon")
+                p = spawn(["-q", "--gdb", "127.0.0.1:0"] + ONE_CORE + [fw("calls")], out)
+                line = p.stderr.readline()
+                port = int(re.search(r"127\.0\.0\.1:(\d+) ", line).group(1))
+                with socket.create_connection(("127.0.0.1", port)) as conn:
+                    t0 = time.monotonic()
+                    while "connected on" not in line and time.monotonic() - t0 < 20:
+                        line = p.stderr.readline()
+                    p.send_signal(sig)
+                    try:
+                        _, rest = p.communicate(timeout=30)
+                    except subprocess.TimeoutExpired:
+                        p.kill()
+                        p.communicate()
+                        self.fail("nocprof still waits for gdb 30 s after the signal")
+                    conn.close()
+                self.assertEqual(p.returncode, status, rest)
+                self.assertIn("nocprof got a signal: closing the connection; the run stops as interrupted", rest)
+                with open(os.path.join(out, "summary.json")) as f:
+                    s = json.load(f)
+                self.assertEqual([(c["status"], c["cycles"]) for c in s["cores"]], [("interrupted", 0)])
+                self.assertEqual(s["exit_status"], status)
 
     def test_repeated_signal_is_one_stop(self):
         """Two SIGTERMs in a row (GNU timeout signals the child, then its

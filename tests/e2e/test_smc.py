@@ -108,6 +108,30 @@ class UnsyncedCode(unittest.TestCase):
                         self.assertEqual(c["exit_code"], unsynced_loop_cycles(timing))
 
 
+class EveryStoreKind(unittest.TestCase):
+    def test_stores_slots_blocks_and_aliases(self):
+        """t_smc_stores: f patched by sw, sb x4, sh x2, swl+swr, swc1, sdc1
+        (two words) and sc; h's jr delay slot; a word in the middle of m,
+        m made shorter and written back; p's delay slot on the next page;
+        m run and patched through kseg1. Every result as written, in both
+        models, profiled or not; the calls are those made (m: 5 through
+        kseg0, 1 through kseg1)."""
+        for endian in ENDIANS:
+            elf = fixture("t_smc_stores", endian)
+            for model in ("flat", "24k"):
+                for extra in ([], ["--no-profile"]):
+                    with self.subTest(endian=endian, model=model, extra=extra):
+                        r = run([elf] + nptest.ONE_CORE + ["--set", "timing.model=" + model] + extra)
+                        self.assertEqual(r.rc, 0, r.describe())
+                        self.assertEqual(r.text("core0", "console.txt"), "123456718 12 6816 15 68\n")
+                        if extra:
+                            continue
+                        fn = nptest.functions(r.core(0))
+                        self.assertEqual({k: fn[k]["calls"] for k in ("f", "h", "m", "p")},
+                                         {"f": 8, "h": 2, "m": 6, "p": 2})
+                        self.assertEqual(fn.get("<unknown>", {"self_cycles": 0})["self_cycles"], 0)
+
+
 class CopiedCode(unittest.TestCase):
     def test_ram_stack_and_noc(self):
         # before: "stack 19 28 19 28" (the stack copy ran its first version)

@@ -166,6 +166,56 @@ class Faults(unittest.TestCase):
             self.assertEqual(f["line"], line, name)
 
 
+class FaultsInDelaySlots(unittest.TestCase):
+    # t_f_slots: core -> (kind, label of the faulting instruction)
+    KINDS = {0: ("unmapped-read", "d0"), 1: ("unmapped-write", "d1"), 2: ("unaligned-load", "d2"),
+             3: ("reserved-instruction", "d3"), 4: ("break", "d4"), 5: ("syscall", "d5"), 6: ("trap", "d6"),
+             7: ("overflow", "d7"), 8: ("bus-error", "d8"), 9: ("coprocessor-unusable", "d9"),
+             10: ("unmapped-read", "d10"), 11: ("unaligned-store", "d11"), 12: ("unmapped-read", "b12"),
+             13: ("trap", "d13"), 14: ("bus-error", "d14")}
+
+    def test_every_kind_in_a_delay_slot(self):
+        """t_f_slots on a 4 x 4 mesh: fifteen cores fault, each in a
+        branch's delay slot (or at a block's first instruction), named at
+        the slot's own pc; core 15 goes on and exits 0."""
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                elf = nptest.fixture("t_f_slots", endian)
+                sym = nptest.symbols(elf, endian)
+                r = run(["--set", "mesh.width=4", "--set", "mesh.height=4", elf])
+                self.assertEqual(r.rc, 3, r.describe())
+                for c in r.summary["cores"][:15]:
+                    kind, label = self.KINDS[c["id"]]
+                    self.assertEqual((c["status"], c["fault"]["kind"], c["fault"]["pc"]),
+                                     ("fault", kind, sym[label][0]), c["id"])
+                last = r.core(15)
+                self.assertEqual((last["status"], last["exit_code"]), ("exited", 0))
+                self.assertEqual(r.text("core15", "console.txt"), "o\n")
+
+
+class CacheMissThenFault(unittest.TestCase):
+    def test_samples_after_a_miss_in_a_cut_block(self):
+        """[cache] enabled: t_f_null's first block misses the I-cache (30
+        cycles on its first instruction), then its store faults: the cut
+        takes back the samples past the fault, which the miss had moved.
+        Before: they were looked for at static offsets, the sampling
+        bookkeeping asserted and the run aborted (SIGABRT, no report) with
+        any --sample-period below the miss. Now status 3 and, at period
+        1, every function's and instruction's samples equal its cycles."""
+        for endian in ("el", "eb"):
+            for name in ("t_f_null", "t_f_overflow", "c_dalign"):
+                with self.subTest(endian=endian, name=name):
+                    r = run(ONE_CORE + ["--set", "cache.enabled=1", "--sample-period", "1,3",
+                                        nptest.fixture(name, endian)])
+                    self.assertEqual(r.rc, 3, r.describe())
+                    for f in r.core(0)["functions"]:
+                        self.assertEqual(f["samples"]["1"], f["self_cycles"], f["name"])
+                    rows = re.findall(r"^\s+(?:\d+|#####)\s+(\d+)\s+(\d+)\s+0x[0-9a-f]+:",
+                                      r.text("core0", "annotated.txt"), re.M)
+                    self.assertTrue(rows)
+                    self.assertEqual([a for a, b in rows], [b for a, b in rows])
+
+
 class FaultInHandler(unittest.TestCase):
     def test_irq_cycles_include_the_faulting_handler(self):
         """t_f_irqfault: the core faults inside its interrupt handler, or

@@ -107,6 +107,19 @@ class CycleCosts(unittest.TestCase):
         self.assertEqual(c["busy_cycles"], c["cycles"])
 
 
+class ReusedRegisters(unittest.TestCase):
+    def test_cycle_lo_through_registers_that_addressed_ram(self):
+        """t_mmio_reuse: CYCLE_LO read through a register that addressed
+        RAM earlier in its block, or in the loop's first pass, or that the
+        first read rewrote: each reads the cycle of its own instruction
+        (by hand, flat defaults: 9, 10, 12, 8 -> "JKMI")."""
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                r = run([nptest.fixture("t_mmio_reuse", endian)] + nptest.ONE_CORE)
+                self.assertEqual(r.rc, 0, r.describe())
+                self.assertEqual(r.text("core0", "console.txt"), "JKMI\n")
+
+
 class Model24k(unittest.TestCase):
     """[timing] model = 24k through the CLI (docs/timing.md; the rules one
     by one are unit/timing24k)."""
