@@ -7,6 +7,7 @@
 
 #include "nocprof/platform.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void elf_image_free(ElfImage *img)
@@ -66,8 +67,36 @@ static bool add_segment(ElfImage *img, const ElfLoad *l, uint64_t ram_size, GErr
     return true;
 }
 
+static int by_paddr(const void *a, const void *b)
+{
+    const ElfSegment *x = *(const ElfSegment *const *)a, *y = *(const ElfSegment *const *)b;
+    return x->paddr < y->paddr ? -1 : x->paddr > y->paddr;
+}
+
+/* Two PT_LOAD segments loaded over the same RAM (kseg0 and kseg1 are one
+ * RAM): a corrupt or hostile ELF, whose later segment would silently win. */
+static bool check_overlap(const ElfImage *img, GError **error)
+{
+    g_autofree const ElfSegment **v = g_new(const ElfSegment *, img->nsegs);
+    for (unsigned i = 0; i < img->nsegs; i++)
+        v[i] = &img->segs[i];
+    qsort(v, img->nsegs, sizeof *v, by_paddr);
+    for (unsigned i = 1; i < img->nsegs; i++) {
+        const ElfSegment *a = v[i - 1], *b = v[i];
+        if ((uint64_t)a->paddr + a->memsz > b->paddr) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_ELF,
+                        "%s: PT_LOAD segments at vaddr 0x%08x (memsz 0x%x) and 0x%08x (memsz 0x%x) overlap in RAM "
+                        "at physical 0x%08x", img->path, a->vaddr, a->memsz, b->vaddr, b->memsz, b->paddr);
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool check_image(const ElfImage *img, uint64_t ram_size, GError **error)
 {
+    if (!check_overlap(img, error))
+        return false;
     const char *why = img->nsegs == 0 ? "no PT_LOAD segment"
                     : img->text_lo == UINT32_MAX ? "no executable PT_LOAD segment" : NULL;
     if (why) {

@@ -1117,6 +1117,31 @@ class UsageErrors(unittest.TestCase):
                         f.write(blob)
                     self.expect_2([path], path + ": program headers (e_phoff %d, " % phoff, what)
 
+    def test_overlapping_segments(self):
+        """Two PT_LOAD segments over the same RAM (the second 0x100 bytes
+        into the first, or the first through kseg1): a corrupt ELF whose
+        later segment silently won before (status 0); now an ELF error
+        naming both. A new program header table at the end of the file:
+        calls' one segment and a copy of it moved."""
+        import struct
+        for endian, order in (("el", "<"), ("eb", ">")):
+            data = open(fw("calls", endian), "rb").read()
+            phoff = struct.unpack_from(order + "I", data, 28)[0]
+            ph = bytearray(data[phoff:phoff + 32])
+            vaddr, memsz = struct.unpack_from(order + "I", ph, 8)[0], struct.unpack_from(order + "I", ph, 20)[0]
+            for name, moved in (("inside", vaddr + 0x100), ("kseg1", vaddr | 0x20000000)):
+                with self.subTest(endian=endian, case=name):
+                    other = bytearray(ph)
+                    struct.pack_into(order + "II", other, 8, moved, moved)
+                    blob = bytearray(data) + ph + other
+                    struct.pack_into(order + "I", blob, 28, len(data))      # e_phoff
+                    struct.pack_into(order + "H", blob, 44, 2)              # e_phnum
+                    path = os.path.join(nptest.tmpdir("overlap"), name + ".elf")
+                    with open(path, "wb") as f:
+                        f.write(blob)
+                    self.expect_2([path], path + ": PT_LOAD segments at vaddr 0x%08x (memsz 0x%x) and 0x%08x "
+                                  "(memsz 0x%x) overlap in RAM" % (vaddr, memsz, moved, memsz))
+
     def test_ram_smaller_than_image(self):
         elf = nptest.fixture("big_image")
         r = run([elf] + nptest.ONE_CORE)          # fits the default 1 MiB
