@@ -128,8 +128,10 @@ static bool config_periods(const Options *o, Config *cfg, GError **error)
         uint32_t extra[7];
         unsigned n = aliasing_neighbours(cfg->periods[0], extra, G_N_ELEMENTS(extra));
         for (unsigned i = 0; i < n; i++)
-            if (!config_add_period(cfg, extra[i], error))
+            if (!config_add_period(cfg, extra[i], error)) {
+                g_prefix_error(error, "--alias-check (%u more periods): ", n);
                 return false;
+            }
     }
     return true;
 }

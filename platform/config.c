@@ -171,7 +171,7 @@ bool config_add_period(Config *c, uint32_t period, GError **error)
             return true;
     if (c->nperiods == CONFIG_MAX_PERIODS) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,
-                    "at most %d sampling periods", CONFIG_MAX_PERIODS);
+                    "at most %d distinct sampling periods", CONFIG_MAX_PERIODS);
         return false;
     }
     c->periods[c->nperiods++] = period;
@@ -192,8 +192,11 @@ bool config_set_periods(Config *c, const char *list, const char *where, GError *
             c->nperiods = saved;
             return false;
         }
-        if (!config_add_period(c, (uint32_t)v, error))
+        if (!config_add_period(c, (uint32_t)v, error)) {
+            g_prefix_error(error, "%s: [profiler] sample_period: ", where);
+            c->nperiods = saved;
             return false;
+        }
     }
     if (c->nperiods == 0) {
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG,

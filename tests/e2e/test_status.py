@@ -1164,6 +1164,21 @@ class UsageErrors(unittest.TestCase):
         self.expect_2(["--max-cycles", "many", fw("exitcode")])
         self.expect_2(["--sample-period", "0", fw("exitcode")], "sample")
 
+    def test_too_many_periods_named(self):
+        """65 distinct periods: the error names where they came from (the
+        option, the config file and its key, --alias-check); before, only
+        'at most 64 sampling periods'."""
+        many = ",".join(str(p) for p in range(100, 165))
+        self.expect_2(["--sample-period", many, fw("exitcode")],
+                      "--sample-period: [profiler] sample_period: at most 64 distinct sampling periods")
+        ini = os.path.join(nptest.tmpdir("periods"), "p.ini")
+        with open(ini, "w") as f:
+            f.write("[profiler]\nsample_period = %s\n" % many)
+        self.expect_2(["-c", ini, fw("exitcode")],
+                      ini + ": [profiler] sample_period: at most 64 distinct sampling periods")
+        self.expect_2(["--alias-check", "--sample-period", ",".join(str(p) for p in range(100, 164)), fw("exitcode")],
+                      "--alias-check (7 more periods): at most 64 distinct sampling periods")
+
     def test_n_elfs_one_per_core(self):
         r = run([fw("exitcode"), fw("calls"), fw("exitcode"), fw("calls")])
         self.assertEqual(r.rc, 1, r.describe())
