@@ -55,17 +55,13 @@ static bool unc_begin(Core *c, uint32_t phys, bool write)
     c->unc.count = b ? b->count : 0;
     c->unc.word = phys & ~3u;
     c->unc.left = b && i >= 0 && (uint32_t)i < b->ninsns ? accesses(c, b->words[i], phys) - 1u : 0;
-    /* flat charged the instruction `load` and/or `store` (sc: both) */
+    /* what flat charged the instruction's class for the access (sc: `store`) */
     const Timing *t = &c->cfg->timing;
     unsigned cls = b && i >= 0 && (uint32_t)i < b->ninsns ? mips_classify(b->words[i])
                                                          : write ? MIPS_STORE : MIPS_LOAD;
     unsigned ram = t->model != TIMING_FLAT ? 0
                  : ((cls & MIPS_LOAD) ? t->load : 0) + ((cls & MIPS_STORE) ? t->store : 0);
-    if (!mmio_charge(c, i, exc_insn_pc(c, i), exc_insn_cycle(c, i), ram))
-        return false;
-    if (G_UNLIKELY(c->dres.block)) /* the D-cache's accesses after this one */
-        dcache_after_uncached(c);
-    return c->state == CORE_RUNNING;
+    return mmio_charge(c, i, exc_insn_pc(c, i), exc_insn_cycle(c, i), ram);
 }
 
 static uint64_t unc_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque)
@@ -78,6 +74,8 @@ static uint64_t unc_read(uc_engine *uc, uint64_t offset, unsigned size, void *op
     uint64_t v = 0;
     for (unsigned k = 0; k < size; k++)
         v |= (uint64_t)c->ram[phys + k] << (8u * (c->img->big_endian ? size - 1 - k : k));
+    if (G_UNLIKELY(c->dres.block)) /* then the D-cache's accesses after it (dcache.c) */
+        dcache_after_uncached(c);
     return v;
 }
 
@@ -92,6 +90,8 @@ static void unc_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t va
         c->ram[phys + k] = (uint8_t)(value >> (8u * (c->img->big_endian ? size - 1 - k : k)));
     /* past the write protection of code pages (smc.c): look at it here */
     smc_stored(c, phys, size);
+    if (G_UNLIKELY(c->dres.block)) /* then the D-cache's accesses after it (dcache.c) */
+        dcache_after_uncached(c);
 }
 
 bool unc_map(Core *c, GError **error)
