@@ -57,6 +57,13 @@ void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx)
     core_set_deadline(c, 0);
 }
 
+void block_poll_never(Core *c, Block *b)
+{
+    b->pollable = 0;
+    if (c->poll.blk == b)
+        c->poll.blk = NULL;
+}
+
 /* Entering b again right after its failed poll, at `start`: ask the
  * scheduler how many identical iterations may be skipped; account them. */
 uint64_t block_poll_skip(Core *c, Block *b, uint64_t start)

@@ -258,15 +258,12 @@ void cache_block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaq
 
 /* ---- D-cache: by access ---------------------------------------------------- */
 
-/* Instruction i of b (i < 0: not found) missed phys: fill, count, charge;
- * through kseg1 (uncached) no fill, and the access is not counted. */
-static void d_miss(Core *c, Block *b, int i, uint32_t phys, bool kseg1, bool write)
+/* Instruction i of b (i < 0: not found) missed phys: fill, count, charge.
+ * (Data through kseg1 never gets here: it goes to RAM's uncached alias,
+ * uncached.c, which neither hook nor walk looks up.) */
+static void d_miss(Core *c, Block *b, int i, uint32_t phys, bool write)
 {
     CoreCache *cc = c->cache;
-    if (kseg1) {
-        cc->n[CACHE_D_ACCESS]--; /* uncached: no lookup, no fill */
-        return;
-    }
     unsigned r = l1_fill(&cc->d, phys, write);
     cc->n[write ? CACHE_D_WMISS : CACHE_D_RMISS]++;
     if (!b || i < 0)
@@ -284,18 +281,7 @@ static __attribute__((noinline)) void d_access(Core *c, uint32_t phys, bool writ
     CoreCache *cc = c->cache;
     if (l1_hit(&cc->d, phys, write))
         return;
-    Block *b = core_current_block(c);
-    int i = exc_locate_access(c, phys);
-    DAcc a;
-    bool kseg1 = false;
-    if (b && i >= 0 && dcache_access_of(b->words[i], &a)) {
-        /* the hook is given the physical address: the instruction's own
-         * says whether it went through kseg1 (registers are exact here,
-         * locate.c; index is $0 but for COP1X) */
-        uint32_t ea = core_read_gpr(c, a.base) + core_read_gpr(c, a.index) + a.off;
-        kseg1 = ea >= 0xA0000000u && ea < 0xC0000000u;
-    }
-    d_miss(c, b, i, phys, kseg1, write);
+    d_miss(c, core_current_block(c), exc_locate_access(c, phys), phys, write);
 }
 
 void cache_mem_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value,
@@ -326,7 +312,7 @@ void cache_d_at(Core *c, Block *b, uint32_t i, uint32_t ea, bool write)
     uint32_t phys = mips_phys(ea);
     cc->n[CACHE_D_ACCESS]++;
     if (!l1_hit(&cc->d, phys, write))
-        d_miss(c, b, (int)i, phys, ea >= 0xA0000000u, write);
+        d_miss(c, b, (int)i, phys, write);
 }
 
 void cache_d_hits(Core *c, unsigned n)

@@ -13,6 +13,9 @@
 
 #define CORE_STUB_VADDR 0xBFC00000u
 #define CORE_STUB_PHYS 0x1FC00000u
+/* RAM's uncached alias (uncached.c): data accesses through kseg1 go to
+ * CORE_UNC_PHYS + their physical address (RAM is at most 256 MiB) */
+#define CORE_UNC_PHYS 0x20000000u
 #define CORE_NSLOTS 4u            /* device windows */
 
 #define BLOCK_MEMO 4            /* (previous, block) interlock pairs kept */
@@ -399,6 +402,10 @@ struct Core {
     /* dcache.c: the accesses of the execution (the `count`-th) of `block`
      * still to look up from `next` on, after its device access */
     struct { const Block *block; uint64_t count; uint32_t next; } dres;
+    /* uncached.c: the last kseg1 data access charged, in the execution
+     * (the `count`-th) of `block`: the word it touched, and how many more
+     * engine accesses its instruction makes (lwl, swl, ldc1, sc ...) */
+    struct { const Block *block; uint64_t count; uint32_t word; unsigned left; } unc;
     struct DState *dstate;     /* dcache.c: the program running now */
     GHashTable *dc_hooked;     /* dcache.c: addresses with its code hook */
     uint32_t dc_ll;            /* dcache.c: the address of the last ll (~0: none) */
@@ -734,6 +741,9 @@ uint32_t block_entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt);
 
 /* block_poll.c: arm the poll skip after a failed poll by the instruction at pc
  * of the current block, at cycle now. */
+/* b touched uncached RAM (uncached.c): never skip it as a poll loop (its
+ * iterations' extra cycles are not all the poll's); disarm a skip of it */
+void block_poll_never(Core *c, Block *b);
 void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx);
 /* Entering b again right after its failed poll, at `start`: the cycle it
  * really starts at, iterations the scheduler lets it skip accounted. */
@@ -766,6 +776,8 @@ bool dcache_scan_block(Core *c, Block *b);
 void dcache_enter(Core *c, Block *b);
 /* A device access of the current block completed (mmio.c). */
 void dcache_after_device(Core *c, uint32_t value);
+/* The kseg1 access the walk paused at was charged (uncached.c): go on. */
+void dcache_after_uncached(Core *c);
 void dcache_state_free(Core *c);
 /* A CP0 access to Status is about to run (cp0.c). */
 void dcache_status(Core *c);
@@ -786,6 +798,12 @@ void smc_track(Core *c, Block *b);
  * translations over it. */
 void smc_invalidate(Core *c, uint32_t phys, uint32_t len);
 bool smc_store(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *opaque);
+/* The guest stored size bytes at physical phys (RAM) past the write
+ * protection (through kseg1: uncached.c): drop the code it overlaps. */
+void smc_stored(Core *c, uint32_t phys, uint32_t size);
+
+/* uncached.c: RAM's uncached alias, where data accesses through kseg1 go */
+bool unc_map(Core *c, GError **error);
 /* Hook the synci/cache instructions of a new block: true when the block
  * must be translated again (hooks were added). */
 bool smc_scan_block(Core *c, const Block *b);
@@ -833,13 +851,15 @@ bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
 /* locate.c: which instruction of the current block raised an event */
 typedef struct LocMem LocMem;
 void loc_free(LocMem *p);
-typedef enum { LOC_MEM, LOC_ALIGN_LD, LOC_ALIGN_ST, LOC_TRAP, LOC_OVERFLOW, LOC_FPE } LocClass;
+typedef enum { LOC_MEM, LOC_ALIGN_LD, LOC_ALIGN_ST, LOC_TRAP, LOC_OVERFLOW, LOC_FPE, LOC_MEM_KSEG1 } LocClass;
+/* exc.c: exc_locate_access for class k (LOC_MEM or LOC_MEM_KSEG1) */
+int exc_locate_in(Core *c, LocClass k, uint32_t phys);
 /* Markers for a new block b: true when hooks were added (b must be
  * translated again). */
 bool loc_scan_block(Core *c, Block *b);
 /* Index of the instruction of class k of the current block, from index
  * `from` on, that raised the event: for LOC_MEM the access of physical
- * address phys, for the alignment classes *ea gets its address; -1 if none
+ * address phys (LOC_MEM_KSEG1: through kseg1), for the alignment classes *ea gets its address; -1 if none
  * (no block, or an event of another origin). */
 int loc_find(Core *c, LocClass k, uint32_t from, uint32_t phys, uint32_t *ea);
 /* FCSR Cause bits (V Z O U I >> 12) FPU instruction w raises now */
@@ -863,6 +883,10 @@ void mmio_access_extra(Core *c, const Block *b, int64_t delta);
  * never on the block hook's fast path). */
 void block_note_extra(Block *b, uint32_t i, int64_t delta);
 void mmio_access_restart(Core *c, const Block *b);
+/* Instruction i (-1: not found) at pc, starting at `now`, made an
+ * uncached access: charge 1 + `mmio` instead of its static cost, which
+ * held `ram` extra cycles for the access (false: the core stopped) */
+bool mmio_charge(Core *c, int i, uint32_t pc, uint64_t now, unsigned ram);
 uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque);
 void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *opaque);
 

@@ -77,7 +77,7 @@ void dcache_state_free(Core *c)
 
 /* ---- one access -------------------------------------------------------------- */
 
-typedef enum { DA_RAM, DA_DEVICE, DA_FAULT } DWhere;
+typedef enum { DA_RAM, DA_UNCACHED, DA_DEVICE, DA_FAULT } DWhere;
 
 /* Where access a at ea goes (what Unicorn and exc_hook_tlb_fill do with
  * it); user: the core is in user mode */
@@ -89,7 +89,7 @@ static DWhere where(const Core *c, const DAcc *a, uint32_t ea, bool user)
         return DA_FAULT; /* misaligned: an address error */
     uint32_t phys = mips_phys(ea);
     if (phys < c->cfg->ram_size)
-        return DA_RAM;
+        return ea >= 0xA0000000u ? DA_UNCACHED : DA_RAM; /* kseg1: uncached.c */
     if (phys >= NP_MMIO_PHYS && phys - NP_MMIO_PHYS < CORE_NSLOTS * NP_DEV_SIZE)
         return DA_DEVICE;
     return DA_FAULT;
@@ -364,6 +364,7 @@ static void run(Core *c, Block *b, uint32_t k)
             if (o->flags & DF_VALUE)
                 value(c, s, o, ea, b->words[o->i]);
             break;
+        case DA_UNCACHED: /* not looked up; the walk goes on after its charge */
         case DA_DEVICE:
             c->dres.block = b;
             c->dres.count = b->count;
@@ -408,6 +409,19 @@ void dcache_after_device(Core *c, uint32_t value)
     const DOp *o = &b->dplan->ops[c->dres.next];
     if ((o->flags & DF_VALUE) && !b->dplan->a[o->k].write && o->t)
         c->dstate->r[o->t] = value; /* a word: a device's registers are nothing else */
+    run(c, b, c->dres.next + 1);
+}
+
+void dcache_after_uncached(Core *c)
+{
+    Block *b = core_current_block(c);
+    const Block *d = c->dres.block;
+    c->dres.block = NULL;
+    if (b != d || b->count != c->dres.count)
+        return;
+    const DOp *o = &b->dplan->ops[c->dres.next];
+    if (o->flags & DF_VALUE) /* RAM's value, as for a kseg0 access */
+        value(c, c->dstate, o, c->dstate->r[o->s] + o->imm, b->words[o->i]);
     run(c, b, c->dres.next + 1);
 }
 
@@ -462,8 +476,10 @@ static void access_hook(uc_engine *uc, uint64_t address, uint32_t size, void *op
         if (a->kind == DK_FPUXD)
             ea &= ~7u;
         bool ll = (b->words[i] >> 26) == 0x30u;
-        if ((a->kind >= DK_FPU && a->kind != DK_SC && !fpu_usable(c, a, b->words[i]))
-            || where(c, a, ea, user_mode(c)) != DA_RAM)
+        DWhere at = where(c, a, ea, user_mode(c));
+        if (at == DA_UNCACHED && (a->kind == DK_SC || ll)) /* no lookup, ll/sc as through kseg0 */
+            c->dc_ll = a->kind == DK_SC ? ~0u : ea;
+        else if ((a->kind >= DK_FPU && a->kind != DK_SC && !fpu_usable(c, a, b->words[i])) || at != DA_RAM)
             c->dc_ll = a->kind == DK_SC ? ~0u : c->dc_ll; /* no access (a fault, a device) */
         else if (a->kind == DK_SC || ll)
             ll_sc(c, b, a, ea);

@@ -122,7 +122,7 @@ static bool watch_before(Core *c, uint32_t pc)
         w = watch_of(c, pc + 4);
     if (!w)
         return false;
-    d->watch_addr = 0x80000000u | w->addr;
+    d->watch_addr = w->vaddr; /* gdb knows its watchpoint by that alias only */
     d->watch_kind = w->kind;
     return true;
 }
@@ -247,7 +247,7 @@ bool core_debug_watch(Core *c, uint32_t addr, uint32_t len, int kind, bool on)
     uint32_t phys = mips_phys(addr);
     for (guint i = 0; i < d->watches->len; i++) {
         Watch *w = &g_array_index(d->watches, Watch, i);
-        if (w->addr == phys && w->len == len && w->kind == kind) {
+        if (w->vaddr == addr && w->len == len && w->kind == kind) {
             if (!on)
                 g_array_remove_index(d->watches, i);
             return true;
@@ -257,7 +257,7 @@ bool core_debug_watch(Core *c, uint32_t addr, uint32_t len, int kind, bool on)
         return false;
     if (!len || len > 4096 || (uint64_t)phys + len > c->cfg->ram_size)
         return false;
-    Watch w = { phys, len, kind };
+    Watch w = { phys, len, kind, addr };
     g_array_append_val(d->watches, w);
     return true;
 }

@@ -52,6 +52,7 @@ typedef struct DbgClock {
 typedef struct DbgWatch {
     uint32_t addr, len;    /* physical */
     int kind;
+    uint32_t vaddr;        /* as gdb set it (kseg0 or kseg1): the stop names it */
 } DbgWatch;
 
 typedef struct CoreDebugOps {

@@ -60,12 +60,19 @@ void exc_scan_restart(Core *c, const Block *b)
  * in program order: the search goes on after the last one found. */
 int exc_locate_access(Core *c, uint32_t phys)
 {
+    return exc_locate_in(c, LOC_MEM, phys);
+}
+
+/* LOC_MEM: any access of phys; LOC_MEM_KSEG1: one through kseg1 (a kseg0
+ * access of the same word before it in the block is not the one) */
+int exc_locate_in(Core *c, LocClass k, uint32_t phys)
+{
     Block *b = core_current_block(c);
     if (!b)
         return -1;
     if (c->scan.count != b->count || c->scan.block != b)
         c->scan = (CoreScan){ .block = b, .count = b->count };
-    int i = loc_find(c, LOC_MEM, c->scan.next, phys, NULL);
+    int i = loc_find(c, k, c->scan.next, phys, NULL);
     if (i >= 0)
         c->scan.next = (uint32_t)i + 1;
     return i;
@@ -332,6 +339,14 @@ bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
         && (result->paddr & ~0xFFFu) != CORE_STUB_PHYS)
         mapped = false;
     result->perms = UC_PROT_ALL;
+    if (va >= 0xA0000000u && va < 0xC0000000u && result->paddr < c->cfg->ram_size) {
+        /* RAM through kseg1, uncached: data to its alias (uncached.c),
+         * instructions from RAM itself; each entry serves its own kind
+         * only (QEMU's victim TLB keeps the other one at hand) */
+        if (type != UC_MEM_FETCH)
+            result->paddr += CORE_UNC_PHYS;
+        result->perms = type == UC_MEM_FETCH ? UC_PROT_EXEC : UC_PROT_READ | UC_PROT_WRITE;
+    }
     if (mapped && (result->paddr & ~0xFFFu) == CORE_STUB_PHYS) {
         mapped = type == UC_MEM_FETCH;
         result->perms = UC_PROT_EXEC;

@@ -79,7 +79,7 @@ static bool candidate(uint32_t w, LocClass k, uint32_t *ops)
     unsigned size, base;
     int32_t off;
     switch (k) {
-    case LOC_MEM:
+    case LOC_MEM: case LOC_MEM_KSEG1:
         if (!mips_mem_operand(w, &size, &base, &off))
             return false;
         *ops = 1u << base;
@@ -540,7 +540,7 @@ static bool holds(Core *c, const Block *b, const Consts *s, uint32_t w, LocClass
     case LOC_TRAP: return trap_holds(c, w);
     case LOC_OVERFLOW: return overflow_holds(c, w);
     case LOC_FPE: return true; /* every earlier one is behind a marker */
-    case LOC_MEM: return false; /* find_access */
+    case LOC_MEM: case LOC_MEM_KSEG1: return false; /* find_access */
     }
     return false;
 }
@@ -550,7 +550,7 @@ void loc_free(LocMem *p)
     g_free(p);
 }
 
-static int find_access(Core *c, Block *b, uint32_t from, uint32_t phys)
+static int find_access(Core *c, Block *b, uint32_t from, uint32_t phys, bool kseg1)
 {
     if (!b->locmem)
         b->locmem = mem_plan(b);
@@ -563,6 +563,8 @@ static int find_access(Core *c, Block *b, uint32_t from, uint32_t phys)
             ea = m->rec_ea;
         else if (m->kind == 2)
             ea += core_read_gpr(c, m->x) + (m->y ? core_read_gpr(c, m->y) : 0);
+        if (kseg1 && (ea < 0xA0000000u || ea >= 0xC0000000u))
+            continue; /* a kseg0 access of the same word: not the uncached one */
         if ((mips_phys(ea) & ~3u) == (phys & ~3u) || (m->size == 8 && (mips_phys(ea + 4) & ~3u) == (phys & ~3u)))
             return (int)i;
     }
@@ -576,8 +578,8 @@ int loc_find(Core *c, LocClass k, uint32_t from, uint32_t phys, uint32_t *ea)
         return -1;
     if (c->mark_blk == b && c->mark_count == b->count && c->mark_idx > from)
         from = c->mark_idx;
-    if (k == LOC_MEM)
-        return find_access(c, b, from, phys);
+    if (k == LOC_MEM || k == LOC_MEM_KSEG1)
+        return find_access(c, b, from, phys, k == LOC_MEM_KSEG1);
     Consts s;
     consts_init(&s);
     uint32_t dummy, bound = last_candidate(b, k);

@@ -46,6 +46,47 @@ void mmio_access_restart(Core *c, const Block *b)
     c->acc = (CoreAccess){ .block = b, .count = b->count };
 }
 
+/* Instruction i of the current block (-1: not found), at pc, made an
+ * uncached access (a device, or RAM through kseg1): it costs `mmio` more
+ * than a cached access, for which its static cost charged `ram` extra
+ * cycles (flat: `load`/`store`; 24k: none). The difference is charged
+ * there, mid-block, where the following instructions, samples, CYCLE_LO,
+ * Count and the cycle limit see it. False when the core stopped before
+ * the access (the cycle limit). */
+bool mmio_charge(Core *c, int i, uint32_t pc, uint64_t now, unsigned ram)
+{
+    Block *cb = core_current_block(c);
+    int64_t delta = (int64_t)c->cfg->timing.mmio - (int64_t)ram;
+    if (delta > 0 && cb && c->cycles + (uint64_t)delta - c->cut.slack > c->cfg->max_cycles) {
+        /* the access would end its block (or the prefix the limit left of
+         * it, block.c) past the cycle limit: the core stops before it */
+        block_truncate(c, pc);
+        c->pc = pc;
+        core_stop(c, CORE_LIMIT);
+        return false;
+    }
+    if (cb && !CORE_ACC_OF(c, cb))
+        c->acc = (CoreAccess){ .block = cb, .count = cb->count };
+    if (delta && cb && i >= 0) { /* samples past the access move to the instructions really there */
+        c->acc.insn = (uint32_t)i;
+        c->acc.at = now;
+        c->acc.extra = delta;
+        sample_retime(c, cb, (uint32_t)i, now, delta);
+    }
+    else if (delta < 0 && cb) /* the block ends earlier: samples past its new end were not due */
+        sample_untake(c, cb, block_start(c, cb), (uint64_t)((int64_t)c->cycles + delta));
+    c->cycles = (uint64_t)((int64_t)c->cycles + delta);
+    if (cb) {
+        cb->extra += delta;
+        if (i >= 0)
+            block_note_extra(cb, (uint32_t)i, delta);
+        c->acc.delta += delta;
+    }
+    if (c->next_sample < c->cycles)
+        sample_range(c, c->cycles, pc);
+    return true;
+}
+
 /* Find the instruction, charge the MMIO cost, check size. */
 static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write, DevAccess *a)
 {
@@ -59,35 +100,8 @@ static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write
     a->now = exc_insn_cycle(c, i);
     const Timing *t = &c->cfg->timing;
     /* the static cost charged a RAM access: flat, `load`/`store` extra; 24k, none */
-    unsigned ram = t->model == TIMING_FLAT ? (write ? t->store : t->load) : 0;
-    int64_t delta = (int64_t)t->mmio - (int64_t)ram;
-    if (delta > 0 && cb && c->cycles + (uint64_t)delta - c->cut.slack > c->cfg->max_cycles) {
-        /* the access would end its block (or the prefix the limit left of
-         * it, block.c) past the cycle limit: the core stops before it */
-        block_truncate(c, a->pc);
-        c->pc = a->pc;
-        core_stop(c, CORE_LIMIT);
+    if (!mmio_charge(c, i, a->pc, a->now, t->model == TIMING_FLAT ? (write ? t->store : t->load) : 0))
         return NULL;
-    }
-    if (cb && !CORE_ACC_OF(c, cb))
-        c->acc = (CoreAccess){ .block = cb, .count = cb->count };
-    if (delta && cb && i >= 0) { /* samples past the access move to the instructions really there */
-        c->acc.insn = (uint32_t)i;
-        c->acc.at = a->now;
-        c->acc.extra = delta;
-        sample_retime(c, cb, (uint32_t)i, a->now, delta);
-    }
-    else if (delta < 0 && cb) /* the block ends earlier: samples past its new end were not due */
-        sample_untake(c, cb, block_start(c, cb), (uint64_t)((int64_t)c->cycles + delta));
-    c->cycles = (uint64_t)((int64_t)c->cycles + delta);
-    if (cb) {
-        cb->extra += delta;
-        if (i >= 0)
-            block_note_extra(cb, (uint32_t)i, delta);
-        c->acc.delta += delta;
-    }
-    if (c->next_sample < c->cycles)
-        sample_range(c, c->cycles, a->pc);
     const char *name = slot < CORE_NSLOTS ? slot_names[slot] : "MMIO";
     /* ldc1/sdc1 (opcodes 0x35, 0x3D: mips_mem_operand's only 8-byte
      * accesses): Unicorn passes it on as two word accesses */

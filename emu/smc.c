@@ -114,7 +114,8 @@ bool smc_map_ram(Core *c, GError **error)
     uc_hook h;
     return map_range(c, 0, img, true, error) && map_range(c, img, size, false, error)
         && uc_check(uc_hook_add(c->uc, &h, UC_HOOK_MEM_WRITE_PROT, (void *)smc_store, c, 1, 0),
-                    error, "core %u: store hook", c->id);
+                    error, "core %u: store hook", c->id)
+        && unc_map(c, error);
 }
 
 void smc_clear(Core *c)
@@ -295,8 +296,16 @@ bool smc_store(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int6
         unsigned shift = 8u * (unsigned)(c->img->big_endian ? size - 1 - k : k);
         c->ram[phys + (uint32_t)k] = (uint8_t)((uint64_t)value >> shift);
     }
-    CodePage *pg = c->pages[phys / SMC_PAGE];
-    if (page_hit(pg, phys / SMC_PAGE, phys, phys + (uint32_t)size)) {
+    smc_stored(c, phys, (uint32_t)size);
+    return true;
+}
+
+void smc_stored(Core *c, uint32_t phys, uint32_t size)
+{
+    CodePage *pg = (uint64_t)phys + size <= c->cfg->ram_size ? c->pages[phys / SMC_PAGE] : NULL;
+    if (!pg || !pg->prot)
+        return; /* no code watched there */
+    if (page_hit(pg, phys / SMC_PAGE, phys, phys + size)) {
         pg->misses = 0;
         smc_invalidate(c, phys, (uint32_t)size);
     } else if (++pg->misses >= SMC_DEMOTE) {
@@ -305,7 +314,6 @@ bool smc_store(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int6
         pg->demoted = true;
         protect(c, phys / SMC_PAGE, false);
     }
-    return true;
 }
 
 /* ---- synci and cache ------------------------------------------------------ */

@@ -9,6 +9,7 @@ with its signal, the stop cycle, kill, a malformed packet, reverse
 execution (reverse-stepi, reverse-continue, the start of history), and the
 output files equal to those of the same run without --gdb. SKIP (77) without
 gdb-multiarch."""
+import json
 import os
 import re
 import shutil
@@ -208,6 +209,32 @@ class Gdb(unittest.TestCase):
         self.assertEqual(len(v), 3, text)
         self.assertEqual(changes, [(v[0], v[1]), (v[1], v[0])], text)   # back, then forward again
         self.assertNotEqual(v[0], v[1])
+
+    def test_watch_kseg1_store(self):
+        """t_kseg1data stores 0x1234 through kseg1 (RAM's uncached alias,
+        emu/uncached.c): a watchpoint on the kseg1 word stops at that sw
+        (its pc from objdump: the first sw of _start), the word reads the
+        same through kseg0 and kseg1, and the run then ends as without gdb
+        (exit 356 cycles, docs/timing.md "Uncached accesses"). Before: the
+        stop named the kseg0 alias (watch:80040004), which gdb did not take
+        for its watchpoint: it went on to the exit without stopping."""
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                elf = nptest.fixture("t_kseg1data", endian)
+                tool = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-objdump")
+                dis = subprocess.run([tool, "-d", "--no-show-raw-insn", elf], stdout=subprocess.PIPE,
+                                     universal_newlines=True, check=True).stdout
+                sw = int(re.search(r"^\s*([0-9a-f]+):\s+sw\s", dis, re.M).group(1), 16)
+                s = Session(elf, nptest.ONE_CORE + ["--set", "timing.model=24k"])
+                text = s.gdb("watch *(int *)0xA0040004", "continue", "p/x $pc", "x/wx 0x80040004",
+                             "x/wx 0xA0040004", "delete", "continue")
+                self.assertEqual(s.wait(), 1, text)   # the fixture exits with 356: not 0
+                self.assertIn("New value = 4660", text)
+                self.assertRegex(text, r"\$1 = 0x%x\b" % (sw + 4))   # reported after the store
+                self.assertRegex(text, r"0x80040004:\s+0x00001234")
+                self.assertRegex(text, r"0xa0040004:\s+0x00001234")
+                with open(os.path.join(s.out, "summary.json")) as f:
+                    self.assertEqual(json.load(f)["cores"][0]["exit_code"], 356)
 
     def test_reverse_other_thread(self):
         """After a stop on a worker core, `thread 1` then stepi x2 and

@@ -10,7 +10,8 @@ and mul before each call, cycles by hand), t_smc_count (an mfc0 Count
 patched in: hooked, its exact value), t_f_smcovf (an overflowing add
 patched in: the fault at its own pc), t_smc_far and t_smc_stack (code
 copied outside the image, then patched by stores alone, no synci: every
-page code runs from is watched). Firmware smc (firmware/tests):
+page code runs from is watched), t_smc_kseg1 (a patch stored through
+kseg1, RAM's uncached alias). Firmware smc (firmware/tests):
 code copied to RAM, far RAM and the stack, rewritten in place, and
 received over the NoC. Both byte orders."""
 import os
@@ -79,6 +80,19 @@ class PatchedCode(unittest.TestCase):
                 self.assertEqual(c["fault"]["kind"], "overflow")
                 self.assertEqual(c["fault"]["function"], "h")
                 self.assertEqual(c["fault"]["pc"], h["h"][0] + 4)
+
+    def test_patched_through_kseg1(self):
+        # t_smc_kseg1: f called through kseg0 and kseg1, its delay slot
+        # rewritten by a sw through kseg1 (RAM's uncached alias, past the
+        # write protection of code pages, emu/uncached.c), called again
+        # both ways: v0 = 1, 1, 2, 2. Without the alias's own check (the
+        # alias is not write-protected): 0x1111, the old code ran on.
+        for endian in ENDIANS:
+            with self.subTest(endian=endian):
+                r = run_fixture("t_smc_kseg1", endian)
+                c = r.core(0)
+                self.assertEqual(c["status"], "exited", r.describe())
+                self.assertEqual(c["exit_code"], 0x1122)
 
 
 def unsynced_loop_cycles(t):

@@ -38,6 +38,10 @@ EXPECT = {
     "t_mmio": lambda t: read_pair(t) + 20 * (1 + t["mmio"]),
     "t_loop": lambda t: read_pair(t) + 1 + 25 * (3 + 1 + t["load"]) + 24 * t["branch_taken"],
     "t_jrslot": lambda t: read_pair(t) + 90 + 29 * t["branch_taken"],
+    # 8 x (8 loads/stores through kseg1, uncached: 1 + mmio each; addiu; bne; nop)
+    "t_kseg1data": lambda t: read_pair(t) + 8 * (8 * (1 + t["mmio"]) + 3) + 7 * t["branch_taken"],
+    # ldc1, sdc1, ll, sc, ldxc1, sdxc1 through kseg1 (two engine accesses each), each + nop
+    "t_kseg1odd": lambda t: read_pair(t) + 6 * (1 + t["mmio"]) + 6,
 }
 
 OVERRIDES = {"load": 3, "store": 2, "mul": 5, "div": 40, "branch_taken": 4, "mmio": 9}

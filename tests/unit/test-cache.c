@@ -113,6 +113,7 @@ static void test_writeback_ops(void)
         { "c_dev13", 1536 << 16 | 1024, 1024, 1536, 512 + 1024 }, /* event 13 */
         { "c_dev10", 512 << 16 | 1024, 0, 1536, 512 },    /* event 10 odd */
         { "c_dxc1", 512 << 20 | 512 << 10, 512, 512, 0 }, /* lwxc1/swxc1, kseg1 */
+        { "c_kseg1dirty", 0 << 16 | 6, 6, 0, 0 },         /* kseg1: no hit, fill or dirt */
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {

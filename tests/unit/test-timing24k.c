@@ -74,6 +74,8 @@ static void test_fixtures(void)
         { "t24_xblockjr", RP + 3 * (4 + 2 + 1 + 2) }, /* across a jr: at run time */
         { "t24_xjrloop", RP + 5 * (4 + 2 + 2 + 4) + 4 }, /* the same, memoised */
         { "t24_uncached", RP + (1 + 2) + 1 + 4 * (1 + 4) }, /* kseg1 fetch */
+        { "t_kseg1data", RP + 8 * (8 * (1 + 4) + 3) + 7 }, /* kseg1 loads, stores */
+        { "t_kseg1odd", RP + 6 * (1 + 4) + 6 + 2 }, /* ldc1 ... sc: once each */
         { "t24_perf", 12 << 16 | 12 },         /* PerfCnt0 cycles, 1 insns */
         { "t24_perfovf", 0x100 | 72 },         /* overflow: PCI, IP7 */
         { "t24_perfstall", 3 << 16 | 2 },      /* load-use stalls, stores */
