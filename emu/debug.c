@@ -333,6 +333,8 @@ void core_debug_read_regs(Core *c, uint32_t r[CORE_DBG_NREGS])
 static bool redirect(Core *c, uint32_t v)
 {
     CoreDebug *d = c->dbg;
+    if (in_delay_slot(c, d->hook_pc))
+        return false;   /* the engine would still take the branch after v */
     block_truncate(c, d->hook_pc);
     c->prev = &c->none;
     c->pc = v;

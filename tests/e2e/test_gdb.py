@@ -351,6 +351,25 @@ class Gdb(unittest.TestCase):
         self.assertEqual(re.findall(r"\$\d+ = (\S+)", text), ["0x%x" % insns[k + 1][0], "0x%x" % insns[k + 2][0]],
                          text)
 
+    def test_pc_write_other_cores(self):
+        """Pipeline demo, 4 cores (24k): at a breakpoint on a worker, its
+        pc moved off and back leaves summary.json and summary.txt as
+        without gdb; the cores waiting inside an instruction for it (at a
+        sync point) refuse a pc write with E01 and stderr says why (before:
+        the write was taken, into the engine of a core inside its run)."""
+        elf = fw("pipeline")
+        s = Session(elf)
+        text = s.gdb("break crc32_words", "continue", "set var $pc = $pc + 4", "set var $pc = $pc - 4",
+                     "thread 1", "set var $pc = $pc + 4", "delete", "continue")
+        self.assertEqual(s.wait(), 0, text)
+        self.assertEqual(text.count("Could not write register"), 1, text)
+        with open(s.err_path) as f:
+            self.assertIn("waits inside an instruction (select the one that stopped)", f.read())
+        plain = run(["--set", "timing.model=24k", elf])
+        for f in ("summary.json", "summary.txt"):
+            with open(os.path.join(s.out, f), "rb") as x, open(os.path.join(plain.out, f), "rb") as y:
+                self.assertEqual(x.read(), y.read(), f)
+
     def test_print_function_call(self):
         """`print f(x)` runs f on the core (gdb's call dummy: pc = f, $ra on
         the stack, a breakpoint there, the registers restored): fact(5) =
