@@ -6,8 +6,9 @@ worker core, its backtrace, arguments and locals, a step over a branch and
 its delay slot (the expected PC from objdump, not from nocprof), a
 watchpoint on a global, monitor cycles, continue to exit, a fault stop
 with its signal, the stop cycle, kill, a malformed packet, reverse
-execution (reverse-stepi, reverse-continue, the start of history), and the
-output files equal to those of the same run without --gdb. SKIP (77) without
+execution (reverse-stepi, reverse-continue, the start of history), pc
+writes at a stop (jump, print f(x), call: the cut block not counted), and
+the output files equal to those of the same run without --gdb. SKIP (77) without
 gdb-multiarch."""
 import os
 import re
@@ -315,8 +316,8 @@ class Gdb(unittest.TestCase):
         with open(self.CALLS_C) as f:
             return next(i + 1 for i, line in enumerate(f) if text in line)
 
-    def calls_session(self, *cmds, model="flat"):
-        s = Session(fw("calls"), nptest.ONE_CORE + ["--set", "timing.model=" + model])
+    def calls_session(self, *cmds, model="flat", endian="el"):
+        s = Session(fw("calls", endian), nptest.ONE_CORE + ["--set", "timing.model=" + model])
         text = s.gdb(*cmds)
         self.assertEqual(s.wait(), 0, text + open(s.err_path).read())
         with open(os.path.join(s.out, "core0", "console.txt")) as f:
@@ -374,16 +375,19 @@ class Gdb(unittest.TestCase):
         """`print f(x)` runs f on the core (gdb's call dummy: pc = f, $ra on
         the stack, a breakpoint there, the registers restored): fact(5) =
         120, fib(10) = 55, op_mul(6, 7) = 42, by hand; then the program
-        ends as without them, every line right. Before: E01, no value."""
-        plain = run(nptest.ONE_CORE + [fw("calls")])
-        self.assertEqual(plain.rc, 0, plain.stderr)
-        with open(os.path.join(plain.out, "core0", "console.txt")) as f:
-            want = f.read()
-        _, text, con = self.calls_session("break calls.c:%d" % self.calls_line('report("fact(10)"'), "continue",
-                                          "print fact(5)", "print fib(10)", "print op_mul(6, 7)", "delete",
-                                          "continue")
-        self.assertEqual(re.findall(r"^\$\d+ = (\S+)$", text, re.M), ["120", "55", "42"], text)
-        self.assertEqual(con, want)
+        ends as without them, every line right; both byte orders. Before:
+        E01, no value, and the run ended with a break fault (status 3)."""
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                plain = run(nptest.ONE_CORE + [fw("calls", endian)])
+                self.assertEqual(plain.rc, 0, plain.stderr)
+                with open(os.path.join(plain.out, "core0", "console.txt")) as f:
+                    want = f.read()
+                _, text, con = self.calls_session("break calls.c:%d" % self.calls_line('report("fact(10)"'),
+                                                  "continue", "print fact(5)", "print fib(10)",
+                                                  "print op_mul(6, 7)", "delete", "continue", endian=endian)
+                self.assertEqual(re.findall(r"^\$\d+ = (\S+)$", text, re.M), ["120", "55", "42"], text)
+                self.assertEqual(con, want)
 
     def test_call_side_effect(self):
         """`call leaf(x)` twice adds x to the global leaf_sum each time (0
