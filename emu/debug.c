@@ -20,6 +20,7 @@ struct CoreDebug {
     GHashTable *bps;           /* physical addresses with a breakpoint */
     GArray *watches;           /* Watch */
     bool in_hook;              /* stopped inside the code hook at hook_pc */
+    bool moved;                /* the pc was written at this stop (redirect) */
     uint32_t hook_pc;
     /* a step: stop at the first instruction after step_from (and its
      * delay slot when it is a branch) */
@@ -64,6 +65,7 @@ static void stop_here(Core *c, DbgStop why, uint32_t pc)
     uint32_t data = why == DBG_STOP_WATCH ? d->watch_addr : 0;
     int kind = why == DBG_STOP_WATCH ? d->watch_kind : 0;
     d->in_hook = true;
+    d->moved = false;
     d->hook_pc = pc;
     d->ops.stop(d->ops.opaque, c, why, pc, data, kind);
     d->in_hook = false;
@@ -266,7 +268,9 @@ void core_debug_step(Core *c)
 {
     CoreDebug *d = c->dbg;
     d->step = true;
-    d->step_seen = d->in_hook;
+    /* stopped in the hook, the instruction there runs first when the core
+     * resumes; after a pc write it is the new pc's, which the hook meets */
+    d->step_seen = d->in_hook && !d->moved;
     d->step_from = core_debug_pc(c);
     d->step_branch = (mips_classify(word_at(c, d->step_from)) & MIPS_BRANCH) != 0;
     d->step_slot = false;
@@ -321,6 +325,24 @@ void core_debug_read_regs(Core *c, uint32_t r[CORE_DBG_NREGS])
     r[72] = core_read_cp0(c, NP_CP0_EPC);
 }
 
+/* The pc written at a stop inside a block (gdb's jump, call, the return
+ * from a call): the instruction at the stop and the rest of the block do
+ * not run, and go back as at a fault before it (cycles, counts, samples,
+ * block_truncate); the core goes on at v as at the start of a run (no
+ * block before it: an interrupt delivered in a hook does the same). */
+static bool redirect(Core *c, uint32_t v)
+{
+    CoreDebug *d = c->dbg;
+    if (in_delay_slot(c, d->hook_pc))
+        return false;   /* the engine would still take the branch after v */
+    block_truncate(c, d->hook_pc);
+    c->prev = &c->none;
+    c->pc = v;
+    d->hook_pc = v;
+    d->moved = true;
+    return uc_reg_write(c->uc, UC_MIPS_REG_PC, &v) == UC_ERR_OK;
+}
+
 bool core_debug_write_reg(Core *c, unsigned n, uint32_t v)
 {
     int reg = n >= 1 && n < 32 ? UC_MIPS_REG_0 + (int)n
@@ -332,10 +354,12 @@ bool core_debug_write_reg(Core *c, unsigned n, uint32_t v)
     if (reg < 0 || !core_live(c))
         return false;
     if (reg == UC_MIPS_REG_PC) {
-        if (c->dbg && c->dbg->in_hook)
-            return false;          /* inside a translated block: not here */
         if (v & 1)
             return false;          /* MIPS16e: the platform has none (elfload's entry) */
+        if (c->dbg && c->dbg->in_hook)
+            return redirect(c, v);
+        if (c->in_run)
+            return false;          /* waiting inside an instruction (a sync point) */
         c->pc = v;
     }
     return uc_reg_write(c->uc, reg, &v) == UC_ERR_OK;

@@ -95,6 +95,10 @@ uint64_t core_debug_cycle(Core *c);
 uint32_t core_debug_pc(Core *c);
 /* Registers in gdb's numbering (above); values as 32-bit numbers. */
 void core_debug_read_regs(Core *c, uint32_t regs[CORE_DBG_NREGS]);
+/* The pc written at a stop inside a block cuts the block there (the
+ * instruction at the stop and the rest do not run, nor count) and the
+ * core resumes at v; false: odd v, a stop in a delay slot, or a live
+ * core waiting inside an instruction without being the one stopped. */
 bool core_debug_write_reg(Core *c, unsigned n, uint32_t v);
 /* RAM through kseg0/kseg1 (and the physical alias); false outside RAM
  * (device windows are not read: a read has side effects). A write drops

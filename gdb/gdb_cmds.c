@@ -281,8 +281,8 @@ static void reg_write(GdbStub *g, const char *p)
         hist_forget(g);        /* the program changed: no replay crosses it */
     else if (n == CORE_DBG_PC && eq && g->log)
         /* gdb says only 'Could not write register ""': say why here */
-        g->log("gdb: the pc cannot be written at this stop (only at reset, between blocks): "
-               "gdb's jump, call and print of a function call are not supported");
+        g->log("gdb: the pc cannot be written: odd (the platform has no MIPS16e), a stop in a branch's "
+               "delay slot, or the thread's core waits inside an instruction (select the one that stopped)");
     gdb_send_str(g, ok ? "OK" : "E01");
 }
 

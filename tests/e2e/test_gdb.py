@@ -6,8 +6,9 @@ worker core, its backtrace, arguments and locals, a step over a branch and
 its delay slot (the expected PC from objdump, not from nocprof), a
 watchpoint on a global, monitor cycles, continue to exit, a fault stop
 with its signal, the stop cycle, kill, a malformed packet, reverse
-execution (reverse-stepi, reverse-continue, the start of history), and the
-output files equal to those of the same run without --gdb. SKIP (77) without
+execution (reverse-stepi, reverse-continue, the start of history), pc
+writes at a stop (jump, print f(x), call: the cut block not counted), and
+the output files equal to those of the same run without --gdb. SKIP (77) without
 gdb-multiarch."""
 import json
 import os
@@ -336,18 +337,137 @@ class Gdb(unittest.TestCase):
         want = {c["id"]: (c["cycles"], c["status"]) for c in summary["cores"]}
         self.assertEqual(got, want, text)
 
-    def test_pc_write_at_breakpoint_explained(self):
-        """A stop inside a block cannot take a new pc (docs/debugging.md):
-        gdb only says 'Could not write register ""', so nocprof says why
-        on its stderr; the run then ends as without the attempt."""
+    CALLS_C = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "firmware", "tests", "calls.c")
+
+    def calls_line(self, text):
+        with open(self.CALLS_C) as f:
+            return next(i + 1 for i, line in enumerate(f) if text in line)
+
+    def calls_session(self, *cmds, model="flat", endian="el"):
+        s = Session(fw("calls", endian), nptest.ONE_CORE + ["--set", "timing.model=" + model])
+        text = s.gdb(*cmds)
+        self.assertEqual(s.wait(), 0, text + open(s.err_path).read())
+        with open(os.path.join(s.out, "core0", "console.txt")) as f:
+            return s, text, f.read()
+
+    def test_jump_skips_lines(self):
+        """gdb's `jump LINE` at a breakpoint inside a block: the core goes
+        on at the line's code and what lies between never runs (calls.c
+        prints none of its fact, fib and is_even lines). Before: 'Could not
+        write register' (E01) and all six lines printed."""
+        text_at = self.calls_line('report("fact(10)"')
+        to = self.calls_line('report("run_ops"')
+        _, text, con = self.calls_session("break calls.c:%d" % text_at, "continue", "jump %d" % to)
+        self.assertNotIn("Could not write register", text)
+        self.assertNotIn("fact(10)", con)
+        self.assertNotIn("fib(12)", con)
+        self.assertNotIn("is_even", con)
+        self.assertIn("calls: run_ops = 2523 (expected 2523) ok", con)
+        self.assertIn("calls: all ok", con)
+
+    def test_stepi_after_pc_write(self):
+        """stepi right after a pc write at a stop inside a block runs the
+        instruction at the new pc (the hook meets it first: it is not the
+        one the stop was before) and stops after it. Before: E01 at the
+        write, and the steps ran on from the breakpoint in main."""
+        insns = objdump_function(fw("calls"), "marked_loop", "el")
+        k = next(n for n, i in enumerate(insns) if i[1] == "sll")   # the loop's first, no branch
         s = Session(fw("calls"), nptest.ONE_CORE)
-        text = s.gdb("break main", "continue", "set var $pc = $pc + 8", "delete", "continue")
+        text = s.gdb("break calls.c:%d" % self.calls_line('report("fact(10)"'), "continue",
+                     "set var $pc = 0x%x" % insns[k][0], "stepi", "p/x $pc", "stepi", "p/x $pc", "kill")
+        self.assertEqual(s.wait(), 130, text)
+        self.assertEqual(re.findall(r"\$\d+ = (\S+)", text), ["0x%x" % insns[k + 1][0], "0x%x" % insns[k + 2][0]],
+                         text)
+
+    def test_pc_write_other_cores(self):
+        """Pipeline demo, 4 cores (24k): at a breakpoint on a worker, its
+        pc moved off and back leaves summary.json and summary.txt as
+        without gdb; the cores waiting inside an instruction for it (at a
+        sync point) refuse a pc write with E01 and stderr says why (before:
+        the write was taken, into the engine of a core inside its run)."""
+        elf = fw("pipeline")
+        s = Session(elf)
+        text = s.gdb("break crc32_words", "continue", "set var $pc = $pc + 4", "set var $pc = $pc - 4",
+                     "thread 1", "set var $pc = $pc + 4", "delete", "continue")
         self.assertEqual(s.wait(), 0, text)
-        self.assertIn("Could not write register", text)
+        self.assertEqual(text.count("Could not write register"), 1, text)
         with open(s.err_path) as f:
-            err = f.read()
-        self.assertIn("nocprof: gdb: the pc cannot be written at this stop (only at reset, between blocks): "
-                      "gdb's jump, call and print of a function call are not supported", err)
+            self.assertIn("waits inside an instruction (select the one that stopped)", f.read())
+        plain = run(["--set", "timing.model=24k", elf])
+        for f in ("summary.json", "summary.txt"):
+            with open(os.path.join(s.out, f), "rb") as x, open(os.path.join(plain.out, f), "rb") as y:
+                self.assertEqual(x.read(), y.read(), f)
+
+    def test_print_function_call(self):
+        """`print f(x)` runs f on the core (gdb's call dummy: pc = f, $ra on
+        the stack, a breakpoint there, the registers restored): fact(5) =
+        120, fib(10) = 55, op_mul(6, 7) = 42, by hand; then the program
+        ends as without them, every line right; both byte orders. Before:
+        E01, no value, and the run ended with a break fault (status 3)."""
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                plain = run(nptest.ONE_CORE + [fw("calls", endian)])
+                self.assertEqual(plain.rc, 0, plain.stderr)
+                with open(os.path.join(plain.out, "core0", "console.txt")) as f:
+                    want = f.read()
+                _, text, con = self.calls_session("break calls.c:%d" % self.calls_line('report("fact(10)"'),
+                                                  "continue", "print fact(5)", "print fib(10)",
+                                                  "print op_mul(6, 7)", "delete", "continue", endian=endian)
+                self.assertEqual(re.findall(r"^\$\d+ = (\S+)$", text, re.M), ["120", "55", "42"], text)
+                self.assertEqual(con, want)
+
+    def test_call_side_effect(self):
+        """`call leaf(x)` twice adds x to the global leaf_sum each time (0
+        before run_leaves resets it): gdb reads 42 back. Before: E01."""
+        _, text, con = self.calls_session("break calls.c:%d" % self.calls_line('report("fact(10)"'), "continue",
+                                          "print leaf_sum", "call leaf(7)", "call leaf(35)", "print leaf_sum",
+                                          "delete", "continue")
+        self.assertEqual(re.findall(r"^\$\d+ = (\S+)$", text, re.M), ["0", "42"], text)
+        self.assertIn("calls: run_leaves = 480 (expected 480) ok", con)
+
+    def test_pc_write_counts_what_ran(self):
+        """A pc written at a stop inside a block takes back the rest of the
+        block (block_truncate): in the middle of marked_loop's loop block,
+        $pc moved on and back to the same instruction runs it again from
+        there, so summary.json, summary.txt and flat.txt are byte for byte
+        the plain run's (flat and 24k; the cut part counted twice would
+        add its instructions and cycles). And `print fact(5)` adds to the
+        totals exactly fact(5)'s own instructions and flat cycles, by hand
+        from objdump: each level n >= 2 runs all but the base case's last
+        two words (14: two loads, a mul, jal and jr taken: 20 cycles),
+        fact(1) the first three and those two (5, bnez and jr taken: 7):
+        61 instructions, 87 cycles (the call dummy's block: none). Before:
+        E01 at the first write."""
+        insns = objdump_function(fw("calls"), "marked_loop", "el")
+        br = next(i for i in insns if i[1] == "bne")
+        head = int(br[2].split(",")[-1].split()[0], 16)
+        mid = head + 8
+        self.assertLess(mid, br[0])
+        for model in ("flat", "24k"):
+            with self.subTest(model=model):
+                s, text, _ = self.calls_session("break *0x%x" % mid, "continue", "continue",
+                                                "set var $pc = 0x%x" % (mid + 4), "set var $pc = 0x%x" % mid,
+                                                "p/x $pc", "delete", "continue", model=model)
+                self.assertIn("$1 = 0x%x" % mid, text)
+                plain = run(nptest.ONE_CORE + ["--set", "timing.model=" + model, fw("calls")])
+                for f in ("summary.json", "summary.txt", os.path.join("core0", "flat.txt")):
+                    with open(os.path.join(s.out, f), "rb") as x, open(os.path.join(plain.out, f), "rb") as y:
+                        self.assertEqual(x.read(), y.read(), f)
+        fact = objdump_function(fw("calls"), "fact", "el")
+        self.assertEqual([i[1] for i in fact[-2:]], ["jr", "li"])
+        self.assertEqual(len(fact), 16)
+        s, text, _ = self.calls_session("break calls.c:%d" % self.calls_line('report("fact(10)"'), "continue",
+                                        "print fact(5)", "delete", "continue")
+        self.assertIn("$1 = 120", text)
+        import json
+        plain = run(nptest.ONE_CORE + ["--set", "timing.model=flat", fw("calls")])
+        a = json.load(open(os.path.join(plain.out, "summary.json")))["cores"][0]
+        b = json.load(open(os.path.join(s.out, "summary.json")))["cores"][0]
+        self.assertEqual(b["instructions"] - a["instructions"], 4 * 14 + 5)
+        self.assertEqual(b["cycles"] - a["cycles"], 4 * 20 + 7)
+        self.assertEqual(b["busy_cycles"], b["cycles"])
+        self.assertEqual(sum(f["self_cycles"] for f in b["functions"]), b["cycles"])
+        self.assertEqual(sum(f["instructions"] for f in b["functions"]), b["instructions"])
 
     def test_bad_jump_signals(self):
         """fault_jump.c: cores 0-2 jump to unmapped addresses (SIGSEGV),
