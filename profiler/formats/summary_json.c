@@ -238,6 +238,15 @@ static void json_frames(NpJson *b, const FaultFrame *frames, unsigned n)
     npjson_end_array(b);
 }
 
+/* "pc", "function", "file", "line": a place in the firmware */
+static void json_where(NpJson *b, uint32_t pc, const char *function, const char *file, unsigned line)
+{
+    npjson_member_u64(b, "pc", pc);
+    npjson_member_string(b, "function", function);
+    npjson_member_string(b, "file", file);
+    npjson_member_u64(b, "line", line);
+}
+
 static void json_fault(NpJson *b, const CoreResult *c)
 {
     if (!c->faulted) {
@@ -246,10 +255,7 @@ static void json_fault(NpJson *b, const CoreResult *c)
     }
     npjson_member_object(b, "fault");
     npjson_member_string(b, "kind", c->fault_kind);
-    npjson_member_u64(b, "pc", c->fault_pc);
-    npjson_member_string(b, "function", c->fault_function);
-    npjson_member_string(b, "file", c->fault_file);
-    npjson_member_u64(b, "line", c->fault_line);
+    json_where(b, c->fault_pc, c->fault_function, c->fault_file, c->fault_line);
     npjson_member_string(b, "message", c->fault_message);
     npjson_member_array(b, "stack");
     for (unsigned k = 0; c->fault_stack && c->fault_stack[k]; k++)
@@ -297,10 +303,7 @@ static void json_wait(NpJson *b, const CoreResult *c)
         npjson_member_i64(b, "peer", c->wait_peer);
     else
         npjson_member_null(b, "peer");
-    npjson_member_u64(b, "pc", c->wait_pc);
-    npjson_member_string(b, "function", c->wait_function);
-    npjson_member_string(b, "file", c->wait_file);
-    npjson_member_u64(b, "line", c->wait_line);
+    json_where(b, c->wait_pc, c->wait_function, c->wait_file, c->wait_line);
     npjson_member_string(b, "why", c->wait_why);
     npjson_end_object(b);
 }
@@ -338,10 +341,7 @@ static void json_stop(NpJson *b, const CoreResult *c)
         return;
     }
     npjson_member_object(b, "stop");
-    npjson_member_u64(b, "pc", c->stop_pc);
-    npjson_member_string(b, "function", c->stop_function);
-    npjson_member_string(b, "file", c->stop_file);
-    npjson_member_u64(b, "line", c->stop_line);
+    json_where(b, c->stop_pc, c->stop_function, c->stop_file, c->stop_line);
     json_frames(b, c->stop_frames, c->nstop_frames);
     npjson_end_object(b);
 }
