@@ -50,15 +50,7 @@ PSEUDO = ("<idle>", "<interrupt>", "<unknown>")
 STATUS2 = ("fx_outside_ram-el",)
 
 # Known violations, case name -> why (each one an open bug, reported):
-# the handler of these fixtures lies inside _start's symbol (vector
-# 0x80000180), so _start is both the reset entry (never called) and called
-# from <interrupt>; its inclusive cycles are only the interrupt's (10), the
-# reset frame's own cycles are left out, and inclusive < self (12).
-# (profiler/collect/profile_build.c raises inclusive to self only for
-# functions never called.) Reproduce: nocprof run --set timing.model=24k
-# build/tests/fixtures/emu/t24_perfirq-el.elf: _start self 12, inclusive 10.
-KNOWN = {"fx_t24_%s-%s" % (n, e): "inclusive < self of a called reset entry"
-         for n in ("perfirq", "perfinirq", "perfldirq", "perfmode") for e in ("el", "eb")}
+KNOWN = {}
 
 
 def elfs():
@@ -251,6 +243,26 @@ class Invariants(unittest.TestCase):
         lcov = nptest.tool("lcov")
         res = sh([lcov, "--summary", path])
         self.assertEqual(res.returncode, 0, "%s: lcov --summary:\n%s%s" % (what, res.stdout, res.stderr))
+
+
+class CalledEntry(unittest.TestCase):
+    def test_called_reset_entry_inclusive(self):
+        # Found by the sweep: t24_perfirq's handler lies inside _start
+        # (vector 0x80000180), so _start is the reset entry (its root frame,
+        # never a call) and is called once from <interrupt>. Its inclusive
+        # time is the root frame's own cycles plus the handler's: 2 + 10 =
+        # its self 12 (stacks.folded's "core0;_start 2" and the <interrupt>
+        # arc). Before: inclusive 10 < self 12.
+        for endian in ("el", "eb"):
+            r = nptest.run([nptest.fixture("t24_perfirq", endian), "--set", "timing.model=24k"])
+            self.assertEqual(r.rc, 1, r.describe())
+            fn = nptest.functions(r.core(0))
+            root = [int(l.rsplit(" ", 1)[1]) for l in r.text("stacks.folded").splitlines()
+                    if l.rsplit(" ", 1)[0] == "core0;_start"]
+            arc = [a for a in fn["_start"]["callers"] if a["caller"] == "<interrupt>"]
+            self.assertEqual((root, [a["inclusive_cycles"] for a in arc]), ([2], [10]), endian)
+            self.assertEqual(fn["_start"]["self_cycles"], 12, endian)
+            self.assertEqual(fn["_start"]["inclusive_cycles"], 12, endian)
 
 
 def add_cases():
