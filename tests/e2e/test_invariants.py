@@ -277,8 +277,6 @@ def add_cases():
 
 
 if __name__ == "__main__":
-    _orig = nptest.main
-
     # the cases depend on --fw / --fixtures: parse them first
     import argparse
     _p = argparse.ArgumentParser(add_help=False)
