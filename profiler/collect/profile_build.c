@@ -299,5 +299,12 @@ Profile *collector_profile(Collector *col, const Core *core, const char *elf_pat
     build_arcs(p, col);
     build_hists(p, col, core);
     take_contexts(p, col);
+    /* The root context is the reset entry's frame, never a call: its own
+     * cycles are the entry's inclusive time (as above). An entry that is
+     * called as well (an interrupt vector inside _start) has its calls'
+     * inclusive time, to which they add: before, t24_perfirq's _start
+     * had inclusive 10 (the handler) < self 12. */
+    if (p->nctxs && p->ctxs[0].func < col->nsyms && p->funcs[p->ctxs[0].func].calls)
+        p->funcs[p->ctxs[0].func].inclusive_cycles += p->ctxs[0].self;
     return p;
 }
