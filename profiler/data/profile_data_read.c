@@ -318,6 +318,35 @@ static bool dec_icycles(Rd *r, const char *at, GVariant *prof, Profile *p)
     return true;
 }
 
+/* format 14: each block's runs cut short before each instruction, block
+ * after block; none more than the block's runs (any order: a fault cuts
+ * a run before one instruction, an annulled delay slot skips one alone) */
+static bool dec_cuts(Rd *r, const char *at, GVariant *prof, Profile *p)
+{
+    gsize n, want = 0, j = 0;
+    const uint64_t *v = fixed(prof, 20, sizeof(uint64_t), &n);
+    for (unsigned i = 0; i < p->nblocks; i++)
+        want += p->blocks[i].ninsns;
+    if (n != want) {
+        g_autofree char *field = g_strdup_printf("%s.cuts", at);
+        return fail(r, field, "%" G_GSIZE_FORMAT " instructions' cut runs, but the blocks have %" G_GSIZE_FORMAT,
+                    n, want);
+    }
+    for (unsigned i = 0; i < p->nblocks; j += p->blocks[i++].ninsns) {
+        ProfBlock *b = &p->blocks[i];
+        bool any = false;
+        for (uint32_t k = 0; k < b->ninsns; k++) {
+            if (v[j + k] > b->count)
+                return fail_at(r, at, "blocks", i, "%" G_GUINT64_FORMAT " runs cut short before its instruction %u"
+                               ", more than its %" G_GUINT64_FORMAT " runs (cuts)", v[j + k], k, b->count);
+            any |= v[j + k] != 0;
+        }
+        if (any)
+            b->cut = g_memdup2(v + j, sizeof(uint64_t) * b->ninsns);
+    }
+    return true;
+}
+
 static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
 {
     g_autofree char *at = g_strdup_printf("cores[%u].profile", core);
@@ -326,9 +355,9 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
     p->elf_path = g_strdup(elf);
     p->nperiods = r->d->cfg.nperiods;
     g_variant_get(v, "(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "*" "@a" PD_CTX "@a" PD_EVENT "tt"
-                  "mstb***)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
+                  "mstb****)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
                   &p->clock_hz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &p->excluded_cycles, &p->collection, NULL,
-                  NULL, NULL, NULL, NULL);
+                  NULL, NULL, NULL, NULL, NULL);
     bool ok = true;
     if (p->clock_hz != (double)r->d->cfg.clock_hz)
         ok = fail(r, at, "clock %g Hz, but the configuration's clock.hz is %" G_GUINT64_FORMAT, p->clock_hz,
@@ -338,7 +367,7 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
                   G_GUINT64_FORMAT " cycles", p->idle_cycles, p->busy_cycles, p->cycles);
     ok = ok && dec_funcs(r, at, v, p) && dec_arcs(r, at, v, p) && dec_blocks(r, at, v, p)
          && dec_hists(r, at, v, p) && dec_contexts(r, at, v, p) && dec_misses(r, at, v, p)
-         && dec_stalls(r, at, v, p) && dec_icycles(r, at, v, p);
+         && dec_stalls(r, at, v, p) && dec_icycles(r, at, v, p) && dec_cuts(r, at, v, p);
     if (!ok) {
         if (!p->hists)
             p->nperiods = 0;
