@@ -658,6 +658,31 @@ class CutBlockCounts(unittest.TestCase):
             with open(os.path.join(out, f)) as h:
                 self.assertEqual(h.read(), before[f], f)
 
+    def test_gmon_block_record(self):
+        """gmon.out's bb record (little-endian): per block a pair (start,
+        runs) per stretch of instructions that ran as often: the entry
+        block once, the loop block N times from its start and N - 1 from
+        the faulting load (before: only (target, N), claiming the load
+        and what follows ran N times in the loop block)."""
+        import struct
+        data = open(self.r.path("core0", "gmon.out"), "rb").read()
+        pos, bb = 20, []
+        while pos < len(data):
+            tag = data[pos]
+            if tag == 0:
+                n = struct.unpack_from("<III", data, pos + 1)[2]
+                pos += 33 + 2 * n
+            elif tag == 1:
+                pos += 13
+            else:
+                self.assertEqual(tag, 2)
+                n = struct.unpack_from("<I", data, pos + 1)[0]
+                bb += [struct.unpack_from("<II", data, pos + 5 + 8 * i) for i in range(n)]
+                pos += 5 + 8 * n
+        lo = min(self.runs)
+        mine = sorted((a, c) for a, c in bb if lo <= a <= max(self.runs))
+        self.assertEqual(mine, [(lo, 1), (self.target, CUTLOOP_N), (self.fault_pc, CUTLOOP_N - 1)])
+
     def test_reader_refuses_a_cut_over_the_runs(self):
         """profile.data's cut counts (format 14): one per instruction, each
         at most its block's runs; the loop block's (0 x 4, then 1 from the
