@@ -165,20 +165,20 @@ static GVariant *enc_icycles(const Profile *p)
     return a;
 }
 
-/* format 14: every block's runs cut short before each instruction, block
- * after block (0 where none) */
+/* format 14: the runs cut short before an instruction of a block, only
+ * where there are some: (block index, instruction, runs), in order */
 static GVariant *enc_cuts(const Profile *p)
 {
     size_t n = 0;
     for (unsigned i = 0; i < p->nblocks; i++)
-        n += p->blocks[i].ninsns;
-    uint64_t *v = g_new0(uint64_t, n + 1);
-    for (unsigned i = 0, j = 0; i < p->nblocks; j += p->blocks[i++].ninsns)
-        if (p->blocks[i].cut)
-            memcpy(v + j, p->blocks[i].cut, sizeof(uint64_t) * p->blocks[i].ninsns);
-    GVariant *a = g_variant_new_fixed_array(G_VARIANT_TYPE_UINT64, v, n, sizeof(uint64_t));
-    g_free(v);
-    return a;
+        for (uint32_t k = 0; p->blocks[i].cut && k < p->blocks[i].ninsns; k++)
+            n += p->blocks[i].cut[k] != 0;
+    PdUut *v = g_new0(PdUut, n + 1);
+    for (unsigned i = 0, j = 0; i < p->nblocks; i++)
+        for (uint32_t k = 0; p->blocks[i].cut && k < p->blocks[i].ninsns; k++)
+            if (p->blocks[i].cut[k])
+                v[j++] = (PdUut){ i, k, p->blocks[i].cut[k] };
+    return fixed_tuples(PD_CUT, v, n, sizeof *v);
 }
 
 static GVariant *enc_hists(const Profile *p)
@@ -240,7 +240,7 @@ static GVariant *enc_profile(const Profile *p)
         s[i] = (PdUut){ p->stalls[i].pc, p->stalls[i].cause, p->stalls[i].cycles };
     GVariant *stalls = fixed_tuples(PD_STALL, s, p->nstalls, sizeof *s);
     return g_variant_new("(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT
-                         "ttmstb@a" PD_MISS "@a" PD_STALL "@at@at)", p->cycles, p->instructions, p->idle_cycles,
+                         "ttmstb@a" PD_MISS "@a" PD_STALL "@at@a" PD_CUT ")", p->cycles, p->instructions, p->idle_cycles,
                          p->irq_cycles, p->busy_cycles, p->clock_hz, enc_funcs(p), enc_arcs(p), enc_blocks(p),
                          enc_hists(p), ctxs, events, p->events_dropped, p->excluded_cycles, p->collection,
                          p->contexts_dropped, (gboolean)p->blocks_full, enc_misses(p), stalls,

@@ -318,31 +318,30 @@ static bool dec_icycles(Rd *r, const char *at, GVariant *prof, Profile *p)
     return true;
 }
 
-/* format 14: each block's runs cut short before each instruction, block
- * after block; none more than the block's runs (any order: a fault cuts
- * a run before one instruction, an annulled delay slot skips one alone) */
+/* format 14: the runs cut short before an instruction of a block, only
+ * where not 0, in (block, instruction) order; none more than the block's
+ * runs (they need not decrease along a block: a fault cuts a run before
+ * one instruction and the rest, an annulled delay slot skips one alone) */
 static bool dec_cuts(Rd *r, const char *at, GVariant *prof, Profile *p)
 {
-    gsize n, want = 0, j = 0;
-    const uint64_t *v = fixed(prof, 20, sizeof(uint64_t), &n);
-    for (unsigned i = 0; i < p->nblocks; i++)
-        want += p->blocks[i].ninsns;
-    if (n != want) {
-        g_autofree char *field = g_strdup_printf("%s.cuts", at);
-        return fail(r, field, "%" G_GSIZE_FORMAT " instructions' cut runs, but the blocks have %" G_GSIZE_FORMAT,
-                    n, want);
-    }
-    for (unsigned i = 0; i < p->nblocks; j += p->blocks[i++].ninsns) {
-        ProfBlock *b = &p->blocks[i];
-        bool any = false;
-        for (uint32_t k = 0; k < b->ninsns; k++) {
-            if (v[j + k] > b->count)
-                return fail_at(r, at, "blocks", i, "%" G_GUINT64_FORMAT " runs cut short before its instruction %u"
-                               ", more than its %" G_GUINT64_FORMAT " runs (cuts)", v[j + k], k, b->count);
-            any |= v[j + k] != 0;
+    typedef struct { uint32_t block, insn; uint64_t runs; } Cut;
+    G_STATIC_ASSERT(sizeof(Cut) == 16);
+    gsize n;
+    const Cut *v = fixed(prof, 20, sizeof(Cut), &n);
+    for (gsize i = 0; i < n; i++) {
+        const Cut *c = &v[i];
+        bool order = !i || v[i - 1].block < c->block || (v[i - 1].block == c->block && v[i - 1].insn < c->insn);
+        if (c->block >= p->nblocks || c->insn >= p->blocks[c->block].ninsns || !c->runs || !order) {
+            g_autofree char *field = g_strdup_printf("%s.cuts[%" G_GSIZE_FORMAT "]", at, i);
+            return fail(r, field, "block %u instruction %u: out of range, 0 or out of order", c->block, c->insn);
         }
-        if (any)
-            b->cut = g_memdup2(v + j, sizeof(uint64_t) * b->ninsns);
+        ProfBlock *b = &p->blocks[c->block];
+        if (c->runs > b->count)
+            return fail_at(r, at, "blocks", c->block, "%" G_GUINT64_FORMAT " runs cut short before its instruction "
+                           "%u, more than its %" G_GUINT64_FORMAT " runs (cuts)", c->runs, c->insn, b->count);
+        if (!b->cut)
+            b->cut = g_new0(uint64_t, b->ninsns);
+        b->cut[c->insn] = c->runs;
     }
     return true;
 }

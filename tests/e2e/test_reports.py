@@ -684,18 +684,18 @@ class CutBlockCounts(unittest.TestCase):
         self.assertEqual(mine, [(lo, 1), (self.target, CUTLOOP_N), (self.fault_pc, CUTLOOP_N - 1)])
 
     def test_reader_refuses_a_cut_over_the_runs(self):
-        """profile.data's cut counts (format 14): one per instruction, each
-        at most its block's runs; the loop block's (0 x 4, then 1 from the
-        faulting load on) is the last such run of u64 in the file."""
+        """profile.data's cut counts (format 14: (block, instruction,
+        runs) where not 0): each at most its block's runs. The loop
+        block's are (b, 4, 1) .. (b, 9, 1); the first is set to N + 1."""
         import shutil
         import struct
         out = os.path.join(tmpdir("cutbad"), "o")
         shutil.copytree(self.r.out, out)
         path = os.path.join(out, "profile.data")
         data = bytearray(open(path, "rb").read())
-        at = data.rfind(struct.pack("<10Q", 0, 0, 0, 0, 1, 1, 1, 1, 1, 1))
-        self.assertGreater(at, 0)
-        data[at + 32:at + 40] = struct.pack("<Q", CUTLOOP_N + 1)
+        m = re.search(rb"(....)\x04\0\0\0\x01\0{7}\1\x05\0\0\0\x01\0{7}", bytes(data), flags=re.S)
+        self.assertIsNotNone(m)
+        data[m.start() + 8:m.start() + 16] = struct.pack("<Q", CUTLOOP_N + 1)
         with open(path, "wb") as f:
             f.write(data)
         res = raw(["report", out])
