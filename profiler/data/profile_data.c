@@ -165,6 +165,22 @@ static GVariant *enc_icycles(const Profile *p)
     return a;
 }
 
+/* format 14: the runs cut short before an instruction of a block, only
+ * where there are some: (block index, instruction, runs), in order */
+static GVariant *enc_cuts(const Profile *p)
+{
+    size_t n = 0;
+    for (unsigned i = 0; i < p->nblocks; i++)
+        for (uint32_t k = 0; p->blocks[i].cut && k < p->blocks[i].ninsns; k++)
+            n += p->blocks[i].cut[k] != 0;
+    PdUut *v = g_new0(PdUut, n + 1);
+    for (unsigned i = 0, j = 0; i < p->nblocks; i++)
+        for (uint32_t k = 0; p->blocks[i].cut && k < p->blocks[i].ninsns; k++)
+            if (p->blocks[i].cut[k])
+                v[j++] = (PdUut){ i, k, p->blocks[i].cut[k] };
+    return fixed_tuples(PD_CUT, v, n, sizeof *v);
+}
+
 static GVariant *enc_hists(const Profile *p)
 {
     GVariantBuilder b;
@@ -224,11 +240,11 @@ static GVariant *enc_profile(const Profile *p)
         s[i] = (PdUut){ p->stalls[i].pc, p->stalls[i].cause, p->stalls[i].cycles };
     GVariant *stalls = fixed_tuples(PD_STALL, s, p->nstalls, sizeof *s);
     return g_variant_new("(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "@a" PD_HIST "@a" PD_CTX "@a" PD_EVENT
-                         "ttmstb@a" PD_MISS "@a" PD_STALL "@at)", p->cycles, p->instructions, p->idle_cycles,
+                         "ttmstb@a" PD_MISS "@a" PD_STALL "@at@a" PD_CUT ")", p->cycles, p->instructions, p->idle_cycles,
                          p->irq_cycles, p->busy_cycles, p->clock_hz, enc_funcs(p), enc_arcs(p), enc_blocks(p),
                          enc_hists(p), ctxs, events, p->events_dropped, p->excluded_cycles, p->collection,
                          p->contexts_dropped, (gboolean)p->blocks_full, enc_misses(p), stalls,
-                         enc_icycles(p));
+                         enc_icycles(p), enc_cuts(p));
 }
 
 #define PD_FRAME "(msmsuuub)" /* function, file, pc, line, repeat, inlined (PD_CORE) */

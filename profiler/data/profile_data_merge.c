@@ -37,8 +37,10 @@ static void sum_blocks(Profile *acc, const Profile *p)
         memcpy(all, acc->blocks, sizeof *all * acc->nblocks);
     if (p->nblocks)
         memcpy(all + acc->nblocks, p->blocks, sizeof *all * p->nblocks);
-    for (unsigned i = 0; i < p->nblocks; i++)   /* acc owns them */
+    for (unsigned i = 0; i < p->nblocks; i++) {   /* acc owns them */
         all[acc->nblocks + i].icycles = g_memdup2(p->blocks[i].icycles, sizeof(uint64_t) * p->blocks[i].ninsns);
+        all[acc->nblocks + i].cut = g_memdup2(p->blocks[i].cut, sizeof(uint64_t) * p->blocks[i].ninsns);
+    }
     unsigned n = acc->nblocks + p->nblocks, out = 0;
     qsort(all, n, sizeof *all, profile_block_cmp);
     for (unsigned i = 0; i < n; i++) {
@@ -51,7 +53,15 @@ static void sum_blocks(Profile *acc, const Profile *p)
                 g_free(o->icycles);
                 o->icycles = s;
             }
+            if (o->cut || all[i].cut) {   /* cut runs per instruction, summed */
+                uint64_t *c = g_new0(uint64_t, o->ninsns);
+                for (uint32_t k = 0; k < o->ninsns; k++)
+                    c[k] = (o->cut ? o->cut[k] : 0) + (all[i].cut ? all[i].cut[k] : 0);
+                g_free(o->cut);
+                o->cut = c;
+            }
             g_free(all[i].icycles);
+            g_free(all[i].cut);
             o->count += all[i].count;
             o->cycles += all[i].cycles;
         } else {

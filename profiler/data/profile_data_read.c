@@ -318,6 +318,34 @@ static bool dec_icycles(Rd *r, const char *at, GVariant *prof, Profile *p)
     return true;
 }
 
+/* format 14: the runs cut short before an instruction of a block, only
+ * where not 0, in (block, instruction) order; none more than the block's
+ * runs (they need not decrease along a block: a fault cuts a run before
+ * one instruction and the rest, an annulled delay slot skips one alone) */
+static bool dec_cuts(Rd *r, const char *at, GVariant *prof, Profile *p)
+{
+    typedef struct { uint32_t block, insn; uint64_t runs; } Cut;
+    G_STATIC_ASSERT(sizeof(Cut) == 16);
+    gsize n;
+    const Cut *v = fixed(prof, 20, sizeof(Cut), &n);
+    for (gsize i = 0; i < n; i++) {
+        const Cut *c = &v[i];
+        bool order = !i || v[i - 1].block < c->block || (v[i - 1].block == c->block && v[i - 1].insn < c->insn);
+        if (c->block >= p->nblocks || c->insn >= p->blocks[c->block].ninsns || !c->runs || !order) {
+            g_autofree char *field = g_strdup_printf("%s.cuts[%" G_GSIZE_FORMAT "]", at, i);
+            return fail(r, field, "block %u instruction %u: out of range, 0 or out of order", c->block, c->insn);
+        }
+        ProfBlock *b = &p->blocks[c->block];
+        if (c->runs > b->count)
+            return fail_at(r, at, "blocks", c->block, "%" G_GUINT64_FORMAT " runs cut short before its instruction "
+                           "%u, more than its %" G_GUINT64_FORMAT " runs (cuts)", c->runs, c->insn, b->count);
+        if (!b->cut)
+            b->cut = g_new0(uint64_t, b->ninsns);
+        b->cut[c->insn] = c->runs;
+    }
+    return true;
+}
+
 static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
 {
     g_autofree char *at = g_strdup_printf("cores[%u].profile", core);
@@ -326,9 +354,9 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
     p->elf_path = g_strdup(elf);
     p->nperiods = r->d->cfg.nperiods;
     g_variant_get(v, "(tttttd@a" PD_FUNC "@a" PD_ARC "@a" PD_BLOCK "*" "@a" PD_CTX "@a" PD_EVENT "tt"
-                  "mstb***)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
+                  "mstb****)", &p->cycles, &p->instructions, &p->idle_cycles, &p->irq_cycles, &p->busy_cycles,
                   &p->clock_hz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &p->excluded_cycles, &p->collection, NULL,
-                  NULL, NULL, NULL, NULL);
+                  NULL, NULL, NULL, NULL, NULL);
     bool ok = true;
     if (p->clock_hz != (double)r->d->cfg.clock_hz)
         ok = fail(r, at, "clock %g Hz, but the configuration's clock.hz is %" G_GUINT64_FORMAT, p->clock_hz,
@@ -338,7 +366,7 @@ static Profile *dec_profile(Rd *r, unsigned core, const char *elf, GVariant *v)
                   G_GUINT64_FORMAT " cycles", p->idle_cycles, p->busy_cycles, p->cycles);
     ok = ok && dec_funcs(r, at, v, p) && dec_arcs(r, at, v, p) && dec_blocks(r, at, v, p)
          && dec_hists(r, at, v, p) && dec_contexts(r, at, v, p) && dec_misses(r, at, v, p)
-         && dec_stalls(r, at, v, p) && dec_icycles(r, at, v, p);
+         && dec_stalls(r, at, v, p) && dec_icycles(r, at, v, p) && dec_cuts(r, at, v, p);
     if (!ok) {
         if (!p->hists)
             p->nperiods = 0;

@@ -27,10 +27,15 @@
 /* cycles, instructions, idle, irq, busy, clock_hz, then the arrays,
  * events dropped, cycles outside the region of interest, how the region
  * was chosen, calls past [limits] contexts, stopped at [limits] blocks,
- * the cache misses per instruction, the stalls per instruction */
+ * the cache misses per instruction, the stalls per instruction, each
+ * block's cycles per instruction (format 11) and the runs cut short
+ * before its instructions (format 14, PD_CUT) */
+/* runs cut short before an instruction of a block (format 14): block
+ * index, instruction, runs (only those not 0, in order) */
+#define PD_CUT "(uut)"
 /* pc, 0, I-cache, D-cache read, D-cache write misses (format 9) */
 #define PD_MISS "(uuttt)"
-#define PD_PROF "(tttttda" PD_FUNC "a" PD_ARC "a" PD_BLOCK "a" PD_HIST "a" PD_CTX "a" PD_EVENT "ttmstba" PD_MISS "a" PD_STALL "at)"
+#define PD_PROF "(tttttda" PD_FUNC "a" PD_ARC "a" PD_BLOCK "a" PD_HIST "a" PD_CTX "a" PD_EVENT "ttmstba" PD_MISS "a" PD_STALL "ata" PD_CUT ")"
 /* id, elf, elf_abs, sha256, status, exit code, faulted, fault kind,
  * message, function, file, pc, line, stack, instructions, cycles, busy,
  * idle, irq, interrupts, waits, stop pc, function, file, line, console,

@@ -162,8 +162,8 @@ static void put_insn(CgOut *w, const Profile *p, Names *files, const char *file,
 
 /* A block's self costs, instruction by instruction: each instruction's
  * own cycles (ProfBlock.icycles, exact per block, the split of
- * annotated.txt), and each per-instruction event (Ir Dr Dw Bc Bi) its
- * executions times the instruction's class, read from the ELF (an
+ * annotated.txt), and each per-instruction event (Ir Dr Dw Bc Bi) the
+ * times it really ran (prof_block_insn_runs) times the instruction's class, read from the ELF (an
  * instruction outside the ELF's image counts as Ir only). */
 static void block_lines(CgOut *w, const Profile *p, Names *files, const char *file, const ProfBlock *b)
 {
@@ -175,7 +175,7 @@ static void block_lines(CgOut *w, const Profile *p, Names *files, const char *fi
                                                                        : 1u << PEV_INSTRUCTIONS;
         for (unsigned e = 0; e < PEV_COUNT; e++)
             if (w->col_of[e] >= 0 && prof_events[e].insn && (ev >> e & 1))
-                v[w->col_of[e]] = b->count;
+                v[w->col_of[e]] = prof_block_insn_runs(b, k);
         put_insn(w, p, files, file, pc, v);
     }
 }

@@ -141,11 +141,37 @@ static void write_arcs(GByteArray *out, const Profile *p, bool big)
     }
 }
 
+/* Block b's pairs of the bb record: one per stretch of its instructions
+ * that ran as often (its first address, those runs; counts over 2^32 - 1
+ * split), written to out unless NULL; returns how many. A block never cut
+ * short is one pair, its executions; where runs were cut short a new
+ * stretch starts, so gprof -l -A -x shows each line the times it ran
+ * (docs/reports.md "Per-instruction counts"). */
+static uint64_t block_pairs(GByteArray *out, const ProfBlock *b, bool big)
+{
+    uint64_t n = 0;
+    uint32_t end = b->cut ? b->ninsns : 1;   /* cut: ninsns > 0 */
+    for (uint32_t k = 0, j; k < end; k = j) {
+        uint64_t runs = b->cut ? prof_block_insn_runs(b, k) : b->count;
+        for (j = k + 1; j < end && prof_block_insn_runs(b, j) == runs; j++)
+            ;
+        for (uint64_t left = runs; left; n++) {
+            uint32_t c = left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+            if (out) {
+                put32(out, b->addr + 4 * k, big);
+                put32(out, c, big);
+            }
+            left -= c;
+        }
+    }
+    return n;
+}
+
 static void write_blocks(GByteArray *out, const Profile *p, bool big)
 {
     uint64_t npairs = 0;
     for (unsigned i = 0; i < p->nblocks; i++)
-        npairs += (p->blocks[i].count + UINT32_MAX - 1) / UINT32_MAX;
+        npairs += block_pairs(NULL, &p->blocks[i], big);
     if (npairs == 0 || npairs > UINT32_MAX)
         return;
     put8(out, TAG_BB);
@@ -154,14 +180,8 @@ static void write_blocks(GByteArray *out, const Profile *p, bool big)
      * gprof runs) cancels out only when the value is stored little-endian:
      * target order for mipsel, the reverse for mips (see gmon.h). */
     put32(out, (uint32_t)npairs, false);
-    for (unsigned i = 0; i < p->nblocks; i++) {
-        for (uint64_t left = p->blocks[i].count; left;) {
-            uint32_t c = left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
-            put32(out, p->blocks[i].addr, big);
-            put32(out, c, big);
-            left -= c;
-        }
-    }
+    for (unsigned i = 0; i < p->nblocks; i++)
+        block_pairs(out, &p->blocks[i], big);
 }
 
 /* The size of the file gmon_build_flags would write, in bytes, as a double
@@ -181,7 +201,7 @@ static double gmon_size(const Profile *p, const ProfHist *h, GmonFlags flags)
     for (unsigned i = 0; i < p->narcs; i++)
         size += 13.0 * (double)(p->arcs[i].count / UINT32_MAX + 1);
     for (unsigned i = 0; !(flags & GMON_NO_BLOCKS) && i < p->nblocks; i++)
-        size += 8.0 * (double)(p->blocks[i].count / UINT32_MAX + 1);
+        size += 8.0 * (double)(p->blocks[i].count / UINT32_MAX + 1) * (p->blocks[i].cut ? p->blocks[i].ninsns : 1);
     return size;
 }
 

@@ -18,8 +18,10 @@ static Profile *profile_copy(const Profile *p)
         q->funcs[i].samples = g_memdup2(p->funcs[i].samples, sizeof(uint64_t) * (p->nperiods ? p->nperiods : 1));
     q->arcs = g_memdup2(p->arcs, sizeof *p->arcs * (p->narcs ? p->narcs : 1));
     q->blocks = g_memdup2(p->blocks, sizeof *p->blocks * (p->nblocks ? p->nblocks : 1));
-    for (unsigned i = 0; i < p->nblocks; i++)
+    for (unsigned i = 0; i < p->nblocks; i++) {
         q->blocks[i].icycles = g_memdup2(p->blocks[i].icycles, sizeof(uint64_t) * p->blocks[i].ninsns);
+        q->blocks[i].cut = g_memdup2(p->blocks[i].cut, sizeof(uint64_t) * p->blocks[i].ninsns);
+    }
     q->misses = g_memdup2(p->misses, sizeof *p->misses * (p->nmisses ? p->nmisses : 1));
     q->stalls = g_memdup2(p->stalls, sizeof *p->stalls * (p->nstalls ? p->nstalls : 1));
     q->ctxs = g_memdup2(p->ctxs, sizeof *p->ctxs * (p->nctxs ? p->nctxs : 1));
@@ -118,8 +120,10 @@ static void prune(Profile *q)
     for (unsigned i = 0; i < q->nblocks; i++)
         if (!q->funcs[q->blocks[i].func].hidden)
             q->blocks[nb++] = q->blocks[i];
-        else
+        else {
             g_free(q->blocks[i].icycles);
+            g_free(q->blocks[i].cut);
+        }
     q->nblocks = nb;
     size_t ns = 0;   /* and their instructions' stalls */
     for (size_t i = 0; i < q->nstalls; i++) {

@@ -14,8 +14,10 @@ void profile_free(Profile *p)
         prof_hist_clear(&p->hists[i]);
     g_free(p->funcs);
     g_free(p->arcs);
-    for (unsigned i = 0; i < p->nblocks; i++)
+    for (unsigned i = 0; i < p->nblocks; i++) {
         g_free(p->blocks[i].icycles);
+        g_free(p->blocks[i].cut);
+    }
     g_free(p->blocks);
     g_free(p->stalls);
     g_free(p->hists);
@@ -130,7 +132,7 @@ uint64_t profile_insn_count(const Profile *p, uint32_t addr)
     for (unsigned i = lo; i-- > 0;) {
         const ProfBlock *b = &p->blocks[i];
         if ((uint64_t)addr - b->addr < (uint64_t)b->ninsns * 4)
-            n += b->count;
+            n += prof_block_insn_runs(b, (addr - b->addr) / 4);
     }
     return n;
 }
@@ -165,7 +167,7 @@ void profile_insn_counts(const Profile *p, uint32_t start, unsigned n, uint64_t 
             continue;
         uint64_t a = b->addr < start ? start : b->addr;
         for (; a < bend && a < end; a += 4)
-            counts[(a - start) / 4] += b->count;
+            counts[(a - start) / 4] += prof_block_insn_runs(b, (uint32_t)((a - b->addr) / 4));
     }
 }
 

@@ -69,12 +69,26 @@ typedef struct ProfBlock {
     uint32_t addr;             /* first instruction */
     uint32_t ninsns;
     unsigned func;             /* function index */
-    uint64_t count;            /* executions */
+    uint64_t count;            /* executions: times it was entered */
     uint64_t cycles;           /* all cycles charged to it */
     uint64_t *icycles;         /* [ninsns] of them, each instruction's
                                   (they add up to cycles; owned by the
                                   Profile; NULL: spread evenly) */
+    uint64_t *cut;             /* [ninsns] of its executions, those cut
+                                  short before each instruction (a fault,
+                                  an interrupt, the exit, the cycle limit,
+                                  a gdb pc write, an annulled delay slot):
+                                  each <= count, not monotonic; owned by
+                                  the Profile; NULL: none */
 } ProfBlock;
+
+/* The times b's instruction k (k < ninsns) really ran: its executions
+ * less those cut short before it. Every per-instruction or per-line
+ * execution count comes from this, never from count alone. */
+static inline uint64_t prof_block_insn_runs(const ProfBlock *b, uint32_t k)
+{
+    return b->cut ? b->count - (b->cut[k] < b->count ? b->cut[k] : b->count) : b->count;
+}
 
 /* The cycles of b's instruction k (k < ninsns): icycles[k], or without
  * them b's cycles spread evenly (the first cycles % ninsns get one more). */
@@ -232,7 +246,8 @@ Profile *profile_filter(const Profile *p, char **focus, char **exclude, GError *
 unsigned *profile_never_called(const Profile *p, unsigned *n);
 
 /* Per-instruction execution count at addr, summed over the blocks that
- * contain it (an instruction can be in several overlapping blocks). */
+ * contain it (an instruction can be in several overlapping blocks): the
+ * times it really ran (prof_block_insn_runs). */
 uint64_t profile_insn_count(const Profile *p, uint32_t addr);
 
 /* Chip-wide profile: the n per-core profiles summed function by function,

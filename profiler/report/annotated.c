@@ -5,9 +5,11 @@
  * address order: a header with its calls and self/inclusive cycles, then
  * every source line of its line range (per source file its instructions
  * map to, DWARF) prefixed with
- *   count    execution counts of the basic blocks that have an instruction
- *            on that line, comma-separated when several blocks share the
- *            line (gprof -A -x); "#####" for a line with code that never ran;
+ *   count    per basic block that has an instruction on that line, the
+ *            times the line ran in it (the most any of its instructions
+ *            there ran: a run cut short before the line is not counted),
+ *            comma-separated when several blocks share the line (gprof -A
+ *            -x); "#####" for a line with code that never ran;
  *   cycles   the line's cycles: each instruction's own (ProfBlock.icycles:
  *            its cost, waits, misses, a taken branch's cost; exact per
  *            block), summed over the line's instructions;
@@ -28,8 +30,15 @@
 #include <inttypes.h>
 #include <string.h>
 
+typedef struct LineBlock {
+    unsigned block;     /* index into p->blocks */
+    uint64_t runs;      /* times the line ran in it: the most any of its
+                           instructions on the line ran (a run cut short
+                           after the line's first instruction ran it) */
+} LineBlock;
+
 typedef struct LineInfo {
-    GArray *blocks;     /* indices into p->blocks, distinct */
+    GArray *blocks;     /* LineBlock, distinct blocks */
     uint64_t cycles, samples;
     uint64_t ev[PEV_COUNT];   /* --events: the line's counts */
     bool code;
@@ -129,7 +138,7 @@ static void func_data(const Profile *p, const ProfFunc *f, FuncData *d, bool eve
             uint64_t a = (uint64_t)b->addr + 4 * (uint64_t)k;
             if (a < d->lo || a >= hi)
                 continue;
-            d->count[(a - d->lo) / 4] += b->count;
+            d->count[(a - d->lo) / 4] += prof_block_insn_runs(b, k);
             d->cycles[(a - d->lo) / 4] += prof_block_insn_cycles(b, k);
         }
     }
@@ -243,12 +252,15 @@ static GArray *build_spans(const Profile *p, const FuncData *d, bool *too_wide)
                     continue;
                 LineInfo *li = &s->lines[w->line - s->lo];
                 if (!li->blocks)
-                    li->blocks = g_array_new(FALSE, FALSE, sizeof(unsigned));
-                bool seen = false;
+                    li->blocks = g_array_new(FALSE, FALSE, sizeof(LineBlock));
+                LineBlock *seen = NULL, x = { bi, prof_block_insn_runs(b, k) };
                 for (guint m = 0; m < li->blocks->len; m++)
-                    seen |= g_array_index(li->blocks, unsigned, m) == bi;
-                if (!seen)
-                    g_array_append_val(li->blocks, bi);
+                    if (g_array_index(li->blocks, LineBlock, m).block == bi)
+                        seen = &g_array_index(li->blocks, LineBlock, m);
+                if (seen)
+                    seen->runs = MAX(seen->runs, x.runs);
+                else
+                    g_array_append_val(li->blocks, x);
             }
         }
     }
@@ -307,9 +319,12 @@ static void print_source(GString *o, const Profile *p, GArray *spans, GHashTable
             }
             GString *cs = g_string_new(NULL);
             for (guint m = 0; li->blocks && m < li->blocks->len; m++) {
-                if (m)
+                uint64_t runs = g_array_index(li->blocks, LineBlock, m).runs;
+                if (!runs)   /* every run was cut short before the line */
+                    continue;
+                if (cs->len)
                     g_string_append_c(cs, ',');
-                num_append_u64(cs, p->blocks[g_array_index(li->blocks, unsigned, m)].count);
+                num_append_u64(cs, runs);
             }
             t->lines++;
             if (cs->len)
@@ -410,7 +425,7 @@ GString *report_annotated_events(const Profile *p, bool events)
     g_string_append_printf(o, "Annotated source, %s\n\n", title);
     g_free(title);
     g_string_append(o,
-        "count: executions of the basic blocks on the line (comma-separated when several\n"
+        "count: times the line ran in each basic block on it (comma-separated when several\n"
         "blocks share it; ##### = code never executed); cycles: the blocks' cycles spread\n"
         "over their instructions; samples: timer ticks of the first sampling period");
     if (p->nperiods)

@@ -225,9 +225,10 @@ class Callgrind(unittest.TestCase):
             self.assertEqual(r.rc, 0, r.describe())
             cg = r.text("core0", "callgrind.out")
             self.assertIn("\nevents: Cycles Ir Dr Dw Bc Bi\n", cg)
-            # Ir counts whole blocks: _start's last block (start.S: li, sw
-            # to SYS EXIT, b 3b, nop) stops the core at the sw, 2 early
-            ir = r.core(0)["instructions"] + 2
+            # Ir counts what ran: _start's last block (start.S: li, sw to
+            # SYS EXIT, b 3b, nop) stops the core at the sw, and the 2
+            # instructions after it do not count (they did before: + 2)
+            ir = r.core(0)["instructions"]
             self.assertIn("\nsummary: %d %d " % (r.core(0)["cycles"], ir), cg)
             files = re.findall(r"^(?:fl|fi|fe|cfi)=\(\d+\) (.*)$", cg, re.M)
             self.assertTrue(files and all(f.startswith("/./") for f in files), files)
@@ -500,6 +501,219 @@ class Budget(unittest.TestCase):
         for col in (1, 2):
             self.assertEqual(sum(int(l.split(" ")[col]) for l in lines), r.core(0)["cycles"])
         self.assertLess(os.path.getsize(os.path.join(d, "diff.folded")), 4 << 20)
+
+
+CUTLOOP_N = 100   # firmware/tests/cutloop.c
+
+
+def cutloop_truth(elf, fault_pc):
+    """Per-pc runs of cutloop() and each pc's line, from objdump -dl (not
+    nocprof): the body runs once straight from the entry (iteration 0; the
+    entry block goes on to the back branch and its delay slot), then the
+    loop block [target, branch + 8) CUTLOOP_N times, the last one cut at
+    the faulting load: [target, fault) ran N + 1 times, [fault, branch + 8)
+    N times, [start, target) once, the rest never."""
+    lo, size = nptest.symbols(elf)["cutloop"]
+    od = nptest.tool("mipsel-linux-gnu-objdump")
+    res = subprocess.run([od, "-dl", "--no-show-raw-insn", "--start-address=0x%x" % lo,
+                          "--stop-address=0x%x" % (lo + size), elf],
+                         stdout=subprocess.PIPE, universal_newlines=True, check=True)
+    line, lines, branch, target = None, {}, None, None
+    for text in res.stdout.splitlines():
+        m = re.match(r".*cutloop\.c:(\d+)", text)
+        if m:
+            line = int(m.group(1))
+            continue
+        m = re.match(r"\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", text)
+        if m:
+            pc = int(m.group(1), 16)
+            lines[pc] = line
+            t = re.search(r"\b([0-9a-f]{8}) <", m.group(3))
+            if m.group(2).startswith("b") and t and int(t.group(1), 16) < pc:
+                branch, target = pc, int(t.group(1), 16)
+    assert branch and target < fault_pc < branch, (hex(fault_pc), res.stdout)
+    runs = {}
+    for pc in lines:
+        if pc < target:
+            runs[pc] = 1
+        elif pc < fault_pc:
+            runs[pc] = CUTLOOP_N + 1
+        elif pc < branch + 8:
+            runs[pc] = CUTLOOP_N
+        else:
+            runs[pc] = 0
+    return runs, lines, target, branch
+
+
+def coverage_da(text, file_suffix):
+    """{line: count} of the DA records of the file ending in file_suffix."""
+    out, on = {}, False
+    for l in text.splitlines():
+        if l.startswith("SF:"):
+            on = l.endswith(file_suffix)
+        elif on and l.startswith("DA:"):
+            ln, n = l[3:].split(",")[:2]
+            out[int(ln)] = int(n)
+    return out
+
+
+def callgrind_ir(text):
+    """(Ir per instruction address of the self cost lines, their sum):
+    positions instr line, the events' second column is Ir (cost lines
+    after calls= are inclusive costs, not counted)."""
+    per, total, after_calls = {}, 0, False
+    for l in text.splitlines():
+        if l.startswith("calls="):
+            after_calls = True
+            continue
+        m = re.match(r"(0x[0-9a-f]+) \d+ (\d+)(?: (\d+))?", l)
+        if m:
+            if not after_calls:
+                ir = int(m.group(3) or 0)
+                per[int(m.group(1), 16)] = per.get(int(m.group(1), 16), 0) + ir
+                total += ir
+            after_calls = False
+    return per, total
+
+
+class CutBlockCounts(unittest.TestCase):
+    """A run cut short inside a block (cutloop: the loop block faults at
+    its 5th instruction in its last run) counts only the instructions that
+    ran: per instruction, per line, in every report, and through merge and
+    report. Before, every instruction of the cut block counted the run
+    (DA of the line after the fault N + 1 = 101, Ir summing to 6 more than
+    the instructions)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.elf = fw("cutloop")
+        cls.r = run([cls.elf] + ONE_CORE)
+        assert cls.r.rc == 3, cls.r.describe()
+        fault = cls.r.core(0)["fault"]
+        cls.fault_pc = int(str(fault["pc"]), 0)
+        cls.runs, cls.lines, cls.target, cls.branch = cutloop_truth(cls.elf, cls.fault_pc)
+
+    def src_line(self, marker):
+        with open(nptest.src("firmware", "tests", "cutloop.c")) as f:
+            for i, l in enumerate(f, 1):
+                if marker in l:
+                    return i
+        raise AssertionError(marker)
+
+    def expected_da(self, mult=1):
+        da = {}
+        for pc, ln in self.lines.items():
+            da[ln] = max(da.get(ln, 0), self.runs[pc] * mult)
+        return da
+
+    def check_coverage(self, text, mult=1):
+        da = coverage_da(text, "cutloop.c")
+        exp = self.expected_da(mult)
+        self.assertEqual({ln: da.get(ln) for ln in exp}, exp)
+        self.assertEqual(da[self.src_line("CUT_BEFORE")], (CUTLOOP_N + 1) * mult)
+        self.assertEqual(da[self.src_line("CUT_FAULT")], (CUTLOOP_N + 1) * mult)
+        self.assertEqual(da[self.src_line("CUT_AFTER")], CUTLOOP_N * mult)
+
+    def test_fault_is_the_load_in_the_loop_block(self):
+        word, mnem, ops = nptest.disasm_at(self.elf, self.fault_pc)
+        self.assertEqual(mnem, "lw", ops)
+        self.assertEqual(self.r.core(0)["fault"]["kind"], "unmapped-read")
+
+    def test_coverage_lines(self):
+        self.check_coverage(self.r.text("coverage.info"))
+
+    def test_annotated_lines(self):
+        """count column: per block on the line, the times the line ran in
+        it (entry block once; loop block N, N - 1 from the fault on)."""
+        text = self.r.text("core0", "annotated.txt")
+        got = {}
+        for l in text.splitlines():
+            m = re.match(r"\s*([0-9,#]+)\s+\d+\s+\d+\s+(\d+):", l)
+            if m and m.group(1) != "#####":
+                got[int(m.group(2))] = sum(int(x) for x in m.group(1).split(","))
+        for ln in set(self.lines.values()):
+            pcs = [pc for pc, x in self.lines.items() if x == ln]
+            entry = 1 if any(pc < self.branch + 8 for pc in pcs) else 0
+            loop = max([CUTLOOP_N if pc < self.fault_pc else CUTLOOP_N - 1
+                        for pc in pcs if self.target <= pc < self.branch + 8] or [0])
+            self.assertEqual(got.get(ln, 0), entry + loop, "line %d" % ln)
+        self.assertEqual(got[self.src_line("CUT_AFTER")], CUTLOOP_N)
+        self.assertEqual(got[self.src_line("CUT_BEFORE")], CUTLOOP_N + 1)
+
+    def test_callgrind_ir_per_instruction(self):
+        per, total = callgrind_ir(self.r.text("core0", "callgrind.out"))
+        for pc, n in self.runs.items():
+            self.assertEqual(per.get(pc, 0), n, "pc 0x%x" % pc)
+        self.assertEqual(total, self.r.core(0)["instructions"])
+        m = re.search(r"^summary: \d+ (\d+)", self.r.text("core0", "callgrind.out"), flags=re.M)
+        self.assertEqual(int(m.group(1)), self.r.core(0)["instructions"])
+
+    def test_report_rebuilds_the_same_counts(self):
+        files = ["coverage.info", os.path.join("core0", "annotated.txt"), os.path.join("core0", "callgrind.out")]
+        before = {f: self.r.text(f) for f in files}
+        out = tmpdir("cutreport")
+        res = raw(["report", "-o", out, self.r.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        for f in files:
+            with open(os.path.join(out, f)) as h:
+                self.assertEqual(h.read(), before[f], f)
+
+    def test_gmon_block_record(self):
+        """gmon.out's bb record (little-endian): per block a pair (start,
+        runs) per stretch of instructions that ran as often: the entry
+        block once, the loop block N times from its start and N - 1 from
+        the faulting load (before: only (target, N), claiming the load
+        and what follows ran N times in the loop block)."""
+        import struct
+        data = open(self.r.path("core0", "gmon.out"), "rb").read()
+        pos, bb = 20, []
+        while pos < len(data):
+            tag = data[pos]
+            if tag == 0:
+                n = struct.unpack_from("<III", data, pos + 1)[2]
+                pos += 33 + 2 * n
+            elif tag == 1:
+                pos += 13
+            else:
+                self.assertEqual(tag, 2)
+                n = struct.unpack_from("<I", data, pos + 1)[0]
+                bb += [struct.unpack_from("<II", data, pos + 5 + 8 * i) for i in range(n)]
+                pos += 5 + 8 * n
+        lo = min(self.runs)
+        mine = sorted((a, c) for a, c in bb if lo <= a <= max(self.runs))
+        self.assertEqual(mine, [(lo, 1), (self.target, CUTLOOP_N), (self.fault_pc, CUTLOOP_N - 1)])
+
+    def test_reader_refuses_a_cut_over_the_runs(self):
+        """profile.data's cut counts (format 14: (block, instruction,
+        runs) where not 0): each at most its block's runs. The loop
+        block's are (b, 4, 1) .. (b, 9, 1); the first is set to N + 1."""
+        import shutil
+        import struct
+        out = os.path.join(tmpdir("cutbad"), "o")
+        shutil.copytree(self.r.out, out)
+        path = os.path.join(out, "profile.data")
+        data = bytearray(open(path, "rb").read())
+        m = re.search(rb"(....)\x04\0\0\0\x01\0{7}\1\x05\0\0\0\x01\0{7}", bytes(data), flags=re.S)
+        self.assertIsNotNone(m)
+        data[m.start() + 8:m.start() + 16] = struct.pack("<Q", CUTLOOP_N + 1)
+        with open(path, "wb") as f:
+            f.write(data)
+        res = raw(["report", out])
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertIn("runs cut short before its instruction 4, more than its %d runs (cuts)" % CUTLOOP_N,
+                      res.stderr)
+
+    def test_merge_sums_the_counts(self):
+        m = tmpdir("cutmerged")
+        res = raw(["merge", self.r.out, self.r.out, "-o", m])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(m, "coverage.info")) as f:
+            self.check_coverage(f.read(), mult=2)
+        with open(os.path.join(m, "core0", "callgrind.out")) as f:
+            per, total = callgrind_ir(f.read())
+        self.assertEqual(total, 2 * self.r.core(0)["instructions"])
+        for pc, n in self.runs.items():
+            self.assertEqual(per.get(pc, 0), 2 * n, "pc 0x%x" % pc)
 
 
 if __name__ == "__main__":

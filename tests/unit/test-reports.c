@@ -258,7 +258,7 @@ static void test_insn_count(void)
     /* an overlapping block (a branch into the middle of a block) adds up */
     ProfBlock *b = g_new(ProfBlock, fx.prof->nblocks + 1);
     memcpy(b, fx.prof->blocks, sizeof *b * fx.prof->nblocks);
-    b[fx.prof->nblocks] = (ProfBlock){ mainf + 4, 2, fx_index(fx.syms, "main"), 7, 2, NULL };
+    b[fx.prof->nblocks] = (ProfBlock){ mainf + 4, 2, fx_index(fx.syms, "main"), 7, 2, NULL, NULL };
     g_free(fx.prof->blocks);
     fx.prof->blocks = b;
     fx.prof->nblocks++;
