@@ -279,6 +279,15 @@ bool config_load_file(Config *c, const char *path, GError **error)
 
 bool config_load_data(Config *c, const char *text, gsize len, const char *path, GError **error)
 {
+    const char *nul = memchr(text, '\0', len);
+    if (nul) { /* GKeyFile would end the value there, silently */
+        unsigned line = 1;
+        for (const char *q = text; q < nul; q++)
+            line += *q == '\n';
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_CONFIG, "%s: line %u: a NUL byte (not a text file?)",
+                    path, line);
+        return false;
+    }
     g_autoptr(GKeyFile) kf = g_key_file_new();
     GError *err = NULL;
     if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_KEEP_TRANSLATIONS, &err)) {

@@ -1164,6 +1164,14 @@ class UsageErrors(unittest.TestCase):
         self.expect_2(["--max-cycles", "many", fw("exitcode")])
         self.expect_2(["--sample-period", "0", fw("exitcode")], "sample")
 
+    def test_nul_byte_in_config(self):
+        """A NUL byte inside a value ended it silently (GKeyFile): width
+        '2\\0junk' was 2; now an error naming the file and line."""
+        ini = os.path.join(nptest.tmpdir("nul"), "nul.ini")
+        with open(ini, "wb") as f:
+            f.write(b"[mesh]\nwidth = 2\x00junk\nheight = 2\n")
+        self.expect_2(["-c", ini, fw("exitcode")], ini + ": line 2: a NUL byte")
+
     def test_too_many_periods_named(self):
         """65 distinct periods: the error names where they came from (the
         option, the config file and its key, --alias-check); before, only
