@@ -246,3 +246,17 @@ def main():
             shutil.rmtree(_TMP_ROOT, ignore_errors=True)
         else:
             print("outputs kept in", _TMP_ROOT)
+
+
+def objdump_function(elf, name, endian):
+    """[(addr, mnemonic, operands)] of a function, from binutils."""
+    objdump = tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-objdump")
+    text = subprocess.run([objdump, "-d", "--no-show-raw-insn", elf], stdout=subprocess.PIPE,
+                          universal_newlines=True, check=True).stdout
+    m = re.search(r"^[0-9a-f]+ <%s>:\n(.*?)\n\n" % re.escape(name), text, re.S | re.M)
+    out = []
+    for line in m.group(1).splitlines():
+        p = re.match(r"\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", line)
+        if p:
+            out.append((int(p.group(1), 16), p.group(2), p.group(3)))
+    return out

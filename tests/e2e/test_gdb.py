@@ -68,20 +68,6 @@ class Session:
         return rc
 
 
-def objdump_function(elf, name, endian):
-    """[(addr, mnemonic, operands)] of a function, from binutils."""
-    tool = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-objdump")
-    text = subprocess.run([tool, "-d", "--no-show-raw-insn", elf], stdout=subprocess.PIPE,
-                          universal_newlines=True, check=True).stdout
-    m = re.search(r"^[0-9a-f]+ <%s>:\n(.*?)\n\n" % re.escape(name), text, re.S | re.M)
-    out = []
-    for line in m.group(1).splitlines():
-        p = re.match(r"\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", line)
-        if p:
-            out.append((int(p.group(1), 16), p.group(2), p.group(3)))
-    return out
-
-
 def same_files(test, a, b):
     for root, _, files in os.walk(a):
         for f in files:
@@ -102,7 +88,7 @@ class Gdb(unittest.TestCase):
 
     def pipeline_session(self, endian):
         elf = fw("pipeline", endian)
-        insns = objdump_function(elf, "crc32_words", endian)
+        insns = nptest.objdump_function(elf, "crc32_words", endian)
         # the first conditional branch of crc32_words and where it may go
         br = next(i for i in insns if i[1] in ("beqz", "bnez", "beq", "bne", "blez", "bgtz", "bltz", "bgez"))
         target = int(br[2].split(",")[-1].split()[0], 16)
@@ -151,7 +137,7 @@ class Gdb(unittest.TestCase):
         then continue to the end: the output folder and stdout of the run
         without --gdb (replays echo nothing twice, count nothing twice)."""
         elf = fw("pipeline", endian)
-        insns = objdump_function(elf, "crc32_words", endian)
+        insns = nptest.objdump_function(elf, "crc32_words", endian)
         br = next(i for i in insns if i[1] in ("beqz", "bnez", "beq", "bne", "blez", "bgtz", "bltz", "bgez"))
         target = int(br[2].split(",")[-1].split()[0], 16)
         out = nptest.tmpdir("gdbrev")
@@ -370,7 +356,7 @@ class Gdb(unittest.TestCase):
         instruction at the new pc (the hook meets it first: it is not the
         one the stop was before) and stops after it. Before: E01 at the
         write, and the steps ran on from the breakpoint in main."""
-        insns = objdump_function(fw("calls"), "marked_loop", "el")
+        insns = nptest.objdump_function(fw("calls"), "marked_loop", "el")
         k = next(n for n, i in enumerate(insns) if i[1] == "sll")   # the loop's first, no branch
         s = Session(fw("calls"), nptest.ONE_CORE)
         text = s.gdb("break calls.c:%d" % self.calls_line('report("fact(10)"'), "continue",
@@ -438,7 +424,7 @@ class Gdb(unittest.TestCase):
         fact(1) the first three and those two (5, bnez and jr taken: 7):
         61 instructions, 87 cycles (the call dummy's block: none). Before:
         E01 at the first write."""
-        insns = objdump_function(fw("calls"), "marked_loop", "el")
+        insns = nptest.objdump_function(fw("calls"), "marked_loop", "el")
         br = next(i for i in insns if i[1] == "bne")
         head = int(br[2].split(",")[-1].split()[0], 16)
         mid = head + 8
@@ -455,7 +441,7 @@ class Gdb(unittest.TestCase):
                 for f in ("summary.json", "summary.txt", os.path.join("core0", "flat.txt"), "coverage.info"):
                     with open(os.path.join(s.out, f), "rb") as x, open(os.path.join(plain.out, f), "rb") as y:
                         self.assertEqual(x.read(), y.read(), f)
-        fact = objdump_function(fw("calls"), "fact", "el")
+        fact = nptest.objdump_function(fw("calls"), "fact", "el")
         self.assertEqual([i[1] for i in fact[-2:]], ["jr", "li"])
         self.assertEqual(len(fact), 16)
         s, text, _ = self.calls_session("break calls.c:%d" % self.calls_line('report("fact(10)"'), "continue",

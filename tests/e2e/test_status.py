@@ -424,7 +424,7 @@ class BadJump(unittest.TestCase):
         for endian in ("el", "eb"):
             elf = fw("fault_jump", endian)
             syms = nptest.symbols(elf, endian)
-            jalr = [a for a, m, o in objdump_insns(elf, "call_through", endian) if m == "jalr"]
+            jalr = [a for a, m, o in nptest.objdump_function(elf, "call_through", endian) if m == "jalr"]
             self.assertEqual(len(jalr), 1, jalr)
             r = run([elf])
             self.assertEqual(r.rc, 3, r.describe())
@@ -443,20 +443,6 @@ class BadJump(unittest.TestCase):
                                      [("call_through", jalr[0], line)])
                     self.assertRegex(r.stderr, r"core %d: %s fault at pc 0x%08x in call_through \(\S*fault_jump.c:%d\)"
                                      % (c["id"], kind, target, line))
-
-
-def objdump_insns(elf, name, endian):
-    """[(addr, mnemonic, operands)] of a function, from binutils."""
-    tool = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-objdump")
-    text = subprocess.run([tool, "-d", "--no-show-raw-insn", elf], stdout=subprocess.PIPE,
-                          universal_newlines=True, check=True).stdout
-    m = re.search(r"^[0-9a-f]+ <%s>:\n(.*?)\n\n" % re.escape(name), text, re.S | re.M)
-    out = []
-    for ln in m.group(1).splitlines():
-        p = re.match(r"\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", ln)
-        if p:
-            out.append((int(p.group(1), 16), p.group(2), p.group(3)))
-    return out
 
 
 class OddPc(unittest.TestCase):
