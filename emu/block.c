@@ -483,7 +483,7 @@ G_GNUC_NO_INLINE static void slow_after_stack(Core *c, uint32_t addr, uint32_t s
  * must see, an event or a sample due. */
 G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
 {
-    if (c->prev->sp_write && stack_check(c, c->prev))
+    if (c->prev->sp_write && stack_check(c, c->prev, addr))
         return;
     slow_after_stack(c, addr, size);
 }
@@ -497,7 +497,7 @@ G_GNUC_NO_INLINE void boundary_fast(uint64_t bt, uint64_t start, uint64_t end, C
                                            Block *b)
 {
     if (p->sp_write) {
-        if (!block_sp_quick(c, p) && stack_check(c, p))
+        if (!block_sp_quick(c, p) && stack_check(c, p, b->addr))
             return;
         if (!(p->attn_out | p->rt_pend | b->attn) && end <= __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)) {
             p->extra += (int64_t)bt; /* nothing else due: block_hook's fast path */

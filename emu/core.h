@@ -210,6 +210,8 @@ typedef struct CoreFault {
     char *message;
     uint32_t site;     /* a fetch fault: the jump or branch that went to pc
                           (the last instruction that ran), else 0 */
+    uint32_t regs_pc;  /* the pc regs are at: pc, or for a fault found at a block's end
+                          (stack-overflow) the instruction after that block */
     bool has_regs;     /* regs hold the registers as the faulting instruction read them: */
     uint32_t regs[CORE_FAULT_NREGS]; /* $0..$31, hi, lo (as in the message) */
 } CoreFault;

@@ -868,8 +868,9 @@ unsigned fpe_cause(Core *c, uint32_t w);
 void stack_scan_block(Block *b);
 /* After block p, which may have written $sp: record the lowest $sp; below
  * the stack limit the core faults (stack-overflow) at the instruction
- * that took it there, and true is returned. */
-bool stack_check(Core *c, Block *p);
+ * that took it there, and true is returned; the fault's registers are
+ * those at next, the block after p (CoreFault.regs_pc). */
+bool stack_check(Core *c, Block *p, uint32_t next);
 
 /* mmio.c */
 /* The last device access with an extra cost (c->acc) did not complete:
