@@ -420,6 +420,8 @@ struct Core {
     uint32_t nbins;
 
     CoreHooks hooks;
+    const Block *watch_run;    /* core_watch_run: that block's run ... */
+    uint64_t watch_count;      /* ... its count then (the run in progress) */
     /* by Block.aq's kind (CORE_ARRIVE_TO), called once `to` is entered
      * (boundary_arrive): CoreHooks.ret, .call, else arrive_before (the
      * client's arrive, as if `to` were not entered yet) */
