@@ -40,6 +40,7 @@ struct Region {
     uint64_t off_since;        /* cycle collection last stopped */
     uint64_t sw_now;           /* the run of the last switch (its `now`) ... */
     bool sw_was;               /* ... and whether it was collected (at its start) */
+    uint64_t cut_from;         /* the core's clock before that run's cut */
     bool ever_off;
     GArray *blocks;            /* RegionBlock by core block index */
     unsigned nperiods;
@@ -202,14 +203,29 @@ void collect_region_ctrl(Collector *col, Core *core, bool on, uint64_t now)
 
 /* The run of the last switch is cut: what the cut takes back goes where
  * the run was charged, as if it had been taken back before the switch:
- * the state now minus the state at the cut (done) plus before it. */
+ * the counters' state now minus the state at the cut (done) plus before
+ * it; the cycles taken back (the clock goes back by them) leave the
+ * collected time (calling contexts, frames) on the run's side too. */
 void collect_region_run_cut(Collector *col, bool done)
 {
     Region *r = col->region;
-    if (!r || col->collecting == r->sw_was)
+    if (!r || !r->core || col->collecting == r->sw_was)
         return; /* switched back within the run: nothing to move */
     int sign = col->collecting ? +1 : -1; /* the last switch's snapshot */
     snapshot(r, done ? sign : -sign);
+    if (!done) {
+        r->cut_from = core_cycles(r->core);
+        return;
+    }
+    uint64_t back = r->cut_from - MIN(r->cut_from, core_cycles(r->core));
+    if (!col->collecting) { /* a collected run: it ended `back` earlier */
+        Ctx *c = &g_array_index(col->ctx, Ctx, col->ctx_cur);
+        c->self -= MIN(c->self, back);
+        r->off_since -= MIN(r->off_since, back);
+    } else { /* an excluded run */
+        col->excluded -= MIN(col->excluded, back);
+        col->ctx_mark -= MIN(col->ctx_mark, back);
+    }
 }
 
 void collect_region_finish(Collector *col)

@@ -430,6 +430,11 @@ class RoiCutCounts(unittest.TestCase):
                 c = r.core(core)   # the instructions collected: its functions'
                 self.assertEqual(total, sum(f["instructions"] for f in c["functions"]))
                 self.assertEqual(c["collection"]["collected_cycles"], sum(f["self_cycles"] for f in c["functions"]))
+                # the calling contexts hold the same cycles (the cut run's
+                # taken-back cycles leave them too), and profile.data reads back
+                self.assertEqual(sum(folded(r, core).values()), c["collection"]["collected_cycles"])
+        res = nptest.raw(["report", "-o", nptest.tmpdir("roicut"), r.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
 
 class IdleCores(unittest.TestCase):
     """Issue 24: the pipeline demo on a 3 x 2 mesh; cores 4 and 5 are no
