@@ -158,21 +158,31 @@ static bool read_core(void *opaque, uint32_t addr, uint8_t *buf, uint32_t len)
  * regs at regs_at (NULL: the core's now) and the core's memory; where the walk
  * stopped short of the reset entry, a last entry says why. The names
  * folded go to stack (NULL: none). Only at a fault or a stop. */
-FaultFrame *cli_frames_unwound(ProfileData *pd, unsigned *count, GPtrArray *stack, const Symbols *syms, Core *c,
-                               uint32_t at, uint32_t regs_at, const uint32_t *regs)
+uint32_t *cli_unwind(const Symbols *syms, Core *c, uint32_t at, uint32_t regs_at, const uint32_t *regs, unsigned *n,
+                     char **why)
 {
     uint32_t gpr[32];
     for (unsigned r = 0; r < 32; r++)
         gpr[r] = regs ? regs[r] : core_read_gpr(c, r);
+    uint32_t *pcs = g_new(uint32_t, CLI_UNWIND_MAX);
+    *n = symbols_unwind(syms, gpr, at, regs_at, core_read_cp0(c, NP_CP0_EPC), read_core, c, pcs, CLI_UNWIND_MAX, why);
+    if (!*why && *n > 1)
+        --*n; /* the reset entry's frame: the root the shadow stack starts from, not shown */
+    for (unsigned k = 0; k < *n; k++)
+        pcs[k] = symbols_code_addr(syms, pcs[k]); /* kseg1 runs kseg0's code */
+    return pcs;
+}
+
+FaultFrame *cli_frames_unwound(ProfileData *pd, unsigned *count, GPtrArray *stack, const Symbols *syms, Core *c,
+                               uint32_t at, uint32_t regs_at, const uint32_t *regs)
+{
     char *why = NULL;
-    g_autofree uint32_t *pcs = g_new(uint32_t, CLI_UNWIND_MAX);
-    unsigned n = symbols_unwind(syms, gpr, at, regs_at, core_read_cp0(c, NP_CP0_EPC), read_core, c, pcs, CLI_UNWIND_MAX, &why);
-    if (!why && n > 1)
-        n--; /* the reset entry's frame: the root the shadow stack starts from, not shown */
+    unsigned n;
+    g_autofree uint32_t *pcs = cli_unwind(syms, c, at, regs_at, regs, &n, &why);
     g_autofree unsigned *fr = g_new(unsigned, n);
     FrameSink sink = sink_new(pd, syms);
     for (unsigned k = 0; k < n; k++) {
-        uint32_t pc = symbols_code_addr(syms, pcs[k]); /* kseg1 runs kseg0's code */
+        uint32_t pc = pcs[k];
         int f = symbols_lookup(syms, pc);
         fr[k] = f >= 0 ? (unsigned)f : G_MAXUINT;
         add_frame(&sink, f, pc);

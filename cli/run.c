@@ -315,7 +315,7 @@ static void wait_of(Run *r, unsigned i)
     res->wait_for = kinds[w->kind];
     res->wait_peer = w->kind == MACH_WAIT_TX ? w->peer : -1;
     const Symbols *syms = firmware_of(r, i)->syms;
-    /* without a shadow stack (--no-profile): its last poll or `wait` */
+    /* without a shadow stack (--no-profile): from its last poll or `wait` */
     uint32_t site = !r->cols[i] ? w->pc : res->stop_pc;
     int fi = symbols_lookup(syms, site);
     if (r->cols[i]) {
@@ -335,6 +335,23 @@ static void wait_of(Run *r, unsigned i)
         }
         for (; k < n && (int)fr[k] == fi && ret[k] >= 8 && runtime_function(syms, fi); k++) {
             site = ret[k] - 8; /* the call (jal and its delay slot) */
+            fi = symbols_lookup(syms, site);
+        }
+    } else if (runtime_function(syms, fi)) { /* no shadow stack: the ELF's CFI, from where it stopped */
+        unsigned n, k = 0, e = 0;
+        g_autofree char *why = NULL;
+        Core *c = r->m->cores[i];
+        g_autofree uint32_t *pcs = cli_unwind(syms, c, res->stop_pc, res->stop_pc, NULL, &n, &why);
+        uint32_t epc = symbols_code_addr(syms, core_read_cp0(c, NP_CP0_EPC));
+        for (unsigned j = 1; j < n; j++)
+            if (pcs[j] == epc)
+                e = j; /* stopped in an interrupt: the frame it came at */
+        for (k = e; k < n && symbols_lookup(syms, pcs[k]) != fi;)
+            k++; /* the frame of the poll or `wait` */
+        if (k == n && e && runtime_function(syms, symbols_lookup(syms, pcs[e])))
+            fi = symbols_lookup(syms, pcs[k = e]); /* interrupted after its `wait`, in another runtime function */
+        for (k++; k < n && runtime_function(syms, fi); k++) {
+            site = pcs[k]; /* each caller's call */
             fi = symbols_lookup(syms, site);
         }
     }

@@ -60,6 +60,23 @@ class CfiFrames(unittest.TestCase):
                     self.assertTrue(any(f or s for f, s in want), name)
                     self.assertEqual(got, want)
 
+    def test_wait_sites(self):
+        """A stuck core's wait site (summary.json `wait`) walked out of the
+        runtime's functions over the unwound frames: the shadow stack's
+        (deadlock.c's wait_forever, hang_wait.c's await_peer after an
+        interrupt in rt_interrupts_on, not rt_wait)."""
+        for name, endians in (("deadlock", ("el",)), ("hang_wait", ("el", "eb")), ("hang_irq", ("el",)),
+                              ("hang_cp0", ("el",)), ("livelock", ("el",))):
+            for endian in endians:
+                with self.subTest(firmware=name, endian=endian):
+                    prof = run([fw(name, endian)])
+                    cfi = run([fw(name, endian), "--no-profile"])
+                    want = [c["wait"] for c in prof.summary["cores"]]
+                    self.assertTrue(any(want), name)
+                    self.assertEqual([c["wait"] for c in cfi.summary["cores"]], want)
+        w = run([fw("hang_wait"), "--no-profile"]).core(0)["wait"]
+        self.assertEqual((w["function"], os.path.basename(w["file"])), ("await_peer", "hang_wait.c"))
+
     def test_interrupt_frame_and_addr2line(self):
         """fault_irq: through rt_irq_dispatch and the vector (a signal
         frame in start.S's CFI) to busy at EPC and main; every call site
