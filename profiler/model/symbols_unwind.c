@@ -263,14 +263,16 @@ static Cie *cie_new(const Dwarf_CIE *e, bool eh)
     c->ra = (unsigned)e->return_address_register;
     c->signal = strchr(e->augmentation, 'S') != NULL;
     c->aug_z = eh && e->augmentation[0] == 'z';
-    const uint8_t *a = e->augmentation_data;
-    for (const char *s = e->augmentation + (c->aug_z ? 1 : 0); eh && a && *s; s++) {
+    const uint8_t *a = e->augmentation_data, *end = a ? a + e->augmentation_data_size : NULL;
+    for (const char *s = e->augmentation + (c->aug_z ? 1 : 0); eh && a && *s && a < end; s++) {
         if (*s == 'R')
             c->enc = *a++;
         else if (*s == 'L')
             a++;
-        else if (*s == 'P') /* the personality routine: skip its pointer */
-            a += 1 + 4;
+        else if (*s == 'P') /* the personality routine: its encoding, a 4-byte pointer */
+            a += MIN(5, end - a);
+        else
+            break;
     }
     return c;
 }
