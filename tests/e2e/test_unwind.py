@@ -112,6 +112,17 @@ class CfiFrames(unittest.TestCase):
                              r"0x[0-9a-f]{8} \((ping|pong)\) is in no function \(a stack overwritten\?\)>$")
             self.assertTrue(all(x["function"] in ("ping", "pong", "...") for x in fr[:-1]), fr)
 
+    def test_limit_in_code_without_cfi(self):
+        """An assembly fixture (no .debug_frame) stopped at the cycle limit:
+        stop.frames end with why, and summary.txt's limit line says it
+        where a profiled run lists the callers."""
+        elf = nptest.fixture("t24_perfirq")
+        r = run([elf, "--no-profile", "--max-cycles", "60"] + nptest.ONE_CORE)
+        self.assertEqual(r.rc, 4, r.describe())
+        why = "%s has no call frame information (no .debug_frame: built without -g)" % elf
+        self.assertEqual([x["function"] for x in r.core(0)["stop"]["frames"]], ["nops", "<unwinding stopped: %s>" % why])
+        self.assertIn("in nops (??:0), called from (unwinding stopped: %s)\n" % why, r.text("summary.txt"))
+
 
 GDB = shutil.which("gdb-multiarch")
 
