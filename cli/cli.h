@@ -328,5 +328,15 @@ unsigned cli_fold_frames(GPtrArray *stack, const Symbols *syms, const unsigned *
  * epc); *count set; g_free the array. */
 FaultFrame *cli_frames_of(ProfileData *pd, unsigned *count, const Symbols *syms, int fi, uint32_t at, uint32_t epc,
                           const unsigned *fr, const uint32_t *ret, unsigned k, unsigned n);
+/* frames.c: without a shadow stack, the frames from the ELF's call frame
+ * information, at most CLI_UNWIND_MAX deep (the names folded into stack
+ * when not NULL; regs: the registers at `at`, NULL for the core's now). */
+#define CLI_UNWIND_MAX (1u << 17)
+/* The pcs of those frames (kseg0 code addresses; *n of them; g_free
+ * them), the reset entry's left out; *why as symbols_unwind's. */
+uint32_t *cli_unwind(const Symbols *syms, Core *c, uint32_t at, uint32_t regs_at, const uint32_t *regs, unsigned *n,
+                     char **why);
+FaultFrame *cli_frames_unwound(ProfileData *pd, unsigned *count, GPtrArray *stack, const Symbols *syms, Core *c,
+                               uint32_t at, uint32_t regs_at, const uint32_t *regs);
 
 #endif

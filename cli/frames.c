@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "emu/debug.h"
+#include "nocprof/platform.h"
 
 /* Repeated frames folded (SPEC 1): the run of repetitions of a period of
  * 1 to 4 frames at fr[0] that covers most, as `runaway x11916` or `(even
@@ -96,6 +98,31 @@ static void add_frame(FrameSink *k, int f, uint32_t pc)
     push_frame(k, name, file, line, pc, false);
 }
 
+/* The sink's frames, at most FAULT_FRAMES_MAX entries: the innermost 48
+ * and outermost 15 around one "..." entry */
+static FaultFrame *sink_end(FrameSink *k, unsigned *count)
+{
+    GArray *frames = k->frames;
+    symbols_inline_close(k->ix);
+    g_hash_table_destroy(k->inl);
+    if (frames->len > FAULT_FRAMES_MAX) {
+        unsigned keep_in = 48, keep_out = FAULT_FRAMES_MAX - keep_in - 1, cut = frames->len - keep_in - keep_out;
+        FaultFrame gap = { .function = profile_data_intern(k->pd, FAULT_FRAMES_ELIDED), .repeat = 0 };
+        for (unsigned j = keep_in; j < keep_in + cut; j++)
+            gap.repeat += g_array_index(frames, FaultFrame, j).repeat;
+        g_array_remove_range(frames, keep_in + 1, cut - 1);
+        g_array_index(frames, FaultFrame, keep_in) = gap;
+    }
+    *count = frames->len;
+    return (FaultFrame *)(void *)g_array_free(frames, FALSE);
+}
+
+static FrameSink sink_new(ProfileData *pd, const Symbols *syms)
+{
+    return (FrameSink){ pd, g_array_new(FALSE, FALSE, sizeof(FaultFrame)), syms, symbols_inline_open(syms),
+                        g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, inlines_free) };
+}
+
 /* The fault's stack with a pc and line per frame (gdb's backtrace): frame
  * 0 at `at` in function fi, then fr[k..n) each at the call (jal or jalr
  * and its delay slot: its return address - 8) that the frame before
@@ -103,9 +130,7 @@ static void add_frame(FrameSink *k, int f, uint32_t pc)
 FaultFrame *cli_frames_of(ProfileData *pd, unsigned *count, const Symbols *syms, int fi, uint32_t at, uint32_t epc,
                              const unsigned *fr, const uint32_t *ret, unsigned k, unsigned n)
 {
-    FrameSink sink = { pd, g_array_new(FALSE, FALSE, sizeof(FaultFrame)), syms, symbols_inline_open(syms),
-                       g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, inlines_free) };
-    GArray *frames = sink.frames;
+    FrameSink sink = sink_new(pd, syms);
     add_frame(&sink, fi, at);
     bool known = k < n && (int)fr[k] == fi; /* frame 0 is the shadow stack's innermost */
     bool irq_seen = false;
@@ -119,17 +144,55 @@ FaultFrame *cli_frames_of(ProfileData *pd, unsigned *count, const Symbols *syms,
         add_frame(&sink, (int)fr[k], pc);
         known = true;
     }
-    symbols_inline_close(sink.ix);
-    g_hash_table_destroy(sink.inl);
-    if (frames->len > FAULT_FRAMES_MAX) { /* the innermost 48 and outermost 15 */
-        unsigned keep_in = 48, keep_out = FAULT_FRAMES_MAX - keep_in - 1, cut = frames->len - keep_in - keep_out;
-        FaultFrame gap = { .function = profile_data_intern(pd, FAULT_FRAMES_ELIDED), .repeat = 0 };
-        for (unsigned j = keep_in; j < keep_in + cut; j++)
-            gap.repeat += g_array_index(frames, FaultFrame, j).repeat;
-        g_array_remove_range(frames, keep_in + 1, cut - 1);
-        g_array_index(frames, FaultFrame, keep_in) = gap;
-    }
-    *count = frames->len;
-    return (FaultFrame *)(void *)g_array_free(frames, FALSE);
+    return sink_end(&sink, count);
 }
 
+
+static bool read_core(void *opaque, uint32_t addr, uint8_t *buf, uint32_t len)
+{
+    return core_debug_read_mem(opaque, addr, buf, len);
+}
+
+/* Without the shadow stack (--no-profile): the frames from the ELF's call
+ * frame information (symbols_unwind), walked from `at` with the registers
+ * regs at regs_at (NULL: the core's now) and the core's memory; where the walk
+ * stopped short of the reset entry, a last entry says why. The names
+ * folded go to stack (NULL: none). Only at a fault or a stop. */
+uint32_t *cli_unwind(const Symbols *syms, Core *c, uint32_t at, uint32_t regs_at, const uint32_t *regs, unsigned *n,
+                     char **why)
+{
+    uint32_t gpr[32];
+    for (unsigned r = 0; r < 32; r++)
+        gpr[r] = regs ? regs[r] : core_read_gpr(c, r);
+    uint32_t *pcs = g_new(uint32_t, CLI_UNWIND_MAX);
+    *n = symbols_unwind(syms, gpr, at, regs_at, core_read_cp0(c, NP_CP0_EPC), read_core, c, pcs, CLI_UNWIND_MAX, why);
+    if (!*why && *n > 1)
+        --*n; /* the reset entry's frame: the root the shadow stack starts from, not shown */
+    for (unsigned k = 0; k < *n; k++)
+        pcs[k] = symbols_code_addr(syms, pcs[k]); /* kseg1 runs kseg0's code */
+    return pcs;
+}
+
+FaultFrame *cli_frames_unwound(ProfileData *pd, unsigned *count, GPtrArray *stack, const Symbols *syms, Core *c,
+                               uint32_t at, uint32_t regs_at, const uint32_t *regs)
+{
+    char *why = NULL;
+    unsigned n;
+    g_autofree uint32_t *pcs = cli_unwind(syms, c, at, regs_at, regs, &n, &why);
+    g_autofree unsigned *fr = g_new(unsigned, n);
+    FrameSink sink = sink_new(pd, syms);
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t pc = pcs[k];
+        int f = symbols_lookup(syms, pc);
+        fr[k] = f >= 0 ? (unsigned)f : G_MAXUINT;
+        add_frame(&sink, f, pc);
+    }
+    if (why) {
+        g_autofree char *end = g_strdup_printf("%s%s>", FAULT_FRAMES_UNWIND_STOP, why);
+        push_frame(&sink, end, NULL, 0, 0, false);
+        g_free(why);
+    }
+    for (unsigned k = 0; stack && k < n;)
+        k += cli_fold_frames(stack, syms, fr + k, n - k);
+    return sink_end(&sink, count);
+}

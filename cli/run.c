@@ -279,10 +279,9 @@ static void fault_of(Run *r, unsigned i)
         g_autofree uint32_t *ret = collector_stack_ret(r->cols[i], &nr);
         res->fault_frames = cli_frames_of(&r->data, &res->nfault_frames, syms, fi, code, core_read_cp0(c, NP_CP0_EPC), fr, ret,
                                       skip, n);
-    } else {
-        if (res->fault_function)
-            g_ptr_array_add(stack, g_strdup(res->fault_function));
-        res->fault_frames = cli_frames_of(&r->data, &res->nfault_frames, syms, fi, code, 0, NULL, NULL, 0, 0);
+    } else { /* no shadow stack (--no-profile): the ELF's call frame information */
+        res->fault_frames = cli_frames_unwound(&r->data, &res->nfault_frames, stack, syms, c, code,
+                                               fault->site ? code : fault->regs_pc, fault->has_regs ? fault->regs : NULL);
     }
     g_ptr_array_add(stack, NULL);
     res->fault_stack = (char **)g_ptr_array_free(stack, FALSE);
@@ -316,7 +315,7 @@ static void wait_of(Run *r, unsigned i)
     res->wait_for = kinds[w->kind];
     res->wait_peer = w->kind == MACH_WAIT_TX ? w->peer : -1;
     const Symbols *syms = firmware_of(r, i)->syms;
-    /* without a shadow stack (--no-profile): its last poll or `wait` */
+    /* without a shadow stack (--no-profile): from its last poll or `wait` */
     uint32_t site = !r->cols[i] ? w->pc : res->stop_pc;
     int fi = symbols_lookup(syms, site);
     if (r->cols[i]) {
@@ -336,6 +335,23 @@ static void wait_of(Run *r, unsigned i)
         }
         for (; k < n && (int)fr[k] == fi && ret[k] >= 8 && runtime_function(syms, fi); k++) {
             site = ret[k] - 8; /* the call (jal and its delay slot) */
+            fi = symbols_lookup(syms, site);
+        }
+    } else if (runtime_function(syms, fi)) { /* no shadow stack: the ELF's CFI, from where it stopped */
+        unsigned n, k = 0, e = 0;
+        g_autofree char *why = NULL;
+        Core *c = r->m->cores[i];
+        g_autofree uint32_t *pcs = cli_unwind(syms, c, res->stop_pc, res->stop_pc, NULL, &n, &why);
+        uint32_t epc = symbols_code_addr(syms, core_read_cp0(c, NP_CP0_EPC));
+        for (unsigned j = 1; j < n; j++)
+            if (pcs[j] == epc)
+                e = j; /* stopped in an interrupt: the frame it came at */
+        for (k = e; k < n && symbols_lookup(syms, pcs[k]) != fi;)
+            k++; /* the frame of the poll or `wait` */
+        if (k == n && e && runtime_function(syms, symbols_lookup(syms, pcs[e])))
+            fi = symbols_lookup(syms, pcs[k = e]); /* interrupted after its `wait`, in another runtime function */
+        for (k++; k < n && runtime_function(syms, fi); k++) {
+            site = pcs[k]; /* each caller's call */
             fi = symbols_lookup(syms, site);
         }
     }
@@ -364,9 +380,13 @@ static void stop_of(Run *r, unsigned i)
     SymLine ln = symbols_line(syms, code);
     res->stop_file = profile_data_intern(&r->data, ln.file);
     res->stop_line = ln.line;
+    if (!r->cols[i]) { /* no shadow stack (--no-profile): the ELF's call frame information */
+        res->stop_frames = cli_frames_unwound(&r->data, &res->nstop_frames, NULL, syms, c, code, code, NULL);
+        return;
+    }
     unsigned n = 0, nr;
-    g_autofree unsigned *fr = r->cols[i] ? collector_stack(r->cols[i], &n) : NULL;
-    g_autofree uint32_t *ret = r->cols[i] ? collector_stack_ret(r->cols[i], &nr) : NULL;
+    g_autofree unsigned *fr = collector_stack(r->cols[i], &n);
+    g_autofree uint32_t *ret = collector_stack_ret(r->cols[i], &nr);
     res->stop_frames = cli_frames_of(&r->data, &res->nstop_frames, syms, fi, code, core_read_cp0(c, NP_CP0_EPC), fr, ret,
                                  0, n);
 }
@@ -582,8 +602,12 @@ static void gdb_backtrace(void *opaque, unsigned i, GString *out)
         k++;
     ProfileData strings; /* the run's own is made at its end */
     profile_data_init(&strings, 1);
-    g_autofree FaultFrame *frames = cli_frames_of(&strings, &nf, syms, fi, pc, core_read_cp0(c, NP_CP0_EPC), fr, ret,
-                                              k < n ? k : 0, n);
+    g_autofree FaultFrame *frames
+        = r->cols[i] ? cli_frames_of(&strings, &nf, syms, fi, pc, core_read_cp0(c, NP_CP0_EPC), fr, ret, k < n ? k : 0, n)
+                     : cli_frames_unwound(&strings, &nf, NULL, syms, c, pc,
+                                          core_state(c) == CORE_FAULT && !site ? core_fault(c)->regs_pc : pc,
+                                          core_state(c) == CORE_FAULT && core_fault(c)->has_regs ? core_fault(c)->regs
+                                                                                                 : NULL);
     g_string_append_printf(out, "core%u:\n", i);
     summary_frames(out, frames, nf, "  ");
     profile_data_clear(&strings);
@@ -607,8 +631,7 @@ static bool gdb_attach(GdbStub *g, Run *r, GError **error)
                          r->opts->gdb_checkpoint_every > 0 ? (uint64_t)r->opts->gdb_checkpoint_every : 4000000u, &hooks);
     if (!gdb_stub_attach(g, r->m, &cli_interrupted, stop, error))
         return false;
-    if (r->cols && r->cols[0])
-        gdb_stub_set_backtrace(g, gdb_backtrace, r);
+    gdb_stub_set_backtrace(g, gdb_backtrace, r); /* without a profile: from the ELF's CFI */
     gdb_stub_start(g);
     return true;
 }

@@ -218,6 +218,20 @@ Block *core_current_block(const Core *c)
     return b == &c->none || b == &c->irq_marker ? NULL : b;
 }
 
+void core_watch_run(Core *c)
+{
+    c->watch_run = core_current_block(c);
+    c->watch_count = c->watch_run ? c->watch_run->count : 0;
+}
+
+/* The watched run (core_watch_run) of b is cut: tell the client, before
+ * (done false) and after (done true) it is taken back. */
+static void watched_cut(Core *c, const Block *b, bool done)
+{
+    if (b == c->watch_run && b->count == c->watch_count && c->hooks.run_cut)
+        c->hooks.run_cut(c->hooks.opaque, c, done);
+}
+
 Block *core_block_at(const Core *c, uint32_t pc, uint32_t *idx)
 {
     Block *b = core_current_block(c);
@@ -238,6 +252,7 @@ void block_truncate(Core *c, uint32_t end_pc)
     if (!b || end_pc < b->addr || end_pc >= b->addr + b->size)
         return;
     uint32_t k = (end_pc - b->addr) / 4;
+    watched_cut(c, b, false);
     uint64_t start = c->cycles - b->cost, removed = 0, cut = start;
     for (uint32_t i = 0; i < b->ninsns; i++) {
         if (i < k) {
@@ -266,6 +281,7 @@ void block_truncate(Core *c, uint32_t end_pc)
     c->cycles -= removed;
     b->extra -= (int64_t)removed;
     lose(c, b, k, b->ninsns);
+    watched_cut(c, b, true);
     CORE_CHECK_RUN(c); /* the clock was set back to what really ran */
 }
 
@@ -298,6 +314,7 @@ static void annul_delay_slot(Core *c, Block *b)
     uint32_t ds = (b->branch_pc - b->addr) / 4 + 1;
     if (ds >= b->ninsns)
         return; /* split at a page end: the slot is a block that never ran */
+    watched_cut(c, b, false);
     uint64_t cost = b->icost[ds], cut = c->cycles;
     for (uint32_t i = ds; i < b->ninsns; i++)
         cut -= b->icost[i];
@@ -306,6 +323,7 @@ static void annul_delay_slot(Core *c, Block *b)
     b->extra -= (int64_t)cost;
     block_note_extra(b, ds, -(int64_t)cost);
     lose(c, b, ds, ds + 1);
+    watched_cut(c, b, true);
     CORE_CHECK_RUN(c); /* the clock was set back to what really ran */
 }
 
@@ -483,7 +501,7 @@ G_GNUC_NO_INLINE static void slow_after_stack(Core *c, uint32_t addr, uint32_t s
  * must see, an event or a sample due. */
 G_GNUC_NO_INLINE static void hook_block_slow(Core *c, uint32_t addr, uint32_t size)
 {
-    if (c->prev->sp_write && stack_check(c, c->prev))
+    if (c->prev->sp_write && stack_check(c, c->prev, addr))
         return;
     slow_after_stack(c, addr, size);
 }
@@ -497,7 +515,7 @@ G_GNUC_NO_INLINE void boundary_fast(uint64_t bt, uint64_t start, uint64_t end, C
                                            Block *b)
 {
     if (p->sp_write) {
-        if (!block_sp_quick(c, p) && stack_check(c, p))
+        if (!block_sp_quick(c, p) && stack_check(c, p, b->addr))
             return;
         if (!(p->attn_out | p->rt_pend | b->attn) && end <= __atomic_load_n(&c->deadline, __ATOMIC_RELAXED)) {
             p->extra += (int64_t)bt; /* nothing else due: block_hook's fast path */

@@ -100,6 +100,11 @@ uint64_t block_insn_cut(const Block *b, uint32_t i)
     return b->xcut && i < b->ninsns ? b->xcut[i] : 0;
 }
 
+bool block_has_cuts(const Block *b)
+{
+    return b->xcut != NULL;
+}
+
 bool block_insn_cycles(const Block *b, uint64_t *out)
 {
     uint32_t n = b->ninsns;

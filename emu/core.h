@@ -119,6 +119,13 @@ bool block_insn_cycles(const Block *b, uint64_t *out);
 /* The runs of b cut short before its instruction i ran (a fault, the
  * cycle limit, an interrupt taken inside it, an annulled delay slot). */
 uint64_t block_insn_cut(const Block *b, uint32_t i);
+/* Some run of b was cut short (block_insn_cut is not 0 everywhere). */
+bool block_has_cuts(const Block *b);
+/* Watch the block run in progress now (none between runs) for a cut:
+ * CoreHooks.run_cut. A region of interest switched inside a run charges
+ * what the cut takes back where it charged the run (profiler/collect/
+ * region.c). Not on the hot path: checked where a run is cut. */
+void core_watch_run(Core *c);
 /* The kinds of one instruction word (bit BLOCK_EV_x). */
 unsigned block_word_events(uint32_t insn);
 /* mips_classify() of its control instruction (MIPS_* of mips.h; 0 if it
@@ -165,6 +172,11 @@ typedef struct CoreHooks {
     /* Firmware wrote SYS PROF_CTRL at the block ending at cycle `now`:
      * on = start collecting, off = stop (from the next block on). */
     void (*prof_ctrl)(void *opaque, Core *core, bool on, uint64_t now);
+    /* Optional: the run that was in progress at the last core_watch_run
+     * is cut short (a fault, an interrupt, the limit after a PROF_CTRL
+     * write in that run; block_insn_cut): called before (done false) and
+     * after (done true) its counts, cycles and samples are taken back. */
+    void (*run_cut)(void *opaque, Core *core, bool done);
 } CoreHooks;
 
 typedef struct CoreSched {
@@ -210,6 +222,8 @@ typedef struct CoreFault {
     char *message;
     uint32_t site;     /* a fetch fault: the jump or branch that went to pc
                           (the last instruction that ran), else 0 */
+    uint32_t regs_pc;  /* the pc regs are at: pc, or for a fault found at a block's end
+                          (stack-overflow) the instruction after that block */
     bool has_regs;     /* regs hold the registers as the faulting instruction read them: */
     uint32_t regs[CORE_FAULT_NREGS]; /* $0..$31, hi, lo (as in the message) */
 } CoreFault;

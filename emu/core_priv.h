@@ -420,6 +420,8 @@ struct Core {
     uint32_t nbins;
 
     CoreHooks hooks;
+    const Block *watch_run;    /* core_watch_run: that block's run ... */
+    uint64_t watch_count;      /* ... its count then (the run in progress) */
     /* by Block.aq's kind (CORE_ARRIVE_TO), called once `to` is entered
      * (boundary_arrive): CoreHooks.ret, .call, else arrive_before (the
      * client's arrive, as if `to` were not entered yet) */
@@ -868,8 +870,9 @@ unsigned fpe_cause(Core *c, uint32_t w);
 void stack_scan_block(Block *b);
 /* After block p, which may have written $sp: record the lowest $sp; below
  * the stack limit the core faults (stack-overflow) at the instruction
- * that took it there, and true is returned. */
-bool stack_check(Core *c, Block *p);
+ * that took it there, and true is returned; the fault's registers are
+ * those at next, the block after p (CoreFault.regs_pc). */
+bool stack_check(Core *c, Block *p, uint32_t next);
 
 /* mmio.c */
 /* The last device access with an extra cost (c->acc) did not complete:

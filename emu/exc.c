@@ -37,7 +37,7 @@ void core_raise(Core *c, const char *kind, uint32_t pc, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     c->fault.kind = g_strdup(kind);
-    c->fault.pc = pc;
+    c->fault.pc = c->fault.regs_pc = pc;
     GString *m = g_string_new(NULL);
     g_string_append_vprintf(m, fmt, ap);
     va_end(ap);

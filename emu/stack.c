@@ -80,7 +80,7 @@ void stack_scan_block(Block *b)
                        | (quick ? BLOCK_CHK_SP : lowers ? BLOCK_CHK_SLOW : 0u));
 }
 
-bool stack_check(Core *c, Block *p)
+bool stack_check(Core *c, Block *p, uint32_t next)
 {
     uint32_t sp = core_gpr(c, SP);
     if (c->state != CORE_RUNNING)
@@ -117,5 +117,6 @@ bool stack_check(Core *c, Block *p)
                "stack overflow: $sp 0x%08x below the stack limit 0x%08x (__nocprof_stack_limit, the end of "
                ".bss) at pc 0x%08x, %u bytes below the initial $sp", sp, c->sp_limit, pc,
                c->sp_top - MIN(sp, c->sp_top));
+    c->fault.regs_pc = next; /* the registers are those after p: at the next block */
     return true;
 }

@@ -30,12 +30,17 @@
 
         .set    noreorder
         .set    noat
+        /* call frame information for nocprof's unwinder and gdb
+         * (docs/reports.md "Frames"): in .debug_frame, not loaded */
+        .cfi_sections .debug_frame
 
         .section .text.start, "ax", @progbits
         .globl  _start
         .type   _start, @function
         .ent    _start
 _start:
+        .cfi_startproc
+        .cfi_undefined $ra      /* the outermost frame */
         mfc0    $t0, CP0_STATUS
         li      $t1, ~(NP_ST_IE | NP_ST_EXL | NP_ST_ERL | NP_ST_BEV | ST_FR)
         and     $t0, $t0, $t1
@@ -62,6 +67,7 @@ _start:
         sw      $v0, 0($t0)
 3:      b       3b              /* not reached: EXIT stops the core */
         nop
+        .cfi_endproc
         .end    _start
         .size   _start, . - _start
 
@@ -76,7 +82,7 @@ __np_stack_top:
 
 /* Frame of the interrupt vector: 16-byte argument area + 20 saved words. */
 #define IRQ_FRAME 96
-#define SAVE(reg, slot)    sw reg, (16 + 4 * (slot))($sp)
+#define SAVE(reg, slot)    sw reg, (16 + 4 * (slot))($sp); .cfi_rel_offset reg, 16 + 4 * (slot)
 #define RESTORE(reg, slot) lw reg, (16 + 4 * (slot))($sp)
 
         .section .text.vector, "ax", @progbits
@@ -84,7 +90,15 @@ __np_stack_top:
         .type   _irq_vector, @function
         .ent    _irq_vector
 _irq_vector:
+        /* the interrupted code's frame: not a call; it returns to CP0 EPC
+         * (column 80 stands for it: SYM_UNWIND_EPC_COLUMN) with every
+         * register saved below as it was */
+        .cfi_startproc
+        .cfi_signal_frame
+        .cfi_return_column 80
+        .cfi_undefined 80
         addiu   $sp, $sp, -IRQ_FRAME
+        .cfi_adjust_cfa_offset IRQ_FRAME
         SAVE($at, 0)
         SAVE($v0, 1)
         SAVE($v1, 2)
@@ -135,5 +149,6 @@ _irq_vector:
         RESTORE($ra, 17)
         addiu   $sp, $sp, IRQ_FRAME
         eret
+        .cfi_endproc
         .end    _irq_vector
         .size   _irq_vector, . - _irq_vector

@@ -505,6 +505,12 @@ static void on_prof_ctrl(void *opaque, Core *core, bool on, uint64_t now)
     collect_region_ctrl(opaque, core, on, now);
 }
 
+static void on_run_cut(void *opaque, Core *core, bool done)
+{
+    (void)core;
+    collect_region_run_cut(opaque, done);
+}
+
 CoreHooks collector_hooks(Collector *col)
 {
     return (CoreHooks){
@@ -519,6 +525,7 @@ CoreHooks collector_hooks(Collector *col)
         .interrupt = on_interrupt,
         .idle = on_idle,
         .prof_ctrl = on_prof_ctrl,
+        .run_cut = on_run_cut,
     };
 }
 

@@ -202,6 +202,11 @@ void collect_region_frame(Collector *col, unsigned func, int delta, uint64_t now
 void collect_region_ctrl(Collector *col, Core *core, bool on, uint64_t now);
 /* End of the run: close the excluded amounts. */
 void collect_region_finish(Collector *col);
+/* CoreHooks.run_cut: the run of the last switch is cut short. */
+void collect_region_run_cut(Collector *col, bool done);
+/* The runs of core block i (b) cut before its instruction k while
+ * collection was on. */
+uint64_t collect_region_cut(const Collector *col, unsigned i, const Block *b, uint32_t k);
 void collect_region_free(Collector *col);
 /* Subtract what ran while not collecting: block i's counters, histogram
  * h, the Profile's totals (and set excluded_cycles, collection). */

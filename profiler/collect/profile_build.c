@@ -147,18 +147,18 @@ static uint64_t *insn_cycles(const Block *b, uint64_t cyc)
     return v;
 }
 
-/* b's runs cut short before each instruction, or NULL: none, or a region
- * of interest counted only part of its executions (count), whose cuts the
- * emulator does not keep apart (then each instruction counts them all). */
-static uint64_t *insn_cuts(const Block *b, uint64_t count, uint64_t insns)
+/* Core block bi's (b's) runs cut short before each instruction, of its
+ * count runs collected (a region of interest keeps its cuts apart), or
+ * NULL: none. */
+static uint64_t *insn_cuts(const Collector *col, unsigned bi, const Block *b, uint64_t count, uint64_t insns)
 {
     uint32_t n = block_ninsns(b);
-    if (!n || count * n == insns || count != block_count(b))
+    if (!n || count * n == insns)
         return NULL;
     uint64_t *v = g_new(uint64_t, n);
     bool any = false;
     for (uint32_t i = 0; i < n; i++)
-        any |= (v[i] = MIN(count, block_insn_cut(b, i))) != 0;
+        any |= (v[i] = MIN(count, collect_region_cut(col, bi, b, i))) != 0;
     if (!any) {
         g_free(v);
         return NULL;
@@ -187,7 +187,7 @@ static void build_blocks(Profile *p, Collector *col, const Core *core)
         uint32_t addr = symbols_code_addr(col->syms, block_addr(b));
         p->blocks[nb++] = (ProfBlock){ .addr = addr, .ninsns = block_ninsns(b), .func = fi,
                                        .count = count, .cycles = cyc, .icycles = insn_cycles(b, cyc),
-                                       .cut = insn_cuts(b, count, insns) };
+                                       .cut = insn_cuts(col, i, b, count, insns) };
         p->funcs[fi].self_cycles += cyc;
         p->funcs[fi].instructions += insns;
         add_events(&p->funcs[fi], b, count);

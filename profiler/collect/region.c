@@ -13,6 +13,12 @@
  *
  * Whole blocks: a switch takes effect at the next block (the emulator
  * charges a block when it starts), for the counts, cycles and samples alike.
+ * The runs cut short are kept per block and instruction too (the counts
+ * per instruction, block_insn_cut). A run in which a switch was written
+ * and that is then cut (a PROF_CTRL = 0 store, then a fault in the same
+ * block) is charged on the side it started on: what the cut takes back
+ * moves there too (collect_region_run_cut, from the emulator's
+ * CoreHooks.run_cut: one more pass, before and after the cut).
  */
 #include "profiler/collect/collect_private.h"
 
@@ -22,6 +28,7 @@
 
 typedef struct RegionBlock {
     int64_t count, cycles, insns;
+    int64_t *cut;              /* [ninsns] runs cut before each instruction, or NULL */
 } RegionBlock;
 
 struct Region {
@@ -31,6 +38,9 @@ struct Region {
     char *only_names;          /* "f, g" for the reports */
     unsigned only_depth;       /* active frames of those functions */
     uint64_t off_since;        /* cycle collection last stopped */
+    uint64_t sw_now;           /* the run of the last switch (its `now`) ... */
+    bool sw_was;               /* ... and whether it was collected (at its start) */
+    uint64_t cut_from;         /* the core's clock before that run's cut */
     bool ever_off;
     GArray *blocks;            /* RegionBlock by core block index */
     unsigned nperiods;
@@ -105,6 +115,13 @@ static void snapshot(Region *r, int sign)
         x->count += sign * (int64_t)block_count(b);
         x->cycles += sign * (int64_t)block_cycles(b);
         x->insns += sign * (int64_t)block_instructions(b);
+        if (block_has_cuts(b)) {
+            uint32_t n = block_ninsns(b);
+            if (!x->cut)
+                x->cut = g_new0(int64_t, n);
+            for (uint32_t k = 0; k < n; k++)
+                x->cut[k] += sign * (int64_t)block_insn_cut(b, k);
+        }
     }
     if (!r->nperiods && core_nhists(c)) {
         r->nperiods = core_nhists(c);
@@ -144,6 +161,12 @@ void collect_region_update(Collector *col, uint64_t now)
     bool want = r->ctrl_on && (!r->only || r->only_depth > 0);
     if (want == col->collecting)
         return;
+    if (now != r->sw_now || !r->sw_now) { /* the first switch in this run */
+        r->sw_now = now;
+        r->sw_was = col->collecting;
+    }
+    if (r->core)
+        core_watch_run(r->core);
     if (!want) {
         collect_ctx_account(col, now);
         col->collecting = false;
@@ -178,6 +201,33 @@ void collect_region_ctrl(Collector *col, Core *core, bool on, uint64_t now)
     collect_region_update(col, now);
 }
 
+/* The run of the last switch is cut: what the cut takes back goes where
+ * the run was charged, as if it had been taken back before the switch:
+ * the counters' state now minus the state at the cut (done) plus before
+ * it; the cycles taken back (the clock goes back by them) leave the
+ * collected time (calling contexts, frames) on the run's side too. */
+void collect_region_run_cut(Collector *col, bool done)
+{
+    Region *r = col->region;
+    if (!r || !r->core || col->collecting == r->sw_was)
+        return; /* switched back within the run: nothing to move */
+    int sign = col->collecting ? +1 : -1; /* the last switch's snapshot */
+    snapshot(r, done ? sign : -sign);
+    if (!done) {
+        r->cut_from = core_cycles(r->core);
+        return;
+    }
+    uint64_t back = r->cut_from - MIN(r->cut_from, core_cycles(r->core));
+    if (!col->collecting) { /* a collected run: it ended `back` earlier */
+        Ctx *c = &g_array_index(col->ctx, Ctx, col->ctx_cur);
+        c->self -= MIN(c->self, back);
+        r->off_since -= MIN(r->off_since, back);
+    } else { /* an excluded run */
+        col->excluded -= MIN(col->excluded, back);
+        col->ctx_mark -= MIN(col->ctx_mark, back);
+    }
+}
+
 void collect_region_finish(Collector *col)
 {
     Region *r = col->region;
@@ -199,6 +249,8 @@ void collect_region_free(Collector *col)
     g_free(r->total);
     g_free(r->only);
     g_free(r->only_names);
+    for (unsigned i = 0; i < r->blocks->len; i++)
+        g_free(g_array_index(r->blocks, RegionBlock, i).cut);
     g_array_free(r->blocks, TRUE);
     g_free(r);
 }
@@ -218,6 +270,16 @@ void collect_region_block(const Collector *col, unsigned i, uint64_t *count, uin
     *count = minus(*count, x->count);
     *cycles = minus(*cycles, x->cycles);
     *insns = minus(*insns, x->insns);
+}
+
+uint64_t collect_region_cut(const Collector *col, unsigned i, const Block *b, uint32_t k)
+{
+    const Region *r = col->region;
+    uint64_t all = block_insn_cut(b, k);
+    if (!r || i >= r->blocks->len)
+        return all;
+    const RegionBlock *x = &g_array_index(r->blocks, RegionBlock, i);
+    return x->cut ? minus(all, x->cut[k]) : all;
 }
 
 void collect_region_hist(const Collector *col, unsigned h, ProfHist *d)

@@ -27,6 +27,10 @@ typedef struct FaultFrame {
 } FaultFrame;
 #define FAULT_FRAMES_MAX 64u
 #define FAULT_FRAMES_ELIDED "..."
+/* The last entry of frames unwound from the ELF's call frame information
+ * (no shadow stack) that stopped short of the reset entry: the function
+ * "<unwinding stopped: WHY>", pc 0, no file */
+#define FAULT_FRAMES_UNWIND_STOP "<unwinding stopped: "
 
 typedef struct CoreResult {
     unsigned id;

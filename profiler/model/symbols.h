@@ -111,4 +111,19 @@ unsigned symbols_inline_at(SymInlineCtx *x, uint32_t addr, SymInline *out, unsig
 void symbols_inline_clear(SymInline *v, unsigned n);
 void symbols_inline_close(SymInlineCtx *x);
 
+/* A stopped core's call stack from the ELF's call frame information
+ * (symbols_unwind.c; .debug_frame from -g, .eh_frame): pcs[0] = pc, then
+ * each caller's call site (its return address - 8), or CP0 EPC exactly
+ * for the frame the runtime's interrupt vector interrupted (its CFI is a
+ * signal frame returning through column SYM_UNWIND_EPC_COLUMN). gpr are
+ * the registers at regs_pc: pc, or after pc's block when a fault was
+ * found at the block's end (a stack overflow); read copies len bytes of guest memory at addr
+ * (false: not readable). Returns the frames written (at least 1); *why
+ * is NULL when the walk reached the outermost frame (the reset entry,
+ * its return address undefined), else why it stopped (g_free it). */
+#define SYM_UNWIND_EPC_COLUMN 80
+typedef bool (*SymUnwindRead)(void *opaque, uint32_t addr, uint8_t *buf, uint32_t len);
+unsigned symbols_unwind(const Symbols *s, const uint32_t gpr[32], uint32_t pc, uint32_t regs_pc, uint32_t epc,
+                        SymUnwindRead read, void *opaque, uint32_t *pcs, unsigned max, char **why);
+
 #endif

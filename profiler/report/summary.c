@@ -132,6 +132,10 @@ void summary_frames(GString *o, const FaultFrame *frames, unsigned n, const char
                                    f->repeat);
             continue;
         }
+        if (f->function && g_str_has_prefix(f->function, FAULT_FRAMES_UNWIND_STOP)) { /* "<...>": "(...)" */
+            g_string_append_printf(o, "%s%-11s (%.*s)\n", indent, num, (int)strlen(f->function) - 2, f->function + 1);
+            continue;
+        }
         if (f->pc)
             g_snprintf(pc, sizeof pc, "0x%08x", f->pc);
         g_string_append_printf(o, "%s%-11s %-10s in %s", indent, num, pc, f->function ? f->function : "??");
@@ -167,6 +171,11 @@ static void stops_text(GString *o, const RunInfo *run)
             const FaultFrame *f = &c->stop_frames[k];
             if (f->inlined || f->pc == c->stop_pc || !f->function || !strcmp(f->function, FAULT_FRAMES_ELIDED))
                 continue; /* the callers only: not the stop's own function */
+            if (g_str_has_prefix(f->function, FAULT_FRAMES_UNWIND_STOP)) { /* "<...>": "(...)" */
+                g_string_append_printf(o, "%s(%.*s)", shown++ ? " <- " : ", called from ",
+                                       (int)strlen(f->function) - 2, f->function + 1);
+                continue;
+            }
             g_string_append_printf(o, "%s%s (%s:%u)", shown++ ? " <- " : ", called from ", f->function,
                                    f->file ? f->file : "??", f->line);
         }

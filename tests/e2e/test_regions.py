@@ -363,6 +363,79 @@ class RegionsOfInterest(unittest.TestCase):
         self.assertFalse(os.path.exists(r.path("summary.json")))
 
 
+
+def callgrind_ir(text):
+    """Ir per instruction address of callgrind.out's self cost lines, and
+    their sum (e2e/reports has the same reader)."""
+    per, total, after_calls = {}, 0, False
+    for line in text.splitlines():
+        if line.startswith("calls="):
+            after_calls = True
+            continue
+        m = re.match(r"(0x[0-9a-f]+) \d+ (\d+)(?: (\d+))?", line)
+        if m:
+            if not after_calls:
+                ir = int(m.group(3) or 0)
+                per[int(m.group(1), 16)] = per.get(int(m.group(1), 16), 0) + ir
+                total += ir
+            after_calls = False
+    return per, total
+
+
+def loop_layout(elf, func):
+    """(start, end, loop target, back branch) of func, from objdump -d."""
+    lo, size = nptest.symbols(elf)[func]
+    target = branch = None
+    for pc, mnem, ops in nptest.objdump_function(elf, func, "el"):
+        t = re.search(r"\b([0-9a-f]{8}) <", ops)
+        if mnem.startswith("b") and t and int(t.group(1), 16) < pc:
+            branch, target = pc, int(t.group(1), 16)
+    assert branch, func
+    return lo, lo + size, target, branch
+
+
+class RoiCutCounts(unittest.TestCase):
+    """roicut.c: a region of interest (SYS PROF_CTRL) holding some of the
+    runs of a block, one of them cut short by a fault (core 0), or cut
+    after a PROF_CTRL = 0 written in the same run (core 1): every
+    instruction counts the times it ran inside the region (callgrind.out
+    Ir, truth from objdump), and the Ir add up to the core's collected
+    instructions. Before, the block counted every instruction of its
+    region runs: the cut was not taken off (61 and 40 after the faulting
+    load, for 60 and 39)."""
+
+    N, OUT, ON = 60, 25, 20
+
+    def test_per_instruction_counts(self):
+        elf = fw("roicut")
+        r = run([elf])
+        self.assertEqual(r.rc, 3, r.describe())
+        for core, func in ((0, "walk"), (1, "ctrl_walk")):
+            with self.subTest(core=core):
+                f = r.core(core)["fault"]
+                self.assertEqual((f["kind"], f["function"]), ("unmapped-read", func), f)
+                lo, hi, target, branch = loop_layout(elf, func)
+                fault = f["pc"]
+                self.assertTrue(target < fault < branch, (hex(target), hex(fault), hex(branch)))
+                want = {}
+                for pc in range(lo, hi, 4):
+                    if core == 0:   # the second call: its entry path once, then N loop runs, the last cut
+                        n = 1 if pc < target else self.N + 1 if pc < fault else self.N if pc < branch + 8 else 0
+                    else:           # loop runs ON + 1 .. N inside, the last cut at the load
+                        n = 0 if pc < target else self.N - self.ON if pc < fault else \
+                            self.N - self.ON - 1 if pc < branch + 8 else 0
+                    want[pc] = n
+                per, total = callgrind_ir(r.text("core%d" % core, "callgrind.out"))
+                self.assertEqual({pc: per.get(pc, 0) for pc in want}, want)
+                c = r.core(core)   # the instructions collected: its functions'
+                self.assertEqual(total, sum(f["instructions"] for f in c["functions"]))
+                self.assertEqual(c["collection"]["collected_cycles"], sum(f["self_cycles"] for f in c["functions"]))
+                # the calling contexts hold the same cycles (the cut run's
+                # taken-back cycles leave them too), and profile.data reads back
+                self.assertEqual(sum(folded(r, core).values()), c["collection"]["collected_cycles"])
+        res = nptest.raw(["report", "-o", nptest.tmpdir("roicut"), r.out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+
 class IdleCores(unittest.TestCase):
     """Issue 24: the pipeline demo on a 3 x 2 mesh; cores 4 and 5 are no
     stage: they print one line and exit after about 2,600 cycles, fewer

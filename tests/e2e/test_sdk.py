@@ -19,6 +19,7 @@ int64 <-> double) links through nocprof-cc without any linker message (no
 -mno-abicalls into libnocprof.a, every member of which is non-PIC) and
 prints the host's results.  The build directory comes from
 $NOCPROF_BUILD_DIR."""
+import json
 import os
 import re
 import shutil
@@ -142,6 +143,16 @@ def expected_console(k):
             % (k, k + 2, math.sqrt(k + 2.0), k))
 
 
+UNWIND_C = r"""
+#include <nocprof.h>
+#include <string.h>
+static volatile int *volatile bad;   /* NULL: leaf faults */
+__attribute__((noinline)) int leaf(int x) { return *bad + x; }
+__attribute__((noinline)) int mid(int x) { char b[32]; memset(b, x, sizeof b); return leaf(b[3]) + 1; }
+int main(unsigned core, unsigned n) { (void)n; if (core) return 0; int r = mid(5); return r + 1; }
+"""
+
+
 class Sdk(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -257,6 +268,54 @@ class Sdk(unittest.TestCase):
             where = subprocess.run([a2l, "-e", elf, "0x%x" % main], stdout=subprocess.PIPE,
                                    universal_newlines=True, check=True).stdout
             self.assertRegex(where, want, extra)
+
+    def test_unwind_without_profile(self):
+        """A fault's frames with --no-profile come from the ELF's call frame
+        information (docs/reports.md "Without profiling"): nocprof-cc's
+        default -g writes .debug_frame (leaf <- mid <- main, as the
+        profiled run's shadow stack); -g0 has none (frame 0 and why);
+        -g0 -fasynchronous-unwind-tables with a link script that keeps
+        .eh_frame a section of its own is read from .eh_frame."""
+        d = tmpdir("unwind")
+        src = os.path.join(d, "uw.c")
+        with open(src, "w") as f:
+            f.write(UNWIND_C)
+        ld = os.path.join(d, "eh.ld")
+        with open(os.path.join(self.prefix, "lib", "nocprof-firmware", "link.ld")) as f:
+            text = f.read()
+        keep = "*(.eh_frame_hdr) KEEP(*(.eh_frame))"
+        self.assertIn(keep, text)
+        with open(ld, "w") as f:
+            f.write(text.replace(keep, "} :image\n  .eh_frame ALIGN(4) : { KEEP(*(.eh_frame))"))
+        cc = os.path.join(self.prefix, "bin", "nocprof-cc")
+        with open(cc) as f:
+            wrapper = f.read()
+        self.assertIn('-T "$lib/link.ld"', wrapper)
+        cc_eh = os.path.join(self.prefix, "bin", "nocprof-cc-eh")   # in bin/: it finds the prefix from there
+        with open(cc_eh, "w") as f:
+            f.write(wrapper.replace('-T "$lib/link.ld"', "-T '%s'" % ld))
+        os.chmod(cc_eh, 0o755)
+        for name, tool, extra in (("g", cc, []), ("g0", cc, ["-g0"]),
+                                  ("eh", cc_eh, ["-g0", "-fasynchronous-unwind-tables"])):
+            elf = os.path.join(d, name + ".elf")
+            subprocess.run([tool, "-O2"] + extra + ["-o", elf, src], check=True)
+            sections = subprocess.run([nptest.tool("mipsel-linux-gnu-readelf"), "-S", elf], stdout=subprocess.PIPE,
+                                      universal_newlines=True, check=True).stdout
+            self.assertEqual(".eh_frame " in sections, name == "eh", sections)
+            frames = {}
+            for mode in ([], ["--no-profile"]):
+                out = tmpdir("out")
+                p = subprocess.run([self.nocprof, "run", "-q", "-o", out, elf] + mode, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+                self.assertEqual(p.returncode, 3, p.stderr)
+                frames[bool(mode)] = json.load(open(os.path.join(out, "summary.json")))["cores"][0]["fault"]["frames"]
+            names = [x["function"] for x in frames[True]]
+            if name == "g0":
+                self.assertEqual(names, ["leaf", "<unwinding stopped: no call frame information for 0x%08x (leaf)>"
+                                         % frames[True][0]["pc"]])
+            else:
+                self.assertEqual(names, ["leaf", "mid", "main"], name)
+                self.assertEqual(frames[True], frames[False], name)
 
     def test_helpers_link_clean(self):
         # Before: ld printed "libgcc.a(_divdi3.o): warning: linking abicalls
