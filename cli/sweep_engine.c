@@ -84,7 +84,9 @@ static bool engine_parallel(const SweepPlan *p, GArray *todo, const SweepEngineO
     g_autofree char *j = index_str(jobs);
     g_autofree char *threads = index_str(o->sshlogins ? 1 : sweep_threads_per_run(jobs));
     GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
-    const char *head[] = { prog, "--will-cite", "--halt", "never", "--jobs", j, "--env", "NOCPROF_SWEEP_THREADS" };
+    /* -q: parallel runs the command through a shell; quoted, a folder or
+     * an executable path with spaces, quotes or $(...) is one argument */
+    const char *head[] = { prog, "--will-cite", "-q", "--halt", "never", "--jobs", j, "--env", "NOCPROF_SWEEP_THREADS" };
     for (unsigned k = 0; k < G_N_ELEMENTS(head); k++)
         g_ptr_array_add(argv, g_strdup(head[k]));
     if (o->sshlogins) {

@@ -182,6 +182,20 @@ class Parallel(unittest.TestCase):
         self.assertEqual(res.returncode, 0, res.stderr)
         self.assertEqual(read(os.path.join(par, "sweep.csv")), read(os.path.join(local, "sweep.csv")))
 
+    def test_folder_name_is_not_shell_code(self):
+        # GNU parallel runs its command through a shell: a folder named
+        # with a space, quotes and $(...) is one argument, never code
+        # (before: the touch ran, and run-one got "usage" for every run)
+        top = nptest.tmpdir("parq")
+        par = os.path.join(top, "a b'c\"d $(touch PWNED) `touch PWNED2`")
+        argv = [nptest.nocprof(), "sweep", "-o", par, "--engine", "parallel", "--jobs", "1",
+                "--axis", "noc.link_latency=1,2", "--set", "mesh.width=1", "--set", "mesh.height=1", fw("calls")]
+        res = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                             timeout=120, cwd=top)
+        self.assertEqual(sorted(os.listdir(top)), [os.path.basename(par)])    # nothing touched
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual([x["status"] for x in rows(par)], ["0", "0"])
+
 
 class SlurmCluster:
     """munged + slurmctld + slurmd on this host, in a temporary folder."""
