@@ -359,6 +359,8 @@ static SweepPlan *plan_from_options(const SweepOptions *o, GError **error)
 {
     g_autoptr(SweepPlan) p = plan_new();
     p->dir = absolute(o->out);
+    if (o->engine && strcmp(o->engine, "slurm") == 0 && !sweep_slurm_dir_ok(p->dir, error))
+        return NULL;
     p->nocprof = g_file_read_link("/proc/self/exe", error);
     if (!p->nocprof)
         return NULL;

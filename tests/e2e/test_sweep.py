@@ -166,6 +166,37 @@ class Local(unittest.TestCase):
         self.assertIn("sweep run-one '%s' \"$SLURM_ARRAY_TASK_ID\"" % os.path.abspath(out), script)
         self.assertFalse(os.path.exists(os.path.join(out, "runs", "run-0000")))
 
+    def test_slurm_script_with_a_hostile_folder(self):
+        # sweep.sbatch names DIR in a #SBATCH line (sbatch's own parser:
+        # in double quotes, \\" for ", %% for %) and in the shell's exec line:
+        # the script run by sh runs the run in DIR and nothing else (before:
+        # a newline in DIR ended the comment line and the rest ran as code)
+        top = nptest.tmpdir("dryq")
+        out = os.path.join(top, "a b'c\"d #%A $(touch PWNED) `touch PWNED2`")
+        argv = [nptest.nocprof(), "sweep", "-o", out, "--engine", "slurm", "--dry-run",
+                "--axis", "noc.link_latency=1,2", "--set", "mesh.width=1", "--set", "mesh.height=1", fw("calls")]
+        res = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                             timeout=120, cwd=top)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        script = read(os.path.join(out, "sweep.sbatch")).decode()
+        self.assertIn('#SBATCH --output="%s/runs/slurm-%%A_%%a.out"\n' % os.path.join(
+            top, "a b'c\\\"d #%%A $(touch PWNED) `touch PWNED2`"), script)
+        env = dict(os.environ, SLURM_ARRAY_TASK_ID="1")
+        r = subprocess.run(["sh", os.path.join(out, "sweep.sbatch")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, timeout=120, cwd=top, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted(os.listdir(top)), [os.path.basename(out)])    # nothing touched
+        self.assertEqual(sorted(os.listdir(os.path.join(out, "runs"))), ["run-0001"])
+        # a newline cannot be in a #SBATCH line: refused before DIR is made
+        nl = os.path.join(top, "x\ntouch PWNED3\n#")
+        argv[3] = nl
+        res = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                             timeout=120, cwd=top)
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertIn("--engine slurm", res.stderr)
+        self.assertIn("newline", res.stderr)
+        self.assertFalse(os.path.exists(nl))
+
 
 class Parallel(unittest.TestCase):
     @classmethod
@@ -303,6 +334,21 @@ class Slurm(unittest.TestCase):
         # one array task per run: Slurm's own output files
         outs = [f for f in os.listdir(os.path.join(sl, "runs")) if f.startswith("slurm-")]
         self.assertEqual(len(outs), 4)
+
+    def test_hostile_folder(self):
+        # spaces, quotes, #, % and $(...) in DIR: sbatch writes its output
+        # files into DIR/runs and the runs run there, nothing else runs
+        top = nptest.tmpdir("slq")
+        sl = os.path.join(top, "a b'c\"d #%A $(touch PWNED)")
+        argv = [nptest.nocprof(), "sweep", "-o", sl, "--engine", "slurm",
+                "--axis", "noc.link_latency=1,2", "--set", "mesh.width=1", "--set", "mesh.height=1", fw("calls")]
+        res = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                             timeout=300, cwd=top, env=self.cluster.env)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual(sorted(os.listdir(top)), [os.path.basename(sl)])
+        self.assertEqual([x["status"] for x in rows(sl)], ["0", "0"])
+        outs = [f for f in os.listdir(os.path.join(sl, "runs")) if f.startswith("slurm-")]
+        self.assertEqual(len(outs), 2)
 
 
 if __name__ == "__main__":
