@@ -447,6 +447,44 @@ static char **run_argv(const SweepPlan *p, unsigned run, const char *dir)
     return v;
 }
 
+/* Run `run`'s command line as `nocprof run` parses and checks it (options,
+ * -c file, --set, the firmware count against the cores), without loading
+ * the ELFs: a usage error is the sweep's, before DIR is made, not every
+ * run's status 2. */
+static bool check_run(const SweepPlan *p, unsigned run, GError **error)
+{
+    g_auto(GStrv) argv = run_argv(p, run, "out");
+    int argc = (int)g_strv_length(argv) - 1;
+    g_autofree char **av = g_memdup2(argv + 1, sizeof(char *) * ((gsize)argc + 1)); /* GOption reorders */
+    char **parse = av;
+    g_auto(Options) o = { 0 };
+    Config cfg;
+    char demo[] = "demo.elf";
+    bool ok = cli_parse_run(&argc, &parse, &o, error) && cli_config(&o, &cfg, error);
+    if (ok) {
+        unsigned n = config_cores(&cfg);
+        g_autofree char **paths = g_new0(char *, n);
+        ok = cli_core_paths(&o, n, demo, paths, error);
+    }
+    if (!ok) {
+        g_autoptr(GString) what = g_string_new(NULL);
+        for (guint a = 0; a < p->axes->len; a++) {
+            SweepAxis *ax = g_ptr_array_index(p->axes, a);
+            g_string_append_printf(what, "%s%s=%s", a ? ", " : "", ax->key, ax->values[sweep_value_index(p, run, a)]);
+        }
+        g_prefix_error(error, "run %u (%s): ", run, what->str);
+    }
+    return ok;
+}
+
+static bool check_runs(const SweepPlan *p, GError **error)
+{
+    for (unsigned run = 0; run < p->nruns; run++)
+        if (!check_run(p, run, error))
+            return false;
+    return true;
+}
+
 /* The exit status of the run, as a shell would give it. */
 static int spawn_run(char **argv, const char *log, GError **error)
 {
@@ -589,7 +627,7 @@ int cmd_sweep(int argc, char **argv)
     if (!parse(&argc, &argv, &o, &err))
         return finish(EXIT_USAGE, err);
     g_autoptr(SweepPlan) p = plan_from_options(&o, &err);
-    if (!p || !plan_save_or_match(p, &err))
+    if (!p || !check_runs(p, &err) || !plan_save_or_match(p, &err))
         return finish(err && err->code == NOCPROF_ERROR_IO ? EXIT_REPORTS : EXIT_USAGE, err);
     struct sigaction sa = { .sa_handler = on_sweep_signal }, old_int, old_term, old_hup;
     sigemptyset(&sa.sa_mask);

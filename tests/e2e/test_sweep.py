@@ -146,6 +146,34 @@ class Local(unittest.TestCase):
         self.assertIn("another sweep", res.stderr)
         self.assertEqual(len(rows(self.out)), 4)
 
+    def test_every_run_checked_before_any_runs(self):
+        # options for every run are checked as `nocprof run` checks them:
+        # a usage error is status 2 at once, DIR not made (before: DIR made,
+        # every run failed with status 2, the sweep said status 1)
+        top = nptest.tmpdir("usage2")
+        out = os.path.join(top, "s")
+        cfg = os.path.join(top, "bad.ini")
+        with open(cfg, "w") as f:
+            f.write("[mesh]\nwidth = 99\n")
+        one = ["--set", "mesh.width=1", "--set", "mesh.height=1"]
+        cases = [
+            (["--set", "bogus.key=1"], "bogus.key"),
+            (["-c", cfg], "bad.ini"),
+            (["-c", "/dev/zero"], "/dev/zero"),
+            (["--max-cycles", "abc"], "--max-cycles"),
+            (["--threads", "-3"], "--threads"),
+            (["--sample-period", "0"], "sample_period"),
+            # run 1 (mesh.width=2) has 2 cores for 3 ELFs, run 0 is fine
+            (["--axis", "mesh.width=3,2", "--set", "mesh.height=1", fw("calls"), fw("calls")],
+             "3 firmware files for 2 cores"),
+        ]
+        for extra, what in cases:
+            argv = ["sweep", "-o", out, "--axis", "noc.link_latency=1,2"] + (extra if "--axis" in extra else one + extra)
+            res = raw(argv + [fw("calls")])
+            self.assertEqual(res.returncode, 2, (extra, res.stderr))
+            self.assertIn(what, res.stderr, extra)
+            self.assertFalse(os.path.exists(out), extra)
+
     def test_firmware_axis(self):
         out = os.path.join(nptest.tmpdir("fwaxis"), "s")
         argv = [nptest.nocprof(), "sweep", "-o", out, "--axis", "firmware=%s,%s" % (fw("calls"), fw("cpu")),
