@@ -174,6 +174,61 @@ class Local(unittest.TestCase):
             self.assertIn(what, res.stderr, extra)
             self.assertFalse(os.path.exists(out), extra)
 
+    def test_hostile_plan_and_summaries(self):
+        # DIR/sweep-plan.json and the runs' summary.json are read back:
+        # untrusted (before: 100,000 nested brackets crashed `sweep report`
+        # with SIGSEGV, wrong types gave Json-CRITICAL and a sweep of one
+        # run, and run-one executed whatever "nocprof" named)
+        top = nptest.tmpdir("hplan")
+        out = os.path.join(top, "s")
+        argv = ["sweep", "-o", out, "--axis", "noc.link_latency=1,2", "--set", "mesh.width=1",
+                "--set", "mesh.height=1", fw("calls")]
+        self.assertEqual(raw(argv).returncode, 0)
+        plan_path = os.path.join(out, "sweep-plan.json")
+        good = json.load(open(plan_path))
+        pwn = os.path.join(top, "pwn.sh")
+        with open(pwn, "w") as f:
+            f.write("#!/bin/sh\ntouch %s/PWNED\n" % top)
+        os.chmod(pwn, 0o755)
+        def edited(**kw):
+            p = dict(good)
+            p.update(kw)
+            return json.dumps(p)
+        cases = [("[" * 100000 + "]" * 100000, "nested"),
+                 (edited(nocprof=5), "nocprof"),
+                 (edited(axes=5), "axes"),
+                 (edited(axes=[5]), "axes[0]"),
+                 (edited(axes=[{"key": "noc.link_latency", "values": ["1", 2]}]), "axes[0].values[1]"),
+                 (edited(run_args=["--set", None]), "run_args[1]"),
+                 (edited(firmware={}), "firmware")]
+        for text, what in cases:
+            with open(plan_path, "w") as f:
+                f.write(text)
+            for cmd in (["sweep", "report", out], ["sweep", "run-one", out, "0"]):
+                res = raw(cmd)
+                self.assertEqual(res.returncode, 2, (what, cmd, res.stderr))
+                self.assertIn("sweep-plan.json", res.stderr, what)
+                self.assertIn(what, res.stderr, (what, cmd))
+                self.assertNotIn("CRITICAL", res.stderr, what)
+        # "nocprof" names another program: run-one runs itself, not that
+        with open(plan_path, "w") as f:
+            f.write(edited(nocprof=pwn))
+        shutil.rmtree(os.path.join(out, "runs", "run-0001"))
+        res = raw(["sweep", "run-one", out, "1"])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertFalse(os.path.exists(os.path.join(top, "PWNED")))
+        self.assertTrue(os.path.exists(os.path.join(out, "runs", "run-0001", "summary.json")))
+        # a run's summary.json nested 100,000 deep: that row has no figures
+        with open(plan_path, "w") as f:
+            f.write(json.dumps(good))
+        with open(os.path.join(out, "runs", "run-0000", "summary.json"), "w") as f:
+            f.write("[" * 100000 + "]" * 100000)
+        res = raw(["sweep", "report", out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        r = rows(out)
+        self.assertEqual((r[0]["status"], r[0].get("core0_cycles")), ("0", ""))
+        self.assertNotEqual(r[1]["core0_cycles"], "")
+
     def test_firmware_axis(self):
         out = os.path.join(nptest.tmpdir("fwaxis"), "s")
         argv = [nptest.nocprof(), "sweep", "-o", out, "--axis", "firmware=%s,%s" % (fw("calls"), fw("cpu")),
