@@ -83,6 +83,51 @@ class Unwritable(unittest.TestCase):
         self.assertIn(out, r.stderr)
 
 
+class FileSizeLimit(unittest.TestCase):
+    """A file that cannot be written whole (here the file size limit,
+    ulimit -f; a full disk alike) makes the status 5 naming it, and is
+    never renamed into place cut short, nor is the previous run's file of
+    that name left beside the new set. Before: SIGXFSZ killed nocprof
+    (status 153, profile.data.tmp-PID left, no report), and on a full disk
+    the cut files (summary.json of 0 bytes) were renamed into place."""
+
+    LIMIT = 40 << 10
+
+    def argv(self, out, *extra):
+        return [nptest.nocprof(), "run", "-q", "-o", out, "--set", "timing.model=flat"] + list(extra) + [fw("pipeline")]
+
+    def test_cut_files_never_under_their_names(self):
+        ref = os.path.join(nptest.tmpdir("fsz-ref"), "o")
+        self.assertEqual(subprocess.run(self.argv(ref), timeout=120).returncode, 0)
+        out = os.path.join(nptest.tmpdir("fsz"), "o")
+        # an earlier run's set, every file different from this run's, and
+        # files this run does not write (aliasing.*, core0/gmon-1000.out)
+        self.assertEqual(subprocess.run(self.argv(out, "--set", "noc.link_latency=3", "--sample-period", "97,1000"),
+                                        timeout=120).returncode, 0)
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (self.LIMIT, self.LIMIT))
+        p = subprocess.run(self.argv(out), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, preexec_fn=limit, timeout=120)
+        self.assertEqual(p.returncode, 5, p.stderr)
+        self.assertIn("File too large", p.stderr)
+        self.assertIn(out, p.stderr)
+        files = files_under(out)
+        self.assertEqual([f for f in files if ".tmp-" in f], [])
+        big = [f for f in files_under(ref) if os.path.getsize(os.path.join(ref, f)) > self.LIMIT]
+        self.assertIn("profile.data", big)
+        for f in big:
+            self.assertNotIn(f, files)      # neither cut nor the earlier run's
+        self.assertEqual([f for f in files if f not in files_under(ref)], [])
+        import json
+        self.assertEqual(json.load(open(os.path.join(out, "summary.json")))["exit_status"], 5)
+        for f in files:
+            if f in (MANIFEST, "summary.txt", "summary.json", "report.html"):   # they say status 5
+                continue
+            with open(os.path.join(out, f), "rb") as a, open(os.path.join(ref, f), "rb") as b:
+                self.assertEqual(a.read(), b.read(), f)
+
+
 def asan_build():
     with open(nptest.nocprof(), "rb") as f:
         return b"AddressSanitizer" in f.read()
