@@ -1149,6 +1149,13 @@ class UsageErrors(unittest.TestCase):
         self.expect_2(["--bogus-option", fw("exitcode")])
         self.expect_2(["--max-cycles", "many", fw("exitcode")])
         self.expect_2(["--sample-period", "0", fw("exitcode")], "sample")
+        # a core mapped twice is an error naming both files, as a config key
+        # given twice is (before: the last --core 0 won, status 0); N is
+        # decimal digits only (before: ' 1' and '+1' were core 1)
+        self.expect_2(["--core", "0=" + fw("exitcode"), "--core", "0=" + fw("calls"), fw("exitcode")],
+                      "--core 0 given twice", fw("calls"))
+        self.expect_2(["--core", " 1=" + fw("exitcode"), fw("exitcode")], "--core  1=")
+        self.expect_2(["--core", "+1=" + fw("exitcode"), fw("exitcode")], "--core +1=")
 
     def test_nul_byte_in_config(self):
         """A NUL byte inside a value ended it silently (GKeyFile): width
