@@ -332,6 +332,23 @@ class Inputs(unittest.TestCase):
         self.assertEqual(r.summary["config"]["run"]["max_cycles"], 100000)
         self.assertEqual(len(r.summary["cores"]), 8)
 
+    def test_bom_and_crlf(self):
+        # a UTF-8 byte order mark (Windows editors write one) is skipped,
+        # CRLF line ends are read as LF (before: the BOM made the first
+        # line 'not a key-value pair, group, or comment', status 2)
+        path = os.path.join(tmpdir("bom"), "c.ini")
+        with open(path, "wb") as f:
+            f.write(b"\xef\xbb\xbf[mesh]\r\nwidth = 1\r\nheight=1\r\n[run]\r\nmax_cycles = 54321\r\n")
+        r = run(["-c", path, fw("calls")], timeout=120)
+        self.assertIn(r.rc, (0, 4), r.describe())
+        self.assertEqual(r.summary["config"]["mesh"]["width"], 1)
+        self.assertEqual(r.summary["config"]["run"]["max_cycles"], 54321)
+        self.assertEqual(len(r.summary["cores"]), 1)
+        # a BOM anywhere else is no BOM: an error naming the file
+        with open(path, "wb") as f:
+            f.write(b"[mesh]\n\xef\xbb\xbfwidth = 1\n")
+        self.expect_2(["-c", path, fw("calls")], path)
+
     def test_filesz_greater_than_memsz(self):
         e = hostile("filesz")
         self.expect_2([e], e, "filesz 0x14 > memsz 0x8")
