@@ -1103,6 +1103,28 @@ class UsageErrors(unittest.TestCase):
                         f.write(blob)
                     self.expect_2([path], path + ": program headers (e_phoff %d, " % phoff, what)
 
+    def test_no_load_segment(self):
+        """Every program header PT_NULL, or none at all (e_phnum 0): an ELF
+        error naming the file. Before, the overlap check sorted an empty
+        segment list with qsort(NULL, 0, ...), which UBSan (the sanitizer
+        build, halt_on_error) stops at as a null argument (status 1)."""
+        import struct
+        for endian, order in (("el", "<"), ("eb", ">")):
+            data = bytearray(open(fw("calls", endian), "rb").read())
+            phoff = struct.unpack_from(order + "I", data, 28)[0]
+            phnum = struct.unpack_from(order + "H", data, 44)[0]
+            nulled = bytearray(data)
+            for i in range(phnum):
+                struct.pack_into(order + "I", nulled, phoff + 32 * i, 0)   # p_type PT_NULL
+            none = bytearray(data)
+            struct.pack_into(order + "H", none, 44, 0)                     # e_phnum 0
+            for name, blob in (("null", nulled), ("none", none)):
+                with self.subTest(endian=endian, case=name):
+                    path = os.path.join(nptest.tmpdir("noload"), name + ".elf")
+                    with open(path, "wb") as f:
+                        f.write(bytes(blob))
+                    self.expect_2([path], path, "no PT_LOAD segment")
+
     def test_overlapping_segments(self):
         """Two PT_LOAD segments over the same RAM (the second 0x100 bytes
         into the first, or the first through kseg1): a corrupt ELF whose
