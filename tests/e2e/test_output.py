@@ -128,6 +128,34 @@ class FileSizeLimit(unittest.TestCase):
                 self.assertEqual(a.read(), b.read(), f)
 
 
+class ThreadsThatCannotStart(unittest.TestCase):
+    """Host threads are a speed knob: one that cannot be created (no
+    address space for its stack) leaves its cores to the threads that
+    exist, with a warning, and the results are the same. Before: GLib's
+    g_thread_new aborted the process (SIGTRAP, status -5/133), no report.
+    A 4 GiB stack limit makes every new thread's stack larger than the
+    2 GiB address-space limit, which the run itself stays far below."""
+
+    def test_same_results_with_the_threads_that_start(self):
+        if asan_build():
+            self.skipTest("ASan reserves more address space than any limit")
+        ref = os.path.join(nptest.tmpdir("thr-ref"), "o")
+        out = os.path.join(nptest.tmpdir("thr"), "o")
+        argv = [nptest.nocprof(), "run", "-q", "--threads", "4", "--set", "timing.model=flat", fw("pipeline")]
+        self.assertEqual(subprocess.run(argv + ["-o", ref], timeout=120).returncode, 0)
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_STACK, (4 << 30, 4 << 30))
+            resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+        p = subprocess.run(argv + ["-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, preexec_fn=limit, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("could start 1 of 4 host threads", p.stderr)
+        for f in ("flat.txt", "core3/callgraph.txt", "noc.txt", "profile.data"):
+            with open(os.path.join(out, f), "rb") as a, open(os.path.join(ref, f), "rb") as b:
+                self.assertEqual(a.read(), b.read(), f)
+
+
 def asan_build():
     with open(nptest.nocprof(), "rb") as f:
         return b"AddressSanitizer" in f.read()
