@@ -624,6 +624,21 @@ class SavedProfile(unittest.TestCase):
         # 2^40 calls: 256 arc records of 2^32 - 1 and one of the rest
         self.assertLess(os.path.getsize(os.path.join(out, "core0", "gmon.out")), 1 << 20)
 
+    def test_merge_sum_past_the_cycle_limit_refused(self):
+        """Two runs whose (forged, consistent) cycles are 2^63 each: their
+        sum does not fit 64 bits. Before, merge wrapped it silently to a
+        merged run of 0 cycles (status 0); now status 2 naming the core
+        and the bound (2^62 cycles, the most one run can have)."""
+        c = self.base.core(0)
+        big = 1 << 63
+        idle = c["idle_cycles"]
+        out = pdedit(self.base.out, "huge2", CORE0 + "15=%d" % big, CORE0 + "16=%d" % (big - idle),
+                     PROF0 + "0=%d" % big, PROF0 + "4=%d" % (big - idle))
+        self.assertEqual(raw(["report", out], timeout=60).returncode, 0)     # each run alone is fine
+        r = raw(["merge", out, out, "-o", tmpdir("m")], timeout=60)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("core 0: the runs' cycles add up past 4611686018427387904", r.stderr)
+
     def value(self, path):
         """The value at path in the base run's profile.data (GVariant text)."""
         if not nptest.ARGS.pdedit:
