@@ -235,6 +235,25 @@ class Reuse(unittest.TestCase):
         self.assertEqual(run([fw("calls")] + nptest.ONE_CORE, out=out).rc, 0)
         self.assertTrue(os.path.exists(outside))
 
+    def test_manifest_fifo_or_device_is_no_list(self):
+        # OUT/.nocprof-manifest is read back: a FIFO there blocked every
+        # command writing into OUT for ever (before: run hung), /dev/zero
+        # was read until memory ran out. Now it is read as the other
+        # read-back files are (regular, bounded): no list; the new one
+        # replaces it
+        for what in ("fifo", "zero"):
+            out = os.path.join(nptest.tmpdir("mf-" + what), "o")
+            os.makedirs(out)
+            m = os.path.join(out, MANIFEST)
+            if what == "fifo":
+                os.mkfifo(m)
+            else:
+                os.symlink("/dev/zero", m)
+            r = run([fw("calls")] + nptest.ONE_CORE, out=out, timeout=60)
+            self.assertEqual(r.rc, 0, r.describe())
+            self.assertTrue(os.path.isfile(m) and not os.path.islink(m))
+            self.assertIn("summary.json", manifest(out))
+
 
 class MaxCycles(unittest.TestCase):
     def expect_2(self, value):
