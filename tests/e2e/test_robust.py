@@ -365,6 +365,32 @@ class Echo(unittest.TestCase):
 
 
 class Hostile(unittest.TestCase):
+    def test_huge_source_file_is_no_source(self):
+        """The ELF's DWARF names the source files the reports read: one of
+        1 GiB (here through --source-map, a sparse file) is no source, as a
+        FIFO or a device is (base_read_regular, at most 64 MiB). Before, it
+        was read whole by annotated.txt and coverage.info: 8 s and 1.07 GB
+        of RSS for the calls firmware."""
+        src = fw("calls")
+        tests_dir = os.path.realpath(nptest.src("firmware", "tests"))   # where calls.c was built from
+        d = tmpdir("hugesrc")
+        with open(os.path.join(d, "calls.c"), "wb") as f:
+            f.truncate(1 << 30)
+        out = tmpdir("hugesrc-out")
+        argv = [nocprof(), "run", "-q", "-o", out, "--source-map", "%s=%s" % (tests_dir, d)] + ONE_CORE + \
+            nptest.pin_flat([]) + [src]
+        probe = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]).returncode; "
+                 "print(r, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+        p = subprocess.run([sys.executable, "-c", probe] + argv, stdout=subprocess.PIPE, universal_newlines=True,
+                           timeout=120)
+        rc, rss_kb = map(int, p.stdout.split())
+        self.assertEqual(rc, 0)
+        self.assertLess(rss_kb, 400 << 10)
+        with open(os.path.join(out, "core0", "annotated.txt"), "rb") as f:
+            text = f.read()
+        self.assertNotIn(b"\0", text)
+        self.assertIn(b"calls.c:", text)          # the ranges of lines, without their text
+
     def test_clang_line0_rows(self):
         """clang's line table has rows with line 0 (objdump shows them);
         annotated.txt is written and the run ends with status 0."""
