@@ -650,6 +650,27 @@ class SavedProfile(unittest.TestCase):
         # 2^40 calls: 256 arc records of 2^32 - 1 and one of the rest
         self.assertLess(os.path.getsize(os.path.join(out, "core0", "gmon.out")), 1 << 20)
 
+    def test_elf_path_of_a_huge_file_hashed_in_pieces(self):
+        """profile.data names the ELFs that ran; `report` hashes each
+        candidate to find the one with the recorded SHA-256. A candidate of
+        1 GiB (a sparse file) was read whole to hash it (1 GB of RSS); now
+        it is hashed in pieces, and the error names it."""
+        d = tmpdir("hugeelf")
+        huge = os.path.join(d, "huge.elf")
+        with open(huge, "wb") as f:
+            f.truncate(1 << 30)
+        out = pdedit(self.base.out, "hugeelf", CORE0 + "2='%s'" % huge, CORE0 + "1='%s'" % huge)
+        probe = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:], stderr=subprocess.PIPE, "
+                 "universal_newlines=True); print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN)"
+                 ".ru_maxrss); print(r.stderr)")
+        p = subprocess.run([sys.executable, "-c", probe, nocprof(), "report", out, "-o", tmpdir("hugeelf-o")],
+                           stdout=subprocess.PIPE, universal_newlines=True, timeout=120)
+        first, err = p.stdout.split("\n", 1)
+        rc, rss_kb = map(int, first.split())
+        self.assertEqual(rc, 2, err)
+        self.assertIn(huge, err)
+        self.assertLess(rss_kb, 400 << 10)
+
     def test_merge_sum_past_the_cycle_limit_refused(self):
         """Two runs whose (forged, consistent) cycles are 2^63 each: their
         sum does not fit 64 bits. Before, merge wrapped it silently to a
