@@ -120,12 +120,15 @@ bool cli_stage_commit(CliStage *s, bool stop_on_signal, GError **error)
             unlink(path);
             continue;
         }
-        if (ok && cli_replace(tmp, path) != 0) {
-            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(errno));
+        /* one that cannot be renamed (a folder of its name, an immutable
+         * file) costs only itself: the others still replace the earlier
+         * run's (stopping there mixed the two runs' files) */
+        if (cli_replace(tmp, path) != 0) {
+            if (ok)
+                g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(errno));
             ok = false;
-        }
-        if (!ok)
             unlink(tmp);
+        }
     }
     g_hash_table_remove_all(s->failed);
     g_ptr_array_set_size(s->tmp, 0);

@@ -128,6 +128,35 @@ class FileSizeLimit(unittest.TestCase):
                 self.assertEqual(a.read(), b.read(), f)
 
 
+class RenameRefused(unittest.TestCase):
+    """A file that cannot be renamed into place (a folder of its name, an
+    immutable file) is status 5 naming it; the other new files are still
+    renamed into place. Before, every file staged after it was dropped, so
+    the folder mixed this run's first files with the earlier run's last
+    ones (its summary.json saying the earlier run's figures)."""
+
+    def test_the_others_still_replace_the_earlier_run(self):
+        argv = lambda out, *extra: [nptest.nocprof(), "run", "-q", "-o", out, "--set", "timing.model=flat"] + \
+            list(extra) + [fw("pipeline")]
+        ref = os.path.join(nptest.tmpdir("ren-ref"), "o")
+        self.assertEqual(subprocess.run(argv(ref), timeout=120).returncode, 0)
+        out = os.path.join(nptest.tmpdir("ren"), "o")
+        self.assertEqual(subprocess.run(argv(out, "--set", "noc.link_latency=3"), timeout=120).returncode, 0)
+        os.unlink(os.path.join(out, "callgraph.txt"))
+        os.makedirs(os.path.join(out, "callgraph.txt", "x"))      # a folder where a file goes
+        p = subprocess.run(argv(out), stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                           timeout=120)
+        self.assertEqual(p.returncode, 5, p.stderr)
+        self.assertIn(os.path.join(out, "callgraph.txt"), p.stderr)
+        files = files_under(out)
+        self.assertEqual([f for f in files if ".tmp-" in f], [])
+        for f in files_under(ref):
+            if f in (MANIFEST, "callgraph.txt", "summary.txt", "summary.json", "report.html"):
+                continue
+            with open(os.path.join(out, f), "rb") as a, open(os.path.join(ref, f), "rb") as b:
+                self.assertEqual(a.read(), b.read(), f)
+
+
 class ThreadsThatCannotStart(unittest.TestCase):
     """Host threads are a speed knob: one that cannot be created (no
     address space for its stack) leaves its cores to the threads that
