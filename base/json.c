@@ -293,3 +293,23 @@ void npjson_member_array(NpJson *b, const char *name)
     npjson_member(b, name);
     npjson_begin_array(b);
 }
+
+bool npjson_depth_ok(const char *text, int max_depth)
+{
+    int depth = 0;
+    bool in_string = false;
+    for (const char *c = text; *c; c++) {
+        if (in_string) {
+            if (*c == '\\' && c[1])
+                c++;
+            else if (*c == '"')
+                in_string = false;
+        } else if (*c == '"')
+            in_string = true;
+        else if ((*c == '[' || *c == '{') && ++depth > max_depth)
+            return false;
+        else if (*c == ']' || *c == '}')
+            depth--;
+    }
+    return true;
+}

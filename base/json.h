@@ -79,4 +79,11 @@ void npjson_member_array(NpJson *b, const char *name);
 void npjson_append_quoted(GString *out, const char *s);
 char *npjson_quote(const char *s);
 
+/* Reading: json-glib's parser recurses once per nesting level, so 100,000
+ * nested brackets overflow the stack. Whether text (NUL-terminated JSON)
+ * nests at most max_depth arrays/objects deep; strings (with their
+ * escapes) are skipped, nothing else is parsed. Check a file read back
+ * before json-glib parses it. */
+bool npjson_depth_ok(const char *text, int max_depth);
+
 #endif

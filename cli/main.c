@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* main.c — nocprof's entry point: top-level help and command dispatch. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -68,6 +69,10 @@ static void print_version(void)
 
 int main(int argc, char **argv)
 {
+    /* a file past the size limit (ulimit -f) is a write error (EFBIG) that
+     * names the file, status 5, not a SIGXFSZ that kills every command
+     * with its temporary files left (docs/robustness.md) */
+    signal(SIGXFSZ, SIG_IGN);
     atexit(check_stdout);
     if (argc < 2) {
         fputs(top_help, stderr);

@@ -10,9 +10,11 @@
 
 #include <glib/gstdio.h>
 
+#include "base/file.h"
 #include "cli/cli.h"
 
 #define MANIFEST_NAME ".nocprof-manifest"
+#define MANIFEST_MAX_SIZE (16u << 20)   /* ~100 bytes a file written */
 #define MANIFEST_HEAD "# nocprof: files written by the last run into this folder (relative paths)\n"
 
 /* A path a manifest may name: relative, inside the folder, not itself. */
@@ -32,7 +34,10 @@ GPtrArray *manifest_read(const char *out)
     GPtrArray *list = g_ptr_array_new_with_free_func(g_free);
     g_autofree char *path = g_build_filename(out, MANIFEST_NAME, NULL);
     g_autofree char *text = NULL;
-    if (!g_file_get_contents(path, &text, NULL, NULL))
+    gsize len;
+    /* read back: a FIFO there blocked the command for ever, /dev/zero was
+     * read until memory ran out; such a file is no list */
+    if (!base_read_regular(path, MANIFEST_MAX_SIZE, &text, &len, NOCPROF_ERROR_IO, NULL))
         return list;
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
     for (char **l = lines; *l; l++)

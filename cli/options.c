@@ -198,16 +198,22 @@ bool cli_wants_demo(const Options *o)
 /* --core N=FILE overrides. */
 static bool core_maps(const Options *o, unsigned ncores, char **paths, GError **error)
 {
+    g_autofree const char **mapped = g_new0(const char *, ncores);
     for (char **m = o->core_maps; m && *m; m++) {
         char *eq = strchr(*m, '=');
         char *end = NULL;
-        unsigned long n = eq ? strtoul(*m, &end, 10) : 0;
-        if (!eq || end != eq || eq == *m || n >= ncores || !eq[1]) {
+        unsigned long n = eq && g_ascii_isdigit(**m) ? strtoul(*m, &end, 10) : 0; /* no sign, no space */
+        if (!eq || end != eq || n >= ncores || !eq[1]) {
             g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
                         "--core %s: expected N=FILE with N in 0 .. %u", *m, ncores - 1);
             return false;
         }
-        paths[n] = eq + 1;
+        if (mapped[n]) {       /* as a config key given twice: an error */
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "--core %lu given twice (%s and %s)", n,
+                        mapped[n], eq + 1);
+            return false;
+        }
+        mapped[n] = paths[n] = eq + 1;
     }
     return true;
 }

@@ -101,7 +101,13 @@ Progress *progress_start(Machine *m, uint64_t max_cycles, int mode)
     p->t0 = g_get_monotonic_time();
     g_mutex_init(&p->lock);
     g_cond_init(&p->cond);
-    p->thread = g_thread_new("progress", progress_thread, p);
+    p->thread = g_thread_try_new("progress", progress_thread, p, NULL);
+    if (!p->thread) {          /* no thread for it: no progress line, the run goes on */
+        g_mutex_clear(&p->lock);
+        g_cond_clear(&p->cond);
+        g_free(p);
+        return NULL;
+    }
     return p;
 }
 

@@ -235,6 +235,10 @@ static void run_machine(Run *r)
                                   r->opts->no_progress || r->opts->gdb ? -1 : r->opts->progress ? 1 : 0);
     machine_run(r->m, &cli_interrupted);
     progress_stop(pr);
+    if (r->m->nthreads < r->m->threads_wanted)
+        fprintf(stderr, "nocprof: warning: could start %u of %u host threads (the system refused more: "
+                        "ulimit -v, -u?); the others ran their cores, the results are the same\n",
+                r->m->nthreads, r->m->threads_wanted);
     cli_signals_writing();
 }
 

@@ -14,6 +14,7 @@
 struct CliStage {
     GPtrArray *tmp, *final;    /* staged files, in the order written */
     GHashTable *seen;          /* final path -> its index + 1 */
+    GHashTable *failed;        /* final paths whose last write failed */
 };
 
 CliStage *cli_stage_new(void)
@@ -22,6 +23,7 @@ CliStage *cli_stage_new(void)
     s->tmp = g_ptr_array_new_with_free_func(g_free);
     s->final = g_ptr_array_new_with_free_func(g_free);
     s->seen = g_hash_table_new(g_str_hash, g_str_equal);
+    s->failed = g_hash_table_new(g_str_hash, g_str_equal);
     return s;
 }
 
@@ -37,9 +39,14 @@ FILE *cli_stage_open(CliStage *s, const char *dir, const char *name, GError **er
         at = s->final->len;
         g_hash_table_insert(s->seen, g_ptr_array_index(s->final, at - 1), GUINT_TO_POINTER(at));
     }
+    const char *final = g_ptr_array_index(s->final, at - 1);
     FILE *f = fopen(g_ptr_array_index(s->tmp, at - 1), "wb");
-    if (!f)
+    if (f) {
+        g_hash_table_remove(s->failed, final);
+    } else {
+        g_hash_table_add(s->failed, (gpointer)final);
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(errno));
+    }
     return f;
 }
 
@@ -50,9 +57,11 @@ const char *cli_stage_path(CliStage *s, const char *dir, const char *name)
     return at ? g_ptr_array_index(s->tmp, at - 1) : NULL;
 }
 
+/* A file not written whole (a full disk, the file size limit) is not
+ * renamed into place: cli_stage_commit removes it and the previous file
+ * of its name (which would not belong to the new set). */
 bool cli_stage_close(CliStage *s, const char *dir, const char *name, FILE *f, bool ok, GError **error)
 {
-    (void)s;
     int e = ok ? 0 : errno;
     if (fclose(f) != 0 && ok) {
         ok = false;
@@ -60,6 +69,9 @@ bool cli_stage_close(CliStage *s, const char *dir, const char *name, FILE *f, bo
     }
     if (!ok) {
         g_autofree char *path = g_build_filename(dir, name, NULL);
+        guint at = GPOINTER_TO_UINT(g_hash_table_lookup(s->seen, path));
+        if (at)
+            g_hash_table_add(s->failed, g_ptr_array_index(s->final, at - 1));
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(e ? e : EIO));
     }
     return ok;
@@ -75,6 +87,7 @@ void cli_stage_discard(CliStage *s)
 {
     for (guint i = 0; i < s->tmp->len; i++)
         unlink(g_ptr_array_index(s->tmp, i));
+    g_hash_table_remove_all(s->failed);
     g_ptr_array_set_size(s->tmp, 0);
     g_ptr_array_set_size(s->final, 0);
     g_hash_table_remove_all(s->seen);
@@ -102,13 +115,22 @@ bool cli_stage_commit(CliStage *s, bool stop_on_signal, GError **error)
     bool ok = true;
     for (guint i = 0; i < s->tmp->len; i++) {
         const char *tmp = g_ptr_array_index(s->tmp, i), *path = g_ptr_array_index(s->final, i);
-        if (ok && cli_replace(tmp, path) != 0) {
-            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(errno));
-            ok = false;
-        }
-        if (!ok)
+        if (g_hash_table_contains(s->failed, path)) { /* its error is the caller's already */
             unlink(tmp);
+            unlink(path);
+            continue;
+        }
+        /* one that cannot be renamed (a folder of its name, an immutable
+         * file) costs only itself: the others still replace the earlier
+         * run's (stopping there mixed the two runs' files) */
+        if (cli_replace(tmp, path) != 0) {
+            if (ok)
+                g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(errno));
+            ok = false;
+            unlink(tmp);
+        }
     }
+    g_hash_table_remove_all(s->failed);
     g_ptr_array_set_size(s->tmp, 0);
     g_ptr_array_set_size(s->final, 0);
     g_hash_table_remove_all(s->seen);
@@ -125,5 +147,6 @@ void cli_stage_free(CliStage *s)
     g_ptr_array_unref(s->tmp);
     g_ptr_array_unref(s->final);
     g_hash_table_unref(s->seen);
+    g_hash_table_unref(s->failed);
     g_free(s);
 }

@@ -213,18 +213,62 @@ GString *sweep_plan_json(const SweepPlan *p)
     return plan_json(p, NULL);
 }
 
-static char **read_strv(JsonObject *o, const char *name)
+/* The plan is read back from DIR: untrusted, like profile.data. */
+#define SWEEP_PLAN_MAX_DEPTH 8 /* its real depth is 4 */
+
+static bool plan_bad(const SweepPlan *p, GError **error, const char *field, const char *what)
 {
-    JsonArray *a = json_object_has_member(o, name) ? json_object_get_array_member(o, name) : NULL;
-    GStrvBuilder *sb = g_strv_builder_new();
+    g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "%s/" SWEEP_PLAN_FILE ": %s: %s", p->dir, field, what);
+    return false;
+}
+
+static bool is_string(JsonNode *n)
+{
+    return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING;
+}
+
+/* o's member name, an array of strings (absent: none) into *out. */
+static bool read_strv(const SweepPlan *p, JsonObject *o, const char *name, const char *field, char ***out,
+                      GError **error)
+{
+    JsonNode *n = json_object_has_member(o, name) ? json_object_get_member(o, name) : NULL;
+    if (n && !JSON_NODE_HOLDS_ARRAY(n))
+        return plan_bad(p, error, field, "not an array of strings");
+    JsonArray *a = n ? json_node_get_array(n) : NULL;
+    g_autoptr(GStrvBuilder) sb = g_strv_builder_new();
     for (guint i = 0; a && i < json_array_get_length(a); i++) {
-        const char *s = json_node_get_string(json_array_get_element(a, i));
-        if (s)
-            g_strv_builder_add(sb, s);
+        if (!is_string(json_array_get_element(a, i))) {
+            g_autofree char *f = g_strdup_printf("%s[%u]", field, i);
+            return plan_bad(p, error, f, "not a string");
+        }
+        g_strv_builder_add(sb, json_array_get_string_element(a, i));
     }
-    char **v = g_strv_builder_end(sb);
-    g_strv_builder_unref(sb);
-    return v;
+    *out = g_strv_builder_end(sb);
+    return true;
+}
+
+static bool axis_from_json(SweepPlan *p, JsonArray *axes, guint a, GError **error)
+{
+    g_autofree char *field = g_strdup_printf("axes[%u]", a);
+    JsonNode *n = json_array_get_element(axes, a);
+    if (!JSON_NODE_HOLDS_OBJECT(n))
+        return plan_bad(p, error, field, "not an object");
+    JsonObject *ao = json_node_get_object(n);
+    JsonNode *key = json_object_has_member(ao, "key") ? json_object_get_member(ao, "key") : NULL;
+    if (!is_string(key))
+        return plan_bad(p, error, field, "no key (a string)");
+    SweepAxis *ax = g_new0(SweepAxis, 1);
+    g_ptr_array_add(p->axes, ax);
+    ax->key = g_strdup(json_node_get_string(key));
+    g_autofree char *vfield = g_strconcat(field, ".values", NULL);
+    if (!read_strv(p, ao, "values", vfield, &ax->values, error))
+        return false;
+    ax->nvalues = g_strv_length(ax->values);
+    if (!*ax->key || !ax->nvalues || p->nruns > SWEEP_MAX_RUNS / ax->nvalues)
+        return plan_bad(p, error, field, "not a valid axis (a key, 1 or more values, at most "
+                                         G_STRINGIFY(SWEEP_MAX_RUNS) " runs in all)");
+    p->nruns *= ax->nvalues;
+    return true;
 }
 
 static bool plan_from_json(SweepPlan *p, JsonNode *root, GError **error)
@@ -234,27 +278,19 @@ static bool plan_from_json(SweepPlan *p, JsonNode *root, GError **error)
         g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "%s/" SWEEP_PLAN_FILE ": not a sweep plan", p->dir);
         return false;
     }
+    if (!is_string(json_object_get_member(o, "nocprof")))
+        return plan_bad(p, error, "nocprof", "not a string");
     p->nocprof = g_strdup(json_object_get_string_member(o, "nocprof"));
-    JsonArray *axes = json_object_get_array_member(o, "axes");
+    JsonNode *axes = json_object_get_member(o, "axes");
+    if (!JSON_NODE_HOLDS_ARRAY(axes))
+        return plan_bad(p, error, "axes", "not an array");
     p->nruns = 1;
-    for (guint a = 0; axes && a < json_array_get_length(axes); a++) {
-        JsonObject *ao = json_array_get_object_element(axes, a);
-        SweepAxis *ax = g_new0(SweepAxis, 1);
-        ax->key = g_strdup(ao ? json_object_get_string_member(ao, "key") : "");
-        ax->values = ao ? read_strv(ao, "values") : g_new0(char *, 1);
-        ax->nvalues = g_strv_length(ax->values);
-        g_ptr_array_add(p->axes, ax);
-        if (!ax->key || !ax->nvalues || p->nruns > SWEEP_MAX_RUNS / ax->nvalues) {
-            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "%s/" SWEEP_PLAN_FILE ": axis %u is not valid",
-                        p->dir, a);
+    for (guint a = 0; a < json_array_get_length(json_node_get_array(axes)); a++)
+        if (!axis_from_json(p, json_node_get_array(axes), a, error))
             return false;
-        }
-        p->nruns *= ax->nvalues;
-    }
-    p->firmware = read_strv(o, "firmware");
-    p->run_args = read_strv(o, "run_args");
-    p->track = read_strv(o, "track");
-    return true;
+    return read_strv(p, o, "firmware", "firmware", &p->firmware, error)
+           && read_strv(p, o, "run_args", "run_args", &p->run_args, error)
+           && read_strv(p, o, "track", "track", &p->track, error);
 }
 
 SweepPlan *sweep_plan_load(const char *dir, GError **error)
@@ -266,6 +302,11 @@ SweepPlan *sweep_plan_load(const char *dir, GError **error)
     gsize len;
     if (!base_read_regular(path, 16u << 20, &text, &len, NOCPROF_ERROR_USAGE, error))
         return NULL;
+    if (!npjson_depth_ok(text, SWEEP_PLAN_MAX_DEPTH)) {
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "%s: JSON nested deeper than %d levels", path,
+                    SWEEP_PLAN_MAX_DEPTH);
+        return NULL;
+    }
     JsonParser *parser = json_parser_new();
     bool ok = json_parser_load_from_data(parser, text, (gssize)len, error)
               && plan_from_json(p, json_parser_get_root(parser), error);
@@ -359,6 +400,8 @@ static SweepPlan *plan_from_options(const SweepOptions *o, GError **error)
 {
     g_autoptr(SweepPlan) p = plan_new();
     p->dir = absolute(o->out);
+    if (o->engine && strcmp(o->engine, "slurm") == 0 && !sweep_slurm_dir_ok(p->dir, error))
+        return NULL;
     p->nocprof = g_file_read_link("/proc/self/exe", error);
     if (!p->nocprof)
         return NULL;
@@ -445,6 +488,44 @@ static char **run_argv(const SweepPlan *p, unsigned run, const char *dir)
     return v;
 }
 
+/* Run `run`'s command line as `nocprof run` parses and checks it (options,
+ * -c file, --set, the firmware count against the cores), without loading
+ * the ELFs: a usage error is the sweep's, before DIR is made, not every
+ * run's status 2. */
+static bool check_run(const SweepPlan *p, unsigned run, GError **error)
+{
+    g_auto(GStrv) argv = run_argv(p, run, "out");
+    int argc = (int)g_strv_length(argv) - 1;
+    g_autofree char **av = g_memdup2(argv + 1, sizeof(char *) * ((gsize)argc + 1)); /* GOption reorders */
+    char **parse = av;
+    g_auto(Options) o = { 0 };
+    Config cfg;
+    char demo[] = "demo.elf";
+    bool ok = cli_parse_run(&argc, &parse, &o, error) && cli_config(&o, &cfg, error);
+    if (ok) {
+        unsigned n = config_cores(&cfg);
+        g_autofree char **paths = g_new0(char *, n);
+        ok = cli_core_paths(&o, n, demo, paths, error);
+    }
+    if (!ok) {
+        g_autoptr(GString) what = g_string_new(NULL);
+        for (guint a = 0; a < p->axes->len; a++) {
+            SweepAxis *ax = g_ptr_array_index(p->axes, a);
+            g_string_append_printf(what, "%s%s=%s", a ? ", " : "", ax->key, ax->values[sweep_value_index(p, run, a)]);
+        }
+        g_prefix_error(error, "run %u (%s): ", run, what->str);
+    }
+    return ok;
+}
+
+static bool check_runs(const SweepPlan *p, GError **error)
+{
+    for (unsigned run = 0; run < p->nruns; run++)
+        if (!check_run(p, run, error))
+            return false;
+    return true;
+}
+
 /* The exit status of the run, as a shell would give it. */
 static int spawn_run(char **argv, const char *log, GError **error)
 {
@@ -466,6 +547,12 @@ static int run_one(const char *dir, const char *index)
 {
     GError *err = NULL;
     g_autoptr(SweepPlan) p = sweep_plan_load(dir, &err);
+    if (p) {                           /* this nocprof runs it, not whatever the plan names */
+        g_free(p->nocprof);
+        p->nocprof = g_file_read_link("/proc/self/exe", &err);
+        if (!p->nocprof)
+            g_clear_pointer(&p, sweep_plan_free);
+    }
     char *end = NULL;
     guint64 run = index ? g_ascii_strtoull(index, &end, 10) : 0;
     if (p && (!index || !*index || *end || run >= p->nruns))
@@ -587,7 +674,7 @@ int cmd_sweep(int argc, char **argv)
     if (!parse(&argc, &argv, &o, &err))
         return finish(EXIT_USAGE, err);
     g_autoptr(SweepPlan) p = plan_from_options(&o, &err);
-    if (!p || !plan_save_or_match(p, &err))
+    if (!p || !check_runs(p, &err) || !plan_save_or_match(p, &err))
         return finish(err && err->code == NOCPROF_ERROR_IO ? EXIT_REPORTS : EXIT_USAGE, err);
     struct sigaction sa = { .sa_handler = on_sweep_signal }, old_int, old_term, old_hup;
     sigemptyset(&sa.sa_mask);

@@ -62,6 +62,9 @@ typedef struct SweepEngineOpts {
     bool dry_run;
 } SweepEngineOpts;
 bool sweep_engine_run(const SweepPlan *p, const SweepEngineOpts *o, GError **error);
+/* Whether the slurm engine's job script can name dir (no newline, no
+ * backslash); else a usage error. */
+bool sweep_slurm_dir_ok(const char *dir, GError **error);
 /* Host threads each run gets when jobs run at once on this host. */
 unsigned sweep_threads_per_run(unsigned jobs);
 

@@ -15,6 +15,11 @@
 
 /* summary.json of one run is read whole; past this it is not a sweep's */
 #define SWEEP_SUMMARY_MAX ((gsize)512 << 20)
+/* nor nested deeper than this (json-glib's parser recurses per level; a
+ * real one is 9 deep) */
+#define SWEEP_SUMMARY_MAX_DEPTH 64
+/* and of at most 16 x 16 cores ([mesh] width and height): the columns */
+#define SWEEP_MAX_CORES 256u
 
 typedef struct RunCore {
     gint64 cycles, instructions, exit_code;
@@ -38,15 +43,35 @@ static gint64 member_int(JsonObject *o, const char *name, gint64 dflt)
                                                                                          : dflt;
 }
 
+/* A run's summary.json is read back: each member is taken only when it
+ * has the expected type (json-glib's typed getters warn otherwise). */
+static JsonArray *member_array(JsonObject *o, const char *name)
+{
+    JsonNode *n = o && json_object_has_member(o, name) ? json_object_get_member(o, name) : NULL;
+    return n && JSON_NODE_HOLDS_ARRAY(n) ? json_node_get_array(n) : NULL;
+}
+
+static const char *member_string(JsonObject *o, const char *name)
+{
+    JsonNode *n = o && json_object_has_member(o, name) ? json_object_get_member(o, name) : NULL;
+    return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING ? json_node_get_string(n)
+                                                                                          : NULL;
+}
+
+static JsonObject *element_object(JsonArray *a, guint i)
+{
+    JsonNode *n = json_array_get_element(a, i);
+    return JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+}
+
 static void track_self(RunRow *r, unsigned core, JsonObject *co, char **track, unsigned ntrack)
 {
-    JsonArray *fs = json_object_has_member(co, "functions") ? json_object_get_array_member(co, "functions") : NULL;
+    JsonArray *fs = member_array(co, "functions");
     for (unsigned t = 0; t < ntrack; t++) {
         gint64 v = 0;          /* a function that did not run: 0 cycles */
         for (guint k = 0; fs && k < json_array_get_length(fs); k++) {
-            JsonObject *f = json_array_get_object_element(fs, k);
-            const char *name = f && json_object_has_member(f, "name") ? json_object_get_string_member(f, "name")
-                                                                       : NULL;
+            JsonObject *f = element_object(fs, k);
+            const char *name = member_string(f, "name");
             if (name && strcmp(name, track[t]) == 0)
                 v += member_int(f, "self_cycles", 0);
         }
@@ -61,25 +86,26 @@ static void read_row(const SweepPlan *p, unsigned run, RunRow *r)
     g_autofree char *path = g_build_filename(dir, "summary.json", NULL);
     g_autofree char *text = NULL;
     gsize len;
-    if (!base_read_regular(path, SWEEP_SUMMARY_MAX, &text, &len, NOCPROF_ERROR_IO, NULL))
+    if (!base_read_regular(path, SWEEP_SUMMARY_MAX, &text, &len, NOCPROF_ERROR_IO, NULL)
+        || !npjson_depth_ok(text, SWEEP_SUMMARY_MAX_DEPTH))
         return;
     r->parser = json_parser_new();
     JsonNode *root = json_parser_load_from_data(r->parser, text, (gssize)len, NULL) ? json_parser_get_root(r->parser)
                                                                                    : NULL;
     JsonObject *o = root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
-    JsonArray *cores = o && json_object_has_member(o, "cores") ? json_object_get_array_member(o, "cores") : NULL;
-    r->ncores = cores ? json_array_get_length(cores) : 0;
+    JsonArray *cores = member_array(o, "cores");
+    r->ncores = cores ? MIN(json_array_get_length(cores), SWEEP_MAX_CORES) : 0;
     r->cores = g_new0(RunCore, r->ncores);
     unsigned ntrack = g_strv_length(p->track);
     r->self = g_new(gint64, (gsize)ntrack * r->ncores + 1);
     for (unsigned c = 0; c < r->ncores; c++) {
-        JsonObject *co = json_array_get_object_element(cores, c);
+        JsonObject *co = element_object(cores, c);
         RunCore *rc = &r->cores[c];
         rc->cycles = member_int(co, "cycles", -1);
         rc->instructions = member_int(co, "instructions", -1);
         rc->exit_code = member_int(co, "exit_code", 0);
-        rc->has_exit = co && json_object_has_member(co, "exit_code") && !json_object_get_null_member(co, "exit_code");
-        rc->status = co && json_object_has_member(co, "status") ? json_object_get_string_member(co, "status") : NULL;
+        rc->has_exit = member_int(co, "exit_code", -1) == rc->exit_code; /* an integer, not null */
+        rc->status = member_string(co, "status");
         if (co)
             track_self(r, c, co, p->track, ntrack);
     }

@@ -84,7 +84,9 @@ static bool engine_parallel(const SweepPlan *p, GArray *todo, const SweepEngineO
     g_autofree char *j = index_str(jobs);
     g_autofree char *threads = index_str(o->sshlogins ? 1 : sweep_threads_per_run(jobs));
     GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
-    const char *head[] = { prog, "--will-cite", "--halt", "never", "--jobs", j, "--env", "NOCPROF_SWEEP_THREADS" };
+    /* -q: parallel runs the command through a shell; quoted, a folder or
+     * an executable path with spaces, quotes or $(...) is one argument */
+    const char *head[] = { prog, "--will-cite", "-q", "--halt", "never", "--jobs", j, "--env", "NOCPROF_SWEEP_THREADS" };
     for (unsigned k = 0; k < G_N_ELEMENTS(head); k++)
         g_ptr_array_add(argv, g_strdup(head[k]));
     if (o->sshlogins) {
@@ -125,22 +127,50 @@ static GString *ranges(GArray *todo)
     return s;
 }
 
+bool sweep_slurm_dir_ok(const char *dir, GError **error)
+{
+    const char *bad = strchr(dir, '\n') ? "a newline" : strchr(dir, '\\') ? "a backslash" : NULL;
+    if (bad)
+        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_USAGE,
+                    "--engine slurm: the folder '%s' holds %s, which the job script's #SBATCH --output "
+                    "line cannot name (Slurm reads a backslash in it as 'do not expand'); give another -o",
+                    dir, bad);
+    return bad == NULL;
+}
+
+/* DIR in a #SBATCH line, in double quotes: sbatch splits the line at
+ * white space outside quotes, ends it at an unquoted '#', and takes a
+ * backslash as an escape (Slurm 22.05 escapes no white space outside
+ * quotes); the output file name then expands %-patterns, %% being one %
+ * (sweep_slurm_dir_ok refused what cannot be said). */
+static void sbatch_path(GString *s, const char *dir)
+{
+    for (const char *c = dir; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            g_string_append_c(s, '\\');
+        else if (*c == '%')
+            g_string_append_c(s, '%');
+        g_string_append_c(s, *c);
+    }
+}
+
 static GString *sbatch_script(const SweepPlan *p, GArray *todo, unsigned jobs)
 {
     GString *arr = ranges(todo);
     g_autofree char *qexe = g_shell_quote(p->nocprof);
     g_autofree char *qdir = g_shell_quote(p->dir);
-    g_autofree char *out = g_build_filename(p->dir, "runs", "slurm-%A_%a.out", NULL);
     GString *s = g_string_new("#!/bin/sh\n");
     g_string_append(s, "#SBATCH --job-name=nocprof-sweep\n");
     g_string_append_printf(s, "#SBATCH --array=%s", arr->str);
     if (jobs)
         g_string_append_printf(s, "%%%u", jobs);
-    g_string_append_printf(s, "\n#SBATCH --output=%s\n", out);
+    g_string_append(s, "\n#SBATCH --output=\"");
+    sbatch_path(s, p->dir);
+    g_string_append(s, "/runs/slurm-%A_%a.out\"\n");
     g_string_append(s, "#SBATCH --cpus-per-task=1\n");
-    g_string_append_printf(s, "# nocprof sweep: %u runs of %s (sweep-plan.json); each array task runs\n"
-                              "# the run of its index. Submit with: sbatch --wait sweep.sbatch\n",
-                           p->nruns, p->dir);
+    g_string_append_printf(s, "# nocprof sweep: %u runs of the plan beside this script (sweep-plan.json);\n"
+                              "# each array task runs the run of its index. Submit with: sbatch --wait sweep.sbatch\n",
+                           p->nruns);
     g_string_append_printf(s, "NOCPROF_SWEEP_THREADS=\"${SLURM_CPUS_PER_TASK:-1}\" exec %s sweep run-one %s "
                               "\"$SLURM_ARRAY_TASK_ID\"\n", qexe, qdir);
     g_string_free(arr, TRUE);

@@ -63,6 +63,14 @@ typedef struct Out {
     unsigned flags;            /* CLI_WRITE_* */
 } Out;
 
+/* The error slot of the next file: every report is written even when an
+ * earlier one failed (a full disk, the file size limit), so the folder
+ * holds each one that could be written; the first error is the one told. */
+static GError **slot(GError **first)
+{
+    return first && !*first ? first : NULL;
+}
+
 /* report, diff, merge: a signal stops the writing (nothing is replaced) */
 static bool stopped(const Out *o, GError **error)
 {
@@ -114,21 +122,22 @@ static GString *annotated(const ProfileData *d, const Profile *p)
 /* gmon.out (first period) and gmon-P.out (each further period P). */
 static bool write_gmons(Out *o, const char *sub, const Profile *p, GError **error)
 {
+    bool all = true;
     for (unsigned h = 0; h < p->nperiods; h++) {
         /* big-endian: no basic-block record, or binutils 2.40's
          * `mips-linux-gnu-gprof -s` writes a sum it cannot read back
          * (docs/reports.md); line counts are in annotated.txt */
         GByteArray *g = gmon_build_flags(p, h, symbols_big_endian(p->syms) ? GMON_NO_BLOCKS : GMON_DEFAULT,
-                                         error);
-        if (!g)
-            return false;
+                                         slot(error));
+        if (!g) {
+            all = false;
+            continue;
+        }
         g_autofree char *gname = h == 0 ? g_strdup("gmon.out") : g_strdup_printf("gmon-%u.out", p->hists[h].period);
-        bool ok = put(o, sub, gname, (const char *)g->data, g->len, error);
+        all = put(o, sub, gname, (const char *)g->data, g->len, slot(error)) && all;
         g_byte_array_unref(g);
-        if (!ok)
-            return false;
     }
-    return true;
+    return all;
 }
 
 /* OUT/coreN/: console, and the core's profile in every layout. */
@@ -165,21 +174,21 @@ static bool write_core(Out *o, const ProfileData *d, unsigned i, unsigned flags,
     const Profile *p = d->profs[i];
     if (!p)
         return true;
-    return put_gstring(o, sub, "flat.txt", report_flat_events(p, d->events), error)
-        && put_gstring(o, sub, "callgraph.txt", report_callgraph(p), error)
-        && put_gstring(o, sub, "annotated.txt", annotated(d, p), error)
-        && put_gstring(o, sub, "callgrind.out",
-                       d->comm ? callgrind_build_comm(p, d->comm->cores[i].lines, d->comm->cores[i].nlines)
-                               : callgrind_build(p), error)
-        && write_gmons(o, sub, p, error);
+    bool ok = put_gstring(o, sub, "flat.txt", report_flat_events(p, d->events), slot(error));
+    ok = put_gstring(o, sub, "callgraph.txt", report_callgraph(p), slot(error)) && ok;
+    ok = put_gstring(o, sub, "annotated.txt", annotated(d, p), slot(error)) && ok;
+    ok = put_gstring(o, sub, "callgrind.out",
+                     d->comm ? callgrind_build_comm(p, d->comm->cores[i].lines, d->comm->cores[i].nlines)
+                             : callgrind_build(p), slot(error)) && ok;
+    return write_gmons(o, sub, p, slot(error)) && ok;
 }
 
 /* OUT/flat.txt and OUT/callgraph.txt: all cores summed by function name. */
 static bool write_chip(Out *o, const ProfileData *d, GError **error)
 {
     Profile *chip = profile_merge((const Profile *const *)d->profs, d->ncores);
-    bool ok = put_gstring(o, NULL, "flat.txt", report_flat_events(chip, d->events), error)
-           && put_gstring(o, NULL, "callgraph.txt", report_callgraph(chip), error);
+    bool ok = put_gstring(o, NULL, "flat.txt", report_flat_events(chip, d->events), slot(error));
+    ok = put_gstring(o, NULL, "callgraph.txt", report_callgraph(chip), slot(error)) && ok;
     profile_free(chip);
     return ok;
 }
@@ -384,17 +393,20 @@ static bool put_summary_json(Out *o, const RunInfo *r, GError **error)
 static bool write_summaries(Out *o, const ProfileData *d, RunInfo *run, bool ok, const char *flame,
                             const char *trace, GError **first)
 {
-    bool sok = true;
+    bool sok = true, html_failed = false;
     for (int status = -1; status != cli_final_status(run->exit_status, ok);) {
         status = cli_final_status(run->exit_status, ok);
         RunInfo r = *run;
         r.exit_status = status;
-        GError **err = *first ? NULL : first;
+        GError **err = slot(first);
         sok = put_summary_json(o, &r, err);
-        if (ok && sok && !write_html(o, d, flame, trace, first)) {
-            ok = false;
-            status = -1;
-            continue;
+        if (sok && !html_failed && !write_html(o, d, flame, trace, slot(first))) {
+            html_failed = true;       /* never again; the summaries say 5 */
+            if (ok) {
+                ok = false;
+                status = -1;
+                continue;
+            }
         }
         if (sok)
             note_written(o, "summary.json");   /* listed after report.html, as ever */
@@ -432,32 +444,38 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     FoldedAll folded = { 0 };
     if (have_profiles)
         folded = folded_all(d, &folded_cut, &flame);
-    bool ok = (!(flags & CLI_WRITE_DATA) || write_data(o, d->whole ? d->whole : d, &first))
-           && put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), &first)
-           && (!d->comm || put_gstring(o, NULL, "comm.txt", comm_text(d->comm, (const Profile *const *)d->profs, d->ncores), &first));
-    for (unsigned i = 0; ok && i < d->ncores; i++)
-        ok = write_core(o, d, i, flags, &first);
-    if (ok && have_profiles)
-        ok = write_chip(o, d, &first);
+    bool ok = !(flags & CLI_WRITE_DATA) || write_data(o, d->whole ? d->whole : d, slot(&first));
+    ok = put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), slot(&first)) && ok;
+    if (d->comm)
+        ok = put_gstring(o, NULL, "comm.txt", comm_text(d->comm, (const Profile *const *)d->profs, d->ncores),
+                         slot(&first)) && ok;
+    for (unsigned i = 0; i < d->ncores && !stopped(o, NULL); i++)
+        ok = write_core(o, d, i, flags, slot(&first)) && ok;
+    if (have_profiles && !stopped(o, NULL))
+        ok = write_chip(o, d, slot(&first)) && ok;
     GString *page_trace = d->no_trace ? NULL : g_string_new(NULL);
-    if (ok && page_trace)
-        ok = write_trace(o, d, page_trace, &first);
-    if (ok && have_profiles)
-        ok = write_folded(o, &folded, &first);
+    if (page_trace && !write_trace(o, d, page_trace, slot(&first))) {
+        ok = false;
+        g_string_free(page_trace, TRUE);    /* report.html without a cut timeline */
+        page_trace = NULL;
+    }
+    if (have_profiles)
+        ok = write_folded(o, &folded, slot(&first)) && ok;
     GString *sums = (flags & CLI_WRITE_SOURCES) && have_profiles ? g_string_new(NULL) : NULL;
-    if (ok && have_profiles)
+    if (have_profiles)
         ok = put_gstring(o, NULL, "coverage.info",
-                         coverage_lcov((const Profile *const *)d->profs, d->ncores, sums), &first);
+                         coverage_lcov((const Profile *const *)d->profs, d->ncores, sums), slot(&first)) && ok;
     g_autofree char *sums_path = g_build_filename(o->dir, CLI_SOURCES_FILE, NULL);
-    if (ok && sums)
-        ok = put(o, NULL, CLI_SOURCES_FILE, sums->str, sums->len, &first);
-    else if (ok && (flags & (CLI_WRITE_KEEP | CLI_WRITE_KEEP_SOURCES)) && g_file_test(sums_path, G_FILE_TEST_IS_REGULAR))
+    if (sums)
+        ok = put(o, NULL, CLI_SOURCES_FILE, sums->str, sums->len, slot(&first)) && ok;
+    else if ((flags & (CLI_WRITE_KEEP | CLI_WRITE_KEEP_SOURCES)) && g_file_test(sums_path, G_FILE_TEST_IS_REGULAR))
         g_ptr_array_add(o->written, g_strdup(CLI_SOURCES_FILE));   /* the run's record, kept in place */
     if (sums)
         g_string_free(sums, TRUE);
-    if (ok && alias)
-        ok = put_gstring(o, NULL, "aliasing.txt", aliasing_report(alias), &first)
-          && put_gstring(o, NULL, "aliasing.svg", aliasing_svg(alias), &first);
+    if (alias) {
+        ok = put_gstring(o, NULL, "aliasing.txt", aliasing_report(alias), slot(&first)) && ok;
+        ok = put_gstring(o, NULL, "aliasing.svg", aliasing_svg(alias), slot(&first)) && ok;
+    }
     g_autoptr(GPtrArray) warnings = limit_warnings(d);
     if (folded_cut)
         g_ptr_array_insert(warnings, (gint)warnings->len - 1, g_strdup(folded_cut));
@@ -567,11 +585,12 @@ static bool write_reports(const ProfileData *d, const char *out, unsigned flags,
         g_ptr_array_unref(o.written);   /* interrupted: nothing replaced */
         return false;
     }
-    /* a failed run keeps what the earlier one wrote listed, so that a later
-     * run can still remove it */
-    if (ok)
-        manifest_prune(out, before, o.written);
-    else
+    /* the earlier run's files this one does not write go, also when a
+     * report failed (else the folder would mix two runs); a failed run
+     * keeps them listed, so that a later run can still remove what could
+     * not be removed now */
+    manifest_prune(out, before, o.written);
+    if (!ok)
         for (unsigned i = 0; i < before->len; i++)
             g_ptr_array_add(o.written, g_strdup(g_ptr_array_index(before, i)));
     GError *merr = NULL;

@@ -77,6 +77,8 @@ static int by_paddr(const void *a, const void *b)
  * RAM): a corrupt or hostile ELF, whose later segment would silently win. */
 static bool check_overlap(const ElfImage *img, GError **error)
 {
+    if (img->nsegs < 2)        /* nothing to sort: no qsort(NULL, 0, ...) */
+        return true;
     g_autofree const ElfSegment **v = g_new(const ElfSegment *, img->nsegs);
     for (unsigned i = 0; i < img->nsegs; i++)
         v[i] = &img->segs[i];

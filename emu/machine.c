@@ -613,16 +613,9 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
     /* no thread runs yet: the lock only tells the analysis so */
     mach_lock(s);
     s->interrupted = interrupted;
-    s->nthreads = s->nactive = m->nthreads = machine_threads(m->cfg);
-    m->adapt_switches = 0;
-    s->adapt = m->cfg->adapt && s->nthreads > 1 ? mach_adapt_new(s->nthreads, m->adapt_trial_ns, m->adapt_clock) : NULL;
-    if (s->adapt)
-        s->nactive = 1; /* the first trial: a run shorter than it pays no thread hand-offs */
-    m->adapt_max_active = s->nactive;
     s->ndone = 0;
     for (unsigned i = 0; i < m->ncores; i++) {
         MCore *mc = &s->mc[i];
-        mc->thread = i * s->nthreads / m->ncores; /* neighbours share a thread */
         mc->co = coro_new(core_main, mc, CORO_STACK);
         if (!mc->co) /* no memory for its stack: that core faults, the run goes on */
             core_fail(mc->core, "emulator", "no memory for the core's coroutine stack");
@@ -630,15 +623,30 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
         s->ndone += mc->st == MC_DONE;
         lb_set(mc, core_cycles(mc->core));
     }
+    unsigned want = m->threads_wanted = machine_threads(m->cfg);
+    ThreadArg *args = g_new0(ThreadArg, want);
+    GThread **threads = g_new0(GThread *, want);
+    /* then the host threads (the cores' stacks had the memory first), each
+     * blocked on the lock until the cores are dealt to those that exist:
+     * one that cannot start leaves its share to the others, as threads
+     * never change a result (g_thread_new aborted the process) */
+    unsigned n = 1;
+    for (; n < want; n++) {
+        args[n] = (ThreadArg){ .m = m, .thread = n };
+        if (!(threads[n] = g_thread_try_new("nocprof-core", thread_main, &args[n], NULL)))
+            break;
+    }
+    args[0] = (ThreadArg){ .m = m, .thread = 0 };
+    s->nthreads = s->nactive = m->nthreads = n;
+    m->adapt_switches = 0;
+    s->adapt = m->cfg->adapt && s->nthreads > 1 ? mach_adapt_new(s->nthreads, m->adapt_trial_ns, m->adapt_clock) : NULL;
+    if (s->adapt)
+        s->nactive = 1; /* the first trial: a run shorter than it pays no thread hand-offs */
+    m->adapt_max_active = s->nactive;
+    for (unsigned i = 0; i < m->ncores; i++)
+        s->mc[i].thread = i * s->nthreads / m->ncores; /* neighbours share a thread */
     s->running = g_new0(MCore *, s->nthreads);
     mach_unlock(s);
-    ThreadArg *args = g_new0(ThreadArg, s->nthreads);
-    GThread **threads = g_new0(GThread *, s->nthreads);
-    for (unsigned t = 0; t < s->nthreads; t++) {
-        args[t] = (ThreadArg){ .m = m, .thread = t };
-        if (t > 0)
-            threads[t] = g_thread_new("nocprof-core", thread_main, &args[t]);
-    }
     thread_main(&args[0]);
     for (unsigned t = 1; t < s->nthreads; t++)
         g_thread_join(threads[t]);

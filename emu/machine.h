@@ -78,6 +78,8 @@ typedef struct Machine {
     uint64_t end_cycle;        /* cycle at which the deadlock was found */
     MachWait *waits;           /* [ncores] after a deadlock or livelock */
     unsigned nthreads;         /* host threads the last run used */
+    unsigned threads_wanted;   /* ... and those it asked for (more when
+                                  some could not be created) */
     /* [sched] adapt (machine_adapt.c): the length of one trial (0: the
      * default, 10 ms), and how many times the last run changed the number
      * of threads running cores (it starts with one) */

@@ -279,6 +279,10 @@ bool config_load_file(Config *c, const char *path, GError **error)
 
 bool config_load_data(Config *c, const char *text, gsize len, const char *path, GError **error)
 {
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) { /* a UTF-8 byte order mark (Windows editors) */
+        text += 3;
+        len -= 3;
+    }
     const char *nul = memchr(text, '\0', len);
     if (nul) { /* GKeyFile would end the value there, silently */
         unsigned line = 1;

@@ -21,8 +21,6 @@ char *pd_dec_flows(CommReport *c, GVariant *names, GVariant *flows);
  * recurses once per nesting level: 100,000 nested brackets overflow the
  * stack. Its real depth is 5 (report, cores, core, functions, function). */
 #define PD_COMM_MAX_DEPTH 32
-/* Whether text (JSON) nests at most max_depth arrays/objects deep; strings
- * (with their escapes) are skipped, nothing else is parsed. */
-bool pd_json_depth_ok(const char *text, int max_depth);
+/* (checked with npjson_depth_ok, base/json.h) */
 
 #endif

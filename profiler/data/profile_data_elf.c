@@ -3,23 +3,39 @@
  * checking that they are the ones that ran (content hash). */
 #include "profiler/data/profile_data.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "base/file.h"
 #include "profiler/model/symbols.h"
 
+/* In pieces through a regular file's descriptor (base_open_regular: no
+ * FIFO, no device, no blocking): an ELF candidate named by untrusted
+ * profile.data may be any size (1 GiB was read whole to hash it). */
 char *profile_data_file_sha256(const char *path, GError **error)
 {
-    char *text;
-    gsize len;
-    GError *err = NULL;
-    if (!g_file_get_contents(path, &text, &len, &err)) {
-        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_DATA, "%s", err->message);
-        g_error_free(err);
+    int fd = base_open_regular(path, NOCPROF_ERROR_DATA, error);
+    if (fd < 0)
         return NULL;
+    g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
+    g_autofree guchar *buf = g_malloc(1 << 20);
+    for (;;) {
+        ssize_t n = read(fd, buf, 1 << 20);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int e = errno;
+            close(fd);
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_DATA, "%s: cannot read: %s", path, g_strerror(e));
+            return NULL;
+        }
+        if (n == 0)
+            break;
+        g_checksum_update(sum, buf, n);
     }
-    char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
-    g_free(text);
-    return sum;
+    close(fd);
+    return g_strdup(g_checksum_get_string(sum));
 }
 
 /* The first candidate path holding an ELF with the recorded content. */

@@ -350,9 +350,31 @@ static bool same_run_kind(const ProfileData *acc, const ProfileData *d, const ch
     return same;
 }
 
+/* Every count of a run that profile.data's reader accepted is bounded by
+ * its cores' cycles (docs/reports.md): the sum's cycles stay within what
+ * one run can have, [run] max_cycles' bound of 2^62, so no sum wraps (two
+ * forged runs of 2^63 cycles made a merged run of 0). */
+#define MERGE_MAX_CYCLES (UINT64_C(1) << 62)
+
+static bool sum_fits(const ProfileData *acc, const ProfileData *d, const char *name, GError **error)
+{
+    for (unsigned i = 0; i < d->ncores; i++) {
+        uint64_t a = acc->cores[i].cycles, b = d->cores[i].cycles;
+        if (a > MERGE_MAX_CYCLES || b > MERGE_MAX_CYCLES - a) {
+            g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_DATA,
+                        "%s: core %u: the runs' cycles add up past %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
+                        " + %" G_GUINT64_FORMAT "), the most one run can have: merge fewer runs",
+                        name, i, MERGE_MAX_CYCLES, a, b);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool profile_data_sum(ProfileData *acc, const ProfileData *d, const char *name, bool force, GError **error)
 {
-    if (!same_platform(acc, d, name, force, error) || !same_run_kind(acc, d, name, error))
+    if (!same_platform(acc, d, name, force, error) || !same_run_kind(acc, d, name, error)
+        || !sum_fits(acc, d, name, error))
         return false;
     if (d->merge_runs)
         for (char **r = d->merge_runs; *r; r++)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/json.h"
 #include "profiler/data/profile_data_check.h"
 #include "base/name.h"
 #include "profiler/data/profile_data_comm.h"
@@ -665,7 +666,7 @@ static bool dec_top(Rd *r, GVariant *top)
             return false;
     if (comm) {
         GError *e = NULL;
-        if (!pd_json_depth_ok(comm, PD_COMM_MAX_DEPTH))
+        if (!npjson_depth_ok(comm, PD_COMM_MAX_DEPTH))
             return fail(r, "communication", "JSON nested deeper than %d levels", PD_COMM_MAX_DEPTH);
         d->comm = comm_from_json(comm, &e);
         if (!d->comm) {

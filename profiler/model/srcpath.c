@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/file.h"
 
 static GPtrArray *src_dirs;     /* char * */
 static GPtrArray *src_maps;     /* char * pairs: old, new */
@@ -94,8 +95,11 @@ char *srcpath_read(const char *file, gsize *len, char **used, GPtrArray *tried)
         const char *p = c->pdata[i];
         if (tried)
             g_ptr_array_add(tried, g_strdup(p));
-        if (!g_file_test(p, G_FILE_TEST_IS_REGULAR) || !g_file_get_contents(p, &text, len, NULL))
+        gsize n;
+        if (!base_read_regular(p, SRCPATH_MAX_FILE, &text, &n, NOCPROF_ERROR_IO, NULL))
             continue;
+        if (len)
+            *len = n;
         if (used)
             *used = g_strdup(p);
     }

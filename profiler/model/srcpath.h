@@ -27,7 +27,10 @@ bool srcpath_configure(char **dirs, char **maps, GError **error);
 void srcpath_reset(void);
 /* The contents of `file`, found by the rules above (g_free), or NULL; *used
  * (may be NULL) gets the path read, and `tried` (may be NULL) every path
- * tried, in order (g_free'd strings; the caller owns the array). */
+ * tried, in order (g_free'd strings; the caller owns the array). Only a
+ * regular file of at most SRCPATH_MAX_FILE bytes is read (the ELF's DWARF
+ * names the files: a FIFO, a device or a huge file is no source). */
+#define SRCPATH_MAX_FILE ((gsize)64 << 20)
 char *srcpath_read(const char *file, gsize *len, char **used, GPtrArray *tried);
 
 /* The absolute path (canonical against the current directory) of the file

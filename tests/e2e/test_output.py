@@ -83,6 +83,108 @@ class Unwritable(unittest.TestCase):
         self.assertIn(out, r.stderr)
 
 
+class FileSizeLimit(unittest.TestCase):
+    """A file that cannot be written whole (here the file size limit,
+    ulimit -f; a full disk alike) makes the status 5 naming it, and is
+    never renamed into place cut short, nor is the previous run's file of
+    that name left beside the new set. Before: SIGXFSZ killed nocprof
+    (status 153, profile.data.tmp-PID left, no report), and on a full disk
+    the cut files (summary.json of 0 bytes) were renamed into place."""
+
+    LIMIT = 40 << 10
+
+    def argv(self, out, *extra):
+        return [nptest.nocprof(), "run", "-q", "-o", out, "--set", "timing.model=flat"] + list(extra) + [fw("pipeline")]
+
+    def test_cut_files_never_under_their_names(self):
+        ref = os.path.join(nptest.tmpdir("fsz-ref"), "o")
+        self.assertEqual(subprocess.run(self.argv(ref), timeout=120).returncode, 0)
+        out = os.path.join(nptest.tmpdir("fsz"), "o")
+        # an earlier run's set, every file different from this run's, and
+        # files this run does not write (aliasing.*, core0/gmon-1000.out)
+        self.assertEqual(subprocess.run(self.argv(out, "--set", "noc.link_latency=3", "--sample-period", "97,1000"),
+                                        timeout=120).returncode, 0)
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (self.LIMIT, self.LIMIT))
+        p = subprocess.run(self.argv(out), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, preexec_fn=limit, timeout=120)
+        self.assertEqual(p.returncode, 5, p.stderr)
+        self.assertIn("File too large", p.stderr)
+        self.assertIn(out, p.stderr)
+        files = files_under(out)
+        self.assertEqual([f for f in files if ".tmp-" in f], [])
+        big = [f for f in files_under(ref) if os.path.getsize(os.path.join(ref, f)) > self.LIMIT]
+        self.assertIn("profile.data", big)
+        for f in big:
+            self.assertNotIn(f, files)      # neither cut nor the earlier run's
+        self.assertEqual([f for f in files if f not in files_under(ref)], [])
+        import json
+        self.assertEqual(json.load(open(os.path.join(out, "summary.json")))["exit_status"], 5)
+        for f in files:
+            if f in (MANIFEST, "summary.txt", "summary.json", "report.html"):   # they say status 5
+                continue
+            with open(os.path.join(out, f), "rb") as a, open(os.path.join(ref, f), "rb") as b:
+                self.assertEqual(a.read(), b.read(), f)
+
+
+class RenameRefused(unittest.TestCase):
+    """A file that cannot be renamed into place (a folder of its name, an
+    immutable file) is status 5 naming it; the other new files are still
+    renamed into place. Before, every file staged after it was dropped, so
+    the folder mixed this run's first files with the earlier run's last
+    ones (its summary.json saying the earlier run's figures)."""
+
+    def test_the_others_still_replace_the_earlier_run(self):
+        argv = lambda out, *extra: [nptest.nocprof(), "run", "-q", "-o", out, "--set", "timing.model=flat"] + \
+            list(extra) + [fw("pipeline")]
+        ref = os.path.join(nptest.tmpdir("ren-ref"), "o")
+        self.assertEqual(subprocess.run(argv(ref), timeout=120).returncode, 0)
+        out = os.path.join(nptest.tmpdir("ren"), "o")
+        self.assertEqual(subprocess.run(argv(out, "--set", "noc.link_latency=3"), timeout=120).returncode, 0)
+        os.unlink(os.path.join(out, "callgraph.txt"))
+        os.makedirs(os.path.join(out, "callgraph.txt", "x"))      # a folder where a file goes
+        p = subprocess.run(argv(out), stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                           timeout=120)
+        self.assertEqual(p.returncode, 5, p.stderr)
+        self.assertIn(os.path.join(out, "callgraph.txt"), p.stderr)
+        files = files_under(out)
+        self.assertEqual([f for f in files if ".tmp-" in f], [])
+        for f in files_under(ref):
+            if f in (MANIFEST, "callgraph.txt", "summary.txt", "summary.json", "report.html"):
+                continue
+            with open(os.path.join(out, f), "rb") as a, open(os.path.join(ref, f), "rb") as b:
+                self.assertEqual(a.read(), b.read(), f)
+
+
+class ThreadsThatCannotStart(unittest.TestCase):
+    """Host threads are a speed knob: one that cannot be created (no
+    address space for its stack) leaves its cores to the threads that
+    exist, with a warning, and the results are the same. Before: GLib's
+    g_thread_new aborted the process (SIGTRAP, status -5/133), no report.
+    A 4 GiB stack limit makes every new thread's stack larger than the
+    2 GiB address-space limit, which the run itself stays far below."""
+
+    def test_same_results_with_the_threads_that_start(self):
+        if asan_build():
+            self.skipTest("ASan reserves more address space than any limit")
+        ref = os.path.join(nptest.tmpdir("thr-ref"), "o")
+        out = os.path.join(nptest.tmpdir("thr"), "o")
+        argv = [nptest.nocprof(), "run", "-q", "--threads", "4", "--set", "timing.model=flat", fw("pipeline")]
+        self.assertEqual(subprocess.run(argv + ["-o", ref], timeout=120).returncode, 0)
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_STACK, (4 << 30, 4 << 30))
+            resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+        p = subprocess.run(argv + ["-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, preexec_fn=limit, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("could start 1 of 4 host threads", p.stderr)
+        for f in ("flat.txt", "core3/callgraph.txt", "noc.txt", "profile.data"):
+            with open(os.path.join(out, f), "rb") as a, open(os.path.join(ref, f), "rb") as b:
+                self.assertEqual(a.read(), b.read(), f)
+
+
 def asan_build():
     with open(nptest.nocprof(), "rb") as f:
         return b"AddressSanitizer" in f.read()
@@ -161,6 +263,25 @@ class Reuse(unittest.TestCase):
             f.write("../precious.txt\n%s\n" % outside)
         self.assertEqual(run([fw("calls")] + nptest.ONE_CORE, out=out).rc, 0)
         self.assertTrue(os.path.exists(outside))
+
+    def test_manifest_fifo_or_device_is_no_list(self):
+        # OUT/.nocprof-manifest is read back: a FIFO there blocked every
+        # command writing into OUT for ever (before: run hung), /dev/zero
+        # was read until memory ran out. Now it is read as the other
+        # read-back files are (regular, bounded): no list; the new one
+        # replaces it
+        for what in ("fifo", "zero"):
+            out = os.path.join(nptest.tmpdir("mf-" + what), "o")
+            os.makedirs(out)
+            m = os.path.join(out, MANIFEST)
+            if what == "fifo":
+                os.mkfifo(m)
+            else:
+                os.symlink("/dev/zero", m)
+            r = run([fw("calls")] + nptest.ONE_CORE, out=out, timeout=60)
+            self.assertEqual(r.rc, 0, r.describe())
+            self.assertTrue(os.path.isfile(m) and not os.path.islink(m))
+            self.assertIn("summary.json", manifest(out))
 
 
 class MaxCycles(unittest.TestCase):

@@ -332,6 +332,23 @@ class Inputs(unittest.TestCase):
         self.assertEqual(r.summary["config"]["run"]["max_cycles"], 100000)
         self.assertEqual(len(r.summary["cores"]), 8)
 
+    def test_bom_and_crlf(self):
+        # a UTF-8 byte order mark (Windows editors write one) is skipped,
+        # CRLF line ends are read as LF (before: the BOM made the first
+        # line 'not a key-value pair, group, or comment', status 2)
+        path = os.path.join(tmpdir("bom"), "c.ini")
+        with open(path, "wb") as f:
+            f.write(b"\xef\xbb\xbf[mesh]\r\nwidth = 1\r\nheight=1\r\n[run]\r\nmax_cycles = 54321\r\n")
+        r = run(["-c", path, fw("calls")], timeout=120)
+        self.assertIn(r.rc, (0, 4), r.describe())
+        self.assertEqual(r.summary["config"]["mesh"]["width"], 1)
+        self.assertEqual(r.summary["config"]["run"]["max_cycles"], 54321)
+        self.assertEqual(len(r.summary["cores"]), 1)
+        # a BOM anywhere else is no BOM: an error naming the file
+        with open(path, "wb") as f:
+            f.write(b"[mesh]\n\xef\xbb\xbfwidth = 1\n")
+        self.expect_2(["-c", path, fw("calls")], path)
+
     def test_filesz_greater_than_memsz(self):
         e = hostile("filesz")
         self.expect_2([e], e, "filesz 0x14 > memsz 0x8")
@@ -348,6 +365,32 @@ class Echo(unittest.TestCase):
 
 
 class Hostile(unittest.TestCase):
+    def test_huge_source_file_is_no_source(self):
+        """The ELF's DWARF names the source files the reports read: one of
+        1 GiB (here through --source-map, a sparse file) is no source, as a
+        FIFO or a device is (base_read_regular, at most 64 MiB). Before, it
+        was read whole by annotated.txt and coverage.info: 8 s and 1.07 GB
+        of RSS for the calls firmware."""
+        src = fw("calls")
+        tests_dir = os.path.realpath(nptest.src("firmware", "tests"))   # where calls.c was built from
+        d = tmpdir("hugesrc")
+        with open(os.path.join(d, "calls.c"), "wb") as f:
+            f.truncate(1 << 30)
+        out = tmpdir("hugesrc-out")
+        argv = [nocprof(), "run", "-q", "-o", out, "--source-map", "%s=%s" % (tests_dir, d)] + ONE_CORE + \
+            nptest.pin_flat([]) + [src]
+        probe = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]).returncode; "
+                 "print(r, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+        p = subprocess.run([sys.executable, "-c", probe] + argv, stdout=subprocess.PIPE, universal_newlines=True,
+                           timeout=120)
+        rc, rss_kb = map(int, p.stdout.split())
+        self.assertEqual(rc, 0)
+        self.assertLess(rss_kb, 400 << 10)
+        with open(os.path.join(out, "core0", "annotated.txt"), "rb") as f:
+            text = f.read()
+        self.assertNotIn(b"\0", text)
+        self.assertIn(b"calls.c:", text)          # the ranges of lines, without their text
+
     def test_clang_line0_rows(self):
         """clang's line table has rows with line 0 (objdump shows them);
         annotated.txt is written and the run ends with status 0."""
@@ -606,6 +649,42 @@ class SavedProfile(unittest.TestCase):
             self.assertIn("576460752303423488", f.read().replace(",", ""))
         # 2^40 calls: 256 arc records of 2^32 - 1 and one of the rest
         self.assertLess(os.path.getsize(os.path.join(out, "core0", "gmon.out")), 1 << 20)
+
+    def test_elf_path_of_a_huge_file_hashed_in_pieces(self):
+        """profile.data names the ELFs that ran; `report` hashes each
+        candidate to find the one with the recorded SHA-256. A candidate of
+        1 GiB (a sparse file) was read whole to hash it (1 GB of RSS); now
+        it is hashed in pieces, and the error names it."""
+        d = tmpdir("hugeelf")
+        huge = os.path.join(d, "huge.elf")
+        with open(huge, "wb") as f:
+            f.truncate(1 << 30)
+        out = pdedit(self.base.out, "hugeelf", CORE0 + "2='%s'" % huge, CORE0 + "1='%s'" % huge)
+        probe = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:], stderr=subprocess.PIPE, "
+                 "universal_newlines=True); print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN)"
+                 ".ru_maxrss); print(r.stderr)")
+        p = subprocess.run([sys.executable, "-c", probe, nocprof(), "report", out, "-o", tmpdir("hugeelf-o")],
+                           stdout=subprocess.PIPE, universal_newlines=True, timeout=120)
+        first, err = p.stdout.split("\n", 1)
+        rc, rss_kb = map(int, first.split())
+        self.assertEqual(rc, 2, err)
+        self.assertIn(huge, err)
+        self.assertLess(rss_kb, 400 << 10)
+
+    def test_merge_sum_past_the_cycle_limit_refused(self):
+        """Two runs whose (forged, consistent) cycles are 2^63 each: their
+        sum does not fit 64 bits. Before, merge wrapped it silently to a
+        merged run of 0 cycles (status 0); now status 2 naming the core
+        and the bound (2^62 cycles, the most one run can have)."""
+        c = self.base.core(0)
+        big = 1 << 63
+        idle = c["idle_cycles"]
+        out = pdedit(self.base.out, "huge2", CORE0 + "15=%d" % big, CORE0 + "16=%d" % (big - idle),
+                     PROF0 + "0=%d" % big, PROF0 + "4=%d" % (big - idle))
+        self.assertEqual(raw(["report", out], timeout=60).returncode, 0)     # each run alone is fine
+        r = raw(["merge", out, out, "-o", tmpdir("m")], timeout=60)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("core 0: the runs' cycles add up past 4611686018427387904", r.stderr)
 
     def value(self, path):
         """The value at path in the base run's profile.data (GVariant text)."""

@@ -1103,6 +1103,28 @@ class UsageErrors(unittest.TestCase):
                         f.write(blob)
                     self.expect_2([path], path + ": program headers (e_phoff %d, " % phoff, what)
 
+    def test_no_load_segment(self):
+        """Every program header PT_NULL, or none at all (e_phnum 0): an ELF
+        error naming the file. Before, the overlap check sorted an empty
+        segment list with qsort(NULL, 0, ...), which UBSan (the sanitizer
+        build, halt_on_error) stops at as a null argument (status 1)."""
+        import struct
+        for endian, order in (("el", "<"), ("eb", ">")):
+            data = bytearray(open(fw("calls", endian), "rb").read())
+            phoff = struct.unpack_from(order + "I", data, 28)[0]
+            phnum = struct.unpack_from(order + "H", data, 44)[0]
+            nulled = bytearray(data)
+            for i in range(phnum):
+                struct.pack_into(order + "I", nulled, phoff + 32 * i, 0)   # p_type PT_NULL
+            none = bytearray(data)
+            struct.pack_into(order + "H", none, 44, 0)                     # e_phnum 0
+            for name, blob in (("null", nulled), ("none", none)):
+                with self.subTest(endian=endian, case=name):
+                    path = os.path.join(nptest.tmpdir("noload"), name + ".elf")
+                    with open(path, "wb") as f:
+                        f.write(bytes(blob))
+                    self.expect_2([path], path, "no PT_LOAD segment")
+
     def test_overlapping_segments(self):
         """Two PT_LOAD segments over the same RAM (the second 0x100 bytes
         into the first, or the first through kseg1): a corrupt ELF whose
@@ -1149,6 +1171,13 @@ class UsageErrors(unittest.TestCase):
         self.expect_2(["--bogus-option", fw("exitcode")])
         self.expect_2(["--max-cycles", "many", fw("exitcode")])
         self.expect_2(["--sample-period", "0", fw("exitcode")], "sample")
+        # a core mapped twice is an error naming both files, as a config key
+        # given twice is (before: the last --core 0 won, status 0); N is
+        # decimal digits only (before: ' 1' and '+1' were core 1)
+        self.expect_2(["--core", "0=" + fw("exitcode"), "--core", "0=" + fw("calls"), fw("exitcode")],
+                      "--core 0 given twice", fw("calls"))
+        self.expect_2(["--core", " 1=" + fw("exitcode"), fw("exitcode")], "--core  1=")
+        self.expect_2(["--core", "+1=" + fw("exitcode"), fw("exitcode")], "--core +1=")
 
     def test_nul_byte_in_config(self):
         """A NUL byte inside a value ended it silently (GKeyFile): width

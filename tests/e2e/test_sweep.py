@@ -146,6 +146,89 @@ class Local(unittest.TestCase):
         self.assertIn("another sweep", res.stderr)
         self.assertEqual(len(rows(self.out)), 4)
 
+    def test_every_run_checked_before_any_runs(self):
+        # options for every run are checked as `nocprof run` checks them:
+        # a usage error is status 2 at once, DIR not made (before: DIR made,
+        # every run failed with status 2, the sweep said status 1)
+        top = nptest.tmpdir("usage2")
+        out = os.path.join(top, "s")
+        cfg = os.path.join(top, "bad.ini")
+        with open(cfg, "w") as f:
+            f.write("[mesh]\nwidth = 99\n")
+        one = ["--set", "mesh.width=1", "--set", "mesh.height=1"]
+        cases = [
+            (["--set", "bogus.key=1"], "bogus.key"),
+            (["-c", cfg], "bad.ini"),
+            (["-c", "/dev/zero"], "/dev/zero"),
+            (["--max-cycles", "abc"], "--max-cycles"),
+            (["--threads", "-3"], "--threads"),
+            (["--sample-period", "0"], "sample_period"),
+            # run 1 (mesh.width=2) has 2 cores for 3 ELFs, run 0 is fine
+            (["--axis", "mesh.width=3,2", "--set", "mesh.height=1", fw("calls"), fw("calls")],
+             "3 firmware files for 2 cores"),
+        ]
+        for extra, what in cases:
+            argv = ["sweep", "-o", out, "--axis", "noc.link_latency=1,2"] + (extra if "--axis" in extra else one + extra)
+            res = raw(argv + [fw("calls")])
+            self.assertEqual(res.returncode, 2, (extra, res.stderr))
+            self.assertIn(what, res.stderr, extra)
+            self.assertFalse(os.path.exists(out), extra)
+
+    def test_hostile_plan_and_summaries(self):
+        # DIR/sweep-plan.json and the runs' summary.json are read back:
+        # untrusted (before: 100,000 nested brackets crashed `sweep report`
+        # with SIGSEGV, wrong types gave Json-CRITICAL and a sweep of one
+        # run, and run-one executed whatever "nocprof" named)
+        top = nptest.tmpdir("hplan")
+        out = os.path.join(top, "s")
+        argv = ["sweep", "-o", out, "--axis", "noc.link_latency=1,2", "--set", "mesh.width=1",
+                "--set", "mesh.height=1", fw("calls")]
+        self.assertEqual(raw(argv).returncode, 0)
+        plan_path = os.path.join(out, "sweep-plan.json")
+        good = json.load(open(plan_path))
+        pwn = os.path.join(top, "pwn.sh")
+        with open(pwn, "w") as f:
+            f.write("#!/bin/sh\ntouch %s/PWNED\n" % top)
+        os.chmod(pwn, 0o755)
+        def edited(**kw):
+            p = dict(good)
+            p.update(kw)
+            return json.dumps(p)
+        cases = [("[" * 100000 + "]" * 100000, "nested"),
+                 (edited(nocprof=5), "nocprof"),
+                 (edited(axes=5), "axes"),
+                 (edited(axes=[5]), "axes[0]"),
+                 (edited(axes=[{"key": "noc.link_latency", "values": ["1", 2]}]), "axes[0].values[1]"),
+                 (edited(run_args=["--set", None]), "run_args[1]"),
+                 (edited(firmware={}), "firmware")]
+        for text, what in cases:
+            with open(plan_path, "w") as f:
+                f.write(text)
+            for cmd in (["sweep", "report", out], ["sweep", "run-one", out, "0"]):
+                res = raw(cmd)
+                self.assertEqual(res.returncode, 2, (what, cmd, res.stderr))
+                self.assertIn("sweep-plan.json", res.stderr, what)
+                self.assertIn(what, res.stderr, (what, cmd))
+                self.assertNotIn("CRITICAL", res.stderr, what)
+        # "nocprof" names another program: run-one runs itself, not that
+        with open(plan_path, "w") as f:
+            f.write(edited(nocprof=pwn))
+        shutil.rmtree(os.path.join(out, "runs", "run-0001"))
+        res = raw(["sweep", "run-one", out, "1"])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertFalse(os.path.exists(os.path.join(top, "PWNED")))
+        self.assertTrue(os.path.exists(os.path.join(out, "runs", "run-0001", "summary.json")))
+        # a run's summary.json nested 100,000 deep: that row has no figures
+        with open(plan_path, "w") as f:
+            f.write(json.dumps(good))
+        with open(os.path.join(out, "runs", "run-0000", "summary.json"), "w") as f:
+            f.write("[" * 100000 + "]" * 100000)
+        res = raw(["sweep", "report", out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        r = rows(out)
+        self.assertEqual((r[0]["status"], r[0].get("core0_cycles")), ("0", ""))
+        self.assertNotEqual(r[1]["core0_cycles"], "")
+
     def test_firmware_axis(self):
         out = os.path.join(nptest.tmpdir("fwaxis"), "s")
         argv = [nptest.nocprof(), "sweep", "-o", out, "--axis", "firmware=%s,%s" % (fw("calls"), fw("cpu")),
@@ -166,6 +249,37 @@ class Local(unittest.TestCase):
         self.assertIn("sweep run-one '%s' \"$SLURM_ARRAY_TASK_ID\"" % os.path.abspath(out), script)
         self.assertFalse(os.path.exists(os.path.join(out, "runs", "run-0000")))
 
+    def test_slurm_script_with_a_hostile_folder(self):
+        # sweep.sbatch names DIR in a #SBATCH line (sbatch's own parser:
+        # in double quotes, \\" for ", %% for %) and in the shell's exec line:
+        # the script run by sh runs the run in DIR and nothing else (before:
+        # a newline in DIR ended the comment line and the rest ran as code)
+        top = nptest.tmpdir("dryq")
+        out = os.path.join(top, "a b'c\"d #%A $(touch PWNED) `touch PWNED2`")
+        argv = [nptest.nocprof(), "sweep", "-o", out, "--engine", "slurm", "--dry-run",
+                "--axis", "noc.link_latency=1,2", "--set", "mesh.width=1", "--set", "mesh.height=1", fw("calls")]
+        res = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                             timeout=120, cwd=top)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        script = read(os.path.join(out, "sweep.sbatch")).decode()
+        self.assertIn('#SBATCH --output="%s/runs/slurm-%%A_%%a.out"\n' % os.path.join(
+            top, "a b'c\\\"d #%%A $(touch PWNED) `touch PWNED2`"), script)
+        env = dict(os.environ, SLURM_ARRAY_TASK_ID="1")
+        r = subprocess.run(["sh", os.path.join(out, "sweep.sbatch")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, timeout=120, cwd=top, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted(os.listdir(top)), [os.path.basename(out)])    # nothing touched
+        self.assertEqual(sorted(os.listdir(os.path.join(out, "runs"))), ["run-0001"])
+        # a newline cannot be in a #SBATCH line: refused before DIR is made
+        nl = os.path.join(top, "x\ntouch PWNED3\n#")
+        argv[3] = nl
+        res = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                             timeout=120, cwd=top)
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertIn("--engine slurm", res.stderr)
+        self.assertIn("newline", res.stderr)
+        self.assertFalse(os.path.exists(nl))
+
 
 class Parallel(unittest.TestCase):
     @classmethod
@@ -181,6 +295,20 @@ class Parallel(unittest.TestCase):
         res = sweep(par, "--engine", "parallel", "--jobs", "2")
         self.assertEqual(res.returncode, 0, res.stderr)
         self.assertEqual(read(os.path.join(par, "sweep.csv")), read(os.path.join(local, "sweep.csv")))
+
+    def test_folder_name_is_not_shell_code(self):
+        # GNU parallel runs its command through a shell: a folder named
+        # with a space, quotes and $(...) is one argument, never code
+        # (before: the touch ran, and run-one got "usage" for every run)
+        top = nptest.tmpdir("parq")
+        par = os.path.join(top, "a b'c\"d $(touch PWNED) `touch PWNED2`")
+        argv = [nptest.nocprof(), "sweep", "-o", par, "--engine", "parallel", "--jobs", "1",
+                "--axis", "noc.link_latency=1,2", "--set", "mesh.width=1", "--set", "mesh.height=1", fw("calls")]
+        res = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                             timeout=120, cwd=top)
+        self.assertEqual(sorted(os.listdir(top)), [os.path.basename(par)])    # nothing touched
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual([x["status"] for x in rows(par)], ["0", "0"])
 
 
 class SlurmCluster:
@@ -289,6 +417,21 @@ class Slurm(unittest.TestCase):
         # one array task per run: Slurm's own output files
         outs = [f for f in os.listdir(os.path.join(sl, "runs")) if f.startswith("slurm-")]
         self.assertEqual(len(outs), 4)
+
+    def test_hostile_folder(self):
+        # spaces, quotes, #, % and $(...) in DIR: sbatch writes its output
+        # files into DIR/runs and the runs run there, nothing else runs
+        top = nptest.tmpdir("slq")
+        sl = os.path.join(top, "a b'c\"d #%A $(touch PWNED)")
+        argv = [nptest.nocprof(), "sweep", "-o", sl, "--engine", "slurm",
+                "--axis", "noc.link_latency=1,2", "--set", "mesh.width=1", "--set", "mesh.height=1", fw("calls")]
+        res = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                             timeout=300, cwd=top, env=self.cluster.env)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual(sorted(os.listdir(top)), [os.path.basename(sl)])
+        self.assertEqual([x["status"] for x in rows(sl)], ["0", "0"])
+        outs = [f for f in os.listdir(os.path.join(sl, "runs")) if f.startswith("slurm-")]
+        self.assertEqual(len(outs), 2)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 // table of the runs with links to each run's report.html. The data
 // document is {"sweep": ...} (sweep.json, cli/sweep_collect.c).
 import { select, scaleLinear, scalePoint, axisBottom, axisLeft, line, schemeTableau10, extent } from 'd3';
-import { fmtInt, panel, sortableTable, tip } from './util.js';
+import { esc, fmtInt, panel, sortableTable, tip } from './util.js';
 
 // Numeric axis when every value is a number, else categorical (in order).
 const numeric = (values) => values.every((v) => v !== '' && Number.isFinite(Number(v)));
@@ -56,7 +56,8 @@ function chart(parent, sweep, a, title, all) {
       .attr('d', line().x((d) => X(d.x)).y((d) => y(d.y)));
     g.selectAll('circle').data(s.pts).join('circle').attr('r', 3.5).attr('fill', color)
       .attr('cx', (d) => X(d.x)).attr('cy', (d) => y(d.y))
-      .on('mouseover', (ev, d) => t.show(ev, `${s.label}<br>${sweep.axes.map((ax, k) => `${ax.key} = ${d.run.values[k]}`).join('<br>')}<br><b>${fmtInt(d.y)}</b> cycles · run ${d.run.run}`))
+      // axis values (firmware file names) and --track names are text
+      .on('mouseover', (ev, d) => t.show(ev, `${esc(s.label)}<br>${sweep.axes.map((ax, k) => `${esc(ax.key)} = ${esc(d.run.values[k])}`).join('<br>')}<br><b>${fmtInt(d.y)}</b> cycles · run ${d.run.run}`))
       .on('mouseout', () => t.hide());
     svg.append('text').attr('x', W - M.r + 10).attr('y', M.t + 14 + 16 * i).attr('fill', color).attr('class', 'np-legend').text(s.label);
   });

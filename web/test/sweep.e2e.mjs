@@ -13,7 +13,7 @@
 // chromium cannot be launched; the last line is "N passed, M failed".
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -85,6 +85,33 @@ await check('sorting by core3 cycles puts the slowest run first', async () => {
   await page.click('table.np-sweep-table th[data-key="c3"]');
   const first = await page.$eval('table.np-sweep-table tbody tr td[data-key="c3"]', (td) => td.textContent.replace(/,/g, ''));
   assert.equal(Number(first), Math.max(...runs.map((r) => r.cycles[3])));
+});
+// a firmware axis whose file name is HTML (a file name may hold < > = and
+// spaces): the hover text shows it, nothing of it runs (before: the
+// tooltip put the axis values in as HTML and the <img>'s onerror ran)
+const hostileTop = mkdtempSync(join(tmpdir(), 'nocprof-sweep-h-'));
+const evil = join(hostileTop, '<img src=x onerror=window.__pwned=1>.elf');
+copyFileSync(join(args.fw, 'calls-el.elf'), evil);
+const hdir = join(hostileTop, 'sweep');
+execFileSync(args.nocprof, ['sweep', '-o', hdir, '--axis', `firmware=${evil},${join(args.fw, 'calls-el.elf')}`,
+  '--track', '<b>bold</b>', '--set', 'mesh.width=1', '--set', 'mesh.height=1', '--jobs', '2'], { stdio: 'inherit' });
+const hpage = await browser.newPage({ viewport: { width: 1200, height: 1600 } });
+await hpage.goto('file://' + join(hdir, 'sweep.html'));
+await hpage.waitForSelector('svg.np-sweep-chart circle');
+await check('axis values and tracked names in the hover text are text, never HTML', async () => {
+  const charts = await hpage.$$('svg.np-sweep-chart');
+  for (const c of charts) {
+    for (const circle of await c.$$('circle')) {
+      await circle.hover();
+      await hpage.waitForTimeout(50);
+    }
+  }
+  assert.equal(await hpage.evaluate(() => window.__pwned), undefined);
+  assert.equal(await hpage.$$eval('.np-tip img, .np-tip b b', (els) => els.length), 0);
+  await (await charts[charts.length - 1].$$('circle'))[0].hover();
+  const text = await hpage.$eval('.np-tip', (el) => el.textContent);
+  assert.ok(text.includes('<b>bold</b> core0'), text);
+  assert.ok(text.includes('firmware = ' + evil), text);
 });
 await browser.close();
 console.log(`${passed} passed, ${failed} failed`);
