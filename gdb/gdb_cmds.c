@@ -372,10 +372,31 @@ static unsigned thread_arg(const GdbStub *g, const char *p, unsigned dflt)
     return t > 0 && (unsigned long)t <= g->m->ncores ? (unsigned)t - 1 : dflt;
 }
 
+/* The one thread vCont's actions resume, when every action names the
+ * same thread (gdb with scheduler-locking on, or stepping one thread
+ * over a breakpoint); else -1. */
+static int vcont_solo(const GdbStub *g, const char *p)
+{
+    int solo = -1;
+    for (const char *a = p; a && *a; a = strchr(a + 1, ';')) {
+        const char *act = a + (*a == ';');
+        const char *colon = strchr(act, ':');
+        const char *semi = strchr(act, ';');
+        if (!colon || (semi && semi < colon))
+            return -1;         /* a default action: every thread */
+        long t = strtol(colon + 1, NULL, 16);
+        if (t <= 0 || (unsigned long)t > g->m->ncores || (solo >= 0 && solo != (int)t - 1))
+            return -1;
+        solo = (int)t - 1;
+    }
+    return solo;
+}
+
 /* vCont;ACTION[:TID];...: a step of one thread (the others run as the
  * schedule takes them), else continue everything. */
 static void vcont(GdbStub *g, const char *p)
 {
+    g->solo = vcont_solo(g, p);
     for (const char *a = p; a && *a; a = strchr(a + 1, ';')) {
         const char *act = a + (*a == ';');
         if (*act == 's' || *act == 'S') {
@@ -405,6 +426,7 @@ static void select_thread(GdbStub *g, const char *p)
 
 static bool resume_cmd(GdbStub *g, char *p)
 {
+    g->solo = -1;
     switch (p[0]) {
     case 'c': case 'C':
         return true;

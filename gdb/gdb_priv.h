@@ -57,6 +57,10 @@ struct GdbStub {
     bool big_endian, noack, detached, deadlock_told, killed;
     unsigned sel_g, sel_c;     /* cores selected by Hg (registers) and Hc */
     bool c_any;                /* Hc named no thread: bs steps sel_g's */
+    /* the one core gdb resumed (vCont naming one thread and no other
+     * action, as with scheduler-locking): breakpoints and watchpoints of
+     * the others do not stop; -1: every core resumed */
+    int solo;
     GdbStopInfo stop;          /* the last stop (for '?') */
     RspParser rsp;
     GByteArray *in;            /* bytes received, from in_pos on not parsed */

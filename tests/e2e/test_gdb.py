@@ -308,6 +308,33 @@ class Gdb(unittest.TestCase):
                 with open(os.path.join(s.out, "core0", "console.txt")) as f:
                     self.assertIn("harmonic 2000000 ", f.read())
 
+    def test_next_with_scheduler_locking(self):
+        """`next` over a call in code every core runs, with a timer
+        interrupt on each, under `set scheduler-locking step`: gdb resumes
+        only the stepping thread (vCont;c:3), so a hit of its step
+        breakpoint by another core is not reported. Before, the other
+        cores' hits reached gdb, which lost the stepping thread (gdb 13:
+        internal-error in skip_inline_frames, or `received signal
+        SIGTRAP` in rt_irq_dispatch)."""
+        src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "firmware", "apps", "ticks.c")
+        with open(src) as f:
+            lines = f.read().splitlines()
+        call = next(i + 1 for i, t in enumerate(lines) if "work = do_work(work);" in t)
+        s = Session(fw("ticks"))
+        text = s.gdb("set scheduler-locking step", "break ticks.c:%d thread 3" % call, "continue", "delete",
+                     *(["next"] * 8), "info threads", "kill")
+        s.wait()
+        self.assertNotIn("internal-error", text)
+        self.assertNotIn("received signal", text)
+        after = text.split("hit Breakpoint 1", 1)[1]
+        stops = [int(n) for n in re.findall(r"^(\d+)\t", after, re.M)][1:]   # [0]: the breakpoint's
+        self.assertEqual(len(stops), 8, text)
+        # every stop is a line of main's loop, on core 2, which stays selected
+        loop_end = next(i + 1 for i, t in enumerate(lines) if "rt_irq_disable(RT_IRQ_BIT(RT_IRQ_TIMER));" in t)
+        for n in stops:
+            self.assertTrue(call <= n < loop_end, (n, text))
+        self.assertRegex(text, r'\* 3 +Thread 3 "core2" .* main \(')
+
     def test_odd_pc_refused(self):
         """The platform has no MIPS16e: an odd pc from gdb is refused (the
         engine would enter MIPS16 mode there), an even one taken."""
