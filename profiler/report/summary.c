@@ -211,6 +211,48 @@ static void top_functions_text(GString *o, const RunInfo *run)
     }
 }
 
+/* Why the run ended so, what came first first: the earliest fault (by
+ * the faulting core's cycles), else a core at the cycle limit or a
+ * non-zero exit code; then the deadlock or livelock it left (a core
+ * waiting for one that faulted). */
+static void exit_reason(GString *o, const RunInfo *run)
+{
+    const CoreResult *fault = NULL, *limit = NULL, *code = NULL;
+    unsigned nfault = 0;
+    for (unsigned i = 0; i < run->ncores; i++) {
+        const CoreResult *c = &run->cores[i];
+        if (c->faulted) {
+            nfault++;
+            if (!fault || c->cycles < fault->cycles)
+                fault = c;
+        } else if (!limit && strcmp(c->status, "limit") == 0) {
+            limit = c;
+        } else if (!code && strcmp(c->status, "exited") == 0 && c->exit_code) {
+            code = c;
+        }
+    }
+    const char *hang = run->livelock ? "livelock: every live core only waited"
+                       : run->deadlock ? "deadlock: every live core waits and nothing can wake it" : NULL;
+    g_autoptr(GString) why = g_string_new(NULL);
+    if (fault) {
+        g_string_append_printf(why, "core %u faulted: %s in %s (%s:%u)", fault->id, fault->fault_kind,
+                               fault->fault_function ? fault->fault_function : "??",
+                               fault->fault_file ? fault->fault_file : "??", fault->fault_line);
+        if (nfault > 1)
+            g_string_append_printf(why, ", %u more cores faulted", nfault - 1);
+    } else if (limit && !hang) {
+        g_string_append_printf(why, "core %u reached the cycle limit in %s (%s:%u)", limit->id,
+                               limit->stop_function ? limit->stop_function : "??",
+                               limit->stop_file ? limit->stop_file : "??", limit->stop_line);
+    } else if (code && !hang) {
+        g_string_append_printf(why, "core %u exited with %d", code->id, code->exit_code);
+    }
+    if (hang)
+        g_string_append_printf(why, "%s%s", why->len ? "; then " : "", hang);
+    g_string_append_printf(o, "exit status: %d%s%s%s\n\n", run->exit_status, why->len ? " (" : "", why->str,
+                           why->len ? ")" : "");
+}
+
 GString *summary_text(const RunInfo *run)
 {
     const Config *cfg = run->cfg;
@@ -222,9 +264,7 @@ GString *summary_text(const RunInfo *run)
                            cfg->clock_hz / 1e6);
     g_string_append_printf(o, "config:   %s\n", run->config_path ? run->config_path : "(built-in defaults)");
     merge_text(o, run);
-    g_string_append_printf(o, "exit status: %d%s\n\n", run->exit_status,
-                           run->livelock ? " (livelock: every live core only waited)"
-                           : run->deadlock ? " (deadlock: every live core waits and nothing can wake it)" : "");
+    exit_reason(o, run);
     for (unsigned i = 0; run->warnings && run->warnings[i]; i++)
         g_string_append_printf(o, "WARNING: %s\n%s", run->warnings[i], run->warnings[i + 1] ? "" : "\n");
     if (run->deadlock) {

@@ -831,6 +831,31 @@ class EndOfRun(unittest.TestCase):
             self.assertEqual(r.text("core0", "console.txt"), "".join("tick %d\n" % i for i in range(1, 41)))
             self.assertGreater(r.summary["cores"][0]["cycles"], 80000)
 
+    def test_headline_names_the_fault(self):
+        """summary.txt's `exit status:` line names what ended the run first:
+        core 1's fault (kind, function, line as summary.json has them),
+        then the livelock core 2 was left in, waiting for core 1's packet
+        (before: `exit status: 3 (livelock: every live core only waited)`,
+        the consequence instead of the cause). A core's non-zero exit and a
+        core at the cycle limit are named the same way."""
+        for endian in ("el", "eb"):
+            r = run([fw("fault_one", endian), "--set", "run.livelock_cycles=50000"])
+            self.assertEqual(r.rc, 3, r.describe())
+            f = r.core(1)["fault"]
+            self.assertEqual((f["kind"], f["function"]), ("unmapped-write", "publish"))
+            self.assertIn("exit status: 3 (core 1 faulted: unmapped-write in publish (%s:%d); then livelock: "
+                          "every live core only waited)\n" % (f["file"], f["line"]), r.text("summary.txt"))
+        r = run([fw("exitcode")])
+        self.assertEqual(r.rc, 1, r.describe())
+        first = min(c["id"] for c in r.summary["cores"] if c["exit_code"])
+        self.assertIn("exit status: 1 (core %d exited with %d)\n" % (first, r.core(first)["exit_code"]),
+                      r.text("summary.txt"))
+        r = run([fw("spin"), "--max-cycles", "20000"] + nptest.ONE_CORE)
+        self.assertEqual(r.rc, 4, r.describe())
+        stop = r.core(0)["stop"]
+        self.assertIn("exit status: 4 (core 0 reached the cycle limit in %s (%s:%d))\n"
+                      % (stop["function"], stop["file"], stop["line"]), r.text("summary.txt"))
+
     def test_runaway_recursion_is_a_stack_overflow(self):
         """19.10: runaway recursion stops at the prologue that takes $sp
         below __nocprof_stack_limit (the SDK's link.ld: end of .bss), its
