@@ -248,6 +248,13 @@ static void fault_of(Run *r, unsigned i)
     const CoreFault *fault = core_fault(c);
     res->fault_kind = profile_data_intern(&r->data, fault->kind);
     res->fault_message = profile_data_intern(&r->data, fault->message);
+    g_autofree char *object = fault->has_data ? symbols_data_at(syms, fault->data) : NULL;
+    if (object) {              /* on the message's first line, before the registers */
+        const char *nl = strchr(fault->message, '\n');
+        int len = nl ? (int)(nl - fault->message) : (int)strlen(fault->message);
+        g_autofree char *m = g_strdup_printf("%.*s: the address is %s%s", len, fault->message, object, nl ? nl : "");
+        res->fault_message = profile_data_intern(&r->data, m);
+    }
     res->fault_pc = fault->pc;
     res->fault_has_regs = fault->has_regs;
     G_STATIC_ASSERT(sizeof res->fault_regs == sizeof fault->regs);

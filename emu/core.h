@@ -210,6 +210,8 @@ typedef struct CoreFault {
     char *message;
     uint32_t site;     /* a fetch fault: the jump or branch that went to pc
                           (the last instruction that ran), else 0 */
+    bool has_data;     /* an unaligned or unmapped load or store: of data */
+    uint32_t data;
     bool has_regs;     /* regs hold the registers as the faulting instruction read them: */
     uint32_t regs[CORE_FAULT_NREGS]; /* $0..$31, hi, lo (as in the message) */
 } CoreFault;

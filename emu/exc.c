@@ -30,6 +30,16 @@ static void append_registers(Core *c, GString *m)
     g_string_append_printf(m, " hi=%08x lo=%08x", v[32], v[33]);
 }
 
+/* The data address of the fault core_raise is about to raise (the
+ * reports name the object there) */
+static void fault_data(Core *c, uint32_t addr)
+{
+    if (c->state != CORE_FAULT) {
+        c->fault.has_data = true;
+        c->fault.data = addr;
+    }
+}
+
 void core_raise(Core *c, const char *kind, uint32_t pc, const char *fmt, ...)
 {
     if (c->state == CORE_FAULT)
@@ -202,6 +212,7 @@ void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
     switch (intno) {
     case EXC_ALIGN_LD: case EXC_ALIGN_ST:
         pc = locate(c, intno == EXC_ALIGN_LD ? LOC_ALIGN_LD : LOC_ALIGN_ST, &addr, &w);
+        fault_data(c, addr);
         core_raise(c, intno == EXC_ALIGN_LD ? "unaligned-load" : "unaligned-store", pc,
                    "unaligned %s at address 0x%08x (pc 0x%08x)",
                    intno == EXC_ALIGN_LD ? "load" : "store", addr, pc);
@@ -391,7 +402,7 @@ void exc_engine_error(Core *c, uc_err err, uint32_t pc)
                    c->tlb_miss_type == UC_MEM_FETCH ? pc : a, pc);
     else if (c->tlb_miss_type == UC_MEM_FETCH) /* a is the page; pc the exact address */
         raise_fetch(c, "unmapped-fetch", (pc & ~0xFFFu) == a ? pc : a, "instruction fetch from unmapped address");
-    else if (c->tlb_miss_type == UC_MEM_WRITE)
+    else if (fault_data(c, a), c->tlb_miss_type == UC_MEM_WRITE)
         core_raise(c, "unmapped-write", pc, "write of unmapped address 0x%08x (pc 0x%08x)", a, pc);
     else
         core_raise(c, "unmapped-read", pc, "read of unmapped address 0x%08x (pc 0x%08x)", a, pc);

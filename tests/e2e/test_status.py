@@ -142,6 +142,29 @@ class Faults(unittest.TestCase):
             with self.subTest(name=name):
                 self.check_fault(name, "eb")
 
+    def test_fault_names_the_object(self):
+        """An unaligned or unmapped data access names what the address is:
+        the variable (an STT_OBJECT of the ELF, offset from nm's address)
+        or a member through a NULL pointer (before: the bare address,
+        `unaligned load at address 0x80001091 (pc ...)`)."""
+        for endian in ("el", "eb"):
+            elf = fw("unaligned", endian)
+            r = run([elf])
+            nm = subprocess.run([nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-nm"), "-S", elf],
+                                capture_output=True, text=True, check=True).stdout
+            addr, size = next((int(a, 16) & 0xFFFFFFFF, int(n, 16)) for a, n, t, name in
+                              (line.split() for line in nm.splitlines() if len(line.split()) == 4)
+                              if name == "buffer")
+            msg = r.core(0)["fault"]["message"].split("\n")[0]
+            self.assertEqual(msg, "unaligned load at address 0x%08x (pc 0x%08x): the address is buffer+1, in the "
+                             "%d-byte object buffer" % (addr + 1, r.core(0)["fault"]["pc"], size))
+            self.assertIn(msg, r.text("summary.txt"))
+            r = run([fw("fault_null", endian)])
+            msg = r.core(0)["fault"]["message"].split("\n")[0]
+            self.assertEqual(msg, "write of unmapped address 0x00000004 (pc 0x%08x): the address is NULL+4 "
+                             "(through a NULL pointer)" % r.core(0)["fault"]["pc"])
+            self.assertIn(msg, r.stderr)
+
     def test_divide_by_zero_line(self):
         # `x = a / b; y = a / c;` with c = 0: the second teq, on the line of y
         with open(nptest.src("firmware", "tests", "fault_div.c")) as f:
