@@ -79,10 +79,10 @@ NPCC    = "$(PREFIX)/bin/nocprof-cc"
 all: app.elf app-cc-eb.elf app-cc-el.elf
 
 app.elf: main.o greet.o
-\t$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+\t$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lm
 
 app-cc-eb.elf: main.c greet.c greet.h
-\t$(NPCC) -EB -O2 -o $@ main.c greet.c
+\t$(NPCC) -EB -O2 -o $@ main.c greet.c -lm -lc -lgcc
 
 app-cc-el.elf: main.c greet.c greet.h
 \t$(NPCC) -O2 -c main.c -o cc-main.o
