@@ -395,6 +395,8 @@ void exc_engine_error(Core *c, uc_err err, uint32_t pc)
     if (c->tlb_miss_type != UC_MEM_FETCH && b && pc >= b->addr && pc < b->addr + b->size
         && mips_mem_operand(b->words[(pc - b->addr) / 4], &size, &base, &off))
         a = core_read_gpr(c, base) + (uint32_t)off;
+    if (c->tlb_miss_type != UC_MEM_FETCH)
+        fault_data(c, a);
     if (c->tlb_miss_user) /* a fetch: the address is pc itself */
         core_raise(c, "address-error", pc, "user-mode %s kernel address 0x%08x (pc 0x%08x; Status.KSU = "
                    "user: kseg0, kseg1 and the devices are kernel-only)", c->tlb_miss_type == UC_MEM_FETCH
@@ -402,7 +404,7 @@ void exc_engine_error(Core *c, uc_err err, uint32_t pc)
                    c->tlb_miss_type == UC_MEM_FETCH ? pc : a, pc);
     else if (c->tlb_miss_type == UC_MEM_FETCH) /* a is the page; pc the exact address */
         raise_fetch(c, "unmapped-fetch", (pc & ~0xFFFu) == a ? pc : a, "instruction fetch from unmapped address");
-    else if (fault_data(c, a), c->tlb_miss_type == UC_MEM_WRITE)
+    else if (c->tlb_miss_type == UC_MEM_WRITE)
         core_raise(c, "unmapped-write", pc, "write of unmapped address 0x%08x (pc 0x%08x)", a, pc);
     else
         core_raise(c, "unmapped-read", pc, "read of unmapped address 0x%08x (pc 0x%08x)", a, pc);

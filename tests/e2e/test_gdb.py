@@ -357,6 +357,27 @@ class Gdb(unittest.TestCase):
             self.assertIn("$1 = 0x%x" % fault["pc"], text)
             self.assertTrue(os.path.exists(os.path.join(s.out, "core0", "flat.txt")))
 
+    def test_badvaddr_at_faults(self):
+        """At a fault stop $badvaddr is what the 24K's BadVAddr holds: the
+        exact address of the load or store (fault_null: 4, NULL's member
+        b; unaligned: buffer + 1 by nm), the target of a bad fetch
+        (fault_jump's pc). Before: 0x0 for all three (the page of the
+        unmapped access, nothing for an unaligned one)."""
+        for endian in ("el", "eb"):
+            nm = subprocess.run([nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-nm"),
+                                 fw("unaligned", endian)], stdout=subprocess.PIPE, universal_newlines=True,
+                                check=True).stdout
+            buffer = next(int(a, 16) & 0xFFFFFFFF for a, _, n in (ln.split() for ln in nm.splitlines()
+                                                                 if len(ln.split()) == 3) if n == "buffer")
+            for name, want in (("fault_null", 4), ("unaligned", buffer + 1), ("fault_jump", None)):
+                s = Session(fw(name, endian), nptest.ONE_CORE)
+                text = s.gdb("continue", "p/x $badvaddr", "p/x $pc", "continue")
+                self.assertEqual(s.wait(), 3, text)
+                got = [int(x, 16) for x in re.findall(r"\$\d+ = 0x([0-9a-f]+)", text)]
+                if want is None:   # a fetch: the target, where the pc stands
+                    want = json.load(open(os.path.join(s.out, "summary.json")))["cores"][0]["fault"]["pc"]
+                self.assertEqual(got[0], want, (name, endian, text))
+
     def test_livelock_stop_final_clocks(self):
         """The one SIGSTOP of a livelock comes when every stuck core is
         halted: `monitor cycles` then gives the cycles and states of
