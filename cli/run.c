@@ -474,9 +474,10 @@ static void print_outcome(const Run *r)
     for (unsigned i = 0; i < r->ncores; i++) {
         const CoreResult *c = &r->res[i];
         if (c->faulted) {
-            fprintf(stderr, "nocprof: core %u: %s fault at pc 0x%08x in %s (%s:%u): %s\n", i, c->fault_kind,
-                    c->fault_pc, c->fault_function ? c->fault_function : "??",
-                    c->fault_file ? c->fault_file : "??", c->fault_line, c->fault_message);
+            g_autoptr(GString) where = g_string_new(NULL);
+            summary_fault_where(where, c);
+            fprintf(stderr, "nocprof: core %u: %s fault at pc 0x%08x in %s: %s\n", i, c->fault_kind, c->fault_pc,
+                    where->str, c->fault_message);
             g_autoptr(GString) bt = g_string_new(NULL);
             summary_frames(bt, c->fault_frames, c->nfault_frames, "  ");
             if (bt->len)

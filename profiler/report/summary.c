@@ -211,6 +211,23 @@ static void top_functions_text(GString *o, const RunInfo *run)
     }
 }
 
+void summary_fault_where(GString *o, const CoreResult *c)
+{
+    const FaultFrame *f = c->fault_frames;
+    unsigned n = c->nfault_frames, j = 0;
+    if (!n || !f[0].inlined || !f[0].function) {
+        g_string_append_printf(o, "%s (%s:%u)", c->fault_function ? c->fault_function : "??",
+                               c->fault_file ? c->fault_file : "??", c->fault_line);
+        return;
+    }
+    g_string_append_printf(o, "%s (%s:%u)", f[0].function, f[0].file ? f[0].file : "??", f[0].line);
+    while (j < n && f[j].inlined)
+        j++;
+    if (j < n)
+        g_string_append_printf(o, ", inlined into %s (%s:%u)", f[j].function ? f[j].function : "??",
+                               f[j].file ? f[j].file : "??", f[j].line);
+}
+
 /* Why the run ended so, what came first first: the earliest fault (by
  * the faulting core's cycles), else a core at the cycle limit or a
  * non-zero exit code; then the deadlock or livelock it left (a core
@@ -235,9 +252,8 @@ static void exit_reason(GString *o, const RunInfo *run)
                        : run->deadlock ? "deadlock: every live core waits and nothing can wake it" : NULL;
     g_autoptr(GString) why = g_string_new(NULL);
     if (fault) {
-        g_string_append_printf(why, "core %u faulted: %s in %s (%s:%u)", fault->id, fault->fault_kind,
-                               fault->fault_function ? fault->fault_function : "??",
-                               fault->fault_file ? fault->fault_file : "??", fault->fault_line);
+        g_string_append_printf(why, "core %u faulted: %s in ", fault->id, fault->fault_kind);
+        summary_fault_where(why, fault);
         if (nfault > 1)
             g_string_append_printf(why, ", %u more cores faulted", nfault - 1);
     } else if (limit && !hang) {
@@ -296,9 +312,9 @@ GString *summary_text(const RunInfo *run)
     for (unsigned i = 0; i < run->ncores; i++) {
         const CoreResult *c = &run->cores[i];
         if (c->faulted) {
-            g_string_append_printf(o, "\ncore %u fault: %s at pc 0x%08x in %s (%s:%u)\n  %s\n", c->id,
-                                   c->fault_kind, c->fault_pc, c->fault_function ? c->fault_function : "??",
-                                   c->fault_file ? c->fault_file : "??", c->fault_line, c->fault_message);
+            g_string_append_printf(o, "\ncore %u fault: %s at pc 0x%08x in ", c->id, c->fault_kind, c->fault_pc);
+            summary_fault_where(o, c);
+            g_string_append_printf(o, "\n  %s\n", c->fault_message);
             if (c->fault_stack && c->fault_stack[0]) {
                 g_string_append(o, "  call stack (innermost first):");
                 for (unsigned k = 0; c->fault_stack[k]; k++)

@@ -406,6 +406,14 @@ class InlineFrames(unittest.TestCase):
             self.assertIn("the inlining line", lines[want[1][2] - 1])
             self.assertRegex(r.text("summary.txt"), r"#0 +0x%08x in poke at \S+fault_inline.c:%d \(inlined into main\)"
                              % (f["pc"], want[0][2]))
+            # the headlines name the function of the line (poke, inlined),
+            # then the call in main (before: `in main (fault_inline.c:N)`
+            # with poke's line N, a line that is not main's)
+            where = "in poke (%s:%d), inlined into main (%s:%d)" % (f["file"], want[0][2], f["frames"][1]["file"],
+                                                                   want[1][2])
+            self.assertIn("core 0 fault: unmapped-write at pc 0x%08x %s\n" % (f["pc"], where), r.text("summary.txt"))
+            self.assertIn("(core 0 faulted: unmapped-write %s" % where, r.text("summary.txt"))
+            self.assertIn("core 0: unmapped-write fault at pc 0x%08x %s: " % (f["pc"], where), r.stderr)
 
 
 class InterruptFrames(unittest.TestCase):
