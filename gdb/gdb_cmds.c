@@ -181,8 +181,10 @@ static void monitor(GdbStub *g, const char *cmd)
         guint64 n = g_ascii_strtoull(cmd + 14, &end, 0);
         ok = end && !*end && end != cmd + 14;
         if (ok) {
-            core_debug_stop_at(core_of(g, g->sel_c), n);
-            g_string_printf(o, "core%u stops at cycle %" G_GUINT64_FORMAT "\n", g->sel_c, n);
+            /* gdb's `thread N` selects N with Hg (it reads its
+             * registers); Hc comes only with a resume */
+            core_debug_stop_at(core_of(g, g->sel_g), n);
+            g_string_printf(o, "core%u stops at cycle %" G_GUINT64_FORMAT "\n", g->sel_g, n);
         }
     } else {
         g_string_assign(o, "nocprof monitor commands:\n  cycles                every core's exact cycle and state\n"

@@ -575,6 +575,20 @@ class Gdb(unittest.TestCase):
         self.assertEqual(rc, 130)                      # kill: interrupted, with reports
         self.assertTrue(os.path.exists(os.path.join(s.out, "summary.json")))
 
+    def test_stop_at_cycle_selected_thread(self):
+        """`thread 3` then `monitor stop-at-cycle N` stops core 2, the
+        selected thread's core, as `monitor help` says (before: core 0,
+        the thread of the last Hc, since gdb selects a thread with Hg)."""
+        n = 5000
+        s = Session(fw("calls"))
+        text = s.gdb("thread 3", "monitor stop-at-cycle %d" % n, "continue", "monitor cycles", "kill")
+        s.wait()
+        self.assertIn("core2 stops at cycle %d" % n, text)
+        self.assertIn('Thread 3 "core2" received signal SIGTRAP', text)
+        got = int(re.search(r"^core2 (\d+) cycles", text, re.M).group(1))
+        self.assertGreaterEqual(got, n)
+        self.assertLess(got, n + 64)
+
     def test_bad_spec(self):
         r = nptest.raw(["run", "--gdb", "127.0.0.1:notaport", fw("calls")])
         self.assertEqual(r.returncode, 2)
