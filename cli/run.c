@@ -248,13 +248,9 @@ static void fault_of(Run *r, unsigned i)
     const CoreFault *fault = core_fault(c);
     res->fault_kind = profile_data_intern(&r->data, fault->kind);
     res->fault_message = profile_data_intern(&r->data, fault->message);
-    g_autofree char *object = fault->has_data ? symbols_data_at(syms, fault->data) : NULL;
-    if (object) {              /* on the message's first line, before the registers */
-        const char *nl = strchr(fault->message, '\n');
-        int len = nl ? (int)(nl - fault->message) : (int)strlen(fault->message);
-        g_autofree char *m = g_strdup_printf("%.*s: the address is %s%s", len, fault->message, object, nl ? nl : "");
-        res->fault_message = profile_data_intern(&r->data, m);
-    }
+    g_autofree char *described = fault->has_data ? symbols_describe_fault(syms, fault->message, fault->data) : NULL;
+    if (described)
+        res->fault_message = profile_data_intern(&r->data, described);
     res->fault_pc = fault->pc;
     res->fault_has_regs = fault->has_regs;
     G_STATIC_ASSERT(sizeof res->fault_regs == sizeof fault->regs);
@@ -574,6 +570,13 @@ static GdbStub *gdb_listen(const Options *o, GError **error)
 }
 
 /* monitor bt: core i's frames where it stands now, as a fault's */
+/* A fault's message with what its address is, for gdb's console */
+static char *gdb_describe(void *opaque, unsigned i, const char *message, uint32_t addr)
+{
+    Run *r = opaque;
+    return symbols_describe_fault(firmware_of(r, i)->syms, message, addr);
+}
+
 static void gdb_backtrace(void *opaque, unsigned i, GString *out)
 {
     Run *r = opaque;
@@ -615,6 +618,7 @@ static bool gdb_attach(GdbStub *g, Run *r, GError **error)
                          r->opts->gdb_checkpoint_every > 0 ? (uint64_t)r->opts->gdb_checkpoint_every : 4000000u, &hooks);
     if (!gdb_stub_attach(g, r->m, &cli_interrupted, stop, error))
         return false;
+    gdb_stub_set_describe(g, gdb_describe, r);
     if (r->cols && r->cols[0])
         gdb_stub_set_backtrace(g, gdb_backtrace, r);
     gdb_stub_start(g);

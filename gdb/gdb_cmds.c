@@ -139,8 +139,11 @@ void gdb_send_stop(GdbStub *g, bool tell)
     Core *c = core_of(g, s->core);
     if (tell && s->why == DBG_STOP_ENDED) {
         const CoreFault *f = core_fault(c);
+        g_autofree char *described = f->kind && f->has_data && g->describe
+                                     ? g->describe(g->describe_opaque, s->core, f->message, f->data) : NULL;
         g_autofree char *msg = f->kind ? g_strdup_printf("nocprof: core %u: %s at pc 0x%08x: %s\n", s->core, f->kind,
-                                                         f->pc, f->message ? f->message : "")
+                                                         f->pc, described ? described
+                                                         : f->message ? f->message : "")
                                        : g_strdup_printf("nocprof: core %u: %s at cycle %" G_GUINT64_FORMAT "\n",
                                                          s->core, core_state_name(core_state(c)), core_cycles(c));
         console_out(g, msg);

@@ -52,6 +52,9 @@ struct GdbStub {
     /* monitor bt: the profiler's backtrace of a core (NULL: none) */
     void (*bt)(void *opaque, unsigned core, GString *out);
     void *bt_opaque;
+    /* a fault's message with what its address is (NULL: none) */
+    char *(*describe)(void *opaque, unsigned core, const char *message, uint32_t addr);
+    void *describe_opaque;
     Machine *m;
     volatile sig_atomic_t *kill;
     bool big_endian, noack, detached, deadlock_told, killed;

@@ -83,6 +83,13 @@ void gdb_stub_set_backtrace(GdbStub *g, void (*bt)(void *opaque, unsigned core, 
     g->bt_opaque = opaque;
 }
 
+void gdb_stub_set_describe(GdbStub *g, char *(*describe)(void *opaque, unsigned core, const char *message,
+                                                          uint32_t addr), void *opaque)
+{
+    g->describe = describe;
+    g->describe_opaque = opaque;
+}
+
 void gdb_stub_set_log(GdbStub *g, void (*log)(const char *msg))
 {
     g->log = log;

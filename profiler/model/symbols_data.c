@@ -6,6 +6,7 @@
 #include "profiler/model/symbols.h"
 
 #include <gelf.h>
+#include <string.h>
 
 #include "elf/elf_file.h"
 
@@ -54,4 +55,14 @@ char *symbols_data_at(const Symbols *s, uint32_t addr)
     }
     elf_file_close(f);
     return g_string_free(out, !found);
+}
+
+char *symbols_describe_fault(const Symbols *s, const char *message, uint32_t addr)
+{
+    g_autofree char *object = symbols_data_at(s, addr);
+    if (!object || !message)
+        return NULL;
+    const char *nl = strchr(message, '\n');
+    int len = nl ? (int)(nl - message) : (int)strlen(message);
+    return g_strdup_printf("%.*s: the address is %s%s", len, message, object, nl ? nl : "");
 }

@@ -351,6 +351,10 @@ class Gdb(unittest.TestCase):
             rc = s.wait()
             self.assertEqual(rc, 3, text)
             self.assertRegex(text, r'received signal SIGSEGV.*\n0x[0-9a-f]+ in store_null')
+            # gdb's console says what the address is, as summary.txt does
+            # (before: the bare 'write of unmapped address 0x00000004 (pc ...)')
+            self.assertRegex(text, r"nocprof: core \d+: unmapped-write at pc 0x[0-9a-f]+: write of unmapped address "
+                                   r"0x00000004 \(pc 0x[0-9a-f]+\): the address is NULL\+4 \(through a NULL pointer\)\n")
             import json
             summary = json.load(open(os.path.join(s.out, "summary.json")))
             fault = next(c["fault"] for c in summary["cores"] if c["fault"])
