@@ -20,7 +20,12 @@ set(NOCPROF_FW_ABI_FLAGS
 # byte loop, sqrtf newlib's bit-by-bit software root (314 cycles), which
 # then topped a float program's profile (docs/firmware.md). The in-tree
 # firmware keeps -fno-builtin: its exact counts are the tests'.
-set(NOCPROF_FW_SDK_FLAGS -fbuiltin)
+# -mfp32: the o32 FP32 ABI, the FR=0 mode the runtime sets. Debian's GCC
+# defaults to FPXX, whose ELF attribute gdb 13 reads as "no FPU": `info
+# float` said none and float registers and values read 0 until `set
+# mipsfpu double`; an FP32 ELF (FPXX library objects link into it) makes
+# gdb find the FPU itself (docs/debugging.md).
+set(NOCPROF_FW_SDK_FLAGS -fbuiltin -mfp32)
 set(NOCPROF_FW_DEFAULT_CFLAGS -g -O2)
 # Link: no host start files or libraries; our link.ld, crt0.o and
 # libnocprof.a (runtime + C library + the compiler helpers such as 64-bit

@@ -321,7 +321,8 @@ int main(void)
         only for a negative argument, for errno), as with a hosted
         toolchain. Before, both were calls: memcpy a byte loop, sqrtf
         newlib's software root, 8 calls each here, and
-        __ieee754_sqrtf topped float programs' profiles."""
+        __ieee754_sqrtf topped float programs' profiles. The ELF is FP32
+        (-mfp32, FR=0), which gdb takes for a double-precision FPU."""
         d = tmpdir("builtins")
         with open(os.path.join(d, "b.c"), "w") as f:
             f.write(self.BUILTINS_C)
@@ -334,6 +335,18 @@ int main(void)
                                   universal_newlines=True, check=True).stdout.split("<main>:")[1].split("\n\n")[0]
             self.assertIn("sqrt.s", main)
             self.assertNotIn("<memcpy>", main)
+            # the FP32 ABI (FR=0, as the runtime sets it), which gdb
+            # reads as a double-precision FPU (before: FPXX, "Any FPU",
+            # which gdb 13 takes for none: info float said none)
+            readelf = nptest.tool(("mipsel" if endian == "-EL" else "mips") + "-linux-gnu-readelf")
+            attrs = subprocess.run([readelf, "-A", elf], stdout=subprocess.PIPE, universal_newlines=True,
+                                   check=True).stdout
+            self.assertIn("Tag_GNU_MIPS_ABI_FP: Hard float (double precision)", attrs)
+            gdb = shutil.which("gdb-multiarch")
+            if gdb:
+                show = subprocess.run([gdb, "-batch", "-nx", "-ex", "show mipsfpu", elf], stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, universal_newlines=True, timeout=60).stdout
+                self.assertIn("currently double-precision", show)
             out = tmpdir("out")
             p = subprocess.run([self.nocprof, "run", "-q", "-o", out, "--set", "mesh.width=1",
                                 "--set", "mesh.height=1", elf], stdout=subprocess.PIPE,
