@@ -284,7 +284,13 @@ static void raise_fetch(Core *c, const char *kind, uint32_t target, const char *
     }
     const char *how = leave_name(b);
     uint32_t site = how ? b->branch_pc : b->addr + b->size - 4;
-    core_raise(c, kind, target, "%s 0x%08x (%s at pc 0x%08x)", what, target, how ? how : "execution ran past", site);
+    /* the first page: what an uninitialised function pointer calls */
+    const char *null = target >= 0x1000u || !how ? ""
+                       : strcmp(how, "jalr") == 0 ? ": a call through a NULL function pointer"
+                       : strcmp(how, "jr") == 0 ? ": a jump to NULL (a tail call through a NULL function pointer, "
+                                                  "or a return with $ra 0)" : "";
+    core_raise(c, kind, target, "%s 0x%08x (%s at pc 0x%08x)%s", what, target, how ? how : "execution ran past", site,
+               null);
     if (c->state == CORE_FAULT && c->fault.pc == target && !c->fault.site)
         c->fault.site = site;
 }

@@ -469,6 +469,9 @@ class BadJump(unittest.TestCase):
                     self.assertEqual((f["function"], f["line"]), ("call_through", line), f)
                     self.assertTrue(f["message"].startswith("instruction fetch from "), f)
                     self.assertIn("0x%08x (jalr at pc 0x%08x)" % (target, jalr[0]), f["message"])
+                    # a NULL target says so (before: the bare address)
+                    self.assertEqual(f["message"].split("\n")[0].endswith(
+                        "(jalr at pc 0x%08x): a call through a NULL function pointer" % jalr[0]), target == 0, f)
                     self.assertEqual(f["stack"], ["call_through", "main"])
                     self.assertEqual([(x["function"], x["pc"], x["line"]) for x in f["frames"]][:1],
                                      [("call_through", jalr[0], line)])
