@@ -489,10 +489,13 @@ static void print_outcome(const Run *r)
     for (unsigned i = 0; i < r->ncores; i++)
         if (core_state(r->m->cores[i]) == CORE_LIMIT && core_block_limit_hit(r->m->cores[i]))
             fprintf(stderr, "nocprof: core %u: block limit ([limits] blocks = %u) reached\n", i, r->cfg.max_blocks);
-        else if (core_state(r->m->cores[i]) == CORE_LIMIT)
-            fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached at pc 0x%08x in %s (%s:%u)\n",
-                    i, r->cfg.max_cycles, r->res[i].stop_pc, r->res[i].stop_function ? r->res[i].stop_function : "??",
-                    r->res[i].stop_file ? r->res[i].stop_file : "??", r->res[i].stop_line);
+        else if (core_state(r->m->cores[i]) == CORE_LIMIT) {
+            const CoreResult *c = &r->res[i];
+            g_autoptr(GString) where = g_string_new(NULL);
+            summary_where(where, c->stop_function, c->stop_file, c->stop_line, c->stop_frames, c->nstop_frames);
+            fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached at pc 0x%08x in %s\n", i,
+                    r->cfg.max_cycles, c->stop_pc, where->str);
+        }
 }
 
 /* The cores (Unicorn, their blocks), the collectors and the raw

@@ -37,6 +37,31 @@ static void merge_text(GString *o, const RunInfo *run)
         g_string_append_printf(o, "WARNING: merged with --force although %s\n", run->merge_forced[i]);
 }
 
+void summary_where(GString *o, const char *fn, const char *file, unsigned line, const FaultFrame *f, unsigned n)
+{
+    unsigned j = 0;
+    if (!n || !f[0].inlined || !f[0].function) {
+        g_string_append_printf(o, "%s (%s:%u)", fn ? fn : "??", file ? file : "??", line);
+        return;
+    }
+    g_string_append_printf(o, "%s (%s:%u)", f[0].function, f[0].file ? f[0].file : "??", f[0].line);
+    while (j < n && f[j].inlined)
+        j++;
+    if (j < n)
+        g_string_append_printf(o, ", inlined into %s (%s:%u)", f[j].function ? f[j].function : "??",
+                               f[j].file ? f[j].file : "??", f[j].line);
+}
+
+void summary_fault_where(GString *o, const CoreResult *c)
+{
+    summary_where(o, c->fault_function, c->fault_file, c->fault_line, c->fault_frames, c->nfault_frames);
+}
+
+static void stop_where(GString *o, const CoreResult *c)
+{
+    summary_where(o, c->stop_function, c->stop_file, c->stop_line, c->stop_frames, c->nstop_frames);
+}
+
 void summary_endings(GString *o, const RunInfo *run, const char *indent)
 {
     if (run->livelock)
@@ -50,10 +75,11 @@ void summary_endings(GString *o, const RunInfo *run, const char *indent)
         const CoreResult *c = &run->cores[i];
         if (strcmp(c->status, "deadlock") != 0)
             continue;
-        g_string_append_printf(o, "%s  core %u %s at pc 0x%08x in %s (%s:%u)\n", indent, c->id,
+        g_string_append_printf(o, "%s  core %u %s at pc 0x%08x in ", indent, c->id,
                                c->wait_for && strcmp(c->wait_for, "interrupt") != 0 ? "polling" : "waiting",
-                               c->stop_pc, c->stop_function ? c->stop_function : "??",
-                               c->stop_file ? c->stop_file : "??", c->stop_line);
+                               c->stop_pc);
+        stop_where(o, c);
+        g_string_append_c(o, '\n');
         if (!c->wait_for)
             continue;
         g_string_append_printf(o, "%s    waits for ", indent);
@@ -157,10 +183,9 @@ static void stops_text(GString *o, const RunInfo *run)
             continue;
         /* one line each (a limit is often a chosen profiling window, on
          * many cores): the callers folded, summary.json has the frames */
-        g_string_append_printf(o, "%score %u stopped %s at pc 0x%08x in %s (%s:%u)", first_stop ? "\n" : "", c->id,
-                               limit ? "at the limit" : "when interrupted", c->stop_pc,
-                               c->stop_function ? c->stop_function : "??", c->stop_file ? c->stop_file : "??",
-                               c->stop_line);
+        g_string_append_printf(o, "%score %u stopped %s at pc 0x%08x in ", first_stop ? "\n" : "", c->id,
+                               limit ? "at the limit" : "when interrupted", c->stop_pc);
+        stop_where(o, c);
         first_stop = false;
         unsigned shown = 0;
         for (unsigned k = 1; k < c->nstop_frames && shown < 6; k++) {
@@ -211,23 +236,6 @@ static void top_functions_text(GString *o, const RunInfo *run)
     }
 }
 
-void summary_fault_where(GString *o, const CoreResult *c)
-{
-    const FaultFrame *f = c->fault_frames;
-    unsigned n = c->nfault_frames, j = 0;
-    if (!n || !f[0].inlined || !f[0].function) {
-        g_string_append_printf(o, "%s (%s:%u)", c->fault_function ? c->fault_function : "??",
-                               c->fault_file ? c->fault_file : "??", c->fault_line);
-        return;
-    }
-    g_string_append_printf(o, "%s (%s:%u)", f[0].function, f[0].file ? f[0].file : "??", f[0].line);
-    while (j < n && f[j].inlined)
-        j++;
-    if (j < n)
-        g_string_append_printf(o, ", inlined into %s (%s:%u)", f[j].function ? f[j].function : "??",
-                               f[j].file ? f[j].file : "??", f[j].line);
-}
-
 /* Why the run ended so, what came first first: the earliest fault (by
  * the faulting core's cycles), else a core at the cycle limit or a
  * non-zero exit code; then the deadlock or livelock it left (a core
@@ -257,9 +265,8 @@ static void exit_reason(GString *o, const RunInfo *run)
         if (nfault > 1)
             g_string_append_printf(why, ", %u more cores faulted", nfault - 1);
     } else if (limit && !hang) {
-        g_string_append_printf(why, "core %u reached the cycle limit in %s (%s:%u)", limit->id,
-                               limit->stop_function ? limit->stop_function : "??",
-                               limit->stop_file ? limit->stop_file : "??", limit->stop_line);
+        g_string_append_printf(why, "core %u reached the cycle limit in ", limit->id);
+        stop_where(why, limit);
     } else if (code && !hang) {
         g_string_append_printf(why, "core %u exited with %d", code->id, code->exit_code);
     }

@@ -24,6 +24,9 @@ void summary_frames(GString *o, const FaultFrame *frames, unsigned n, const char
  * (file:line)` after it, G's line being the call (fault_function is the
  * out-of-line function, whose line the inlined one's is not). */
 void summary_fault_where(GString *o, const CoreResult *c);
+/* The same for any place: fn (file:line), or the innermost of frames when
+ * the compiler inlined it (stuck cores, cores at the limit). */
+void summary_where(GString *o, const char *fn, const char *file, unsigned line, const FaultFrame *f, unsigned n);
 GString *noc_report(const NocStats *st, const Config *cfg);
 
 #endif

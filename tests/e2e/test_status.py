@@ -379,6 +379,19 @@ def addr2line(elf, pc, endian="el"):
     return os.path.basename(path), int(re.match(r"\d+", line).group(0))
 
 
+def where(place):
+    """How summary.txt and stderr name a fault's or stop's place (summary.json
+    `fault` or `stop`): `F (file:line)`, or when frame 0 is a function the
+    compiler inlined, its own line and then `, inlined into` the
+    out-of-line caller at the call's line."""
+    fr = place["frames"]
+    if not fr or not fr[0]["inlined"]:
+        return "%s (%s:%d)" % (place["function"], place["file"], place["line"])
+    outer = next(f for f in fr if not f["inlined"])
+    return "%s (%s:%d), inlined into %s (%s:%d)" % (fr[0]["function"], fr[0]["file"], fr[0]["line"],
+                                                    outer["function"], outer["file"], outer["line"])
+
+
 class InlineFrames(unittest.TestCase):
     """A fault inside a function the compiler inlined (fault_inline.c,
     -O2): the frames hold the inline frames that addr2line -i (and gdb)
@@ -699,7 +712,8 @@ class EndOfRun(unittest.TestCase):
                 self.assertEqual(c["status"], "deadlock")
                 self.assertGreaterEqual(c["cycles"], L)
                 self.assertLess(c["cycles"], L + 2000)
-                self.assertIn("core %d polling at pc 0x%08x in rt_recv" % (c["id"], poll), summary_txt)
+                self.assertIn("core %d polling at pc 0x%08x in %s\n" % (c["id"], poll, where(c["stop"])), summary_txt)
+                self.assertIn(", inlined into rt_recv (", where(c["stop"]))
 
     def hang(self, name, endian, L=50000):
         """Run a hang fixture (issue 19.8): exit 4, a livelock found within
@@ -887,8 +901,7 @@ class EndOfRun(unittest.TestCase):
         r = run([fw("spin"), "--max-cycles", "20000"] + nptest.ONE_CORE)
         self.assertEqual(r.rc, 4, r.describe())
         stop = r.core(0)["stop"]
-        self.assertIn("exit status: 4 (core 0 reached the cycle limit in %s (%s:%d))\n"
-                      % (stop["function"], stop["file"], stop["line"]), r.text("summary.txt"))
+        self.assertIn("exit status: 4 (core 0 reached the cycle limit in %s)\n" % where(stop), r.text("summary.txt"))
 
     def test_runaway_recursion_is_a_stack_overflow(self):
         """19.10: runaway recursion stops at the prologue that takes $sp
@@ -988,12 +1001,12 @@ class EndOfRun(unittest.TestCase):
                 main = st["frames"][-1]
                 self.assertEqual((os.path.basename(main["file"]), main["line"]),
                                  addr2line(fw("spin"), main["pc"]), main)
-                self.assertIn("core %d stopped at the limit at pc 0x%08x in %s (%s:%d), called from %s"
-                              % (c["id"], st["pc"], st["function"], st["file"], st["line"],
+                self.assertIn("core %d stopped at the limit at pc 0x%08x in %s, called from %s"
+                              % (c["id"], st["pc"], where(st),
                                  "spin_forever (" if st["function"] == "rt_rx_count" else "main ("),
                               r.text("summary.txt"))
-                self.assertIn("core %d: cycle limit (%d) reached at pc 0x%08x in %s (" % (c["id"], mc, st["pc"],
-                                                                                         st["function"]), r.stderr)
+                self.assertIn("core %d: cycle limit (%d) reached at pc 0x%08x in %s\n" % (c["id"], mc, st["pc"],
+                                                                                          where(st)), r.stderr)
             self.assertEqual(r.summary["config"]["run"]["max_cycles"], mc)
             self.assertRegex(r.stderr, r"limit")
 
