@@ -252,6 +252,9 @@ static void fault_of(Run *r, unsigned i)
     const CoreFault *fault = core_fault(c);
     res->fault_kind = profile_data_intern(&r->data, fault->kind);
     res->fault_message = profile_data_intern(&r->data, fault->message);
+    g_autofree char *described = fault->has_data ? symbols_describe_fault(syms, fault->message, fault->data) : NULL;
+    if (described)
+        res->fault_message = profile_data_intern(&r->data, described);
     res->fault_pc = fault->pc;
     res->fault_has_regs = fault->has_regs;
     G_STATIC_ASSERT(sizeof res->fault_regs == sizeof fault->regs);
@@ -491,9 +494,10 @@ static void print_outcome(const Run *r)
     for (unsigned i = 0; i < r->ncores; i++) {
         const CoreResult *c = &r->res[i];
         if (c->faulted) {
-            fprintf(stderr, "nocprof: core %u: %s fault at pc 0x%08x in %s (%s:%u): %s\n", i, c->fault_kind,
-                    c->fault_pc, c->fault_function ? c->fault_function : "??",
-                    c->fault_file ? c->fault_file : "??", c->fault_line, c->fault_message);
+            g_autoptr(GString) where = g_string_new(NULL);
+            summary_fault_where(where, c);
+            fprintf(stderr, "nocprof: core %u: %s fault at pc 0x%08x in %s: %s\n", i, c->fault_kind, c->fault_pc,
+                    where->str, c->fault_message);
             g_autoptr(GString) bt = g_string_new(NULL);
             summary_frames(bt, c->fault_frames, c->nfault_frames, "  ");
             if (bt->len)
@@ -509,10 +513,13 @@ static void print_outcome(const Run *r)
     for (unsigned i = 0; i < r->ncores; i++)
         if (core_state(r->m->cores[i]) == CORE_LIMIT && core_block_limit_hit(r->m->cores[i]))
             fprintf(stderr, "nocprof: core %u: block limit ([limits] blocks = %u) reached\n", i, r->cfg.max_blocks);
-        else if (core_state(r->m->cores[i]) == CORE_LIMIT)
-            fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached at pc 0x%08x in %s (%s:%u)\n",
-                    i, r->cfg.max_cycles, r->res[i].stop_pc, r->res[i].stop_function ? r->res[i].stop_function : "??",
-                    r->res[i].stop_file ? r->res[i].stop_file : "??", r->res[i].stop_line);
+        else if (core_state(r->m->cores[i]) == CORE_LIMIT) {
+            const CoreResult *c = &r->res[i];
+            g_autoptr(GString) where = g_string_new(NULL);
+            summary_where(where, c->stop_function, c->stop_file, c->stop_line, c->stop_frames, c->nstop_frames);
+            fprintf(stderr, "nocprof: core %u: cycle limit (%" G_GUINT64_FORMAT ") reached at pc 0x%08x in %s\n", i,
+                    r->cfg.max_cycles, c->stop_pc, where->str);
+        }
 }
 
 /* The cores (Unicorn, their blocks), the collectors and the raw
@@ -590,6 +597,13 @@ static GdbStub *gdb_listen(const Options *o, GError **error)
 }
 
 /* monitor bt: core i's frames where it stands now, as a fault's */
+/* A fault's message with what its address is, for gdb's console */
+static char *gdb_describe(void *opaque, unsigned i, const char *message, uint32_t addr)
+{
+    Run *r = opaque;
+    return symbols_describe_fault(firmware_of(r, i)->syms, message, addr);
+}
+
 static void gdb_backtrace(void *opaque, unsigned i, GString *out)
 {
     Run *r = opaque;
@@ -635,6 +649,7 @@ static bool gdb_attach(GdbStub *g, Run *r, GError **error)
                          r->opts->gdb_checkpoint_every > 0 ? (uint64_t)r->opts->gdb_checkpoint_every : 4000000u, &hooks);
     if (!gdb_stub_attach(g, r->m, &cli_interrupted, stop, error))
         return false;
+    gdb_stub_set_describe(g, gdb_describe, r);
     gdb_stub_set_backtrace(g, gdb_backtrace, r); /* without a profile: from the ELF's CFI */
     gdb_stub_start(g);
     return true;

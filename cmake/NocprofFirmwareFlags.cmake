@@ -13,6 +13,19 @@ set(NOCPROF_FW_ABI_FLAGS
   -march=mips32r2 -mno-abicalls -fno-pic -G0 -ffreestanding
   -fno-stack-protector -fno-asynchronous-unwind-tables)
 # Default optimisation and debug info when the user gives none.
+# The SDK's programs (nocprof-cc, the .pc files, the CMake package) have a
+# C library: GCC's builtins stay on, as with a hosted toolchain, so
+# memcpy(&f, p, 4) is a load and sqrtf(x) the FPU's sqrt.s. Without it
+# (-ffreestanding implies -fno-builtin) they were calls: a 4-byte memcpy a
+# byte loop, sqrtf newlib's bit-by-bit software root (314 cycles), which
+# then topped a float program's profile (docs/firmware.md). The in-tree
+# firmware keeps -fno-builtin: its exact counts are the tests'.
+# -mfp32: the o32 FP32 ABI, the FR=0 mode the runtime sets. Debian's GCC
+# defaults to FPXX, whose ELF attribute gdb 13 reads as "no FPU": `info
+# float` said none and float registers and values read 0 until `set
+# mipsfpu double`; an FP32 ELF (FPXX library objects link into it) makes
+# gdb find the FPU itself (docs/debugging.md).
+set(NOCPROF_FW_SDK_FLAGS -fbuiltin -mfp32)
 set(NOCPROF_FW_DEFAULT_CFLAGS -g -O2)
 # Link: no host start files or libraries; our link.ld, crt0.o and
 # libnocprof.a (runtime + C library + the compiler helpers such as 64-bit

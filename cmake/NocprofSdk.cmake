@@ -3,7 +3,8 @@
 #   bin/nocprof-cc                         compiler wrapper (Makefiles)
 #   include/nocprof-firmware/              C library headers, nocprof.h,
 #                                          nocprof/platform.h
-#   lib/nocprof-firmware/link.ld, {el,eb}/crt0.o, {el,eb}/libnocprof.a
+#   lib/nocprof-firmware/link.ld, {el,eb}/crt0.o, {el,eb}/libnocprof.a,
+#                                          {el,eb}/lib{m,c,gcc}.a (empty)
 #   lib/cmake/NocprofFirmware/             find_package(NocprofFirmware)
 #   lib/pkgconfig/nocprof-firmware.pc      little-endian
 #   lib/pkgconfig/nocprof-firmware-eb.pc   big-endian
@@ -11,7 +12,10 @@
 include_guard(GLOBAL)
 set(_sdk_gen "${CMAKE_BINARY_DIR}/sdk-install")
 file(MAKE_DIRECTORY "${_sdk_gen}")
+file(WRITE "${_sdk_gen}/empty.a" "!<arch>\n")
 list(JOIN NOCPROF_FW_ABI_FLAGS " " NPC_ABI)
+list(JOIN NOCPROF_FW_SDK_FLAGS " " _npc_sdk)
+string(APPEND NPC_ABI " ${_npc_sdk}")
 list(JOIN NOCPROF_FW_LINK_FLAGS " " NPC_LINK)
 list(JOIN NOCPROF_FW_LIBS " " NPC_LIBS)
 set(NPC_el_CC ${NOCPROF_FW_el_CC_NAME})
@@ -33,6 +37,11 @@ foreach(_e el eb)
   install(FILES "${_sdk_gen}/${NPC_PC_NAME}.pc" DESTINATION lib/pkgconfig)
   install(FILES "${NOCPROF_SDK_DIR}/lib/${_e}/crt0.o" "${NOCPROF_SDK_DIR}/lib/${_e}/libnocprof.a"
           DESTINATION lib/nocprof-firmware/${_e})
+  # -lm, -lc and -lgcc out of habit link: libnocprof.a holds the C
+  # library, libm and the compiler helpers, these are empty
+  foreach(_l m c gcc)
+    install(FILES "${_sdk_gen}/empty.a" DESTINATION lib/nocprof-firmware/${_e} RENAME lib${_l}.a)
+  endforeach()
 endforeach()
 configure_file("${CMAKE_CURRENT_LIST_DIR}/nocprof-cc.in" "${_sdk_gen}/nocprof-cc" @ONLY)
 configure_file("${CMAKE_CURRENT_LIST_DIR}/NocprofFirmwareConfig.cmake.in"

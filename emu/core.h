@@ -224,6 +224,8 @@ typedef struct CoreFault {
                           (the last instruction that ran), else 0 */
     uint32_t regs_pc;  /* the pc regs are at: pc, or for a fault found at a block's end
                           (stack-overflow) the instruction after that block */
+    bool has_data;     /* an unaligned or unmapped load or store: of data */
+    uint32_t data;
     bool has_regs;     /* regs hold the registers as the faulting instruction read them: */
     uint32_t regs[CORE_FAULT_NREGS]; /* $0..$31, hi, lo (as in the message) */
 } CoreFault;

@@ -309,6 +309,20 @@ uint32_t core_debug_pc(Core *c)
     return pc ? pc : c->pc;
 }
 
+/* BadVAddr as the 24K sets it at an address error or TLB exception: the
+ * exact address a load or store went to, the target of a fetch (before:
+ * the page of an unmapped access, 0 for an unaligned one) */
+static uint32_t bad_vaddr(const Core *c)
+{
+    if (c->state != CORE_FAULT)
+        return 0;
+    if (c->fault.has_data)
+        return c->fault.data;
+    if (c->tlb_miss || (c->fault.kind && strcmp(c->fault.kind, "misaligned-fetch") == 0))
+        return c->fault.pc;
+    return 0;
+}
+
 void core_debug_read_regs(Core *c, uint32_t r[CORE_DBG_NREGS])
 {
     memset(r, 0, CORE_DBG_NREGS * sizeof *r);
@@ -317,7 +331,7 @@ void core_debug_read_regs(Core *c, uint32_t r[CORE_DBG_NREGS])
     r[32] = core_reg(c, UC_MIPS_REG_CP0_STATUS);
     r[33] = core_reg(c, UC_MIPS_REG_LO);
     r[34] = core_reg(c, UC_MIPS_REG_HI);
-    r[35] = c->state == CORE_FAULT && c->tlb_miss ? c->tlb_miss_addr : 0;
+    r[35] = bad_vaddr(c);
     r[36] = cp0_cause_peek(c, core_debug_cycle(c));   /* never a sync point */
     r[CORE_DBG_PC] = core_debug_pc(c);
     core_fpu_read(c, &r[38], &r[70]);       /* fpr.c: Unicorn's reg_read has no FPU */

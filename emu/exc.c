@@ -30,6 +30,16 @@ static void append_registers(Core *c, GString *m)
     g_string_append_printf(m, " hi=%08x lo=%08x", v[32], v[33]);
 }
 
+/* The data address of the fault core_raise is about to raise (the
+ * reports name the object there) */
+static void fault_data(Core *c, uint32_t addr)
+{
+    if (c->state != CORE_FAULT) {
+        c->fault.has_data = true;
+        c->fault.data = addr;
+    }
+}
+
 void core_raise(Core *c, const char *kind, uint32_t pc, const char *fmt, ...)
 {
     if (c->state == CORE_FAULT)
@@ -202,6 +212,7 @@ void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
     switch (intno) {
     case EXC_ALIGN_LD: case EXC_ALIGN_ST:
         pc = locate(c, intno == EXC_ALIGN_LD ? LOC_ALIGN_LD : LOC_ALIGN_ST, &addr, &w);
+        fault_data(c, addr);
         core_raise(c, intno == EXC_ALIGN_LD ? "unaligned-load" : "unaligned-store", pc,
                    "unaligned %s at address 0x%08x (pc 0x%08x)",
                    intno == EXC_ALIGN_LD ? "load" : "store", addr, pc);
@@ -273,7 +284,13 @@ static void raise_fetch(Core *c, const char *kind, uint32_t target, const char *
     }
     const char *how = leave_name(b);
     uint32_t site = how ? b->branch_pc : b->addr + b->size - 4;
-    core_raise(c, kind, target, "%s 0x%08x (%s at pc 0x%08x)", what, target, how ? how : "execution ran past", site);
+    /* the first page: what an uninitialised function pointer calls */
+    const char *null = target >= 0x1000u || !how ? ""
+                       : strcmp(how, "jalr") == 0 ? ": a call through a NULL function pointer"
+                       : strcmp(how, "jr") == 0 ? ": a jump to NULL (a tail call through a NULL function pointer, "
+                                                  "or a return with $ra 0)" : "";
+    core_raise(c, kind, target, "%s 0x%08x (%s at pc 0x%08x)%s", what, target, how ? how : "execution ran past", site,
+               null);
     if (c->state == CORE_FAULT && c->fault.pc == target && !c->fault.site)
         c->fault.site = site;
 }
@@ -384,6 +401,8 @@ void exc_engine_error(Core *c, uc_err err, uint32_t pc)
     if (c->tlb_miss_type != UC_MEM_FETCH && b && pc >= b->addr && pc < b->addr + b->size
         && mips_mem_operand(b->words[(pc - b->addr) / 4], &size, &base, &off))
         a = core_read_gpr(c, base) + (uint32_t)off;
+    if (c->tlb_miss_type != UC_MEM_FETCH)
+        fault_data(c, a);
     if (c->tlb_miss_user) /* a fetch: the address is pc itself */
         core_raise(c, "address-error", pc, "user-mode %s kernel address 0x%08x (pc 0x%08x; Status.KSU = "
                    "user: kseg0, kseg1 and the devices are kernel-only)", c->tlb_miss_type == UC_MEM_FETCH

@@ -139,8 +139,11 @@ void gdb_send_stop(GdbStub *g, bool tell)
     Core *c = core_of(g, s->core);
     if (tell && s->why == DBG_STOP_ENDED) {
         const CoreFault *f = core_fault(c);
+        g_autofree char *described = f->kind && f->has_data && g->describe
+                                     ? g->describe(g->describe_opaque, s->core, f->message, f->data) : NULL;
         g_autofree char *msg = f->kind ? g_strdup_printf("nocprof: core %u: %s at pc 0x%08x: %s\n", s->core, f->kind,
-                                                         f->pc, f->message ? f->message : "")
+                                                         f->pc, described ? described
+                                                         : f->message ? f->message : "")
                                        : g_strdup_printf("nocprof: core %u: %s at cycle %" G_GUINT64_FORMAT "\n",
                                                          s->core, core_state_name(core_state(c)), core_cycles(c));
         console_out(g, msg);
@@ -181,8 +184,10 @@ static void monitor(GdbStub *g, const char *cmd)
         guint64 n = g_ascii_strtoull(cmd + 14, &end, 0);
         ok = end && !*end && end != cmd + 14;
         if (ok) {
-            core_debug_stop_at(core_of(g, g->sel_c), n);
-            g_string_printf(o, "core%u stops at cycle %" G_GUINT64_FORMAT "\n", g->sel_c, n);
+            /* gdb's `thread N` selects N with Hg (it reads its
+             * registers); Hc comes only with a resume */
+            core_debug_stop_at(core_of(g, g->sel_g), n);
+            g_string_printf(o, "core%u stops at cycle %" G_GUINT64_FORMAT "\n", g->sel_g, n);
         }
     } else {
         g_string_assign(o, "nocprof monitor commands:\n  cycles                every core's exact cycle and state\n"
@@ -372,10 +377,31 @@ static unsigned thread_arg(const GdbStub *g, const char *p, unsigned dflt)
     return t > 0 && (unsigned long)t <= g->m->ncores ? (unsigned)t - 1 : dflt;
 }
 
+/* The one thread vCont's actions resume, when every action names the
+ * same thread (gdb with scheduler-locking on, or stepping one thread
+ * over a breakpoint); else -1. */
+static int vcont_solo(const GdbStub *g, const char *p)
+{
+    int solo = -1;
+    for (const char *a = p; a && *a; a = strchr(a + 1, ';')) {
+        const char *act = a + (*a == ';');
+        const char *colon = strchr(act, ':');
+        const char *semi = strchr(act, ';');
+        if (!colon || (semi && semi < colon))
+            return -1;         /* a default action: every thread */
+        long t = strtol(colon + 1, NULL, 16);
+        if (t <= 0 || (unsigned long)t > g->m->ncores || (solo >= 0 && solo != (int)t - 1))
+            return -1;
+        solo = (int)t - 1;
+    }
+    return solo;
+}
+
 /* vCont;ACTION[:TID];...: a step of one thread (the others run as the
  * schedule takes them), else continue everything. */
 static void vcont(GdbStub *g, const char *p)
 {
+    g->solo = vcont_solo(g, p);
     for (const char *a = p; a && *a; a = strchr(a + 1, ';')) {
         const char *act = a + (*a == ';');
         if (*act == 's' || *act == 'S') {
@@ -405,6 +431,7 @@ static void select_thread(GdbStub *g, const char *p)
 
 static bool resume_cmd(GdbStub *g, char *p)
 {
+    g->solo = -1;
     switch (p[0]) {
     case 'c': case 'C':
         return true;

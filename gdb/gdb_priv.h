@@ -52,11 +52,18 @@ struct GdbStub {
     /* monitor bt: the profiler's backtrace of a core (NULL: none) */
     void (*bt)(void *opaque, unsigned core, GString *out);
     void *bt_opaque;
+    /* a fault's message with what its address is (NULL: none) */
+    char *(*describe)(void *opaque, unsigned core, const char *message, uint32_t addr);
+    void *describe_opaque;
     Machine *m;
     volatile sig_atomic_t *kill;
     bool big_endian, noack, detached, deadlock_told, killed;
     unsigned sel_g, sel_c;     /* cores selected by Hg (registers) and Hc */
     bool c_any;                /* Hc named no thread: bs steps sel_g's */
+    /* the one core gdb resumed (vCont naming one thread and no other
+     * action, as with scheduler-locking): breakpoints and watchpoints of
+     * the others do not stop; -1: every core resumed */
+    int solo;
     GdbStopInfo stop;          /* the last stop (for '?') */
     RspParser rsp;
     GByteArray *in;            /* bytes received, from in_pos on not parsed */

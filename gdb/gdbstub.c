@@ -63,6 +63,7 @@ GdbStub *gdb_stub_listen(const char *spec, GError **error)
     GdbStub *g = g_new0(GdbStub, 1);
     g->lfd = fd;
     g->fd = -1;
+    g->solo = -1;
     g->where = g_strdup_printf("%s:%s", hbuf, pbuf);
     g->last = g_string_new(NULL);
     g->in = g_byte_array_new();
@@ -80,6 +81,13 @@ void gdb_stub_set_backtrace(GdbStub *g, void (*bt)(void *opaque, unsigned core, 
 {
     g->bt = bt;
     g->bt_opaque = opaque;
+}
+
+void gdb_stub_set_describe(GdbStub *g, char *(*describe)(void *opaque, unsigned core, const char *message,
+                                                          uint32_t addr), void *opaque)
+{
+    g->describe = describe;
+    g->describe_opaque = opaque;
 }
 
 void gdb_stub_set_log(GdbStub *g, void (*log)(const char *msg))
@@ -257,6 +265,13 @@ static void on_stop(void *opaque, Core *c, DbgStop why, uint32_t pc, uint32_t da
         hist_scan_done(g);
     if (h->mode != HIST_LIVE && !h->landing)
         return;                /* replaying: no stop but where it goes */
+    /* gdb resumed one thread: the others, which run only as the schedule
+     * needs, are stopped as far as gdb knows, so their hits are not
+     * reported (they passed over gdb's step breakpoints in shared code
+     * and gdb then lost the stepping thread: SIGTRAP) */
+    if (!h->landing && g->solo >= 0 && (unsigned)g->solo != core_id(c) &&
+        (why == DBG_STOP_BREAK || why == DBG_STOP_WATCH))
+        return;
     bool landed = h->landing;
     if (landed)
         hist_landed(g);

@@ -50,6 +50,10 @@ void gdb_stub_set_log(GdbStub *g, void (*log)(const char *msg));
 /* `monitor bt`: bt appends core's backtrace from the profiler's shadow
  * call stack (its frames with pc, line and inline frames) to out. */
 void gdb_stub_set_backtrace(GdbStub *g, void (*bt)(void *opaque, unsigned core, GString *out), void *opaque);
+/* A fault's console line: describe returns its message with what the
+ * faulting access's address is (NULL: unchanged). */
+void gdb_stub_set_describe(GdbStub *g, char *(*describe)(void *opaque, unsigned core, const char *message,
+                                                          uint32_t addr), void *opaque);
 /* Reverse execution: keep at most `keep` checkpoints (0: no reverse
  * execution), one every `every` instructions besides one at each stop. */
 void gdb_stub_set_history(GdbStub *g, unsigned keep, uint64_t every, const GdbHistoryHooks *hooks);

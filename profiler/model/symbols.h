@@ -106,6 +106,13 @@ typedef struct SymInline {
 } SymInline;
 typedef struct SymInlineCtx SymInlineCtx;
 /* Opens the ELF's DWARF again; NULL when it has none (then no inlines). */
+/* What a data address is, for a fault's message: "NAME+OFF, in the
+ * N-byte object NAME" (an STT_OBJECT of .symtab, kseg0 and kseg1 alike),
+ * "NULL+OFF (through a NULL pointer)" below 0x1000; NULL when nothing is known. g_free it. */
+char *symbols_data_at(const Symbols *s, uint32_t addr);
+/* A fault's message with what addr is (symbols_data_at) after its first
+ * line, before the registers; NULL when nothing is known. g_free it. */
+char *symbols_describe_fault(const Symbols *s, const char *message, uint32_t addr);
 SymInlineCtx *symbols_inline_open(const Symbols *s);
 unsigned symbols_inline_at(SymInlineCtx *x, uint32_t addr, SymInline *out, unsigned max);
 void symbols_inline_clear(SymInline *v, unsigned n);

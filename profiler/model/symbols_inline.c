@@ -57,10 +57,27 @@ static char *call_file(Dwarf_Die *cu, Dwarf_Word idx)
     return g_path_is_absolute(f) || !dir ? g_strdup(f) : g_build_filename(dir, f, NULL);
 }
 
+/* The unit whose ranges hold addr. libdw 0.188's dwarf_addrdie needs
+ * .debug_aranges, which the SDK's link.ld drops (gdb misreads it on
+ * MIPS); without it, the units are searched one by one. */
+static bool unit_at(Dwarf *dw, uint32_t addr, Dwarf_Die *cu)
+{
+    if (dwarf_addrdie(dw, addr, cu))
+        return true;
+    Dwarf_Off off = 0, next;
+    size_t hsize;
+    while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+        if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, addr) == 1)
+            return true;
+        off = next;
+    }
+    return false;
+}
+
 unsigned symbols_inline_at(SymInlineCtx *x, uint32_t addr, SymInline *out, unsigned max)
 {
     Dwarf_Die cu, *scopes = NULL;
-    if (!x || !dwarf_addrdie(x->dw, addr, &cu))
+    if (!x || !unit_at(x->dw, addr, &cu))
         return 0;
     int n = dwarf_getscopes(&cu, addr, &scopes);
     unsigned k = 0;

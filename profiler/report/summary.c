@@ -37,6 +37,31 @@ static void merge_text(GString *o, const RunInfo *run)
         g_string_append_printf(o, "WARNING: merged with --force although %s\n", run->merge_forced[i]);
 }
 
+void summary_where(GString *o, const char *fn, const char *file, unsigned line, const FaultFrame *f, unsigned n)
+{
+    unsigned j = 0;
+    if (!n || !f[0].inlined || !f[0].function) {
+        g_string_append_printf(o, "%s (%s:%u)", fn ? fn : "??", file ? file : "??", line);
+        return;
+    }
+    g_string_append_printf(o, "%s (%s:%u)", f[0].function, f[0].file ? f[0].file : "??", f[0].line);
+    while (j < n && f[j].inlined)
+        j++;
+    if (j < n)
+        g_string_append_printf(o, ", inlined into %s (%s:%u)", f[j].function ? f[j].function : "??",
+                               f[j].file ? f[j].file : "??", f[j].line);
+}
+
+void summary_fault_where(GString *o, const CoreResult *c)
+{
+    summary_where(o, c->fault_function, c->fault_file, c->fault_line, c->fault_frames, c->nfault_frames);
+}
+
+static void stop_where(GString *o, const CoreResult *c)
+{
+    summary_where(o, c->stop_function, c->stop_file, c->stop_line, c->stop_frames, c->nstop_frames);
+}
+
 void summary_endings(GString *o, const RunInfo *run, const char *indent)
 {
     if (run->livelock)
@@ -50,10 +75,11 @@ void summary_endings(GString *o, const RunInfo *run, const char *indent)
         const CoreResult *c = &run->cores[i];
         if (strcmp(c->status, "deadlock") != 0)
             continue;
-        g_string_append_printf(o, "%s  core %u %s at pc 0x%08x in %s (%s:%u)\n", indent, c->id,
+        g_string_append_printf(o, "%s  core %u %s at pc 0x%08x in ", indent, c->id,
                                c->wait_for && strcmp(c->wait_for, "interrupt") != 0 ? "polling" : "waiting",
-                               c->stop_pc, c->stop_function ? c->stop_function : "??",
-                               c->stop_file ? c->stop_file : "??", c->stop_line);
+                               c->stop_pc);
+        stop_where(o, c);
+        g_string_append_c(o, '\n');
         if (!c->wait_for)
             continue;
         g_string_append_printf(o, "%s    waits for ", indent);
@@ -161,10 +187,9 @@ static void stops_text(GString *o, const RunInfo *run)
             continue;
         /* one line each (a limit is often a chosen profiling window, on
          * many cores): the callers folded, summary.json has the frames */
-        g_string_append_printf(o, "%score %u stopped %s at pc 0x%08x in %s (%s:%u)", first_stop ? "\n" : "", c->id,
-                               limit ? "at the limit" : "when interrupted", c->stop_pc,
-                               c->stop_function ? c->stop_function : "??", c->stop_file ? c->stop_file : "??",
-                               c->stop_line);
+        g_string_append_printf(o, "%score %u stopped %s at pc 0x%08x in ", first_stop ? "\n" : "", c->id,
+                               limit ? "at the limit" : "when interrupted", c->stop_pc);
+        stop_where(o, c);
         first_stop = false;
         unsigned shown = 0;
         for (unsigned k = 1; k < c->nstop_frames && shown < 6; k++) {
@@ -220,6 +245,46 @@ static void top_functions_text(GString *o, const RunInfo *run)
     }
 }
 
+/* Why the run ended so, what came first first: the earliest fault (by
+ * the faulting core's cycles), else a core at the cycle limit or a
+ * non-zero exit code; then the deadlock or livelock it left (a core
+ * waiting for one that faulted). */
+static void exit_reason(GString *o, const RunInfo *run)
+{
+    const CoreResult *fault = NULL, *limit = NULL, *code = NULL;
+    unsigned nfault = 0;
+    for (unsigned i = 0; i < run->ncores; i++) {
+        const CoreResult *c = &run->cores[i];
+        if (c->faulted) {
+            nfault++;
+            if (!fault || c->cycles < fault->cycles)
+                fault = c;
+        } else if (!limit && strcmp(c->status, "limit") == 0) {
+            limit = c;
+        } else if (!code && strcmp(c->status, "exited") == 0 && c->exit_code) {
+            code = c;
+        }
+    }
+    const char *hang = run->livelock ? "livelock: every live core only waited"
+                       : run->deadlock ? "deadlock: every live core waits and nothing can wake it" : NULL;
+    g_autoptr(GString) why = g_string_new(NULL);
+    if (fault) {
+        g_string_append_printf(why, "core %u faulted: %s in ", fault->id, fault->fault_kind);
+        summary_fault_where(why, fault);
+        if (nfault > 1)
+            g_string_append_printf(why, ", %u more cores faulted", nfault - 1);
+    } else if (limit && !hang) {
+        g_string_append_printf(why, "core %u reached the cycle limit in ", limit->id);
+        stop_where(why, limit);
+    } else if (code && !hang) {
+        g_string_append_printf(why, "core %u exited with %d", code->id, code->exit_code);
+    }
+    if (hang)
+        g_string_append_printf(why, "%s%s", why->len ? "; then " : "", hang);
+    g_string_append_printf(o, "exit status: %d%s%s%s\n\n", run->exit_status, why->len ? " (" : "", why->str,
+                           why->len ? ")" : "");
+}
+
 GString *summary_text(const RunInfo *run)
 {
     const Config *cfg = run->cfg;
@@ -231,9 +296,7 @@ GString *summary_text(const RunInfo *run)
                            cfg->clock_hz / 1e6);
     g_string_append_printf(o, "config:   %s\n", run->config_path ? run->config_path : "(built-in defaults)");
     merge_text(o, run);
-    g_string_append_printf(o, "exit status: %d%s\n\n", run->exit_status,
-                           run->livelock ? " (livelock: every live core only waited)"
-                           : run->deadlock ? " (deadlock: every live core waits and nothing can wake it)" : "");
+    exit_reason(o, run);
     for (unsigned i = 0; run->warnings && run->warnings[i]; i++)
         g_string_append_printf(o, "WARNING: %s\n%s", run->warnings[i], run->warnings[i + 1] ? "" : "\n");
     if (run->deadlock) {
@@ -265,9 +328,9 @@ GString *summary_text(const RunInfo *run)
     for (unsigned i = 0; i < run->ncores; i++) {
         const CoreResult *c = &run->cores[i];
         if (c->faulted) {
-            g_string_append_printf(o, "\ncore %u fault: %s at pc 0x%08x in %s (%s:%u)\n  %s\n", c->id,
-                                   c->fault_kind, c->fault_pc, c->fault_function ? c->fault_function : "??",
-                                   c->fault_file ? c->fault_file : "??", c->fault_line, c->fault_message);
+            g_string_append_printf(o, "\ncore %u fault: %s at pc 0x%08x in ", c->id, c->fault_kind, c->fault_pc);
+            summary_fault_where(o, c);
+            g_string_append_printf(o, "\n  %s\n", c->fault_message);
             if (c->fault_stack && c->fault_stack[0]) {
                 g_string_append(o, "  call stack (innermost first):");
                 for (unsigned k = 0; c->fault_stack[k]; k++)

@@ -19,6 +19,14 @@ void summary_endings(GString *o, const RunInfo *run, const char *indent);
  * main at f.c:43`; repeated frames `#1-3600 ... (3600 frames)`), each
  * line prefixed with indent. */
 void summary_frames(GString *o, const FaultFrame *frames, unsigned n, const char *indent);
+/* Where core c faulted, for a headline: `F (file:line)` of the function
+ * whose line it is; when the compiler inlined F, `, inlined into G
+ * (file:line)` after it, G's line being the call (fault_function is the
+ * out-of-line function, whose line the inlined one's is not). */
+void summary_fault_where(GString *o, const CoreResult *c);
+/* The same for any place: fn (file:line), or the innermost of frames when
+ * the compiler inlined it (stuck cores, cores at the limit). */
+void summary_where(GString *o, const char *fn, const char *file, unsigned line, const FaultFrame *f, unsigned n);
 GString *noc_report(const NocStats *st, const Config *cfg);
 
 #endif

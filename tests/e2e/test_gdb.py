@@ -129,6 +129,34 @@ class Gdb(unittest.TestCase):
     def test_pipeline_eb(self):
         self.check_pipeline("eb")
 
+    def test_lines_in_every_unit(self):
+        """gdb finds the line of a pc in any compilation unit, not only
+        main's: the runtime's rt_send and checksum.c's crc32_words, as
+        binutils' addr2line gives them (before: `No line number
+        information available`, so `bt`, `info threads` and `step` showed
+        runtime and library frames without file or line; gdb 13 misread
+        .debug_aranges on MIPS, which link.ld now drops)."""
+        for endian in ("el", "eb"):
+            elf = fw("pipeline", endian)
+            syms = nptest.symbols(elf, endian)
+            a2l = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-addr2line")
+            argv = [GDB, "-batch", "-nx", elf]
+            want = {}
+            for name in ("rt_send", "crc32_words", "rt_irq_dispatch"):
+                pc = syms[name][0] + 8
+                where = subprocess.run([a2l, "-e", elf, "0x%x" % pc], stdout=subprocess.PIPE,
+                                       universal_newlines=True, check=True).stdout.strip()
+                want[pc] = (os.path.basename(where.split(":")[0]), where.split(":")[1].split()[0])
+                argv += ["-ex", "info line *0x%x" % pc]
+            text = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  universal_newlines=True, timeout=120).stdout
+            self.assertNotIn("No line number information", text)
+            got = re.findall(r'Line (\d+) of "([^"]+)"', text)
+            self.assertEqual([os.path.basename(f) for _, f in got], [f for f, _ in want.values()], text)
+            # gdb and addr2line may differ by one at a statement boundary
+            for (n, _), (_, line) in zip(got, want.values()):
+                self.assertLessEqual(abs(int(n) - int(line)), 1, text)
+
     def check_reverse(self, endian):
         """stepi x3 then reverse-stepi x3: the same registers; reverse-continue
         from the second hit of a breakpoint: the first, at its exact cycle;
@@ -280,6 +308,33 @@ class Gdb(unittest.TestCase):
                 with open(os.path.join(s.out, "core0", "console.txt")) as f:
                     self.assertIn("harmonic 2000000 ", f.read())
 
+    def test_next_with_scheduler_locking(self):
+        """`next` over a call in code every core runs, with a timer
+        interrupt on each, under `set scheduler-locking step`: gdb resumes
+        only the stepping thread (vCont;c:3), so a hit of its step
+        breakpoint by another core is not reported. Before, the other
+        cores' hits reached gdb, which lost the stepping thread (gdb 13:
+        internal-error in skip_inline_frames, or `received signal
+        SIGTRAP` in rt_irq_dispatch)."""
+        src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "firmware", "apps", "ticks.c")
+        with open(src) as f:
+            lines = f.read().splitlines()
+        call = next(i + 1 for i, t in enumerate(lines) if "work = do_work(work);" in t)
+        s = Session(fw("ticks"))
+        text = s.gdb("set scheduler-locking step", "break ticks.c:%d thread 3" % call, "continue", "delete",
+                     *(["next"] * 8), "info threads", "kill")
+        s.wait()
+        self.assertNotIn("internal-error", text)
+        self.assertNotIn("received signal", text)
+        after = text.split("hit Breakpoint 1", 1)[1]
+        stops = [int(n) for n in re.findall(r"^(\d+)\t", after, re.M)][1:]   # [0]: the breakpoint's
+        self.assertEqual(len(stops), 8, text)
+        # every stop is a line of main's loop, on core 2, which stays selected
+        loop_end = next(i + 1 for i, t in enumerate(lines) if "rt_irq_disable(RT_IRQ_BIT(RT_IRQ_TIMER));" in t)
+        for n in stops:
+            self.assertTrue(call <= n < loop_end, (n, text))
+        self.assertRegex(text, r'\* 3 +Thread 3 "core2" .* main \(')
+
     def test_odd_pc_refused(self):
         """The platform has no MIPS16e: an odd pc from gdb is refused (the
         engine would enter MIPS16 mode there), an even one taken."""
@@ -296,11 +351,36 @@ class Gdb(unittest.TestCase):
             rc = s.wait()
             self.assertEqual(rc, 3, text)
             self.assertRegex(text, r'received signal SIGSEGV.*\n0x[0-9a-f]+ in store_null')
+            # gdb's console says what the address is, as summary.txt does
+            # (before: the bare 'write of unmapped address 0x00000004 (pc ...)')
+            self.assertRegex(text, r"nocprof: core \d+: unmapped-write at pc 0x[0-9a-f]+: write of unmapped address "
+                                   r"0x00000004 \(pc 0x[0-9a-f]+\): the address is NULL\+4 \(through a NULL pointer\)\n")
             import json
             summary = json.load(open(os.path.join(s.out, "summary.json")))
             fault = next(c["fault"] for c in summary["cores"] if c["fault"])
             self.assertIn("$1 = 0x%x" % fault["pc"], text)
             self.assertTrue(os.path.exists(os.path.join(s.out, "core0", "flat.txt")))
+
+    def test_badvaddr_at_faults(self):
+        """At a fault stop $badvaddr is what the 24K's BadVAddr holds: the
+        exact address of the load or store (fault_null: 4, NULL's member
+        b; unaligned: buffer + 1 by nm), the target of a bad fetch
+        (fault_jump's pc). Before: 0x0 for all three (the page of the
+        unmapped access, nothing for an unaligned one)."""
+        for endian in ("el", "eb"):
+            nm = subprocess.run([nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-nm"),
+                                 fw("unaligned", endian)], stdout=subprocess.PIPE, universal_newlines=True,
+                                check=True).stdout
+            buffer = next(int(a, 16) & 0xFFFFFFFF for a, _, n in (ln.split() for ln in nm.splitlines()
+                                                                 if len(ln.split()) == 3) if n == "buffer")
+            for name, want in (("fault_null", 4), ("unaligned", buffer + 1), ("fault_jump", None)):
+                s = Session(fw(name, endian), nptest.ONE_CORE)
+                text = s.gdb("continue", "p/x $badvaddr", "p/x $pc", "continue")
+                self.assertEqual(s.wait(), 3, text)
+                got = [int(x, 16) for x in re.findall(r"\$\d+ = 0x([0-9a-f]+)", text)]
+                if want is None:   # a fetch: the target, where the pc stands
+                    want = json.load(open(os.path.join(s.out, "summary.json")))["cores"][0]["fault"]["pc"]
+                self.assertEqual(got[0], want, (name, endian, text))
 
     def test_livelock_stop_final_clocks(self):
         """The one SIGSTOP of a livelock comes when every stuck core is
@@ -498,6 +578,20 @@ class Gdb(unittest.TestCase):
         self.assertLess(int(m.group(1)), n + 64)
         self.assertEqual(rc, 130)                      # kill: interrupted, with reports
         self.assertTrue(os.path.exists(os.path.join(s.out, "summary.json")))
+
+    def test_stop_at_cycle_selected_thread(self):
+        """`thread 3` then `monitor stop-at-cycle N` stops core 2, the
+        selected thread's core, as `monitor help` says (before: core 0,
+        the thread of the last Hc, since gdb selects a thread with Hg)."""
+        n = 5000
+        s = Session(fw("calls"))
+        text = s.gdb("thread 3", "monitor stop-at-cycle %d" % n, "continue", "monitor cycles", "kill")
+        s.wait()
+        self.assertIn("core2 stops at cycle %d" % n, text)
+        self.assertIn('Thread 3 "core2" received signal SIGTRAP', text)
+        got = int(re.search(r"^core2 (\d+) cycles", text, re.M).group(1))
+        self.assertGreaterEqual(got, n)
+        self.assertLess(got, n + 64)
 
     def test_bad_spec(self):
         r = nptest.raw(["run", "--gdb", "127.0.0.1:notaport", fw("calls")])

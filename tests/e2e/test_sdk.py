@@ -80,10 +80,10 @@ NPCC    = "$(PREFIX)/bin/nocprof-cc"
 all: app.elf app-cc-eb.elf app-cc-el.elf
 
 app.elf: main.o greet.o
-\t$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+\t$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lm
 
 app-cc-eb.elf: main.c greet.c greet.h
-\t$(NPCC) -EB -O2 -o $@ main.c greet.c
+\t$(NPCC) -EB -O2 -o $@ main.c greet.c -lm -lc -lgcc
 
 app-cc-el.elf: main.c greet.c greet.h
 \t$(NPCC) -O2 -c main.c -o cc-main.o
@@ -351,6 +351,71 @@ class Sdk(unittest.TestCase):
             defined = set(re.findall(r"FUNC +GLOBAL +DEFAULT +\d+ (\S+)", p.stdout))
             self.assertLessEqual({"__udivdi3", "__divdi3", "__umoddi3", "__moddi3",
                                   "__floatdidf", "__fixdfdi"}, defined)
+
+    BUILTINS_C = r'''#include <math.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+
+volatile uint32_t words[8] = { 0x40800000u, 0x41100000u, 0x41800000u, 0x41c80000u,
+                               0x42100000u, 0x42440000u, 0x42800000u, 0x42a20000u };
+
+int main(void)
+{
+    float sum = 0;
+    for (int i = 0; i < 8; i++) {
+        uint32_t w = words[i];
+        float f;
+        memcpy(&f, &w, 4);          /* 4, 9, 16, ..., 81 */
+        sum += sqrtf(f);
+    }
+    printf("sum %d\n", (int)sum);
+    return sum == 44.0f ? 0 : 1;
+}
+'''
+
+    def test_builtins_on(self):
+        """The SDK keeps GCC's builtins (-fbuiltin after -ffreestanding):
+        a 4-byte memcpy is a load and sqrtf the FPU's sqrt.s (with a call
+        only for a negative argument, for errno), as with a hosted
+        toolchain. Before, both were calls: memcpy a byte loop, sqrtf
+        newlib's software root, 8 calls each here, and
+        __ieee754_sqrtf topped float programs' profiles. The ELF is FP32
+        (-mfp32, FR=0), which gdb takes for a double-precision FPU."""
+        d = tmpdir("builtins")
+        with open(os.path.join(d, "b.c"), "w") as f:
+            f.write(self.BUILTINS_C)
+        cc = os.path.join(self.prefix, "bin", "nocprof-cc")
+        for endian in ("-EL", "-EB"):
+            elf = os.path.join(d, "b%s.elf" % endian)
+            subprocess.run([cc, endian, "-O2", "-o", elf, os.path.join(d, "b.c")], check=True)
+            objdump = nptest.tool(("mipsel" if endian == "-EL" else "mips") + "-linux-gnu-objdump")
+            main = subprocess.run([objdump, "-d", "--no-show-raw-insn", elf], stdout=subprocess.PIPE,
+                                  universal_newlines=True, check=True).stdout.split("<main>:")[1].split("\n\n")[0]
+            self.assertIn("sqrt.s", main)
+            self.assertNotIn("<memcpy>", main)
+            # the FP32 ABI (FR=0, as the runtime sets it), which gdb
+            # reads as a double-precision FPU (before: FPXX, "Any FPU",
+            # which gdb 13 takes for none: info float said none)
+            readelf = nptest.tool(("mipsel" if endian == "-EL" else "mips") + "-linux-gnu-readelf")
+            attrs = subprocess.run([readelf, "-A", elf], stdout=subprocess.PIPE, universal_newlines=True,
+                                   check=True).stdout
+            self.assertIn("Tag_GNU_MIPS_ABI_FP: Hard float (double precision)", attrs)
+            gdb = shutil.which("gdb-multiarch")
+            if gdb:
+                show = subprocess.run([gdb, "-batch", "-nx", "-ex", "show mipsfpu", elf], stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, universal_newlines=True, timeout=60).stdout
+                self.assertIn("currently double-precision", show)
+            out = tmpdir("out")
+            p = subprocess.run([self.nocprof, "run", "-q", "-o", out, "--set", "mesh.width=1",
+                                "--set", "mesh.height=1", elf], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            r = nptest.Run([elf], p, out, 0)
+            self.assertEqual(r.text("core0", "console.txt"), "sum 44\n")
+            calls = {f["name"]: f["calls"] for f in r.core(0)["functions"]}
+            self.assertEqual((calls.get("sqrtf", 0), calls.get("__ieee754_sqrtf", 0), calls.get("memcpy", 0)),
+                             (0, 0, 0), calls)
 
 if __name__ == "__main__":
     nptest.main()

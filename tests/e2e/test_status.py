@@ -142,6 +142,29 @@ class Faults(unittest.TestCase):
             with self.subTest(name=name):
                 self.check_fault(name, "eb")
 
+    def test_fault_names_the_object(self):
+        """An unaligned or unmapped data access names what the address is:
+        the variable (an STT_OBJECT of the ELF, offset from nm's address)
+        or a member through a NULL pointer (before: the bare address,
+        `unaligned load at address 0x80001091 (pc ...)`)."""
+        for endian in ("el", "eb"):
+            elf = fw("unaligned", endian)
+            r = run([elf])
+            nm = subprocess.run([nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-nm"), "-S", elf],
+                                capture_output=True, text=True, check=True).stdout
+            addr, size = next((int(a, 16) & 0xFFFFFFFF, int(n, 16)) for a, n, t, name in
+                              (line.split() for line in nm.splitlines() if len(line.split()) == 4)
+                              if name == "buffer")
+            msg = r.core(0)["fault"]["message"].split("\n")[0]
+            self.assertEqual(msg, "unaligned load at address 0x%08x (pc 0x%08x): the address is buffer+1, in the "
+                             "%d-byte object buffer" % (addr + 1, r.core(0)["fault"]["pc"], size))
+            self.assertIn(msg, r.text("summary.txt"))
+            r = run([fw("fault_null", endian)])
+            msg = r.core(0)["fault"]["message"].split("\n")[0]
+            self.assertEqual(msg, "write of unmapped address 0x00000004 (pc 0x%08x): the address is NULL+4 "
+                             "(through a NULL pointer)" % r.core(0)["fault"]["pc"])
+            self.assertIn(msg, r.stderr)
+
     def test_divide_by_zero_line(self):
         # `x = a / b; y = a / c;` with c = 0: the second teq, on the line of y
         with open(nptest.src("firmware", "tests", "fault_div.c")) as f:
@@ -356,6 +379,19 @@ def addr2line(elf, pc, endian="el"):
     return os.path.basename(path), int(re.match(r"\d+", line).group(0))
 
 
+def where(place):
+    """How summary.txt and stderr name a fault's or stop's place (summary.json
+    `fault` or `stop`): `F (file:line)`, or when frame 0 is a function the
+    compiler inlined, its own line and then `, inlined into` the
+    out-of-line caller at the call's line."""
+    fr = place["frames"]
+    if not fr or not fr[0]["inlined"]:
+        return "%s (%s:%d)" % (place["function"], place["file"], place["line"])
+    outer = next(f for f in fr if not f["inlined"])
+    return "%s (%s:%d), inlined into %s (%s:%d)" % (fr[0]["function"], fr[0]["file"], fr[0]["line"],
+                                                    outer["function"], outer["file"], outer["line"])
+
+
 class InlineFrames(unittest.TestCase):
     """A fault inside a function the compiler inlined (fault_inline.c,
     -O2): the frames hold the inline frames that addr2line -i (and gdb)
@@ -383,6 +419,14 @@ class InlineFrames(unittest.TestCase):
             self.assertIn("the inlining line", lines[want[1][2] - 1])
             self.assertRegex(r.text("summary.txt"), r"#0 +0x%08x in poke at \S+fault_inline.c:%d \(inlined into main\)"
                              % (f["pc"], want[0][2]))
+            # the headlines name the function of the line (poke, inlined),
+            # then the call in main (before: `in main (fault_inline.c:N)`
+            # with poke's line N, a line that is not main's)
+            where = "in poke (%s:%d), inlined into main (%s:%d)" % (f["file"], want[0][2], f["frames"][1]["file"],
+                                                                   want[1][2])
+            self.assertIn("core 0 fault: unmapped-write at pc 0x%08x %s\n" % (f["pc"], where), r.text("summary.txt"))
+            self.assertIn("(core 0 faulted: unmapped-write %s" % where, r.text("summary.txt"))
+            self.assertIn("core 0: unmapped-write fault at pc 0x%08x %s: " % (f["pc"], where), r.stderr)
 
 
 class InterruptFrames(unittest.TestCase):
@@ -438,6 +482,9 @@ class BadJump(unittest.TestCase):
                     self.assertEqual((f["function"], f["line"]), ("call_through", line), f)
                     self.assertTrue(f["message"].startswith("instruction fetch from "), f)
                     self.assertIn("0x%08x (jalr at pc 0x%08x)" % (target, jalr[0]), f["message"])
+                    # a NULL target says so (before: the bare address)
+                    self.assertEqual(f["message"].split("\n")[0].endswith(
+                        "(jalr at pc 0x%08x): a call through a NULL function pointer" % jalr[0]), target == 0, f)
                     self.assertEqual(f["stack"], ["call_through", "main"])
                     self.assertEqual([(x["function"], x["pc"], x["line"]) for x in f["frames"]][:1],
                                      [("call_through", jalr[0], line)])
@@ -665,7 +712,8 @@ class EndOfRun(unittest.TestCase):
                 self.assertEqual(c["status"], "deadlock")
                 self.assertGreaterEqual(c["cycles"], L)
                 self.assertLess(c["cycles"], L + 2000)
-                self.assertIn("core %d polling at pc 0x%08x in rt_recv" % (c["id"], poll), summary_txt)
+                self.assertIn("core %d polling at pc 0x%08x in %s\n" % (c["id"], poll, where(c["stop"])), summary_txt)
+                self.assertIn(", inlined into rt_recv (", where(c["stop"]))
 
     def hang(self, name, endian, L=50000):
         """Run a hang fixture (issue 19.8): exit 4, a livelock found within
@@ -831,6 +879,30 @@ class EndOfRun(unittest.TestCase):
             self.assertEqual(r.text("core0", "console.txt"), "".join("tick %d\n" % i for i in range(1, 41)))
             self.assertGreater(r.summary["cores"][0]["cycles"], 80000)
 
+    def test_headline_names_the_fault(self):
+        """summary.txt's `exit status:` line names what ended the run first:
+        core 1's fault (kind, function, line as summary.json has them),
+        then the livelock core 2 was left in, waiting for core 1's packet
+        (before: `exit status: 3 (livelock: every live core only waited)`,
+        the consequence instead of the cause). A core's non-zero exit and a
+        core at the cycle limit are named the same way."""
+        for endian in ("el", "eb"):
+            r = run([fw("fault_one", endian), "--set", "run.livelock_cycles=50000"])
+            self.assertEqual(r.rc, 3, r.describe())
+            f = r.core(1)["fault"]
+            self.assertEqual((f["kind"], f["function"]), ("unmapped-write", "publish"))
+            self.assertIn("exit status: 3 (core 1 faulted: unmapped-write in publish (%s:%d); then livelock: "
+                          "every live core only waited)\n" % (f["file"], f["line"]), r.text("summary.txt"))
+        r = run([fw("exitcode")])
+        self.assertEqual(r.rc, 1, r.describe())
+        first = min(c["id"] for c in r.summary["cores"] if c["exit_code"])
+        self.assertIn("exit status: 1 (core %d exited with %d)\n" % (first, r.core(first)["exit_code"]),
+                      r.text("summary.txt"))
+        r = run([fw("spin"), "--max-cycles", "20000"] + nptest.ONE_CORE)
+        self.assertEqual(r.rc, 4, r.describe())
+        stop = r.core(0)["stop"]
+        self.assertIn("exit status: 4 (core 0 reached the cycle limit in %s)\n" % where(stop), r.text("summary.txt"))
+
     def test_runaway_recursion_is_a_stack_overflow(self):
         """19.10: runaway recursion stops at the prologue that takes $sp
         below __nocprof_stack_limit (the SDK's link.ld: end of .bss), its
@@ -929,12 +1001,12 @@ class EndOfRun(unittest.TestCase):
                 main = st["frames"][-1]
                 self.assertEqual((os.path.basename(main["file"]), main["line"]),
                                  addr2line(fw("spin"), main["pc"]), main)
-                self.assertIn("core %d stopped at the limit at pc 0x%08x in %s (%s:%d), called from %s"
-                              % (c["id"], st["pc"], st["function"], st["file"], st["line"],
+                self.assertIn("core %d stopped at the limit at pc 0x%08x in %s, called from %s"
+                              % (c["id"], st["pc"], where(st),
                                  "spin_forever (" if st["function"] == "rt_rx_count" else "main ("),
                               r.text("summary.txt"))
-                self.assertIn("core %d: cycle limit (%d) reached at pc 0x%08x in %s (" % (c["id"], mc, st["pc"],
-                                                                                         st["function"]), r.stderr)
+                self.assertIn("core %d: cycle limit (%d) reached at pc 0x%08x in %s\n" % (c["id"], mc, st["pc"],
+                                                                                          where(st)), r.stderr)
             self.assertEqual(r.summary["config"]["run"]["max_cycles"], mc)
             self.assertRegex(r.stderr, r"limit")
 
