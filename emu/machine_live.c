@@ -80,11 +80,22 @@ static bool stuck_before(const MCore *o, uint64_t t, uint64_t L) NP_REQUIRES(mac
     return polled && from < t && t - from >= L && again_from(o, before) < t;
 }
 
+/* When a flit last moved; UINT64_MAX: none ever did. An empty network
+ * counts its last move too: a packet ejected into a receive queue is seen
+ * by its receiver's next poll (a sender that then exits is done, not
+ * stuck, and its packet is the progress). */
+static uint64_t net_last_move(const Machine *m)
+{
+    uint64_t last = noc_last_move(m->noc);
+    return noc_quiescent(m->noc) && last == 0 ? UINT64_MAX : last;
+}
+
 /* The network changed nothing for L cycles before t (the network has been
  * simulated up to t at every check). */
 static bool net_still(const Machine *m, uint64_t t, uint64_t L)
 {
-    return noc_quiescent(m->noc) || noc_last_move(m->noc) + L < t;
+    uint64_t last = net_last_move(m);
+    return last == UINT64_MAX || last + L < t;
 }
 
 void mach_livelock_check(Machine *m, uint64_t t) NP_REQUIRES(mach_sched_lock)
@@ -111,8 +122,8 @@ uint64_t mach_livelock_due(const Machine *m, const MCore *mc) NP_REQUIRES(mach_s
     if (again == UINT64_MAX)
         return UINT64_MAX; /* one wait so far: looked at when it ends */
     due = MAX(due, again + 1);
-    if (!noc_quiescent(m->noc))
-        due = MAX(due, sat_add(noc_last_move(m->noc), L + 1));
+    if (net_last_move(m) != UINT64_MAX)
+        due = MAX(due, sat_add(net_last_move(m), L + 1));
     return due;
 }
 

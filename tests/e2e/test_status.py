@@ -4,6 +4,7 @@
 "Synchronous exceptions", devices, NI misuse), deadlock and cycle limit,
 and usage/config/ELF errors (status 2, no reports written)."""
 import itertools
+import json
 import os
 import re
 import shutil
@@ -820,6 +821,31 @@ class EndOfRun(unittest.TestCase):
             self.assertTrue(r.summary["livelock"])
             self.assertGreaterEqual(r.summary["end_cycle"], 10000)
             self.assertLess(r.summary["end_cycle"], 11000)
+
+    def test_result_sent_late_then_exit_is_no_hang(self):
+        """SPEC 1: real progress is never a livelock. late_send: cores 1
+        and 3 compute for about 140000 cycles (past livelock_cycles 50000),
+        send the result and exit at once (core 3 after one `wait` for a
+        timer tick, computing under its interrupts); cores 0 and 2 poll in
+        rt_recv. Before: the packet reached the receive queue of a core
+        whose sender had exited, the network was empty, and the arrival's
+        wake found every live core stuck: exit 4 naming rt_recv, the packet
+        never read. Every schedule gives the same files."""
+        for endian in ("el", "eb"):
+            base = None
+            for q, t in [(1, 1), (37, 2), (100000, 2)]:
+                r = run(["--set", "run.livelock_cycles=50000", "--set", "sched.quantum=%d" % q,
+                         "--threads", str(t), fw("late_send", endian)], timeout=60)
+                self.assertEqual(r.rc, 0, r.describe())
+                self.assertFalse(r.summary["livelock"])
+                for c in r.summary["cores"]:
+                    self.assertEqual((c["status"], c["exit_code"]), ("exited", 0), c["id"])
+                for c in r.summary["cores"][:4]:
+                    self.assertGreater(c["cycles"], 100000)
+                got = json.dumps(r.summary["cores"], sort_keys=True)
+                if base is None:
+                    base = got
+                self.assertEqual(got, base, "quantum %d, %d threads" % (q, t))
 
     def test_heartbeat_that_prints_is_no_hang(self):
         """19: console output is progress (the outside sees it): a core that
