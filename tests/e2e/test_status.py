@@ -324,6 +324,35 @@ class WordAccessAndUserMode(unittest.TestCase):
                     self.assertEqual(r.text("core0", "console.txt"), "")
 
 
+class KsegZeroDevices(unittest.TestCase):
+    """SPEC 1: the devices are kseg1's (uncached); an address outside
+    every window is an unmapped access. Their kseg0 alias (0x9F00_0000,
+    cached on a 24K: a stale read or a buffered write) is outside every
+    window. t_f_kseg0dev, pcs from its symbols: before, core 0 read
+    CYCLE_LO through kseg0 (exit 6 under flat), core 1 exited 7 through
+    EXIT's kseg0 alias, core 2's jump there was a device bus-error."""
+
+    def test_kseg0_alias_of_the_windows_is_unmapped(self):
+        for endian in ("el", "eb"):
+            for cache in ("0", "1"):
+                with self.subTest(endian=endian, cache=cache):
+                    elf = nptest.fixture("t_f_kseg0dev", endian)
+                    sym = {k: v[0] for k, v in nptest.symbols(elf, endian).items()}
+                    r = run(["--max-cycles", "100000", "--set", "cache.enabled=" + cache, elf], timeout=20)
+                    self.assertEqual(r.rc, 3, r.describe())
+                    want = {0: ("unmapped-read", sym["d0"], "read of unmapped address 0x9f000010 (pc 0x%08x)"
+                                % sym["d0"]),
+                            1: ("unmapped-write", sym["d1"], "write of unmapped address 0x9f00001c (pc 0x%08x)"
+                                % sym["d1"]),
+                            2: ("unmapped-fetch", 0x9F000000, "instruction fetch from unmapped address 0x9f000000 "
+                                "(jr at pc 0x%08x)" % sym["j2"])}
+                    for i, (kind, pc, msg) in want.items():
+                        f = r.core(i)["fault"]
+                        self.assertEqual(r.core(i)["status"], "fault", r.core(i))
+                        self.assertEqual((f["kind"], f["pc"], f["message"].split("\n")[0]), (kind, pc, msg))
+                    self.assertEqual((r.core(3)["status"], r.core(3)["exit_code"]), ("exited", 0))
+
+
 class HostileStub(unittest.TestCase):
     """Issue 14 item 2: the interrupt-entry stub page (0xBFC00000) is no
     guest memory. Writing `b .` over it, reading it or jumping into it
