@@ -789,6 +789,22 @@ class EndOfRun(unittest.TestCase):
         self.assertEqual(s["wait_cycle"], [])
         self.assertIn("waits for transmit room toward core 1, which has stopped: exited", r.text("summary.txt"))
 
+    def test_hang_in_the_firmwares_own_poll_loop(self):
+        """SPEC 1: the waiting site is the firmware's line. hang_own polls
+        RX_COUNT in its own await_packet() through the header's inline
+        rt_mmio_read: the site is that loop's line (the poll's pc), not
+        nocprof.h's, nor main's call (before: 'at ... in main
+        (hang_own.c:26)', await_packet taken for a runtime function since
+        its first line is the inlined read's)."""
+        for endian in ("el", "eb"):
+            r, line = self.hang("hang_own", endian)
+            s = r.summary
+            for c in s["cores"][:2]:
+                self.check_wait(c, "receive", None, "await_packet", line)
+                self.assertEqual(c["wait"]["pc"], c["stop"]["pc"])
+                self.assertTrue(c["wait"]["file"].endswith("hang_own.c"), c["wait"])
+            self.assertIn("at 0x%08x in await_packet (" % s["cores"][0]["stop"]["pc"], r.text("summary.txt"))
+
     def test_hang_flooding_one_core(self):
         """19.8 c: every core floods core 0, which floods itself, and nobody
         receives (ran over 300 s before)."""
