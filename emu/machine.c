@@ -324,8 +324,6 @@ static void core_main(void *opaque)
         bool runs_on = s->halting && s->halt_at_sync && s->halt_state == CORE_DEADLOCK
                     && core_state(c) == CORE_IDLE && core_wake_cycle(c) <= m->end_cycle;
         if (s->halting && core_live(c) && !runs_on && (!s->halt_at_sync || core_state(c) == CORE_IDLE)) {
-            if (core_state(c) == CORE_IDLE)
-                mc->w_kind = MACH_WAIT_IRQ;
             if (core_state(c) == CORE_IDLE && (s->halt_state == CORE_DEADLOCK || s->halt_state == CORE_LIMIT))
                 core_idle(c, m->end_cycle);
             core_halt(c, s->halt_state);

@@ -805,6 +805,27 @@ class EndOfRun(unittest.TestCase):
                 self.assertTrue(c["wait"]["file"].endswith("hang_own.c"), c["wait"])
             self.assertIn("at 0x%08x in await_packet (" % s["cores"][0]["stop"]["pc"], r.text("summary.txt"))
 
+    def test_hang_asleep_and_polling(self):
+        """SPEC 1: a mix of one core asleep in `wait` (only the NoC receive
+        interrupt enabled, no timer) and one polling in rt_recv. Both wait
+        for a packet (docs/design.md: a core asleep with the receive line
+        enabled waits for a `receive`, like rt_recv), at their own lines
+        (before: core 0 said 'interrupt', a core halted asleep was always
+        reported so). The same in every schedule."""
+        for endian in ("el", "eb"):
+            r, line = self.hang("hang_mixed", endian)
+            s = r.summary
+            with open(nptest.src("firmware", "tests", "hang_mixed.c")) as f:
+                poll = [i + 1 for i, t in enumerate(f) if "HANG_MIXED_POLL" in t][0]
+            self.check_wait(s["cores"][0], "receive", None, "sleeper", line)
+            self.check_wait(s["cores"][1], "receive", None, "poller", poll)
+            self.assertGreater(s["cores"][0]["idle_cycles"], 49000)
+            self.assertEqual(s["wait_cycle"], [0, 1])
+            for q, t in [(37, 2), (100000, 2)]:
+                r2 = run(["--set", "run.livelock_cycles=50000", "--set", "sched.quantum=%d" % q,
+                          "--threads", str(t), fw("hang_mixed", endian)], timeout=60)
+                self.assertEqual(r2.summary["cores"], s["cores"])
+
     def test_hang_flooding_one_core(self):
         """19.8 c: every core floods core 0, which floods itself, and nobody
         receives (ran over 300 s before)."""
