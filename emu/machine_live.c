@@ -104,8 +104,13 @@ void mach_livelock_check(Machine *m, uint64_t t) NP_REQUIRES(mach_sched_lock)
     if (L == 0 || t < L || m->sched->halting || !net_still(m, t, L))
         return;
     for (unsigned i = 0; i < m->ncores; i++) {
+        /* a core stopped at the cycle limit is judged as of t like a live
+         * one (it ran there without a sync point, so its state is still
+         * that of t): one asleep until a timer past the limit is asleep,
+         * not stuck, and the run ends at the limit, not in a livelock */
         const MCore *o = &m->sched->mc[i];
-        if (o->st != MC_DONE && !stuck_before(o, t, L))
+        bool done = o->st == MC_DONE && core_state(o->core) != CORE_LIMIT;
+        if (!done && !stuck_before(o, t, L))
             return;
     }
     m->deadlock = m->livelock = true;

@@ -913,6 +913,33 @@ class EndOfRun(unittest.TestCase):
                     base = got
                 self.assertEqual(got, base, "quantum %d, %d threads" % (q, t))
 
+    def test_sleep_past_the_limit_is_no_hang(self):
+        """One long sleep is no hang, also when the cycle limit ends it
+        (docs/design.md "Endings"). sleep_send: core 0 sleeps 300000 cycles
+        on a one-shot TIMER, then sends; core 1 polls in rt_recv. Limit
+        400000: every core exits 0. Limit 200000: the run ends at the limit
+        (both cores `limit`, no livelock), in every schedule. Before: core 0,
+        stopped at the limit asleep, was left out of the check and core 1
+        alone was a livelock at about 50100."""
+        for endian in ("el", "eb"):
+            r = run(["--set", "run.livelock_cycles=50000", "--max-cycles", "400000", fw("sleep_send", endian)],
+                    timeout=60)
+            self.assertEqual(r.rc, 0, r.describe())
+            base = None
+            for q, t in [(1, 1), (37, 2), (100000, 2)]:
+                r = run(["--set", "run.livelock_cycles=50000", "--max-cycles", "200000", "--set",
+                         "sched.quantum=%d" % q, "--threads", str(t), fw("sleep_send", endian)], timeout=60)
+                self.assertEqual(r.rc, 4, r.describe())
+                s = r.summary
+                self.assertFalse(s["livelock"])
+                self.assertFalse(s["deadlock"])
+                self.assertEqual([c["status"] for c in s["cores"][:2]], ["limit", "limit"])
+                self.assertEqual(s["cores"][0]["cycles"], 200000)
+                self.assertGreater(s["cores"][1]["cycles"], 199900)
+                if base is None:
+                    base = s["cores"]
+                self.assertEqual(s["cores"], base, "quantum %d, %d threads" % (q, t))
+
     def test_heartbeat_that_prints_is_no_hang(self):
         """19: console output is progress (the outside sees it): a core that
         sleeps in `wait` under a 2000-cycle heartbeat and prints a line per
