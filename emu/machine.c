@@ -388,8 +388,9 @@ static bool wake_pollers(Machine *m) NP_REQUIRES(mach_sched_lock)
     }
     if (!any)
         return false;
-    if (!noc_quiescent(m->noc)) /* a network that cannot move by itself */
-        due = MAX(due, sat_add(noc_last_move(m->noc), L + 1));
+    uint64_t last = mach_net_last_move(m); /* a network that cannot move by itself */
+    if (last != UINT64_MAX)
+        due = MAX(due, sat_add(last, L + 1));
     if (L == 0 || due >= m->cfg->max_cycles)
         due = m->cfg->max_cycles;
     for (unsigned i = 0; i < m->ncores; i++) {

@@ -940,6 +940,36 @@ class EndOfRun(unittest.TestCase):
                     base = s["cores"]
                 self.assertEqual(s["cores"], base, "quantum %d, %d threads" % (q, t))
 
+    def test_packet_on_its_way_is_no_hang(self):
+        """SPEC 1: a livelock needs nothing in flight. hang_slownoc on a 4x1
+        mesh with router and link latencies of 1000 and livelock_cycles
+        500: core 3's packet takes 7001 cycles to core 0, which gets it
+        ('got 0x51') and then hangs in its second rt_recv, found 500 cycles
+        after the packet's arrival, in every schedule. Before: a livelock
+        at cycle 610 in the first rt_recv, the packet still on its way."""
+        L = 500
+        for endian in ("el", "eb"):
+            base = None
+            for q, t in [(1, 1), (37, 2), (100000, 2)]:
+                r = run(["--set", "mesh.width=4", "--set", "mesh.height=1", "--set", "noc.router_latency=1000",
+                         "--set", "noc.link_latency=1000", "--set", "run.livelock_cycles=%d" % L,
+                         "--set", "sched.quantum=%d" % q, "--threads", str(t), fw("hang_slownoc", endian)],
+                        timeout=60)
+                self.assertEqual(r.rc, 4, r.describe())
+                s = r.summary
+                self.assertTrue(s["livelock"])
+                self.assertEqual(r.text("core0", "console.txt"), "got 0x51\n")
+                lat = s["noc"]["latency"]["max"]
+                self.assertGreater(lat, 10 * L)
+                self.assertGreater(s["end_cycle"], lat + L)
+                self.assertLess(s["end_cycle"], lat + L + 2000)
+                with open(nptest.src("firmware", "tests", "hang_slownoc.c")) as f:
+                    line = [i + 1 for i, t in enumerate(f) if "HANG_SLOWNOC_WAIT" in t][0]
+                self.check_wait(s["cores"][0], "receive", None, "main", line)
+                if base is None:
+                    base = s["cores"]
+                self.assertEqual(s["cores"], base, "quantum %d, %d threads" % (q, t))
+
     def test_heartbeat_that_prints_is_no_hang(self):
         """19: console output is progress (the outside sees it): a core that
         sleeps in `wait` under a 2000-cycle heartbeat and prints a line per
