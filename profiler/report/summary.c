@@ -222,8 +222,13 @@ GString *summary_text(const RunInfo *run)
                            cfg->clock_hz / 1e6);
     g_string_append_printf(o, "config:   %s\n", run->config_path ? run->config_path : "(built-in defaults)");
     merge_text(o, run);
+    /* what decided the status: a fault (3) or a report (5) wins over a
+     * hang (4), whose block still follows */
     g_string_append_printf(o, "exit status: %d%s\n\n", run->exit_status,
-                           run->livelock ? " (livelock: every live core only waited)"
+                           run->exit_status == 3 ? " (a core faulted)"
+                           : run->exit_status == 5 ? " (a report could not be written)"
+                           : run->exit_status != 4 ? ""
+                           : run->livelock ? " (livelock: every live core only waited)"
                            : run->deadlock ? " (deadlock: every live core waits and nothing can wake it)" : "");
     for (unsigned i = 0; run->warnings && run->warnings[i]; i++)
         g_string_append_printf(o, "WARNING: %s\n%s", run->warnings[i], run->warnings[i + 1] ? "" : "\n");

@@ -970,6 +970,25 @@ class EndOfRun(unittest.TestCase):
                     base = s["cores"]
                 self.assertEqual(s["cores"], base, "quantum %d, %d threads" % (q, t))
 
+    def test_fault_and_hang_says_fault(self):
+        """SPEC 4: of 3 and 4, 3 wins. hang_fault: core 0 faults (NULL
+        read) before sending, core 1 waits in rt_recv for ever. Status 3;
+        summary.txt's status line names the fault (before: 'exit status: 3
+        (livelock: every live core only waited)'), the livelock block
+        follows; `nocprof report` renders the same."""
+        r = run(["--set", "run.livelock_cycles=5000", fw("hang_fault")], timeout=60)
+        self.assertEqual(r.rc, 3, r.describe())
+        s = r.summary
+        self.assertTrue(s["livelock"])
+        self.assertEqual([c["status"] for c in s["cores"][:2]], ["fault", "deadlock"])
+        text = r.text("summary.txt")
+        self.assertIn("exit status: 3 (a core faulted)\n", text)
+        self.assertIn("\nlivelock: every live core only waited", text)
+        self.assertIn("  core 1 polling at pc", text)
+        rep = nptest.raw(["report", r.out])
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        self.assertEqual(r.text("summary.txt"), text)
+
     def test_heartbeat_that_prints_is_no_hang(self):
         """19: console output is progress (the outside sees it): a core that
         sleeps in `wait` under a 2000-cycle heartbeat and prints a line per
