@@ -88,7 +88,16 @@ static uint32_t succ_stall(Core *c, const Block *p, uint32_t target, uint32_t bt
         return 0;
     for (uint32_t k = 0; k < n; k++) {
         w[k] = core_guest_word(c, buf + 4 * k);
-        if (mips_classify(w[k]) & (MIPS_BRANCH | MIPS_ERET)) {
+        uint32_t f = mips_classify(w[k]);
+        if (f & MIPS_ERET) {
+            n = k + 1;
+            break;
+        }
+        if (f & MIPS_BRANCH) {
+            /* and its delay slot, when the window holds it (it used to
+             * stay 0, a nop: a wait in the slot was lost) */
+            if (k + 1 < n)
+                w[k + 1] = core_guest_word(c, buf + 4 * (k + 1));
             n = MIN(n, k + 2);
             break;
         }
