@@ -300,9 +300,13 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
  * back its cycles, its samples and its count. */
 static void annul_delay_slot(Core *c, Block *b)
 {
-    uint32_t ds = (b->branch_pc - b->addr) / 4 + 1;
-    if (ds >= b->ninsns)
-        return; /* split at a page end: the slot is a block that never ran */
+    /* the slot: after the branch in b, or b's first word when b is the
+     * slot split off at a page end, which inherited the branch (Unicorn
+     * enters that block and skips the word in it) */
+    uint32_t slot = b->branch_pc + 4;
+    if (slot < b->addr || slot - b->addr >= b->size)
+        return;
+    uint32_t ds = (slot - b->addr) / 4;
     uint64_t cost = b->icost[ds], cut = c->cycles;
     for (uint32_t i = ds; i < b->ninsns; i++)
         cut -= b->icost[i];
