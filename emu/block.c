@@ -76,7 +76,9 @@ uint32_t block_scan(Core *c, Block *b, bool pend)
             b->nev[k] += (e >> k) & 1;
         b->icost[i] = (uint16_t)flat_cost(t, cls);
         b->cost += b->icost[i];
-        if (!b->flags && (cls & (MIPS_BRANCH | MIPS_ERET))) {
+        /* a branch that can never be taken does not end QEMU's block:
+         * the one that does is further on (mips_branch_never) */
+        if (!b->flags && (cls & (MIPS_BRANCH | MIPS_ERET)) && !mips_branch_never(w)) {
             b->flags = cls;
             b->branch_pc = b->addr + 4 * i;
             b->branch_insn = w;
