@@ -294,8 +294,11 @@ static void fault_of(Run *r, unsigned i)
     res->fault_stack = (char **)g_ptr_array_free(stack, FALSE);
 }
 
-/* The SDK runtime's functions (rt_*, and the runtime's own files): a
- * stuck core is reported at its firmware's call into them. */
+/* The SDK runtime's functions (rt_*, and the functions of its own
+ * nocprof.c): a stuck core is reported at its firmware's call into them.
+ * The compilation unit decides, not the function's first line: a
+ * firmware function whose loop starts with an inlined rt_mmio_read has
+ * its first line in nocprof.h, and is the firmware's. */
 static bool runtime_function(const Symbols *syms, int fi)
 {
     if (fi < 0)
@@ -303,9 +306,30 @@ static bool runtime_function(const Symbols *syms, int fi)
     const SymFunc *f = symbols_func(syms, (unsigned)fi);
     if (f->name && g_str_has_prefix(f->name, "rt_"))
         return true;
-    SymLine ln = symbols_line(syms, f->addr);
-    g_autofree char *base = ln.file ? g_path_get_basename(ln.file) : NULL;
-    return base && (strcmp(base, "nocprof.c") == 0 || strcmp(base, "nocprof.h") == 0);
+    const char *unit = symbols_unit_file(syms, f->addr);
+    g_autofree char *base = unit ? g_path_get_basename(unit) : NULL;
+    return base && strcmp(base, "nocprof.c") == 0;
+}
+
+/* The source line of a waiting site: at a runtime function the compiler
+ * inlined into the firmware's (rt_mmio_read in a poll loop of its own),
+ * the line of that inline call, not the header's. */
+static void wait_site_line(Run *r, const Symbols *syms, uint32_t site, CoreResult *res)
+{
+    SymLine ln = symbols_line(syms, site);
+    res->wait_file = profile_data_intern(&r->data, ln.file);
+    res->wait_line = ln.line;
+    SymInlineCtx *x = symbols_inline_open(syms);
+    if (!x)
+        return;
+    SymInline v[16];
+    unsigned n = symbols_inline_at(x, site, v, G_N_ELEMENTS(v));
+    for (unsigned j = 0; j < n && v[j].name && g_str_has_prefix(v[j].name, "rt_") && v[j].call_file; j++) {
+        res->wait_file = profile_data_intern(&r->data, v[j].call_file);
+        res->wait_line = v[j].call_line;
+    }
+    symbols_inline_clear(v, n);
+    symbols_inline_close(x);
 }
 
 /* A stuck core: what it waited for, and where in the firmware (the
@@ -364,9 +388,7 @@ static void wait_of(Run *r, unsigned i)
     }
     res->wait_pc = site;
     res->wait_function = profile_data_intern(&r->data, fi >= 0 ? symbols_func(syms, (unsigned)fi)->name : NULL);
-    SymLine ln = symbols_line(syms, site);
-    res->wait_file = profile_data_intern(&r->data, ln.file);
-    res->wait_line = ln.line;
+    wait_site_line(r, syms, site, res);
     if (w->kind == MACH_WAIT_IRQ) {
         g_autofree char *why = core_irq_explain(r->m->cores[i]);
         res->wait_why = profile_data_intern(&r->data, why);

@@ -76,7 +76,9 @@ uint32_t block_scan(Core *c, Block *b, bool pend)
             b->nev[k] += (e >> k) & 1;
         b->icost[i] = (uint16_t)flat_cost(t, cls);
         b->cost += b->icost[i];
-        if (!b->flags && (cls & (MIPS_BRANCH | MIPS_ERET))) {
+        /* a branch that can never be taken does not end QEMU's block:
+         * the one that does is further on (mips_branch_never) */
+        if (!b->flags && (cls & (MIPS_BRANCH | MIPS_ERET)) && !mips_branch_never(w)) {
             b->flags = cls;
             b->branch_pc = b->addr + 4 * i;
             b->branch_insn = w;
@@ -300,6 +302,11 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
         to->fallthrough = 1;
     else if (mips_branch_target(from->branch_insn, from->branch_pc, &target) && target == fall)
         to->flags |= BLOCK_EVAL;
+    /* 24k: what the slot left pending (a load) makes the branch's target
+     * wait, as when branch and slot are one block: its wait joins bt (a
+     * register jump's target waits at run time, rt_pend) */
+    if (c->cfg->timing.model == TIMING_24K && to->pend)
+        block_static_successors(c, to);
     /* a register jump's target was read before its delay slot ran
      * (exc_odd_target, c->jr_saved): checked on the slow path */
     to->attn_out = (to->flags & (c->arrive_mask | MIPS_JREG)) != 0 || MIPS_IS_JALX(to->branch_insn);
@@ -311,9 +318,13 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
  * back its cycles, its samples and its count. */
 static void annul_delay_slot(Core *c, Block *b)
 {
-    uint32_t ds = (b->branch_pc - b->addr) / 4 + 1;
-    if (ds >= b->ninsns)
-        return; /* split at a page end: the slot is a block that never ran */
+    /* the slot: after the branch in b, or b's first word when b is the
+     * slot split off at a page end, which inherited the branch (Unicorn
+     * enters that block and skips the word in it) */
+    uint32_t slot = b->branch_pc + 4;
+    if (slot < b->addr || slot - b->addr >= b->size)
+        return;
+    uint32_t ds = (slot - b->addr) / 4;
     watched_cut(c, b, false);
     uint64_t cost = b->icost[ds], cut = c->cycles;
     for (uint32_t i = ds; i < b->ninsns; i++)

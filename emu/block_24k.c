@@ -71,25 +71,38 @@ static void exit_after(const Block *p, uint64_t bt, T24Exit *in)
 
 /* 24k: the cycles the block at target waits for what p left pending, p's
  * branch costing bt: the words there (to its first branch and delay
- * slot, the page end, or 48 instructions: every pending result has
- * expired by then) through the pass with and without p's state. */
+ * slot, or 48 instructions: every pending result has expired by then)
+ * through the pass with and without p's state. A page end does not end
+ * the window: the words after it run next (QEMU ends its block there,
+ * an artificial boundary: a wait across it was lost, the block before
+ * it starting clean), a delay slot there included; nor does a branch
+ * that can never be taken (QEMU's block goes on, mips_branch_never). */
 static uint32_t succ_stall(Core *c, const Block *p, uint32_t target, uint32_t bt)
 {
     enum { WIN = 48 };
     /* zeroed: the pass may look one word past the window (a branch in its
      * last word and its slot); 0 is a nop, the same in every run */
     uint32_t phys = mips_phys(target), w[WIN + 1] = { 0 };
-    uint8_t buf[4 * WIN] = { 0 };
+    uint8_t buf[4 * (WIN + 1)] = { 0 };
     if (target & 3 || phys >= c->cfg->ram_size)
         return 0;
-    uint32_t n = (uint32_t)MIN((uint64_t)WIN, (c->cfg->ram_size - phys) / 4);
-    n = MIN(n, (4096 - (target & 0xFFFu)) / 4);
-    if (!n || uc_mem_read(c->uc, phys, buf, 4 * n) != UC_ERR_OK)
+    uint32_t ram = (uint32_t)MIN((uint64_t)WIN + 1, (c->cfg->ram_size - phys) / 4);
+    uint32_t n = MIN(ram, (uint32_t)WIN);
+    if (!n || uc_mem_read(c->uc, phys, buf, 4 * ram) != UC_ERR_OK)
         return 0;
     for (uint32_t k = 0; k < n; k++) {
         w[k] = core_guest_word(c, buf + 4 * k);
-        if (mips_classify(w[k]) & (MIPS_BRANCH | MIPS_ERET)) {
-            n = MIN(n, k + 2);
+        uint32_t f = mips_classify(w[k]);
+        if (f & MIPS_ERET) {
+            n = k + 1;
+            break;
+        }
+        if ((f & MIPS_BRANCH) && !mips_branch_never(w[k])) {
+            /* and its delay slot (it used to stay 0, a nop: a wait in
+             * the slot was lost), also past the page end */
+            if (k + 1 < ram)
+                w[k + 1] = core_guest_word(c, buf + 4 * (k + 1));
+            n = MIN(ram, k + 2);
             break;
         }
     }

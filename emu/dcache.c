@@ -90,8 +90,8 @@ static DWhere where(const Core *c, const DAcc *a, uint32_t ea, bool user)
     uint32_t phys = mips_phys(ea);
     if (phys < c->cfg->ram_size)
         return ea >= 0xA0000000u ? DA_UNCACHED : DA_RAM; /* kseg1: uncached.c */
-    if (phys >= NP_MMIO_PHYS && phys - NP_MMIO_PHYS < CORE_NSLOTS * NP_DEV_SIZE)
-        return DA_DEVICE;
+    if (ea >= 0xA0000000u && phys - NP_MMIO_PHYS < CORE_NSLOTS * NP_DEV_SIZE)
+        return DA_DEVICE; /* kseg1 only: the kseg0 alias is refused (exc.c) */
     return DA_FAULT;
 }
 

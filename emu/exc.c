@@ -355,6 +355,10 @@ bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
         && (result->paddr < NP_MMIO_PHYS || result->paddr >= NP_MMIO_PHYS + CORE_NSLOTS * NP_DEV_SIZE)
         && (result->paddr & ~0xFFFu) != CORE_STUB_PHYS)
         mapped = false;
+    /* the device windows are kseg1's (SPEC 1, uncached): their kseg0
+     * alias (0x9F00_0000, cached on a 24K) lies outside every window */
+    if (va < 0xA0000000u && result->paddr - NP_MMIO_PHYS < CORE_NSLOTS * NP_DEV_SIZE)
+        mapped = false;
     result->perms = UC_PROT_ALL;
     if (va >= 0xA0000000u && va < 0xC0000000u && result->paddr < c->cfg->ram_size) {
         /* RAM through kseg1, uncached: data to its alias (uncached.c),

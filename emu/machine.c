@@ -324,8 +324,6 @@ static void core_main(void *opaque)
         bool runs_on = s->halting && s->halt_at_sync && s->halt_state == CORE_DEADLOCK
                     && core_state(c) == CORE_IDLE && core_wake_cycle(c) <= m->end_cycle;
         if (s->halting && core_live(c) && !runs_on && (!s->halt_at_sync || core_state(c) == CORE_IDLE)) {
-            if (core_state(c) == CORE_IDLE)
-                mc->w_kind = MACH_WAIT_IRQ;
             if (core_state(c) == CORE_IDLE && (s->halt_state == CORE_DEADLOCK || s->halt_state == CORE_LIMIT))
                 core_idle(c, m->end_cycle);
             core_halt(c, s->halt_state);
@@ -390,8 +388,9 @@ static bool wake_pollers(Machine *m) NP_REQUIRES(mach_sched_lock)
     }
     if (!any)
         return false;
-    if (!noc_quiescent(m->noc)) /* a network that cannot move by itself */
-        due = MAX(due, sat_add(noc_last_move(m->noc), L + 1));
+    uint64_t last = mach_net_last_move(m); /* a network that cannot move by itself */
+    if (last != UINT64_MAX)
+        due = MAX(due, sat_add(last, L + 1));
     if (L == 0 || due >= m->cfg->max_cycles)
         due = m->cfg->max_cycles;
     for (unsigned i = 0; i < m->ncores; i++) {

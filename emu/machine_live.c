@@ -80,11 +80,31 @@ static bool stuck_before(const MCore *o, uint64_t t, uint64_t L) NP_REQUIRES(mac
     return polled && from < t && t - from >= L && again_from(o, before) < t;
 }
 
+/* When a flit last moved; UINT64_MAX: none ever did. An empty network
+ * counts its last move too: a packet ejected into a receive queue is seen
+ * by its receiver's next poll (a sender that then exits is done, not
+ * stuck, and its packet is the progress). */
+uint64_t mach_net_last_move(const Machine *m)
+{
+    uint64_t last = noc_last_move(m->noc);
+    return noc_quiescent(m->noc) && last == 0 ? UINT64_MAX : last;
+}
+
 /* The network changed nothing for L cycles before t (the network has been
- * simulated up to t at every check). */
+ * simulated up to t at every check); the caller then asks whether it
+ * will move by itself (net_on_its_way). */
 static bool net_still(const Machine *m, uint64_t t, uint64_t L)
 {
-    return noc_quiescent(m->noc) || noc_last_move(m->noc) + L < t;
+    uint64_t last = mach_net_last_move(m);
+    return last == UINT64_MAX || last + L < t;
+}
+
+/* A flit is on its way (a router or link latency longer than L, a packet
+ * stamped later): the network will move by itself, nothing is stuck. Not
+ * so for flits blocked behind a full queue (noc_next_activity: never). */
+static bool net_on_its_way(const Machine *m)
+{
+    return noc_next_activity(m->noc) != UINT64_MAX;
 }
 
 void mach_livelock_check(Machine *m, uint64_t t) NP_REQUIRES(mach_sched_lock)
@@ -93,10 +113,17 @@ void mach_livelock_check(Machine *m, uint64_t t) NP_REQUIRES(mach_sched_lock)
     if (L == 0 || t < L || m->sched->halting || !net_still(m, t, L))
         return;
     for (unsigned i = 0; i < m->ncores; i++) {
+        /* a core stopped at the cycle limit is judged as of t like a live
+         * one (it ran there without a sync point, so its state is still
+         * that of t): one asleep until a timer past the limit is asleep,
+         * not stuck, and the run ends at the limit, not in a livelock */
         const MCore *o = &m->sched->mc[i];
-        if (o->st != MC_DONE && !stuck_before(o, t, L))
+        bool done = o->st == MC_DONE && core_state(o->core) != CORE_LIMIT;
+        if (!done && !stuck_before(o, t, L))
             return;
     }
+    if (net_on_its_way(m))
+        return;
     m->deadlock = m->livelock = true;
     m->end_cycle = t;
     mach_start_halt(m, CORE_DEADLOCK, true);
@@ -111,8 +138,11 @@ uint64_t mach_livelock_due(const Machine *m, const MCore *mc) NP_REQUIRES(mach_s
     if (again == UINT64_MAX)
         return UINT64_MAX; /* one wait so far: looked at when it ends */
     due = MAX(due, again + 1);
-    if (!noc_quiescent(m->noc))
-        due = MAX(due, sat_add(noc_last_move(m->noc), L + 1));
+    uint64_t last = mach_net_last_move(m), next = noc_next_activity(m->noc);
+    if (next != UINT64_MAX) /* a flit on its way: still from then on, at best */
+        last = last == UINT64_MAX ? next : MAX(last, next);
+    if (last != UINT64_MAX)
+        due = MAX(due, sat_add(last, L + 1));
     return due;
 }
 

@@ -159,6 +159,9 @@ void mach_livelock_check(Machine *m, uint64_t t) NP_REQUIRES(mach_sched_lock);
 /* The cycle at which mc will have waited for [run] livelock_cycles (and
  * the network been still as long), or UINT64_MAX: it does not wait. */
 uint64_t mach_livelock_due(const Machine *m, const MCore *mc) NP_REQUIRES(mach_sched_lock);
+/* When a flit last moved (an empty network's last move included), or
+ * UINT64_MAX when none ever did. */
+uint64_t mach_net_last_move(const Machine *m) NP_REQUIRES(mach_sched_lock);
 /* mc's core has just entered `wait` (core_run returned it idle). */
 void mach_waited(MCore *mc);
 /* CoreSched.progress (a CONSOLE write) and the NI's observer. */

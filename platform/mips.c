@@ -171,6 +171,16 @@ bool mips_branch_unconditional(uint32_t i)
     }
 }
 
+bool mips_branch_never(uint32_t i)
+{
+    switch (OP(i)) {
+    case 0x05: case 0x15: return RS(i) == RT(i);              /* bne(l) x,x */
+    case 0x07: case 0x17: return RS(i) == 0;                  /* bgtz(l) $0 */
+    case 0x01: return RS(i) == 0 && (RT(i) == 0x00 || RT(i) == 0x02 || RT(i) == 0x12); /* bltz(l), bltzall $0 */
+    default: return false;
+    }
+}
+
 bool mips_branch_target(uint32_t i, uint32_t pc, uint32_t *target)
 {
     if (OP(i) == 0x02 || OP(i) == 0x03 || OP(i) == 0x1d) {

@@ -46,6 +46,11 @@ unsigned mips_classify(uint32_t insn);
 /* For a branch or jump: true when it always transfers (j, jal, jr, jalr,
  * b = beq $0,$0, bal); false for a conditional branch. */
 bool mips_branch_unconditional(uint32_t insn);
+/* A conditional branch that can never be taken (bne x,x, bgtz and bltz
+ * of $0, their likely forms, bltzall $0): QEMU translates it as no
+ * branch, the block goes on after it (the likely forms skip their delay
+ * slot, bltzall $0 links) */
+bool mips_branch_never(uint32_t i);
 
 /* The events one execution of instruction w counts, bit MIPS_EV_x: a
  * load, a store, a control transfer, of which conditional or a register

@@ -281,6 +281,8 @@ static void exit_reason(GString *o, const RunInfo *run)
     }
     if (hang)
         g_string_append_printf(why, "%s%s", why->len ? "; then " : "", hang);
+    if (run->exit_status == 5) /* it wins over 3 and 4 (SPEC 4) */
+        g_string_prepend(why, why->len ? "a report could not be written; " : "a report could not be written");
     g_string_append_printf(o, "exit status: %d%s%s%s\n\n", run->exit_status, why->len ? " (" : "", why->str,
                            why->len ? ")" : "");
 }

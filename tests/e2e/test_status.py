@@ -4,6 +4,7 @@
 "Synchronous exceptions", devices, NI misuse), deadlock and cycle limit,
 and usage/config/ELF errors (status 2, no reports written)."""
 import itertools
+import json
 import os
 import re
 import shutil
@@ -344,6 +345,35 @@ class WordAccessAndUserMode(unittest.TestCase):
                     self.assertEqual(c["fault"]["pc"], pc)
                     self.assertEqual(c["fault"]["message"].split("\n")[0], msg)   # a register dump follows
                     self.assertEqual(r.text("core0", "console.txt"), "")
+
+
+class KsegZeroDevices(unittest.TestCase):
+    """SPEC 1: the devices are kseg1's (uncached); an address outside
+    every window is an unmapped access. Their kseg0 alias (0x9F00_0000,
+    cached on a 24K: a stale read or a buffered write) is outside every
+    window. t_f_kseg0dev, pcs from its symbols: before, core 0 read
+    CYCLE_LO through kseg0 (exit 6 under flat), core 1 exited 7 through
+    EXIT's kseg0 alias, core 2's jump there was a device bus-error."""
+
+    def test_kseg0_alias_of_the_windows_is_unmapped(self):
+        for endian in ("el", "eb"):
+            for cache in ("0", "1"):
+                with self.subTest(endian=endian, cache=cache):
+                    elf = nptest.fixture("t_f_kseg0dev", endian)
+                    sym = {k: v[0] for k, v in nptest.symbols(elf, endian).items()}
+                    r = run(["--max-cycles", "100000", "--set", "cache.enabled=" + cache, elf], timeout=20)
+                    self.assertEqual(r.rc, 3, r.describe())
+                    want = {0: ("unmapped-read", sym["d0"], "read of unmapped address 0x9f000010 (pc 0x%08x)"
+                                % sym["d0"]),
+                            1: ("unmapped-write", sym["d1"], "write of unmapped address 0x9f00001c (pc 0x%08x)"
+                                % sym["d1"]),
+                            2: ("unmapped-fetch", 0x9F000000, "instruction fetch from unmapped address 0x9f000000 "
+                                "(jr at pc 0x%08x)" % sym["j2"])}
+                    for i, (kind, pc, msg) in want.items():
+                        f = r.core(i)["fault"]
+                        self.assertEqual(r.core(i)["status"], "fault", r.core(i))
+                        self.assertEqual((f["kind"], f["pc"], f["message"].split("\n")[0]), (kind, pc, msg))
+                    self.assertEqual((r.core(3)["status"], r.core(3)["exit_code"]), ("exited", 0))
 
 
 class HostileStub(unittest.TestCase):
@@ -807,6 +837,43 @@ class EndOfRun(unittest.TestCase):
         self.assertEqual(s["wait_cycle"], [])
         self.assertIn("waits for transmit room toward core 1, which has stopped: exited", r.text("summary.txt"))
 
+    def test_hang_in_the_firmwares_own_poll_loop(self):
+        """SPEC 1: the waiting site is the firmware's line. hang_own polls
+        RX_COUNT in its own await_packet() through the header's inline
+        rt_mmio_read: the site is that loop's line (the poll's pc), not
+        nocprof.h's, nor main's call (before: 'at ... in main
+        (hang_own.c:26)', await_packet taken for a runtime function since
+        its first line is the inlined read's)."""
+        for endian in ("el", "eb"):
+            r, line = self.hang("hang_own", endian)
+            s = r.summary
+            for c in s["cores"][:2]:
+                self.check_wait(c, "receive", None, "await_packet", line)
+                self.assertEqual(c["wait"]["pc"], c["stop"]["pc"])
+                self.assertTrue(c["wait"]["file"].endswith("hang_own.c"), c["wait"])
+            self.assertIn("at 0x%08x in await_packet (" % s["cores"][0]["stop"]["pc"], r.text("summary.txt"))
+
+    def test_hang_asleep_and_polling(self):
+        """SPEC 1: a mix of one core asleep in `wait` (only the NoC receive
+        interrupt enabled, no timer) and one polling in rt_recv. Both wait
+        for a packet (docs/design.md: a core asleep with the receive line
+        enabled waits for a `receive`, like rt_recv), at their own lines
+        (before: core 0 said 'interrupt', a core halted asleep was always
+        reported so). The same in every schedule."""
+        for endian in ("el", "eb"):
+            r, line = self.hang("hang_mixed", endian)
+            s = r.summary
+            with open(nptest.src("firmware", "tests", "hang_mixed.c")) as f:
+                poll = [i + 1 for i, t in enumerate(f) if "HANG_MIXED_POLL" in t][0]
+            self.check_wait(s["cores"][0], "receive", None, "sleeper", line)
+            self.check_wait(s["cores"][1], "receive", None, "poller", poll)
+            self.assertGreater(s["cores"][0]["idle_cycles"], 49000)
+            self.assertEqual(s["wait_cycle"], [0, 1])
+            for q, t in [(37, 2), (100000, 2)]:
+                r2 = run(["--set", "run.livelock_cycles=50000", "--set", "sched.quantum=%d" % q,
+                          "--threads", str(t), fw("hang_mixed", endian)], timeout=60)
+                self.assertEqual(r2.summary["cores"], s["cores"])
+
     def test_hang_flooding_one_core(self):
         """19.8 c: every core floods core 0, which floods itself, and nobody
         receives (ran over 300 s before)."""
@@ -868,6 +935,108 @@ class EndOfRun(unittest.TestCase):
             self.assertTrue(r.summary["livelock"])
             self.assertGreaterEqual(r.summary["end_cycle"], 10000)
             self.assertLess(r.summary["end_cycle"], 11000)
+
+    def test_result_sent_late_then_exit_is_no_hang(self):
+        """SPEC 1: real progress is never a livelock. late_send: cores 1
+        and 3 compute for about 140000 cycles (past livelock_cycles 50000),
+        send the result and exit at once (core 3 after one `wait` for a
+        timer tick, computing under its interrupts); cores 0 and 2 poll in
+        rt_recv. Before: the packet reached the receive queue of a core
+        whose sender had exited, the network was empty, and the arrival's
+        wake found every live core stuck: exit 4 naming rt_recv, the packet
+        never read. Every schedule gives the same files."""
+        for endian in ("el", "eb"):
+            base = None
+            for q, t in [(1, 1), (37, 2), (100000, 2)]:
+                r = run(["--set", "run.livelock_cycles=50000", "--set", "sched.quantum=%d" % q,
+                         "--threads", str(t), fw("late_send", endian)], timeout=60)
+                self.assertEqual(r.rc, 0, r.describe())
+                self.assertFalse(r.summary["livelock"])
+                for c in r.summary["cores"]:
+                    self.assertEqual((c["status"], c["exit_code"]), ("exited", 0), c["id"])
+                for c in r.summary["cores"][:4]:
+                    self.assertGreater(c["cycles"], 100000)
+                got = json.dumps(r.summary["cores"], sort_keys=True)
+                if base is None:
+                    base = got
+                self.assertEqual(got, base, "quantum %d, %d threads" % (q, t))
+
+    def test_sleep_past_the_limit_is_no_hang(self):
+        """One long sleep is no hang, also when the cycle limit ends it
+        (docs/design.md "Endings"). sleep_send: core 0 sleeps 300000 cycles
+        on a one-shot TIMER, then sends; core 1 polls in rt_recv. Limit
+        400000: every core exits 0. Limit 200000: the run ends at the limit
+        (both cores `limit`, no livelock), in every schedule. Before: core 0,
+        stopped at the limit asleep, was left out of the check and core 1
+        alone was a livelock at about 50100."""
+        for endian in ("el", "eb"):
+            r = run(["--set", "run.livelock_cycles=50000", "--max-cycles", "400000", fw("sleep_send", endian)],
+                    timeout=60)
+            self.assertEqual(r.rc, 0, r.describe())
+            base = None
+            for q, t in [(1, 1), (37, 2), (100000, 2)]:
+                r = run(["--set", "run.livelock_cycles=50000", "--max-cycles", "200000", "--set",
+                         "sched.quantum=%d" % q, "--threads", str(t), fw("sleep_send", endian)], timeout=60)
+                self.assertEqual(r.rc, 4, r.describe())
+                s = r.summary
+                self.assertFalse(s["livelock"])
+                self.assertFalse(s["deadlock"])
+                self.assertEqual([c["status"] for c in s["cores"][:2]], ["limit", "limit"])
+                self.assertEqual(s["cores"][0]["cycles"], 200000)
+                self.assertGreater(s["cores"][1]["cycles"], 199900)
+                if base is None:
+                    base = s["cores"]
+                self.assertEqual(s["cores"], base, "quantum %d, %d threads" % (q, t))
+
+    def test_packet_on_its_way_is_no_hang(self):
+        """SPEC 1: a livelock needs nothing in flight. hang_slownoc on a 4x1
+        mesh with router and link latencies of 1000 and livelock_cycles
+        500: core 3's packet takes 7001 cycles to core 0, which gets it
+        ('got 0x51') and then hangs in its second rt_recv, found 500 cycles
+        after the packet's arrival, in every schedule. Before: a livelock
+        at cycle 610 in the first rt_recv, the packet still on its way."""
+        L = 500
+        for endian in ("el", "eb"):
+            base = None
+            for q, t in [(1, 1), (37, 2), (100000, 2)]:
+                r = run(["--set", "mesh.width=4", "--set", "mesh.height=1", "--set", "noc.router_latency=1000",
+                         "--set", "noc.link_latency=1000", "--set", "run.livelock_cycles=%d" % L,
+                         "--set", "sched.quantum=%d" % q, "--threads", str(t), fw("hang_slownoc", endian)],
+                        timeout=60)
+                self.assertEqual(r.rc, 4, r.describe())
+                s = r.summary
+                self.assertTrue(s["livelock"])
+                self.assertEqual(r.text("core0", "console.txt"), "got 0x51\n")
+                lat = s["noc"]["latency"]["max"]
+                self.assertGreater(lat, 10 * L)
+                self.assertGreater(s["end_cycle"], lat + L)
+                self.assertLess(s["end_cycle"], lat + L + 2000)
+                with open(nptest.src("firmware", "tests", "hang_slownoc.c")) as f:
+                    line = [i + 1 for i, t in enumerate(f) if "HANG_SLOWNOC_WAIT" in t][0]
+                self.check_wait(s["cores"][0], "receive", None, "main", line)
+                if base is None:
+                    base = s["cores"]
+                self.assertEqual(s["cores"], base, "quantum %d, %d threads" % (q, t))
+
+    def test_fault_and_hang_says_fault(self):
+        """SPEC 4: of 3 and 4, 3 wins. hang_fault: core 0 faults (NULL
+        read) before sending, core 1 waits in rt_recv for ever. Status 3;
+        summary.txt's status line names the fault (before: 'exit status: 3
+        (livelock: every live core only waited)'), the livelock block
+        follows; `nocprof report` renders the same."""
+        r = run(["--set", "run.livelock_cycles=5000", fw("hang_fault")], timeout=60)
+        self.assertEqual(r.rc, 3, r.describe())
+        s = r.summary
+        self.assertTrue(s["livelock"])
+        self.assertEqual([c["status"] for c in s["cores"][:2]], ["fault", "deadlock"])
+        text = r.text("summary.txt")
+        self.assertRegex(text, r"exit status: 3 \(core 0 faulted: unmapped-read in [^\n]*; then livelock: "
+                               r"every live core only waited\)\n")
+        self.assertIn("\nlivelock: every live core only waited", text)
+        self.assertIn("  core 1 polling at pc", text)
+        rep = nptest.raw(["report", r.out])
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        self.assertEqual(r.text("summary.txt"), text)
 
     def test_heartbeat_that_prints_is_no_hang(self):
         """19: console output is progress (the outside sees it): a core that

@@ -80,6 +80,11 @@ static void test_fixtures(void)
         { "t24_perfovf", 0x100 | 72 },         /* overflow: PCI, IP7 */
         { "t24_perfstall", 3 << 16 | 2 },      /* load-use stalls, stores */
         { "t24_xbne", RP + 3 * 5 + 3 * 7 },    /* across a taken bne's slot */
+        { "t24_xsplit", RP + 3 + 3 * 9 + 2 },  /* slot split at a page end */
+        { "t24_xsplitjr", RP + 3 + 3 * 12 + 2 }, /* the same after a jr */
+        { "t24_xslotwait", RP + 4 + 33 },      /* a wait in the successor's slot */
+        { "t24_never", RP + 2 + 3 * 8 + 2 },   /* bne x,x: not the block's end */
+        { "t24_xpagewait", RP + 5 + 32 },      /* a wait past a page end */
         { "t24_perfirq", 64 },                 /* overflow interrupt: EPC */
         { "t24_perfxc1", 3 << 8 | 2 },         /* lwxc1 ... are loads, stores */
         { "t24_perfmode", 303 << 16 | 3 << 8 | 1 }, /* K outside, EXL in a handler */
