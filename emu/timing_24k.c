@@ -12,8 +12,8 @@
  *   are formed in the AG stage, before EX);
  * - load: 2; as a base: 3;
  * - mul (GPR result): 5, base 6; mult/madd/msub to HI/LO, read by
- *   mfhi/mflo: 5 (an accumulate chain madd, madd is pipelined: free);
- *   mfhi/mflo's own result: 1 (base 2);
+ *   mfhi/mflo or an accumulating madd: 1; mfhi/mflo's own result: 5
+ *   (base 6); mthi/mtlo to mfhi/mflo 1, to madd/msub 2;
  * - div/divu: 36 (the manual's 32-bit dividend; the early-in shortcut
  *   for narrower dividends is not followed: an upper bound), and the
  *   MDU is busy that long (any MDU instruction waits);
@@ -41,7 +41,7 @@ typedef struct Op {
     uint8_t src[4], nsrc;      /* resources read */
     uint8_t base;              /* GPR read as a load/store base (NONE) */
     uint8_t dst[2], ndst;      /* resources written */
-    uint8_t lat;               /* issue to a dependent issue */
+    uint8_t lat[2];            /* each: issue to a dependent issue */
     uint8_t unit;              /* T24_MDU, T24_FPU or NONE */
     uint8_t hold;              /* cycles that unit stays busy */
 } Op;
@@ -49,9 +49,10 @@ typedef struct Op {
 static void rd_(Op *o, unsigned r) { if (o->nsrc < 4) o->src[o->nsrc++] = (uint8_t)r; }
 static void wr_(Op *o, unsigned r, unsigned lat)
 {
-    if (o->ndst < 2 && r != 0)
+    if (o->ndst < 2 && r != 0) {
+        o->lat[o->ndst] = (uint8_t)lat;
         o->dst[o->ndst++] = (uint8_t)r;
-    o->lat = (uint8_t)lat;
+    }
 }
 static void unit_(Op *o, unsigned u, unsigned hold) { o->unit = (uint8_t)u; o->hold = (uint8_t)hold; }
 static unsigned fpr(unsigned f) { return T24_FPR + f; }
@@ -65,9 +66,10 @@ static void dec_special(uint32_t i, Op *o)
     case 0x08: rd_(o, RS(i)); return;                                          /* jr */
     case 0x09: rd_(o, RS(i)); wr_(o, RD(i), 1); return;                        /* jalr */
     case 0x0a: case 0x0b: rd_(o, RS(i)); rd_(o, RT(i)); rd_(o, RD(i)); wr_(o, RD(i), 1); return;
-    case 0x10: case 0x12: rd_(o, T24_HILO); wr_(o, RD(i), 1); return;          /* mfhi mflo */
-    case 0x11: case 0x13: rd_(o, RS(i)); wr_(o, T24_HILO, 1); unit_(o, T24_MDU, 1); return;
-    case 0x18: case 0x19: rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, T24_HILO, 5); unit_(o, T24_MDU, 1); return;
+    case 0x10: case 0x12: rd_(o, T24_HILO); wr_(o, RD(i), 5); unit_(o, T24_MDU, 1); return; /* mfhi mflo */
+    case 0x11: case 0x13:                                                      /* mthi mtlo */
+        rd_(o, RS(i)); wr_(o, T24_HILO, 1); wr_(o, T24_ACC, 2); unit_(o, T24_MDU, 1); return;
+    case 0x18: case 0x19: rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, T24_HILO, 1); unit_(o, T24_MDU, 1); return;
     case 0x1a: case 0x1b: rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, T24_HILO, 36); unit_(o, T24_MDU, 36); return;
     default:
         if (f >= 0x20 && f <= 0x2b) {
@@ -158,8 +160,8 @@ static void dec_special23(uint32_t i, Op *o)
 {
     unsigned f = FUNCT(i);
     if (OP(i) == 0x1c) {                                                       /* SPECIAL2 */
-        if (f == 0x00 || f == 0x01 || f == 0x04 || f == 0x05) {
-            rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, T24_HILO, 5); unit_(o, T24_MDU, 1);
+        if (f == 0x00 || f == 0x01 || f == 0x04 || f == 0x05) {                /* madd msub */
+            rd_(o, RS(i)); rd_(o, RT(i)); rd_(o, T24_ACC); wr_(o, T24_HILO, 1); unit_(o, T24_MDU, 1);
         } else if (f == 0x02) {
             rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, RD(i), 5); unit_(o, T24_MDU, 1);
         } else if (f == 0x20 || f == 0x21) {
@@ -195,7 +197,7 @@ static void dec_mem(uint32_t i, Op *o)
 
 static void decode(uint32_t i, Op *o)
 {
-    *o = (Op){ .base = NONE, .unit = NONE, .lat = 1 };
+    *o = (Op){ .base = NONE, .unit = NONE };
     unsigned op = OP(i);
     switch (op) {
     case 0x00: dec_special(i, o); return;
@@ -227,7 +229,7 @@ static uint64_t res_bit(unsigned r)
 {
     if (r < 32)
         return r ? UINT64_C(1) << r : 0;
-    if (r == T24_HILO || r == T24_MDU)
+    if (r == T24_HILO || r == T24_ACC || r == T24_MDU)
         return 1;
     if (r >= T24_FPR && r < T24_FPR + 32)
         return UINT64_C(1) << (32 + (r - T24_FPR));
@@ -390,10 +392,10 @@ void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr
             icost[i] = (uint16_t)cost;
         now += cost;
         for (unsigned k = 0; k < o.ndst; k++) {
-            ready[o.dst[k]] = at + o.lat;
+            ready[o.dst[k]] = at + o.lat[k];
             kind[o.dst[k]] = op_wait_kind(&o);
             if (o.dst[k] < 32)
-                ag[o.dst[k]] = at + o.lat + 1;
+                ag[o.dst[k]] = at + o.lat[k] + 1;
             written |= res_bit(o.dst[k]) & ~SHARED_BITS;
         }
         if (o.unit != NONE)

@@ -64,8 +64,8 @@ static void test_fixtures(void)
     static const struct { const char *name; int expect; } cases[] = {
         { "t24_ldep", RP + 5 * (1 + 2) },       /* load-to-use: 1 stall */
         { "t24_lind", RP + 5 * 2 },             /* independent: none */
-        { "t24_mfloearly", RP + 3 * (1 + 5) },  /* mflo waits for HI/LO */
-        { "t24_mflolate", RP + 3 * 6 },         /* late mflo: free */
+        { "t24_mfloearly", RP + 3 * (1 + 1 + 5) }, /* mflo's result: 5 */
+        { "t24_mflolate", RP + 3 * 7 },         /* a late use: free */
         { "t24_div", RP + 2 * (1 + 36) },       /* div → mflo 36 */
         { "t24_branch", RP + 5 * (2 + 1) },     /* taken bne: +1 */
         { "t24_jump", RP + 5 * 2 },             /* j: +0 */
@@ -146,6 +146,46 @@ static void test_agen_and_mul(void)
     g_assert_cmpuint(pass(ag, 2, ic, &r), ==, 3);
     g_assert_cmpuint(pass(mu, 2, ic, &r), ==, 6);
     g_assert_cmpuint(pass(st, 2, ic, &r), ==, 3);
+}
+
+/* HI/LO (24k.md r24k_int_mult, r24k_int_mfhilo, r24k_int_div, the
+ * mthilo->madd bypass): mult/madd/msub deliver HI/LO to an mfhi/mflo
+ * at once (latency 1); mfhi/mflo deliver their GPR in 5 cycles (6 as a
+ * base), wherever they stand; div holds the MDU 36 cycles. */
+static void test_hilo(void)
+{
+    enum { MULT = 0x00850018u, MFLO = 0x00001012u, ADDU = 0x00421821u, NOP = 0,
+           MTLO = 0x00800013u, DIV = 0x0085001au, LWB = 0x8c430000u, MADD = 0x70a60000u };
+    uint16_t ic[8];
+    T24Result r = { 0 };
+    /* mult; mflo v0; addu v1,v0,v0: mflo at 1, addu at 1 + 5: 1, 1, 5 */
+    uint32_t adj[] = { MULT, MFLO, ADDU };
+    g_assert_cmpuint(pass(adj, 3, ic, &r), ==, 7);
+    g_assert_cmpuint(ic[1], ==, 1);
+    g_assert_cmpuint(ic[2], ==, 5);
+    /* mult; 4 nops; mflo; addu: the late mflo's result is still 5 away:
+     * 6 x 1 + 5 = 11 */
+    uint32_t late[] = { MULT, NOP, NOP, NOP, NOP, MFLO, ADDU };
+    g_assert_cmpuint(pass(late, 7, ic, &r), ==, 11);
+    g_assert_cmpuint(ic[5], ==, 1);
+    g_assert_cmpuint(ic[6], ==, 5);
+    /* mtlo a0; mflo v0; addu: mtlo -> mflo 1, mflo -> use 5: 1 + 1 + 5 */
+    uint32_t mt[] = { MTLO, MFLO, ADDU };
+    g_assert_cmpuint(pass(mt, 3, ic, &r), ==, 7);
+    /* div; mflo; addu: the MDU busy 36, then 5: 1 + 36 + 5 */
+    uint32_t dv[] = { DIV, MFLO, ADDU };
+    g_assert_cmpuint(pass(dv, 3, ic, &r), ==, 42);
+    g_assert_cmpuint(ic[1], ==, 36);
+    g_assert_cmpuint(ic[2], ==, 5);
+    /* mflo v0; lw v1,0(v0): a base 6 after the mflo: 1 + 6 */
+    uint32_t base[] = { MFLO, LWB };
+    g_assert_cmpuint(pass(base, 2, ic, &r), ==, 7);
+    /* mult; madd: the accumulate chain does not wait: 2; mtlo; madd:
+     * mthilo -> madd 2 (one stall): 1 + 2 */
+    uint32_t acc[] = { MULT, MADD };
+    g_assert_cmpuint(pass(acc, 2, ic, &r), ==, 2);
+    uint32_t mtacc[] = { MTLO, MADD };
+    g_assert_cmpuint(pass(mtacc, 2, ic, &r), ==, 3);
 }
 
 /* t24_xjrloop: the loop block (addu t1, t0, t0; addiu; bnez; nop) runs
@@ -269,6 +309,7 @@ int main(int argc, char **argv)
     g_test_add_func("/timing24k/fixtures", test_fixtures);
     g_test_add_func("/timing24k/fpu-chain", test_fpu_chain);
     g_test_add_func("/timing24k/agen-mul", test_agen_and_mul);
+    g_test_add_func("/timing24k/hilo", test_hilo);
     g_test_add_func("/timing24k/entry-stall-memo", test_entry_stall_memo);
     g_test_add_func("/timing24k/entry-stall-limit", test_entry_stall_limit);
     g_test_add_func("/timing24k/entry-stall-filter", test_entry_stall_filter);
