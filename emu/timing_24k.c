@@ -19,10 +19,10 @@
  *   MDU is busy that long (any MDU instruction waits);
  * - FPU (at the core clock, 1:1): add/sub/abs/neg/mov/cvt to float 4,
  *   mul.s 4, mul.d/madd.d 5 (repeat 2), to-integer conversions 5, cvt.s.d
- *   6, c.cond to bc1/movf 2, lwc1/ldc1 3, mtc1/mfc1 2; div/sqrt.s 17 and
- *   div/sqrt.d 32 with the FPU pipe blocked 14 / 29 cycles (rsqrt/recip.d
- *   35, 31): independent add.d issue back to back, a dependent chain pays
- *   the latency.
+ *   6, c.cond to bc1 2 and to movf/movt 1, lwc1/ldc1 3, mtc1/mfc1 2;
+ *   div/sqrt.s 17 and div/sqrt.d 32 with the FPU pipe blocked 14 / 29
+ *   cycles (rsqrt/recip.d 35, 31): independent add.d issue back to back,
+ *   a dependent chain pays the latency.
  * Fetch from kseg1 is uncached: each instruction costs [timing] mmio more.
  */
 #include "emu/timing_24k.h"
@@ -62,7 +62,7 @@ static void dec_special(uint32_t i, Op *o)
     unsigned f = FUNCT(i);
     switch (f) {
     case 0x00: case 0x02: case 0x03: rd_(o, RT(i)); wr_(o, RD(i), 1); return;   /* shifts */
-    case 0x01: rd_(o, RS(i)); rd_(o, T24_FCC); rd_(o, RD(i)); wr_(o, RD(i), 1); return; /* movf/t */
+    case 0x01: rd_(o, RS(i)); rd_(o, T24_FCCM); rd_(o, RD(i)); wr_(o, RD(i), 1); return; /* movf/t */
     case 0x08: rd_(o, RS(i)); return;                                          /* jr */
     case 0x09: rd_(o, RS(i)); wr_(o, RD(i), 1); return;                        /* jalr */
     case 0x0a: case 0x0b: rd_(o, RS(i)); rd_(o, RT(i)); rd_(o, RD(i)); wr_(o, RD(i), 1); return;
@@ -103,13 +103,13 @@ static void dec_fpu_arith(uint32_t i, Op *o)
     } else if (f == 0x20 && fmt == 0x11) {
         lat = 6;                                                               /* cvt.s.d */
     } else if (f == 0x11) {
-        rd_(o, T24_FCC); rd_(o, fpr(fd));                                      /* movf/movt.fmt */
+        rd_(o, T24_FCCM); rd_(o, fpr(fd));                                     /* movf/movt.fmt */
     } else if (f == 0x12 || f == 0x13) {
         rd_(o, ft); rd_(o, fpr(fd));                                           /* movz/movn.fmt */
     }
     unit_(o, T24_FPU, hold);
     if (f >= 0x30) {
-        wr_(o, T24_FCC, 2);                                                    /* c.cond */
+        wr_(o, T24_FCC, 2); wr_(o, T24_FCCM, 1);                               /* c.cond */
         return;
     }
     bool dres = (f == 0x21) || (dbl && !(f == 0x20 || f == 0x24 || (f >= 0x0c && f <= 0x0f)));
@@ -127,7 +127,7 @@ static void dec_cop1(uint32_t i, Op *o)
     case 0x02: rd_(o, T24_FCC); wr_(o, RT(i), 2); return;                      /* cfc1 */
     case 0x04: rd_(o, RT(i)); wr_(o, fpr(RD(i)), 2); return;                   /* mtc1 */
     case 0x07: rd_(o, RT(i)); wr_(o, fpr(RD(i) | 1), 2); return;               /* mthc1 */
-    case 0x06: rd_(o, RT(i)); wr_(o, T24_FCC, 2); return;                      /* ctc1 */
+    case 0x06: rd_(o, RT(i)); wr_(o, T24_FCC, 2); wr_(o, T24_FCCM, 2); return; /* ctc1 */
     case 0x08: rd_(o, T24_FCC); return;                                        /* bc1 */
     case 0x10: case 0x11: case 0x14: case 0x15: dec_fpu_arith(i, o); return;
     default: return;

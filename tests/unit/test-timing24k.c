@@ -188,6 +188,23 @@ static void test_hilo(void)
     g_assert_cmpuint(pass(mtacc, 2, ic, &r), ==, 3);
 }
 
+/* FPU compare (24k.md r24kx_fcmp, its bypass to r24kx_fmove): c.cond's
+ * condition reaches bc1t in 2 cycles, a movf/movt (FPU or integer
+ * destination) in 1. */
+static void test_fcc(void)
+{
+    enum { CEQ = 0x46020032u, MOVFS = 0x46003111u, MOVF = 0x00801001u, BC1T = 0x45010003u };
+    uint16_t ic[3];
+    T24Result r = { 0 };
+    uint32_t fmov[] = { CEQ, MOVFS };   /* c.eq.s f0,f2; movf.s f4,f6: 1 + 1 */
+    g_assert_cmpuint(pass(fmov, 2, ic, &r), ==, 2);
+    uint32_t imov[] = { CEQ, MOVF };    /* c.eq.s; movf v0,a0: 1 + 1 */
+    g_assert_cmpuint(pass(imov, 2, ic, &r), ==, 2);
+    uint32_t br[] = { CEQ, BC1T, 0 };   /* c.eq.s; bc1t; nop: 1 + 2 + 1 */
+    g_assert_cmpuint(pass(br, 3, ic, &r), ==, 4);
+    g_assert_cmpuint(ic[1], ==, 2);
+}
+
 /* t24_xjrloop: the loop block (addu t1, t0, t0; addiu; bnez; nop) runs
  * 5 times, each entered by the jr block with the mul's result 2 cycles
  * away: the waits go on the addu (2 x 5), the 4 taken bnez on the bnez,
@@ -310,6 +327,7 @@ int main(int argc, char **argv)
     g_test_add_func("/timing24k/fpu-chain", test_fpu_chain);
     g_test_add_func("/timing24k/agen-mul", test_agen_and_mul);
     g_test_add_func("/timing24k/hilo", test_hilo);
+    g_test_add_func("/timing24k/fcc", test_fcc);
     g_test_add_func("/timing24k/entry-stall-memo", test_entry_stall_memo);
     g_test_add_func("/timing24k/entry-stall-limit", test_entry_stall_limit);
     g_test_add_func("/timing24k/entry-stall-filter", test_entry_stall_filter);
