@@ -22,7 +22,8 @@
  *   6, c.cond to bc1 2 and to movf/movt 1, lwc1/ldc1 3, mtc1/mfc1 2;
  *   div/sqrt.s 17 and div/sqrt.d 32 with the FPU pipe blocked 14 / 29
  *   cycles (rsqrt/recip.d 35, 31): independent add.d issue back to back,
- *   a dependent chain pays the latency.
+ *   a dependent chain pays the latency; FPU loads, stores and moves
+ *   issue into the FPU pipe too (they wait while it is blocked).
  * Fetch from kseg1 is uncached: each instruction costs [timing] mmio more.
  */
 #include "emu/timing_24k.h"
@@ -122,11 +123,11 @@ static void dec_cop1(uint32_t i, Op *o)
 {
     unsigned fmt = RS(i);
     switch (fmt) {
-    case 0x00: rd_(o, fpr(RD(i))); wr_(o, RT(i), 2); return;                   /* mfc1 */
-    case 0x03: rd_(o, fpr(RD(i) | 1)); wr_(o, RT(i), 2); return;               /* mfhc1 */
+    case 0x00: rd_(o, fpr(RD(i))); wr_(o, RT(i), 2); unit_(o, T24_FPU, 1); return;       /* mfc1 */
+    case 0x03: rd_(o, fpr(RD(i) | 1)); wr_(o, RT(i), 2); unit_(o, T24_FPU, 1); return;   /* mfhc1 */
     case 0x02: rd_(o, T24_FCC); wr_(o, RT(i), 2); return;                      /* cfc1 */
-    case 0x04: rd_(o, RT(i)); wr_(o, fpr(RD(i)), 2); return;                   /* mtc1 */
-    case 0x07: rd_(o, RT(i)); wr_(o, fpr(RD(i) | 1), 2); return;               /* mthc1 */
+    case 0x04: rd_(o, RT(i)); wr_(o, fpr(RD(i)), 2); unit_(o, T24_FPU, 1); return;       /* mtc1 */
+    case 0x07: rd_(o, RT(i)); wr_(o, fpr(RD(i) | 1), 2); unit_(o, T24_FPU, 1); return;   /* mthc1 */
     case 0x06: rd_(o, RT(i)); wr_(o, T24_FCC, 2); wr_(o, T24_FCCM, 2); return; /* ctc1 */
     case 0x08: rd_(o, T24_FCC); return;                                        /* bc1 */
     case 0x10: case 0x11: case 0x14: case 0x15: dec_fpu_arith(i, o); return;
@@ -138,14 +139,16 @@ static void dec_cop1x(uint32_t i, Op *o)
 {
     unsigned f = FUNCT(i);
     if (f <= 0x01 || f == 0x05) {                                              /* l[dw]xc1 */
-        o->base = (uint8_t)RS(i); rd_(o, RT(i));
+        o->base = (uint8_t)RS(i); rd_(o, RT(i)); unit_(o, T24_FPU, 1);
         wr_(o, fpr(FD(i)), 3);
         if (f != 0x00)
             wr_(o, fpr(FD(i) | 1), 3);
     } else if (f >= 0x08 && f <= 0x0f) {                                       /* s[dw]xc1, prefx */
         o->base = (uint8_t)RS(i); rd_(o, RT(i));
-        if (f != 0x0f)
+        if (f != 0x0f) {
             rd_(o, fpr(RD(i)));
+            unit_(o, T24_FPU, 1);
+        }
     } else if (f >= 0x20) {                                                    /* [n]madd/msub */
         bool dbl = (f & 7) == 1;
         rd_(o, fpr(RS(i))); rd_(o, fpr(RD(i))); rd_(o, fpr(RT(i)));
@@ -181,9 +184,9 @@ static void dec_mem(uint32_t i, Op *o)
     o->base = (uint8_t)RS(i);
     switch (op) {
     case 0x22: case 0x26: rd_(o, RT(i)); wr_(o, RT(i), 2); return;             /* lwl lwr */
-    case 0x31: wr_(o, fpr(RT(i)), 3); return;                                  /* lwc1 */
-    case 0x35: wr_(o, fpr(RT(i)), 3); wr_(o, fpr(RT(i) | 1), 3); return;       /* ldc1 */
-    case 0x39: case 0x3d: rd_(o, fpr(RT(i))); return;                          /* swc1 sdc1 */
+    case 0x31: wr_(o, fpr(RT(i)), 3); unit_(o, T24_FPU, 1); return;            /* lwc1 */
+    case 0x35: wr_(o, fpr(RT(i)), 3); wr_(o, fpr(RT(i) | 1), 3); unit_(o, T24_FPU, 1); return; /* ldc1 */
+    case 0x39: case 0x3d: rd_(o, fpr(RT(i))); unit_(o, T24_FPU, 1); return;    /* swc1 sdc1 */
     case 0x38: rd_(o, RT(i)); wr_(o, RT(i), 2); return;                        /* sc */
     case 0x2f: case 0x33: return;                                              /* cache pref */
     default:

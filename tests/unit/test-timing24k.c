@@ -205,6 +205,29 @@ static void test_fcc(void)
     g_assert_cmpuint(ic[1], ==, 2);
 }
 
+/* FPU loads, stores and moves issue into the FPU pipe (24k.md: every
+ * FPU reservation, fload, fstore and fxfer included, takes
+ * r24k_fpu_arith): they wait while a div.s blocks it (14 cycles) and for
+ * mul.d's repeat (2). */
+static void test_fpu_pipe(void)
+{
+    enum { DIVS = 0x46041003u, LWC1 = 0xc4860000u, MTC1 = 0x44843000u, MFC1 = 0x44024000u,
+           SWC1 = 0xe4880000u, MULD = 0x46241002u, LDC1 = 0xd4860000u, LWXC1 = 0x4c850180u,
+           ADDU = 0x00a62021u };
+    static const uint32_t after_div[] = { LWC1, MTC1, MFC1, SWC1, LWXC1 };
+    uint16_t ic[2];
+    T24Result r = { 0 };
+    for (unsigned k = 0; k < G_N_ELEMENTS(after_div); k++) {
+        uint32_t w[] = { DIVS, after_div[k] };   /* div.s f0,f2,f4 blocks 14: 1 + 14 */
+        g_assert_cmpuint(pass(w, 2, ic, &r), ==, 15);
+        g_assert_cmpuint(r.wait[T24_WAIT_FPU], ==, 13);
+    }
+    uint32_t md[] = { MULD, LDC1 };              /* mul.d repeats in 2: 1 + 2 */
+    g_assert_cmpuint(pass(md, 2, ic, &r), ==, 3);
+    uint32_t alu[] = { DIVS, ADDU };             /* the integer pipe does not wait */
+    g_assert_cmpuint(pass(alu, 2, ic, &r), ==, 2);
+}
+
 /* t24_xjrloop: the loop block (addu t1, t0, t0; addiu; bnez; nop) runs
  * 5 times, each entered by the jr block with the mul's result 2 cycles
  * away: the waits go on the addu (2 x 5), the 4 taken bnez on the bnez,
@@ -328,6 +351,7 @@ int main(int argc, char **argv)
     g_test_add_func("/timing24k/agen-mul", test_agen_and_mul);
     g_test_add_func("/timing24k/hilo", test_hilo);
     g_test_add_func("/timing24k/fcc", test_fcc);
+    g_test_add_func("/timing24k/fpu-pipe", test_fpu_pipe);
     g_test_add_func("/timing24k/entry-stall-memo", test_entry_stall_memo);
     g_test_add_func("/timing24k/entry-stall-limit", test_entry_stall_limit);
     g_test_add_func("/timing24k/entry-stall-filter", test_entry_stall_filter);
