@@ -24,6 +24,7 @@
  *   cycles (rsqrt/recip.d 35, 31): independent add.d issue back to back,
  *   a dependent chain pays the latency; FPU loads, stores and moves
  *   issue into the FPU pipe too (they wait while it is blocked).
+ * - mfc0, di, ei: 3 (base 4);
  * Fetch from kseg1 is uncached: each instruction costs [timing] mmio more.
  */
 #include "emu/timing_24k.h"
@@ -45,6 +46,7 @@ typedef struct Op {
     uint8_t lat[2];            /* each: issue to a dependent issue */
     uint8_t unit;              /* T24_MDU, T24_FPU or NONE */
     uint8_t hold;              /* cycles that unit stays busy */
+    bool cp0;                  /* a CP0 read (mfc0, di, ei) */
 } Op;
 
 static void rd_(Op *o, unsigned r) { if (o->nsrc < 4) o->src[o->nsrc++] = (uint8_t)r; }
@@ -211,7 +213,7 @@ static void decode(uint32_t i, Op *o)
     case 0x0f: wr_(o, RT(i), 1); return;                                     /* lui */
     case 0x10:                                                               /* COP0 */
         if (RS(i) == 0x04) rd_(o, RT(i));
-        else if (RS(i) == 0x00 || RS(i) == 0x0b) wr_(o, RT(i), 1);
+        else if (RS(i) == 0x00 || RS(i) == 0x0b) { wr_(o, RT(i), 3); o->cp0 = true; } /* mfc0 di ei */
         return;
     case 0x11: dec_cop1(i, o); return;
     case 0x13: dec_cop1x(i, o); return;
@@ -246,6 +248,8 @@ static uint64_t res_bit(unsigned r)
 /* What kind of result o produces, for the cause of a wait on it. */
 static uint8_t op_wait_kind(const Op *o)
 {
+    if (o->cp0)
+        return T24_NWAIT;                                                    /* none of the four */
     if (o->base != NONE && o->ndst)
         return T24_WAIT_LOAD;
     if (o->unit == T24_MDU)
@@ -386,7 +390,8 @@ void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr
         int32_t at = issue_at(ready, ag, kind, &o, now, &why);
         if (at > now) {
             res->stalls = true;
-            res->wait[why] += (uint32_t)(at - now);
+            if (why < T24_NWAIT)
+                res->wait[why] += (uint32_t)(at - now);
         }
         if (res->why)
             res->why[i] = (uint8_t)(at > now ? why : T24_NWAIT);

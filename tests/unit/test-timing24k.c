@@ -228,6 +228,25 @@ static void test_fpu_pipe(void)
     g_assert_cmpuint(pass(alu, 2, ic, &r), ==, 2);
 }
 
+/* CP0 reads (24k.md's r24k_int_cop, "cfc1, di, ei, mfc0, mtc0": 3, and
+ * 4 to an address base; the SUM counts the waits as event 46, "CP0 read
+ * stalls"): mfc0 and di/ei deliver their GPR in 3 cycles. */
+static void test_cop0_read(void)
+{
+    enum { MFC0 = 0x40024800u, DI = 0x41626000u, ADDU = 0x00421821u, LWB = 0x8c430000u };
+    uint16_t ic[2];
+    T24Result r = { 0 };
+    uint32_t use[] = { MFC0, ADDU };    /* mfc0 v0,Count; addu v1,v0,v0: 1 + 3 */
+    g_assert_cmpuint(pass(use, 2, ic, &r), ==, 4);
+    g_assert_cmpuint(ic[1], ==, 3);
+    for (unsigned w = 0; w < T24_NWAIT; w++)   /* none of the four causes */
+        g_assert_cmpuint(r.wait[w], ==, 0);
+    uint32_t base[] = { MFC0, LWB };    /* as lw's base: 1 + 4 */
+    g_assert_cmpuint(pass(base, 2, ic, &r), ==, 5);
+    uint32_t di[] = { DI, ADDU };       /* di v0: the old Status, 1 + 3 */
+    g_assert_cmpuint(pass(di, 2, ic, &r), ==, 4);
+}
+
 /* t24_xjrloop: the loop block (addu t1, t0, t0; addiu; bnez; nop) runs
  * 5 times, each entered by the jr block with the mul's result 2 cycles
  * away: the waits go on the addu (2 x 5), the 4 taken bnez on the bnez,
@@ -352,6 +371,7 @@ int main(int argc, char **argv)
     g_test_add_func("/timing24k/hilo", test_hilo);
     g_test_add_func("/timing24k/fcc", test_fcc);
     g_test_add_func("/timing24k/fpu-pipe", test_fpu_pipe);
+    g_test_add_func("/timing24k/cop0-read", test_cop0_read);
     g_test_add_func("/timing24k/entry-stall-memo", test_entry_stall_memo);
     g_test_add_func("/timing24k/entry-stall-limit", test_entry_stall_limit);
     g_test_add_func("/timing24k/entry-stall-filter", test_entry_stall_filter);
