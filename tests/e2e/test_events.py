@@ -576,5 +576,105 @@ class CacheTotals(unittest.TestCase):
         off = run([fixture("c_dwb")] + ONE_CORE)
         self.assertNotIn("cache", off.core(0))
 
+class LruCache:
+    """An independent L1 D-cache: set-associative, LRU (an invalid way
+    first), write-back, write-allocate; the set from the physical line
+    number. Counts per function."""
+
+    def __init__(self, size, ways, line):
+        self.ways, self.line = ways, line
+        self.nsets = size // (ways * line)
+        self.sets = [[] for _ in range(self.nsets)]   # [tag, dirty], most recent last
+        self.count = {}
+
+    def access(self, fn, addr, write):
+        c = self.count.setdefault(fn, {"accesses": 0, "read_misses": 0, "write_misses": 0, "writebacks": 0})
+        c["accesses"] += 1
+        lineno = (addr & 0x1FFFFFFF) // self.line
+        ways = self.sets[lineno % self.nsets]
+        tag = lineno // self.nsets
+        for k, w in enumerate(ways):
+            if w[0] == tag:
+                ways.append(ways.pop(k))
+                w[1] = w[1] or write
+                return
+        c["write_misses" if write else "read_misses"] += 1
+        if len(ways) == self.ways:
+            if ways.pop(0)[1]:
+                c["writebacks"] += 1
+        ways.append([tag, write])
+
+
+def lrumodel_trace():
+    """c_lrumodel's accesses in program order, from its source's
+    description (its header), not from nocprof: (function, address,
+    write)."""
+    for _ in range(2):
+        for a in range(0x80040000, 0x8004C000, 16):
+            yield "sweep", a, False
+    for _ in range(10):
+        for k in range(5):
+            yield "conflict", 0x80080000 + k * 0x2000, False
+    line = [0x80090000 + k * 0x2000 for k in range(5)]
+    for _ in range(10):
+        for k, write in ((0, True), (1, False), (2, False), (3, False), (0, False), (4, False), (0, False)):
+            yield "lru", line[k], write
+    for a in range(0x800A0000, 0x800AA000, 32):
+        yield "dirty", a, True
+    for a in range(0x800C0000, 0x800CA000, 32):
+        yield "dirty", a, False
+    for _ in range(2):
+        for a in range(0x800E0000, 0x800E3000, 64):
+            for off, write in ((0, True), (8, False), (40, True), (56, False)):
+                yield "mixed", a + off, write
+
+
+class CacheModel(unittest.TestCase):
+
+    GEOMETRIES = [  # (size, ways, line): the 24K's, and smaller ones
+        (32768, 4, 32),
+        (8192, 2, 16),
+        (16384, 2, 64),
+        (4096, 1, 32),
+    ]
+
+    def test_against_python_lru(self):
+        """c_lrumodel's D-cache counts, per function and per core, equal an
+        independent Python LRU write-back write-allocate model fed the
+        accesses its source describes, at the 24K geometry and three
+        others (2-way 8 KiB 16-byte lines, 2-way 16 KiB 64-byte lines,
+        direct-mapped 4 KiB; `lru` tells LRU from FIFO); and each function's cycles grow by its own
+        misses x miss_penalty + its write-backs x writeback_penalty over a
+        run without the cache."""
+        pen, wbpen = 30, 5
+        for endian in ("el", "eb"):
+            elf = fixture("c_lrumodel", endian)
+            off = nptest.functions(run([elf] + ONE_CORE + ["--set", "timing.model=24k"]).core(0))
+            for size, ways, line in self.GEOMETRIES:
+                with self.subTest(endian=endian, size=size, ways=ways, line=line):
+                    model = LruCache(size, ways, line)
+                    for fn, addr, write in lrumodel_trace():
+                        model.access(fn, addr, write)
+                    geo = ["--set", "cache.enabled=1", "--set", "cache.writeback_penalty=%d" % wbpen,
+                           "--set", "cache.dcache_size=%d" % size, "--set", "cache.dcache_ways=%d" % ways,
+                           "--set", "cache.icache_size=%d" % size, "--set", "cache.icache_ways=%d" % ways,
+                           "--set", "cache.line=%d" % line, "--set", "timing.model=24k"]
+                    r = run([elf] + ONE_CORE + geo)
+                    self.assertEqual(r.rc, 0, r.describe())
+                    fns = nptest.functions(r.core(0))
+                    for fn, want in model.count.items():
+                        got = fns[fn]["cache_misses"]
+                        self.assertEqual((got["d1_read"], got["d1_write"]),
+                                         (want["read_misses"], want["write_misses"]), fn)
+                        grew = fns[fn]["self_cycles"] - off[fn]["self_cycles"]
+                        misses = got["i1"] + want["read_misses"] + want["write_misses"]
+                        self.assertEqual(grew, misses * pen + want["writebacks"] * wbpen, fn)
+                    d1 = r.core(0)["cache"]["d1"]
+                    tot = {k: sum(c[k] for c in model.count.values()) for k in
+                           ("accesses", "read_misses", "write_misses", "writebacks")}
+                    misses = tot["read_misses"] + tot["write_misses"]
+                    self.assertEqual(d1, dict(tot, misses=misses, hits=tot["accesses"] - misses))
+
+
 if __name__ == "__main__":
     nptest.main()
