@@ -524,6 +524,71 @@ class GuestCounters(unittest.TestCase):
                             self.assertEqual(cm["d1_read"] + cm["d1_write"], misses)
 
 
+class PerfEvents(unittest.TestCase):
+
+    EVENTS = [0, 1, 2, 9, 10, 11, 13, 15, 41, 45, 3]   # t24_perfall's order
+
+    def test_every_event_on_both_counters(self):
+        """t24_perfall reads PerfCnt0 and PerfCnt1 around one call of `work`
+        for each event the model counts (the 24K SUM's numbers, as
+        FreeBSD's hwpmc_mips24k.c lists them) and an unmodelled one (3:
+        0); each value is summary.json's count of `work` per call (its
+        calls after the warm-up, collected between PROF_CTRL writes) plus
+        the 4 instructions of the counter's window (docs/timing.md), and
+        summary.json's counts are the hand counts of work's source: 63
+        instructions, 5 loads, 5 stores, 6 branches (+ the jal), 5
+        load-use, 20 MDU and 16 FPU stall cycles under 24k; with the
+        cache, 5 load and 5 store misses, 5 write-backs, 13 I-cache
+        lines looked up and the return site's 1 I-cache miss (30 cycles)
+        per window."""
+        for endian in ("el", "eb"):
+            for model in ("24k", "flat"):
+                for cache in (1, 0):
+                    with self.subTest(endian=endian, model=model, cache=cache):
+                        self.check(endian, model, cache)
+
+    def check(self, endian, model, cache):
+        r = run([fixture("t24_perfall", endian)] + ONE_CORE
+                + ["--collect-initially", "no", "--set", "timing.model=" + model, "--set", "cache.enabled=%d" % cache])
+        self.assertEqual(r.rc, 0, r.describe())
+        vals = [int(x, 16) for x in r.text("core0", "console.txt").split()]
+        got = {ev: (vals[2 * k], vals[2 * k + 1]) for k, ev in enumerate(self.EVENTS)}
+        w = nptest.functions(r.core(0))["work"]
+        n = w["calls"]
+        self.assertEqual(n, len(self.EVENTS))
+        per = {}
+        for key, v in (("cycles", w["self_cycles"]), ("insns", w["instructions"]), ("loads", w["loads"]),
+                       ("stores", w["stores"]), ("branches", w["branches"]),
+                       ("d1r", w.get("cache_misses", {}).get("d1_read", 0)),
+                       ("d1w", w.get("cache_misses", {}).get("d1_write", 0)),
+                       ("load_use", w["stall_cycles"]["load_use"]), ("mdu", w["stall_cycles"]["mdu"]),
+                       ("fpu", w["stall_cycles"]["fpu"])):
+            self.assertEqual(v % n, 0, key)     # every collected call the same
+            per[key] = v // n
+        k24 = model == "24k"
+        self.assertEqual((per["insns"], per["loads"], per["stores"], per["branches"]), (63, 5, 5, 6))
+        self.assertEqual((per["load_use"], per["mdu"], per["fpu"]), (5, 20, 16) if k24 else (0, 0, 0))
+        self.assertEqual((per["d1r"], per["d1w"]), (5, 5) if cache else (0, 0))
+        cyc = got[0][0]
+        if k24:
+            self.assertEqual(cyc, per["cycles"] + 4 + 30 * cache)
+        self.assertEqual(got[0], (cyc, cyc))
+        self.assertEqual(got[1], (per["insns"] + 4,) * 2)
+        self.assertEqual(got[2], (per["branches"] + 1, 0))
+        self.assertEqual(got[9], (13, 1) if cache else (0, 0))
+        # the run's write-backs: the warm-up's 5th store line evicts its
+        # dirty 1st, then 5 per call
+        wb = r.core(0)["cache"]["d1"]["writebacks"] if cache else 0
+        self.assertEqual(wb, (1 + 5 * n) * cache)
+        self.assertEqual(got[10], (per["loads"] + per["stores"], 5) if cache else (0, 0))
+        self.assertEqual(got[11], (per["d1r"] + per["d1w"],) * 2)
+        self.assertEqual(got[13], (per["d1w"], per["d1r"]))
+        self.assertEqual(got[15], (per["loads"], per["stores"]))
+        self.assertEqual(got[41], (per["mdu"], per["fpu"]))
+        self.assertEqual(got[45], (per["load_use"], 0))
+        self.assertEqual(got[3], (0, 0))
+
+
 class CacheTotals(unittest.TestCase):
 
     def text_lines(self, elf, endian):
