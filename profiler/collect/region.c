@@ -22,6 +22,8 @@
 
 typedef struct RegionBlock {
     int64_t count, cycles, insns;
+    int64_t *miss;             /* [ninsns][BLOCK_NMISS] cache misses, or NULL */
+    uint32_t ninsns;
 } RegionBlock;
 
 struct Region {
@@ -90,6 +92,22 @@ void collector_collect_initially(Collector *col, bool on)
     collect_quick_update(col);
 }
 
+/* b's cache misses, per instruction (they are not the same in every
+ * execution: a share in proportion to the executions would be wrong). */
+static void snapshot_misses(RegionBlock *x, const Block *b, int sign)
+{
+    if (!x->miss) {
+        x->ninsns = block_ninsns(b);
+        x->miss = g_new0(int64_t, (size_t)x->ninsns * BLOCK_NMISS);
+    }
+    uint64_t m[BLOCK_NMISS];
+    for (uint32_t i = 0; i < x->ninsns && i < block_ninsns(b); i++) {
+        block_misses(b, i, m);
+        for (unsigned k = 0; k < BLOCK_NMISS; k++)
+            x->miss[(size_t)i * BLOCK_NMISS + k] += sign * (int64_t)m[k];
+    }
+}
+
 /* sign = +1 (switched on, or the end of the run while off) or -1 (off). */
 static void snapshot(Region *r, int sign)
 {
@@ -105,6 +123,8 @@ static void snapshot(Region *r, int sign)
         x->count += sign * (int64_t)block_count(b);
         x->cycles += sign * (int64_t)block_cycles(b);
         x->insns += sign * (int64_t)block_instructions(b);
+        if (block_has_misses(b))
+            snapshot_misses(x, b, sign);
     }
     if (!r->nperiods && core_nhists(c)) {
         r->nperiods = core_nhists(c);
@@ -199,6 +219,8 @@ void collect_region_free(Collector *col)
     g_free(r->total);
     g_free(r->only);
     g_free(r->only_names);
+    for (unsigned i = 0; i < r->blocks->len; i++)
+        g_free(g_array_index(r->blocks, RegionBlock, i).miss);
     g_array_free(r->blocks, TRUE);
     g_free(r);
 }
@@ -218,6 +240,16 @@ void collect_region_block(const Collector *col, unsigned i, uint64_t *count, uin
     *count = minus(*count, x->count);
     *cycles = minus(*cycles, x->cycles);
     *insns = minus(*insns, x->insns);
+}
+
+void collect_region_misses(const Collector *col, unsigned i, uint32_t insn, uint64_t *m)
+{
+    const Region *r = col->region;
+    if (!r || i >= r->blocks->len)
+        return;
+    const RegionBlock *x = &g_array_index(r->blocks, RegionBlock, i);
+    for (unsigned k = 0; x->miss && insn < x->ninsns && k < BLOCK_NMISS; k++)
+        m[k] = minus(m[k], x->miss[(size_t)insn * BLOCK_NMISS + k]);
 }
 
 void collect_region_hist(const Collector *col, unsigned h, ProfHist *d)

@@ -569,6 +569,9 @@ class PerfEvents(unittest.TestCase):
         self.assertEqual((per["insns"], per["loads"], per["stores"], per["branches"]), (63, 5, 5, 6))
         self.assertEqual((per["load_use"], per["mdu"], per["fpu"]), (5, 20, 16) if k24 else (0, 0, 0))
         self.assertEqual((per["d1r"], per["d1w"]), (5, 5) if cache else (0, 0))
+        # work's lines were fetched by the warm-up call, outside the
+        # collected region: no I-cache miss inside it
+        self.assertEqual(w.get("cache_misses", {}).get("i1", 0), 0)
         cyc = got[0][0]
         if k24:
             self.assertEqual(cyc, per["cycles"] + 4 + 30 * cache)
