@@ -526,7 +526,7 @@ class GuestCounters(unittest.TestCase):
 
 class PerfEvents(unittest.TestCase):
 
-    EVENTS = [0, 1, 2, 9, 10, 11, 13, 15, 41, 45, 3]   # t24_perfall's order
+    EVENTS = [0, 1, 2, 9, 10, 11, 13, 15, 41, 45, 37, 3]   # t24_perfall's order
 
     def test_every_event_on_both_counters(self):
         """t24_perfall reads PerfCnt0 and PerfCnt1 around one call of `work`
@@ -540,7 +540,8 @@ class PerfEvents(unittest.TestCase):
         load-use, 20 MDU and 16 FPU stall cycles under 24k; with the
         cache, 5 load and 5 store misses, 5 write-backs, 13 I-cache
         lines looked up and the return site's 1 I-cache miss (30 cycles)
-        per window."""
+        per window, and event 37's miss stall cycles (I: 30; D: 10 x 30
+        + 5 x writeback_penalty 5)."""
         for endian in ("el", "eb"):
             for model in ("24k", "flat"):
                 for cache in (1, 0):
@@ -549,7 +550,8 @@ class PerfEvents(unittest.TestCase):
 
     def check(self, endian, model, cache):
         r = run([fixture("t24_perfall", endian)] + ONE_CORE
-                + ["--collect-initially", "no", "--set", "timing.model=" + model, "--set", "cache.enabled=%d" % cache])
+                + ["--collect-initially", "no", "--set", "timing.model=" + model, "--set", "cache.enabled=%d" % cache,
+                   "--set", "cache.writeback_penalty=5"])
         self.assertEqual(r.rc, 0, r.describe())
         vals = [int(x, 16) for x in r.text("core0", "console.txt").split()]
         got = {ev: (vals[2 * k], vals[2 * k + 1]) for k, ev in enumerate(self.EVENTS)}
@@ -589,6 +591,9 @@ class PerfEvents(unittest.TestCase):
         self.assertEqual(got[15], (per["loads"], per["stores"]))
         self.assertEqual(got[41], (per["mdu"], per["fpu"]))
         self.assertEqual(got[45], (per["load_use"], 0))
+        # 37: the I-cache miss of the return site, work's D-cache misses
+        # and dirty victims (miss_penalty 30, writeback_penalty 5)
+        self.assertEqual(got[37], (30, (per["d1r"] + per["d1w"]) * 30 + 5 * 5) if cache else (0, 0))
         self.assertEqual(got[3], (0, 0))
 
 
