@@ -247,6 +247,43 @@ static void test_cop0_read(void)
     g_assert_cmpuint(pass(di, 2, ic, &r), ==, 4);
 }
 
+/* The rows of docs/timing.md's table that no fixture above measures,
+ * each a pair producer; consumer hand-summed from the table (24k.md's
+ * 24kx figures): 1 + the consumer's issue distance. */
+static void test_table_rows(void)
+{
+    static const struct { const char *what; uint32_t w[2]; uint32_t cost; } rows[] = {
+        { "lw v0; lw v1,0(v0): load -> base 3", { 0x8c820000u, 0x8c430000u }, 1 + 3 },
+        { "mul v0; lw v1,0(v0): mul -> base 6", { 0x70851002u, 0x8c430000u }, 1 + 6 },
+        { "div; mult: the MDU busy 36", { 0x0085001au, 0x00c70018u }, 1 + 36 },
+        { "mul.d; mul.d: repeat 2", { 0x46241002u, 0x46241182u }, 1 + 2 },
+        { "mul.d f0; add.d f8,f0,f0: 5", { 0x46241002u, 0x46200200u }, 1 + 5 },
+        { "mul.s; mul.s: repeat 1", { 0x46041002u, 0x46041182u }, 1 + 1 },
+        { "mul.s f0; add.s f8,f0,f0: 4", { 0x46041002u, 0x46000200u }, 1 + 4 },
+        { "div.s f0; add.s f6,f0,f0: 17", { 0x46041003u, 0x46000180u }, 1 + 17 },
+        { "sqrt.d f0; add.d f4,f0,f0: 32", { 0x46201004u, 0x46200100u }, 1 + 32 },
+        { "sqrt.d; mul.s (independent): blocked 29", { 0x46201004u, 0x46041182u }, 1 + 29 },
+        { "rsqrt.d f0; add.d f4,f0,f0: 35", { 0x46201016u, 0x46200100u }, 1 + 35 },
+        { "rsqrt.d; mul.s (independent): blocked 31", { 0x46201016u, 0x46041182u }, 1 + 31 },
+        { "recip.s f0; add.s f6,f0,f0: 17", { 0x46001015u, 0x46000180u }, 1 + 17 },
+        { "cvt.w.d f0; mfc1 v0,f0: 5", { 0x46201024u, 0x44020000u }, 1 + 5 },
+        { "cvt.s.d f0; add.s f6,f0,f0: 6", { 0x46201020u, 0x46000180u }, 1 + 6 },
+        { "cvt.d.w f0; add.d f4,f0,f0: 4", { 0x46801021u, 0x46200100u }, 1 + 4 },
+        { "mtc1 a0,f2; add.s f4,f2,f2: 2", { 0x44841000u, 0x46021100u }, 1 + 2 },
+        { "mfc1 v0,f2; addu v1,v0,v0: 2", { 0x44021000u, 0x00421821u }, 1 + 2 },
+        { "mfc1 v0,f2; lw v1,0(v0): base 3", { 0x44021000u, 0x8c430000u }, 1 + 3 },
+        { "lwc1 f2; add.s f4,f2,f2: 3", { 0xc4820000u, 0x46021100u }, 1 + 3 },
+        { "madd.d; madd.d: repeat 2", { 0x4c462021u, 0x4c462221u }, 1 + 2 },
+        { "madd.s f0; add.s f8,f0,f0: 4", { 0x4c462020u, 0x46000200u }, 1 + 4 },
+    };
+    uint16_t ic[2];
+    T24Result r = { 0 };
+    for (unsigned k = 0; k < G_N_ELEMENTS(rows); k++) {
+        g_test_message("%s", rows[k].what);
+        g_assert_cmpuint(pass(rows[k].w, 2, ic, &r), ==, rows[k].cost);
+    }
+}
+
 /* t24_xjrloop: the loop block (addu t1, t0, t0; addiu; bnez; nop) runs
  * 5 times, each entered by the jr block with the mul's result 2 cycles
  * away: the waits go on the addu (2 x 5), the 4 taken bnez on the bnez,
@@ -372,6 +409,7 @@ int main(int argc, char **argv)
     g_test_add_func("/timing24k/fcc", test_fcc);
     g_test_add_func("/timing24k/fpu-pipe", test_fpu_pipe);
     g_test_add_func("/timing24k/cop0-read", test_cop0_read);
+    g_test_add_func("/timing24k/table-rows", test_table_rows);
     g_test_add_func("/timing24k/entry-stall-memo", test_entry_stall_memo);
     g_test_add_func("/timing24k/entry-stall-limit", test_entry_stall_limit);
     g_test_add_func("/timing24k/entry-stall-filter", test_entry_stall_filter);
