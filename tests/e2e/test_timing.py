@@ -140,6 +140,21 @@ class Model24k(unittest.TestCase):
         self.assertIn("[timing] model", r.stderr)
 
 
+    def test_audited_rules(self):
+        # t24_audit (its header, by hand from 24k.md's figures): the
+        # measured stream 35 cycles (exit 40 with the first CYCLE_LO
+        # read), the run 61; the waits by cause: the addu after the mflo
+        # 4 and the madd after the mtlo 1 (MDU), the lwc1 behind the div.s
+        # 13 (FPU), MEASURE_END's subu 1 (load); the mfc0 -> use waits (2,
+        # and the or's 1 before MEASURE_BEGIN) in none of them
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                r = run([fixture("t24_audit", endian)] + nptest.ONE_CORE + ["--set", "timing.model=24k"])
+                self.assertEqual((r.core(0)["exit_code"], r.core(0)["cycles"]), (40, 61), r.describe())
+                self.assertEqual(nptest.functions(r.core(0))["_start"]["stall_cycles"],
+                                 {"load_use": 1, "agen": 0, "mdu": 4 + 1, "fpu": 13})
+
+
 class Events(unittest.TestCase):
     """Per-function event counts in summary.json (SPEC 6), hand-counted
     from the fixtures: instructions that did not run (after the exit) are

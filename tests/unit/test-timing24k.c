@@ -85,6 +85,7 @@ static void test_fixtures(void)
         { "t24_perfmode", 303 << 16 | 3 << 8 | 1 }, /* K outside, EXL in a handler */
         { "t24_perfldirq", 120 },              /* overflow of loads: EPC */
         { "t24_perfinirq", 102 },              /* overflow of instructions */
+        { "t24_audit", RP + 35 },              /* the audit's rules, one block */
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
