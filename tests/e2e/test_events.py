@@ -702,6 +702,15 @@ def lrumodel_trace():
                 yield "mixed", a + off, write
 
 
+def text_lines(elf, endian, line):
+    """Lines of `line` bytes spanned by .text (binutils objdump -h)."""
+    tool = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-objdump")
+    out = subprocess.run([tool, "-h", elf], stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
+    m = re.search(r"^\s*\d+\s+\.text\s+([0-9a-f]+)\s+([0-9a-f]+)", out, re.M)
+    size, vma = int(m.group(1), 16), int(m.group(2), 16)
+    return (vma + size - 1) // line - vma // line + 1
+
+
 class CacheModel(unittest.TestCase):
 
     GEOMETRIES = [  # (size, ways, line): the 24K's, and smaller ones
@@ -742,6 +751,11 @@ class CacheModel(unittest.TestCase):
                         grew = fns[fn]["self_cycles"] - off[fn]["self_cycles"]
                         misses = got["i1"] + want["read_misses"] + want["write_misses"]
                         self.assertEqual(grew, misses * pen + want["writebacks"] * wbpen, fn)
+                    # the code fits every geometry and all of it runs: one
+                    # I-cache miss per line of .text, in the function there
+                    self.assertEqual(r.core(0)["cache"]["i1"]["misses"], text_lines(elf, endian, line))
+                    self.assertEqual(sum(f.get("cache_misses", {}).get("i1", 0) for f in fns.values()),
+                                     text_lines(elf, endian, line))
                     d1 = r.core(0)["cache"]["d1"]
                     tot = {k: sum(c[k] for c in model.count.values()) for k in
                            ("accesses", "read_misses", "write_misses", "writebacks")}
