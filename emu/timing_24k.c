@@ -206,7 +206,9 @@ static void decode(uint32_t i, Op *o)
     unsigned op = OP(i);
     switch (op) {
     case 0x00: dec_special(i, o); return;
-    case 0x01: rd_(o, RS(i)); if (RT(i) & 0x10) wr_(o, 31, 1); return;       /* REGIMM */
+    case 0x01:                                                               /* REGIMM */
+        if (RT(i) == 0x1f) { o->base = (uint8_t)RS(i); return; }             /* synci: a base */
+        rd_(o, RS(i)); if (RT(i) & 0x10) wr_(o, 31, 1); return;
     case 0x03: case 0x1d: wr_(o, 31, 1); return;                             /* jal jalx */
     case 0x04: case 0x05: case 0x14: case 0x15: rd_(o, RS(i)); rd_(o, RT(i)); return;
     case 0x06: case 0x07: case 0x16: case 0x17: rd_(o, RS(i)); return;

@@ -276,6 +276,7 @@ static void test_table_rows(void)
         { "lwc1 f2; add.s f4,f2,f2: 3", { 0xc4820000u, 0x46021100u }, 1 + 3 },
         { "madd.d; madd.d: repeat 2", { 0x4c462021u, 0x4c462221u }, 1 + 2 },
         { "madd.s f0; add.s f8,f0,f0: 4", { 0x4c462020u, 0x46000200u }, 1 + 4 },
+        { "addiu a0; synci 0(a0): a base 2", { 0x24840020u, 0x049f0000u }, 1 + 2 },
     };
     uint16_t ic[2];
     T24Result r = { 0 };
@@ -283,6 +284,11 @@ static void test_table_rows(void)
         g_test_message("%s", rows[k].what);
         g_assert_cmpuint(pass(rows[k].w, 2, ic, &r), ==, rows[k].cost);
     }
+    /* synci writes no register (REGIMM rt 0x1f is not a bltzal): $31
+     * stays a first read of the block */
+    uint32_t sy[] = { 0x049f0000u, 0x03e00008u };     /* synci 0(a0); jr ra */
+    pass(sy, 2, ic, &r);
+    g_assert_true(r.use_mask & (UINT64_C(1) << 31));
 }
 
 /* t24_xjrloop: the loop block (addu t1, t0, t0; addiu; bnez; nop) runs
