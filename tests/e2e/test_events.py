@@ -554,6 +554,12 @@ class PerfEvents(unittest.TestCase):
                    "--set", "cache.writeback_penalty=5"])
         self.assertEqual(r.rc, 0, r.describe())
         vals = [int(x, 16) for x in r.text("core0", "console.txt").split()]
+        # the counters are the emulator's counts: the same without a profile
+        q = run([fixture("t24_perfall", endian)] + ONE_CORE
+                + ["--no-profile", "--set", "timing.model=" + model, "--set", "cache.enabled=%d" % cache,
+                   "--set", "cache.writeback_penalty=5"])
+        self.assertEqual(q.rc, 0, q.describe())
+        self.assertEqual(q.text("core0", "console.txt"), r.text("core0", "console.txt"))
         got = {ev: (vals[2 * k], vals[2 * k + 1]) for k, ev in enumerate(self.EVENTS)}
         w = nptest.functions(r.core(0))["work"]
         n = w["calls"]
