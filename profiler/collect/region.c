@@ -8,7 +8,10 @@
  * (collection on) or subtracts (off) the counters of that moment, so the
  * excluded amount is the sum of (value when switched on - value when
  * switched off), closed at the end of the run. A switch costs one pass over
- * the blocks and bins; nothing is added to the per-block fast path. The
+ * the blocks and bins (and, with the cache model, over the instructions of
+ * the blocks that missed: misses differ between executions, so they are
+ * kept per instruction, not shared in proportion); nothing is added to the
+ * per-block fast path. The
  * Profile is then built from the counters minus the excluded amounts.
  *
  * Whole blocks: a switch takes effect at the next block (the emulator
