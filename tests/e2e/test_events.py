@@ -526,7 +526,7 @@ class GuestCounters(unittest.TestCase):
 
 class PerfEvents(unittest.TestCase):
 
-    EVENTS = [0, 1, 2, 9, 10, 11, 13, 15, 41, 45, 37, 3]   # t24_perfall's order
+    EVENTS = [0, 1, 2, 9, 10, 11, 13, 15, 41, 45, 37, 3, "1us"]   # t24_perfall's order
 
     def test_every_event_on_both_counters(self):
         """t24_perfall reads PerfCnt0 and PerfCnt1 around one call of `work`
@@ -601,6 +601,7 @@ class PerfEvents(unittest.TestCase):
         # and dirty victims (miss_penalty 30, writeback_penalty 5)
         self.assertEqual(got[37], (30, (per["d1r"] + per["d1w"]) * 30 + 5 * 5) if cache else (0, 0))
         self.assertEqual(got[3], (0, 0))
+        self.assertEqual(got["1us"], (0, 0))      # PerfCtl U | S only: kernel mode counts nothing
 
 
 class CacheTotals(unittest.TestCase):
