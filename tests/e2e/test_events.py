@@ -548,6 +548,16 @@ class PerfEvents(unittest.TestCase):
                     with self.subTest(endian=endian, model=model, cache=cache):
                         self.check(endian, model, cache)
 
+    def test_block_cut_by_an_interrupt(self):
+        """t24_perfcut: `ei` takes a pending interrupt between the 2nd and
+        3rd of a block's 5 loads; the handler's PerfCnt0 (loads) and
+        summary.json both count the 2 that ran."""
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                r = run([fixture("t24_perfcut", endian)] + ONE_CORE + ["--set", "timing.model=24k"])
+                self.assertEqual((r.core(0)["exit_code"], r.core(0)["interrupts"]), (2, 1), r.describe())
+                self.assertEqual(nptest.functions(r.core(0))["main"]["loads"], 2)
+
     def check(self, endian, model, cache):
         r = run([fixture("t24_perfall", endian)] + ONE_CORE
                 + ["--collect-initially", "no", "--set", "timing.model=" + model, "--set", "cache.enabled=%d" % cache,

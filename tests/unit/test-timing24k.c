@@ -86,6 +86,7 @@ static void test_fixtures(void)
         { "t24_perfldirq", 120 },              /* overflow of loads: EPC */
         { "t24_perfinirq", 102 },              /* overflow of instructions */
         { "t24_audit", RP + 35 },              /* the audit's rules, one block */
+        { "t24_perfcut", 2 },                  /* loads of a block cut by ei */
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
