@@ -22,6 +22,8 @@
  * I-cache accesses (PerfCnt0) and misses (PerfCnt1), 10 D-cache accesses
  * (PerfCnt0) and write-backs (PerfCnt1), 11 D-cache misses (both; loads
  * and stores), 13 store misses (PerfCnt0) and load misses (PerfCnt1),
+ * 37 the cycles I-cache misses (PerfCnt0) and D-cache misses and their
+ * dirty victims (PerfCnt1) cost,
  * the event numbers of FreeBSD's hwpmc_mips24k.c; any other event
  * counts nothing (docs/timing.md). The cache counts are the cache's own,
  * kept as they happen (an I-cache lookup when its block is entered).
@@ -48,7 +50,7 @@
 #define CTL_WRITABLE 0x00000FFFu
 
 enum { EV_CYCLES = 0, EV_INSNS = 1, EV_BRANCHES = 2, EV_ICACHE = 9, EV_DCACHE_ACCESS = 10, EV_DCACHE_MISS = 11,
-       EV_ST_LD_MISS = 13, EV_LDST = 15, EV_MDU_FPU_STALL = 41, EV_LOAD_STALL = 45 };
+       EV_ST_LD_MISS = 13, EV_LDST = 15, EV_MISS_STALL = 37, EV_MDU_FPU_STALL = 41, EV_LOAD_STALL = 45 };
 
 bool cp0_perf_decode(uint32_t w, bool *write, unsigned *sel, unsigned *rt)
 {
@@ -99,6 +101,10 @@ static uint64_t events(Core *c, unsigned n, unsigned ev, uint64_t t, const Block
         return cache_count(c, n == 0 ? CACHE_D_WMISS : CACHE_D_RMISS);
     if (ev == EV_DCACHE_MISS)
         return cache_count(c, CACHE_D_RMISS) + cache_count(c, CACHE_D_WMISS);
+    if (ev == EV_MISS_STALL) { /* what the misses charged: the I-cache's, the rest the D-cache's */
+        uint64_t icyc = cache_count(c, CACHE_I_MISS) * c->cfg->cache.miss_penalty;
+        return n == 0 ? icyc : cache_count(c, CACHE_CYCLES) - icyc;
+    }
     if (ev == EV_LOAD_STALL && n == 0)
         return stall_events(c, T24_WAIT_LOAD, b, i);
     if (ev == EV_MDU_FPU_STALL)
@@ -152,7 +158,7 @@ static void restart(Core *c, unsigned n, uint32_t v, uint64_t t, const Block *b,
 /* How many events ev of counter n can happen per cycle at most (0: it
  * never changes while the core runs): one per instruction, which takes a
  * cycle at least, for instructions, loads, stores, branches and stall
- * cycles; up to four D-cache accesses, misses or write-backs per
+ * cycles (a miss's included); up to four D-cache accesses, misses or write-backs per
  * instruction (Unicorn makes an swl/swr one access per byte), one I-cache
  * line per instruction; none for an event this model does not count. */
 static unsigned event_rate(const Core *c, unsigned n, unsigned ev)
@@ -168,6 +174,7 @@ static unsigned event_rate(const Core *c, unsigned n, unsigned ev)
     case EV_MDU_FPU_STALL:
         return c->cfg->timing.model == TIMING_24K;
     case EV_ICACHE:
+    case EV_MISS_STALL:
         return c->cache != NULL;
     case EV_DCACHE_ACCESS:
     case EV_DCACHE_MISS:

@@ -12,17 +12,19 @@
  *   are formed in the AG stage, before EX);
  * - load: 2; as a base: 3;
  * - mul (GPR result): 5, base 6; mult/madd/msub to HI/LO, read by
- *   mfhi/mflo: 5 (an accumulate chain madd, madd is pipelined: free);
- *   mfhi/mflo's own result: 1 (base 2);
+ *   mfhi/mflo or an accumulating madd: 1; mfhi/mflo's own result: 5
+ *   (base 6); mthi/mtlo to mfhi/mflo 1, to madd/msub 2;
  * - div/divu: 36 (the manual's 32-bit dividend; the early-in shortcut
  *   for narrower dividends is not followed: an upper bound), and the
  *   MDU is busy that long (any MDU instruction waits);
  * - FPU (at the core clock, 1:1): add/sub/abs/neg/mov/cvt to float 4,
  *   mul.s 4, mul.d/madd.d 5 (repeat 2), to-integer conversions 5, cvt.s.d
- *   6, c.cond to bc1/movf 2, lwc1/ldc1 3, mtc1/mfc1 2; div/sqrt.s 17 and
- *   div/sqrt.d 32 with the FPU pipe blocked 14 / 29 cycles (rsqrt/recip.d
- *   35, 31): independent add.d issue back to back, a dependent chain pays
- *   the latency.
+ *   6, c.cond to bc1 2 and to movf/movt 1, lwc1/ldc1 3, mtc1/mfc1 2;
+ *   div/sqrt.s 17 and div/sqrt.d 32 with the FPU pipe blocked 14 / 29
+ *   cycles (rsqrt/recip.d 35, 31): independent add.d issue back to back,
+ *   a dependent chain pays the latency; FPU loads, stores and moves
+ *   issue into the FPU pipe too (they wait while it is blocked).
+ * - mfc0, di, ei: 3 (base 4);
  * Fetch from kseg1 is uncached: each instruction costs [timing] mmio more.
  */
 #include "emu/timing_24k.h"
@@ -41,17 +43,19 @@ typedef struct Op {
     uint8_t src[4], nsrc;      /* resources read */
     uint8_t base;              /* GPR read as a load/store base (NONE) */
     uint8_t dst[2], ndst;      /* resources written */
-    uint8_t lat;               /* issue to a dependent issue */
+    uint8_t lat[2];            /* each: issue to a dependent issue */
     uint8_t unit;              /* T24_MDU, T24_FPU or NONE */
     uint8_t hold;              /* cycles that unit stays busy */
+    bool cp0;                  /* a CP0 read (mfc0, di, ei) */
 } Op;
 
 static void rd_(Op *o, unsigned r) { if (o->nsrc < 4) o->src[o->nsrc++] = (uint8_t)r; }
 static void wr_(Op *o, unsigned r, unsigned lat)
 {
-    if (o->ndst < 2 && r != 0)
+    if (o->ndst < 2 && r != 0) {
+        o->lat[o->ndst] = (uint8_t)lat;
         o->dst[o->ndst++] = (uint8_t)r;
-    o->lat = (uint8_t)lat;
+    }
 }
 static void unit_(Op *o, unsigned u, unsigned hold) { o->unit = (uint8_t)u; o->hold = (uint8_t)hold; }
 static unsigned fpr(unsigned f) { return T24_FPR + f; }
@@ -61,13 +65,14 @@ static void dec_special(uint32_t i, Op *o)
     unsigned f = FUNCT(i);
     switch (f) {
     case 0x00: case 0x02: case 0x03: rd_(o, RT(i)); wr_(o, RD(i), 1); return;   /* shifts */
-    case 0x01: rd_(o, RS(i)); rd_(o, T24_FCC); rd_(o, RD(i)); wr_(o, RD(i), 1); return; /* movf/t */
+    case 0x01: rd_(o, RS(i)); rd_(o, T24_FCCM); rd_(o, RD(i)); wr_(o, RD(i), 1); return; /* movf/t */
     case 0x08: rd_(o, RS(i)); return;                                          /* jr */
     case 0x09: rd_(o, RS(i)); wr_(o, RD(i), 1); return;                        /* jalr */
     case 0x0a: case 0x0b: rd_(o, RS(i)); rd_(o, RT(i)); rd_(o, RD(i)); wr_(o, RD(i), 1); return;
-    case 0x10: case 0x12: rd_(o, T24_HILO); wr_(o, RD(i), 1); return;          /* mfhi mflo */
-    case 0x11: case 0x13: rd_(o, RS(i)); wr_(o, T24_HILO, 1); unit_(o, T24_MDU, 1); return;
-    case 0x18: case 0x19: rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, T24_HILO, 5); unit_(o, T24_MDU, 1); return;
+    case 0x10: case 0x12: rd_(o, T24_HILO); wr_(o, RD(i), 5); unit_(o, T24_MDU, 1); return; /* mfhi mflo */
+    case 0x11: case 0x13:                                                      /* mthi mtlo */
+        rd_(o, RS(i)); wr_(o, T24_HILO, 1); wr_(o, T24_ACC, 2); unit_(o, T24_MDU, 1); return;
+    case 0x18: case 0x19: rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, T24_HILO, 1); unit_(o, T24_MDU, 1); return;
     case 0x1a: case 0x1b: rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, T24_HILO, 36); unit_(o, T24_MDU, 36); return;
     default:
         if (f >= 0x20 && f <= 0x2b) {
@@ -101,13 +106,13 @@ static void dec_fpu_arith(uint32_t i, Op *o)
     } else if (f == 0x20 && fmt == 0x11) {
         lat = 6;                                                               /* cvt.s.d */
     } else if (f == 0x11) {
-        rd_(o, T24_FCC); rd_(o, fpr(fd));                                      /* movf/movt.fmt */
+        rd_(o, T24_FCCM); rd_(o, fpr(fd));                                     /* movf/movt.fmt */
     } else if (f == 0x12 || f == 0x13) {
         rd_(o, ft); rd_(o, fpr(fd));                                           /* movz/movn.fmt */
     }
     unit_(o, T24_FPU, hold);
     if (f >= 0x30) {
-        wr_(o, T24_FCC, 2);                                                    /* c.cond */
+        wr_(o, T24_FCC, 2); wr_(o, T24_FCCM, 1);                               /* c.cond */
         return;
     }
     bool dres = (f == 0x21) || (dbl && !(f == 0x20 || f == 0x24 || (f >= 0x0c && f <= 0x0f)));
@@ -120,12 +125,12 @@ static void dec_cop1(uint32_t i, Op *o)
 {
     unsigned fmt = RS(i);
     switch (fmt) {
-    case 0x00: rd_(o, fpr(RD(i))); wr_(o, RT(i), 2); return;                   /* mfc1 */
-    case 0x03: rd_(o, fpr(RD(i) | 1)); wr_(o, RT(i), 2); return;               /* mfhc1 */
+    case 0x00: rd_(o, fpr(RD(i))); wr_(o, RT(i), 2); unit_(o, T24_FPU, 1); return;       /* mfc1 */
+    case 0x03: rd_(o, fpr(RD(i) | 1)); wr_(o, RT(i), 2); unit_(o, T24_FPU, 1); return;   /* mfhc1 */
     case 0x02: rd_(o, T24_FCC); wr_(o, RT(i), 2); return;                      /* cfc1 */
-    case 0x04: rd_(o, RT(i)); wr_(o, fpr(RD(i)), 2); return;                   /* mtc1 */
-    case 0x07: rd_(o, RT(i)); wr_(o, fpr(RD(i) | 1), 2); return;               /* mthc1 */
-    case 0x06: rd_(o, RT(i)); wr_(o, T24_FCC, 2); return;                      /* ctc1 */
+    case 0x04: rd_(o, RT(i)); wr_(o, fpr(RD(i)), 2); unit_(o, T24_FPU, 1); return;       /* mtc1 */
+    case 0x07: rd_(o, RT(i)); wr_(o, fpr(RD(i) | 1), 2); unit_(o, T24_FPU, 1); return;   /* mthc1 */
+    case 0x06: rd_(o, RT(i)); wr_(o, T24_FCC, 2); wr_(o, T24_FCCM, 2); return; /* ctc1 */
     case 0x08: rd_(o, T24_FCC); return;                                        /* bc1 */
     case 0x10: case 0x11: case 0x14: case 0x15: dec_fpu_arith(i, o); return;
     default: return;
@@ -136,14 +141,16 @@ static void dec_cop1x(uint32_t i, Op *o)
 {
     unsigned f = FUNCT(i);
     if (f <= 0x01 || f == 0x05) {                                              /* l[dw]xc1 */
-        o->base = (uint8_t)RS(i); rd_(o, RT(i));
+        o->base = (uint8_t)RS(i); rd_(o, RT(i)); unit_(o, T24_FPU, 1);
         wr_(o, fpr(FD(i)), 3);
         if (f != 0x00)
             wr_(o, fpr(FD(i) | 1), 3);
     } else if (f >= 0x08 && f <= 0x0f) {                                       /* s[dw]xc1, prefx */
         o->base = (uint8_t)RS(i); rd_(o, RT(i));
-        if (f != 0x0f)
+        if (f != 0x0f) {
             rd_(o, fpr(RD(i)));
+            unit_(o, T24_FPU, 1);
+        }
     } else if (f >= 0x20) {                                                    /* [n]madd/msub */
         bool dbl = (f & 7) == 1;
         rd_(o, fpr(RS(i))); rd_(o, fpr(RD(i))); rd_(o, fpr(RT(i)));
@@ -158,8 +165,8 @@ static void dec_special23(uint32_t i, Op *o)
 {
     unsigned f = FUNCT(i);
     if (OP(i) == 0x1c) {                                                       /* SPECIAL2 */
-        if (f == 0x00 || f == 0x01 || f == 0x04 || f == 0x05) {
-            rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, T24_HILO, 5); unit_(o, T24_MDU, 1);
+        if (f == 0x00 || f == 0x01 || f == 0x04 || f == 0x05) {                /* madd msub */
+            rd_(o, RS(i)); rd_(o, RT(i)); rd_(o, T24_ACC); wr_(o, T24_HILO, 1); unit_(o, T24_MDU, 1);
         } else if (f == 0x02) {
             rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, RD(i), 5); unit_(o, T24_MDU, 1);
         } else if (f == 0x20 || f == 0x21) {
@@ -179,9 +186,9 @@ static void dec_mem(uint32_t i, Op *o)
     o->base = (uint8_t)RS(i);
     switch (op) {
     case 0x22: case 0x26: rd_(o, RT(i)); wr_(o, RT(i), 2); return;             /* lwl lwr */
-    case 0x31: wr_(o, fpr(RT(i)), 3); return;                                  /* lwc1 */
-    case 0x35: wr_(o, fpr(RT(i)), 3); wr_(o, fpr(RT(i) | 1), 3); return;       /* ldc1 */
-    case 0x39: case 0x3d: rd_(o, fpr(RT(i))); return;                          /* swc1 sdc1 */
+    case 0x31: wr_(o, fpr(RT(i)), 3); unit_(o, T24_FPU, 1); return;            /* lwc1 */
+    case 0x35: wr_(o, fpr(RT(i)), 3); wr_(o, fpr(RT(i) | 1), 3); unit_(o, T24_FPU, 1); return; /* ldc1 */
+    case 0x39: case 0x3d: rd_(o, fpr(RT(i))); unit_(o, T24_FPU, 1); return;    /* swc1 sdc1 */
     case 0x38: rd_(o, RT(i)); wr_(o, RT(i), 2); return;                        /* sc */
     case 0x2f: case 0x33: return;                                              /* cache pref */
     default:
@@ -195,18 +202,20 @@ static void dec_mem(uint32_t i, Op *o)
 
 static void decode(uint32_t i, Op *o)
 {
-    *o = (Op){ .base = NONE, .unit = NONE, .lat = 1 };
+    *o = (Op){ .base = NONE, .unit = NONE };
     unsigned op = OP(i);
     switch (op) {
     case 0x00: dec_special(i, o); return;
-    case 0x01: rd_(o, RS(i)); if (RT(i) & 0x10) wr_(o, 31, 1); return;       /* REGIMM */
+    case 0x01:                                                               /* REGIMM */
+        if (RT(i) == 0x1f) { o->base = (uint8_t)RS(i); return; }             /* synci: a base */
+        rd_(o, RS(i)); if (RT(i) & 0x10) wr_(o, 31, 1); return;
     case 0x03: case 0x1d: wr_(o, 31, 1); return;                             /* jal jalx */
     case 0x04: case 0x05: case 0x14: case 0x15: rd_(o, RS(i)); rd_(o, RT(i)); return;
     case 0x06: case 0x07: case 0x16: case 0x17: rd_(o, RS(i)); return;
     case 0x0f: wr_(o, RT(i), 1); return;                                     /* lui */
     case 0x10:                                                               /* COP0 */
         if (RS(i) == 0x04) rd_(o, RT(i));
-        else if (RS(i) == 0x00 || RS(i) == 0x0b) wr_(o, RT(i), 1);
+        else if (RS(i) == 0x00 || RS(i) == 0x0b) { wr_(o, RT(i), 3); o->cp0 = true; } /* mfc0 di ei */
         return;
     case 0x11: dec_cop1(i, o); return;
     case 0x13: dec_cop1x(i, o); return;
@@ -227,7 +236,7 @@ static uint64_t res_bit(unsigned r)
 {
     if (r < 32)
         return r ? UINT64_C(1) << r : 0;
-    if (r == T24_HILO || r == T24_MDU)
+    if (r == T24_HILO || r == T24_ACC || r == T24_MDU)
         return 1;
     if (r >= T24_FPR && r < T24_FPR + 32)
         return UINT64_C(1) << (32 + (r - T24_FPR));
@@ -241,6 +250,8 @@ static uint64_t res_bit(unsigned r)
 /* What kind of result o produces, for the cause of a wait on it. */
 static uint8_t op_wait_kind(const Op *o)
 {
+    if (o->cp0)
+        return T24_NWAIT;                                                    /* none of the four */
     if (o->base != NONE && o->ndst)
         return T24_WAIT_LOAD;
     if (o->unit == T24_MDU)
@@ -381,7 +392,8 @@ void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr
         int32_t at = issue_at(ready, ag, kind, &o, now, &why);
         if (at > now) {
             res->stalls = true;
-            res->wait[why] += (uint32_t)(at - now);
+            if (why < T24_NWAIT)
+                res->wait[why] += (uint32_t)(at - now);
         }
         if (res->why)
             res->why[i] = (uint8_t)(at > now ? why : T24_NWAIT);
@@ -390,10 +402,10 @@ void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr
             icost[i] = (uint16_t)cost;
         now += cost;
         for (unsigned k = 0; k < o.ndst; k++) {
-            ready[o.dst[k]] = at + o.lat;
+            ready[o.dst[k]] = at + o.lat[k];
             kind[o.dst[k]] = op_wait_kind(&o);
             if (o.dst[k] < 32)
-                ag[o.dst[k]] = at + o.lat + 1;
+                ag[o.dst[k]] = at + o.lat[k] + 1;
             written |= res_bit(o.dst[k]) & ~SHARED_BITS;
         }
         if (o.unit != NONE)

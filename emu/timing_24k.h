@@ -19,7 +19,9 @@ enum {
     T24_FCC = 65,
     T24_MDU = 66,              /* the multiply/divide unit is free at */
     T24_FPU = 67,              /* the FPU arithmetic pipe is free at */
-    T24_NRES = 68,
+    T24_ACC = 68,              /* HI/LO as madd/msub's accumulator (mthi/mtlo) */
+    T24_FCCM = 69,             /* the condition codes as movf/movt read them */
+    T24_NRES = 70,
 };
 
 /* What a block leaves pending at its end: for each resource, the cycles

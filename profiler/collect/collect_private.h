@@ -212,6 +212,9 @@ void collect_region_free(Collector *col);
  * h, the Profile's totals (and set excluded_cycles, collection). */
 void collect_region_block(const Collector *col, unsigned i, uint64_t *count, uint64_t *cycles,
                           uint64_t *insns);
+/* Misses m[BLOCK_NMISS] of instruction insn of block i less those made
+ * while collection was off. */
+void collect_region_misses(const Collector *col, unsigned i, uint32_t insn, uint64_t *m);
 void collect_region_hist(const Collector *col, unsigned h, ProfHist *d);
 void collect_region_totals(const Collector *col, Profile *p);
 /* The calling-context node for func called from node parent (made on

@@ -37,9 +37,17 @@ static void build_funcs(Profile *p, const Collector *col)
     }
 }
 
-/* b's loads, stores and branches into f; count: its executions inside the
- * collected regions (all of them: exact; fewer: in proportion). */
-static void add_events(ProfFunc *f, const Block *b, uint64_t count)
+/* Misses m of instruction insn of block bi (b) made while collecting. */
+static void insn_misses(const Collector *col, unsigned bi, const Block *b, uint32_t insn, uint64_t *m)
+{
+    block_misses(b, insn, m);
+    collect_region_misses(col, bi, insn, m);
+}
+
+/* b (block bi)'s loads, stores and branches into f; count: its executions
+ * inside the collected regions (all of them: exact; fewer: in proportion;
+ * its cache misses exactly, from the region's snapshots). */
+static void add_events(const Collector *col, ProfFunc *f, unsigned bi, const Block *b, uint64_t count)
 {
     uint64_t e[BLOCK_NEV], all = block_count(b);
     block_events(b, e);
@@ -59,28 +67,24 @@ static void add_events(ProfFunc *f, const Block *b, uint64_t count)
         return;
     uint64_t m[BLOCK_NMISS], sum[BLOCK_NMISS] = { 0 };
     for (uint32_t i = 0; i < block_ninsns(b); i++) {
-        block_misses(b, i, m);
+        insn_misses(col, bi, b, i, m);
         for (unsigned k = 0; k < BLOCK_NMISS; k++)
             sum[k] += m[k];
     }
-    for (unsigned k = 0; k < BLOCK_NMISS; k++)
-        if (count != all)
-            sum[k] = all ? (uint64_t)((double)sum[k] * (double)count / (double)all + 0.5) : 0;
     f->i1_misses += sum[BLOCK_MISS_I1];
     f->d1r_misses += sum[BLOCK_MISS_D1R];
     f->d1w_misses += sum[BLOCK_MISS_D1W];
 }
 
-/* b's misses by instruction into misses (ProfMiss; count as add_events). */
-static void add_misses(GArray *misses, const Block *b, uint32_t addr, uint64_t count)
+/* b (block bi)'s misses by instruction into misses (ProfMiss; as
+ * add_events). */
+static void add_misses(const Collector *col, GArray *misses, unsigned bi, const Block *b, uint32_t addr)
 {
-    uint64_t all = block_count(b), m[BLOCK_NMISS];
+    uint64_t m[BLOCK_NMISS];
     for (uint32_t i = 0; block_has_misses(b) && i < block_ninsns(b); i++) {
-        block_misses(b, i, m);
+        insn_misses(col, bi, b, i, m);
         if (!(m[0] | m[1] | m[2]))
             continue;
-        for (unsigned k = 0; k < BLOCK_NMISS && count != all; k++)
-            m[k] = all ? (uint64_t)((double)m[k] * (double)count / (double)all + 0.5) : 0;
         ProfMiss x = { .pc = addr + 4 * i, .i1 = m[BLOCK_MISS_I1], .d1r = m[BLOCK_MISS_D1R],
                        .d1w = m[BLOCK_MISS_D1W] };
         g_array_append_val(misses, x);
@@ -190,8 +194,8 @@ static void build_blocks(Profile *p, Collector *col, const Core *core)
                                        .cut = insn_cuts(col, i, b, count, insns) };
         p->funcs[fi].self_cycles += cyc;
         p->funcs[fi].instructions += insns;
-        add_events(&p->funcs[fi], b, count);
-        add_misses(misses, b, addr, count);
+        add_events(col, &p->funcs[fi], i, b, count);
+        add_misses(col, misses, i, b, addr);
         add_stalls(st, core, b, addr, count);
     }
     finish_misses(p, misses);

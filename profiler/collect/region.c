@@ -8,7 +8,10 @@
  * (collection on) or subtracts (off) the counters of that moment, so the
  * excluded amount is the sum of (value when switched on - value when
  * switched off), closed at the end of the run. A switch costs one pass over
- * the blocks and bins; nothing is added to the per-block fast path. The
+ * the blocks and bins (and, with the cache model, over the instructions of
+ * the blocks that missed: misses differ between executions, so they are
+ * kept per instruction, not shared in proportion); nothing is added to the
+ * per-block fast path. The
  * Profile is then built from the counters minus the excluded amounts.
  *
  * Whole blocks: a switch takes effect at the next block (the emulator
@@ -29,6 +32,8 @@
 typedef struct RegionBlock {
     int64_t count, cycles, insns;
     int64_t *cut;              /* [ninsns] runs cut before each instruction, or NULL */
+    int64_t *miss;             /* [ninsns][BLOCK_NMISS] cache misses, or NULL */
+    uint32_t ninsns;
 } RegionBlock;
 
 struct Region {
@@ -100,6 +105,22 @@ void collector_collect_initially(Collector *col, bool on)
     collect_quick_update(col);
 }
 
+/* b's cache misses, per instruction (they are not the same in every
+ * execution: a share in proportion to the executions would be wrong). */
+static void snapshot_misses(RegionBlock *x, const Block *b, int sign)
+{
+    if (!x->miss) {
+        x->ninsns = block_ninsns(b);
+        x->miss = g_new0(int64_t, (size_t)x->ninsns * BLOCK_NMISS);
+    }
+    uint64_t m[BLOCK_NMISS];
+    for (uint32_t i = 0; i < x->ninsns && i < block_ninsns(b); i++) {
+        block_misses(b, i, m);
+        for (unsigned k = 0; k < BLOCK_NMISS; k++)
+            x->miss[(size_t)i * BLOCK_NMISS + k] += sign * (int64_t)m[k];
+    }
+}
+
 /* sign = +1 (switched on, or the end of the run while off) or -1 (off). */
 static void snapshot(Region *r, int sign)
 {
@@ -122,6 +143,8 @@ static void snapshot(Region *r, int sign)
             for (uint32_t k = 0; k < n; k++)
                 x->cut[k] += sign * (int64_t)block_insn_cut(b, k);
         }
+        if (block_has_misses(b))
+            snapshot_misses(x, b, sign);
     }
     if (!r->nperiods && core_nhists(c)) {
         r->nperiods = core_nhists(c);
@@ -249,8 +272,10 @@ void collect_region_free(Collector *col)
     g_free(r->total);
     g_free(r->only);
     g_free(r->only_names);
-    for (unsigned i = 0; i < r->blocks->len; i++)
+    for (unsigned i = 0; i < r->blocks->len; i++) {
         g_free(g_array_index(r->blocks, RegionBlock, i).cut);
+        g_free(g_array_index(r->blocks, RegionBlock, i).miss);
+    }
     g_array_free(r->blocks, TRUE);
     g_free(r);
 }
@@ -280,6 +305,16 @@ uint64_t collect_region_cut(const Collector *col, unsigned i, const Block *b, ui
         return all;
     const RegionBlock *x = &g_array_index(r->blocks, RegionBlock, i);
     return x->cut ? minus(all, x->cut[k]) : all;
+}
+
+void collect_region_misses(const Collector *col, unsigned i, uint32_t insn, uint64_t *m)
+{
+    const Region *r = col->region;
+    if (!r || i >= r->blocks->len)
+        return;
+    const RegionBlock *x = &g_array_index(r->blocks, RegionBlock, i);
+    for (unsigned k = 0; x->miss && insn < x->ninsns && k < BLOCK_NMISS; k++)
+        m[k] = minus(m[k], x->miss[(size_t)insn * BLOCK_NMISS + k]);
 }
 
 void collect_region_hist(const Collector *col, unsigned h, ProfHist *d)

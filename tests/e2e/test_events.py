@@ -524,6 +524,96 @@ class GuestCounters(unittest.TestCase):
                             self.assertEqual(cm["d1_read"] + cm["d1_write"], misses)
 
 
+class PerfEvents(unittest.TestCase):
+
+    EVENTS = [0, 1, 2, 9, 10, 11, 13, 15, 41, 45, 37, 3, "1us"]   # t24_perfall's order
+
+    def test_every_event_on_both_counters(self):
+        """t24_perfall reads PerfCnt0 and PerfCnt1 around one call of `work`
+        for each event the model counts (the 24K SUM's numbers, as
+        FreeBSD's hwpmc_mips24k.c lists them) and an unmodelled one (3:
+        0); each value is summary.json's count of `work` per call (its
+        calls after the warm-up, collected between PROF_CTRL writes) plus
+        the 4 instructions of the counter's window (docs/timing.md), and
+        summary.json's counts are the hand counts of work's source: 63
+        instructions, 5 loads, 5 stores, 6 branches (+ the jal), 5
+        load-use, 20 MDU and 16 FPU stall cycles under 24k; with the
+        cache, 5 load and 5 store misses, 5 write-backs, 13 I-cache
+        lines looked up and the return site's 1 I-cache miss (30 cycles)
+        per window, and event 37's miss stall cycles (I: 30; D: 10 x 30
+        + 5 x writeback_penalty 5)."""
+        for endian in ("el", "eb"):
+            for model in ("24k", "flat"):
+                for cache in (1, 0):
+                    with self.subTest(endian=endian, model=model, cache=cache):
+                        self.check(endian, model, cache)
+
+    def test_block_cut_by_an_interrupt(self):
+        """t24_perfcutei: `ei` takes a pending interrupt between the 2nd and
+        3rd of a block's 5 loads; the handler's PerfCnt0 (loads) and
+        summary.json both count the 2 that ran."""
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                r = run([fixture("t24_perfcutei", endian)] + ONE_CORE + ["--set", "timing.model=24k"])
+                self.assertEqual((r.core(0)["exit_code"], r.core(0)["interrupts"]), (2, 1), r.describe())
+                self.assertEqual(nptest.functions(r.core(0))["main"]["loads"], 2)
+
+    def check(self, endian, model, cache):
+        r = run([fixture("t24_perfall", endian)] + ONE_CORE
+                + ["--collect-initially", "no", "--set", "timing.model=" + model, "--set", "cache.enabled=%d" % cache,
+                   "--set", "cache.writeback_penalty=5"])
+        self.assertEqual(r.rc, 0, r.describe())
+        vals = [int(x, 16) for x in r.text("core0", "console.txt").split()]
+        # the counters are the emulator's counts: the same without a profile
+        q = run([fixture("t24_perfall", endian)] + ONE_CORE
+                + ["--no-profile", "--set", "timing.model=" + model, "--set", "cache.enabled=%d" % cache,
+                   "--set", "cache.writeback_penalty=5"])
+        self.assertEqual(q.rc, 0, q.describe())
+        self.assertEqual(q.text("core0", "console.txt"), r.text("core0", "console.txt"))
+        got = {ev: (vals[2 * k], vals[2 * k + 1]) for k, ev in enumerate(self.EVENTS)}
+        w = nptest.functions(r.core(0))["work"]
+        n = w["calls"]
+        self.assertEqual(n, len(self.EVENTS))
+        per = {}
+        for key, v in (("cycles", w["self_cycles"]), ("insns", w["instructions"]), ("loads", w["loads"]),
+                       ("stores", w["stores"]), ("branches", w["branches"]),
+                       ("d1r", w.get("cache_misses", {}).get("d1_read", 0)),
+                       ("d1w", w.get("cache_misses", {}).get("d1_write", 0)),
+                       ("load_use", w["stall_cycles"]["load_use"]), ("mdu", w["stall_cycles"]["mdu"]),
+                       ("fpu", w["stall_cycles"]["fpu"])):
+            self.assertEqual(v % n, 0, key)     # every collected call the same
+            per[key] = v // n
+        k24 = model == "24k"
+        self.assertEqual((per["insns"], per["loads"], per["stores"], per["branches"]), (63, 5, 5, 6))
+        self.assertEqual((per["load_use"], per["mdu"], per["fpu"]), (5, 20, 16) if k24 else (0, 0, 0))
+        self.assertEqual((per["d1r"], per["d1w"]), (5, 5) if cache else (0, 0))
+        # work's lines were fetched by the warm-up call, outside the
+        # collected region: no I-cache miss inside it
+        self.assertEqual(w.get("cache_misses", {}).get("i1", 0), 0)
+        cyc = got[0][0]
+        if k24:
+            self.assertEqual(cyc, per["cycles"] + 4 + 30 * cache)
+        self.assertEqual(got[0], (cyc, cyc))
+        self.assertEqual(got[1], (per["insns"] + 4,) * 2)
+        self.assertEqual(got[2], (per["branches"] + 1, 0))
+        self.assertEqual(got[9], (13, 1) if cache else (0, 0))
+        # the run's write-backs: the warm-up's 5th store line evicts its
+        # dirty 1st, then 5 per call
+        wb = r.core(0)["cache"]["d1"]["writebacks"] if cache else 0
+        self.assertEqual(wb, (1 + 5 * n) * cache)
+        self.assertEqual(got[10], (per["loads"] + per["stores"], 5) if cache else (0, 0))
+        self.assertEqual(got[11], (per["d1r"] + per["d1w"],) * 2)
+        self.assertEqual(got[13], (per["d1w"], per["d1r"]))
+        self.assertEqual(got[15], (per["loads"], per["stores"]))
+        self.assertEqual(got[41], (per["mdu"], per["fpu"]))
+        self.assertEqual(got[45], (per["load_use"], 0))
+        # 37: the I-cache miss of the return site, work's D-cache misses
+        # and dirty victims (miss_penalty 30, writeback_penalty 5)
+        self.assertEqual(got[37], (30, (per["d1r"] + per["d1w"]) * 30 + 5 * 5) if cache else (0, 0))
+        self.assertEqual(got[3], (0, 0))
+        self.assertEqual(got["1us"], (0, 0))      # PerfCtl U | S only: kernel mode counts nothing
+
+
 class CacheTotals(unittest.TestCase):
 
     def text_lines(self, elf, endian):
@@ -575,6 +665,120 @@ class CacheTotals(unittest.TestCase):
             self.assertEqual(merged["miss_cycles"], 2 * c["miss_cycles"])
         off = run([fixture("c_dwb")] + ONE_CORE)
         self.assertNotIn("cache", off.core(0))
+
+class LruCache:
+    """An independent L1 D-cache: set-associative, LRU (an invalid way
+    first), write-back, write-allocate; the set from the physical line
+    number. Counts per function."""
+
+    def __init__(self, size, ways, line):
+        self.ways, self.line = ways, line
+        self.nsets = size // (ways * line)
+        self.sets = [[] for _ in range(self.nsets)]   # [tag, dirty], most recent last
+        self.count = {}
+
+    def access(self, fn, addr, write):
+        c = self.count.setdefault(fn, {"accesses": 0, "read_misses": 0, "write_misses": 0, "writebacks": 0})
+        c["accesses"] += 1
+        lineno = (addr & 0x1FFFFFFF) // self.line
+        ways = self.sets[lineno % self.nsets]
+        tag = lineno // self.nsets
+        for k, w in enumerate(ways):
+            if w[0] == tag:
+                ways.append(ways.pop(k))
+                w[1] = w[1] or write
+                return
+        c["write_misses" if write else "read_misses"] += 1
+        if len(ways) == self.ways:
+            if ways.pop(0)[1]:
+                c["writebacks"] += 1
+        ways.append([tag, write])
+
+
+def lrumodel_trace():
+    """c_lrumodel's accesses in program order, from its source's
+    description (its header), not from nocprof: (function, address,
+    write)."""
+    for _ in range(2):
+        for a in range(0x80040000, 0x8004C000, 16):
+            yield "sweep", a, False
+    for _ in range(10):
+        for k in range(5):
+            yield "conflict", 0x80080000 + k * 0x2000, False
+    line = [0x80090000 + k * 0x2000 for k in range(5)]
+    for _ in range(10):
+        for k, write in ((0, True), (1, False), (2, False), (3, False), (0, False), (4, False), (0, False)):
+            yield "lru", line[k], write
+    for a in range(0x800A0000, 0x800AA000, 32):
+        yield "dirty", a, True
+    for a in range(0x800C0000, 0x800CA000, 32):
+        yield "dirty", a, False
+    for _ in range(2):
+        for a in range(0x800E0000, 0x800E3000, 64):
+            for off, write in ((0, True), (8, False), (40, True), (56, False)):
+                yield "mixed", a + off, write
+
+
+def text_lines(elf, endian, line):
+    """Lines of `line` bytes spanned by .text (binutils objdump -h)."""
+    tool = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-objdump")
+    out = subprocess.run([tool, "-h", elf], stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
+    m = re.search(r"^\s*\d+\s+\.text\s+([0-9a-f]+)\s+([0-9a-f]+)", out, re.M)
+    size, vma = int(m.group(1), 16), int(m.group(2), 16)
+    return (vma + size - 1) // line - vma // line + 1
+
+
+class CacheModel(unittest.TestCase):
+
+    GEOMETRIES = [  # (size, ways, line): the 24K's, and smaller ones
+        (32768, 4, 32),
+        (8192, 2, 16),
+        (16384, 2, 64),
+        (4096, 1, 32),
+    ]
+
+    def test_against_python_lru(self):
+        """c_lrumodel's D-cache counts, per function and per core, equal an
+        independent Python LRU write-back write-allocate model fed the
+        accesses its source describes, at the 24K geometry and three
+        others (2-way 8 KiB 16-byte lines, 2-way 16 KiB 64-byte lines,
+        direct-mapped 4 KiB; `lru` tells LRU from FIFO); and each function's cycles grow by its own
+        misses x miss_penalty + its write-backs x writeback_penalty over a
+        run without the cache."""
+        pen, wbpen = 30, 5
+        for endian in ("el", "eb"):
+            elf = fixture("c_lrumodel", endian)
+            off = nptest.functions(run([elf] + ONE_CORE + ["--set", "timing.model=24k"]).core(0))
+            for size, ways, line in self.GEOMETRIES:
+                with self.subTest(endian=endian, size=size, ways=ways, line=line):
+                    model = LruCache(size, ways, line)
+                    for fn, addr, write in lrumodel_trace():
+                        model.access(fn, addr, write)
+                    geo = ["--set", "cache.enabled=1", "--set", "cache.writeback_penalty=%d" % wbpen,
+                           "--set", "cache.dcache_size=%d" % size, "--set", "cache.dcache_ways=%d" % ways,
+                           "--set", "cache.icache_size=%d" % size, "--set", "cache.icache_ways=%d" % ways,
+                           "--set", "cache.line=%d" % line, "--set", "timing.model=24k"]
+                    r = run([elf] + ONE_CORE + geo)
+                    self.assertEqual(r.rc, 0, r.describe())
+                    fns = nptest.functions(r.core(0))
+                    for fn, want in model.count.items():
+                        got = fns[fn]["cache_misses"]
+                        self.assertEqual((got["d1_read"], got["d1_write"]),
+                                         (want["read_misses"], want["write_misses"]), fn)
+                        grew = fns[fn]["self_cycles"] - off[fn]["self_cycles"]
+                        misses = got["i1"] + want["read_misses"] + want["write_misses"]
+                        self.assertEqual(grew, misses * pen + want["writebacks"] * wbpen, fn)
+                    # the code fits every geometry and all of it runs: one
+                    # I-cache miss per line of .text, in the function there
+                    self.assertEqual(r.core(0)["cache"]["i1"]["misses"], text_lines(elf, endian, line))
+                    self.assertEqual(sum(f.get("cache_misses", {}).get("i1", 0) for f in fns.values()),
+                                     text_lines(elf, endian, line))
+                    d1 = r.core(0)["cache"]["d1"]
+                    tot = {k: sum(c[k] for c in model.count.values()) for k in
+                           ("accesses", "read_misses", "write_misses", "writebacks")}
+                    misses = tot["read_misses"] + tot["write_misses"]
+                    self.assertEqual(d1, dict(tot, misses=misses, hits=tot["accesses"] - misses))
+
 
 if __name__ == "__main__":
     nptest.main()

@@ -140,6 +140,21 @@ class Model24k(unittest.TestCase):
         self.assertIn("[timing] model", r.stderr)
 
 
+    def test_audited_rules(self):
+        # t24_audit (its header, by hand from 24k.md's figures): the
+        # measured stream 35 cycles (exit 40 with the first CYCLE_LO
+        # read), the run 61; the waits by cause: the addu after the mflo
+        # 4 and the madd after the mtlo 1 (MDU), the lwc1 behind the div.s
+        # 13 (FPU), MEASURE_END's subu 1 (load); the mfc0 -> use waits (2,
+        # and the or's 1 before MEASURE_BEGIN) in none of them
+        for endian in ("el", "eb"):
+            with self.subTest(endian=endian):
+                r = run([fixture("t24_audit", endian)] + nptest.ONE_CORE + ["--set", "timing.model=24k"])
+                self.assertEqual((r.core(0)["exit_code"], r.core(0)["cycles"]), (40, 61), r.describe())
+                self.assertEqual(nptest.functions(r.core(0))["_start"]["stall_cycles"],
+                                 {"load_use": 1, "agen": 0, "mdu": 4 + 1, "fpu": 13})
+
+
 class Events(unittest.TestCase):
     """Per-function event counts in summary.json (SPEC 6), hand-counted
     from the fixtures: instructions that did not run (after the exit) are
@@ -375,7 +390,7 @@ def asm_cycles(text):
 class Lines(unittest.TestCase):
     """Issue 22: each instruction's cycles sit on that instruction, not
     spread over its block (t24_lines.S, hand-computed from its
-    disassembly: 10 x (lw; addu; mult; mflo; addiu; bnez; nop) at
+    disassembly: 10 x (lw; addu; mult; mflo; subu; bnez; nop) at
     0x80000014, the bnez taken 9 times)."""
 
     LOOP = 0x80000014
@@ -409,11 +424,11 @@ class Lines(unittest.TestCase):
             self.assertEqual(callgrind_cycles(f.read()), {pc: 2 * v for pc, v in cg.items()})
 
     def test_24k_waits_on_the_waiting_instruction(self):
-        # lw 1, addu 1 + 1 (load-use), mult 1, mflo 1 + 4 (HI/LO), addiu 1,
-        # bnez 1 (+ 1 taken, 9 times), nop 1; then MEASURE_END: lw
-        # CYCLE_LO 1 + mmio 4, subu 1 + 1 (load-use), sw EXIT 1 + 4, and
-        # the halted b; nop that never completed 0
-        want = [10, 20, 10, 50, 10, 19, 10, 5, 2, 5, 0, 0]
+        # lw 1, addu 1 + 1 (load-use), mult 1, mflo 1, subu 1 + 4 (the
+        # mflo's result), bnez 1 (+ 1 taken, 9 times), nop 1; then
+        # MEASURE_END: lw CYCLE_LO 1 + mmio 4, subu 1 + 1 (load-use), sw
+        # EXIT 1 + 4, and the halted b; nop that never completed 0
+        want = [10, 20, 10, 10, 50, 19, 10, 5, 2, 5, 0, 0]
         # _start: lui, 3 li, lw CYCLE_LO 1 + 4, the first iteration 12 + 1
         self.check(["--set", "timing.model=24k"], want, (4 + 5 + 13, 9 * 12 + 8 + 12))
 
@@ -465,14 +480,14 @@ class Lines(unittest.TestCase):
 
     def test_data_refuses_cycles_that_do_not_add_up(self):
         # profile.data (format 11) keeps each block's cycles per
-        # instruction; the loop block's (9 runs: 9 18 9 45 9 17 9, 116)
-        # with the mflo's 45 made 46 is refused (exit 2, the field named)
+        # instruction; the loop block's (9 runs: 9 18 9 9 45 17 9, 116)
+        # with the subu's 45 made 46 is refused (exit 2, the field named)
         r = run([fixture("t24_lines")] + nptest.ONE_CORE + ["--set", "timing.model=24k"])
         path = r.path("profile.data")
         data = bytearray(open(path, "rb").read())
-        at = data.find(struct.pack("<4Q", 9, 18, 9, 45))
+        at = data.find(struct.pack("<5Q", 9, 18, 9, 9, 45))
         self.assertGreater(at, 0)
-        data[at + 24:at + 32] = struct.pack("<Q", 46)
+        data[at + 32:at + 40] = struct.pack("<Q", 46)
         with open(path, "wb") as f:
             f.write(data)
         res = nptest.raw(["report", r.out])

@@ -64,8 +64,8 @@ static void test_fixtures(void)
     static const struct { const char *name; int expect; } cases[] = {
         { "t24_ldep", RP + 5 * (1 + 2) },       /* load-to-use: 1 stall */
         { "t24_lind", RP + 5 * 2 },             /* independent: none */
-        { "t24_mfloearly", RP + 3 * (1 + 5) },  /* mflo waits for HI/LO */
-        { "t24_mflolate", RP + 3 * 6 },         /* late mflo: free */
+        { "t24_mfloearly", RP + 3 * (1 + 1 + 5) }, /* mflo's result: 5 */
+        { "t24_mflolate", RP + 3 * 7 },         /* a late use: free */
         { "t24_div", RP + 2 * (1 + 36) },       /* div → mflo 36 */
         { "t24_branch", RP + 5 * (2 + 1) },     /* taken bne: +1 */
         { "t24_jump", RP + 5 * 2 },             /* j: +0 */
@@ -91,6 +91,8 @@ static void test_fixtures(void)
         { "t24_perfldirq", 120 },              /* overflow of loads: EPC */
         { "t24_perfinirq", 102 },              /* overflow of instructions */
         { "t24_perfcut", 2 << 8 | 7 },         /* read after an interrupt cut a block */
+        { "t24_audit", RP + 35 },              /* the audit's rules, one block */
+        { "t24_perfcutei", 2 },                /* loads of a block cut by ei */
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
@@ -152,6 +154,148 @@ static void test_agen_and_mul(void)
     g_assert_cmpuint(pass(ag, 2, ic, &r), ==, 3);
     g_assert_cmpuint(pass(mu, 2, ic, &r), ==, 6);
     g_assert_cmpuint(pass(st, 2, ic, &r), ==, 3);
+}
+
+/* HI/LO (24k.md r24k_int_mult, r24k_int_mfhilo, r24k_int_div, the
+ * mthilo->madd bypass): mult/madd/msub deliver HI/LO to an mfhi/mflo
+ * at once (latency 1); mfhi/mflo deliver their GPR in 5 cycles (6 as a
+ * base), wherever they stand; div holds the MDU 36 cycles. */
+static void test_hilo(void)
+{
+    enum { MULT = 0x00850018u, MFLO = 0x00001012u, ADDU = 0x00421821u, NOP = 0,
+           MTLO = 0x00800013u, DIV = 0x0085001au, LWB = 0x8c430000u, MADD = 0x70a60000u };
+    uint16_t ic[8];
+    T24Result r = { 0 };
+    /* mult; mflo v0; addu v1,v0,v0: mflo at 1, addu at 1 + 5: 1, 1, 5 */
+    uint32_t adj[] = { MULT, MFLO, ADDU };
+    g_assert_cmpuint(pass(adj, 3, ic, &r), ==, 7);
+    g_assert_cmpuint(ic[1], ==, 1);
+    g_assert_cmpuint(ic[2], ==, 5);
+    /* mult; 4 nops; mflo; addu: the late mflo's result is still 5 away:
+     * 6 x 1 + 5 = 11 */
+    uint32_t late[] = { MULT, NOP, NOP, NOP, NOP, MFLO, ADDU };
+    g_assert_cmpuint(pass(late, 7, ic, &r), ==, 11);
+    g_assert_cmpuint(ic[5], ==, 1);
+    g_assert_cmpuint(ic[6], ==, 5);
+    /* mtlo a0; mflo v0; addu: mtlo -> mflo 1, mflo -> use 5: 1 + 1 + 5 */
+    uint32_t mt[] = { MTLO, MFLO, ADDU };
+    g_assert_cmpuint(pass(mt, 3, ic, &r), ==, 7);
+    /* div; mflo; addu: the MDU busy 36, then 5: 1 + 36 + 5 */
+    uint32_t dv[] = { DIV, MFLO, ADDU };
+    g_assert_cmpuint(pass(dv, 3, ic, &r), ==, 42);
+    g_assert_cmpuint(ic[1], ==, 36);
+    g_assert_cmpuint(ic[2], ==, 5);
+    /* mflo v0; lw v1,0(v0): a base 6 after the mflo: 1 + 6 */
+    uint32_t base[] = { MFLO, LWB };
+    g_assert_cmpuint(pass(base, 2, ic, &r), ==, 7);
+    /* mult; madd: the accumulate chain does not wait: 2; mtlo; madd:
+     * mthilo -> madd 2 (one stall): 1 + 2 */
+    uint32_t acc[] = { MULT, MADD };
+    g_assert_cmpuint(pass(acc, 2, ic, &r), ==, 2);
+    uint32_t mtacc[] = { MTLO, MADD };
+    g_assert_cmpuint(pass(mtacc, 2, ic, &r), ==, 3);
+}
+
+/* FPU compare (24k.md r24kx_fcmp, its bypass to r24kx_fmove): c.cond's
+ * condition reaches bc1t in 2 cycles, a movf/movt (FPU or integer
+ * destination) in 1. */
+static void test_fcc(void)
+{
+    enum { CEQ = 0x46020032u, MOVFS = 0x46003111u, MOVF = 0x00801001u, BC1T = 0x45010003u };
+    uint16_t ic[3];
+    T24Result r = { 0 };
+    uint32_t fmov[] = { CEQ, MOVFS };   /* c.eq.s f0,f2; movf.s f4,f6: 1 + 1 */
+    g_assert_cmpuint(pass(fmov, 2, ic, &r), ==, 2);
+    uint32_t imov[] = { CEQ, MOVF };    /* c.eq.s; movf v0,a0: 1 + 1 */
+    g_assert_cmpuint(pass(imov, 2, ic, &r), ==, 2);
+    uint32_t br[] = { CEQ, BC1T, 0 };   /* c.eq.s; bc1t; nop: 1 + 2 + 1 */
+    g_assert_cmpuint(pass(br, 3, ic, &r), ==, 4);
+    g_assert_cmpuint(ic[1], ==, 2);
+}
+
+/* FPU loads, stores and moves issue into the FPU pipe (24k.md: every
+ * FPU reservation, fload, fstore and fxfer included, takes
+ * r24k_fpu_arith): they wait while a div.s blocks it (14 cycles) and for
+ * mul.d's repeat (2). */
+static void test_fpu_pipe(void)
+{
+    enum { DIVS = 0x46041003u, LWC1 = 0xc4860000u, MTC1 = 0x44843000u, MFC1 = 0x44024000u,
+           SWC1 = 0xe4880000u, MULD = 0x46241002u, LDC1 = 0xd4860000u, LWXC1 = 0x4c850180u,
+           ADDU = 0x00a62021u };
+    static const uint32_t after_div[] = { LWC1, MTC1, MFC1, SWC1, LWXC1 };
+    uint16_t ic[2];
+    T24Result r = { 0 };
+    for (unsigned k = 0; k < G_N_ELEMENTS(after_div); k++) {
+        uint32_t w[] = { DIVS, after_div[k] };   /* div.s f0,f2,f4 blocks 14: 1 + 14 */
+        g_assert_cmpuint(pass(w, 2, ic, &r), ==, 15);
+        g_assert_cmpuint(r.wait[T24_WAIT_FPU], ==, 13);
+    }
+    uint32_t md[] = { MULD, LDC1 };              /* mul.d repeats in 2: 1 + 2 */
+    g_assert_cmpuint(pass(md, 2, ic, &r), ==, 3);
+    uint32_t alu[] = { DIVS, ADDU };             /* the integer pipe does not wait */
+    g_assert_cmpuint(pass(alu, 2, ic, &r), ==, 2);
+}
+
+/* CP0 reads (24k.md's r24k_int_cop, "cfc1, di, ei, mfc0, mtc0": 3, and
+ * 4 to an address base; the SUM counts the waits as event 46, "CP0 read
+ * stalls"): mfc0 and di/ei deliver their GPR in 3 cycles. */
+static void test_cop0_read(void)
+{
+    enum { MFC0 = 0x40024800u, DI = 0x41626000u, ADDU = 0x00421821u, LWB = 0x8c430000u };
+    uint16_t ic[2];
+    T24Result r = { 0 };
+    uint32_t use[] = { MFC0, ADDU };    /* mfc0 v0,Count; addu v1,v0,v0: 1 + 3 */
+    g_assert_cmpuint(pass(use, 2, ic, &r), ==, 4);
+    g_assert_cmpuint(ic[1], ==, 3);
+    for (unsigned w = 0; w < T24_NWAIT; w++)   /* none of the four causes */
+        g_assert_cmpuint(r.wait[w], ==, 0);
+    uint32_t base[] = { MFC0, LWB };    /* as lw's base: 1 + 4 */
+    g_assert_cmpuint(pass(base, 2, ic, &r), ==, 5);
+    uint32_t di[] = { DI, ADDU };       /* di v0: the old Status, 1 + 3 */
+    g_assert_cmpuint(pass(di, 2, ic, &r), ==, 4);
+}
+
+/* The rows of docs/timing.md's table that no fixture above measures,
+ * each a pair producer; consumer hand-summed from the table (24k.md's
+ * 24kx figures): 1 + the consumer's issue distance. */
+static void test_table_rows(void)
+{
+    static const struct { const char *what; uint32_t w[2]; uint32_t cost; } rows[] = {
+        { "lw v0; lw v1,0(v0): load -> base 3", { 0x8c820000u, 0x8c430000u }, 1 + 3 },
+        { "mul v0; lw v1,0(v0): mul -> base 6", { 0x70851002u, 0x8c430000u }, 1 + 6 },
+        { "div; mult: the MDU busy 36", { 0x0085001au, 0x00c70018u }, 1 + 36 },
+        { "mul.d; mul.d: repeat 2", { 0x46241002u, 0x46241182u }, 1 + 2 },
+        { "mul.d f0; add.d f8,f0,f0: 5", { 0x46241002u, 0x46200200u }, 1 + 5 },
+        { "mul.s; mul.s: repeat 1", { 0x46041002u, 0x46041182u }, 1 + 1 },
+        { "mul.s f0; add.s f8,f0,f0: 4", { 0x46041002u, 0x46000200u }, 1 + 4 },
+        { "div.s f0; add.s f6,f0,f0: 17", { 0x46041003u, 0x46000180u }, 1 + 17 },
+        { "sqrt.d f0; add.d f4,f0,f0: 32", { 0x46201004u, 0x46200100u }, 1 + 32 },
+        { "sqrt.d; mul.s (independent): blocked 29", { 0x46201004u, 0x46041182u }, 1 + 29 },
+        { "rsqrt.d f0; add.d f4,f0,f0: 35", { 0x46201016u, 0x46200100u }, 1 + 35 },
+        { "rsqrt.d; mul.s (independent): blocked 31", { 0x46201016u, 0x46041182u }, 1 + 31 },
+        { "recip.s f0; add.s f6,f0,f0: 17", { 0x46001015u, 0x46000180u }, 1 + 17 },
+        { "cvt.w.d f0; mfc1 v0,f0: 5", { 0x46201024u, 0x44020000u }, 1 + 5 },
+        { "cvt.s.d f0; add.s f6,f0,f0: 6", { 0x46201020u, 0x46000180u }, 1 + 6 },
+        { "cvt.d.w f0; add.d f4,f0,f0: 4", { 0x46801021u, 0x46200100u }, 1 + 4 },
+        { "mtc1 a0,f2; add.s f4,f2,f2: 2", { 0x44841000u, 0x46021100u }, 1 + 2 },
+        { "mfc1 v0,f2; addu v1,v0,v0: 2", { 0x44021000u, 0x00421821u }, 1 + 2 },
+        { "mfc1 v0,f2; lw v1,0(v0): base 3", { 0x44021000u, 0x8c430000u }, 1 + 3 },
+        { "lwc1 f2; add.s f4,f2,f2: 3", { 0xc4820000u, 0x46021100u }, 1 + 3 },
+        { "madd.d; madd.d: repeat 2", { 0x4c462021u, 0x4c462221u }, 1 + 2 },
+        { "madd.s f0; add.s f8,f0,f0: 4", { 0x4c462020u, 0x46000200u }, 1 + 4 },
+        { "addiu a0; synci 0(a0): a base 2", { 0x24840020u, 0x049f0000u }, 1 + 2 },
+    };
+    uint16_t ic[2];
+    T24Result r = { 0 };
+    for (unsigned k = 0; k < G_N_ELEMENTS(rows); k++) {
+        g_test_message("%s", rows[k].what);
+        g_assert_cmpuint(pass(rows[k].w, 2, ic, &r), ==, rows[k].cost);
+    }
+    /* synci writes no register (REGIMM rt 0x1f is not a bltzal): $31
+     * stays a first read of the block */
+    uint32_t sy[] = { 0x049f0000u, 0x03e00008u };     /* synci 0(a0); jr ra */
+    pass(sy, 2, ic, &r);
+    g_assert_true(r.use_mask & (UINT64_C(1) << 31));
 }
 
 /* t24_xjrloop: the loop block (addu t1, t0, t0; addiu; bnez; nop) runs
@@ -275,6 +419,11 @@ int main(int argc, char **argv)
     g_test_add_func("/timing24k/fixtures", test_fixtures);
     g_test_add_func("/timing24k/fpu-chain", test_fpu_chain);
     g_test_add_func("/timing24k/agen-mul", test_agen_and_mul);
+    g_test_add_func("/timing24k/hilo", test_hilo);
+    g_test_add_func("/timing24k/fcc", test_fcc);
+    g_test_add_func("/timing24k/fpu-pipe", test_fpu_pipe);
+    g_test_add_func("/timing24k/cop0-read", test_cop0_read);
+    g_test_add_func("/timing24k/table-rows", test_table_rows);
     g_test_add_func("/timing24k/entry-stall-memo", test_entry_stall_memo);
     g_test_add_func("/timing24k/entry-stall-limit", test_entry_stall_limit);
     g_test_add_func("/timing24k/entry-stall-filter", test_entry_stall_filter);
