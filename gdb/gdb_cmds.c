@@ -361,6 +361,10 @@ static void point(GdbStub *g, const char *p, bool on)
         return;
     }
     bool ok = true;
+    if (on && type <= 1 && g->m->ncores > 1) {
+        uint32_t pc = core_debug_pc(core_of(g, g->sel_g));
+        g->step_guess |= (uint32_t)a == pc + 4 || (uint32_t)a == pc + 8;
+    }
     for (unsigned i = 0; i < g->m->ncores; i++) {
         Core *c = g->m->cores[i];
         if (type <= 1)
@@ -402,6 +406,13 @@ static int vcont_solo(const GdbStub *g, const char *p)
 static void vcont(GdbStub *g, const char *p)
 {
     g->solo = vcont_solo(g, p);
+    /* gdb steps with every core resumed: say once how to step safely */
+    if (g->solo < 0 && g->step_guess && !g->hinted) {
+        console_out(g, "nocprof: gdb steps with breakpoints that every core meets: for next, step and finish "
+                       "in code several cores run, 'set scheduler-locking step' (docs/debugging.md)\n");
+        g->hinted = true;
+    }
+    g->step_guess = false;
     for (const char *a = p; a && *a; a = strchr(a + 1, ';')) {
         const char *act = a + (*a == ';');
         if (*act == 's' || *act == 'S') {

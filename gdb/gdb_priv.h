@@ -64,6 +64,9 @@ struct GdbStub {
      * action, as with scheduler-locking): breakpoints and watchpoints of
      * the others do not stop; -1: every core resumed */
     int solo;
+    /* a breakpoint at the next instruction of the selected thread came
+     * since the last stop: gdb steps (software single-step on MIPS) */
+    bool step_guess, hinted;
     GdbStopInfo stop;          /* the last stop (for '?') */
     RspParser rsp;
     GByteArray *in;            /* bytes received, from in_pos on not parsed */

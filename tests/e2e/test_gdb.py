@@ -334,6 +334,26 @@ class Gdb(unittest.TestCase):
         for n in stops:
             self.assertTrue(call <= n < loop_end, (n, text))
         self.assertRegex(text, r'\* 3 +Thread 3 "core2" .* main \(')
+        self.assertNotIn("set scheduler-locking step' (docs", text)   # no hint: it is on
+
+    def test_step_hint_without_scheduler_locking(self):
+        """`next` with scheduler-locking off: gdb resumes every core with
+        its step breakpoint inserted, which the others may meet; the stub
+        says once, on gdb's console, what to do (before: nothing, and a
+        `next` could end in a SIGTRAP elsewhere or crash gdb 13)."""
+        src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "firmware", "apps", "ticks.c")
+        with open(src) as f:
+            call = next(i + 1 for i, t in enumerate(f) if "work = do_work(work);" in t)
+        s = Session(fw("ticks"))
+        text = s.gdb("break ticks.c:%d thread 3" % call, "continue", "delete", "next", "next", "kill")
+        s.wait()
+        hint = ("nocprof: gdb steps with breakpoints that every core meets: for next, step and finish in code "
+                "several cores run, 'set scheduler-locking step' (docs/debugging.md)\n")
+        self.assertEqual(text.count(hint), 1, text)
+        s = Session(fw("ticks"))
+        text = s.gdb("break ticks.c:%d thread 3" % call, "continue", "continue", "kill")
+        s.wait()
+        self.assertNotIn("scheduler-locking", text)   # continuing is not stepping
 
     def test_odd_pc_refused(self):
         """The platform has no MIPS16e: an odd pc from gdb is refused (the
