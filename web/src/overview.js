@@ -77,6 +77,8 @@ function framesPre(q, frames) {
     const n = x.repeat > 1 ? `#${depth}-${depth + x.repeat - 1}` : `#${depth}`;
     depth += x.repeat;
     if (x.function === '...') return `${n} ... (${x.repeat} frames)`;
+    // the CFI unwinder's last entry (--no-profile): where and why it stopped
+    if (x.function && x.function.startsWith('<unwinding stopped: ')) return `${n} (${x.function.slice(1, -1)})`;
     const pc = x.pc ? hex(x.pc) : '?';
     return `${n} ${pc} in ${x.function || '??'}${x.file ? ` at ${x.file}:${x.line}` : ''}${x.inlined ? ' (inlined)' : ''}${x.repeat > 1 ? ` (${x.repeat} frames)` : ''}`;
   });

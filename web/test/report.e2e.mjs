@@ -509,6 +509,18 @@ async function testFault() {
   });
   await check('fault: no console errors, no network requests', async () => assert.deepEqual(errors, []));
   await page.close();
+  // --no-profile: frames from the ELF's CFI; where they stop (assembly without CFI), why
+  const cfi = runNocprof('fault-cfi', ['--no-profile', join(args.fw, 'fault_ri-el.elf')], true);
+  const c = await openReport(cfi);
+  await check('fault without profiling: the unwinder says where it stopped', async () => {
+    const fr = cfi.summary.cores[0].fault.frames;
+    const last = fr[fr.length - 1].function;
+    assert.match(last, /^<unwinding stopped: no call frame information for 0x[0-9a-f]{8} \(reserved_instruction\)>$/);
+    const pres = await c.page.locator('main pre.np-details').allTextContents();
+    assert.ok(pres.some((t) => t.includes(`#1 (${last.slice(1, -1)})`)), pres.join('|'));
+  });
+  await check('fault without profiling: no console errors', async () => assert.deepEqual(c.errors, []));
+  await c.page.close();
   // a lost interrupt: the stuck cores' panels say where, what they wait for, why, and their stack
   const hang = runNocprof('hang', [join(args.fw, 'hang_lostirq-el.elf')], true);
   const h = await openReport(hang);
