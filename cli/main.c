@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* main.c — nocprof's entry point: top-level help and command dispatch. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,8 +68,25 @@ static void print_version(void)
     printf("GLib %u.%u.%u\n", glib_major_version, glib_minor_version, glib_micro_version);
 }
 
+/* Started with descriptor 0, 1 or 2 closed (`2>&-`), the first file
+ * opened would take it, and messages or the console echo would go into a
+ * report (core0/console.txt held the fault messages): each closed one is
+ * opened on /dev/null first. */
+static void std_fds_open(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int n = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+            if (n >= 0 && n != fd) { /* a lower one was free: not ours to keep */
+                dup2(n, fd);
+                close(n);
+            }
+        }
+}
+
 int main(int argc, char **argv)
 {
+    std_fds_open();
     /* a file past the size limit (ulimit -f) is a write error (EFBIG) that
      * names the file, status 5, not a SIGXFSZ that kills every command
      * with its temporary files left (docs/robustness.md) */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -131,9 +132,16 @@ bool sweep_run_done(const SweepPlan *p, unsigned run, int *status)
     return true;
 }
 
+/* path against the current folder. When that was deleted (getcwd fails),
+ * GLib's answer is "/", which put a sweep into /NAME: the path is then
+ * left relative, so that using it fails naming it, as `nocprof run -o
+ * NAME` does there. */
 static char *absolute(const char *path)
 {
-    return g_path_is_absolute(path) ? g_strdup(path) : g_canonicalize_filename(path, NULL);
+    if (g_path_is_absolute(path))
+        return g_strdup(path);
+    g_autofree char *cwd = getcwd(NULL, 0);
+    return cwd ? g_canonicalize_filename(path, cwd) : g_strdup(path);
 }
 
 static char *sha256_of(const char *path, GError **error)

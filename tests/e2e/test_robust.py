@@ -292,6 +292,31 @@ class Stdout(unittest.TestCase):
             self.assertEqual(json.load(f)["exit_status"], 5)
 
 
+    def test_closed_stdout_and_stderr_write_into_no_file(self):
+        """nocprof started with stdout and/or stderr closed (`2>&-`): the
+        first file it opened got descriptor 1 or 2, so its messages and the
+        console echo went into a report. Before: core0/console.txt held the
+        fault messages instead of the guest's text. Descriptors 0-2 are
+        now opened on /dev/null when closed; the files are the usual."""
+        ref = tmpdir("fd-ref")
+        argv = [nocprof(), "run"] + nptest.pin_flat([]) + [fw("fault_break")]
+        self.assertEqual(subprocess.run(argv + ["-o", ref], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        timeout=60).returncode, 3)
+        for closed in ((2,), (1,), (0, 1, 2)):
+            out = tmpdir("fd")
+            p = subprocess.run(argv + ["-o", out], preexec_fn=lambda: [os.close(fd) for fd in closed], timeout=60)
+            self.assertEqual(p.returncode, 3, closed)
+            for core in range(4):
+                name = os.path.join("core%d" % core, "console.txt")
+                with open(os.path.join(out, name), "rb") as a, open(os.path.join(ref, name), "rb") as b:
+                    self.assertEqual(a.read(), b.read(), (closed, name))
+            for d, _, names in os.walk(out):
+                for n in names:
+                    if n.endswith(".txt") or n.endswith(".info"):
+                        with open(os.path.join(d, n), "rb") as f:
+                            self.assertNotIn(b"nocprof: core 0: break fault", f.read(), (closed, n))
+
+
 class Inputs(unittest.TestCase):
     def expect_2(self, args, *needles):
         r = run(args, timeout=20)

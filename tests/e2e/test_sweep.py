@@ -229,6 +229,28 @@ class Local(unittest.TestCase):
         self.assertEqual((r[0]["status"], r[0].get("core0_cycles")), ("0", ""))
         self.assertNotEqual(r[1]["core0_cycles"], "")
 
+    def test_relative_folder_in_a_deleted_cwd(self):
+        # the current folder was deleted: a relative -o has no place. Before,
+        # it was made absolute against "/" (GLib's answer when getcwd
+        # fails), and the sweep was written into /NAME; now it is an error
+        # naming it, as for `nocprof run -o NAME`
+        name = "nocprof-e2e-gone-%d" % os.getpid()
+        gone = nptest.tmpdir("gone")
+
+        def enter_and_delete():
+            os.chdir(gone)
+            os.rmdir(gone)
+        try:
+            p = subprocess.run([nptest.nocprof(), "sweep", "-o", name, "--axis", "noc.link_latency=1",
+                                "--set", "mesh.width=1", "--set", "mesh.height=1", fw("calls")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                               preexec_fn=enter_and_delete, timeout=120)
+            self.assertFalse(os.path.exists("/" + name))
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn(name + ": cannot create", p.stderr)
+        finally:
+            shutil.rmtree("/" + name, ignore_errors=True)
+
     def test_firmware_axis(self):
         out = os.path.join(nptest.tmpdir("fwaxis"), "s")
         argv = [nptest.nocprof(), "sweep", "-o", out, "--axis", "firmware=%s,%s" % (fw("calls"), fw("cpu")),
