@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "base/file.h"
 #include "profiler/model/srcpath.h"
 
 void report_options_clear(ReportOptions *ro)
@@ -148,11 +149,28 @@ static const char *const report_description =
     "Exit status: 0 written; 2 usage error, unreadable or invalid profile data,\n"
     "ELF missing or changed; 5 a report could not be written.";
 
-void cli_check_sources(const char *dir)
+/* OUT/sources.sha256, read back as untrusted: a regular file of at most
+ * CLI_SOURCES_MAX bytes (one line of about 100 per source file), or NULL
+ * (none: nothing said; another: a warning naming it). */
+#define CLI_SOURCES_MAX (16u << 20)
+static char *read_sources(const char *dir, gsize *len)
 {
     g_autofree char *path = g_build_filename(dir, CLI_SOURCES_FILE, NULL);
-    g_autofree char *text = NULL;
-    if (!g_file_test(path, G_FILE_TEST_IS_REGULAR) || !g_file_get_contents(path, &text, NULL, NULL))
+    g_autoptr(GError) err = NULL;
+    char *text = NULL;
+    if (!g_file_test(path, G_FILE_TEST_EXISTS))
+        return NULL;
+    if (!base_read_regular(path, CLI_SOURCES_MAX, &text, len, NOCPROF_ERROR_DATA, &err))
+        fprintf(stderr, "nocprof report: warning: %s: the source files are not checked against the run's\n",
+                err->message);
+    return text;
+}
+
+void cli_check_sources(const char *dir)
+{
+    gsize n = 0;
+    g_autofree char *text = read_sources(dir, &n);
+    if (!text)
         return;
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
     for (char **l = lines; *l; l++) {
@@ -175,11 +193,9 @@ void cli_check_sources(const char *dir)
 /* report -o DIR: the run's source sums go with its data (none: 0). */
 static unsigned copy_sources(const char *from, const char *to)
 {
-    g_autofree char *path = g_build_filename(from, CLI_SOURCES_FILE, NULL);
-    g_autofree char *text = NULL;
     gsize len = 0;
-    if (!g_file_test(path, G_FILE_TEST_IS_REGULAR) || !g_file_get_contents(path, &text, &len, NULL)
-        || !cli_write_file(to, CLI_SOURCES_FILE, text, len, NULL))
+    g_autofree char *text = read_sources(from, &len);
+    if (!text || !cli_write_file(to, CLI_SOURCES_FILE, text, len, NULL))
         return 0;
     return CLI_WRITE_KEEP_SOURCES;
 }

@@ -416,6 +416,33 @@ class Hostile(unittest.TestCase):
         self.assertNotIn(b"\0", text)
         self.assertIn(b"calls.c:", text)          # the ranges of lines, without their text
 
+    def test_huge_sources_sha256_is_not_read(self):
+        """OUT/sources.sha256 is read back by `nocprof report` (the source
+        files' sums, one line each): a 1 GiB one (sparse) is not read whole
+        but named in a warning, and `report -o` does not copy it. Before,
+        g_file_get_contents read it all (1 GiB of RSS) and report -o wrote
+        a 1 GiB copy."""
+        src = fw("calls")
+        out = tmpdir("hugesums")
+        r = nptest.raw(["run", "-q", "-o", out] + ONE_CORE + nptest.pin_flat([]) + [src])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        sums = os.path.join(out, "sources.sha256")
+        with open(sums, "wb") as f:
+            f.truncate(1 << 30)
+        again = tmpdir("hugesums-again")
+        probe = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:], stderr=subprocess.PIPE, "
+                 "universal_newlines=True); print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN)"
+                 ".ru_maxrss); print(p.stderr)")
+        p = subprocess.run([sys.executable, "-c", probe, nocprof(), "report", "-o", again, out],
+                           stdout=subprocess.PIPE, universal_newlines=True, timeout=120)
+        head, err = p.stdout.split("\n", 1)
+        rc, rss_kb = map(int, head.split())
+        self.assertEqual(rc, 0, err)
+        self.assertLess(rss_kb, 400 << 10)
+        self.assertIn(sums, err)
+        self.assertIn("not checked", err)
+        self.assertFalse(os.path.exists(os.path.join(again, "sources.sha256")))
+
     def test_clang_line0_rows(self):
         """clang's line table has rows with line 0 (objdump shows them);
         annotated.txt is written and the run ends with status 0."""
