@@ -33,6 +33,25 @@ def nocprof():
     return ARGS.nocprof
 
 
+_SANITIZED = None
+
+
+def sanitized_build():
+    """nocprof was built with ASan or TSan (which reserve terabytes of
+    shadow address space: no address-space limit can apply to it). The
+    sanitizer runtimes are shared libraries, so the binary holds no
+    "AddressSanitizer" string; its dynamic symbols name their init."""
+    global _SANITIZED
+    if _SANITIZED is None:
+        try:
+            out = subprocess.run(["nm", "-D", "--undefined-only", nocprof()], stdout=subprocess.PIPE,
+                                 universal_newlines=True).stdout
+        except OSError:
+            out = ""
+        _SANITIZED = "__asan_init" in out or "__tsan_init" in out
+    return _SANITIZED
+
+
 def fw(name, endian="el"):
     """Path of a built firmware ELF (NAME-el.elf / NAME-eb.elf)."""
     path = os.path.join(ARGS.fw, "%s-%s.elf" % (name, endian))

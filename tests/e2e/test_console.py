@@ -23,11 +23,6 @@ from nptest import fw
 FLOOD = 16 << 20
 
 
-def asan_build():
-    with open(nptest.nocprof(), "rb") as f:
-        return b"AddressSanitizer" in f.read()
-
-
 def vm_peak(argv):
     """(returncode, the largest VmSize seen, polled every 2 ms)."""
     p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -47,7 +42,7 @@ def vm_peak(argv):
 
 class Flood(unittest.TestCase):
     def test_flood_under_memory_limit(self):
-        if asan_build():
+        if nptest.sanitized_build():
             self.skipTest("AddressSanitizer cannot run in a limited address space")
         elf = fw("flood")
         base = [nptest.nocprof(), "run", "-q"] + nptest.ONE_CORE

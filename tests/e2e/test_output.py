@@ -166,7 +166,7 @@ class ThreadsThatCannotStart(unittest.TestCase):
     2 GiB address-space limit, which the run itself stays far below."""
 
     def test_same_results_with_the_threads_that_start(self):
-        if asan_build():
+        if nptest.sanitized_build():
             self.skipTest("ASan reserves more address space than any limit")
         ref = os.path.join(nptest.tmpdir("thr-ref"), "o")
         out = os.path.join(nptest.tmpdir("thr"), "o")
@@ -185,11 +185,6 @@ class ThreadsThatCannotStart(unittest.TestCase):
                 self.assertEqual(a.read(), b.read(), f)
 
 
-def asan_build():
-    with open(nptest.nocprof(), "rb") as f:
-        return b"AddressSanitizer" in f.read()
-
-
 class StartFailure(unittest.TestCase):
     """An emulator that cannot start leaves no output folder: 256 cores
     need 256 engines (translation buffer, RAM, QEMU's state), which a 256
@@ -197,7 +192,7 @@ class StartFailure(unittest.TestCase):
     buffer was 32 MiB; it is sized by the code since issue 24)."""
 
     def limited(self, args):
-        if asan_build():
+        if nptest.sanitized_build():
             self.skipTest("AddressSanitizer cannot run in a limited address space")
         out = os.path.join(nptest.tmpdir("nostart"), "o")
         limit = 256 << 20

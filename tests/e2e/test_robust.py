@@ -29,16 +29,6 @@ def hostile(name):
     return path
 
 
-def sanitized():
-    """An ASan/TSan build reserves terabytes of shadow address space: an
-    address-space limit cannot apply to it (the time bound still does)."""
-    try:
-        out = subprocess.run(["nm", "-D", "--undefined-only", nocprof()], capture_output=True, text=True).stdout
-    except OSError:
-        return False
-    return "__asan_init" in out or "__tsan_init" in out
-
-
 def limited():
     if not SANITIZED:
         resource.setrlimit(resource.RLIMIT_AS, (MEM_LIMIT, MEM_LIMIT))
@@ -51,7 +41,7 @@ def bounded(args, timeout, out=None):
     """run() under an address-space limit; returns (Run, seconds)."""
     global SANITIZED
     if SANITIZED is None:
-        SANITIZED = sanitized()
+        SANITIZED = nptest.sanitized_build()
     out = out or tmpdir("b")
     argv = [nocprof(), "run", "-q", "-o", out] + nptest.pin_flat(args) + list(args)
     t0 = time.monotonic()
@@ -493,7 +483,7 @@ class Hostile(unittest.TestCase):
         self.assertEqual(funcs["fn039999"]["callers"][0]["caller"], "_start")
         global SANITIZED
         if SANITIZED is None:
-            SANITIZED = sanitized()
+            SANITIZED = nptest.sanitized_build()
         if not SANITIZED:
             self.assertLess(ru.ru_maxrss, 110 * 1024)     # KB
 
@@ -514,7 +504,7 @@ class Hostile(unittest.TestCase):
         self.assertEqual(cores[3]["exit_code"], 0)
         global SANITIZED
         if SANITIZED is None:
-            SANITIZED = sanitized()
+            SANITIZED = nptest.sanitized_build()
         if not SANITIZED:
             self.assertLess(ru.ru_maxrss, 160 * 1024)     # KB
 
@@ -531,7 +521,7 @@ class Hostile(unittest.TestCase):
         self.assertEqual(os.waitstatus_to_exitcode(status), 0)
         global SANITIZED
         if SANITIZED is None:
-            SANITIZED = sanitized()
+            SANITIZED = nptest.sanitized_build()
         if not SANITIZED:
             self.assertLess(ru.ru_maxrss, 200 * 1024)     # KB
         with open(os.path.join(out, "summary.json")) as f:
