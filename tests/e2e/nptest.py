@@ -175,6 +175,25 @@ def tool(name):
     return path
 
 
+def callgrind_ir(text):
+    """(Ir per instruction address of the self cost lines, their sum):
+    positions instr line, the events' second column is Ir (cost lines
+    after calls= are inclusive costs, not counted)."""
+    per, total, after_calls = {}, 0, False
+    for l in text.splitlines():
+        if l.startswith("calls="):
+            after_calls = True
+            continue
+        m = re.match(r"(0x[0-9a-f]+) \d+ (\d+)(?: (\d+))?", l)
+        if m:
+            if not after_calls:
+                ir = int(m.group(3) or 0)
+                per[int(m.group(1), 16)] = per.get(int(m.group(1), 16), 0) + ir
+                total += ir
+            after_calls = False
+    return per, total
+
+
 def symbols(elf, endian="el"):
     """name -> (address, size) from nm of the ELF (functions only)."""
     nm = tool("mipsel-linux-gnu-nm" if endian == "el" else "mips-linux-gnu-nm")

@@ -19,7 +19,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nptest  # noqa: E402
-from nptest import functions, fw, run, tool, ONE_CORE  # noqa: E402
+from nptest import callgrind_ir, functions, fw, run, tool, ONE_CORE  # noqa: E402
 
 
 def cpu_seconds(args):
@@ -362,24 +362,6 @@ class RegionsOfInterest(unittest.TestCase):
         self.assertIn("no such function", r.stderr)
         self.assertFalse(os.path.exists(r.path("summary.json")))
 
-
-
-def callgrind_ir(text):
-    """Ir per instruction address of callgrind.out's self cost lines, and
-    their sum (e2e/reports has the same reader)."""
-    per, total, after_calls = {}, 0, False
-    for line in text.splitlines():
-        if line.startswith("calls="):
-            after_calls = True
-            continue
-        m = re.match(r"(0x[0-9a-f]+) \d+ (\d+)(?: (\d+))?", line)
-        if m:
-            if not after_calls:
-                ir = int(m.group(3) or 0)
-                per[int(m.group(1), 16)] = per.get(int(m.group(1), 16), 0) + ir
-                total += ir
-            after_calls = False
-    return per, total
 
 
 def loop_layout(elf, func):

@@ -12,7 +12,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nptest  # noqa: E402
-from nptest import ONE_CORE, fw, nocprof, raw, run, tmpdir  # noqa: E402
+from nptest import ONE_CORE, callgrind_ir, fw, nocprof, raw, run, tmpdir  # noqa: E402
 
 # firmware/tests/names.c: placeholder -> hostile name of the same length
 HOSTILE = {
@@ -555,25 +555,6 @@ def coverage_da(text, file_suffix):
             ln, n = l[3:].split(",")[:2]
             out[int(ln)] = int(n)
     return out
-
-
-def callgrind_ir(text):
-    """(Ir per instruction address of the self cost lines, their sum):
-    positions instr line, the events' second column is Ir (cost lines
-    after calls= are inclusive costs, not counted)."""
-    per, total, after_calls = {}, 0, False
-    for l in text.splitlines():
-        if l.startswith("calls="):
-            after_calls = True
-            continue
-        m = re.match(r"(0x[0-9a-f]+) \d+ (\d+)(?: (\d+))?", l)
-        if m:
-            if not after_calls:
-                ir = int(m.group(3) or 0)
-                per[int(m.group(1), 16)] = per.get(int(m.group(1), 16), 0) + ir
-                total += ir
-            after_calls = False
-    return per, total
 
 
 class CutBlockCounts(unittest.TestCase):
