@@ -355,7 +355,7 @@ static void test_summary_text(void)
         return;
     GString *s = summary_text(&w.run);
     g_assert_nonnull(strstr(s->str, "platform: 1x1 mesh, 1 cores, 1024 KiB RAM per core"));
-    g_assert_nonnull(strstr(s->str, "exit status: 3\n"));
+    g_assert_nonnull(strstr(s->str, "exit status: 3 (a core faulted)\n"));
     /* a faulted core has no exit code: `-` (issue 20.9), not 0 */
     g_assert_nonnull(strstr(s->str, "0     fault           -            229            467"
                                     "            267            200             15  fx.elf\n"));
