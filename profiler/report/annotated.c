@@ -395,9 +395,9 @@ static void print_function(GString *o, const Profile *p, unsigned fi, GHashTable
 
 static void index_build(const Profile *p, Index *ix)
 {
-    ix->ran = g_new0(bool, p->nfuncs ? p->nfuncs : 1);
+    ix->ran = report_funcs_ran(p);
     for (unsigned i = 0; i < p->nfuncs; i++)
-        ix->ran[i] = p->funcs[i].calls || p->funcs[i].self_cycles;
+        ix->ran[i] |= p->funcs[i].calls || p->funcs[i].self_cycles;
     for (unsigned i = 0; i < p->nblocks; i++) {
         const ProfBlock *b = &p->blocks[i];
         if (b->count && b->func < p->nfuncs)

@@ -133,9 +133,10 @@ GString *report_annotated_asm(const Profile *p, bool with_source, bool events)
         g_string_append(o, REPORT_EVENTS_LEGEND);
     GHashTable *cache = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_lines);
     unsigned n = 0;
+    g_autofree bool *ran = report_funcs_ran(p);
     for (unsigned i = 0; i < p->nfuncs; i++) {   /* symbols order = address order */
         const ProfFunc *f = &p->funcs[i];
-        if (f->pseudo || f->hidden || !f->size || !report_func_active(p, i))
+        if (f->pseudo || f->hidden || !f->size || !(report_func_active(p, i) || ran[i]))
             continue;
         print_func(o, p, i, with_source, cache, &ec);
         n++;

@@ -56,6 +56,46 @@ bool report_func_active(const Profile *p, unsigned f)
     return false;
 }
 
+static int func_addr_cmp(const void *a, const void *b, void *data)
+{
+    const Profile *p = data;
+    uint32_t x = p->funcs[*(const unsigned *)a].addr, y = p->funcs[*(const unsigned *)b].addr;
+    return x < y ? -1 : x > y;
+}
+
+bool *report_funcs_ran(const Profile *p)
+{
+    bool *ran = g_new0(bool, p->nfuncs ? p->nfuncs : 1);
+    g_autoptr(GArray) ix = g_array_new(FALSE, FALSE, sizeof(unsigned));
+    for (unsigned i = 0; i < p->nfuncs; i++)
+        if (!p->funcs[i].pseudo && p->funcs[i].size)
+            g_array_append_val(ix, i);
+    g_qsort_with_data(ix->data, (gint)ix->len, sizeof(unsigned), func_addr_cmp, (void *)p);
+    const unsigned *f = (const unsigned *)(void *)ix->data;
+    for (unsigned i = 0; i < p->nblocks; i++) {
+        const ProfBlock *b = &p->blocks[i];
+        if (!b->count)
+            continue;
+        if (b->func < p->nfuncs && prof_block_insn_runs(b, 0))
+            ran[b->func] = true;
+        /* functions the block ran into (a label reached by falling
+         * through, hand-written assembly's): the first after its start */
+        unsigned lo = 0, hi = ix->len;
+        while (lo < hi) {
+            unsigned mid = lo + (hi - lo) / 2;
+            if (p->funcs[f[mid]].addr <= b->addr)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        uint64_t end = (uint64_t)b->addr + 4 * (uint64_t)b->ninsns;
+        for (unsigned k = lo; k < ix->len && p->funcs[f[k]].addr < end; k++)
+            if (prof_block_insn_runs(b, (p->funcs[f[k]].addr - b->addr) / 4))
+                ran[f[k]] = true;
+    }
+    return ran;
+}
+
 EvCols report_event_columns(const Profile *p, bool events)
 {
     EvCols c = { 0 };

@@ -33,6 +33,10 @@ char *report_ran_nothing(const Profile *p);
 /* Whether a function has anything worth printing. */
 bool report_func_active(const Profile *p, unsigned f);
 
+/* [nfuncs]: whether any instruction of each function ran, also one that
+ * an executed block starting before it ran into (free with g_free). */
+bool *report_funcs_ran(const Profile *p);
+
 /* --events columns of the per-line listings: the events of the event
  * table (the cache's misses only when some function has one). */
 typedef struct EvCols {

@@ -209,6 +209,31 @@ def annotate_section(text, suffix):
     return out
 
 
+class FallThrough(unittest.TestCase):
+    """annotated.txt lists every function whose code ran, also one a block
+    starting at the symbol before it ran into (hand-written assembly's
+    labels). t_fallthru: `mid`'s addiu runs 3 times inside the block that
+    starts at `loop`; before, `mid` had no calls and no cycles of its own
+    and was listed nowhere (neither annotated.txt nor --annotate=asm)."""
+
+    def test_label_reached_by_falling_through_is_listed(self):
+        for endian in ("el", "eb"):
+            elf = nptest.fixture("t_fallthru", endian)
+            mid = {k: v[0] for k, v in nptest.symbols(elf, endian).items()}["mid"]
+            r = run(ONE_CORE + [elf])
+            self.assertEqual(r.core(0)["exit_code"], 3, r.describe())
+            line = re.compile(r"^\s+3\s+\d+\s+\d+\s+0x%08x: addiu " % mid, re.M)
+            text = r.text("core0", "annotated.txt")
+            self.assertIn("*** mid  [0x%08x, " % mid, text)
+            self.assertRegex(text, line)
+            out = tmpdir("fallthru")
+            rep = raw(["report", r.out, "--annotate=asm", "-o", out])
+            self.assertEqual(rep.returncode, 0, rep.stderr)
+            asm = open(os.path.join(out, "core0", "annotated.txt")).read()
+            self.assertIn("*** mid [0x%08x, " % mid, asm)
+            self.assertRegex(asm, line)
+
+
 class Callgrind(unittest.TestCase):
     """callgrind.out (issue 20.8): absolute fl= names that resolve from any
     working directory, each instruction's cost on its own line, events
