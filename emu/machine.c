@@ -102,8 +102,8 @@ static uint64_t poll_iter_at(const MCore *o, uint64_t t) NP_REQUIRES(mach_sched_
 /* Is an idle or polling core woken by the network as it is now? */
 static bool net_wakes(MCore *o) NP_REQUIRES(mach_sched_lock)
 {
-    if (o->polling)
-        return dev_ni_poll_ready(o->ni, o->p_tx);
+    if (o->polling) /* a spin on RAM: nothing the network does ends it */
+        return !o->p_ram && dev_ni_poll_ready(o->ni, o->p_tx);
     core_refresh_net(o->core);
     return core_irq_wanted(o->core);
 }
@@ -220,7 +220,7 @@ static bool sched_sync_done(void *opaque, Core *core) NP_RELEASE(mach_sched_lock
  * until the NI can answer otherwise (the network wakes it at the exact
  * cycle) or a local event (timer) is due; the first iteration to run. */
 static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64_t period,
-                                uint64_t poll_offset, uint32_t poll_pc, bool tx)
+                                uint64_t poll_offset, uint32_t poll_pc, bool tx, bool ram)
 {
     MCore *mc = opaque;
     Machine *m = mc->m;
@@ -229,6 +229,7 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     mach_work(mc, start);
     mc->polling = true;
     mc->p_tx = tx;
+    mc->p_ram = ram;
     mc->p_start = start;
     mc->p_period = period;
     mc->p_off = poll_offset;
@@ -276,10 +277,19 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
      * reaches the observers by itself when it completes by the limit) */
     uint64_t k = r > start ? (r - start) / period : 0, limit = m->cfg->max_cycles;
     k = start < limit ? MIN(k, (limit - start) / period) : 0;
-    if (k)
+    if (k && ram)
+        mach_spun(mc, start + poll_offset, poll_pc, mc->w_addr);
+    else if (k)
         dev_ni_emit_polls(mc->ni, tx, poll_pc, start + poll_offset, period, k);
     mach_unlock(s);
     return r;
+}
+
+/* CoreSched.spin (lock held: between sync and sync_done). */
+static void sched_spin(void *opaque, Core *core, uint64_t t, uint32_t pc, uint32_t addr) NP_REQUIRES(mach_sched_lock)
+{
+    (void)core;
+    mach_spun(opaque, t, pc, addr);
 }
 
 /* The core idles (lock held): look at it at wake_t, wake it if it may. */
@@ -578,6 +588,7 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
         core_set_sched(m->cores[i], &(CoreSched){ .opaque = mc, .sync = sched_sync,
                                                   .sync_done = sched_sync_done,
                                                   .poll_wait = cfg->reference ? NULL : sched_poll_wait,
+                                                  .spin = sched_spin,
                                                   .lb_pub = &mc->lb, .progress = mach_progress,
                                                   .lone = machine_threads(cfg) == 1 });
     }
@@ -665,7 +676,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
         for (unsigned i = 0; i < m->ncores; i++) {
             const MCore *o = &s->mc[i];
             bool stuck = core_state(m->cores[i]) == CORE_DEADLOCK;
-            m->waits[i] = (MachWait){ .kind = stuck ? o->w_kind : MACH_WAIT_NONE, .pc = o->w_pc,
+            m->waits[i] = (MachWait){ .kind = stuck ? o->w_kind : MACH_WAIT_NONE, .pc = o->w_pc, .addr = o->w_addr,
                                       .peer = noc_tx_head_dst(m->noc, i) };
         }
     }
