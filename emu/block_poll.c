@@ -141,8 +141,9 @@ bool block_spin_failed(Core *c, Block *b, uint64_t *start)
         return true;
     /* the skip: with the cache model a skipped iteration's D-cache
      * lookup is not counted; uncached RAM (kseg1) costs extra cycles per
-     * access (block_poll_never): both run every iteration */
-    if (!c->sched.poll_wait || c->cache || addr >= NP_KSEG1 || c->state != CORE_RUNNING)
+     * access (block_poll_never); a debugger may write the word at any
+     * stop (and stop at any cycle): all run every iteration */
+    if (!c->sched.poll_wait || c->cache || addr >= NP_KSEG1 || c->dbg || c->state != CORE_RUNNING)
         return false;
     if (b->pollable < 0)
         b->pollable = 1; /* poll_loop (block_spin_mark), and no cache */
