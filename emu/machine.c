@@ -99,11 +99,25 @@ static uint64_t poll_iter_at(const MCore *o, uint64_t t) NP_REQUIRES(mach_sched_
     return o->p_start + (t - first + o->p_period - 1) / o->p_period * o->p_period;
 }
 
+/* The iteration of a skipped loop that a change of the network at s
+ * wakes: a poll's whose poll comes at or after s; a spin on RAM sees
+ * interrupt lines only at its iterations' boundaries (core_events): the
+ * first to start at or after s, which takes the interrupt there. */
+static uint64_t net_wake_iter(const MCore *o, uint64_t s) NP_REQUIRES(mach_sched_lock)
+{
+    if (!o->p_ram || s <= o->p_start)
+        return poll_iter_at(o, s);
+    return poll_iter_at(o, s) + o->p_period; /* p_off is the period */
+}
+
 /* Is an idle or polling core woken by the network as it is now? */
 static bool net_wakes(MCore *o) NP_REQUIRES(mach_sched_lock)
 {
-    if (o->polling) /* a spin on RAM: nothing the network does ends it */
-        return !o->p_ram && dev_ni_poll_ready(o->ni, o->p_tx);
+    if (o->polling && !o->p_ram)
+        return dev_ni_poll_ready(o->ni, o->p_tx);
+    /* idle, or spinning on RAM: an interrupt line the network raised (its
+     * handler may end the spin: taken at the end of the iteration in
+     * which it rose, as without skipping) */
     core_refresh_net(o->core);
     return core_irq_wanted(o->core);
 }
@@ -136,7 +150,7 @@ static bool advance_network(Machine *m, uint64_t t) NP_REQUIRES(mach_sched_lock)
             if (o->st != MC_IDLE || o->woken || !net_wakes(o))
                 continue;
             o->woken = true;
-            o->wake_t = o->polling ? poll_iter_at(o, s) : MAX(s, core_cycles(o->core));
+            o->wake_t = o->polling ? net_wake_iter(o, s) : MAX(s, core_cycles(o->core));
             lb_set(o, o->wake_t);
             early |= o->wake_t < t;
             mach_preempt_for(m, o);

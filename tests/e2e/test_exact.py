@@ -275,6 +275,15 @@ class Exact(unittest.TestCase):
             base = self.check_knobs("spin_tick", KNOBS, endian)
             self.assertEqual(base[os.path.join("core0", "console.txt")], b"hang_tick: flag after 5 ticks\n")
         self.check_knobs("spin_tick", KNOBS[:4], extra=["--set", "cache.enabled=1"])
+        # spin_rx: the NoC receive interrupt's handler ends three spins, its
+        # packets landing at different phases of the loop: the skip ends at
+        # the iteration boundary that takes the interrupt without skipping.
+        # Before (the network never woke the spin): core 0 slept on to its
+        # livelock's due cycle and took the packet 10^7 cycles late.
+        for endian in ("el", "eb"):
+            base = self.check_knobs("spin_rx", KNOBS, endian)
+            self.assertEqual(base[os.path.join("core0", "console.txt")], b"spin_rx: got 0xe8e08f59\n")
+        self.check_knobs("spin_rx", KNOBS[:4], extra=["--set", "timing.model=24k"])
         for name in ("hang_ram", "hang_tick"):
             for extra in ([], ["--set", "cache.enabled=1"]):
                 L = ["--set", "run.livelock_cycles=50000"] + extra
