@@ -143,7 +143,7 @@ bool block_spin_failed(Core *c, Block *b, uint64_t *start)
      * lookup is not counted; uncached RAM (kseg1) costs extra cycles per
      * access (block_poll_never); a debugger may write the word at any
      * stop (and stop at any cycle): all run every iteration */
-    if (!c->sched.poll_wait || c->cache || addr >= NP_KSEG1 || c->dbg || c->state != CORE_RUNNING)
+    if (!c->sched.poll_wait || c->cache || addr >= NP_KSEG1 || c->dbg || b->rt_pend || c->state != CORE_RUNNING)
         return false;
     if (b->pollable < 0)
         b->pollable = 1; /* poll_loop (block_spin_mark), and no cache */
