@@ -338,6 +338,7 @@ static void wait_of(Run *r, unsigned i)
 {
     static const char *const kinds[] = {
         [MACH_WAIT_RX] = "receive", [MACH_WAIT_TX] = "transmit", [MACH_WAIT_IRQ] = "interrupt",
+        [MACH_WAIT_RAM] = "memory",
     };
     CoreResult *res = &r->res[i];
     const MachWait *w = r->m->waits ? &r->m->waits[i] : NULL;
@@ -391,6 +392,10 @@ static void wait_of(Run *r, unsigned i)
     wait_site_line(r, syms, site, res);
     if (w->kind == MACH_WAIT_IRQ) {
         g_autofree char *why = core_irq_explain(r->m->cores[i]);
+        res->wait_why = profile_data_intern(&r->data, why);
+    } else if (w->kind == MACH_WAIT_RAM) {
+        g_autofree char *why = g_strdup_printf("it loads the word at 0x%08x in its own RAM and stores nothing: "
+                                               "only an interrupt handler (or a debugger) could change it", w->addr);
         res->wait_why = profile_data_intern(&r->data, why);
     }
 }

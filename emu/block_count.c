@@ -12,7 +12,7 @@ uint32_t block_addr(const Block *b) { return b->addr; }
 uint32_t block_ninsns(const Block *b) { return b->ninsns; }
 uint64_t block_count(const Block *b) { return b->count; }
 uint64_t block_cycles(const Block *b) { return b->count * b->cost + (uint64_t)b->extra; }
-unsigned block_flags(const Block *b) { return b->flags & ~(BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL); }
+unsigned block_flags(const Block *b) { return b->flags & ~(BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL | BLOCK_SPIN); }
 uint32_t block_branch_pc(const Block *b) { return b->branch_pc; }
 uint32_t block_tag(const Block *b) { return b->tag; }
 

@@ -48,7 +48,10 @@ static void check_poll(const Core *c)
     g_assert(c->prev == b || c->prev == &c->none || c->prev == &c->irq_marker);
     g_assert(b->pollable == 1);
     g_assert(p->pc >= b->addr && p->pc < b->addr + b->size);
-    g_assert_cmpuint(p->off, ==, prefix_cost(b, (p->pc - b->addr) / 4));
+    if (p->ram) /* a spin on RAM: its wait is at the iteration's end */
+        g_assert_cmpuint(p->off, >=, b->cost);
+    else
+        g_assert_cmpuint(p->off, ==, prefix_cost(b, (p->pc - b->addr) / 4));
     g_assert_cmpuint(p->s0 + p->off, <=, c->cycles);
 }
 

@@ -196,9 +196,15 @@ typedef struct CoreSched {
      * start at `start`, `start + period`, ...; the poll of each runs at
      * + poll_offset. Return the start of the first iteration that must
      * really run (its poll may succeed, or an event is due): the core
-     * accounts the skipped ones exactly. NULL: never skip. */
+     * accounts the skipped ones exactly. NULL: never skip. ram: the loop
+     * spins on a word of RAM (spin); each iteration's wait is at its end. */
     uint64_t (*poll_wait)(void *opaque, Core *core, uint64_t start, uint64_t period,
-                          uint64_t poll_offset, uint32_t poll_pc, bool tx);
+                          uint64_t poll_offset, uint32_t poll_pc, bool tx, bool ram);
+    /* Optional: at a sync point at t (between sync and sync_done, lock
+     * held), an iteration of a one-block loop that only reads the word of
+     * RAM at addr (its lw at pc) and stores nothing failed: only an
+     * interrupt handler or a debugger can end it (block_spin_failed). */
+    void (*spin)(void *opaque, Core *core, uint64_t t, uint32_t pc, uint32_t addr);
     /* Where the running core publishes, with a release store at every
      * block boundary, the cycle that block starts: nothing it does from
      * then on (a sync included) happens earlier, so other host threads

@@ -158,6 +158,10 @@ struct Block {
 #define BLOCK_EVAL (1u << 28)       /* conditional branch to its own
                                        fall-through: taken-ness needs the
                                        registers */
+#define BLOCK_SPIN (1u << 27)       /* a one-block idempotent loop with one
+                                       load and no store (block_spin_mark):
+                                       a failed iteration that read RAM is
+                                       a wait (block_spin_failed) */
 /* Block.chk: leaving the block, the hook's fast path checks with plain
  * loads from the register file (c->gpr) that nothing is due: */
 #define BLOCK_CHK_JR 1u   /* a register jump's target is even (exc_odd_target) */
@@ -182,7 +186,7 @@ struct Block {
  * plain loads (c->gpr). */
 /* Flags of a block whose leaving always takes the hook's slow path (the
  * client's calls and returns take its fast arrival) */
-#define CORE_ARRIVE_SLOW (MIPS_ERET | MIPS_LIKELY | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL)
+#define CORE_ARRIVE_SLOW (MIPS_ERET | MIPS_LIKELY | BLOCK_IRQ_ENTRY | BLOCK_SPLIT | BLOCK_EVAL | BLOCK_SPIN)
 
 static inline void block_leave(Block *b, bool regs)
 {
@@ -253,13 +257,14 @@ typedef struct CoreCut {
 
 /* Poll skip: the block whose failed poll may repeat (NULL: none), the
  * cycle that iteration started, the poll's offset in cycles from it and
- * its address, and whether it polled for room to send. Written by block.c
- * only (block_poll_failed arms it, the next boundary disarms it). */
+ * its address, and whether it polled for room to send, or spun on RAM
+ * (block_spin_failed). Written by block.c only (block_poll_failed arms
+ * it, the next boundary disarms it). */
 typedef struct CorePoll {
     Block *blk;
     uint64_t s0;
     uint32_t off, pc;
-    bool tx;
+    bool tx, ram;
 } CorePoll;
 
 /* The search for the instruction of each access in one execution (the
@@ -750,6 +755,14 @@ void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx);
 /* Entering b again right after its failed poll, at `start`: the cycle it
  * really starts at, iterations the scheduler lets it skip accounted. */
 uint64_t block_poll_skip(Core *c, Block *b, uint64_t start);
+/* At translation: flag b BLOCK_SPIN when it is a one-block idempotent loop
+ * whose one load's address the end of an iteration still holds. */
+void block_spin_mark(Block *b);
+/* Entering BLOCK_SPIN b again from itself at *start (c->cycles: the end of
+ * the failed iteration): when its load read RAM, the iteration is a wait,
+ * reported at a sync point at *start, and the iterations after it may be
+ * skipped (*start moves on). True when b must not run now (halted). */
+bool block_spin_failed(Core *c, Block *b, uint64_t *start);
 
 /* cache.c: the L1 caches ([cache] enabled) */
 /* Make c->cache when the cache is enabled (true), else nothing (false). */

@@ -99,11 +99,25 @@ static uint64_t poll_iter_at(const MCore *o, uint64_t t) NP_REQUIRES(mach_sched_
     return o->p_start + (t - first + o->p_period - 1) / o->p_period * o->p_period;
 }
 
+/* The iteration of a skipped loop that a change of the network at s
+ * wakes: a poll's whose poll comes at or after s; a spin on RAM sees
+ * interrupt lines only at its iterations' boundaries (core_events): the
+ * first to start at or after s, which takes the interrupt there. */
+static uint64_t net_wake_iter(const MCore *o, uint64_t s) NP_REQUIRES(mach_sched_lock)
+{
+    if (!o->p_ram || s <= o->p_start)
+        return poll_iter_at(o, s);
+    return poll_iter_at(o, s) + o->p_period; /* p_off is the period */
+}
+
 /* Is an idle or polling core woken by the network as it is now? */
 static bool net_wakes(MCore *o) NP_REQUIRES(mach_sched_lock)
 {
-    if (o->polling)
+    if (o->polling && !o->p_ram)
         return dev_ni_poll_ready(o->ni, o->p_tx);
+    /* idle, or spinning on RAM: an interrupt line the network raised (its
+     * handler may end the spin: taken at the end of the iteration in
+     * which it rose, as without skipping) */
     core_refresh_net(o->core);
     return core_irq_wanted(o->core);
 }
@@ -136,7 +150,7 @@ static bool advance_network(Machine *m, uint64_t t) NP_REQUIRES(mach_sched_lock)
             if (o->st != MC_IDLE || o->woken || !net_wakes(o))
                 continue;
             o->woken = true;
-            o->wake_t = o->polling ? poll_iter_at(o, s) : MAX(s, core_cycles(o->core));
+            o->wake_t = o->polling ? net_wake_iter(o, s) : MAX(s, core_cycles(o->core));
             lb_set(o, o->wake_t);
             early |= o->wake_t < t;
             mach_preempt_for(m, o);
@@ -220,7 +234,7 @@ static bool sched_sync_done(void *opaque, Core *core) NP_RELEASE(mach_sched_lock
  * until the NI can answer otherwise (the network wakes it at the exact
  * cycle) or a local event (timer) is due; the first iteration to run. */
 static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64_t period,
-                                uint64_t poll_offset, uint32_t poll_pc, bool tx)
+                                uint64_t poll_offset, uint32_t poll_pc, bool tx, bool ram)
 {
     MCore *mc = opaque;
     Machine *m = mc->m;
@@ -229,6 +243,7 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     mach_work(mc, start);
     mc->polling = true;
     mc->p_tx = tx;
+    mc->p_ram = ram;
     mc->p_start = start;
     mc->p_period = period;
     mc->p_off = poll_offset;
@@ -276,10 +291,19 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
      * reaches the observers by itself when it completes by the limit) */
     uint64_t k = r > start ? (r - start) / period : 0, limit = m->cfg->max_cycles;
     k = start < limit ? MIN(k, (limit - start) / period) : 0;
-    if (k)
+    if (k && ram)
+        mach_spun(mc, start + poll_offset, poll_pc, mc->w_addr);
+    else if (k)
         dev_ni_emit_polls(mc->ni, tx, poll_pc, start + poll_offset, period, k);
     mach_unlock(s);
     return r;
+}
+
+/* CoreSched.spin (lock held: between sync and sync_done). */
+static void sched_spin(void *opaque, Core *core, uint64_t t, uint32_t pc, uint32_t addr) NP_REQUIRES(mach_sched_lock)
+{
+    (void)core;
+    mach_spun(opaque, t, pc, addr);
 }
 
 /* The core idles (lock held): look at it at wake_t, wake it if it may. */
@@ -578,6 +602,7 @@ Machine *machine_new(const Config *cfg, ElfImage *const *imgs, ConsoleFn console
         core_set_sched(m->cores[i], &(CoreSched){ .opaque = mc, .sync = sched_sync,
                                                   .sync_done = sched_sync_done,
                                                   .poll_wait = cfg->reference ? NULL : sched_poll_wait,
+                                                  .spin = sched_spin,
                                                   .lb_pub = &mc->lb, .progress = mach_progress,
                                                   .lone = machine_threads(cfg) == 1 });
     }
@@ -665,7 +690,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
         for (unsigned i = 0; i < m->ncores; i++) {
             const MCore *o = &s->mc[i];
             bool stuck = core_state(m->cores[i]) == CORE_DEADLOCK;
-            m->waits[i] = (MachWait){ .kind = stuck ? o->w_kind : MACH_WAIT_NONE, .pc = o->w_pc,
+            m->waits[i] = (MachWait){ .kind = stuck ? o->w_kind : MACH_WAIT_NONE, .pc = o->w_pc, .addr = o->w_addr,
                                       .peer = noc_tx_head_dst(m->noc, i) };
         }
     }

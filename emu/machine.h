@@ -59,11 +59,14 @@ typedef enum {
     MACH_WAIT_RX,              /* a packet: it polled RX_COUNT/SRC/LEN */
     MACH_WAIT_TX,              /* room to transmit: it polled TX_STATUS */
     MACH_WAIT_IRQ,             /* an interrupt, in `wait` */
+    MACH_WAIT_RAM,             /* a change of a word of its RAM: it spun on
+                                  it in a loop that stores nothing */
 } MachWaitKind;
 
 typedef struct MachWait {
     MachWaitKind kind;
-    uint32_t pc;               /* its last poll or `wait` */
+    uint32_t pc;               /* its last poll, `wait` or spin's load */
+    uint32_t addr;             /* RAM: the word it spun on */
     int peer;                  /* TX: destination of the packet at the head
                                   of its injection queue (-1: none) */
 } MachWait;

@@ -5,12 +5,13 @@
  * Progress is only what another core, or the outside, could see: a packet
  * sent, received or dropped at the core's NI (NiEvent) and the first
  * CONSOLE write after a wait (a sync point then: core_watch_console). A
- * core waits from its first failed NI poll or `wait` after its last
- * progress (`polled`, `poll_from`), and is stuck once it has waited for
- * [run] livelock_cycles and waited again since (`again`: one long `wait`
- * that its timer ends is a sleep); interrupt handlers, timer ticks and
- * work that nobody sees change nothing. Every progress is a sync point,
- * so no core makes progress past a cycle t at which another core checks:
+ * core waits from its first failed NI poll, spin on RAM (mach_spun) or
+ * `wait` after its last progress (`polled`, `poll_from`), and is stuck
+ * once it has waited for [run] livelock_cycles and waited again since
+ * (`again`: one long `wait` that its timer ends is a sleep); interrupt
+ * handlers, timer ticks and work that nobody sees change nothing. Every
+ * progress is a sync point, so no core makes progress past a cycle t at
+ * which another core checks:
  * the state before its last progress (prev_*) is the state as of t - 1.
  */
 #include "emu/machine_priv.h"
@@ -173,4 +174,12 @@ void mach_ni_event(void *opaque, const NiEvent *ev)
         return;
     }
     progress_at(mc, ev->cycle);
+}
+
+/* A failed iteration of a spin on RAM (block_spin_failed): a wait like a
+ * failed NI poll, at a sync point in every schedule. */
+void mach_spun(MCore *mc, uint64_t t, uint32_t pc, uint32_t addr) NP_REQUIRES(mach_sched_lock)
+{
+    waited_at(mc, t, MACH_WAIT_RAM, pc);
+    mc->w_addr = addr;
 }

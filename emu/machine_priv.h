@@ -48,10 +48,11 @@ typedef struct MCore {
     uint64_t again_at, prev_again_at;
     /* what it waited for last (MachWaitKind) and where (a poll's pc) */
     unsigned w_kind;
-    uint32_t w_pc;
+    uint32_t w_pc, w_addr;     /* ... and the word of RAM it spun on */
     /* MC_IDLE while spinning on a failed poll (CoreSched.poll_wait):
-     * iterations start at p_start + j * p_period, their poll at + p_off */
-    bool polling MACH_GUARDED, p_tx MACH_GUARDED;
+     * iterations start at p_start + j * p_period, their poll at + p_off;
+     * p_ram: on a word of RAM (only a local event ends it) */
+    bool polling MACH_GUARDED, p_tx MACH_GUARDED, p_ram MACH_GUARDED;
     uint64_t p_start MACH_GUARDED, p_period MACH_GUARDED, p_off MACH_GUARDED;
     uint64_t p_resume;
     uint32_t p_pc MACH_GUARDED;
@@ -167,6 +168,8 @@ void mach_waited(MCore *mc);
 /* CoreSched.progress (a CONSOLE write) and the NI's observer. */
 void mach_progress(void *opaque, Core *core, uint64_t t);
 void mach_ni_event(void *opaque, const NiEvent *ev);
+/* CoreSched.spin, and the first of the iterations a spin skipped. */
+void mach_spun(MCore *mc, uint64_t t, uint32_t pc, uint32_t addr) NP_REQUIRES(mach_sched_lock);
 
 /* machine_spin.c, lock held (dropped while spinning, held on return) */
 bool mach_spin_sync(Machine *m, MCore *mc, uint64_t t) NP_REQUIRES(mach_sched_lock);

@@ -65,8 +65,8 @@ static void stop_where(GString *o, const CoreResult *c)
 void summary_endings(GString *o, const RunInfo *run, const char *indent)
 {
     if (run->livelock)
-        g_string_append_printf(o, "%slivelock: every live core only waited (polled an NI in vain, slept in wait, ran "
-                               "interrupt handlers) for %" G_GUINT64_FORMAT " cycles, nothing another core "
+        g_string_append_printf(o, "%slivelock: every live core only waited (polled an NI or spun on RAM in vain, "
+                               "slept in wait, ran interrupt handlers) for %" G_GUINT64_FORMAT " cycles, nothing another core "
                                "could see changed and no flit moved (found at cycle %" G_GUINT64_FORMAT ")\n",
                                indent, run->livelock_cycles, run->end_cycle);
     else
@@ -76,7 +76,8 @@ void summary_endings(GString *o, const RunInfo *run, const char *indent)
         if (strcmp(c->status, "deadlock") != 0)
             continue;
         g_string_append_printf(o, "%s  core %u %s at pc 0x%08x in ", indent, c->id,
-                               c->wait_for && strcmp(c->wait_for, "interrupt") != 0 ? "polling" : "waiting",
+                               !c->wait_for || strcmp(c->wait_for, "interrupt") == 0 ? "waiting"
+                               : strcmp(c->wait_for, "memory") == 0 ? "spinning" : "polling",
                                c->stop_pc);
         stop_where(o, c);
         g_string_append_c(o, '\n');
@@ -93,6 +94,8 @@ void summary_endings(GString *o, const RunInfo *run, const char *indent)
                                    ? run->cores[c->wait_peer].status : "");
         else if (strcmp(c->wait_for, "transmit") == 0)
             g_string_append(o, "transmit room");
+        else if (strcmp(c->wait_for, "memory") == 0)
+            g_string_append(o, "a word of RAM to change");
         else
             g_string_append(o, "an interrupt");
         g_string_append_printf(o, ", at 0x%08x in %s (%s:%u)\n", c->wait_pc,

@@ -262,6 +262,43 @@ class Exact(unittest.TestCase):
                 for k in base:
                     self.assertEqual(got[k], base[k], "%s: %s differs at quantum %d, %d threads" % (name, k, q, t))
 
+    def test_spin_on_ram(self):
+        # a spin on a flag in the core's own RAM (`while (flag == 0) ;`):
+        # its failed iterations are skipped like a failed NI poll's, to the
+        # next timer tick. spin_tick: a timer handler sets the flag at its
+        # 5th tick: the same files as the reference schedule (which runs
+        # every iteration) at every quantum and thread count, and with the
+        # cache model (iterations not skipped, waits still reported).
+        # hang_ram (nobody sets it) and hang_tick (the 100th tick would):
+        # the livelock at the same cycle, the same reports, as the reference.
+        for endian in ("el", "eb"):
+            base = self.check_knobs("spin_tick", KNOBS, endian)
+            self.assertEqual(base[os.path.join("core0", "console.txt")], b"hang_tick: flag after 5 ticks\n")
+        self.check_knobs("spin_tick", KNOBS[:4], extra=["--set", "cache.enabled=1"])
+        # spin_rx: the NoC receive interrupt's handler ends three spins, its
+        # packets landing at different phases of the loop: the skip ends at
+        # the iteration boundary that takes the interrupt without skipping.
+        # Before (the network never woke the spin): core 0 slept on to its
+        # livelock's due cycle and took the packet 10^7 cycles late.
+        for endian in ("el", "eb"):
+            base = self.check_knobs("spin_rx", KNOBS, endian)
+            self.assertEqual(base[os.path.join("core0", "console.txt")], b"spin_rx: got 0xe8e08f59\n")
+        self.check_knobs("spin_rx", KNOBS[:4], extra=["--set", "timing.model=24k"])
+        for name in ("hang_ram", "hang_tick"):
+            for extra in ([], ["--set", "cache.enabled=1"]):
+                L = ["--set", "run.livelock_cycles=50000"] + extra
+                ref = run([fw(name)] + L + REFERENCE, timeout=120)
+                self.assertEqual(ref.rc, 4, ref.describe())
+                base = files_of(ref.out)
+                for q, t in [(1, 1), (1000, 2), (37, 3), (100000, 2)]:
+                    r = run([fw(name), "--set", "sched.quantum=%d" % q, "--threads", str(t)] + L, timeout=120)
+                    self.assertEqual(r.rc, 4, r.describe())
+                    got = files_of(r.out)
+                    self.assertEqual(sorted(got), sorted(base))
+                    for k in base:
+                        self.assertEqual(got[k], base[k], "%s %s: %s differs at quantum %d, %d threads"
+                                         % (name, extra, k, q, t))
+
     def test_threads_option_validated(self):
         r = run([fw("matmul"), "--threads", "x"])
         self.assertEqual(r.rc, 2)

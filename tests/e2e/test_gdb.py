@@ -583,6 +583,26 @@ class Gdb(unittest.TestCase):
         self.assertEqual(states[4:], [("1", "fault: unmapped-fetch"), ("2", "fault: unmapped-fetch"),
                                       ("3", "fault: unmapped-fetch"), ("4", "fault: misaligned-fetch")], text)
 
+    def test_debugger_ends_a_spin_on_ram(self):
+        """hang_ram.c spins on a flag in its own RAM that nothing sets: a
+        debugger write is what ends it. Under gdb its iterations run one
+        by one (not skipped), so the stop at cycle 10000 comes there and
+        `set var flag = 1` ends the loop at once: exit 1 with the flag
+        printed. Before: the core slept through the skipped iterations,
+        stopped only after its livelock was found (exit 4, no flag)."""
+        s = Session(fw("hang_ram"), ["--gdb-stop-at-cycle", "10000", "--set", "run.livelock_cycles=50000",
+                                     "--set", "mesh.width=1", "--set", "mesh.height=1"])
+        text = s.gdb("continue", "monitor cycles", "set var flag = 1", "continue")
+        rc = s.wait()
+        m = re.search(r"core0 (\d+) cycles", text)
+        self.assertTrue(m, text)
+        self.assertGreaterEqual(int(m.group(1)), 10000)
+        self.assertLess(int(m.group(1)), 10064)
+        self.assertIn("in await_flag ()", text)
+        self.assertEqual(rc, 1, text)
+        with open(os.path.join(s.out, "core0", "console.txt")) as f:
+            self.assertEqual(f.read(), "hang_ram: flag 1\n")
+
     def test_stop_at_cycle_and_kill(self):
         # calls runs instructions every cycle (no wait, no poll): the stop
         # is at the first instruction boundary at or after n

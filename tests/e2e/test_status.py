@@ -734,8 +734,8 @@ class EndOfRun(unittest.TestCase):
             body = dis[dis.index("<rt_recv>:"):]
             poll = int(re.search(r"^([0-9a-f]+):\s+\S+\s+lw\s+\w+,12304\(", body, re.M).group(1), 16)
             summary_txt = r.text("summary.txt")
-            self.assertIn("livelock: every live core only waited (polled an NI in vain, slept in wait, "
-                          "ran interrupt handlers) for %d cycles" % L, summary_txt)
+            self.assertIn("livelock: every live core only waited (polled an NI or spun on RAM in vain, "
+                          "slept in wait, ran interrupt handlers) for %d cycles" % L, summary_txt)
             self.assertIn("waits for a packet (receive from any core), at", summary_txt)
             self.assertIn(" in wait_for_nothing (", summary_txt)
             for c in s["cores"]:
@@ -766,6 +766,39 @@ class EndOfRun(unittest.TestCase):
         self.assertEqual(c["status"], "deadlock")
         self.assertEqual((w["for"], w["peer"], w["function"], w["line"]), (what, peer, function, line))
         self.assertTrue(w["file"].endswith(".c"), w["file"])
+
+    def test_hang_spin_on_ram(self):
+        """hang_ram.c: core 0 spins on a flag in its own RAM that nothing
+        sets, with no interrupt enabled (`L: lw; beqz L; nop`): a livelock
+        within livelock_cycles, the spin's line named, waiting for that
+        word (its address from the symbol table) to change. Before: it ran
+        to the cycle limit. hang_tick.c: the same spin that a timer handler
+        would end at its 100th tick (200000 cycles): a livelock too, like a
+        loop of `wait`s that ticks wake; at its 5th tick (spin_tick): exit 0."""
+        for endian in ("el", "eb"):
+            syms = subprocess.run([nptest.tool("mipsel-linux-gnu-nm"), fw("hang_ram", endian)],
+                                  capture_output=True, text=True, check=True).stdout
+            flag = int(re.search(r"^([0-9a-f]+) [bBdD] flag$", syms, re.M).group(1), 16) & 0xFFFFFFFF
+            dis = subprocess.run([nptest.tool("mipsel-linux-gnu-objdump"), "-d", fw("hang_ram", endian)],
+                                 capture_output=True, text=True, check=True).stdout
+            body = dis[dis.index("<await_flag>:"):]
+            load = int(re.search(r"^([0-9a-f]+):\s+\S+\s+lw\s", body, re.M).group(1), 16)
+            r, line = self.hang("hang_ram", endian)
+            c = r.summary["cores"][0]
+            self.check_wait(c, "memory", None, "await_flag", line)
+            self.assertEqual((c["wait"]["pc"], c["stop"]["pc"]), (load, load))
+            self.assertIn("the word at 0x%08x in its own RAM" % flag, c["wait"]["why"])
+            summary_txt = r.text("summary.txt")
+            self.assertIn("core 0 spinning at pc 0x%08x in await_flag (" % load, summary_txt)
+            self.assertIn("waits for a word of RAM to change, at 0x%08x in await_flag (" % load, summary_txt)
+            self.assertIn("hang_ram.c:%d)" % line, r.stderr)
+            r, line = self.hang("hang_tick", endian)
+            c = r.summary["cores"][0]
+            self.check_wait(c, "memory", None, "await_flag", line)
+            self.assertGreater(c["interrupts"], 20)  # ticks every 2000 cycles, none ended it
+            r = run(["--set", "run.livelock_cycles=50000", fw("spin_tick", endian)], timeout=60)
+            self.assertEqual(r.rc, 0, r.describe())
+            self.assertEqual(r.text(os.path.join("core0", "console.txt")), "hang_tick: flag after 5 ticks\n")
 
     def test_hang_kept_busy_by_interrupts(self):
         """19.8 a: cores 0 and 1 wait in rt_recv for each other while a
