@@ -85,7 +85,7 @@ static bool stuck_before(const MCore *o, uint64_t t, uint64_t L) NP_REQUIRES(mac
  * counts its last move too: a packet ejected into a receive queue is seen
  * by its receiver's next poll (a sender that then exits is done, not
  * stuck, and its packet is the progress). */
-uint64_t mach_net_last_move(const Machine *m)
+uint64_t mach_net_last_move(const Machine *m) NP_REQUIRES(mach_sched_lock)
 {
     uint64_t last = noc_last_move(m->noc);
     return noc_quiescent(m->noc) && last == 0 ? UINT64_MAX : last;
@@ -94,7 +94,7 @@ uint64_t mach_net_last_move(const Machine *m)
 /* The network changed nothing for L cycles before t (the network has been
  * simulated up to t at every check); the caller then asks whether it
  * will move by itself (net_on_its_way). */
-static bool net_still(const Machine *m, uint64_t t, uint64_t L)
+static bool net_still(const Machine *m, uint64_t t, uint64_t L) NP_REQUIRES(mach_sched_lock)
 {
     uint64_t last = mach_net_last_move(m);
     return last == UINT64_MAX || last + L < t;
@@ -103,7 +103,7 @@ static bool net_still(const Machine *m, uint64_t t, uint64_t L)
 /* A flit is on its way (a router or link latency longer than L, a packet
  * stamped later): the network will move by itself, nothing is stuck. Not
  * so for flits blocked behind a full queue (noc_next_activity: never). */
-static bool net_on_its_way(const Machine *m)
+static bool net_on_its_way(const Machine *m) NP_REQUIRES(mach_sched_lock)
 {
     return noc_next_activity(m->noc) != UINT64_MAX;
 }
