@@ -174,6 +174,15 @@ class Sdk(unittest.TestCase):
                 f.write(text)
         return d
 
+    def run_one_core(self, elf):
+        """nocprof run on a 1x1 mesh; status 0 asserted."""
+        out = tmpdir("out")
+        p = subprocess.run([self.nocprof, "run", "-q", "-o", out, "--set", "mesh.width=1", "--set", "mesh.height=1",
+                            elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                           timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return nptest.Run([elf], p, out, 0)
+
     def run_elf(self, elf, big=False):
         self.assertTrue(os.path.isfile(elf), elf)
         out = tmpdir("out")
@@ -243,12 +252,7 @@ class Sdk(unittest.TestCase):
             p = subprocess.run([cc, endian, "-O2", "-g", "-o", elf, os.path.join(d, "jit.c")],
                                stderr=subprocess.PIPE, universal_newlines=True)
             self.assertEqual(p.returncode, 0, p.stderr)
-            out = tmpdir("out")
-            p = subprocess.run([self.nocprof, "run", "-q", "-o", out, "--set", "mesh.width=1",
-                                "--set", "mesh.height=1", elf], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
-            r = nptest.Run([elf], p, out, 0)
-            self.assertEqual(p.returncode, 0, p.stderr)
+            r = self.run_one_core(elf)
             self.assertEqual(r.text("core0", "console.txt"), "jit returned 42\n")
             calls = {f["name"]: f["calls"] for f in r.core(0)["functions"]}
             self.assertEqual(calls["_flush_cache"], 1)
@@ -331,12 +335,7 @@ class Sdk(unittest.TestCase):
                                universal_newlines=True)
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertEqual(p.stderr + p.stdout, "")       # no "abicalls" warning
-            out = tmpdir("out")
-            p = subprocess.run([self.nocprof, "run", "-q", "-o", out, "--set", "mesh.width=1",
-                                "--set", "mesh.height=1", elf], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            r = nptest.Run([elf], p, out, 0)
+            r = self.run_one_core(elf)
             self.assertEqual(r.text("core0", "console.txt"), expected_helpers())
         # every member of the installed libraries is non-PIC, and the
         # helpers are in them
@@ -406,12 +405,7 @@ int main(void)
                 show = subprocess.run([gdb, "-batch", "-nx", "-ex", "show mipsfpu", elf], stdout=subprocess.PIPE,
                                       stderr=subprocess.STDOUT, universal_newlines=True, timeout=60).stdout
                 self.assertIn("currently double-precision", show)
-            out = tmpdir("out")
-            p = subprocess.run([self.nocprof, "run", "-q", "-o", out, "--set", "mesh.width=1",
-                                "--set", "mesh.height=1", elf], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            r = nptest.Run([elf], p, out, 0)
+            r = self.run_one_core(elf)
             self.assertEqual(r.text("core0", "console.txt"), "sum 44\n")
             calls = {f["name"]: f["calls"] for f in r.core(0)["functions"]}
             self.assertEqual((calls.get("sqrtf", 0), calls.get("__ieee754_sqrtf", 0), calls.get("memcpy", 0)),
