@@ -175,23 +175,33 @@ def tool(name):
     return path
 
 
-def callgrind_ir(text):
-    """(Ir per instruction address of the self cost lines, their sum):
-    positions instr line, the events' second column is Ir (cost lines
-    after calls= are inclusive costs, not counted)."""
-    per, total, after_calls = {}, 0, False
-    for l in text.splitlines():
-        if l.startswith("calls="):
+def callgrind_costs(text):
+    """(events, {address: [values]}) of the self cost lines of a
+    callgrind.out (calls= lines and their inclusive line skipped)."""
+    events = re.search(r"^events: (.*)$", text, re.M).group(1).split()
+    out, after_calls = {}, False
+    for line in text.splitlines():
+        if line.startswith("calls="):
             after_calls = True
             continue
-        m = re.match(r"(0x[0-9a-f]+) \d+ (\d+)(?: (\d+))?", l)
+        m = re.match(r"^0x([0-9a-f]+) \d+((?: \d+)*)$", line)
         if m:
             if not after_calls:
-                ir = int(m.group(3) or 0)
-                per[int(m.group(1), 16)] = per.get(int(m.group(1), 16), 0) + ir
-                total += ir
+                v = [int(x) for x in m.group(2).split()]
+                v += [0] * (len(events) - len(v))
+                acc = out.setdefault(int(m.group(1), 16), [0] * len(events))
+                for k, x in enumerate(v):
+                    acc[k] += x
             after_calls = False
-    return per, total
+    return events, out
+
+
+def callgrind_ir(text):
+    """(Ir per instruction address of the self cost lines, their sum)."""
+    events, costs = callgrind_costs(text)
+    k = events.index("Ir")
+    per = {a: v[k] for a, v in costs.items()}
+    return per, sum(per.values())
 
 
 def symbols(elf, endian="el"):

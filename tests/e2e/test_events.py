@@ -43,27 +43,6 @@ def objdump_classes(elf, endian="el"):
     return out
 
 
-def callgrind_costs(text):
-    """(events, {address: [values]}) of the self cost lines of a
-    callgrind.out (calls= lines and their inclusive line skipped)."""
-    events = re.search(r"^events: (.*)$", text, re.M).group(1).split()
-    out, after_calls = {}, False
-    for line in text.splitlines():
-        if line.startswith("calls="):
-            after_calls = True
-            continue
-        m = re.match(r"^0x([0-9a-f]+) \d+((?: \d+)*)$", line)
-        if m:
-            if not after_calls:
-                v = [int(x) for x in m.group(2).split()]
-                v += [0] * (len(events) - len(v))
-                acc = out.setdefault(int(m.group(1), 16), [0] * len(events))
-                for k, x in enumerate(v):
-                    acc[k] += x
-            after_calls = False
-    return events, out
-
-
 def annotate_totals(path, show):
     """callgrind_annotate's PROGRAM TOTALS and per-function rows for the
     events `show`: ({event: total}, {function: {event: count}})."""
@@ -119,7 +98,7 @@ class Callgrind(unittest.TestCase):
             classes = objdump_classes(elf, endian)
             r = run(ONE_CORE + [elf])
             self.assertEqual(r.rc, 0, r.describe())
-            events, costs = callgrind_costs(r.text("core0", "callgrind.out"))
+            events, costs = nptest.callgrind_costs(r.text("core0", "callgrind.out"))
             self.assertEqual(events[:6], ["Cycles"] + list(CG))
             seen = {"Dr": 0, "Dw": 0, "Bc": 0, "Bi": 0}
             for addr, v in costs.items():
@@ -161,7 +140,7 @@ class Callgrind(unittest.TestCase):
                 want[a1] = 1
         self.assertEqual(len(want), 6, want)
         r = run([elf] + ONE_CORE + ["--set", "timing.model=24k"])
-        events, costs = callgrind_costs(r.text("core0", "callgrind.out"))
+        events, costs = nptest.callgrind_costs(r.text("core0", "callgrind.out"))
         k = events.index("StallLoad")
         got = {a: v[k] for a, v in costs.items() if v[k]}
         self.assertEqual(got, want)
@@ -170,7 +149,7 @@ class Callgrind(unittest.TestCase):
         self.assertNotIn("Stall", flat)
         stalls = ("StallLoad", "StallAgen", "StallMDU", "StallFPU")
         r = run([fw("calls")] + ONE_CORE + ["--set", "timing.model=24k"])
-        events, _ = callgrind_costs(r.text("core0", "callgrind.out"))
+        events, _ = nptest.callgrind_costs(r.text("core0", "callgrind.out"))
         show = [e for e in stalls if e in events]
         self.assertIn("StallMDU", show)
         _, funcs = annotate_totals(r.path("core0", "callgrind.out"), show)
@@ -355,7 +334,7 @@ class AnnotatedEvents(unittest.TestCase):
         self.assertEqual(r.rc, 0, r.describe())
         cols, mine = annotated_events(r.text("core0", "annotated.txt"))
         self.assertEqual(tuple(cols), FLAT_COLS)
-        events, _ = callgrind_costs(r.text("core0", "callgrind.out"))
+        events, _ = nptest.callgrind_costs(r.text("core0", "callgrind.out"))
         show = [c for c in cols if c in CG_OF and CG_OF[c] in events]
         self.assertIn("st.mdu", show)
         ca = nptest.tool("callgrind_annotate")
