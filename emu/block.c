@@ -129,7 +129,9 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
         block_spin_mark(b);
     }
     if (b->flags & MIPS_JREG) { /* not a split: that one's successor inherits it */
-        b->chk = BLOCK_CHK_JR;
+        /* without MIPS16e in the engine an odd target faults there (isa.c) */
+        b->jr_free = c->no_mips16;
+        b->chk = c->no_mips16 ? 0u : BLOCK_CHK_JR;
         b->jr_rs = (uint8_t)((b->branch_insn >> 21) & 31);
         b->jr_reg = c->gpr ? c->gpr + b->jr_rs : NULL;
     }

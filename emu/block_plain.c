@@ -35,9 +35,10 @@ static inline bool pend_ok(Core *c, const Block *p, Block *b, uint64_t *end)
     return !(p->pend_f & b->use_f) || stall_in_line(c, p, b, end);
 }
 
-/* BLOCK_CHK_JR: the jump target even (no target was saved: qk is SLOW
- * when one may be, Block.jr_hooked). The engine stored the registers
- * before the hook: a plain load. */
+/* BLOCK_CHK_JR (only where the engine keeps MIPS16e, isa.c): the jump
+ * target even (no target was saved: qk is SLOW when one may be,
+ * Block.jr_hooked). The engine stored the registers before the hook: a
+ * plain load. */
 static inline bool jr_ok(const Block *p)
 {
     return !(*(const uint32_t *)p->jr_reg & 1);
@@ -148,11 +149,11 @@ static inline __attribute__((always_inline)) void plain(uc_engine *uc, uint64_t 
     if (G_UNLIKELY(!QK_IS(p, 0))) { /* 0 exactly when p->leave is (block_leave) */
         /* boundary_quick's tests, b->attn known false: the usual leaves
          * of the core's model first, each a comparison of the byte */
+        /* (a return checks no target: the engine faults an odd one
+         * itself, isa.c; where it cannot, plain_rest checks it) */
         bool ok;
-        if (order != ORDER_24K && QK_IS(p, BLOCK_CHK_JR)) /* a return (flat) */
-            ok = jr_ok(p);
-        else if (order != ORDER_FLAT && QK_IS(p, BLOCK_CHK_JR | BLOCK_QK_PEND)) /* a return (24k) */
-            ok = jr_ok(p) && pend_ok(c, p, b, &end);
+        if (order != ORDER_FLAT && QK_IS(p, BLOCK_QK_PEND)) /* a return (24k) */
+            ok = pend_ok(c, p, b, &end);
         else if (QK_IS(p, BLOCK_CHK_SP)) /* a prologue */
             ok = sp_ok(c, p, (const uint32_t *)c->gpr);
         else /* the rest (a flat return under 24k) */

@@ -531,6 +531,7 @@ Core *core_new(unsigned id, const Config *cfg, const ElfImage *img,
         return NULL;
     }
     core_locate_gpr(c);
+    c->no_mips16 = core_drop_mips16(c);
     sample_init(c);
     return c;
 }

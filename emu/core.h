@@ -363,6 +363,10 @@ const volatile uint32_t *core_gpr_file(const Core *c);
 /* Register reads are plain loads from the engine's register file (found
  * and checked when the core was made, emu/gpr.c), not uc_reg_read calls. */
 bool core_registers_direct(const Core *c);
+/* The engine itself faults a register jump to an odd address: MIPS16e
+ * taken out of it (emu/isa.c); false on another Unicorn (then nocprof
+ * checks each register jump's target). */
+bool core_no_mips16(const Core *c);
 /* SPEC 1 Stack: $sp at reset, and the lowest $sp seen at the end of a
  * block that wrote it (exact for addiu chains inside a block). */
 uint32_t core_stack_top(const Core *c);

@@ -102,6 +102,9 @@ struct Block {
                                   register: jr_hook saves the target
                                   (Core.jr_saved), leaving it takes the
                                   slow path (exc_scan_block) */
+    bool jr_free;              /* a register jump the engine itself faults
+                                  at an odd target (Core.no_mips16): no
+                                  check when it is left */
     uint8_t sp_n;              /* its $sp writes (at most 4 listed) */
     uint16_t sp_at[4];         /* their indices, in order */
     uint16_t *icost;           /* [ninsns] cycles of each instruction
@@ -200,7 +203,7 @@ static inline void block_leave(Block *b, bool regs)
                     : (f & (MIPS_ERET | MIPS_BRANCH)) == MIPS_BRANCH && (!(f & MIPS_JREG) || (f & MIPS_LINK))
                     ? BLOCK_AQ_CALL : BLOCK_AQ_GEN;
     bool quick = b->arr_ok && !(b->chk & BLOCK_CHK_SLOW) && !(b->chk && !regs)
-                 && (!(f & MIPS_JREG) || (b->chk & BLOCK_CHK_JR)) && (!b->sp_write || (b->chk & BLOCK_CHK_SP));
+                 && (!(f & MIPS_JREG) || (b->chk & BLOCK_CHK_JR) || b->jr_free) && (!b->sp_write || (b->chk & BLOCK_CHK_SP));
     b->aq = (uint8_t)(quick ? b->chk | (b->rt_pend ? BLOCK_QK_PEND : 0u) | kind : 0u);
 }
 
@@ -357,6 +360,7 @@ struct Core {
                                   other threads), kept by the writers */
     uint64_t idle_from;
     bool stopping;
+    bool no_mips16;            /* core_drop_mips16: no target to check */
     bool in_run;               /* inside core_run's uc_emu_start: a halt
                                   there is told to the debugger when it
                                   returns, once the access it stopped in
@@ -560,6 +564,12 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot);
 uint32_t core_reg(Core *c, int reg);
 /* gpr.c: find the engine's register file (c->gpr) once, at creation. */
 void core_locate_gpr(Core *c);
+/* isa.c: MIPS16e taken out of c's engine (a jump to an odd address then
+ * faults in the engine itself); false: kept, exc_odd_target checks. */
+bool core_drop_mips16(Core *c);
+/* The engine's CP0 BadVAddr (what its last address error set), read
+ * through a saved context; false when unknown. */
+bool core_badvaddr(Core *c, uint32_t *addr);
 /* fpr.c: the FPU registers $f0-$f31 (each one's low 32 bits) and FCSR,
  * read and written through a saved CPU context; false (registers read 0)
  * when their place in it could not be found. n 32 is
@@ -580,7 +590,7 @@ static inline uint32_t core_gpr(Core *c, unsigned n)
 static inline bool block_jr_quick(const Core *c, const Block *p)
 {
     const volatile uint32_t *g = c->gpr;
-    return g && (p->chk & BLOCK_CHK_JR) && !p->jr_hooked && !(g[p->jr_rs] & 1);
+    return p->jr_free || (g && (p->chk & BLOCK_CHK_JR) && !p->jr_hooked && !(g[p->jr_rs] & 1));
 }
 
 /* The $sp values inside it are above the lowest seen and the limit (else
@@ -860,6 +870,9 @@ bool exc_scan_block(Core *c, Block *b);
  * (Unicorn would go on in MIPS16 mode at target - 1), the core faults
  * ("misaligned-fetch") and true is returned. */
 bool exc_odd_target(Core *c, Block *p, uint32_t addr);
+/* p jumped to the odd target: the misaligned-fetch fault, the jump charged */
+void exc_odd_fetch(Core *c, Block *p, uint32_t target);
+uint32_t exc_jump_target(Core *c, const Block *b);
 bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
                        uc_tlb_entry *result, void *opaque);
 

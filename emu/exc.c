@@ -205,12 +205,29 @@ static void raise_fpe(Core *c)
     g_string_free(what, TRUE);
 }
 
+/* Without MIPS16e in the engine (isa.c), a register jump to an odd
+ * address raises the fetch's address error when the engine translates
+ * there, before the block hook: the previous block's jump went to an odd
+ * target and BadVAddr holds it (a load's address error there would hold
+ * the load's address). Then the misaligned-fetch fault. */
+static bool odd_fetch_fault(Core *c)
+{
+    Block *p = core_current_block(c);
+    uint32_t target = p ? exc_jump_target(c, p) : 0, bad = 0;
+    if (!(target & 1) || !core_badvaddr(c, &bad) || bad != target)
+        return false;
+    exc_odd_fetch(c, p, target);
+    return true;
+}
+
 void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
 {
     Core *c = opaque;
     uint32_t addr = 0, pc, w;
     switch (intno) {
     case EXC_ALIGN_LD: case EXC_ALIGN_ST:
+        if (intno == EXC_ALIGN_LD && odd_fetch_fault(c))
+            break;
         pc = locate(c, intno == EXC_ALIGN_LD ? LOC_ALIGN_LD : LOC_ALIGN_ST, &addr, &w);
         fault_data(c, addr);
         core_raise(c, intno == EXC_ALIGN_LD ? "unaligned-load" : "unaligned-store", pc,
@@ -232,8 +249,10 @@ void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
         while (cb && i + 1 < cb->ninsns && !ri_mid_block(cb->words[i]))
             i++;
         pc = cb ? cb->addr + 4 * i : last_insn_pc(c);
-        core_raise(c, "reserved-instruction", pc, "reserved instruction 0x%08x at pc 0x%08x",
-                   cb ? block_word(cb, i) : 0, pc);
+        w = cb ? block_word(cb, i) : 0;
+        /* without MIPS16e in the engine (isa.c) jalx raises it itself */
+        core_raise(c, "reserved-instruction", pc, "reserved instruction 0x%08x at pc 0x%08x%s", w, pc,
+                   MIPS_IS_JALX(w) ? " (jalx: MIPS16e code is not supported)" : "");
         break;
     }
     case EXC_OVERFLOW:
@@ -280,6 +299,11 @@ static void raise_fetch(Core *c, const char *kind, uint32_t target, const char *
     const Block *b = core_current_block(c);
     if (!b) {
         core_raise(c, kind, target, "%s 0x%08x", what, target);
+        return;
+    }
+    uint32_t odd = exc_jump_target(c, b);
+    if (odd & 1) { /* the address error comes before anything the fetch would meet */
+        exc_odd_fetch(c, core_current_block(c), odd);
         return;
     }
     const char *how = leave_name(b);
@@ -389,6 +413,11 @@ void exc_engine_error(Core *c, uc_err err, uint32_t pc)
 {
     if (!c->tlb_miss && err == UC_ERR_FETCH_PROT && mips_phys(pc) - NP_MMIO_PHYS < CORE_NSLOTS * NP_DEV_SIZE) {
         /* a jump into a device window (mapped, not executable) */
+        uint32_t odd = core_current_block(c) ? exc_jump_target(c, core_current_block(c)) : 0;
+        if (odd & 1) {
+            exc_odd_fetch(c, core_current_block(c), odd); /* the address error first */
+            return;
+        }
         core_raise(c, "bus-error", pc, "instruction fetch from device address 0x%08x (the MMIO windows "
                    "hold registers, not code)", pc);
         return;
@@ -427,7 +456,10 @@ void exc_engine_error(Core *c, uc_err err, uint32_t pc)
  * address (AdEL), found at the next block boundary before anything runs in
  * that mode. The target is the register as the jump read it: the register
  * after the delay slot, unless that slot may write it; then a code hook on
- * the jump saves it first. */
+ * the jump saves it first. Where the engine has no MIPS16e (isa.c: every
+ * core on Unicorn 2.1.1) a register jump's odd target faults in the
+ * engine itself (odd_fetch_fault, exc_jump_target); only eret, whose
+ * odd EPC still sets MIPS16 mode, is checked here. */
 
 static void jr_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
 {
@@ -486,14 +518,33 @@ bool exc_odd_target(Core *c, Block *p, uint32_t addr)
         return true;
     }
     uint32_t target;
-    if (p->flags & MIPS_ERET) /* EPC, or ErrorEPC when ERL was set */
+    if (p->flags & MIPS_ERET) /* EPC, or ErrorEPC when ERL was set (eret sets MIPS16 mode itself) */
         target = (c->cp0.epc & ~1u) == addr ? c->cp0.epc : c->cp0.error_epc;
-    else if (p->flags & MIPS_JREG)
-        target = saved ? c->jr_target : core_gpr(c, rs);
+    else if (p->flags & MIPS_JREG) /* without MIPS16e (isa.c) the engine went to the odd target */
+        target = c->no_mips16 ? addr : saved ? c->jr_target : core_gpr(c, rs);
     else
         return false;
-    if (!(target & 1) || (target & ~1u) != addr)
+    if (!(target & 1) || ((target & ~1u) != addr && target != addr))
         return false;
+    exc_odd_fetch(c, p, target);
+    return true;
+}
+
+/* Without MIPS16e in the engine (isa.c), the target of b's register jump
+ * when a fetch there failed (the engine's PC is then the target less bit
+ * 0): the register as the jump read it (saved when its delay slot may
+ * write it, exc_scan_block). 0 when b left otherwise. */
+uint32_t exc_jump_target(Core *c, const Block *b)
+{
+    if (!c->no_mips16 || !(b->flags & MIPS_JREG) || (b->flags & (MIPS_ERET | BLOCK_SPLIT)))
+        return 0;
+    if (c->jr_saved && c->jr_from == b->addr)
+        return c->jr_target;
+    return b->jr_hooked ? 0 : core_gpr(c, (b->branch_insn >> 21) & 31);
+}
+
+void exc_odd_fetch(Core *c, Block *p, uint32_t target)
+{
     /* the jump and its delay slot ran, the branch was taken */
     c->cycles += p->bt;
     p->extra += p->bt;
@@ -506,5 +557,4 @@ bool exc_odd_target(Core *c, Block *p, uint32_t addr)
                (p->flags & MIPS_ERET) ? "eret" : (p->flags & MIPS_LINK) ? "jalr" : "jr", p->branch_pc);
     if (c->state == CORE_FAULT && c->fault.pc == target && !c->fault.site)
         c->fault.site = p->branch_pc;
-    return true;
 }

@@ -2,7 +2,7 @@
 /* gpr.c — reading the guest's general registers without uc_reg_read.
  *
  * The block hook reads a register at every register jump (the odd-target
- * check, exc.c), after every block that may lower $sp (stack.c) and, when
+ * check, exc.c, where the engine keeps MIPS16e: isa.c), after every block that may lower $sp (stack.c) and, when
  * profiling, at every call and return ($sp for the shadow stack). Through
  * uc_reg_read each read is a call into libunicorn, an indirect call to the
  * target's reg_read and its switch: on call-heavy code more than the rest

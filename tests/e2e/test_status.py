@@ -537,11 +537,35 @@ class OddPc(unittest.TestCase):
              # two bytes past it, the same address + size (the table's key)
              "t_f_oddjrhit2": (0x80000033, "jr", 0x80000010, 10, 14),
              # the delay slot made the register even: the saved target
-             "t_f_oddjalrhit": (0x80000031, "jalr", 0x80000010, 10, 14)}
+             "t_f_oddjalrhit": (0x80000031, "jalr", 0x80000010, 10, 14),
+             # where nothing can be fetched: the address error comes first
+             # (before: "unmapped-fetch" at 0x00000040, "bus-error" at
+             # 0xbf000000, "unmapped-fetch" at 0x80100000, 4 cycles)
+             "t_f_oddkuseg": (0x00000041, "jr", 0x80000008, 4, 5),
+             "t_f_odddev": (0xBF000001, "jr", 0x80000008, 4, 5),
+             "t_f_oddpastram": (0x80100001, "jr", 0x80000008, 4, 5)}
 
     # profiled (block_hook) and not (the client-less hooks, whose table is
     # keyed by address + size), under both models (24k: the other hook)
     MODES = ([], ["--no-profile"], ["--no-profile", "--set", "timing.model=24k"])
+
+    def test_slot_before_target(self):
+        """The delay slot runs before the odd target is fetched: its
+        unaligned load is the fault (t_f_oddslotload); and a slot that
+        makes the register odd after an even jump is no fault
+        (t_evenslot: it exits 0)."""
+        for endian, mode in itertools.product(("el", "eb"), self.MODES):
+            with self.subTest(endian=endian, mode=mode):
+                r = run(["--max-cycles", "1000000"] + mode + ONE_CORE + [nptest.fixture("t_f_oddslotload", endian)],
+                        timeout=20)
+                self.assertEqual(r.rc, 3, r.describe())
+                f = r.core(0)["fault"]
+                self.assertEqual((f["kind"], f["pc"]), ("unaligned-load", 0x80000010))
+                self.assertEqual(r.core(0)["instructions"], 4)
+                r = run(["--max-cycles", "1000000"] + mode + ONE_CORE + [nptest.fixture("t_evenslot", endian)],
+                        timeout=20)
+                self.assertEqual(r.rc, 0, r.describe())
+                self.assertEqual(r.core(0)["status"], "exited")
 
     def test_odd_targets(self):
         for name, (target, jump, jump_pc, insns, cycles) in self.CASES.items():

@@ -559,6 +559,7 @@ static void test_registers_direct(void)
         Core *c = core_new(3, &cfg, img, NULL, NULL, &err);
         g_assert_no_error(err);
         g_assert_true(core_registers_direct(c));
+        g_assert_true(core_no_mips16(c)); /* emu/isa.c's experiment held */
         g_assert_cmpuint(core_read_gpr(c, 0), ==, 0);
         g_assert_cmpuint(core_read_gpr(c, 4), ==, 3);              /* $a0 = core id */
         g_assert_cmpuint(core_read_gpr(c, 5), ==, config_cores(&cfg)); /* $a1 */
