@@ -217,6 +217,16 @@ bool cli_stage_close(CliStage *s, const char *dir, const char *name, FILE *f, bo
 /* The temporary file dir/name is staged in (NULL: not staged), to read back. */
 const char *cli_stage_path(CliStage *s, const char *dir, const char *name);
 bool cli_stage_commit(CliStage *s, bool stop_on_signal, GError **error);
+/* cli_stage_commit with the files of the final paths in last (NULL-ended;
+ * the summaries) renamed after every other. In between, hook(data, ok),
+ * ok: every other file was renamed; it may stage the last files again (with
+ * status 5) and returns false if what it writes itself failed. If one of
+ * the last files cannot be renamed, hook(data, false) is called again and
+ * the others are renamed again: what they say is the status the command
+ * exits with. */
+typedef bool (*CliStageHook)(void *data, bool ok);
+bool cli_stage_commit_last(CliStage *s, bool stop_on_signal, const char *const *last, CliStageHook hook,
+                           void *data, GError **error);
 /* Remove every staged file (nothing is replaced). */
 void cli_stage_discard(CliStage *s);
 void cli_stage_free(CliStage *s);
@@ -241,7 +251,9 @@ bool cli_write_file(const char *dir, const char *name, const char *data, gsize l
  * the manifest lists (re-rendering into the folder of the data). */
 enum { CLI_WRITE_DATA = 1, CLI_WRITE_DEMO = 2, CLI_WRITE_KEEP = 4, CLI_WRITE_STOP_ON_SIGNAL = 8,
        CLI_WRITE_SOURCES = 16, CLI_WRITE_KEEP_SOURCES = 32,
-       CLI_WRITE_CONSOLE = 64 };
+       CLI_WRITE_CONSOLE = 64, CLI_WRITE_FAILED = 128 };
+/* CLI_WRITE_FAILED: a file of the run failed already (a console.txt, its
+ * error told): the summaries say status 5 and the result is false. */
 /* CLI_WRITE_CONSOLE: the run streamed every coreN/console.txt already
  * (cli_console_finish): list them, do not write them; with CLI_WRITE_KEEP a
  * console.txt there whose data was cut (cli_console_is_cut) is kept. */

@@ -729,11 +729,13 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
         g_clear_error(&err);
     }
-    if (!cli_write_reports(&r.data, r.out, CLI_WRITE_DATA | CLI_WRITE_SOURCES | CLI_WRITE_CONSOLE | (demo ? CLI_WRITE_DEMO : 0),
-                           &err)) {
+    unsigned flags = CLI_WRITE_DATA | CLI_WRITE_SOURCES | CLI_WRITE_CONSOLE | (demo ? CLI_WRITE_DEMO : 0) |
+                     (ok ? 0 : CLI_WRITE_FAILED);
+    if (!cli_write_reports(&r.data, r.out, flags, &err)) {
         ok = false;
-        fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
-        g_error_free(err);
+        if (err)   /* else only the console.txt told above */
+            fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
+        g_clear_error(&err);
     }
     r.status = cli_final_status(r.status, ok);
     if (gdb) {

@@ -4,6 +4,7 @@
 cannot be written, no folder left behind by a run that could not start,
 OUT/.nocprof-manifest and the removal of an earlier run's stale files, and
 the bounds of --max-cycles (those of [run] max_cycles: 1 .. 2^62)."""
+import json
 import os
 import re
 import resource
@@ -155,6 +156,47 @@ class RenameRefused(unittest.TestCase):
                 continue
             with open(os.path.join(out, f), "rb") as a, open(os.path.join(ref, f), "rb") as b:
                 self.assertEqual(a.read(), b.read(), f)
+        self.assert_summaries_say(out, 5)
+
+    def assert_summaries_say(self, out, status):
+        """summary.json, summary.txt and report.html say the status the
+        process exits with (before: 0, written before the renames)."""
+        with open(os.path.join(out, "summary.json")) as f:
+            self.assertEqual(json.load(f)["exit_status"], status)
+        with open(os.path.join(out, "summary.txt")) as f:
+            self.assertIn("exit status: %d (a report could not be written" % status, f.read())
+        with open(os.path.join(out, "report.html")) as f:
+            self.assertIn('"exit_status":%d' % status, f.read().replace(" ", ""))
+
+    def test_a_manifest_that_cannot_be_written_is_in_the_summary(self):
+        out = os.path.join(nptest.tmpdir("ren-man"), "o")
+        os.makedirs(os.path.join(out, MANIFEST, "x"))              # a folder where the manifest goes
+        p = subprocess.run([nptest.nocprof(), "run", "-q", "-o", out, "--set", "timing.model=flat", fw("pipeline")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+        self.assertEqual(p.returncode, 5, p.stderr)
+        self.assertIn(os.path.join(out, MANIFEST), p.stderr)
+        self.assert_summaries_say(out, 5)
+
+    def test_a_console_that_cannot_be_renamed_is_in_the_summary(self):
+        out = os.path.join(nptest.tmpdir("ren-con"), "o")
+        os.makedirs(os.path.join(out, "core0", "console.txt", "x"))
+        p = subprocess.run([nptest.nocprof(), "run", "-q", "-o", out, "--set", "timing.model=flat", fw("pipeline")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+        self.assertEqual(p.returncode, 5, p.stderr)
+        self.assertIn(os.path.join(out, "core0", "console.txt"), p.stderr)
+        self.assert_summaries_say(out, 5)
+
+    def test_a_summary_that_cannot_be_renamed_is_in_the_others(self):
+        out = os.path.join(nptest.tmpdir("ren-sum"), "o")
+        os.makedirs(os.path.join(out, "summary.txt", "x"))
+        p = subprocess.run([nptest.nocprof(), "run", "-q", "-o", out, "--set", "timing.model=flat", fw("pipeline")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+        self.assertEqual(p.returncode, 5, p.stderr)
+        self.assertIn(os.path.join(out, "summary.txt"), p.stderr)
+        with open(os.path.join(out, "summary.json")) as f:
+            self.assertEqual(json.load(f)["exit_status"], 5)
+        with open(os.path.join(out, "report.html")) as f:
+            self.assertIn('"exit_status":5', f.read().replace(" ", ""))
 
 
 class ThreadsThatCannotStart(unittest.TestCase):
