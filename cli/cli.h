@@ -234,6 +234,10 @@ void cli_stage_free(CliStage *s);
  * were (reports_ok) or were not all written: 130/143 after a signal, else
  * EXIT_REPORTS for a failed report, else status. */
 int cli_final_status(int status, bool reports_ok);
+/* The error of an output folder (-o) that g_mkdir_with_parents could not
+ * make (errno): a usage error, status 2 for every command, nothing written
+ * (SPEC 4: nothing ran). */
+GError *cli_no_output_folder(const char *dir);
 
 /* rename(tmp, path), 0 or -1 with errno. A path that exists is swapped
  * with tmp (renameat2 RENAME_EXCHANGE) and the old file unlinked: ext4

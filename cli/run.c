@@ -219,8 +219,7 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
         }
     }
     if (g_mkdir_with_parents(r->out, 0755) != 0) {
-        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create output folder: %s", r->out,
-                    g_strerror(errno));
+        g_propagate_error(error, cli_no_output_folder(r->out));
         return false;
     }
     cli_console_start(&r->echo, r->out, r->ncores);

@@ -199,6 +199,56 @@ class RenameRefused(unittest.TestCase):
             self.assertIn('"exit_status":5', f.read().replace(" ", ""))
 
 
+class OutputIsAFile(unittest.TestCase):
+    """-o naming a file (not a folder) is a usage error for every command:
+    status 2 naming it, nothing written or printed (SPEC 4: 2 is bad
+    input, nothing ran; 5 a report that could not be written after the
+    work). Before: run said 2, report, diff, merge and sweep 5 (diff after
+    printing its whole report)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = nptest.tmpdir("ofile")
+        cls.data = os.path.join(cls.tmp, "data")
+        r = subprocess.run([nptest.nocprof(), "run", "-q", "-o", cls.data, "--set", "timing.model=flat",
+                            fw("pipeline")], timeout=120)
+        assert r.returncode == 0
+        cls.file = os.path.join(cls.tmp, "afile")
+        with open(cls.file, "w") as f:
+            f.write("mine\n")
+
+    def refused(self, *args, target=None):
+        target = target or self.file
+        before = files_under(self.tmp)
+        p = subprocess.run([nptest.nocprof()] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, timeout=120)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(target + ": cannot create output folder: Not a directory", p.stderr)
+        self.assertEqual(p.stdout, "")
+        self.assertEqual(files_under(self.tmp), before)
+        with open(self.file) as f:
+            self.assertEqual(f.read(), "mine\n")
+
+    def test_run(self):
+        self.refused("run", "-q", "-o", self.file, fw("pipeline"))
+        sub = os.path.join(self.file, "sub")
+        self.refused("run", "-q", "-o", sub, fw("pipeline"), target=sub)
+
+    def test_report(self):
+        self.refused("report", self.data, "-o", self.file)
+        sub = os.path.join(self.file, "sub")
+        self.refused("report", self.data, "-o", sub, target=sub)
+
+    def test_diff(self):
+        self.refused("diff", self.data, self.data, "-o", self.file)
+
+    def test_merge(self):
+        self.refused("merge", self.data, self.data, "-o", self.file)
+
+    def test_sweep(self):
+        self.refused("sweep", "-o", self.file, "--axis", "noc.link_latency=1,2", fw("pipeline"))
+
+
 class ThreadsThatCannotStart(unittest.TestCase):
     """Host threads are a speed knob: one that cannot be created (no
     address space for its stack) leaves its cores to the threads that
