@@ -336,24 +336,43 @@ class Gdb(unittest.TestCase):
         self.assertRegex(text, r'\* 3 +Thread 3 "core2" .* main \(')
         self.assertNotIn("set scheduler-locking step' (docs", text)   # no hint: it is on
 
-    def test_step_hint_without_scheduler_locking(self):
-        """`next` with scheduler-locking off: gdb resumes every core with
-        its step breakpoint inserted, which the others may meet; the stub
-        says once, on gdb's console, what to do (before: nothing, and a
-        `next` could end in a SIGTRAP elsewhere or crash gdb 13)."""
+    def test_next_without_scheduler_locking(self):
+        """`next` over a call in code every core runs, with a timer
+        interrupt on each, scheduler-locking off (gdb's default): gdb
+        single-steps MIPS with breakpoints of its own and resumes every
+        core (vCont;c), so the others meet those breakpoints. The stub
+        takes a resume right after a breakpoint at the selected thread's
+        next instruction, branch target, own pc or return address for a
+        step of that thread: the others' hits are not reported, as with
+        scheduler-locking step, and every `next` ends on thread 3 at the
+        next line of main's loop. Before: the third `next` ended in
+        `Thread 3 "core2" received signal SIGTRAP` in rt_wait, after gdb
+        had stepped cores 0 and 1 over its breakpoints (the stub only
+        printed a hint to set scheduler-locking)."""
         src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "firmware", "apps", "ticks.c")
         with open(src) as f:
-            call = next(i + 1 for i, t in enumerate(f) if "work = do_work(work);" in t)
+            lines = f.read().splitlines()
+        call = next(i + 1 for i, t in enumerate(lines) if "work = do_work(work);" in t)
+        loop_end = next(i + 1 for i, t in enumerate(lines) if "rt_irq_disable(RT_IRQ_BIT(RT_IRQ_TIMER));" in t)
         s = Session(fw("ticks"))
-        text = s.gdb("break ticks.c:%d thread 3" % call, "continue", "delete", "next", "next", "kill")
+        text = s.gdb("break ticks.c:%d thread 3" % call, "continue", "delete", *(["next"] * 8), "info threads",
+                     "kill")
         s.wait()
-        hint = ("nocprof: gdb steps with breakpoints that every core meets: for next, step and finish in code "
-                "several cores run, 'set scheduler-locking step' (docs/debugging.md)\n")
-        self.assertEqual(text.count(hint), 1, text)
+        self.assertNotIn("internal-error", text)
+        self.assertNotIn("received signal", text)
+        self.assertNotIn("Switching to", text.split("hit Breakpoint 1", 1)[1])
+        after = text.split("hit Breakpoint 1", 1)[1]
+        stops = [int(n) for n in re.findall(r"^(\d+)\t", after, re.M)][1:]   # [0]: the breakpoint's
+        self.assertEqual(len(stops), 8, text)
+        for n in stops:
+            self.assertTrue(call <= n < loop_end, (n, text))
+        self.assertRegex(text, r'\* 3 +Thread 3 "core2" .* main \(')
+        # a continue is no step: another core's hit of a breakpoint is reported
         s = Session(fw("ticks"))
-        text = s.gdb("break ticks.c:%d thread 3" % call, "continue", "continue", "kill")
+        text = s.gdb("break ticks.c:%d thread 3" % call, "continue", "break ticks.c:%d" % call, "continue",
+                     "kill")
         s.wait()
-        self.assertNotIn("scheduler-locking", text)   # continuing is not stepping
+        self.assertRegex(text, r"Thread [124] \"core[013]\" hit Breakpoint 2", text)
 
     def test_odd_pc_refused(self):
         """The platform has no MIPS16e: an odd pc from gdb is refused (the
