@@ -350,6 +350,9 @@ FaultFrame *cli_frames_of(ProfileData *pd, unsigned *count, const Symbols *syms,
 #define CLI_UNWIND_MAX (1u << 17)
 /* The pcs of those frames (kseg0 code addresses; *n of them; g_free
  * them), the reset entry's left out; *why as symbols_unwind's. */
+/* A fault's message with what its address is: a global, a frame's local,
+ * the heap (frames.c; NULL: nothing known). g_free it. */
+char *cli_describe_fault(const Symbols *syms, Core *c, const char *message, uint32_t addr);
 uint32_t *cli_unwind(const Symbols *syms, Core *c, uint32_t at, uint32_t regs_at, const uint32_t *regs, unsigned *n,
                      char **why);
 FaultFrame *cli_frames_unwound(ProfileData *pd, unsigned *count, GPtrArray *stack, const Symbols *syms, Core *c,

@@ -251,7 +251,7 @@ static void fault_of(Run *r, unsigned i)
     const CoreFault *fault = core_fault(c);
     res->fault_kind = profile_data_intern(&r->data, fault->kind);
     res->fault_message = profile_data_intern(&r->data, fault->message);
-    g_autofree char *described = fault->has_data ? symbols_describe_fault(syms, fault->message, fault->data) : NULL;
+    g_autofree char *described = fault->has_data ? cli_describe_fault(syms, c, fault->message, fault->data) : NULL;
     if (described)
         res->fault_message = profile_data_intern(&r->data, described);
     res->fault_pc = fault->pc;
@@ -627,7 +627,7 @@ static GdbStub *gdb_listen(const Options *o, GError **error)
 static char *gdb_describe(void *opaque, unsigned i, const char *message, uint32_t addr)
 {
     Run *r = opaque;
-    return symbols_describe_fault(firmware_of(r, i)->syms, message, addr);
+    return cli_describe_fault(firmware_of(r, i)->syms, r->m->cores[i], message, addr);
 }
 
 static void gdb_backtrace(void *opaque, unsigned i, GString *out)

@@ -400,6 +400,46 @@ class Gdb(unittest.TestCase):
             self.assertIn("$1 = 0x%x" % fault["pc"], text)
             self.assertTrue(os.path.exists(os.path.join(s.out, "core0", "flat.txt")))
 
+    def test_fault_names_the_local(self):
+        """A fault on a stack address names the local and its frame, one on
+        a heap address says so, as gdb-multiarch's own `p &buf` and `info
+        frame` (frame 1) and nm's _end place them. fault_local: core 0
+        loads from buf+5 of parse_header's 16-byte local buf in peek_word
+        (frame 0), core 1 from buf+18 (past its end), core 2 from a freed
+        heap block. Before: the bare `unaligned load at address 0x800fffc5
+        (pc ...)`, nothing named."""
+        for endian in ("el", "eb"):
+            elf = fw("fault_local", endian)
+            s = Session(elf)
+            text = s.gdb("continue", "frame 1", "p &buf", "info frame", "continue", "frame 1", "p &buf",
+                         "continue", "kill")
+            s.wait()
+            said = dict((int(c), (int(a, 16), what)) for c, a, what in re.findall(
+                r"nocprof: core (\d+): unaligned-load at pc 0x[0-9a-f]+: unaligned load at address (0x[0-9a-f]+) "
+                r"\(pc 0x[0-9a-f]+\): the address is ([^\n]*)\n", text))
+            self.assertEqual(sorted(said), [0, 1, 2], text)
+            bufs = [int(a, 16) for a in re.findall(r"\$\d+ = \(uint8_t \(\*\)\[16\]\) (0x[0-9a-f]+)", text)]
+            self.assertEqual(len(bufs), 2, text)
+            self.assertEqual(bufs[0], bufs[1], text)   # both cores' stacks are alike
+            buf = bufs[0]
+            cfa = int(re.search(r"Stack level 1, frame at (0x[0-9a-f]+)", text).group(1), 16)
+            self.assertTrue(buf < said[0][0] < buf + 16 < said[1][0] < cfa, (hex(buf), hex(cfa), said))
+            self.assertEqual(said[0][1], "buf+%d, in the 16-byte local buf of parse_header (frame 1)"
+                             % (said[0][0] - buf))
+            self.assertEqual(said[0][0] - buf, 5)
+            self.assertEqual(said[1][1], "%d bytes past the 16-byte local buf of parse_header (frame 1)"
+                             % (said[1][0] - buf - 16))
+            self.assertEqual(said[1][0] - buf - 16, 2)
+            nm = subprocess.run([nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-nm"), elf],
+                                capture_output=True, text=True, check=True).stdout
+            end = next(int(a, 16) & 0xFFFFFFFF for a, t, n in (l.split() for l in nm.splitlines()
+                                                               if len(l.split()) == 3) if n == "_end")
+            self.assertEqual(said[2][1], "in the heap, %d bytes past _end" % (said[2][0] - end))
+            # the run's summary says the same
+            summary = json.load(open(os.path.join(s.out, "summary.json")))
+            for c in summary["cores"][:3]:
+                self.assertTrue(c["fault"]["message"].split("\n")[0].endswith(said[c["id"]][1]), c["fault"])
+
     def test_badvaddr_at_faults(self):
         """At a fault stop $badvaddr is what the 24K's BadVAddr holds: the
         exact address of the load or store (fault_null: 4, NULL's member
