@@ -298,7 +298,7 @@ class Gdb(unittest.TestCase):
         for endian in ("el", "eb"):
             with self.subTest(endian=endian):
                 s = Session(fw("fpu", endian), extra=nptest.ONE_CORE + ["--set", "timing.model=flat"])
-                text = s.gdb("set mipsfpu double", "break harmonic", "continue", "finish",
+                text = s.gdb("break harmonic", "continue", "finish",
                              "info registers f0 fcsr", "set $f0 = 2.0", "info registers f0", "continue")
                 self.assertEqual(s.wait(), 0, text)
                 vals = re.findall(r"^f0: +0x([0-9a-f]+)", text, re.M)
@@ -399,6 +399,23 @@ class Gdb(unittest.TestCase):
             fault = next(c["fault"] for c in summary["cores"] if c["fault"])
             self.assertIn("$1 = 0x%x" % fault["pc"], text)
             self.assertTrue(os.path.exists(os.path.join(s.out, "core0", "flat.txt")))
+
+    def test_in_tree_firmware_is_fp32(self):
+        """The in-tree firmware is built FP32 (-mfp32, the FR=0 mode the
+        runtime sets), as the SDK builds: gdb finds the double-precision
+        FPU itself (test_fpu_registers reads $f0 without `set mipsfpu
+        double`). Before: FPXX, which gdb 13 reads as no FPU (`show
+        mipsfpu`: none; $f0 read 0)."""
+        for name in ("pipeline", "fpu", "ticks"):
+            for endian in ("el", "eb"):
+                elf = fw(name, endian)
+                readelf = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-readelf")
+                attrs = subprocess.run([readelf, "-A", elf], stdout=subprocess.PIPE, universal_newlines=True,
+                                       check=True).stdout
+                self.assertIn("Tag_GNU_MIPS_ABI_FP: Hard float (double precision)", attrs, elf)
+                show = subprocess.run([GDB, "-batch", "-nx", "-ex", "show mipsfpu", elf], stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, universal_newlines=True, timeout=60).stdout
+                self.assertIn("currently double-precision", show, elf)
 
     def test_fault_names_the_local(self):
         """A fault on a stack address names the local and its frame, one on
