@@ -186,6 +186,21 @@ class RenameRefused(unittest.TestCase):
         self.assertIn(os.path.join(out, "core0", "console.txt"), p.stderr)
         self.assert_summaries_say(out, 5)
 
+    def test_report_says_it_too(self):
+        """`report OUT -o DIR` and `merge` write through the same stage."""
+        tmp = nptest.tmpdir("ren-rep")
+        data = os.path.join(tmp, "data")
+        self.assertEqual(subprocess.run([nptest.nocprof(), "run", "-q", "-o", data, "--set", "timing.model=flat",
+                                         fw("pipeline")], timeout=120).returncode, 0)
+        for cmd, out, blocked in ((["report", data, "-o"], os.path.join(tmp, "r"), os.path.join("core0", "flat.txt")),
+                                  (["merge", data, data, "-o"], os.path.join(tmp, "m"), "noc.txt")):
+            os.makedirs(os.path.join(out, blocked, "x"))
+            p = subprocess.run([nptest.nocprof()] + cmd + [out], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True, timeout=120)
+            self.assertEqual(p.returncode, 5, p.stderr)
+            self.assertIn(os.path.join(out, blocked), p.stderr)
+            self.assert_summaries_say(out, 5)
+
     def test_a_summary_that_cannot_be_renamed_is_in_the_others(self):
         out = os.path.join(nptest.tmpdir("ren-sum"), "o")
         os.makedirs(os.path.join(out, "summary.txt", "x"))
