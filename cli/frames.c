@@ -210,7 +210,7 @@ char *cli_describe_fault(const Symbols *syms, Core *c, const char *message, uint
     uint32_t gpr[32], pcs[CLI_LOCALS_FRAMES], cfas[CLI_LOCALS_FRAMES];
     memcpy(gpr, f->regs, sizeof gpr);
     char *why = NULL;
-    SymStack st = { .pcs = pcs, .cfas = cfas, .sp = gpr[29] };
+    SymStack st = { .pcs = pcs, .cfas = cfas, .sp = gpr[29], .read = read_core, .opaque = c };
     st.n = symbols_unwind_cfa(syms, gpr, f->pc, core_read_cp0(c, NP_CP0_EPC), read_core, c, pcs, cfas,
                               CLI_LOCALS_FRAMES, &why);
     g_free(why);

@@ -3,11 +3,13 @@
  * fault_local.c - faults on addresses that no symbol names: core 0 loads a
  * word from an odd offset of parse_header's 16-byte local array buf, in
  * peek_word (frame 0; buf is in frame 1); core 1 does the same past the
- * end of buf (an overflow: buf+18); core 2 from a heap block it freed.
- * Core 3 exits 0. Expected: status 3, each fault's message says what the
+ * end of buf (an overflow: buf+18); core 2 from a heap block it freed;
+ * core 3 through a pointer to a local of a function that returned
+ * (leave_local's). Expected: status 3, each fault's message says what the
  * address is: "buf+5, in the 16-byte local buf of parse_header (frame 1)",
  * "2 bytes past the 16-byte local buf of parse_header (frame 1)", "in the
- * heap, N bytes past _end" (e2e/status test_fault_names_the_local).
+ * heap, N bytes past _end", "N bytes below the stack pointer, in no frame"
+ * (e2e/gdb test_fault_names_the_local).
  */
 #include <stdlib.h>
 
@@ -41,6 +43,19 @@ RT_NOINLINE uint32_t use_after_free(void)
     return peek_word(p, 3);
 }
 
+static uint8_t *volatile left;
+
+RT_NOINLINE void leave_local(unsigned core)
+{
+    uint8_t local[8];
+    uint8_t *p = local;
+
+    for (unsigned i = 0; i < sizeof local; i++)
+        local[i] = (uint8_t)(i + core);
+    __asm__ volatile("" : "+r"(p) : : "memory");   /* no dangling-pointer warning: kept on purpose */
+    left = p;
+}
+
 int main(unsigned core, unsigned ncores)
 {
     (void)ncores;
@@ -50,5 +65,6 @@ int main(unsigned core, unsigned ncores)
         return (int)parse_header(core, 18);
     if (core == 2)
         return (int)use_after_free();
-    return 0;
+    leave_local(core);
+    return (int)peek_word(left, 1);
 }

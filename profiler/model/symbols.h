@@ -143,11 +143,15 @@ unsigned symbols_unwind_cfa(const Symbols *s, const uint32_t gpr[32], uint32_t p
  * frame address, sp the innermost's $sp; n frames) and read for the heap's
  * break. "buf+5, in the 16-byte local buf of parse_header (frame 1)",
  * "2 bytes past the 16-byte local buf of parse_header (frame 1)", "in the
- * heap, 11 bytes past _end"; NULL when nothing is known. g_free it. */
+ * heap, 11 bytes past _end" (below the runtime's break, heap_brk), "9
+ * bytes below the stack pointer, in no frame" (above it); NULL when
+ * nothing is known. g_free it. */
 typedef struct SymStack {
     const uint32_t *pcs, *cfas;
     unsigned n;
     uint32_t sp;
+    SymUnwindRead read;   /* guest memory (the runtime's heap break) */
+    void *opaque;
 } SymStack;
 char *symbols_stack_at(const Symbols *s, uint32_t addr, const SymStack *st);
 /* symbols_describe_fault, with a stack or heap address named too (st

@@ -202,13 +202,23 @@ static bool symbol_value(Elf *e, const char *name, uint32_t *v)
     return false;
 }
 
-/* Between _end (the heap's start, docs/firmware.md) and the stack. */
+/* Between _end (the heap's start) and the runtime's break (heap_brk,
+ * firmware/libc/np_glue.c; 0 before the first sbrk): the heap; from the
+ * break to the innermost $sp: memory no frame uses (a local of a function
+ * that returned). */
 static char *heap_at(Elf *e, uint32_t addr, const SymStack *st)
 {
-    uint32_t end;
-    if (!symbol_value(e, "_end", &end) || PHYS(addr) < PHYS(end) || (st->sp && PHYS(addr) >= PHYS(st->sp)))
+    uint32_t end, at, brk = 0;
+    uint8_t b[4];
+    if (!st->sp || PHYS(addr) >= PHYS(st->sp) || !symbol_value(e, "_end", &end) || PHYS(addr) < PHYS(end)
+        || !symbol_value(e, "heap_brk", &at) || !st->read || !st->read(st->opaque, at, b, 4))
         return NULL;
-    return g_strdup_printf("in the heap, %u bytes past _end", PHYS(addr) - PHYS(end));
+    GElf_Ehdr eh;
+    bool be = gelf_getehdr(e, &eh) && eh.e_ident[EI_DATA] == ELFDATA2MSB;
+    brk = be ? (uint32_t)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3] : (uint32_t)b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0];
+    if (brk && PHYS(addr) < PHYS(brk))
+        return g_strdup_printf("in the heap, %u bytes past _end", PHYS(addr) - PHYS(end));
+    return g_strdup_printf("%u bytes below the stack pointer, in no frame", PHYS(st->sp) - PHYS(addr));
 }
 
 char *symbols_stack_at(const Symbols *s, uint32_t addr, const SymStack *st)

@@ -419,26 +419,25 @@ class Gdb(unittest.TestCase):
 
     def test_fault_names_the_local(self):
         """A fault on a stack address names the local and its frame, one on
-        a heap address says so, as gdb-multiarch's own `p &buf` and `info
-        frame` (frame 1) and nm's _end place them. fault_local: core 0
-        loads from buf+5 of parse_header's 16-byte local buf in peek_word
-        (frame 0), core 1 from buf+18 (past its end), core 2 from a freed
-        heap block. Before: the bare `unaligned load at address 0x800fffc5
-        (pc ...)`, nothing named."""
+        a heap address says so, one below the stack pointer says that, as
+        gdb-multiarch's own `p &buf`, `info frame` (frame 1), `info scope`
+        and `$sp` and nm's _end place them. fault_local: core 0 loads from
+        buf+5 of parse_header's 16-byte local buf in peek_word (frame 0),
+        core 1 from buf+18 (past its end), core 2 from a freed heap block,
+        core 3 through a pointer to a local of leave_local, which returned.
+        Before: the bare `unaligned load at address 0x800fffc5 (pc ...)`,
+        nothing named."""
         for endian in ("el", "eb"):
             elf = fw("fault_local", endian)
             s = Session(elf)
-            text = s.gdb("continue", "frame 1", "p &buf", "info frame", "continue", "frame 1", "p &buf",
-                         "continue", "kill")
+            text = s.gdb("continue", "continue", "continue", "continue", "thread 1", "frame 1", "p &buf",
+                         "info frame", "thread 4", "p/x $sp", "info scope leave_local", "kill")
             s.wait()
             said = dict((int(c), (int(a, 16), what)) for c, a, what in re.findall(
                 r"nocprof: core (\d+): unaligned-load at pc 0x[0-9a-f]+: unaligned load at address (0x[0-9a-f]+) "
                 r"\(pc 0x[0-9a-f]+\): the address is ([^\n]*)\n", text))
-            self.assertEqual(sorted(said), [0, 1, 2], text)
-            bufs = [int(a, 16) for a in re.findall(r"\$\d+ = \(uint8_t \(\*\)\[16\]\) (0x[0-9a-f]+)", text)]
-            self.assertEqual(len(bufs), 2, text)
-            self.assertEqual(bufs[0], bufs[1], text)   # both cores' stacks are alike
-            buf = bufs[0]
+            self.assertEqual(sorted(said), [0, 1, 2, 3], text)
+            buf = int(re.search(r"\$\d+ = \(uint8_t \(\*\)\[16\]\) (0x[0-9a-f]+)", text).group(1), 16)
             cfa = int(re.search(r"Stack level 1, frame at (0x[0-9a-f]+)", text).group(1), 16)
             self.assertTrue(buf < said[0][0] < buf + 16 < said[1][0] < cfa, (hex(buf), hex(cfa), said))
             self.assertEqual(said[0][1], "buf+%d, in the 16-byte local buf of parse_header (frame 1)"
@@ -452,9 +451,16 @@ class Gdb(unittest.TestCase):
             end = next(int(a, 16) & 0xFFFFFFFF for a, t, n in (l.split() for l in nm.splitlines()
                                                                if len(l.split()) == 3) if n == "_end")
             self.assertEqual(said[2][1], "in the heap, %d bytes past _end" % (said[2][0] - end))
+            # core 3: local was at leave_local's frame base (its CFA: main's
+            # $sp, which peek_word, a leaf without a frame, keeps) + fbreg
+            sp = int(re.search(r"\$\d+ = (0x[0-9a-f]+)\nScope for leave_local", text).group(1), 16)
+            fbreg = int(re.search(r"Symbol local is a complex DWARF expression:\s+0: DW_OP_fbreg (-?\d+)",
+                                  text).group(1))
+            self.assertEqual(said[3][0], sp + fbreg + 1, text)
+            self.assertEqual(said[3][1], "%d bytes below the stack pointer, in no frame" % (sp - said[3][0]))
             # the run's summary says the same
             summary = json.load(open(os.path.join(s.out, "summary.json")))
-            for c in summary["cores"][:3]:
+            for c in summary["cores"]:
                 self.assertTrue(c["fault"]["message"].split("\n")[0].endswith(said[c["id"]][1]), c["fault"])
 
     def test_badvaddr_at_faults(self):
