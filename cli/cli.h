@@ -217,6 +217,16 @@ bool cli_stage_close(CliStage *s, const char *dir, const char *name, FILE *f, bo
 /* The temporary file dir/name is staged in (NULL: not staged), to read back. */
 const char *cli_stage_path(CliStage *s, const char *dir, const char *name);
 bool cli_stage_commit(CliStage *s, bool stop_on_signal, GError **error);
+/* cli_stage_commit with the files of the final paths in last (NULL-ended;
+ * the summaries) renamed after every other. In between, hook(data, ok),
+ * ok: every other file was renamed; it may stage the last files again (with
+ * status 5) and returns false if what it writes itself failed. If one of
+ * the last files cannot be renamed, hook(data, false) is called again and
+ * the others are renamed again: what they say is the status the command
+ * exits with. */
+typedef bool (*CliStageHook)(void *data, bool ok);
+bool cli_stage_commit_last(CliStage *s, bool stop_on_signal, const char *const *last, CliStageHook hook,
+                           void *data, GError **error);
 /* Remove every staged file (nothing is replaced). */
 void cli_stage_discard(CliStage *s);
 void cli_stage_free(CliStage *s);
@@ -224,6 +234,10 @@ void cli_stage_free(CliStage *s);
  * were (reports_ok) or were not all written: 130/143 after a signal, else
  * EXIT_REPORTS for a failed report, else status. */
 int cli_final_status(int status, bool reports_ok);
+/* The error of an output folder (-o) that g_mkdir_with_parents could not
+ * make (errno): a usage error, status 2 for every command, nothing written
+ * (SPEC 4: nothing ran). */
+GError *cli_no_output_folder(const char *dir);
 
 /* rename(tmp, path), 0 or -1 with errno. A path that exists is swapped
  * with tmp (renameat2 RENAME_EXCHANGE) and the old file unlinked: ext4
@@ -241,7 +255,9 @@ bool cli_write_file(const char *dir, const char *name, const char *data, gsize l
  * the manifest lists (re-rendering into the folder of the data). */
 enum { CLI_WRITE_DATA = 1, CLI_WRITE_DEMO = 2, CLI_WRITE_KEEP = 4, CLI_WRITE_STOP_ON_SIGNAL = 8,
        CLI_WRITE_SOURCES = 16, CLI_WRITE_KEEP_SOURCES = 32,
-       CLI_WRITE_CONSOLE = 64 };
+       CLI_WRITE_CONSOLE = 64, CLI_WRITE_FAILED = 128 };
+/* CLI_WRITE_FAILED: a file of the run failed already (a console.txt, its
+ * error told): the summaries say status 5 and the result is false. */
 /* CLI_WRITE_CONSOLE: the run streamed every coreN/console.txt already
  * (cli_console_finish): list them, do not write them; with CLI_WRITE_KEEP a
  * console.txt there whose data was cut (cli_console_is_cut) is kept. */
@@ -334,6 +350,9 @@ FaultFrame *cli_frames_of(ProfileData *pd, unsigned *count, const Symbols *syms,
 #define CLI_UNWIND_MAX (1u << 17)
 /* The pcs of those frames (kseg0 code addresses; *n of them; g_free
  * them), the reset entry's left out; *why as symbols_unwind's. */
+/* A fault's message with what its address is: a global, a frame's local,
+ * the heap (frames.c; NULL: nothing known). g_free it. */
+char *cli_describe_fault(const Symbols *syms, Core *c, const char *message, uint32_t addr);
 uint32_t *cli_unwind(const Symbols *syms, Core *c, uint32_t at, uint32_t regs_at, const uint32_t *regs, unsigned *n,
                      char **why);
 FaultFrame *cli_frames_unwound(ProfileData *pd, unsigned *count, GPtrArray *stack, const Symbols *syms, Core *c,

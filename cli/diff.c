@@ -309,10 +309,11 @@ static int write_out(const DiffOptions *o, DiffOut *out)
     GString *html = html_diff_build(data->str);
     g_string_free(data, TRUE);
     int status = EXIT_OK;
-    if (g_mkdir_with_parents(dir, 0755) != 0)
-        status = finish(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dir,
-                                                  g_strerror(errno)));
-    else if (!write_diff(dir, out, html, &err))
+    if (g_mkdir_with_parents(dir, 0755) != 0) {   /* nothing written, nothing printed */
+        g_string_free(html, TRUE);
+        return finish(EXIT_USAGE, cli_no_output_folder(dir));
+    }
+    if (!write_diff(dir, out, html, &err))
         status = finish(cli_signal_status() ? cli_signal_status() : EXIT_REPORTS, err);
     g_string_free(html, TRUE);
     if (!o->quiet) {

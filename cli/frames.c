@@ -196,3 +196,25 @@ FaultFrame *cli_frames_unwound(ProfileData *pd, unsigned *count, GPtrArray *stac
         k += cli_fold_frames(stack, syms, fr + k, n - k);
     return sink_end(&sink, count);
 }
+
+/* A fault's message with what its address is (NULL: nothing known): a
+ * global (symbols_data_at) or, from the stack unwound with the fault's
+ * registers, a local of one of the innermost CLI_LOCALS_FRAMES frames or
+ * the heap (symbols_stack_at). */
+#define CLI_LOCALS_FRAMES 64u
+char *cli_describe_fault(const Symbols *syms, Core *c, const char *message, uint32_t addr)
+{
+    const CoreFault *f = core_state(c) == CORE_FAULT ? core_fault(c) : NULL;
+    if (!f || !f->has_regs || f->regs_pc != f->pc)
+        return symbols_describe_fault(syms, message, addr);
+    uint32_t gpr[32], pcs[CLI_LOCALS_FRAMES], cfas[CLI_LOCALS_FRAMES];
+    memcpy(gpr, f->regs, sizeof gpr);
+    char *why = NULL;
+    SymStack st = { .pcs = pcs, .cfas = cfas, .sp = gpr[29], .read = read_core, .opaque = c };
+    st.n = symbols_unwind_cfa(syms, gpr, f->pc, core_read_cp0(c, NP_CP0_EPC), read_core, c, pcs, cfas,
+                              CLI_LOCALS_FRAMES, &why);
+    g_free(why);
+    for (unsigned k = 0; k < st.n; k++)
+        pcs[k] = symbols_code_addr(syms, pcs[k]); /* kseg1 runs kseg0's code */
+    return symbols_describe_fault_at(syms, message, addr, &st);
+}

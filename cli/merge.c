@@ -115,8 +115,7 @@ int cmd_merge(int argc, char **argv)
              || !cli_report_apply(&ro, &d, &err))
         status = fail(EXIT_USAGE, err);
     else if (g_mkdir_with_parents(out, 0755) != 0)
-        status = fail(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", out,
-                                                g_strerror(errno)));
+        status = fail(EXIT_USAGE, cli_no_output_folder(out));
     else if (!cli_write_reports(&d, out, CLI_WRITE_DATA | CLI_WRITE_STOP_ON_SIGNAL, &err))
         status = fail(cli_signal_status()                 ? cli_signal_status()
                       : err->code == NOCPROF_ERROR_USAGE ? EXIT_USAGE : EXIT_REPORTS, err);

@@ -252,8 +252,7 @@ int cmd_report(int argc, char **argv)
         if (!loaded)
             status = fail(EXIT_USAGE, err);
         else if (g_mkdir_with_parents(dest, 0755) != 0)
-            status = fail(EXIT_REPORTS, g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", dest,
-                                                    g_strerror(errno)));
+            status = fail(EXIT_USAGE, cli_no_output_folder(dest));
         else if (!cli_write_reports(&d, dest, CLI_WRITE_STOP_ON_SIGNAL
                                                   | (same_folder(rest[0], dest) ? CLI_WRITE_KEEP
                                                      : CLI_WRITE_DATA | copy_sources(rest[0], dest)), &err))

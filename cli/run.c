@@ -219,8 +219,7 @@ static bool start_machine(Run *r, ElfImage **imgs, GError **error)
         }
     }
     if (g_mkdir_with_parents(r->out, 0755) != 0) {
-        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create output folder: %s", r->out,
-                    g_strerror(errno));
+        g_propagate_error(error, cli_no_output_folder(r->out));
         return false;
     }
     cli_console_start(&r->echo, r->out, r->ncores);
@@ -252,7 +251,7 @@ static void fault_of(Run *r, unsigned i)
     const CoreFault *fault = core_fault(c);
     res->fault_kind = profile_data_intern(&r->data, fault->kind);
     res->fault_message = profile_data_intern(&r->data, fault->message);
-    g_autofree char *described = fault->has_data ? symbols_describe_fault(syms, fault->message, fault->data) : NULL;
+    g_autofree char *described = fault->has_data ? cli_describe_fault(syms, c, fault->message, fault->data) : NULL;
     if (described)
         res->fault_message = profile_data_intern(&r->data, described);
     res->fault_pc = fault->pc;
@@ -628,7 +627,7 @@ static GdbStub *gdb_listen(const Options *o, GError **error)
 static char *gdb_describe(void *opaque, unsigned i, const char *message, uint32_t addr)
 {
     Run *r = opaque;
-    return symbols_describe_fault(firmware_of(r, i)->syms, message, addr);
+    return cli_describe_fault(firmware_of(r, i)->syms, r->m->cores[i], message, addr);
 }
 
 static void gdb_backtrace(void *opaque, unsigned i, GString *out)
@@ -729,11 +728,13 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
         g_clear_error(&err);
     }
-    if (!cli_write_reports(&r.data, r.out, CLI_WRITE_DATA | CLI_WRITE_SOURCES | CLI_WRITE_CONSOLE | (demo ? CLI_WRITE_DEMO : 0),
-                           &err)) {
+    unsigned flags = CLI_WRITE_DATA | CLI_WRITE_SOURCES | CLI_WRITE_CONSOLE | (demo ? CLI_WRITE_DEMO : 0) |
+                     (ok ? 0 : CLI_WRITE_FAILED);
+    if (!cli_write_reports(&r.data, r.out, flags, &err)) {
         ok = false;
-        fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
-        g_error_free(err);
+        if (err)   /* else only the console.txt told above */
+            fprintf(stderr, "nocprof: reports could not be written: %s\n", err->message);
+        g_clear_error(&err);
     }
     r.status = cli_final_status(r.status, ok);
     if (gdb) {

@@ -32,6 +32,7 @@
  * (relative to the output folder, e.g. "report.html", "core0/flat.txt")
  * is about to be written, so the e2e tests interrupt at a chosen point
  * deterministically. */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,12 @@ void cli_test_hook(const char *name)
             g_usleep(CLI_SIGNAL_GRACE_NS / 1000 + 200000);   /* past the grace */
         else
             raise(strcmp(*s, "TERM") == 0 ? SIGTERM : strcmp(*s, "HUP") == 0 ? SIGHUP : SIGINT);
+}
+
+GError *cli_no_output_folder(const char *dir)
+{
+    return g_error_new(NOCPROF_ERROR, NOCPROF_ERROR_USAGE, "%s: cannot create output folder: %s", dir,
+                       g_strerror(errno));
 }
 
 int cli_final_status(int status, bool reports_ok)

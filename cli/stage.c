@@ -15,6 +15,7 @@ struct CliStage {
     GPtrArray *tmp, *final;    /* staged files, in the order written */
     GHashTable *seen;          /* final path -> its index + 1 */
     GHashTable *failed;        /* final paths whose last write failed */
+    GHashTable *done;          /* final paths renamed (or dropped) by this commit */
 };
 
 CliStage *cli_stage_new(void)
@@ -24,6 +25,7 @@ CliStage *cli_stage_new(void)
     s->final = g_ptr_array_new_with_free_func(g_free);
     s->seen = g_hash_table_new(g_str_hash, g_str_equal);
     s->failed = g_hash_table_new(g_str_hash, g_str_equal);
+    s->done = g_hash_table_new(g_str_hash, g_str_equal);
     return s;
 }
 
@@ -41,6 +43,7 @@ FILE *cli_stage_open(CliStage *s, const char *dir, const char *name, GError **er
     }
     const char *final = g_ptr_array_index(s->final, at - 1);
     FILE *f = fopen(g_ptr_array_index(s->tmp, at - 1), "wb");
+    g_hash_table_remove(s->done, final);   /* staged again: renamed again */
     if (f) {
         g_hash_table_remove(s->failed, final);
     } else {
@@ -88,13 +91,42 @@ void cli_stage_discard(CliStage *s)
     for (guint i = 0; i < s->tmp->len; i++)
         unlink(g_ptr_array_index(s->tmp, i));
     g_hash_table_remove_all(s->failed);
+    g_hash_table_remove_all(s->done);
     g_ptr_array_set_size(s->tmp, 0);
     g_ptr_array_set_size(s->final, 0);
     g_hash_table_remove_all(s->seen);
     cli_signals_untrack_all();
 }
 
-bool cli_stage_commit(CliStage *s, bool stop_on_signal, GError **error)
+/* Rename the staged files that are (tail) or are not among last into
+ * place, each once. One that cannot be renamed (a folder of its name, an
+ * immutable file) costs only itself: the others still replace the earlier
+ * run's (stopping there mixed the two runs' files). */
+static bool rename_pass(CliStage *s, GHashTable *last, bool tail, GError **error)
+{
+    bool ok = true;
+    for (guint i = 0; i < s->tmp->len; i++) {
+        const char *tmp = g_ptr_array_index(s->tmp, i), *path = g_ptr_array_index(s->final, i);
+        if ((last && g_hash_table_contains(last, path)) != tail || g_hash_table_contains(s->done, path))
+            continue;
+        g_hash_table_add(s->done, (gpointer)path);
+        if (g_hash_table_contains(s->failed, path)) { /* its error is the caller's already */
+            unlink(tmp);
+            unlink(path);
+            continue;
+        }
+        if (cli_replace(tmp, path) != 0) {
+            if (error && !*error)
+                g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(errno));
+            ok = false;
+            unlink(tmp);
+        }
+    }
+    return ok;
+}
+
+bool cli_stage_commit_last(CliStage *s, bool stop_on_signal, const char *const *last, CliStageHook hook,
+                           void *data, GError **error)
 {
     /* no signal between the renames: the set changes as a whole (the
      * handler ignores signals once frozen; blocking them here keeps this
@@ -112,31 +144,30 @@ bool cli_stage_commit(CliStage *s, bool stop_on_signal, GError **error)
     sigaddset(&block, SIGTERM);
     sigaddset(&block, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &block, &old);
-    bool ok = true;
-    for (guint i = 0; i < s->tmp->len; i++) {
-        const char *tmp = g_ptr_array_index(s->tmp, i), *path = g_ptr_array_index(s->final, i);
-        if (g_hash_table_contains(s->failed, path)) { /* its error is the caller's already */
-            unlink(tmp);
-            unlink(path);
-            continue;
-        }
-        /* one that cannot be renamed (a folder of its name, an immutable
-         * file) costs only itself: the others still replace the earlier
-         * run's (stopping there mixed the two runs' files) */
-        if (cli_replace(tmp, path) != 0) {
-            if (ok)
-                g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: %s", path, g_strerror(errno));
-            ok = false;
-            unlink(tmp);
-        }
+    g_autoptr(GHashTable) tail = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (const char *const *l = last; l && *l; l++)
+        g_hash_table_add(tail, g_strdup(*l));
+    bool ok = rename_pass(s, tail, false, error);
+    bool hook_ok = !hook || hook(data, ok);
+    bool tail_ok = rename_pass(s, tail, true, error);
+    if (!tail_ok && ok && hook_ok && hook) {
+        /* a summary that could not be renamed: the others say status 5 */
+        hook(data, false);
+        rename_pass(s, tail, true, NULL);
     }
     g_hash_table_remove_all(s->failed);
+    g_hash_table_remove_all(s->done);
     g_ptr_array_set_size(s->tmp, 0);
     g_ptr_array_set_size(s->final, 0);
     g_hash_table_remove_all(s->seen);
     cli_signals_untrack_all();
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return ok;
+    return ok && hook_ok && tail_ok;
+}
+
+bool cli_stage_commit(CliStage *s, bool stop_on_signal, GError **error)
+{
+    return cli_stage_commit_last(s, stop_on_signal, NULL, NULL, NULL, error);
 }
 
 void cli_stage_free(CliStage *s)
@@ -148,5 +179,6 @@ void cli_stage_free(CliStage *s)
     g_ptr_array_unref(s->final);
     g_hash_table_unref(s->seen);
     g_hash_table_unref(s->failed);
+    g_hash_table_unref(s->done);
     g_free(s);
 }

@@ -455,7 +455,7 @@ static bool plan_save_or_match(const SweepPlan *p, GError **error)
                 g_string_free(qj, TRUE);
         }
     } else if (g_mkdir_with_parents(p->dir, 0755) != 0) {
-        g_set_error(error, NOCPROF_ERROR, NOCPROF_ERROR_IO, "%s: cannot create: %s", p->dir, g_strerror(errno));
+        g_propagate_error(error, cli_no_output_folder(p->dir));
         ok = false;
     } else {
         ok = cli_write_file(p->dir, SWEEP_PLAN_FILE, json->str, json->len, error);

@@ -61,6 +61,7 @@ typedef struct Out {
     GPtrArray *written;        /* paths relative to dir */
     CliStage *stage;           /* the new files, renamed at the end */
     unsigned flags;            /* CLI_WRITE_* */
+    GPtrArray *before;         /* what the folder's manifest listed */
 } Out;
 
 /* The error slot of the next file: every report is written even when an
@@ -418,6 +419,43 @@ static bool write_summaries(Out *o, const ProfileData *d, RunInfo *run, bool ok,
     return ok && sok;
 }
 
+/* Between the renames of the reports and those of the summaries
+ * (cli_stage_commit_last): the manifest, then, if a report could not be
+ * renamed or the manifest written, the summaries again with status 5. */
+typedef struct Tail {
+    Out *o;
+    const ProfileData *d;
+    RunInfo *run;
+    const char *flame, *trace;
+    GError **first;
+    bool ok;                   /* every report written; the summaries say so */
+    bool listed;               /* the manifest was written (or tried) */
+} Tail;
+
+static bool tail_hook(void *data, bool ok)
+{
+    Tail *t = data;
+    bool mok = true;
+    if (!t->listed) {
+        Out *o = t->o;
+        t->listed = true;
+        /* the earlier run's files this one does not write go, also when a
+         * report failed (else the folder would mix two runs); a failed run
+         * keeps them listed, so that a later run can still remove what
+         * could not be removed now */
+        manifest_prune(o->dir, o->before, o->written);
+        if (!(ok && t->ok))
+            for (unsigned i = 0; i < o->before->len; i++)
+                g_ptr_array_add(o->written, g_strdup(g_ptr_array_index(o->before, i)));
+        mok = manifest_write(o->dir, o->written, slot(t->first));
+    }
+    if (t->ok && !(ok && mok)) {
+        t->ok = false;
+        write_summaries(t->o, t->d, t->run, false, t->flame, t->trace, t->first);
+    }
+    return mok;
+}
+
 /* Every report, staged (stage.c), the summaries last; then renamed into
  * place together. A folder whose writing was cut short (a crash, an
  * abort) keeps its previous complete set. */
@@ -444,7 +482,8 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
     FoldedAll folded = { 0 };
     if (have_profiles)
         folded = folded_all(d, &folded_cut, &flame);
-    bool ok = !(flags & CLI_WRITE_DATA) || write_data(o, d->whole ? d->whole : d, slot(&first));
+    bool ok = !(flags & CLI_WRITE_FAILED);
+    ok = (!(flags & CLI_WRITE_DATA) || write_data(o, d->whole ? d->whole : d, slot(&first))) && ok;
     ok = put_gstring(o, NULL, "noc.txt", noc_report(d->noc, &d->cfg), slot(&first)) && ok;
     if (d->comm)
         ok = put_gstring(o, NULL, "comm.txt", comm_text(d->comm, (const Profile *const *)d->profs, d->ncores),
@@ -491,9 +530,14 @@ static bool write_all(Out *o, const ProfileData *d, unsigned flags, GError **err
         stopped(o, &first);
         ok = false;
     } else {
-        ok = write_summaries(o, d, &run, ok, flame ? flame->str : NULL, page_trace ? page_trace->str : NULL,
-                             &first);
-        ok = cli_stage_commit(o->stage, flags & CLI_WRITE_STOP_ON_SIGNAL, first ? NULL : &first) && ok;
+        Tail t = { .o = o, .d = d, .run = &run, .flame = flame ? flame->str : NULL,
+                   .trace = page_trace ? page_trace->str : NULL, .first = &first };
+        t.ok = ok = write_summaries(o, d, &run, ok, t.flame, t.trace, &first);
+        g_autofree char *html = g_build_filename(o->dir, "report.html", NULL);
+        g_autofree char *txt = g_build_filename(o->dir, "summary.txt", NULL);
+        g_autofree char *json = g_build_filename(o->dir, "summary.json", NULL);
+        const char *last[] = { html, txt, json, NULL };
+        ok = cli_stage_commit_last(o->stage, flags & CLI_WRITE_STOP_ON_SIGNAL, last, tail_hook, &t, &first) && ok;
     }
     folded_all_free(&folded);
     if (flame)
@@ -575,28 +619,12 @@ static bool write_reports(const ProfileData *d, const char *out, unsigned flags,
 {
     g_autoptr(GPtrArray) before = manifest_read(out);
     Out o = { .dir = out, .written = g_ptr_array_new_with_free_func(g_free), .stage = cli_stage_new(),
-              .flags = flags };
+              .flags = flags, .before = before };
     if (flags & CLI_WRITE_DEMO)
         g_ptr_array_add(o.written, g_build_filename("firmware", "pipeline.elf", NULL));
     keep_inputs(&o, d, flags);
-    bool ok = write_all(&o, d, flags, error);
+    bool ok = write_all(&o, d, flags, error);   /* the manifest too (tail_hook) */
     cli_stage_free(o.stage);
-    if (!ok && (flags & CLI_WRITE_STOP_ON_SIGNAL) && cli_signal_status()) {
-        g_ptr_array_unref(o.written);   /* interrupted: nothing replaced */
-        return false;
-    }
-    /* the earlier run's files this one does not write go, also when a
-     * report failed (else the folder would mix two runs); a failed run
-     * keeps them listed, so that a later run can still remove what could
-     * not be removed now */
-    manifest_prune(out, before, o.written);
-    if (!ok)
-        for (unsigned i = 0; i < before->len; i++)
-            g_ptr_array_add(o.written, g_strdup(g_ptr_array_index(before, i)));
-    GError *merr = NULL;
-    if (!manifest_write(out, o.written, ok ? error : &merr))
-        ok = false;
-    g_clear_error(&merr);
     g_ptr_array_unref(o.written);
     return ok;
 }

@@ -179,7 +179,7 @@ function(nocprof_firmware NAME)
     endif()
     set(_out "${NOCPROF_FIRMWARE_DIR}/${NAME}-${_endian}.elf")
     add_custom_command(OUTPUT "${_out}"
-      COMMAND "${_cc}" ${_eflag} ${NOCPROF_FIRMWARE_CFLAGS} ${FW_CFLAGS}
+      COMMAND "${_cc}" ${_eflag} ${NOCPROF_FIRMWARE_CFLAGS} ${NOCPROF_FW_FP_FLAGS} ${FW_CFLAGS}
               -I "${NOCPROF_FIRMWARE_RUNTIME}" -I "${NOCPROF_PLATFORM_INCLUDE}" ${_incflags}
               -isystem "${NOCPROF_SDK_INCLUDE}"
               ${NOCPROF_FW_LINK_FLAGS} -T "${NOCPROF_FIRMWARE_LDSCRIPT}"

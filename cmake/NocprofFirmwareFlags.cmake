@@ -24,8 +24,11 @@ set(NOCPROF_FW_ABI_FLAGS
 # defaults to FPXX, whose ELF attribute gdb 13 reads as "no FPU": `info
 # float` said none and float registers and values read 0 until `set
 # mipsfpu double`; an FP32 ELF (FPXX library objects link into it) makes
-# gdb find the FPU itself (docs/debugging.md).
-set(NOCPROF_FW_SDK_FLAGS -fbuiltin -mfp32)
+# gdb find the FPU itself (docs/debugging.md). The in-tree firmware
+# programs are FP32 too (cmake/Firmware.cmake); the runtime and C library
+# objects stay FPXX, which links into FP32 and FP64 alike.
+set(NOCPROF_FW_FP_FLAGS -mfp32)
+set(NOCPROF_FW_SDK_FLAGS -fbuiltin ${NOCPROF_FW_FP_FLAGS})
 set(NOCPROF_FW_DEFAULT_CFLAGS -g -O2)
 # Link: no host start files or libraries; our link.ld, crt0.o and
 # libnocprof.a (runtime + C library + the compiler helpers such as 64-bit

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gdb/gdb_priv.h"
+#include "platform/mips.h"
 
 /* GDB's own signal numbers (gdb/signals.def), not the host's */
 enum { GSIG_INT = 2, GSIG_ILL = 4, GSIG_TRAP = 5, GSIG_FPE = 8, GSIG_BUS = 10, GSIG_SEGV = 11,
@@ -352,6 +353,29 @@ static void mem_write(GdbStub *g, char *p, size_t len, bool binary)
     gdb_send_str(g, ok ? "OK" : "E14");
 }
 
+/* Where gdb puts its own breakpoints to step core t (MIPS: software
+ * single-step, then a step-resume breakpoint): its next instruction
+ * (pc + 4, or pc + 8 after a delay slot), the target of the branch or
+ * jump at pc, its pc itself (gdb re-stops a thread that advanced while
+ * another was handled) and its return address ($ra, just after a call). */
+static bool step_target(GdbStub *g, unsigned t, uint32_t a)
+{
+    Core *c = core_of(g, t);
+    uint32_t r[CORE_DBG_NREGS], pc, insn, target;
+    uint8_t b[4];
+    core_debug_read_regs(c, r);
+    pc = r[CORE_DBG_PC];
+    if (a == pc || a == pc + 4 || a == pc + 8 || a == r[31])
+        return true;
+    if (!core_debug_read_mem(c, pc, b, 4))
+        return false;
+    insn = core_big_endian(c) ? (uint32_t)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
+                              : (uint32_t)b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0];
+    if (mips_branch_target(insn, pc, &target))
+        return a == target;
+    return (mips_classify(insn) & MIPS_JREG) && a == r[(insn >> 21) & 31];
+}
+
 /* Z/z TYPE,ADDR,KIND: on every core (breakpoints are the process's) */
 static void point(GdbStub *g, const char *p, bool on)
 {
@@ -361,10 +385,8 @@ static void point(GdbStub *g, const char *p, bool on)
         return;
     }
     bool ok = true;
-    if (on && type <= 1 && g->m->ncores > 1) {
-        uint32_t pc = core_debug_pc(core_of(g, g->sel_g));
-        g->step_guess |= (uint32_t)a == pc + 4 || (uint32_t)a == pc + 8;
-    }
+    if (on && type <= 1 && g->m->ncores > 1 && g->step_guess < 0 && step_target(g, g->sel_g, (uint32_t)a))
+        g->step_guess = (int)g->sel_g;
     for (unsigned i = 0; i < g->m->ncores; i++) {
         Core *c = g->m->cores[i];
         if (type <= 1)
@@ -402,17 +424,18 @@ static int vcont_solo(const GdbStub *g, const char *p)
 }
 
 /* vCont;ACTION[:TID];...: a step of one thread (the others run as the
- * schedule takes them), else continue everything. */
+ * schedule takes them), else continue everything. A resume of every
+ * thread right after a breakpoint where gdb steps the selected one
+ * (step_target; gdb, scheduler-locking off, resumes all to step) is taken
+ * as a resume of that one: the others' hits of gdb's step breakpoints in
+ * the code they share would make gdb lose the stepping thread (SIGTRAP in
+ * rt_wait), so, as with scheduler-locking step, they are not reported. */
 static void vcont(GdbStub *g, const char *p)
 {
     g->solo = vcont_solo(g, p);
-    /* gdb steps with every core resumed: say once how to step safely */
-    if (g->solo < 0 && g->step_guess && !g->hinted) {
-        console_out(g, "nocprof: gdb steps with breakpoints that every core meets: for next, step and finish "
-                       "in code several cores run, 'set scheduler-locking step' (docs/debugging.md)\n");
-        g->hinted = true;
-    }
-    g->step_guess = false;
+    if (g->solo < 0 && g->step_guess >= 0)
+        g->solo = g->step_guess;
+    g->step_guess = -1;
     for (const char *a = p; a && *a; a = strchr(a + 1, ';')) {
         const char *act = a + (*a == ';');
         if (*act == 's' || *act == 'S') {
@@ -443,6 +466,8 @@ static void select_thread(GdbStub *g, const char *p)
 static bool resume_cmd(GdbStub *g, char *p)
 {
     g->solo = -1;
+    if (p[0] != 'v')
+        g->step_guess = -1;   /* vcont() takes it */
     switch (p[0]) {
     case 'c': case 'C':
         return true;

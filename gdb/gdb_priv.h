@@ -64,9 +64,10 @@ struct GdbStub {
      * action, as with scheduler-locking): breakpoints and watchpoints of
      * the others do not stop; -1: every core resumed */
     int solo;
-    /* a breakpoint at the next instruction of the selected thread came
-     * since the last stop: gdb steps (software single-step on MIPS) */
-    bool step_guess, hinted;
+    /* the thread a breakpoint came for since the last resume at its next
+     * instruction, branch target, pc or return address: gdb steps it
+     * (software single-step on MIPS); -1: none */
+    int step_guess;
     GdbStopInfo stop;          /* the last stop (for '?') */
     RspParser rsp;
     GByteArray *in;            /* bytes received, from in_pos on not parsed */

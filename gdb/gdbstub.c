@@ -64,6 +64,7 @@ GdbStub *gdb_stub_listen(const char *spec, GError **error)
     g->lfd = fd;
     g->fd = -1;
     g->solo = -1;
+    g->step_guess = -1;
     g->where = g_strdup_printf("%s:%s", hbuf, pbuf);
     g->last = g_string_new(NULL);
     g->in = g_byte_array_new();

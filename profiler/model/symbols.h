@@ -132,5 +132,30 @@ void symbols_inline_close(SymInlineCtx *x);
 typedef bool (*SymUnwindRead)(void *opaque, uint32_t addr, uint8_t *buf, uint32_t len);
 unsigned symbols_unwind(const Symbols *s, const uint32_t gpr[32], uint32_t pc, uint32_t regs_pc, uint32_t epc,
                         SymUnwindRead read, void *opaque, uint32_t *pcs, unsigned max, char **why);
+/* symbols_unwind with the registers at pc, and cfas[k]: frame k's
+ * canonical frame address (its caller's $sp at the call; what
+ * DW_OP_call_frame_cfa gives), 0 where not known. */
+unsigned symbols_unwind_cfa(const Symbols *s, const uint32_t gpr[32], uint32_t pc, uint32_t epc, SymUnwindRead read,
+                            void *opaque, uint32_t *pcs, uint32_t *cfas, unsigned max, char **why);
+
+/* What a stack or heap address is, for a fault's message (symbols_locals.c,
+ * libdw): the stack as unwound at the fault (pcs[k] in frame k, cfas[k] its
+ * frame address, sp the innermost's $sp; n frames) and read for the heap's
+ * break. "buf+5, in the 16-byte local buf of parse_header (frame 1)",
+ * "2 bytes past the 16-byte local buf of parse_header (frame 1)", "in the
+ * heap, 11 bytes past _end" (below the runtime's break, heap_brk), "9
+ * bytes below the stack pointer, in no frame" (above it); NULL when
+ * nothing is known. g_free it. */
+typedef struct SymStack {
+    const uint32_t *pcs, *cfas;
+    unsigned n;
+    uint32_t sp;
+    SymUnwindRead read;   /* guest memory (the runtime's heap break) */
+    void *opaque;
+} SymStack;
+char *symbols_stack_at(const Symbols *s, uint32_t addr, const SymStack *st);
+/* symbols_describe_fault, with a stack or heap address named too (st
+ * NULL: only symbols_data_at's). */
+char *symbols_describe_fault_at(const Symbols *s, const char *message, uint32_t addr, const SymStack *st);
 
 #endif

@@ -59,7 +59,14 @@ char *symbols_data_at(const Symbols *s, uint32_t addr)
 
 char *symbols_describe_fault(const Symbols *s, const char *message, uint32_t addr)
 {
+    return symbols_describe_fault_at(s, message, addr, NULL);
+}
+
+char *symbols_describe_fault_at(const Symbols *s, const char *message, uint32_t addr, const SymStack *st)
+{
     g_autofree char *object = symbols_data_at(s, addr);
+    if (!object && st)
+        object = symbols_stack_at(s, addr, st);
     if (!object || !message)
         return NULL;
     const char *nl = strchr(message, '\n');

@@ -73,6 +73,7 @@ typedef struct Unwinder {
     void *opaque;
     uint32_t reg[32], epc;
     bool epc_used;
+    uint32_t cfa;      /* the last frame's, 0: not known */
 } Unwinder;
 
 static uint64_t uleb(const uint8_t **p, const uint8_t *end)
@@ -419,6 +420,7 @@ static bool step(Unwinder *u, uint32_t *pc, char **why)
         return false;
     g_autofree char *at = where(u, *pc);
     uint32_t cfa = u->reg[row.cfa_reg] + (uint32_t)row.cfa_off, next = 0, regs[32];
+    u->cfa = cfa;
     unsigned ra = f->cie->ra;
     bool signal = f->cie->signal;
     if (signal && ra == SYM_UNWIND_EPC_COLUMN) { /* the interrupt vector: back to EPC */
@@ -476,6 +478,9 @@ static unsigned start_at(const Symbols *s, uint32_t pc, uint32_t *pcs, unsigned 
     return n + 1;
 }
 
+static unsigned unwind(const Symbols *s, const uint32_t gpr[32], uint32_t pc, uint32_t epc, SymUnwindRead read,
+                       void *opaque, uint32_t *pcs, uint32_t *cfas, unsigned max, char **why);
+
 unsigned symbols_unwind(const Symbols *s, const uint32_t gpr[32], uint32_t pc, uint32_t regs_pc, uint32_t epc,
                         SymUnwindRead read, void *opaque, uint32_t *pcs, unsigned max, char **why)
 {
@@ -483,6 +488,18 @@ unsigned symbols_unwind(const Symbols *s, const uint32_t gpr[32], uint32_t pc, u
         unsigned n = symbols_unwind(s, gpr, regs_pc, regs_pc, epc, read, opaque, pcs, max, why);
         return start_at(s, pc, pcs, n, max);
     }
+    return unwind(s, gpr, pc, epc, read, opaque, pcs, NULL, max, why);
+}
+
+unsigned symbols_unwind_cfa(const Symbols *s, const uint32_t gpr[32], uint32_t pc, uint32_t epc, SymUnwindRead read,
+                            void *opaque, uint32_t *pcs, uint32_t *cfas, unsigned max, char **why)
+{
+    return unwind(s, gpr, pc, epc, read, opaque, pcs, cfas, max, why);
+}
+
+static unsigned unwind(const Symbols *s, const uint32_t gpr[32], uint32_t pc, uint32_t epc, SymUnwindRead read,
+                       void *opaque, uint32_t *pcs, uint32_t *cfas, unsigned max, char **why)
+{
     *why = NULL;
     if (!max)
         return 0;
@@ -498,11 +515,21 @@ unsigned symbols_unwind(const Symbols *s, const uint32_t gpr[32], uint32_t pc, u
     }
     unsigned k = 0;
     pcs[k++] = pc;
+    if (cfas)
+        cfas[0] = 0;
     if (!u.fdes->len)
         *why = g_strdup_printf("%s has no call frame information (no .debug_frame: built without -g)",
                                symbols_path(s));
-    while (!*why && k < max && step(&u, &pc, why))
-        pcs[k++] = pc;
+    for (bool more = !*why; more && k < max;) {
+        u.cfa = 0;
+        more = step(&u, &pc, why);
+        if (cfas)
+            cfas[k - 1] = u.cfa;
+        if (more)
+            pcs[k++] = pc;
+    }
+    if (cfas && k == max && !*why)
+        cfas[k - 1] = 0;   /* the step past the last was not taken */
     if (!*why && k == max)
         *why = g_strdup_printf("more than %u frames", max);
     g_array_free(u.fdes, TRUE);

@@ -298,7 +298,7 @@ class Gdb(unittest.TestCase):
         for endian in ("el", "eb"):
             with self.subTest(endian=endian):
                 s = Session(fw("fpu", endian), extra=nptest.ONE_CORE + ["--set", "timing.model=flat"])
-                text = s.gdb("set mipsfpu double", "break harmonic", "continue", "finish",
+                text = s.gdb("break harmonic", "continue", "finish",
                              "info registers f0 fcsr", "set $f0 = 2.0", "info registers f0", "continue")
                 self.assertEqual(s.wait(), 0, text)
                 vals = re.findall(r"^f0: +0x([0-9a-f]+)", text, re.M)
@@ -336,24 +336,43 @@ class Gdb(unittest.TestCase):
         self.assertRegex(text, r'\* 3 +Thread 3 "core2" .* main \(')
         self.assertNotIn("set scheduler-locking step' (docs", text)   # no hint: it is on
 
-    def test_step_hint_without_scheduler_locking(self):
-        """`next` with scheduler-locking off: gdb resumes every core with
-        its step breakpoint inserted, which the others may meet; the stub
-        says once, on gdb's console, what to do (before: nothing, and a
-        `next` could end in a SIGTRAP elsewhere or crash gdb 13)."""
+    def test_next_without_scheduler_locking(self):
+        """`next` over a call in code every core runs, with a timer
+        interrupt on each, scheduler-locking off (gdb's default): gdb
+        single-steps MIPS with breakpoints of its own and resumes every
+        core (vCont;c), so the others meet those breakpoints. The stub
+        takes a resume right after a breakpoint at the selected thread's
+        next instruction, branch target, own pc or return address for a
+        step of that thread: the others' hits are not reported, as with
+        scheduler-locking step, and every `next` ends on thread 3 at the
+        next line of main's loop. Before: the third `next` ended in
+        `Thread 3 "core2" received signal SIGTRAP` in rt_wait, after gdb
+        had stepped cores 0 and 1 over its breakpoints (the stub only
+        printed a hint to set scheduler-locking)."""
         src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "firmware", "apps", "ticks.c")
         with open(src) as f:
-            call = next(i + 1 for i, t in enumerate(f) if "work = do_work(work);" in t)
+            lines = f.read().splitlines()
+        call = next(i + 1 for i, t in enumerate(lines) if "work = do_work(work);" in t)
+        loop_end = next(i + 1 for i, t in enumerate(lines) if "rt_irq_disable(RT_IRQ_BIT(RT_IRQ_TIMER));" in t)
         s = Session(fw("ticks"))
-        text = s.gdb("break ticks.c:%d thread 3" % call, "continue", "delete", "next", "next", "kill")
+        text = s.gdb("break ticks.c:%d thread 3" % call, "continue", "delete", *(["next"] * 8), "info threads",
+                     "kill")
         s.wait()
-        hint = ("nocprof: gdb steps with breakpoints that every core meets: for next, step and finish in code "
-                "several cores run, 'set scheduler-locking step' (docs/debugging.md)\n")
-        self.assertEqual(text.count(hint), 1, text)
+        self.assertNotIn("internal-error", text)
+        self.assertNotIn("received signal", text)
+        self.assertNotIn("Switching to", text.split("hit Breakpoint 1", 1)[1])
+        after = text.split("hit Breakpoint 1", 1)[1]
+        stops = [int(n) for n in re.findall(r"^(\d+)\t", after, re.M)][1:]   # [0]: the breakpoint's
+        self.assertEqual(len(stops), 8, text)
+        for n in stops:
+            self.assertTrue(call <= n < loop_end, (n, text))
+        self.assertRegex(text, r'\* 3 +Thread 3 "core2" .* main \(')
+        # a continue is no step: another core's hit of a breakpoint is reported
         s = Session(fw("ticks"))
-        text = s.gdb("break ticks.c:%d thread 3" % call, "continue", "continue", "kill")
+        text = s.gdb("break ticks.c:%d thread 3" % call, "continue", "break ticks.c:%d" % call, "continue",
+                     "kill")
         s.wait()
-        self.assertNotIn("scheduler-locking", text)   # continuing is not stepping
+        self.assertRegex(text, r"Thread [124] \"core[013]\" hit Breakpoint 2", text)
 
     def test_odd_pc_refused(self):
         """The platform has no MIPS16e: an odd pc from gdb is refused (the
@@ -380,6 +399,69 @@ class Gdb(unittest.TestCase):
             fault = next(c["fault"] for c in summary["cores"] if c["fault"])
             self.assertIn("$1 = 0x%x" % fault["pc"], text)
             self.assertTrue(os.path.exists(os.path.join(s.out, "core0", "flat.txt")))
+
+    def test_in_tree_firmware_is_fp32(self):
+        """The in-tree firmware is built FP32 (-mfp32, the FR=0 mode the
+        runtime sets), as the SDK builds: gdb finds the double-precision
+        FPU itself (test_fpu_registers reads $f0 without `set mipsfpu
+        double`). Before: FPXX, which gdb 13 reads as no FPU (`show
+        mipsfpu`: none; $f0 read 0)."""
+        for name in ("pipeline", "fpu", "ticks"):
+            for endian in ("el", "eb"):
+                elf = fw(name, endian)
+                readelf = nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-readelf")
+                attrs = subprocess.run([readelf, "-A", elf], stdout=subprocess.PIPE, universal_newlines=True,
+                                       check=True).stdout
+                self.assertIn("Tag_GNU_MIPS_ABI_FP: Hard float (double precision)", attrs, elf)
+                show = subprocess.run([GDB, "-batch", "-nx", "-ex", "show mipsfpu", elf], stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, universal_newlines=True, timeout=60).stdout
+                self.assertIn("currently double-precision", show, elf)
+
+    def test_fault_names_the_local(self):
+        """A fault on a stack address names the local and its frame, one on
+        a heap address says so, one below the stack pointer says that, as
+        gdb-multiarch's own `p &buf`, `info frame` (frame 1), `info scope`
+        and `$sp` and nm's _end place them. fault_local: core 0 loads from
+        buf+5 of parse_header's 16-byte local buf in peek_word (frame 0),
+        core 1 from buf+18 (past its end), core 2 from a freed heap block,
+        core 3 through a pointer to a local of leave_local, which returned.
+        Before: the bare `unaligned load at address 0x800fffc5 (pc ...)`,
+        nothing named."""
+        for endian in ("el", "eb"):
+            elf = fw("fault_local", endian)
+            s = Session(elf)
+            text = s.gdb("continue", "continue", "continue", "continue", "thread 1", "frame 1", "p &buf",
+                         "info frame", "thread 4", "p/x $sp", "info scope leave_local", "kill")
+            s.wait()
+            said = dict((int(c), (int(a, 16), what)) for c, a, what in re.findall(
+                r"nocprof: core (\d+): unaligned-load at pc 0x[0-9a-f]+: unaligned load at address (0x[0-9a-f]+) "
+                r"\(pc 0x[0-9a-f]+\): the address is ([^\n]*)\n", text))
+            self.assertEqual(sorted(said), [0, 1, 2, 3], text)
+            buf = int(re.search(r"\$\d+ = \(uint8_t \(\*\)\[16\]\) (0x[0-9a-f]+)", text).group(1), 16)
+            cfa = int(re.search(r"Stack level 1, frame at (0x[0-9a-f]+)", text).group(1), 16)
+            self.assertTrue(buf < said[0][0] < buf + 16 < said[1][0] < cfa, (hex(buf), hex(cfa), said))
+            self.assertEqual(said[0][1], "buf+%d, in the 16-byte local buf of parse_header (frame 1)"
+                             % (said[0][0] - buf))
+            self.assertEqual(said[0][0] - buf, 5)
+            self.assertEqual(said[1][1], "%d bytes past the 16-byte local buf of parse_header (frame 1)"
+                             % (said[1][0] - buf - 16))
+            self.assertEqual(said[1][0] - buf - 16, 2)
+            nm = subprocess.run([nptest.tool(("mipsel" if endian == "el" else "mips") + "-linux-gnu-nm"), elf],
+                                capture_output=True, text=True, check=True).stdout
+            end = next(int(a, 16) & 0xFFFFFFFF for a, t, n in (l.split() for l in nm.splitlines()
+                                                               if len(l.split()) == 3) if n == "_end")
+            self.assertEqual(said[2][1], "in the heap, %d bytes past _end" % (said[2][0] - end))
+            # core 3: local was at leave_local's frame base (its CFA: main's
+            # $sp, which peek_word, a leaf without a frame, keeps) + fbreg
+            sp = int(re.search(r"\$\d+ = (0x[0-9a-f]+)\nScope for leave_local", text).group(1), 16)
+            fbreg = int(re.search(r"Symbol local is a complex DWARF expression:\s+0: DW_OP_fbreg (-?\d+)",
+                                  text).group(1))
+            self.assertEqual(said[3][0], sp + fbreg + 1, text)
+            self.assertEqual(said[3][1], "%d bytes below the stack pointer, in no frame" % (sp - said[3][0]))
+            # the run's summary says the same
+            summary = json.load(open(os.path.join(s.out, "summary.json")))
+            for c in summary["cores"]:
+                self.assertTrue(c["fault"]["message"].split("\n")[0].endswith(said[c["id"]][1]), c["fault"])
 
     def test_badvaddr_at_faults(self):
         """At a fault stop $badvaddr is what the 24K's BadVAddr holds: the

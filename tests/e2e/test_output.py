@@ -4,6 +4,7 @@
 cannot be written, no folder left behind by a run that could not start,
 OUT/.nocprof-manifest and the removal of an earlier run's stale files, and
 the bounds of --max-cycles (those of [run] max_cycles: 1 .. 2^62)."""
+import json
 import os
 import re
 import resource
@@ -155,6 +156,112 @@ class RenameRefused(unittest.TestCase):
                 continue
             with open(os.path.join(out, f), "rb") as a, open(os.path.join(ref, f), "rb") as b:
                 self.assertEqual(a.read(), b.read(), f)
+        self.assert_summaries_say(out, 5)
+
+    def assert_summaries_say(self, out, status):
+        """summary.json, summary.txt and report.html say the status the
+        process exits with (before: 0, written before the renames)."""
+        with open(os.path.join(out, "summary.json")) as f:
+            self.assertEqual(json.load(f)["exit_status"], status)
+        with open(os.path.join(out, "summary.txt")) as f:
+            self.assertIn("exit status: %d (a report could not be written" % status, f.read())
+        with open(os.path.join(out, "report.html")) as f:
+            self.assertIn('"exit_status":%d' % status, f.read().replace(" ", ""))
+
+    def test_a_manifest_that_cannot_be_written_is_in_the_summary(self):
+        out = os.path.join(nptest.tmpdir("ren-man"), "o")
+        os.makedirs(os.path.join(out, MANIFEST, "x"))              # a folder where the manifest goes
+        p = subprocess.run([nptest.nocprof(), "run", "-q", "-o", out, "--set", "timing.model=flat", fw("pipeline")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+        self.assertEqual(p.returncode, 5, p.stderr)
+        self.assertIn(os.path.join(out, MANIFEST), p.stderr)
+        self.assert_summaries_say(out, 5)
+
+    def test_a_console_that_cannot_be_renamed_is_in_the_summary(self):
+        out = os.path.join(nptest.tmpdir("ren-con"), "o")
+        os.makedirs(os.path.join(out, "core0", "console.txt", "x"))
+        p = subprocess.run([nptest.nocprof(), "run", "-q", "-o", out, "--set", "timing.model=flat", fw("pipeline")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+        self.assertEqual(p.returncode, 5, p.stderr)
+        self.assertIn(os.path.join(out, "core0", "console.txt"), p.stderr)
+        self.assert_summaries_say(out, 5)
+
+    def test_report_says_it_too(self):
+        """`report OUT -o DIR` and `merge` write through the same stage."""
+        tmp = nptest.tmpdir("ren-rep")
+        data = os.path.join(tmp, "data")
+        self.assertEqual(subprocess.run([nptest.nocprof(), "run", "-q", "-o", data, "--set", "timing.model=flat",
+                                         fw("pipeline")], timeout=120).returncode, 0)
+        for cmd, out, blocked in ((["report", data, "-o"], os.path.join(tmp, "r"), os.path.join("core0", "flat.txt")),
+                                  (["merge", data, data, "-o"], os.path.join(tmp, "m"), "noc.txt")):
+            os.makedirs(os.path.join(out, blocked, "x"))
+            p = subprocess.run([nptest.nocprof()] + cmd + [out], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True, timeout=120)
+            self.assertEqual(p.returncode, 5, p.stderr)
+            self.assertIn(os.path.join(out, blocked), p.stderr)
+            self.assert_summaries_say(out, 5)
+
+    def test_a_summary_that_cannot_be_renamed_is_in_the_others(self):
+        out = os.path.join(nptest.tmpdir("ren-sum"), "o")
+        os.makedirs(os.path.join(out, "summary.txt", "x"))
+        p = subprocess.run([nptest.nocprof(), "run", "-q", "-o", out, "--set", "timing.model=flat", fw("pipeline")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+        self.assertEqual(p.returncode, 5, p.stderr)
+        self.assertIn(os.path.join(out, "summary.txt"), p.stderr)
+        with open(os.path.join(out, "summary.json")) as f:
+            self.assertEqual(json.load(f)["exit_status"], 5)
+        with open(os.path.join(out, "report.html")) as f:
+            self.assertIn('"exit_status":5', f.read().replace(" ", ""))
+
+
+class OutputIsAFile(unittest.TestCase):
+    """-o naming a file (not a folder) is a usage error for every command:
+    status 2 naming it, nothing written or printed (SPEC 4: 2 is bad
+    input, nothing ran; 5 a report that could not be written after the
+    work). Before: run said 2, report, diff, merge and sweep 5 (diff after
+    printing its whole report)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = nptest.tmpdir("ofile")
+        cls.data = os.path.join(cls.tmp, "data")
+        r = subprocess.run([nptest.nocprof(), "run", "-q", "-o", cls.data, "--set", "timing.model=flat",
+                            fw("pipeline")], timeout=120)
+        assert r.returncode == 0
+        cls.file = os.path.join(cls.tmp, "afile")
+        with open(cls.file, "w") as f:
+            f.write("mine\n")
+
+    def refused(self, *args, target=None):
+        target = target or self.file
+        before = files_under(self.tmp)
+        p = subprocess.run([nptest.nocprof()] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, timeout=120)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(target + ": cannot create output folder: Not a directory", p.stderr)
+        self.assertEqual(p.stdout, "")
+        self.assertEqual(files_under(self.tmp), before)
+        with open(self.file) as f:
+            self.assertEqual(f.read(), "mine\n")
+
+    def test_run(self):
+        self.refused("run", "-q", "-o", self.file, fw("pipeline"))
+        sub = os.path.join(self.file, "sub")
+        self.refused("run", "-q", "-o", sub, fw("pipeline"), target=sub)
+
+    def test_report(self):
+        self.refused("report", self.data, "-o", self.file)
+        sub = os.path.join(self.file, "sub")
+        self.refused("report", self.data, "-o", sub, target=sub)
+
+    def test_diff(self):
+        self.refused("diff", self.data, self.data, "-o", self.file)
+
+    def test_merge(self):
+        self.refused("merge", self.data, self.data, "-o", self.file)
+
+    def test_sweep(self):
+        self.refused("sweep", "-o", self.file, "--axis", "noc.link_latency=1,2", fw("pipeline"))
 
 
 class ThreadsThatCannotStart(unittest.TestCase):
