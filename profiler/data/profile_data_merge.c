@@ -71,6 +71,7 @@ static void sum_blocks(Profile *acc, const Profile *p)
     g_free(acc->blocks);
     acc->blocks = all;
     acc->nblocks = out;
+    acc->max_block_insns = MAX(acc->max_block_insns, p->max_block_insns);
 }
 
 /* Cache misses: union by pc, summed (both sorted by pc). */
