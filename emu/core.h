@@ -337,6 +337,9 @@ uint64_t core_idle_cycles(const Core *c);
 uint64_t core_irq_cycles(const Core *c);
 uint64_t core_interrupts(const Core *c);
 uint64_t core_waits(const Core *c);
+/* How many times code written at run time changed a RAM page's
+ * protection (smc.c; each commits Unicorn's memory map). */
+uint64_t core_smc_protects(const Core *c);
 /* Instructions executed so far. */
 uint64_t core_instructions(const Core *c);
 /* Instructions executed as the core last published them (after a run of

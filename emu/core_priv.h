@@ -152,7 +152,6 @@ struct Block {
                                   [cache] d_model = predict (NULL: none) */
     bool live;                 /* its words are watched: it may still run
                                   (smc.c); false once memory changed */
-    Block *older;              /* the block translated at addr before it */
 };
 
 #define BLOCK_IRQ_ENTRY (1u << 30)  /* the interrupt marker block */
@@ -393,11 +392,13 @@ struct Core {
     /* code written at run time (smc.c) */
     uint8_t *ram;              /* RAM's host memory (mmap) */
     CodePage **pages;          /* [ram_size / 4096]: NULL before code ran there */
-    GHashTable *versions;      /* addr -> the newest Block translated there */
+    GHashTable *versions;      /* every Block translated, keyed by its
+                                  address, size and words (smc.c) */
     GHashTable *cache_hooked;  /* synci/cache addresses with a code hook */
     uint32_t split_lo;         /* RAM above: one region until code lands
                                   on a page (split then, smc.c) */
     uint32_t nsplit;           /* pages split off since */
+    uint64_t nprotect;         /* protection changes (core_smc_protects) */
     bool smc_splitting;        /* smc.c is splitting a region: the TLB
                                   fill hook maps Unicorn's own lookups */
 

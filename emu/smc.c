@@ -5,15 +5,18 @@
  *
  * What is watched. RAM is mapped from our own host buffer (c->ram). A
  * page gets write-protected (uc_mem_protect, read + execute) when the
- * first live block lands on it, and writable again when its last live
- * block is dropped. A guest store into a protected page is refused by
+ * first live block lands on it, and writable again after SMC_DEMOTE
+ * stores in a row that missed its code while no live block is left there
+ * (not at once when its last one is dropped: a JIT rewriting code in a
+ * loop would pay two protection changes, two commits of Unicorn's memory
+ * map, per rewrite). A guest store into a protected page is refused by
  * Unicorn's TLB fast path (the region is read-only) and reaches
  * smc_store (UC_HOOK_MEM_WRITE_PROT): the store is done here, in the
  * host buffer, and every live block whose words it overlaps is dropped
  * (its Unicorn translation removed, its btab slot cleared). Stores into
- * pages without live code never leave Unicorn's fast path. A page whose
- * stores miss its code SMC_DEMOTE times in a row (data shares the page,
- * e.g. .bss right after .text) is released for good: its code is then
+ * pages never watched never leave Unicorn's fast path. A page with live
+ * code whose stores miss it SMC_DEMOTE times in a row (data shares the
+ * page, e.g. .bss right after .text) is released for good: its code is then
  * dropped by synci and cache only (as on a page past SMC_SPLIT_MAX,
  * below). No
  * UC_HOOK_MEM_READ/WRITE hook exists (Unicorn 2.1.1 sends every load
@@ -25,7 +28,8 @@
  * Dropped blocks stay in c->blocks with their counts (what ran, ran as
  * it was); the next execution at that address translates a new block
  * from memory, or takes back an older block of the same address, size
- * and words (code that alternates between versions makes no new blocks).
+ * and words (code that alternates between versions makes no new blocks),
+ * found by one lookup in c->versions.
  *
  * Regions: Unicorn protects whole regions only. The pages up to the end
  * of the executable segments (at most SMC_PRESPLIT_MAX, 1 MiB) are mapped
@@ -90,6 +94,26 @@ static bool map_range(Core *c, uint64_t from, uint64_t to, bool per_page, GError
     return true;
 }
 
+/* c->versions: every block translated, by address, size and words (a
+ * hash of all three: code rewritten N times at one address makes N
+ * blocks there, and finding whether the words now in memory are one of
+ * them must not walk the N). */
+static guint version_hash(gconstpointer p)
+{
+    const Block *b = p;
+    guint h = (b->addr * 2654435761u) ^ b->size;
+    for (uint32_t i = 0; i < b->ninsns; i++)
+        h = (h ^ b->words[i]) * 16777619u;
+    return h;
+}
+
+static gboolean version_equal(gconstpointer pa, gconstpointer pb)
+{
+    const Block *a = pa, *b = pb;
+    return a->addr == b->addr && a->size == b->size && a->ninsns == b->ninsns
+           && memcmp(a->words, b->words, a->ninsns * sizeof *a->words) == 0;
+}
+
 bool smc_map_ram(Core *c, GError **error)
 {
     uint64_t size = c->cfg->ram_size;
@@ -101,7 +125,7 @@ bool smc_map_ram(Core *c, GError **error)
     }
     c->ram = p;
     c->pages = g_new0(CodePage *, npages(c));
-    c->versions = g_hash_table_new(NULL, NULL);
+    c->versions = g_hash_table_new(version_hash, version_equal);
     /* one region per page up to the end of the executable segments (at
      * most SMC_PRESPLIT_MAX pages); the rest of RAM is one region */
     uint64_t img = 0;
@@ -164,6 +188,7 @@ static void protect(Core *c, uint32_t page, bool on)
         c->nsplit++;
     }
     pg->prot = on;
+    c->nprotect++;
 }
 
 /* Mark the words of b on page `page`. */
@@ -211,8 +236,7 @@ static void make_live(Core *c, Block *b)
 
 void smc_track(Core *c, Block *b)
 {
-    b->older = g_hash_table_lookup(c->versions, GUINT_TO_POINTER(b->addr));
-    g_hash_table_insert(c->versions, GUINT_TO_POINTER(b->addr), b);
+    g_hash_table_replace(c->versions, b, b);
     make_live(c, b);
 }
 
@@ -221,18 +245,22 @@ Block *smc_revive(Core *c, uint32_t addr, uint32_t size)
     uint32_t phys = mips_phys(addr);
     if ((uint64_t)phys + size > c->cfg->ram_size)
         return NULL;
-    for (Block *b = g_hash_table_lookup(c->versions, GUINT_TO_POINTER(addr)); b; b = b->older) {
-        if (b->size != size)
-            continue;
-        bool same = true; /* (a live block on an unwatched page may be stale) */
-        for (uint32_t i = 0; same && i < b->ninsns; i++)
-            same = core_guest_word(c, c->ram + phys + 4 * i) == b->words[i];
-        if (same) {
-            make_live(c, b);
-            return b;
-        }
-    }
-    return NULL;
+    /* the block of these words at addr, if one was translated: found by
+     * its words (a live block on an unwatched page may be stale) */
+    uint32_t buf[64];
+    Block probe;
+    probe.addr = addr;
+    probe.size = size;
+    probe.ninsns = size / 4;
+    probe.words = probe.ninsns <= G_N_ELEMENTS(buf) ? buf : g_new(uint32_t, probe.ninsns);
+    for (uint32_t i = 0; i < probe.ninsns; i++)
+        probe.words[i] = core_guest_word(c, c->ram + phys + 4 * i);
+    Block *b = g_hash_table_lookup(c->versions, &probe);
+    if (probe.words != buf)
+        g_free(probe.words);
+    if (b)
+        make_live(c, b);
+    return b;
 }
 
 /* b's words changed (or may have): it no longer runs. */
@@ -278,8 +306,11 @@ void smc_invalidate(Core *c, uint32_t phys, uint32_t len)
             k = MIN(k, pg->blocks->len);
         }
         page_bits(pg, p);
-        if (!pg->blocks->len && pg->prot)
-            protect(c, p, false);
+        /* a page whose last live block went stays watched: code written
+         * there again (a JIT, a loader in a loop) would otherwise cost two
+         * protection changes per rewrite; smc_stored releases it after
+         * SMC_DEMOTE stores in a row without code being run there */
+        pg->misses = 0;
     }
 }
 
@@ -309,11 +340,18 @@ void smc_stored(Core *c, uint32_t phys, uint32_t size)
         pg->misses = 0;
         smc_invalidate(c, phys, (uint32_t)size);
     } else if (++pg->misses >= SMC_DEMOTE) {
-        /* code and data share the page: its data stores would all take
-         * this path; synci and cache keep its code exact */
-        pg->demoted = true;
+        /* no live code here any more: writable again until code runs
+         * here again; else code and data share the page: its data stores
+         * would all take this path, synci and cache keep its code exact */
+        pg->demoted = pg->blocks->len > 0;
+        pg->misses = 0;
         protect(c, phys / SMC_PAGE, false);
     }
+}
+
+uint64_t core_smc_protects(const Core *c)
+{
+    return c->nprotect;
 }
 
 /* ---- synci and cache ------------------------------------------------------ */

@@ -121,11 +121,11 @@ static double two_sided(uint64_t n, double p, uint64_t s)
 
 /* Acceptance interval [klo, khi] of counts whose two-sided p-value is at
  * least thr: P(X <= k) >= thr/2 and P(X >= k) >= thr/2. Binary search, with
- * a normal-approximation bracket to keep it short. */
-static void acceptance(uint64_t n, double p, double thr, uint64_t *klo, uint64_t *khi)
+ * a normal-approximation bracket to keep it short (zc: the normal quantile
+ * of thr/2, the period's z_crit, computed once: it is a bisection). */
+static void acceptance(uint64_t n, double p, double thr, double zc, uint64_t *klo, uint64_t *khi)
 {
     double mean = (double)n * p, sd = sqrt((double)n * p * (1.0 - p));
-    double zc = alias_normal_quantile(thr / 2.0);
     double reach = (zc + 6.0) * sd + 50.0;
     uint64_t center = (uint64_t)fmin((double)n, floor(mean));
     /* smallest k with lower(k) >= thr/2; lower(n) = 1 */
@@ -159,7 +159,7 @@ static void acceptance(uint64_t n, double p, double thr, uint64_t *klo, uint64_t
     *khi = lo;
 }
 
-static void analyse_func(AliasFunc *f, uint64_t n, double thr)
+static void analyse_func(AliasFunc *f, uint64_t n, double thr, double zc)
 {
     double p = f->exact, nd = (double)n;
     f->sampled = (double)f->samples / nd;
@@ -168,7 +168,7 @@ static void analyse_func(AliasFunc *f, uint64_t n, double thr)
     f->z = (f->sampled - p) / fmax(f->se, 0.5 / nd);
     f->p_value = two_sided(n, p, f->samples);
     uint64_t klo, khi;
-    acceptance(n, p, thr, &klo, &khi);
+    acceptance(n, p, thr, zc, &klo, &khi);
     f->band_lo = fmax(0.0, fmin((double)klo / nd, p - ALIASING_MIN_DEVIATION));
     f->band_hi = fmin(1.0, fmax((double)khi / nd, p + ALIASING_MIN_DEVIATION));
     f->deviates = f->p_value < thr && fabs(f->sampled - p) >= ALIASING_MIN_DEVIATION;
@@ -270,7 +270,7 @@ static void analyse_period(AliasPeriod *ap, const Profile *prof, unsigned h, uin
     bool any = false;
     for (unsigned i = 0; i < ap->nfuncs; i++) {
         AliasFunc *f = &ap->funcs[i];
-        analyse_func(f, n, ap->threshold);
+        analyse_func(f, n, ap->threshold, ap->z_crit);
         ap->tvd += 0.5 * fabs(f->sampled - f->exact);
         any |= f->deviates;
     }

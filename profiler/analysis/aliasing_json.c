@@ -59,8 +59,9 @@ static void json_period(NpJson *b, const AliasPeriod *ap)
     g_free(dv);
     npjson_end_array(b);
     npjson_member_array(b, "functions");
-    for (unsigned i = 0; i < ap->nfuncs; i++)
-        json_func(b, &ap->funcs[i]);
+    for (unsigned i = 0; i < ap->nfuncs; i++)   /* by exact share, largest first */
+        if (i < ALIASING_JSON_FUNCS || ap->funcs[i].deviates)
+            json_func(b, &ap->funcs[i]);
     npjson_end_array(b);
     npjson_end_object(b);
 }

@@ -71,6 +71,7 @@ static void sum_blocks(Profile *acc, const Profile *p)
     g_free(acc->blocks);
     acc->blocks = all;
     acc->nblocks = out;
+    acc->max_block_insns = MAX(acc->max_block_insns, p->max_block_insns);
 }
 
 /* Cache misses: union by pc, summed (both sorted by pc). */
@@ -95,6 +96,15 @@ static void sum_misses(Profile *acc, const Profile *p)
     acc->nmisses = out;
 }
 
+/* A context's key, (parent << 32) | func, mixed (Fibonacci hashing):
+ * g_int64_hash is parent ^ func, which for a tree numbered in order
+ * fills a dense run of values and GLib's open addressing then probes
+ * along it (merging a run of 66,000 contexts took 1.2 s of CPU). */
+static guint ctx_key_hash(gconstpointer k)
+{
+    return (guint)((*(const guint64 *)k * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+}
+
 /* Calling contexts: p's tree grafted onto acc's, path by path. */
 static void sum_contexts(Profile *acc, const Profile *p)
 {
@@ -102,7 +112,7 @@ static void sum_contexts(Profile *acc, const Profile *p)
         return;
     GArray *ctx = g_array_new(FALSE, FALSE, sizeof(ProfCtx));
     g_array_append_vals(ctx, acc->ctxs, acc->nctxs);
-    GHashTable *index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    GHashTable *index = g_hash_table_new_full(ctx_key_hash, g_int64_equal, g_free, NULL);
     for (unsigned i = 1; i < ctx->len; i++) {
         gint64 *k = g_new(gint64, 1);
         *k = ((gint64)g_array_index(ctx, ProfCtx, i).parent << 32) | g_array_index(ctx, ProfCtx, i).func;

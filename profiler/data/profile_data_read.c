@@ -146,6 +146,7 @@ static bool dec_blocks(Rd *r, const char *at, GVariant *prof, Profile *p)
                            b->ninsns);
         if (i && p->blocks[i - 1].addr > b->addr)
             return fail_at(r, at, "blocks", i, "blocks not sorted by address");
+        p->max_block_insns = MAX(p->max_block_insns, b->ninsns);   /* range lookups search */
     }
     return true;
 }

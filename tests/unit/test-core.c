@@ -578,6 +578,34 @@ static void test_registers_direct(void)
     }
 }
 
+/* t_smc_jit: code written 2048 times at one address, 1024 different
+ * versions each run twice. Every version is one block, taken back when
+ * its words come again (counts 2); the page keeps its protection while
+ * code is rewritten there (before: released when the old code was
+ * dropped and protected again when the new one ran, 2 changes per
+ * rewrite, each a commit of Unicorn's memory map: 4,096 of them). */
+static void test_smc_jit(void)
+{
+    for (unsigned e = 0; e < 2; e++) {
+        Run r;
+        run_fixture(&r, "t_smc_jit", endians[e], NULL);
+        g_assert_cmpint(core_state(r.core), ==, CORE_EXITED);
+        g_assert_cmpint(core_exit_code(r.core), ==, 1047552);
+        unsigned versions = 0;
+        for (unsigned i = 0; i < core_nblocks(r.core); i++) {
+            const Block *b = core_block(r.core, i);
+            if (block_addr(b) != 0x80080000u)
+                continue;
+            versions++;
+            g_assert_cmpuint(block_count(b), ==, 2);
+            g_assert_cmpuint(block_ninsns(b), ==, 3);
+        }
+        g_assert_cmpuint(versions, ==, 1024);
+        g_assert_cmpuint(core_smc_protects(r.core), <=, 4);
+        run_done(&r);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -599,5 +627,6 @@ int main(int argc, char **argv)
     g_test_add_func("/core/timing-costs", test_timing_costs);
     g_test_add_func("/core/request-yield", test_request_yield);
     g_test_add_func("/core/registers-direct", test_registers_direct);
+    g_test_add_func("/core/smc-jit", test_smc_jit);
     return g_test_run();
 }
