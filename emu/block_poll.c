@@ -24,17 +24,23 @@ static bool cache_skippable(const Core *c, const Block *b, int poll)
     return true;
 }
 
+/* b is `L: ...; b<cond> L; <delay slot>`: a one-block loop. */
+static bool loop_shape(const Block *b)
+{
+    unsigned f = b->flags;
+    uint32_t target;
+    return b->ninsns >= 2
+        && (f & MIPS_BRANCH) && !(f & (MIPS_LINK | MIPS_JREG | MIPS_LIKELY | MIPS_ERET | BLOCK_SPLIT))
+        && !mips_branch_unconditional(b->branch_insn)
+        && b->branch_pc == b->addr + 4 * (b->ninsns - 2)
+        && mips_branch_target(b->branch_insn, b->branch_pc, &target) && target == b->addr;
+}
+
 /* b is `L: ...; lw (the poll); ...; b<cond> L; <delay slot>` whose every
  * iteration computes the same thing (mips_idempotent_loop). */
 static bool poll_loop(const Block *b, int i)
 {
-    unsigned f = b->flags;
-    uint32_t target;
-    return i >= 0 && (uint32_t)i < b->ninsns && b->ninsns >= 2
-        && (f & MIPS_BRANCH) && !(f & (MIPS_LINK | MIPS_JREG | MIPS_LIKELY | MIPS_ERET | BLOCK_SPLIT))
-        && !mips_branch_unconditional(b->branch_insn)
-        && b->branch_pc == b->addr + 4 * (b->ninsns - 2)
-        && mips_branch_target(b->branch_insn, b->branch_pc, &target) && target == b->addr
+    return i >= 0 && (uint32_t)i < b->ninsns && loop_shape(b)
         && mips_idempotent_loop(b->words, b->ninsns, (unsigned)i);
 }
 
@@ -81,29 +87,41 @@ static int spin_load(const Block *b)
     return load;
 }
 
-/* The register a whitelisted instruction (mips_idempotent_loop) writes:
- * rd for SPECIAL, none for a branch, else rt. */
-static unsigned dest_of(uint32_t w)
+static bool is_store(uint32_t w)
 {
-    unsigned op = w >> 26;
-    if (op == 0)
-        return (w >> 11) & 31;
-    if (op == 0x01 || (op >= 0x04 && op <= 0x07))
-        return 0;
-    return (w >> 16) & 31;
+    return (mips_classify(w) & MIPS_STORE) != 0;
+}
+
+/* b is a wait loop (mips_wait_loop) each of whose loads and stores has a
+ * base register that the iteration's end still holds (written neither by
+ * the access nor after it): *cond its loads that decide. */
+static bool spin_loop(const Block *b, uint64_t *cond)
+{
+    if (!loop_shape(b) || !mips_wait_loop(b->words, b->ninsns, cond))
+        return false;
+    for (uint32_t i = 0; i < b->ninsns; i++) {
+        unsigned size, base, ssize, sbase;
+        int32_t off, soff;
+        if (!mips_mem_operand(b->words[i], &size, &base, &off))
+            continue;
+        for (uint32_t k = i; base && k < b->ninsns; k++)
+            if (mips_gpr_writes(b->words[k]) >> base & 1)
+                return false;
+        /* a store through the same base to a word the branch decides on
+         * (`for (volatile int i = 0; i < n; i++)`): it ends by itself */
+        for (uint32_t k = 0; (*cond >> i & 1) && k < b->ninsns; k++)
+            if (is_store(b->words[k]) && mips_mem_operand(b->words[k], &ssize, &sbase, &soff) && sbase == base
+                && soff < off + (int32_t)size && off < soff + (int32_t)ssize)
+                return false;
+    }
+    return true;
 }
 
 void block_spin_mark(Block *b)
 {
-    int i = spin_load(b);
-    if (i < 0 || !poll_loop(b, i))
-        return;
-    /* the load's base must still hold its address at the iteration's end */
-    unsigned base = (b->words[i] >> 21) & 31;
-    for (uint32_t k = (uint32_t)i; base && k < b->ninsns; k++)
-        if (dest_of(b->words[k]) == base)
-            return;
-    b->flags |= BLOCK_SPIN;
+    uint64_t cond;
+    if (spin_loop(b, &cond))
+        b->flags |= BLOCK_SPIN;
 }
 
 /* Report the failed iteration of spin loop b at a sync point at `start`
@@ -124,29 +142,82 @@ static bool spin_report(Core *c, Block *b, uint64_t start, uint32_t pc, uint32_t
     return true;
 }
 
+/* Where b's load or store at i goes (the registers at the iteration's
+ * end: its base's, spin_loop): a physical range of the core's own RAM;
+ * false for anything else (a device: the poll skip's, or nothing). */
+static bool spin_access(Core *c, const Block *b, uint32_t i, uint32_t *va, uint32_t *lo, uint32_t *hi)
+{
+    unsigned size, base;
+    int32_t off;
+    if (!mips_mem_operand(b->words[i], &size, &base, &off))
+        return false;
+    *va = core_gpr(c, base) + (uint32_t)off;
+    if (*va < NP_KSEG0 || *va >= NP_KSEG0 + 0x40000000u || mips_phys(*va) >= c->cfg->ram_size)
+        return false;
+    *lo = mips_phys(*va);
+    *hi = *lo + size;
+    return true;
+}
+
+/* The iteration of spin loop b that just ended could not have ended the
+ * loop: every access goes to its own RAM and no store hits a word the
+ * branch decides on, nor b's code. The first of those loads: *pc, *addr. */
+static bool spin_waits(Core *c, const Block *b, uint32_t *pc, uint32_t *addr)
+{
+    uint64_t cond;
+    uint32_t n = b->ninsns, va = 0, lo[64], hi[64];
+    if (!mips_wait_loop(b->words, n, &cond))
+        return false; /* (block_spin_mark found it) */
+    *pc = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        lo[i] = hi[i] = 0;
+        if ((mips_classify(b->words[i]) & (MIPS_LOAD | MIPS_STORE)) && !spin_access(c, b, i, &va, &lo[i], &hi[i]))
+            return false;
+        if ((cond >> i & 1) && !*pc) {
+            *pc = b->addr + 4u * i;
+            *addr = va;
+        }
+    }
+    uint32_t code = mips_phys(b->addr);
+    for (uint32_t k = 0; k < n; k++) {
+        if (!is_store(b->words[k]))
+            continue;
+        if (lo[k] < code + b->size && code < hi[k])
+            return false; /* it writes its own code */
+        for (uint32_t i = 0; i < n; i++)
+            if ((cond >> i & 1) && lo[k] < hi[i] && lo[i] < hi[k])
+                return false; /* it changes its own exit */
+    }
+    return *pc != 0;
+}
+
 bool block_spin_failed(Core *c, Block *b, uint64_t *start)
 {
+    uint32_t pc, addr;
     if (!c->sched.spin || c->state != CORE_RUNNING)
         return false;
-    int i = spin_load(b);
-    if (i < 0)
-        return false; /* (block_spin_mark found it) */
-    uint32_t w = b->words[i];
-    uint32_t addr = core_gpr(c, (w >> 21) & 31) + (uint32_t)(int32_t)(int16_t)(w & 0xFFFFu);
-    if (addr < NP_KSEG0 || addr >= NP_KSEG0 + 0x40000000u || mips_phys(addr) >= c->cfg->ram_size)
-        return false; /* a device (block_poll_failed's) or nothing */
-    uint32_t pc = b->addr + 4u * (uint32_t)i;
+    if (!spin_waits(c, b, &pc, &addr)) {
+        /* a device, or a loop that ends by itself: the addresses it goes
+         * to come from registers it never writes, so this run of the loop
+         * is never a wait; nor, taken as likely, any other: not looked at
+         * again (the hook's fast path leaves it, as any other block) */
+        b->flags &= ~BLOCK_SPIN;
+        block_leave(b, c->gpr != NULL);
+        return false;
+    }
     uint64_t s0 = c->cycles - b->cost; /* no extra in the loop: no device, no cache */
     if (!spin_report(c, b, *start, pc, addr))
         return true;
-    /* the skip: with the cache model a skipped iteration's D-cache
+    /* the skip, for a loop that computes the same thing every iteration
+     * (one load, no store, nothing carried: a counter's iterations
+     * differ); with the cache model a skipped iteration's D-cache
      * lookup is not counted; uncached RAM (kseg1) costs extra cycles per
      * access (block_poll_never); a debugger may write the word at any
      * stop (and stop at any cycle): all run every iteration */
     if (!c->sched.poll_wait || c->cache || addr >= NP_KSEG1 || c->dbg || b->rt_pend || c->state != CORE_RUNNING)
         return false;
     if (b->pollable < 0)
-        b->pollable = 1; /* poll_loop (block_spin_mark), and no cache */
+        b->pollable = poll_loop(b, spin_load(b)); /* no cache */
     if (b->pollable != 1 || *start <= s0)
         return false;
     /* each skipped iteration's wait is at its end: the next one's start */

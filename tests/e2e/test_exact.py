@@ -262,6 +262,37 @@ class Exact(unittest.TestCase):
                 for k in base:
                     self.assertEqual(got[k], base[k], "%s: %s differs at quantum %d, %d threads" % (name, k, q, t))
 
+    def test_spin_loop_that_does_more(self):
+        # a spin on RAM whose loop does more than one load (hang_loop.c: a
+        # counter in a register, a counter in RAM, two loads): each failed
+        # iteration is a wait at a sync point, run (not skipped: iterations
+        # differ). spin_loop*: a timer handler ends it at its 5th tick; the
+        # counter printed is the iteration count, the same files as the
+        # reference schedule at every quantum and thread count (and with
+        # the cache model and the 24k timing). hang_loop*: nothing ends it:
+        # the livelock at the same cycle, the same reports, as the reference.
+        for k in range(3):
+            name = "spin_loop%d" % k
+            for endian in ("el", "eb"):
+                base = self.check_knobs(name, KNOBS, endian)
+                self.assertRegex(base[os.path.join("core0", "console.txt")].decode(),
+                                 r"^hang_loop: flag 1 after \d+, 5 ticks\n$")
+            self.check_knobs(name, KNOBS[:4], extra=["--set", "cache.enabled=1"])
+            self.check_knobs(name, KNOBS[:4], extra=["--set", "timing.model=24k"])
+            name = "hang_loop%d" % k
+            L = ["--set", "run.livelock_cycles=50000"]
+            ref = run([fw(name)] + L + REFERENCE, timeout=120)
+            self.assertEqual(ref.rc, 4, ref.describe())
+            self.assertTrue(ref.summary["livelock"])
+            base = files_of(ref.out)
+            for q, t in [(1, 1), (1000, 2), (37, 3), (100000, 2)]:
+                r = run([fw(name), "--set", "sched.quantum=%d" % q, "--threads", str(t)] + L, timeout=120)
+                self.assertEqual(r.rc, 4, r.describe())
+                got = files_of(r.out)
+                self.assertEqual(sorted(got), sorted(base))
+                for f in base:
+                    self.assertEqual(got[f], base[f], "%s: %s differs at quantum %d, %d threads" % (name, f, q, t))
+
     def test_spin_on_ram(self):
         # a spin on a flag in the core's own RAM (`while (flag == 0) ;`):
         # its failed iterations are skipped like a failed NI poll's, to the

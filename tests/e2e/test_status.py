@@ -800,6 +800,54 @@ class EndOfRun(unittest.TestCase):
             self.assertEqual(r.rc, 0, r.describe())
             self.assertEqual(r.text(os.path.join("core0", "console.txt")), "hang_tick: flag after 5 ticks\n")
 
+    def test_hang_spin_loop_that_does_more(self):
+        """hang_loop.c: core 0 spins on a flag in its own RAM that nothing
+        sets, in a one-block loop that does more than load it: 0 counts in
+        a register (`while (flag == 0) n++;`), 1 loads and stores a counter
+        in RAM, 2 loads two words. A livelock within livelock_cycles (exit
+        4), waiting for `flag` (named, its address from the symbol table)
+        at the loop's line. Before: each ran to the cycle limit (exit 4,
+        "reached the cycle limit", after 10^10 cycles). 3 reads an NI
+        status register too: a wait for a packet (found before too). 4
+        (`while (seen < 200000) seen++;`) writes the word it tests: it
+        ends by itself, no hang."""
+        L = 50000
+        for endian in ("el", "eb"):
+            with open(nptest.src("firmware", "tests", "hang_loop.c")) as f:
+                line = [i + 1 for i, t in enumerate(f) if "HANG_LOOP_WAIT" in t]
+            for k in range(4):
+                elf = fw("hang_loop%d" % k, endian)
+                syms = subprocess.run([nptest.tool("mipsel-linux-gnu-nm"), elf],
+                                      capture_output=True, text=True, check=True).stdout
+                flag = int(re.search(r"^([0-9a-f]+) [bBdD] flag$", syms, re.M).group(1), 16) & 0xFFFFFFFF
+                dis = subprocess.run([nptest.tool("mipsel-linux-gnu-objdump"), "-d", elf],
+                                     capture_output=True, text=True, check=True).stdout
+                body = dis[dis.index("<await_flag>:"):]
+                body = body[:body.index("\n\n")]
+                # the loop's load of flag: the last `lw rt,lo(flag)(base)`
+                # before the branch back (the first one is the test ahead of it)
+                loads = re.findall(r"^([0-9a-f]+):\s+\S+\s+lw\s+\w+,(-?\d+)\(\w+\)", body, re.M)
+                load = [int(a, 16) for a, off in loads if (int(off) & 0xFFFF) == (flag & 0xFFFF)][-1]
+                r = run(["--set", "run.livelock_cycles=%d" % L, elf], timeout=60)
+                self.assertEqual(r.rc, 4, r.describe())
+                s = r.summary
+                self.assertTrue(s["livelock"], "hang_loop%d: %s" % (k, r.describe()))
+                self.assertGreaterEqual(s["end_cycle"], L)
+                self.assertLess(s["end_cycle"], L + 2000)
+                c = s["cores"][0]
+                self.check_wait(c, "receive" if k == 3 else "memory", None, "await_flag", line[k])
+                if k == 3:
+                    continue
+                self.assertEqual(c["wait"]["pc"], load, "hang_loop%d" % k)
+                self.assertIn("the word at 0x%08x in its own RAM (flag), which nothing in the loop writes" % flag,
+                              c["wait"]["why"])
+                txt = r.text("summary.txt")
+                self.assertIn("waits for a word of RAM to change, at 0x%08x in await_flag (" % load, txt)
+                self.assertIn("hang_loop.c:%d)" % line[k], r.stderr)
+            r = run(["--set", "run.livelock_cycles=%d" % L, fw("hang_loop4", endian)], timeout=60)
+            self.assertEqual(r.rc, 1, r.describe())
+            self.assertEqual(r.text("core0", "console.txt"), "hang_loop: flag 0 after 200000, 0 ticks\n")
+
     def test_hang_kept_busy_by_interrupts(self):
         """19.8 a: cores 0 and 1 wait in rt_recv for each other while a
         periodic timer interrupt runs on both (ran to 10^10 cycles before)."""
