@@ -360,6 +360,7 @@ static void wait_of(Run *r, unsigned i)
         return;
     res->wait_for = kinds[w->kind];
     res->wait_peer = w->kind == MACH_WAIT_TX ? w->peer : -1;
+    res->wait_asleep = w->asleep;
     const Symbols *syms = firmware_of(r, i)->syms;
     /* without a shadow stack (--no-profile): from its last poll or `wait` */
     uint32_t site = !r->cols[i] ? w->pc : res->stop_pc;

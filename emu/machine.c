@@ -691,7 +691,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
             const MCore *o = &s->mc[i];
             bool stuck = core_state(m->cores[i]) == CORE_DEADLOCK;
             m->waits[i] = (MachWait){ .kind = stuck ? o->w_kind : MACH_WAIT_NONE, .pc = o->w_pc, .addr = o->w_addr,
-                                      .peer = noc_tx_head_dst(m->noc, i) };
+                                      .peer = noc_tx_head_dst(m->noc, i), .asleep = o->w_asleep };
         }
     }
     machine_flush_console(m);

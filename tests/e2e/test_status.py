@@ -950,6 +950,14 @@ class EndOfRun(unittest.TestCase):
             self.check_wait(s["cores"][1], "receive", None, "poller", poll)
             self.assertGreater(s["cores"][0]["idle_cycles"], 49000)
             self.assertEqual(s["wait_cycle"], [0, 1])
+            # what each does: asleep in `wait`, polling (before: both
+            # "polling at", core 0 never polled)
+            self.assertEqual([c["wait"]["asleep"] for c in s["cores"][:2]], [True, False])
+            stop = [c["stop"]["pc"] for c in s["cores"][:2]]
+            txt = r.text("summary.txt")
+            self.assertIn("  core 0 asleep in wait for a packet at pc 0x%08x in rt_wait (" % stop[0], txt)
+            self.assertIn("  core 1 polling at pc 0x%08x in " % stop[1], txt)
+            self.assertIn("core 0 asleep in wait for a packet at pc 0x%08x" % stop[0], r.stderr)
             for q, t in [(37, 2), (100000, 2)]:
                 r2 = run(["--set", "run.livelock_cycles=50000", "--set", "sched.quantum=%d" % q,
                           "--threads", str(t), fw("hang_mixed", endian)], timeout=60)
