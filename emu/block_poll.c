@@ -92,35 +92,106 @@ static bool is_store(uint32_t w)
     return (mips_classify(w) & MIPS_STORE) != 0;
 }
 
-/* b is a wait loop (mips_wait_loop) each of whose loads and stores has a
- * base register that the iteration's end still holds (written neither by
- * the access nor after it): *cond its loads that decide. */
-static bool spin_loop(const Block *b, uint64_t *cond)
+/* The body of a spin loop: one block, or two (`while (!a && !b)`: the
+ * first falls through into the second, which branches back to it). */
+typedef struct SpinBody {
+    uint32_t w[63];
+    uint32_t n, addr, size;    /* its words, from addr, size bytes */
+} SpinBody;
+
+/* The body is a wait loop (mips_wait_loop) each of whose loads and
+ * stores has a base register that the iteration's end still holds
+ * (written neither by the access nor after it). */
+static bool spin_loop(const SpinBody *s)
 {
-    if (!loop_shape(b) || !mips_wait_loop(b->words, b->ninsns, cond))
+    uint64_t cond;
+    if (!mips_wait_loop(s->w, s->n, &cond))
         return false;
-    for (uint32_t i = 0; i < b->ninsns; i++) {
+    for (uint32_t i = 0; i < s->n; i++) {
         unsigned size, base, ssize, sbase;
         int32_t off, soff;
-        if (!mips_mem_operand(b->words[i], &size, &base, &off))
+        if (!mips_mem_operand(s->w[i], &size, &base, &off))
             continue;
-        for (uint32_t k = i; base && k < b->ninsns; k++)
-            if (mips_gpr_writes(b->words[k]) >> base & 1)
+        for (uint32_t k = i; base && k < s->n; k++)
+            if (mips_gpr_writes(s->w[k]) >> base & 1)
                 return false;
-        /* a store through the same base to a word the branch decides on
+        /* a store through the same base to a word a branch decides on
          * (`for (volatile int i = 0; i < n; i++)`): it ends by itself */
-        for (uint32_t k = 0; (*cond >> i & 1) && k < b->ninsns; k++)
-            if (is_store(b->words[k]) && mips_mem_operand(b->words[k], &ssize, &sbase, &soff) && sbase == base
+        for (uint32_t k = 0; (cond >> i & 1) && k < s->n; k++)
+            if (is_store(s->w[k]) && mips_mem_operand(s->w[k], &ssize, &sbase, &soff) && sbase == base
                 && soff < off + (int32_t)size && off < soff + (int32_t)ssize)
                 return false;
     }
     return true;
 }
 
-void block_spin_mark(Block *b)
+/* Branch flags that keep a block out of a spin's body */
+#define SPIN_NOT (MIPS_LINK | MIPS_JREG | MIPS_LIKELY | MIPS_ERET | BLOCK_SPLIT)
+
+/* b ends with a conditional branch back to `to` (its delay slot in b). */
+static bool branches_back(const Block *b, uint32_t *to)
 {
-    uint64_t cond;
-    if (spin_loop(b, &cond))
+    return b->ninsns >= 2 && (b->flags & MIPS_BRANCH) && !(b->flags & SPIN_NOT)
+        && !mips_branch_unconditional(b->branch_insn) && b->branch_pc == b->addr + 4 * (b->ninsns - 2)
+        && mips_branch_target(b->branch_insn, b->branch_pc, to) && *to <= b->addr;
+}
+
+/* The first block of a two-block spin, words w[0..n): a conditional
+ * branch (the loop's exit) and its delay slot end it, no other control. */
+static bool spin_first(const uint32_t *w, uint32_t n)
+{
+    if (n < 2 || (mips_classify(w[n - 2]) & (MIPS_LINK | MIPS_JREG | MIPS_LIKELY | MIPS_ERET))
+        || !(mips_classify(w[n - 2]) & MIPS_BRANCH) || mips_branch_unconditional(w[n - 2]))
+        return false;
+    for (uint32_t k = 0; k < n; k++)
+        if (k != n - 2 && (mips_classify(w[k]) & MIPS_BRANCH))
+            return false;
+    return true;
+}
+
+/* Entering b from p, where p carries BLOCK_SPIN: the body of the
+ * iteration that just ended (b again, or b then p); false: not a loop. */
+static bool spin_body(const Block *p, const Block *b, SpinBody *s)
+{
+    uint32_t to;
+    if (p != b && (!branches_back(p, &to) || to != b->addr || b->addr + b->size != p->addr
+                   || !spin_first(b->words, b->ninsns)))
+        return false;
+    s->n = b->ninsns + (p != b ? p->ninsns : 0);
+    if (s->n > G_N_ELEMENTS(s->w))
+        return false;
+    memcpy(s->w, b->words, 4 * b->ninsns);
+    if (p != b)
+        memcpy(s->w + b->ninsns, p->words, 4 * p->ninsns);
+    s->addr = b->addr;
+    s->size = 4 * s->n;
+    return true;
+}
+
+bool block_spin_entry(const Block *p, const Block *b)
+{
+    SpinBody s;
+    return p == b || spin_body(p, b, &s);
+}
+
+void block_spin_mark(Core *c, Block *b)
+{
+    SpinBody s;
+    uint32_t to;
+    if (!branches_back(b, &to) || b->ninsns > G_N_ELEMENTS(s.w)
+        || (b->addr - to) / 4 > G_N_ELEMENTS(s.w) - b->ninsns)
+        return;
+    s.n = (b->addr - to) / 4 + b->ninsns;
+    s.addr = to;
+    s.size = 4 * s.n;
+    memcpy(s.w + (b->addr - to) / 4, b->words, 4 * b->ninsns);
+    /* the first block of two, as the loop branches back to it */
+    g_autofree uint8_t *bytes = g_malloc(b->addr - to + 4);
+    if (to != b->addr && uc_mem_read(c->uc, mips_phys(to), bytes, b->addr - to) != UC_ERR_OK)
+        return;
+    for (uint32_t k = 0; k < (b->addr - to) / 4; k++)
+        s.w[k] = core_guest_word(c, bytes + 4 * k);
+    if ((to == b->addr || spin_first(s.w, (b->addr - to) / 4)) && spin_loop(&s))
         b->flags |= BLOCK_SPIN;
 }
 
@@ -142,14 +213,15 @@ static bool spin_report(Core *c, Block *b, uint64_t start, uint32_t pc, uint32_t
     return true;
 }
 
-/* Where b's load or store at i goes (the registers at the iteration's
- * end: its base's, spin_loop): a physical range of the core's own RAM;
- * false for anything else (a device: the poll skip's, or nothing). */
-static bool spin_access(Core *c, const Block *b, uint32_t i, uint32_t *va, uint32_t *lo, uint32_t *hi)
+/* Where the body's load or store w goes (the registers at the
+ * iteration's end: its base's, spin_loop): a physical range of the
+ * core's own RAM; false for anything else (a device: the poll skip's, or
+ * nothing). */
+static bool spin_access(Core *c, uint32_t w, uint32_t *va, uint32_t *lo, uint32_t *hi)
 {
     unsigned size, base;
     int32_t off;
-    if (!mips_mem_operand(b->words[i], &size, &base, &off))
+    if (!mips_mem_operand(w, &size, &base, &off))
         return false;
     *va = core_gpr(c, base) + (uint32_t)off;
     if (*va < NP_KSEG0 || *va >= NP_KSEG0 + 0x40000000u || mips_phys(*va) >= c->cfg->ram_size)
@@ -159,30 +231,31 @@ static bool spin_access(Core *c, const Block *b, uint32_t i, uint32_t *va, uint3
     return true;
 }
 
-/* The iteration of spin loop b that just ended could not have ended the
- * loop: every access goes to its own RAM and no store hits a word the
- * branch decides on, nor b's code. The first of those loads: *pc, *addr. */
-static bool spin_waits(Core *c, const Block *b, uint32_t *pc, uint32_t *addr)
+/* The iteration of spin loop s that just ended could not have ended the
+ * loop: every access goes to its own RAM and no store hits a word a
+ * branch decides on, nor the loop's code. The first of those loads:
+ * *pc, *addr. */
+static bool spin_waits(Core *c, const SpinBody *s, uint32_t *pc, uint32_t *addr)
 {
     uint64_t cond;
-    uint32_t n = b->ninsns, va = 0, lo[64], hi[64];
-    if (!mips_wait_loop(b->words, n, &cond))
+    uint32_t n = s->n, va = 0, lo[G_N_ELEMENTS(s->w)], hi[G_N_ELEMENTS(s->w)];
+    if (!mips_wait_loop(s->w, n, &cond))
         return false; /* (block_spin_mark found it) */
     *pc = 0;
     for (uint32_t i = 0; i < n; i++) {
         lo[i] = hi[i] = 0;
-        if ((mips_classify(b->words[i]) & (MIPS_LOAD | MIPS_STORE)) && !spin_access(c, b, i, &va, &lo[i], &hi[i]))
+        if ((mips_classify(s->w[i]) & (MIPS_LOAD | MIPS_STORE)) && !spin_access(c, s->w[i], &va, &lo[i], &hi[i]))
             return false;
         if ((cond >> i & 1) && !*pc) {
-            *pc = b->addr + 4u * i;
+            *pc = s->addr + 4u * i;
             *addr = va;
         }
     }
-    uint32_t code = mips_phys(b->addr);
+    uint32_t code = mips_phys(s->addr);
     for (uint32_t k = 0; k < n; k++) {
-        if (!is_store(b->words[k]))
+        if (!is_store(s->w[k]))
             continue;
-        if (lo[k] < code + b->size && code < hi[k])
+        if (lo[k] < code + s->size && code < hi[k])
             return false; /* it writes its own code */
         for (uint32_t i = 0; i < n; i++)
             if ((cond >> i & 1) && lo[k] < hi[i] && lo[i] < hi[k])
@@ -191,30 +264,32 @@ static bool spin_waits(Core *c, const Block *b, uint32_t *pc, uint32_t *addr)
     return *pc != 0;
 }
 
-bool block_spin_failed(Core *c, Block *b, uint64_t *start)
+bool block_spin_failed(Core *c, Block *p, Block *b, uint64_t *start)
 {
     uint32_t pc, addr;
-    if (!c->sched.spin || c->state != CORE_RUNNING)
+    SpinBody s;
+    if (!c->sched.spin || c->state != CORE_RUNNING || !spin_body(p, b, &s))
         return false;
-    if (!spin_waits(c, b, &pc, &addr)) {
+    if (!spin_waits(c, &s, &pc, &addr)) {
         /* a device, or a loop that ends by itself: the addresses it goes
          * to come from registers it never writes, so this run of the loop
          * is never a wait; nor, taken as likely, any other: not looked at
          * again (the hook's fast path leaves it, as any other block) */
-        b->flags &= ~BLOCK_SPIN;
-        block_leave(b, c->gpr != NULL);
+        p->flags &= ~BLOCK_SPIN;
+        block_leave(p, c->gpr != NULL);
         return false;
     }
     uint64_t s0 = c->cycles - b->cost; /* no extra in the loop: no device, no cache */
     if (!spin_report(c, b, *start, pc, addr))
         return true;
-    /* the skip, for a loop that computes the same thing every iteration
-     * (one load, no store, nothing carried: a counter's iterations
-     * differ); with the cache model a skipped iteration's D-cache
-     * lookup is not counted; uncached RAM (kseg1) costs extra cycles per
-     * access (block_poll_never); a debugger may write the word at any
-     * stop (and stop at any cycle): all run every iteration */
-    if (!c->sched.poll_wait || c->cache || addr >= NP_KSEG1 || c->dbg || b->rt_pend || c->state != CORE_RUNNING)
+    /* the skip, for a one-block loop that computes the same thing every
+     * iteration (one load, no store, nothing carried: a counter's
+     * iterations differ); with the cache model a skipped iteration's
+     * D-cache lookup is not counted; uncached RAM (kseg1) costs extra
+     * cycles per access (block_poll_never); a debugger may write the word
+     * at any stop (and stop at any cycle): all run every iteration */
+    if (p != b || !c->sched.poll_wait || c->cache || addr >= NP_KSEG1 || c->dbg || b->rt_pend
+        || c->state != CORE_RUNNING)
         return false;
     if (b->pollable < 0)
         b->pollable = poll_loop(b, spin_load(b)); /* no cache */

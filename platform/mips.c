@@ -331,8 +331,8 @@ bool mips_wait_loop(const uint32_t *words, unsigned n, uint64_t *cond_loads)
         for (unsigned k = 1; k < 32; k++)
             if (r >> k & 1)
                 d |= dep[k];
-        if (i == n - 2)
-            cond = d; /* the branch: what decides whether it loops */
+        if (mips_classify(w) & MIPS_BRANCH)
+            cond |= d; /* a branch: what decides whether it loops */
         for (unsigned k = 1; k < 32; k++)
             if (wr >> k & 1)
                 dep[k] = d;

@@ -16,6 +16,7 @@
  *      NI poll: a wait for a packet, found before too)
  *   4: `while (seen < 200000) seen++;` the loop writes the word it tests:
  *      it ends by itself (exit 1), no hang
+ *   5: `while (flag == 0 && flag2 == 0)` two blocks, two branches
  * With HANG_LOOP_TICKS, a periodic TIMER handler sets `flag` at that
  * tick: the loop ends, exit 0, and every count is the reference
  * schedule's at every quantum and thread count (spin_loop*, e2e/exact).
@@ -48,6 +49,9 @@ static RT_NOINLINE unsigned await_flag(void)
         ;
 #elif HANG_LOOP == 3
     while ((flag | rt_mmio_read(RT_NI_BASE, RT_NI_RX_COUNT)) == 0) /* HANG_LOOP_WAIT */
+        ;
+#elif HANG_LOOP == 5
+    while (flag == 0 && flag2 == 0) /* HANG_LOOP_WAIT */
         ;
 #else
     while (seen < 200000u) /* HANG_LOOP_WAIT */

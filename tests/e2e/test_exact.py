@@ -264,14 +264,15 @@ class Exact(unittest.TestCase):
 
     def test_spin_loop_that_does_more(self):
         # a spin on RAM whose loop does more than one load (hang_loop.c: a
-        # counter in a register, a counter in RAM, two loads): each failed
+        # counter in a register, a counter in RAM, two loads, two blocks):
+        # each failed
         # iteration is a wait at a sync point, run (not skipped: iterations
         # differ). spin_loop*: a timer handler ends it at its 5th tick; the
         # counter printed is the iteration count, the same files as the
         # reference schedule at every quantum and thread count (and with
         # the cache model and the 24k timing). hang_loop*: nothing ends it:
         # the livelock at the same cycle, the same reports, as the reference.
-        for k in range(3):
+        for k in (0, 1, 2, 5):
             name = "spin_loop%d" % k
             for endian in ("el", "eb"):
                 base = self.check_knobs(name, KNOBS, endian)

@@ -802,32 +802,37 @@ class EndOfRun(unittest.TestCase):
 
     def test_hang_spin_loop_that_does_more(self):
         """hang_loop.c: core 0 spins on a flag in its own RAM that nothing
-        sets, in a one-block loop that does more than load it: 0 counts in
-        a register (`while (flag == 0) n++;`), 1 loads and stores a counter
-        in RAM, 2 loads two words. A livelock within livelock_cycles (exit
-        4), waiting for `flag` (named, its address from the symbol table)
-        at the loop's line. Before: each ran to the cycle limit (exit 4,
-        "reached the cycle limit", after 10^10 cycles). 3 reads an NI
-        status register too: a wait for a packet (found before too). 4
+        sets, in a loop that does more than load it: 0 counts in a register
+        (`while (flag == 0) n++;`), 1 loads and stores a counter in RAM, 2
+        loads two words, 5 is two blocks (`while (flag == 0 && flag2 ==
+        0)`). A livelock within livelock_cycles (exit 4), waiting for the
+        first word the loop tests (named, its address from the symbol
+        table) at the loop's line. Before: each ran to the cycle limit
+        (exit 4, "reached the cycle limit", after 10^10 cycles). 3 reads an
+        NI status register too: a wait for a packet (found before too). 4
         (`while (seen < 200000) seen++;`) writes the word it tests: it
         ends by itself, no hang."""
         L = 50000
         for endian in ("el", "eb"):
             with open(nptest.src("firmware", "tests", "hang_loop.c")) as f:
-                line = [i + 1 for i, t in enumerate(f) if "HANG_LOOP_WAIT" in t]
-            for k in range(4):
+                marks = [i + 1 for i, t in enumerate(f) if "HANG_LOOP_WAIT" in t]
+            line = dict(zip((0, 1, 2, 3, 5, 4), marks))  # the variants' order in the file
+            for k in (0, 1, 2, 3, 5):
                 elf = fw("hang_loop%d" % k, endian)
                 syms = subprocess.run([nptest.tool("mipsel-linux-gnu-nm"), elf],
                                       capture_output=True, text=True, check=True).stdout
-                flag = int(re.search(r"^([0-9a-f]+) [bBdD] flag$", syms, re.M).group(1), 16) & 0xFFFFFFFF
+                addr = {v: int(re.search(r"^([0-9a-f]+) [bBdD] %s$" % v, syms, re.M).group(1), 16) & 0xFFFFFFFF
+                        for v in ("flag", "flag2")}
                 dis = subprocess.run([nptest.tool("mipsel-linux-gnu-objdump"), "-d", elf],
                                      capture_output=True, text=True, check=True).stdout
                 body = dis[dis.index("<await_flag>:"):]
                 body = body[:body.index("\n\n")]
-                # the loop's load of flag: the last `lw rt,lo(flag)(base)`
-                # before the branch back (the first one is the test ahead of it)
-                loads = re.findall(r"^([0-9a-f]+):\s+\S+\s+lw\s+\w+,(-?\d+)\(\w+\)", body, re.M)
-                load = [int(a, 16) for a, off in loads if (int(off) & 0xFFFF) == (flag & 0xFFFF)][-1]
+                # the loads of flag and flag2 (objdump): the loop's first
+                # (0, 1 test flag once ahead of the loop)
+                loads = [(int(a, 16), v) for a, off in
+                         re.findall(r"^([0-9a-f]+):\s+\S+\s+lw\s+\w+,(-?\d+)\(\w+\)", body, re.M)
+                         for v in addr if (int(off) & 0xFFFF) == (addr[v] & 0xFFFF)]
+                load, var = loads[1] if k in (0, 1) else loads[0]
                 r = run(["--set", "run.livelock_cycles=%d" % L, elf], timeout=60)
                 self.assertEqual(r.rc, 4, r.describe())
                 s = r.summary
@@ -839,8 +844,8 @@ class EndOfRun(unittest.TestCase):
                 if k == 3:
                     continue
                 self.assertEqual(c["wait"]["pc"], load, "hang_loop%d" % k)
-                self.assertIn("the word at 0x%08x in its own RAM (flag), which nothing in the loop writes" % flag,
-                              c["wait"]["why"])
+                self.assertIn("the word at 0x%08x in its own RAM (%s), which nothing in the loop writes"
+                              % (addr[var], var), c["wait"]["why"])
                 txt = r.text("summary.txt")
                 self.assertIn("waits for a word of RAM to change, at 0x%08x in await_flag (" % load, txt)
                 self.assertIn("hang_loop.c:%d)" % line[k], r.stderr)

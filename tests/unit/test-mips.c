@@ -237,6 +237,8 @@ static void test_wait_loop(void)
     static const uint32_t moving[] = { 0x8c830000, 0x24840004, 0x1060fffd, 0 };   /* lw v1,0(a0); a0 += 4 */
     static const uint32_t call[] = { 0x8c8310a8, 0x0c000400, 0x1060fffd, 0 };     /* jal in it */
     static const uint32_t noload[] = { 0x24420001, 0x1060fffe, 0 };                /* beqz v1: no load */
+    /* hang_loop5: `while (flag == 0 && flag2 == 0)`, two blocks, two exits */
+    static const uint32_t pair[] = { 0x8c6210bc, 0x14400004, 0, 0x8c8210b8, 0x1040fffb, 0 };
     uint64_t cond = 0;
     g_assert_true(mips_wait_loop(counter, G_N_ELEMENTS(counter), &cond));
     g_assert_cmphex(cond, ==, 1u << 1);
@@ -250,6 +252,8 @@ static void test_wait_loop(void)
     g_assert_false(mips_wait_loop(moving, G_N_ELEMENTS(moving), &cond));
     g_assert_false(mips_wait_loop(call, G_N_ELEMENTS(call), &cond));
     g_assert_false(mips_wait_loop(noload, G_N_ELEMENTS(noload), &cond));
+    g_assert_true(mips_wait_loop(pair, G_N_ELEMENTS(pair), &cond));
+    g_assert_cmphex(cond, ==, 1u << 0 | 1u << 3);
 }
 
 int main(int argc, char **argv)
