@@ -246,6 +246,15 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     MachSched *s = m->sched;
     mach_lock(s);
     mach_work(mc, start);
+    /* a line the network raised before start, while the core ran the
+     * iteration unwatched (the network simulated past it by this core's
+     * own sync at the failed poll or spin, or by another's): seen at this
+     * boundary, as without skipping, which nothing would wake it for */
+    core_refresh_net(core);
+    if (core_irq_wanted(core)) {
+        mach_unlock(s);
+        return start;
+    }
     mc->polling = true;
     mc->p_tx = tx;
     mc->p_ram = ram;
