@@ -28,6 +28,8 @@
 #include "emu/dev_ni.h"
 #include "emu/machine_priv.h"
 
+#include "nocprof/platform.h"
+
 #include <pthread.h>
 #include <time.h>
 #include <unistd.h>
@@ -248,10 +250,11 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     mach_work(mc, start);
     /* a line the network raised before start, while the core ran the
      * iteration unwatched (the network simulated past it by this core's
-     * own sync at the failed poll or spin, or by another's): seen at this
-     * boundary, as without skipping, which nothing would wake it for */
+     * own sync at the failed poll or spin, or by another's): taken at this
+     * boundary, as without skipping, which nothing would wake it for (a
+     * line its Status masks is no reason not to skip) */
     core_refresh_net(core);
-    if (core_irq_wanted(core)) {
+    if (core_irq_wanted(core) && core_irq_allowed(core, core_read_cp0(core, NP_CP0_STATUS))) {
         mach_unlock(s);
         return start;
     }
