@@ -331,6 +331,20 @@ static void wait_site_line(Run *r, const Symbols *syms, uint32_t site, CoreResul
     symbols_inline_close(x);
 }
 
+/* Why a spin on the word at addr waits: the word, by its variable's
+ * name when the symbol table has one (symbols_data_at: "flag" or
+ * "pair+4, in the 8-byte object pair"). */
+static char *ram_why(const Symbols *syms, uint32_t addr)
+{
+    g_autofree char *obj = symbols_data_at(syms, addr);
+    char *cut = obj ? strstr(obj, ", in the ") : NULL;
+    if (cut && !strchr(obj, '+'))
+        *cut = '\0'; /* the whole object: its name says it */
+    return g_strdup_printf("it loads the word at 0x%08x in its own RAM%s%s%s, which nothing in the loop writes: "
+                           "only an interrupt handler (or a debugger) could change it",
+                           addr, obj ? " (" : "", obj ? obj : "", obj ? ")" : "");
+}
+
 /* A stuck core: what it waited for, and where in the firmware (the
  * shadow call stack walked out of the runtime's functions). */
 static void wait_of(Run *r, unsigned i)
@@ -345,10 +359,13 @@ static void wait_of(Run *r, unsigned i)
         return;
     res->wait_for = kinds[w->kind];
     res->wait_peer = w->kind == MACH_WAIT_TX ? w->peer : -1;
+    res->wait_asleep = w->asleep;
     const Symbols *syms = firmware_of(r, i)->syms;
     /* without a shadow stack (--no-profile): from its last poll or `wait` */
     uint32_t site = !r->cols[i] ? w->pc : res->stop_pc;
     int fi = symbols_lookup(syms, site);
+    if (w->kind == MACH_WAIT_RAM && symbols_lookup(syms, w->pc) == fi)
+        site = w->pc; /* a spin: its load, not the loop's first line */
     if (r->cols[i]) {
         unsigned n, nr, k = 0;
         g_autofree unsigned *fr = collector_stack(r->cols[i], &n);
@@ -393,8 +410,7 @@ static void wait_of(Run *r, unsigned i)
         g_autofree char *why = core_irq_explain(r->m->cores[i]);
         res->wait_why = profile_data_intern(&r->data, why);
     } else if (w->kind == MACH_WAIT_RAM) {
-        g_autofree char *why = g_strdup_printf("it loads the word at 0x%08x in its own RAM and stores nothing: "
-                                               "only an interrupt handler (or a debugger) could change it", w->addr);
+        g_autofree char *why = ram_why(syms, w->addr);
         res->wait_why = profile_data_intern(&r->data, why);
     }
 }

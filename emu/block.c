@@ -126,7 +126,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
                    && target == b->fallthrough) {
             b->flags |= BLOCK_EVAL;
         }
-        block_spin_mark(b);
+        block_spin_mark(c, b);
     }
     if (b->flags & MIPS_JREG) { /* not a split: that one's successor inherits it */
         /* without MIPS16e in the engine an odd target faults there (isa.c) */
@@ -493,7 +493,7 @@ G_GNUC_NO_INLINE static void slow_after_stack(Core *c, uint32_t addr, uint32_t s
         start += st;
         charge_stall(c, b, st, start);
     }
-    if (G_UNLIKELY(p->flags & BLOCK_SPIN) && p == b && block_spin_failed(c, b, &start))
+    if (G_UNLIKELY(p->flags & BLOCK_SPIN) && block_spin_entry(p, b) && block_spin_failed(c, p, b, &start))
         return;
     if (c->poll.blk) {
         Block *pb = c->poll.blk;

@@ -24,17 +24,23 @@ static bool cache_skippable(const Core *c, const Block *b, int poll)
     return true;
 }
 
+/* b is `L: ...; b<cond> L; <delay slot>`: a one-block loop. */
+static bool loop_shape(const Block *b)
+{
+    unsigned f = b->flags;
+    uint32_t target;
+    return b->ninsns >= 2
+        && (f & MIPS_BRANCH) && !(f & (MIPS_LINK | MIPS_JREG | MIPS_LIKELY | MIPS_ERET | BLOCK_SPLIT))
+        && !mips_branch_unconditional(b->branch_insn)
+        && b->branch_pc == b->addr + 4 * (b->ninsns - 2)
+        && mips_branch_target(b->branch_insn, b->branch_pc, &target) && target == b->addr;
+}
+
 /* b is `L: ...; lw (the poll); ...; b<cond> L; <delay slot>` whose every
  * iteration computes the same thing (mips_idempotent_loop). */
 static bool poll_loop(const Block *b, int i)
 {
-    unsigned f = b->flags;
-    uint32_t target;
-    return i >= 0 && (uint32_t)i < b->ninsns && b->ninsns >= 2
-        && (f & MIPS_BRANCH) && !(f & (MIPS_LINK | MIPS_JREG | MIPS_LIKELY | MIPS_ERET | BLOCK_SPLIT))
-        && !mips_branch_unconditional(b->branch_insn)
-        && b->branch_pc == b->addr + 4 * (b->ninsns - 2)
-        && mips_branch_target(b->branch_insn, b->branch_pc, &target) && target == b->addr
+    return i >= 0 && (uint32_t)i < b->ninsns && loop_shape(b)
         && mips_idempotent_loop(b->words, b->ninsns, (unsigned)i);
 }
 
@@ -81,29 +87,112 @@ static int spin_load(const Block *b)
     return load;
 }
 
-/* The register a whitelisted instruction (mips_idempotent_loop) writes:
- * rd for SPECIAL, none for a branch, else rt. */
-static unsigned dest_of(uint32_t w)
+static bool is_store(uint32_t w)
 {
-    unsigned op = w >> 26;
-    if (op == 0)
-        return (w >> 11) & 31;
-    if (op == 0x01 || (op >= 0x04 && op <= 0x07))
-        return 0;
-    return (w >> 16) & 31;
+    return (mips_classify(w) & MIPS_STORE) != 0;
 }
 
-void block_spin_mark(Block *b)
+/* The body of a spin loop: one block, or two (`while (!a && !b)`: the
+ * first falls through into the second, which branches back to it). */
+typedef struct SpinBody {
+    uint32_t w[63];
+    uint32_t n, addr, size;    /* its words, from addr, size bytes */
+} SpinBody;
+
+/* The body is a wait loop (mips_wait_loop) each of whose loads and
+ * stores has a base register that the iteration's end still holds
+ * (written neither by the access nor after it). */
+static bool spin_loop(const SpinBody *s)
 {
-    int i = spin_load(b);
-    if (i < 0 || !poll_loop(b, i))
+    uint64_t cond;
+    if (!mips_wait_loop(s->w, s->n, &cond))
+        return false;
+    for (uint32_t i = 0; i < s->n; i++) {
+        unsigned size, base, ssize, sbase;
+        int32_t off, soff;
+        if (!mips_mem_operand(s->w[i], &size, &base, &off))
+            continue;
+        for (uint32_t k = i; base && k < s->n; k++)
+            if (mips_gpr_writes(s->w[k]) >> base & 1)
+                return false;
+        /* a store through the same base to a word a branch decides on
+         * (`for (volatile int i = 0; i < n; i++)`): it ends by itself */
+        for (uint32_t k = 0; (cond >> i & 1) && k < s->n; k++)
+            if (is_store(s->w[k]) && mips_mem_operand(s->w[k], &ssize, &sbase, &soff) && sbase == base
+                && soff < off + (int32_t)size && off < soff + (int32_t)ssize)
+                return false;
+    }
+    return true;
+}
+
+/* Branch flags that keep a block out of a spin's body */
+#define SPIN_NOT (MIPS_LINK | MIPS_JREG | MIPS_LIKELY | MIPS_ERET | BLOCK_SPLIT)
+
+/* b ends with a conditional branch back to `to` (its delay slot in b). */
+static bool branches_back(const Block *b, uint32_t *to)
+{
+    return b->ninsns >= 2 && (b->flags & MIPS_BRANCH) && !(b->flags & SPIN_NOT)
+        && !mips_branch_unconditional(b->branch_insn) && b->branch_pc == b->addr + 4 * (b->ninsns - 2)
+        && mips_branch_target(b->branch_insn, b->branch_pc, to) && *to <= b->addr;
+}
+
+/* The first block of a two-block spin, words w[0..n): a conditional
+ * branch (the loop's exit) and its delay slot end it, no other control. */
+static bool spin_first(const uint32_t *w, uint32_t n)
+{
+    if (n < 2 || (mips_classify(w[n - 2]) & (MIPS_LINK | MIPS_JREG | MIPS_LIKELY | MIPS_ERET))
+        || !(mips_classify(w[n - 2]) & MIPS_BRANCH) || mips_branch_unconditional(w[n - 2]))
+        return false;
+    for (uint32_t k = 0; k < n; k++)
+        if (k != n - 2 && (mips_classify(w[k]) & MIPS_BRANCH))
+            return false;
+    return true;
+}
+
+/* Entering b from p, where p carries BLOCK_SPIN: the body of the
+ * iteration that just ended (b again, or b then p); false: not a loop. */
+static bool spin_body(const Block *p, const Block *b, SpinBody *s)
+{
+    uint32_t to;
+    if (p != b && (!branches_back(p, &to) || to != b->addr || b->addr + b->size != p->addr
+                   || !spin_first(b->words, b->ninsns)))
+        return false;
+    s->n = b->ninsns + (p != b ? p->ninsns : 0);
+    if (s->n > G_N_ELEMENTS(s->w))
+        return false;
+    memcpy(s->w, b->words, 4 * b->ninsns);
+    if (p != b)
+        memcpy(s->w + b->ninsns, p->words, 4 * p->ninsns);
+    s->addr = b->addr;
+    s->size = 4 * s->n;
+    return true;
+}
+
+bool block_spin_entry(const Block *p, const Block *b)
+{
+    SpinBody s;
+    return p == b || spin_body(p, b, &s);
+}
+
+void block_spin_mark(Core *c, Block *b)
+{
+    SpinBody s;
+    uint32_t to;
+    if (!branches_back(b, &to) || b->ninsns > G_N_ELEMENTS(s.w)
+        || (b->addr - to) / 4 > G_N_ELEMENTS(s.w) - b->ninsns)
         return;
-    /* the load's base must still hold its address at the iteration's end */
-    unsigned base = (b->words[i] >> 21) & 31;
-    for (uint32_t k = (uint32_t)i; base && k < b->ninsns; k++)
-        if (dest_of(b->words[k]) == base)
-            return;
-    b->flags |= BLOCK_SPIN;
+    s.n = (b->addr - to) / 4 + b->ninsns;
+    s.addr = to;
+    s.size = 4 * s.n;
+    memcpy(s.w + (b->addr - to) / 4, b->words, 4 * b->ninsns);
+    /* the first block of two, as the loop branches back to it */
+    g_autofree uint8_t *bytes = g_malloc(b->addr - to + 4);
+    if (to != b->addr && uc_mem_read(c->uc, mips_phys(to), bytes, b->addr - to) != UC_ERR_OK)
+        return;
+    for (uint32_t k = 0; k < (b->addr - to) / 4; k++)
+        s.w[k] = core_guest_word(c, bytes + 4 * k);
+    if ((to == b->addr || spin_first(s.w, (b->addr - to) / 4)) && spin_loop(&s))
+        b->flags |= BLOCK_SPIN;
 }
 
 /* Report the failed iteration of spin loop b at a sync point at `start`
@@ -124,29 +213,86 @@ static bool spin_report(Core *c, Block *b, uint64_t start, uint32_t pc, uint32_t
     return true;
 }
 
-bool block_spin_failed(Core *c, Block *b, uint64_t *start)
+/* Where the body's load or store w goes (the registers at the
+ * iteration's end: its base's, spin_loop): a physical range of the
+ * core's own RAM; false for anything else (a device: the poll skip's, or
+ * nothing). */
+static bool spin_access(Core *c, uint32_t w, uint32_t *va, uint32_t *lo, uint32_t *hi)
 {
-    if (!c->sched.spin || c->state != CORE_RUNNING)
+    unsigned size, base;
+    int32_t off;
+    if (!mips_mem_operand(w, &size, &base, &off))
         return false;
-    int i = spin_load(b);
-    if (i < 0)
+    *va = core_gpr(c, base) + (uint32_t)off;
+    if (*va < NP_KSEG0 || *va >= NP_KSEG0 + 0x40000000u || mips_phys(*va) >= c->cfg->ram_size)
+        return false;
+    *lo = mips_phys(*va);
+    *hi = *lo + size;
+    return true;
+}
+
+/* The iteration of spin loop s that just ended could not have ended the
+ * loop: every access goes to its own RAM and no store hits a word a
+ * branch decides on, nor the loop's code. The first of those loads:
+ * *pc, *addr. */
+static bool spin_waits(Core *c, const SpinBody *s, uint32_t *pc, uint32_t *addr)
+{
+    uint64_t cond;
+    uint32_t n = s->n, va = 0, lo[G_N_ELEMENTS(s->w)], hi[G_N_ELEMENTS(s->w)];
+    if (!mips_wait_loop(s->w, n, &cond))
         return false; /* (block_spin_mark found it) */
-    uint32_t w = b->words[i];
-    uint32_t addr = core_gpr(c, (w >> 21) & 31) + (uint32_t)(int32_t)(int16_t)(w & 0xFFFFu);
-    if (addr < NP_KSEG0 || addr >= NP_KSEG0 + 0x40000000u || mips_phys(addr) >= c->cfg->ram_size)
-        return false; /* a device (block_poll_failed's) or nothing */
-    uint32_t pc = b->addr + 4u * (uint32_t)i;
+    *pc = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        lo[i] = hi[i] = 0;
+        if ((mips_classify(s->w[i]) & (MIPS_LOAD | MIPS_STORE)) && !spin_access(c, s->w[i], &va, &lo[i], &hi[i]))
+            return false;
+        if ((cond >> i & 1) && !*pc) {
+            *pc = s->addr + 4u * i;
+            *addr = va;
+        }
+    }
+    uint32_t code = mips_phys(s->addr);
+    for (uint32_t k = 0; k < n; k++) {
+        if (!is_store(s->w[k]))
+            continue;
+        if (lo[k] < code + s->size && code < hi[k])
+            return false; /* it writes its own code */
+        for (uint32_t i = 0; i < n; i++)
+            if ((cond >> i & 1) && lo[k] < hi[i] && lo[i] < hi[k])
+                return false; /* it changes its own exit */
+    }
+    return *pc != 0;
+}
+
+bool block_spin_failed(Core *c, Block *p, Block *b, uint64_t *start)
+{
+    uint32_t pc, addr;
+    SpinBody s;
+    if (!c->sched.spin || c->state != CORE_RUNNING || !spin_body(p, b, &s))
+        return false;
+    if (!spin_waits(c, &s, &pc, &addr)) {
+        /* a device, or a loop that ends by itself: the addresses it goes
+         * to come from registers it never writes, so this run of the loop
+         * is never a wait; nor, taken as likely, any other: not looked at
+         * again (the hook's fast path leaves it, as any other block) */
+        p->flags &= ~BLOCK_SPIN;
+        block_leave(p, c->gpr != NULL);
+        return false;
+    }
     uint64_t s0 = c->cycles - b->cost; /* no extra in the loop: no device, no cache */
     if (!spin_report(c, b, *start, pc, addr))
         return true;
-    /* the skip: with the cache model a skipped iteration's D-cache
-     * lookup is not counted; uncached RAM (kseg1) costs extra cycles per
-     * access (block_poll_never); a debugger may write the word at any
-     * stop (and stop at any cycle): all run every iteration */
-    if (!c->sched.poll_wait || c->cache || addr >= NP_KSEG1 || c->dbg || b->rt_pend || c->state != CORE_RUNNING)
+    /* the skip, for a one-block loop that computes the same thing every
+     * iteration (one load, no store, nothing carried: a counter's
+     * iterations differ); with the cache model a skipped iteration's
+     * D-cache lookup is not counted; uncached RAM (kseg1) costs extra
+     * cycles per access (block_poll_never); a debugger may write the word
+     * at any stop (and stop at any cycle): all run every iteration */
+    if (p != b || !c->sched.poll_wait || c->cache || addr >= NP_KSEG1 || c->dbg || b->rt_pend
+        || c->state != CORE_RUNNING)
         return false;
     if (b->pollable < 0)
-        b->pollable = 1; /* poll_loop (block_spin_mark), and no cache */
+        b->pollable = poll_loop(b, spin_load(b)); /* no cache */
     if (b->pollable != 1 || *start <= s0)
         return false;
     /* each skipped iteration's wait is at its end: the next one's start */

@@ -247,7 +247,7 @@ bool core_irq_wanted(const Core *c)
 }
 
 /* SPEC section 1: taken when (IM2 & IP2) or (IM7 & IP7), IE=1, EXL=0, ERL=0. */
-static bool status_allows(const Core *c, uint32_t st)
+bool core_irq_allowed(const Core *c, uint32_t st)
 {
     if ((st & (NP_ST_IE | NP_ST_EXL | NP_ST_ERL)) != NP_ST_IE)
         return false;
@@ -325,7 +325,7 @@ bool core_events(Core *c, uint32_t addr, bool delay_slot)
     }
     if (core_irq_wanted(c)) {
         uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);
-        if (status_allows(c, st)) {
+        if (core_irq_allowed(c, st)) {
             deliver(c, addr, st, true);
             core_update_next_event(c);
             return true;
@@ -356,7 +356,7 @@ bool core_irq_check_here(Core *c, uint32_t pc, uint64_t t)
     if (core_irq_network(c) && !core_sync_point(c, t, pc))
         return true; /* halted: stopped before pc */
     uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);
-    if (!core_irq_wanted(c) || !status_allows(c, st))
+    if (!core_irq_wanted(c) || !core_irq_allowed(c, st))
         return false;
     block_truncate(c, pc);
     c->prev = &c->none;
@@ -792,6 +792,6 @@ void core_idle(Core *c, uint64_t until)
         c->hooks.idle(c->hooks.opaque, idle_from, c->cycles);
     c->state = CORE_RUNNING;
     uint32_t st = core_reg(c, UC_MIPS_REG_CP0_STATUS);
-    if (status_allows(c, st))
+    if (core_irq_allowed(c, st))
         deliver(c, c->pc, st, false);
 }

@@ -304,6 +304,9 @@ char *core_irq_explain(Core *c);
 void core_watch_console(Core *c, bool on);
 /* PENDING & ENABLE != 0 (network lines as of the last sync point). */
 bool core_irq_wanted(const Core *c);
+/* With CP0 Status st, a raised line would be taken (SPEC 1: IE, not EXL
+ * nor ERL, and IM2 with the IRQC output or IM7 with the CP0 timer's). */
+bool core_irq_allowed(const Core *c, uint32_t st);
 /* Re-read the network interrupt lines (the caller holds the network at
  * the core's time, e.g. inside CoreSched.sync or with the core idle). */
 void core_refresh_net(Core *c);

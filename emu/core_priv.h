@@ -160,10 +160,11 @@ struct Block {
 #define BLOCK_EVAL (1u << 28)       /* conditional branch to its own
                                        fall-through: taken-ness needs the
                                        registers */
-#define BLOCK_SPIN (1u << 27)       /* a one-block idempotent loop with one
-                                       load and no store (block_spin_mark):
-                                       a failed iteration that read RAM is
-                                       a wait (block_spin_failed) */
+#define BLOCK_SPIN (1u << 27)       /* it ends a loop of one or two blocks
+                                       that only a change of RAM it does not
+                                       write could end (block_spin_mark): a
+                                       failed iteration is a wait
+                                       (block_spin_failed) */
 /* Block.chk: leaving the block, the hook's fast path checks with plain
  * loads from the register file (c->gpr) that nothing is due: */
 #define BLOCK_CHK_JR 1u   /* a register jump's target is even (exc_odd_target) */
@@ -766,14 +767,20 @@ void block_poll_failed(Core *c, uint32_t pc, uint64_t now, bool tx);
 /* Entering b again right after its failed poll, at `start`: the cycle it
  * really starts at, iterations the scheduler lets it skip accounted. */
 uint64_t block_poll_skip(Core *c, Block *b, uint64_t start);
-/* At translation: flag b BLOCK_SPIN when it is a one-block idempotent loop
- * whose one load's address the end of an iteration still holds. */
-void block_spin_mark(Block *b);
-/* Entering BLOCK_SPIN b again from itself at *start (c->cycles: the end of
- * the failed iteration): when its load read RAM, the iteration is a wait,
- * reported at a sync point at *start, and the iterations after it may be
- * skipped (*start moves on). True when b must not run now (halted). */
-bool block_spin_failed(Core *c, Block *b, uint64_t *start);
+/* At translation: flag b BLOCK_SPIN when it ends a spin loop (alone, or
+ * with the block it branches back to, which falls through into it) that
+ * can only wait (mips_wait_loop), the addresses of whose loads and
+ * stores the end of an iteration still holds. */
+void block_spin_mark(Core *c, Block *b);
+/* Leaving BLOCK_SPIN p for b: b begins the loop p ends (p itself, or the
+ * first of its two blocks). */
+bool block_spin_entry(const Block *p, const Block *b);
+/* ... then, at *start (c->cycles: the end of the failed iteration): when
+ * its loads and stores went to RAM and none changed what the loop tests,
+ * the iteration is a wait, reported at a sync point at *start, and the
+ * iterations after it may be skipped (*start moves on; one-block
+ * idempotent loops only). True when b must not run now (halted). */
+bool block_spin_failed(Core *c, Block *p, Block *b, uint64_t *start);
 
 /* cache.c: the L1 caches ([cache] enabled) */
 /* Make c->cache when the cache is enabled (true), else nothing (false). */

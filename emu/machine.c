@@ -28,6 +28,8 @@
 #include "emu/dev_ni.h"
 #include "emu/machine_priv.h"
 
+#include "nocprof/platform.h"
+
 #include <pthread.h>
 #include <time.h>
 #include <unistd.h>
@@ -99,27 +101,31 @@ static uint64_t poll_iter_at(const MCore *o, uint64_t t) NP_REQUIRES(mach_sched_
     return o->p_start + (t - first + o->p_period - 1) / o->p_period * o->p_period;
 }
 
-/* The iteration of a skipped loop that a change of the network at s
- * wakes: a poll's whose poll comes at or after s; a spin on RAM sees
- * interrupt lines only at its iterations' boundaries (core_events): the
- * first to start at or after s, which takes the interrupt there. */
-static uint64_t net_wake_iter(const MCore *o, uint64_t s) NP_REQUIRES(mach_sched_lock)
+/* The first iteration of a skipped loop to start at or after s: a line
+ * that rises at s is seen at the iteration boundaries (core_events), and
+ * that iteration takes the interrupt there, as without skipping. */
+static uint64_t boundary_at(const MCore *o, uint64_t s) NP_REQUIRES(mach_sched_lock)
 {
-    if (!o->p_ram || s <= o->p_start)
-        return poll_iter_at(o, s);
-    return poll_iter_at(o, s) + o->p_period; /* p_off is the period */
+    if (s <= o->p_start)
+        return o->p_start;
+    return o->p_start + (s - o->p_start + o->p_period - 1) / o->p_period * o->p_period;
 }
 
-/* Is an idle or polling core woken by the network as it is now? */
-static bool net_wakes(MCore *o) NP_REQUIRES(mach_sched_lock)
+/* When an idle or polling core must run again, the network being as it
+ * is at s (UINT64_MAX: not woken). A poll loop, at the first iteration
+ * whose poll can see the answer; an idle core, spin on RAM or poll loop,
+ * for an interrupt line the network raised that it wants (its handler
+ * may end the loop: a spin's, or a receive handler breaking into a wait
+ * for transmit room), at s or the first iteration boundary after it. */
+static uint64_t net_wake_at(MCore *o, uint64_t s) NP_REQUIRES(mach_sched_lock)
 {
-    if (o->polling && !o->p_ram)
-        return dev_ni_poll_ready(o->ni, o->p_tx);
-    /* idle, or spinning on RAM: an interrupt line the network raised (its
-     * handler may end the spin: taken at the end of the iteration in
-     * which it rose, as without skipping) */
+    uint64_t at = UINT64_MAX;
+    if (o->polling && !o->p_ram && dev_ni_poll_ready(o->ni, o->p_tx))
+        at = poll_iter_at(o, s);
     core_refresh_net(o->core);
-    return core_irq_wanted(o->core);
+    if (core_irq_wanted(o->core))
+        at = MIN(at, o->polling ? boundary_at(o, s) : MAX(s, core_cycles(o->core)));
+    return at;
 }
 
 void mach_changed(Machine *m) NP_REQUIRES(mach_sched_lock)
@@ -147,10 +153,11 @@ static bool advance_network(Machine *m, uint64_t t) NP_REQUIRES(mach_sched_lock)
         bool early = false;
         for (unsigned i = 0; i < m->ncores; i++) {
             MCore *o = &m->sched->mc[i];
-            if (o->st != MC_IDLE || o->woken || !net_wakes(o))
+            uint64_t at = o->st == MC_IDLE && !o->woken ? net_wake_at(o, s) : UINT64_MAX;
+            if (at == UINT64_MAX)
                 continue;
             o->woken = true;
-            o->wake_t = o->polling ? net_wake_iter(o, s) : MAX(s, core_cycles(o->core));
+            o->wake_t = at;
             lb_set(o, o->wake_t);
             early |= o->wake_t < t;
             mach_preempt_for(m, o);
@@ -241,6 +248,16 @@ static uint64_t sched_poll_wait(void *opaque, Core *core, uint64_t start, uint64
     MachSched *s = m->sched;
     mach_lock(s);
     mach_work(mc, start);
+    /* a line the network raised before start, while the core ran the
+     * iteration unwatched (the network simulated past it by this core's
+     * own sync at the failed poll or spin, or by another's): taken at this
+     * boundary, as without skipping, which nothing would wake it for (a
+     * line its Status masks is no reason not to skip) */
+    core_refresh_net(core);
+    if (core_irq_wanted(core) && core_irq_allowed(core, core_read_cp0(core, NP_CP0_STATUS))) {
+        mach_unlock(s);
+        return start;
+    }
     mc->polling = true;
     mc->p_tx = tx;
     mc->p_ram = ram;
@@ -691,7 +708,7 @@ void machine_run(Machine *m, volatile sig_atomic_t *interrupted)
             const MCore *o = &s->mc[i];
             bool stuck = core_state(m->cores[i]) == CORE_DEADLOCK;
             m->waits[i] = (MachWait){ .kind = stuck ? o->w_kind : MACH_WAIT_NONE, .pc = o->w_pc, .addr = o->w_addr,
-                                      .peer = noc_tx_head_dst(m->noc, i) };
+                                      .peer = noc_tx_head_dst(m->noc, i), .asleep = o->w_asleep };
         }
     }
     machine_flush_console(m);

@@ -69,6 +69,8 @@ typedef struct MachWait {
     uint32_t addr;             /* RAM: the word it spun on */
     int peer;                  /* TX: destination of the packet at the head
                                   of its injection queue (-1: none) */
+    bool asleep;               /* its last wait was a `wait` (asleep until
+                                  an interrupt), not a poll or a spin */
 } MachWait;
 
 typedef struct Machine {

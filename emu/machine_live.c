@@ -38,10 +38,11 @@ static void progress_at(MCore *mc, uint64_t cycle)
 }
 
 /* The core starts (or goes on) waiting at `cycle`. */
-static void waited_at(MCore *mc, uint64_t cycle, unsigned kind, uint32_t pc)
+static void waited_at(MCore *mc, uint64_t cycle, unsigned kind, uint32_t pc, bool asleep)
 {
     mc->w_kind = kind;
     mc->w_pc = pc;
+    mc->w_asleep = asleep;
     if (!mc->polled) {
         mc->polled = true;
         mc->poll_from = cycle;
@@ -154,7 +155,7 @@ void mach_waited(MCore *mc)
     /* what could end the wait besides its own timer: a packet, room to
      * send (then like rt_recv / rt_send), or else any interrupt */
     unsigned kind = en & NP_IRQ_NOC_RX ? MACH_WAIT_RX : en & NP_IRQ_NOC_TX ? MACH_WAIT_TX : MACH_WAIT_IRQ;
-    waited_at(mc, core_cycles(c), kind, core_pc(c) - 4);
+    waited_at(mc, core_cycles(c), kind, core_pc(c) - 4, true);
 }
 
 void mach_progress(void *opaque, Core *core, uint64_t t)
@@ -170,7 +171,7 @@ void mach_ni_event(void *opaque, const NiEvent *ev)
     if (ev->kind == NI_EV_READY_RX || ev->kind == NI_EV_READY_TX)
         return; /* a status read that found something: not a change */
     if (ev->kind == NI_EV_POLL_RX || ev->kind == NI_EV_POLL_TX) {
-        waited_at(mc, ev->cycle, ev->kind == NI_EV_POLL_RX ? MACH_WAIT_RX : MACH_WAIT_TX, ev->pc);
+        waited_at(mc, ev->cycle, ev->kind == NI_EV_POLL_RX ? MACH_WAIT_RX : MACH_WAIT_TX, ev->pc, false);
         return;
     }
     progress_at(mc, ev->cycle);
@@ -180,6 +181,6 @@ void mach_ni_event(void *opaque, const NiEvent *ev)
  * failed NI poll, at a sync point in every schedule. */
 void mach_spun(MCore *mc, uint64_t t, uint32_t pc, uint32_t addr) NP_REQUIRES(mach_sched_lock)
 {
-    waited_at(mc, t, MACH_WAIT_RAM, pc);
+    waited_at(mc, t, MACH_WAIT_RAM, pc, false);
     mc->w_addr = addr;
 }

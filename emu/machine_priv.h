@@ -49,6 +49,7 @@ typedef struct MCore {
     /* what it waited for last (MachWaitKind) and where (a poll's pc) */
     unsigned w_kind;
     uint32_t w_pc, w_addr;     /* ... and the word of RAM it spun on */
+    bool w_asleep;             /* ... in `wait` (mach_waited) */
     /* MC_IDLE while spinning on a failed poll (CoreSched.poll_wait):
      * iterations start at p_start + j * p_period, their poll at + p_off;
      * p_ram: on a word of RAM (only a local event ends it) */

@@ -283,6 +283,64 @@ bool mips_idempotent_loop(const uint32_t *words, unsigned n, unsigned load_index
     return true;
 }
 
+/* A load or store a wait loop may hold (mips_wait_loop): the aligned
+ * integer ones (lb lbu lh lhu lw, sb sh sw). */
+static bool plain_access(uint32_t w, bool *store)
+{
+    unsigned op = w >> 26;
+    *store = op == 0x28 || op == 0x29 || op == 0x2b;
+    return *store || op == 0x20 || op == 0x21 || op == 0x23 || op == 0x24 || op == 0x25;
+}
+
+#define VARIES (1ull << 63) /* carried from the last iteration */
+
+bool mips_wait_loop(const uint32_t *words, unsigned n, uint64_t *cond_loads)
+{
+    uint32_t all_writes = 0;
+    if (n < 2 || n > 63)
+        return false;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t r, w;
+        bool store;
+        if (plain_access(words[i], &store))
+            w = store ? 0 : 1u << ((words[i] >> 16) & 31);
+        else if (!regs_of(words[i], &r, &w))
+            return false;
+        all_writes |= w;
+    }
+    /* per register, what its value depends on: the loads of this
+     * iteration (bit i: words[i]), or VARIES: state carried from the last
+     * iteration (a register the loop writes, read before it does) */
+    uint64_t dep[32];
+    for (unsigned k = 0; k < 32; k++)
+        dep[k] = k && (all_writes >> k & 1) ? VARIES : 0;
+    uint64_t cond = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t w = words[i], r, wr;
+        unsigned rs = (w >> 21) & 31, rt = (w >> 16) & 31;
+        bool store;
+        if (plain_access(w, &store)) {
+            if (dep[rs] & VARIES)
+                return false; /* an address that moves */
+            if (!store && rt)
+                dep[rt] = dep[rs] | 1ull << i;
+            continue;
+        }
+        regs_of(w, &r, &wr);
+        uint64_t d = 0;
+        for (unsigned k = 1; k < 32; k++)
+            if (r >> k & 1)
+                d |= dep[k];
+        if (mips_classify(w) & MIPS_BRANCH)
+            cond |= d; /* a branch: what decides whether it loops */
+        for (unsigned k = 1; k < 32; k++)
+            if (wr >> k & 1)
+                dep[k] = d;
+    }
+    *cond_loads = cond;
+    return cond && !(cond & VARIES);
+}
+
 unsigned mips_word_events(uint32_t w)
 {
     unsigned cls = mips_classify(w), e = 0;

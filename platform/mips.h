@@ -78,6 +78,17 @@ bool mips_mem_operand(uint32_t insn, unsigned *size, unsigned *base, int32_t *of
  * (every register the block writes is written before it is read). */
 bool mips_idempotent_loop(const uint32_t *words, unsigned n, unsigned load_index);
 
+/* n instructions ending in a conditional branch and its delay slot (and
+ * maybe one more conditional branch and delay slot before, the loop's
+ * other exit), repeated as a loop, whose branches decide only on words it loads
+ * at addresses that are the same every iteration and on registers the loop
+ * does not write: whitelisted ALU ops, branches, aligned integer loads
+ * and stores (at addresses that never move), any other state it carries
+ * (a counter) not reaching a branch. *cond_loads: the loads the branches
+ * depend on (bit i: words[i]). Whether a store hits one of them is for
+ * the caller to see, from the addresses (it then changes its own exit). */
+bool mips_wait_loop(const uint32_t *words, unsigned n, uint64_t *cond_loads);
+
 #define MIPS_WAIT_MASK 0xFE00003Fu
 #define MIPS_WAIT_BITS 0x42000020u
 

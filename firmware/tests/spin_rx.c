@@ -7,13 +7,19 @@
  * (one block: lw, sltu, branch) with the receive interrupt enabled. The network, not a local event,
  * ends the spin: the skipped iterations must end where the interrupt is
  * taken without skipping (e2e/exact: the same files as the reference
- * schedule at every quantum and thread count).
+ * schedule at every quantum and thread count). Built again as spin_rx28
+ * (the second packet 28 compute steps after the first): it lands while
+ * core 0 runs the first iteration of its second spin, right after the
+ * first handler, before the skip begins.
  */
 #include "nocprof.h"
 
 static volatile unsigned got;
 static volatile uint32_t msg;
-static const unsigned delays[3] = { 3000, 1001, 517 };
+#ifndef SPIN_RX_DELAYS
+#define SPIN_RX_DELAYS 3000, 1001, 517
+#endif
+static const unsigned delays[3] = { SPIN_RX_DELAYS };
 
 static void on_rx(void)
 {

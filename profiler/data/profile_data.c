@@ -270,7 +270,7 @@ static GVariant *enc_core(const ProfileData *d, unsigned i)
     GVariant *console = g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, cdata ? cdata : "", clen, 1);
     GVariant *prof = g_variant_new_maybe(G_VARIANT_TYPE(PD_PROF), d->profs[i] ? enc_profile(d->profs[i]) : NULL);
     return g_variant_new("(u" "ssss" "i" "b" "msmsmsms" "uu" "^as" "ttttttt" "umsmsu" "@ay" "@m" PD_PROF
-                         "msiumsmsu" "ut" "ttttttt" "@a" PD_FRAME "ms" "@au" "@a" PD_FRAME ")", c->id,
+                         "msiumsmsu" "ut" "ttttttt" "@a" PD_FRAME "ms" "@au" "@a" PD_FRAME "b)", c->id,
                          c->elf, d->elf_abs[i], d->elf_sha256[i], c->status, c->exit_code, (gboolean)c->faulted,
                          c->fault_kind, c->fault_message, c->fault_function, c->fault_file, c->fault_pc,
                          c->fault_line, stack, c->instructions, c->cycles, c->busy_cycles, c->idle_cycles,
@@ -282,7 +282,7 @@ static GVariant *enc_core(const ProfileData *d, unsigned i)
                          g_variant_new_fixed_array(G_VARIANT_TYPE_UINT32, c->fault_regs,
                                                    c->fault_has_regs ? G_N_ELEMENTS(c->fault_regs) : 0,
                                                    sizeof(uint32_t)),
-                         enc_frames(c->stop_frames, c->nstop_frames));
+                         enc_frames(c->stop_frames, c->nstop_frames), (gboolean)c->wait_asleep);
 }
 
 static GVariant *enc_noc(const NocStats *s)

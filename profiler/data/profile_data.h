@@ -40,7 +40,7 @@
 #include "profiler/model/run.h"
 
 #define PROFILE_DATA_FILE "profile.data"
-#define PROFILE_DATA_VERSION 14u
+#define PROFILE_DATA_VERSION 15u
 /* profile_data_load reads at most this many bytes (a 256-core run with a
  * million calling contexts per core stays below it) */
 #define PROFILE_DATA_MAX_SIZE (1024u * 1024u * 1024u)

@@ -420,15 +420,16 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
     CoreResult *c = &d->cores[i];
     g_autoptr(GVariant) v = g_variant_get_child_value(cores, i);
     const char *elf, *abs, *sha, *status, *kind, *msg, *func, *file, *sfunc, *sfile, *wfor, *wfunc, *wfile, *why;
-    gboolean faulted;
+    gboolean faulted, asleep;
     g_autoptr(GVariant) console = NULL, prof = NULL, frames = NULL, regs = NULL, wframes = NULL;
-    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay*" "m&sium&sm&su" "ut" "ttttttt" "@a(msmsuuub)" "m&s" "@au" "@a(msmsuuub))", &c->id,
+    g_variant_get(v, "(u&s&s&s&sib" "m&sm&sm&sm&s" "uu" "^as" "ttttttt" "um&sm&su" "@ay*" "m&sium&sm&su" "ut" "ttttttt" "@a(msmsuuub)" "m&s" "@au" "@a(msmsuuub)b)", &c->id,
                   &elf, &abs, &sha, &status, &c->exit_code, &faulted, &kind, &msg, &func, &file, &c->fault_pc,
                   &c->fault_line, &c->fault_stack, &c->instructions, &c->cycles, &c->busy_cycles, &c->idle_cycles,
                   &c->irq_cycles, &c->interrupts, &c->waits, &c->stop_pc, &sfunc, &sfile, &c->stop_line, &console,
                   &prof, &wfor, &c->wait_peer, &c->wait_pc, &wfunc, &wfile, &c->wait_line, &c->stack_lowest,
                   &c->stack_used, &c->i1_accesses, &c->i1_misses, &c->d1_accesses, &c->d1_read_misses,
-                  &c->d1_write_misses, &c->d1_writebacks, &c->cache_cycles, &frames, &why, &regs, &wframes);
+                  &c->d1_write_misses, &c->d1_writebacks, &c->cache_cycles, &frames, &why, &regs, &wframes, &asleep);
+    c->wait_asleep = asleep;
     c->wait_for = profile_data_intern(d, wfor);
     c->wait_function = profile_data_intern(d, wfunc);
     c->wait_file = profile_data_intern(d, wfile);
@@ -453,6 +454,8 @@ static bool dec_core(Rd *r, GVariant *cores, unsigned i)
         return fail(r, at, "unknown status '%s'", status);
     if (c->wait_peer < -1 || (c->wait_peer >= 0 && (unsigned)c->wait_peer >= d->ncores))
         return fail(r, at, "wait peer %d outside the %u cores", c->wait_peer, d->ncores);
+    if (c->wait_asleep && (!c->wait_for || !strcmp(c->wait_for, "memory")))
+        return fail(r, at, "asleep in wait without a wait kind that sleeps");
     if (c->faulted && (!kind || !msg))
         return fail(r, at, "a fault without kind or message");
     if (!dec_frames(r, frames, &c->fault_frames, &c->nfault_frames, c->faulted, at)

@@ -44,8 +44,9 @@
  * read misses, write misses, write-backs, then the cycles they cost; 0
  * without the cache), a fault's frames (function, file, pc, line, repeat,
  * inlined), why a wait is never woken, the fault's registers (34 or
- * none), the frames where a core stopped while live */
-#define PD_CORE "(u" "ssss" "i" "b" "msmsmsms" "uu" "as" "ttttttt" "umsmsu" "ay" "m" PD_PROF "msiumsmsu" "ut" "ttttttt" "a(msmsuuub)" "ms" "au" "a(msmsuuub)" ")"
+ * none), the frames where a core stopped while live, whether it waited
+ * asleep in `wait` */
+#define PD_CORE "(u" "ssss" "i" "b" "msmsmsms" "uu" "as" "ttttttt" "umsmsu" "ay" "m" PD_PROF "msiumsmsu" "ut" "ttttttt" "a(msmsuuub)" "ms" "au" "a(msmsuuub)" "b" ")"
 /* from, to, flits, utilization */
 #define PD_LINK "(uutd)"
 /* cycles, nodes, links, pair packets, pair flits, packets, flits, latency

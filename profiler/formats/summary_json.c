@@ -305,6 +305,7 @@ static void json_wait(NpJson *b, const CoreResult *c)
         npjson_member_null(b, "peer");
     json_where(b, c->wait_pc, c->wait_function, c->wait_file, c->wait_line);
     npjson_member_string(b, "why", c->wait_why);
+    npjson_member_bool(b, "asleep", c->wait_asleep);
     npjson_end_object(b);
 }
 

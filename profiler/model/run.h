@@ -62,6 +62,9 @@ typedef struct CoreResult {
     unsigned wait_line;
     const char *wait_why;      /* "interrupt": why nothing wakes it (IRQC,
                                   TIMER, Status.IM7: core_irq_explain) */
+    bool wait_asleep;          /* it waited asleep in `wait` (for a packet,
+                                  transmit room or an interrupt), not in a
+                                  poll or a spin */
     FaultFrame *stop_frames;   /* deadlock, limit, interrupted: its call stack
                                   at stop_pc (as a fault's) */
     unsigned nstop_frames;

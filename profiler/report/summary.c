@@ -62,6 +62,20 @@ static void stop_where(GString *o, const CoreResult *c)
     summary_where(o, c->stop_function, c->stop_file, c->stop_line, c->stop_frames, c->nstop_frames);
 }
 
+/* What a stuck core was doing: asleep in `wait` (for a packet or room
+ * to send when only those lines could wake it), polling an NI, spinning
+ * on RAM. */
+static const char *doing(const CoreResult *c)
+{
+    if (!c->wait_for || strcmp(c->wait_for, "interrupt") == 0)
+        return "waiting";
+    if (strcmp(c->wait_for, "memory") == 0)
+        return "spinning";
+    if (c->wait_asleep)
+        return strcmp(c->wait_for, "receive") == 0 ? "asleep in wait for a packet" : "asleep in wait for transmit room";
+    return "polling";
+}
+
 void summary_endings(GString *o, const RunInfo *run, const char *indent)
 {
     if (run->livelock)
@@ -75,10 +89,7 @@ void summary_endings(GString *o, const RunInfo *run, const char *indent)
         const CoreResult *c = &run->cores[i];
         if (strcmp(c->status, "deadlock") != 0)
             continue;
-        g_string_append_printf(o, "%s  core %u %s at pc 0x%08x in ", indent, c->id,
-                               !c->wait_for || strcmp(c->wait_for, "interrupt") == 0 ? "waiting"
-                               : strcmp(c->wait_for, "memory") == 0 ? "spinning" : "polling",
-                               c->stop_pc);
+        g_string_append_printf(o, "%s  core %u %s at pc 0x%08x in ", indent, c->id, doing(c), c->stop_pc);
         stop_where(o, c);
         g_string_append_c(o, '\n');
         if (!c->wait_for)

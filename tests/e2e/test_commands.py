@@ -118,6 +118,18 @@ class Report(unittest.TestCase):
                 self.assertEqual(r.rc, rc, r.describe())
                 self.rebuild_same(r)
 
+    def test_asleep_and_polling_identical(self):
+        """a hang of one core asleep in `wait` for a packet and one polling
+        for one (hang_mixed): summary.txt tells them apart, and so does the
+        re-rendered one (profile.data 15 keeps whether a wait was asleep;
+        before, `nocprof report` could only say polling for both)"""
+        r = run([fw("hang_mixed"), "--set", "run.livelock_cycles=50000"])
+        self.assertEqual(r.rc, 4, r.describe())
+        txt = r.text("summary.txt")
+        self.assertIn("  core 0 asleep in wait for a packet at pc ", txt)
+        self.assertIn("  core 1 polling at pc ", txt)
+        self.rebuild_same(r)
+
     def test_demo_identical(self):
         """the bundled demo's ELF is found again in OUT/firmware/"""
         self.rebuild_same(run([]))

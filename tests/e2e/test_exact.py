@@ -262,6 +262,38 @@ class Exact(unittest.TestCase):
                 for k in base:
                     self.assertEqual(got[k], base[k], "%s: %s differs at quantum %d, %d threads" % (name, k, q, t))
 
+    def test_spin_loop_that_does_more(self):
+        # a spin on RAM whose loop does more than one load (hang_loop.c: a
+        # counter in a register, a counter in RAM, two loads, two blocks):
+        # each failed
+        # iteration is a wait at a sync point, run (not skipped: iterations
+        # differ). spin_loop*: a timer handler ends it at its 5th tick; the
+        # counter printed is the iteration count, the same files as the
+        # reference schedule at every quantum and thread count (and with
+        # the cache model and the 24k timing). hang_loop*: nothing ends it:
+        # the livelock at the same cycle, the same reports, as the reference.
+        for k in (0, 1, 2, 5):
+            name = "spin_loop%d" % k
+            for endian in ("el", "eb"):
+                base = self.check_knobs(name, KNOBS, endian)
+                self.assertRegex(base[os.path.join("core0", "console.txt")].decode(),
+                                 r"^hang_loop: flag 1 after \d+, 5 ticks\n$")
+            self.check_knobs(name, KNOBS[:4], extra=["--set", "cache.enabled=1"])
+            self.check_knobs(name, KNOBS[:4], extra=["--set", "timing.model=24k"])
+            name = "hang_loop%d" % k
+            L = ["--set", "run.livelock_cycles=50000"]
+            ref = run([fw(name)] + L + REFERENCE, timeout=120)
+            self.assertEqual(ref.rc, 4, ref.describe())
+            self.assertTrue(ref.summary["livelock"])
+            base = files_of(ref.out)
+            for q, t in [(1, 1), (1000, 2), (37, 3), (100000, 2)]:
+                r = run([fw(name), "--set", "sched.quantum=%d" % q, "--threads", str(t)] + L, timeout=120)
+                self.assertEqual(r.rc, 4, r.describe())
+                got = files_of(r.out)
+                self.assertEqual(sorted(got), sorted(base))
+                for f in base:
+                    self.assertEqual(got[f], base[f], "%s: %s differs at quantum %d, %d threads" % (name, f, q, t))
+
     def test_spin_on_ram(self):
         # a spin on a flag in the core's own RAM (`while (flag == 0) ;`):
         # its failed iterations are skipped like a failed NI poll's, to the
@@ -284,6 +316,27 @@ class Exact(unittest.TestCase):
             base = self.check_knobs("spin_rx", KNOBS, endian)
             self.assertEqual(base[os.path.join("core0", "console.txt")], b"spin_rx: got 0xe8e08f59\n")
         self.check_knobs("spin_rx", KNOBS[:4], extra=["--set", "timing.model=24k"])
+        # spin_rx28 (24k): the second packet lands while core 0 runs the
+        # first iteration of its second spin, before the skip begins: the
+        # line is up when the core goes to sleep, and nothing after would
+        # wake it. Before: every schedule took that interrupt later than
+        # the reference (core 0 26584 cycles, 527 in handlers, against
+        # 26501 and 684: the two packets taken by one handler run).
+        for endian in ("el", "eb"):
+            base = self.check_knobs("spin_rx28", KNOBS, endian, extra=["--set", "timing.model=24k"])
+            self.assertEqual(base[os.path.join("core0", "console.txt")], b"spin_rx: got 0x024491a0\n")
+        # spin_tx: core 0 polls for transmit room (rt_send on a full queue,
+        # the poll skip) while its NoC receive interrupt is enabled; three
+        # packets land at different phases of the poll loop and the handler
+        # records the cycle it ran at: the skip ends at the iteration
+        # boundary that takes the interrupt without skipping. Before (the
+        # network woke a transmit poller only for room): the handler ran
+        # when room came, at 140474 instead of 21341 (flat, el).
+        for endian in ("el", "eb"):
+            base = self.check_knobs("spin_tx", KNOBS, endian)
+            self.assertEqual(base[os.path.join("core0", "console.txt")],
+                             b"spin_tx: got 0xe8e08f59 at 21341 28400 32084\n")
+        self.check_knobs("spin_tx", KNOBS[:4], extra=["--set", "timing.model=24k"])
         for name in ("hang_ram", "hang_tick"):
             for extra in ([], ["--set", "cache.enabled=1"]):
                 L = ["--set", "run.livelock_cycles=50000"] + extra

@@ -824,6 +824,59 @@ class EndOfRun(unittest.TestCase):
             self.assertEqual(r.rc, 0, r.describe())
             self.assertEqual(r.text(os.path.join("core0", "console.txt")), "hang_tick: flag after 5 ticks\n")
 
+    def test_hang_spin_loop_that_does_more(self):
+        """hang_loop.c: core 0 spins on a flag in its own RAM that nothing
+        sets, in a loop that does more than load it: 0 counts in a register
+        (`while (flag == 0) n++;`), 1 loads and stores a counter in RAM, 2
+        loads two words, 5 is two blocks (`while (flag == 0 && flag2 ==
+        0)`). A livelock within livelock_cycles (exit 4), waiting for the
+        first word the loop tests (named, its address from the symbol
+        table) at the loop's line. Before: each ran to the cycle limit
+        (exit 4, "reached the cycle limit", after 10^10 cycles). 3 reads an
+        NI status register too: a wait for a packet (found before too). 4
+        (`while (seen < 200000) seen++;`) writes the word it tests: it
+        ends by itself, no hang."""
+        L = 50000
+        for endian in ("el", "eb"):
+            with open(nptest.src("firmware", "tests", "hang_loop.c")) as f:
+                marks = [i + 1 for i, t in enumerate(f) if "HANG_LOOP_WAIT" in t]
+            line = dict(zip((0, 1, 2, 3, 5, 4), marks))  # the variants' order in the file
+            for k in (0, 1, 2, 3, 5):
+                elf = fw("hang_loop%d" % k, endian)
+                syms = subprocess.run([nptest.tool("mipsel-linux-gnu-nm"), elf],
+                                      capture_output=True, text=True, check=True).stdout
+                addr = {v: int(re.search(r"^([0-9a-f]+) [bBdD] %s$" % v, syms, re.M).group(1), 16) & 0xFFFFFFFF
+                        for v in ("flag", "flag2")}
+                dis = subprocess.run([nptest.tool("mipsel-linux-gnu-objdump"), "-d", elf],
+                                     capture_output=True, text=True, check=True).stdout
+                body = dis[dis.index("<await_flag>:"):]
+                body = body[:body.index("\n\n")]
+                # the loads of flag and flag2 (objdump): the loop's first
+                # (0, 1 test flag once ahead of the loop)
+                loads = [(int(a, 16), v) for a, off in
+                         re.findall(r"^([0-9a-f]+):\s+\S+\s+lw\s+\w+,(-?\d+)\(\w+\)", body, re.M)
+                         for v in addr if (int(off) & 0xFFFF) == (addr[v] & 0xFFFF)]
+                load, var = loads[1] if k in (0, 1) else loads[0]
+                r = run(["--set", "run.livelock_cycles=%d" % L, elf], timeout=60)
+                self.assertEqual(r.rc, 4, r.describe())
+                s = r.summary
+                self.assertTrue(s["livelock"], "hang_loop%d: %s" % (k, r.describe()))
+                self.assertGreaterEqual(s["end_cycle"], L)
+                self.assertLess(s["end_cycle"], L + 2000)
+                c = s["cores"][0]
+                self.check_wait(c, "receive" if k == 3 else "memory", None, "await_flag", line[k])
+                if k == 3:
+                    continue
+                self.assertEqual(c["wait"]["pc"], load, "hang_loop%d" % k)
+                self.assertIn("the word at 0x%08x in its own RAM (%s), which nothing in the loop writes"
+                              % (addr[var], var), c["wait"]["why"])
+                txt = r.text("summary.txt")
+                self.assertIn("waits for a word of RAM to change, at 0x%08x in await_flag (" % load, txt)
+                self.assertIn("hang_loop.c:%d)" % line[k], r.stderr)
+            r = run(["--set", "run.livelock_cycles=%d" % L, fw("hang_loop4", endian)], timeout=60)
+            self.assertEqual(r.rc, 1, r.describe())
+            self.assertEqual(r.text("core0", "console.txt"), "hang_loop: flag 0 after 200000, 0 ticks\n")
+
     def test_hang_kept_busy_by_interrupts(self):
         """19.8 a: cores 0 and 1 wait in rt_recv for each other while a
         periodic timer interrupt runs on both (ran to 10^10 cycles before)."""
@@ -926,6 +979,14 @@ class EndOfRun(unittest.TestCase):
             self.check_wait(s["cores"][1], "receive", None, "poller", poll)
             self.assertGreater(s["cores"][0]["idle_cycles"], 49000)
             self.assertEqual(s["wait_cycle"], [0, 1])
+            # what each does: asleep in `wait`, polling (before: both
+            # "polling at", core 0 never polled)
+            self.assertEqual([c["wait"]["asleep"] for c in s["cores"][:2]], [True, False])
+            stop = [c["stop"]["pc"] for c in s["cores"][:2]]
+            txt = r.text("summary.txt")
+            self.assertIn("  core 0 asleep in wait for a packet at pc 0x%08x in rt_wait (" % stop[0], txt)
+            self.assertIn("  core 1 polling at pc 0x%08x in " % stop[1], txt)
+            self.assertIn("core 0 asleep in wait for a packet at pc 0x%08x" % stop[0], r.stderr)
             for q, t in [(37, 2), (100000, 2)]:
                 r2 = run(["--set", "run.livelock_cycles=50000", "--set", "sched.quantum=%d" % q,
                           "--threads", str(t), fw("hang_mixed", endian)], timeout=60)

@@ -222,6 +222,40 @@ static void test_gpr_writes(void)
     }
 }
 
+/* mips_wait_loop on loops GCC made of hang_loop.c (objdump of
+ * hang_loop0..2-el.elf, -O1) and on hand-assembled ones that are not
+ * waits: which loads decide the branch. */
+static void test_wait_loop(void)
+{
+    static const uint32_t counter[] = { 0x24420001, 0x8c8310a8, 0x1060fffd, 0 }; /* addiu v0; lw v1,flag; beqz v1 */
+    static const uint32_t mem[] = { 0x8c6210b0, 0x24420001, 0xac6210b0, 0x8c8210b8, 0x1040fffb, 0x3c028000 };
+    static const uint32_t two[] = { 0x8ca21098, 0x8c831094, 0x00431025, 0x1040fffc, 0x00001025 };
+    /* `for (volatile unsigned i ...; i < s0; i++)`: decided by a load the
+     * loop stores to (through the same base: spin_loop refuses it) */
+    static const uint32_t vol[] = { 0x8fa20050, 0x24420001, 0xafa20050, 0x8fa20050, 0x0050102b, 0x1440fffa, 0 };
+    static const uint32_t carried[] = { 0x24420001, 0x2c430064, 0x1460fffd, 0 }; /* n++ < 100 */
+    static const uint32_t moving[] = { 0x8c830000, 0x24840004, 0x1060fffd, 0 };   /* lw v1,0(a0); a0 += 4 */
+    static const uint32_t call[] = { 0x8c8310a8, 0x0c000400, 0x1060fffd, 0 };     /* jal in it */
+    static const uint32_t noload[] = { 0x24420001, 0x1060fffe, 0 };                /* beqz v1: no load */
+    /* hang_loop5: `while (flag == 0 && flag2 == 0)`, two blocks, two exits */
+    static const uint32_t pair[] = { 0x8c6210bc, 0x14400004, 0, 0x8c8210b8, 0x1040fffb, 0 };
+    uint64_t cond = 0;
+    g_assert_true(mips_wait_loop(counter, G_N_ELEMENTS(counter), &cond));
+    g_assert_cmphex(cond, ==, 1u << 1);
+    g_assert_true(mips_wait_loop(mem, G_N_ELEMENTS(mem), &cond));
+    g_assert_cmphex(cond, ==, 1u << 3);
+    g_assert_true(mips_wait_loop(two, G_N_ELEMENTS(two), &cond));
+    g_assert_cmphex(cond, ==, 3u);
+    g_assert_true(mips_wait_loop(vol, G_N_ELEMENTS(vol), &cond));
+    g_assert_cmphex(cond, ==, 1u << 3);
+    g_assert_false(mips_wait_loop(carried, G_N_ELEMENTS(carried), &cond));
+    g_assert_false(mips_wait_loop(moving, G_N_ELEMENTS(moving), &cond));
+    g_assert_false(mips_wait_loop(call, G_N_ELEMENTS(call), &cond));
+    g_assert_false(mips_wait_loop(noload, G_N_ELEMENTS(noload), &cond));
+    g_assert_true(mips_wait_loop(pair, G_N_ELEMENTS(pair), &cond));
+    g_assert_cmphex(cond, ==, 1u << 0 | 1u << 3);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -232,5 +266,6 @@ int main(int argc, char **argv)
     g_test_add_func("/mips/mem-operand-agrees-with-classify", test_mem_operand_agrees_with_classify);
     g_test_add_func("/mips/wait-mask", test_wait_mask);
     g_test_add_func("/mips/gpr-writes", test_gpr_writes);
+    g_test_add_func("/mips/wait-loop", test_wait_loop);
     return g_test_run();
 }

@@ -43,10 +43,11 @@ export function renderOverview(root, model, sel, nav) {
     const st = c.stop;
     const how = c.status === 'limit' ? 'stopped at the limit' : c.status === 'interrupted' ? 'stopped when interrupted' : 'stuck (deadlock or livelock)';
     const q = panel(root, `Core ${c.id}: ${how}`);
-    q.append('div').attr('class', 'np-note').text(`at pc ${hex(st.pc)} in ${st.function || '??'} (${st.file || '??'}:${st.line || 0})`);
     const w = c.wait;
+    q.append('div').attr('class', 'np-note').text(`${w ? doing(w) + ' ' : ''}at pc ${hex(st.pc)} in ${st.function || '??'} (${st.file || '??'}:${st.line || 0})`);
     if (w) {
-      const what = w.for === 'receive' ? 'a packet' : w.for === 'transmit' ? `transmit room${w.peer !== null ? ` toward core ${w.peer}` : ''}` : 'an interrupt';
+      const what = w.for === 'receive' ? 'a packet' : w.for === 'transmit' ? `transmit room${w.peer !== null ? ` toward core ${w.peer}` : ''}`
+        : w.for === 'memory' ? 'a word of RAM to change' : 'an interrupt';
       q.append('pre').attr('class', 'np-details np-pre').text(`waits for ${what}, at ${hex(w.pc)} in ${w.function || '??'} (${w.file || '??'}:${w.line || 0})${w.why ? '\n' + w.why : ''}`);
     }
     framesPre(q, st.frames);
@@ -57,6 +58,16 @@ export function renderOverview(root, model, sel, nav) {
     for (const [k, v] of Object.entries(kv)) rows.push({ name: `${g}.${k}`, value: Array.isArray(v) ? v.join(',') : String(v) });
   sortableTable(cfg, [{ key: 'name', label: 'key', cls: 'name', text: true }, { key: 'value', label: 'value', cls: 'text', text: true }], rows,
     { sortKey: null });
+}
+
+// what a stuck core was doing, as summary.txt says it: asleep in `wait`
+// (for a packet or room to send when only those lines could wake it),
+// polling an NI, spinning on RAM
+function doing(w) {
+  if (w.for === 'interrupt') return 'waiting';
+  if (w.for === 'memory') return 'spinning';
+  if (w.asleep) return w.for === 'receive' ? 'asleep in wait for a packet' : 'asleep in wait for transmit room';
+  return 'polling';
 }
 
 function topFn(c) {

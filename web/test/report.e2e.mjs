@@ -539,6 +539,27 @@ async function testFault() {
   });
   await check('hang: no console errors, no network requests', async () => assert.deepEqual(h.errors, []));
   await h.page.close();
+  // what each stuck core did, as summary.txt says (before: a spin on RAM
+  // "waits for an interrupt", nothing told asleep from polling)
+  const mixed = runNocprof('hang-mixed', ['--set', 'run.livelock_cycles=50000', join(args.fw, 'hang_mixed-el.elf')], true);
+  const m = await openReport(mixed);
+  await check('hang: asleep in wait for a packet, polling', async () => {
+    const notes = await m.page.locator('main .np-note').allTextContents();
+    const [c0, c1] = mixed.summary.cores;
+    assert.ok(notes.includes(`asleep in wait for a packet at pc 0x${c0.stop.pc.toString(16).padStart(8, '0')} in ${c0.stop.function} (${c0.stop.file}:${c0.stop.line})`), notes.join('|'));
+    assert.ok(notes.some((t) => t.startsWith(`polling at pc 0x${c1.stop.pc.toString(16).padStart(8, '0')} in `)), notes.join('|'));
+  });
+  await m.page.close();
+  const ram = runNocprof('hang-ram', ['--set', 'run.livelock_cycles=50000', join(args.fw, 'hang_ram-el.elf')], true);
+  const r = await openReport(ram);
+  await check('hang: a spin on RAM waits for a word of RAM', async () => {
+    const w = ram.summary.cores[0].wait;
+    const notes = await r.page.locator('main .np-note').allTextContents();
+    assert.ok(notes.some((t) => t.startsWith('spinning at pc ')), notes.join('|'));
+    const pres = await r.page.locator('main pre.np-details').allTextContents();
+    assert.ok(pres.some((t) => t.startsWith(`waits for a word of RAM to change, at 0x${w.pc.toString(16).padStart(8, '0')} in ${w.function}`) && t.includes(w.why)), pres.join('|'));
+  });
+  await r.page.close();
 }
 
 // ---- the pipeline demo: chip flame graph, NoC mesh, timeline -------------------
