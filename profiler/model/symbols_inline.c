@@ -4,6 +4,7 @@
  * a fault's backtrace: what gdb shows as inline frames. The ELF is opened
  * again for it (a fault is rare; the loaded Symbols keep no DWARF). */
 #include "profiler/model/symbols.h"
+#include "profiler/model/symbols_dw.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -57,10 +58,7 @@ static char *call_file(Dwarf_Die *cu, Dwarf_Word idx)
     return g_path_is_absolute(f) || !dir ? g_strdup(f) : g_build_filename(dir, f, NULL);
 }
 
-/* The unit whose ranges hold addr. libdw 0.188's dwarf_addrdie needs
- * .debug_aranges, which the SDK's link.ld drops (gdb misreads it on
- * MIPS); without it, the units are searched one by one. */
-static bool unit_at(Dwarf *dw, uint32_t addr, Dwarf_Die *cu)
+bool symbols_dw_unit_at(Dwarf *dw, uint32_t addr, Dwarf_Die *cu)
 {
     if (dwarf_addrdie(dw, addr, cu))
         return true;
@@ -77,7 +75,7 @@ static bool unit_at(Dwarf *dw, uint32_t addr, Dwarf_Die *cu)
 unsigned symbols_inline_at(SymInlineCtx *x, uint32_t addr, SymInline *out, unsigned max)
 {
     Dwarf_Die cu, *scopes = NULL;
-    if (!x || !unit_at(x->dw, addr, &cu))
+    if (!x || !symbols_dw_unit_at(x->dw, addr, &cu))
         return 0;
     int n = dwarf_getscopes(&cu, addr, &scopes);
     unsigned k = 0;

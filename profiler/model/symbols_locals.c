@@ -7,6 +7,7 @@
  * frame; an address between _end and the stack: the heap. The frames and
  * their frame addresses come from the unwinder (symbols_unwind_cfa). */
 #include "profiler/model/symbols.h"
+#include "profiler/model/symbols_dw.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -93,27 +94,12 @@ static void scope_locals(Dwarf_Die *scope, const char *func, const FrameCtx *f, 
     } while (dwarf_siblingof(&v, &v) == 0);
 }
 
-/* The unit whose ranges hold addr (no .debug_aranges: one by one). */
-static bool unit_at(Dwarf *dw, uint32_t addr, Dwarf_Die *cu)
-{
-    if (dwarf_addrdie(dw, addr, cu))
-        return true;
-    Dwarf_Off off = 0, next;
-    size_t hsize;
-    while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-        if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, addr) == 1)
-            return true;
-        off = next;
-    }
-    return false;
-}
-
 /* Every local of the frame at f->pc, innermost scope first, each named
  * with the function (inlined or not) that declares it. */
 static void frame_locals(Dwarf *dw, FrameCtx *f, GArray *out)
 {
     Dwarf_Die cu, *scopes = NULL;
-    if (!unit_at(dw, (uint32_t)f->pc, &cu))
+    if (!symbols_dw_unit_at(dw, (uint32_t)f->pc, &cu))
         return;
     int n = dwarf_getscopes(&cu, f->pc, &scopes);
     int fn = 0;

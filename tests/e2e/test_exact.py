@@ -280,19 +280,7 @@ class Exact(unittest.TestCase):
                                  r"^hang_loop: flag 1 after \d+, 5 ticks\n$")
             self.check_knobs(name, KNOBS[:4], extra=["--set", "cache.enabled=1"])
             self.check_knobs(name, KNOBS[:4], extra=["--set", "timing.model=24k"])
-            name = "hang_loop%d" % k
-            L = ["--set", "run.livelock_cycles=50000"]
-            ref = run([fw(name)] + L + REFERENCE, timeout=120)
-            self.assertEqual(ref.rc, 4, ref.describe())
-            self.assertTrue(ref.summary["livelock"])
-            base = files_of(ref.out)
-            for q, t in [(1, 1), (1000, 2), (37, 3), (100000, 2)]:
-                r = run([fw(name), "--set", "sched.quantum=%d" % q, "--threads", str(t)] + L, timeout=120)
-                self.assertEqual(r.rc, 4, r.describe())
-                got = files_of(r.out)
-                self.assertEqual(sorted(got), sorted(base))
-                for f in base:
-                    self.assertEqual(got[f], base[f], "%s: %s differs at quantum %d, %d threads" % (name, f, q, t))
+            self.check_livelock("hang_loop%d" % k)
 
     def test_spin_on_ram(self):
         # a spin on a flag in the core's own RAM (`while (flag == 0) ;`):
@@ -339,18 +327,23 @@ class Exact(unittest.TestCase):
         self.check_knobs("spin_tx", KNOBS[:4], extra=["--set", "timing.model=24k"])
         for name in ("hang_ram", "hang_tick"):
             for extra in ([], ["--set", "cache.enabled=1"]):
-                L = ["--set", "run.livelock_cycles=50000"] + extra
-                ref = run([fw(name)] + L + REFERENCE, timeout=120)
-                self.assertEqual(ref.rc, 4, ref.describe())
-                base = files_of(ref.out)
-                for q, t in [(1, 1), (1000, 2), (37, 3), (100000, 2)]:
-                    r = run([fw(name), "--set", "sched.quantum=%d" % q, "--threads", str(t)] + L, timeout=120)
-                    self.assertEqual(r.rc, 4, r.describe())
-                    got = files_of(r.out)
-                    self.assertEqual(sorted(got), sorted(base))
-                    for k in base:
-                        self.assertEqual(got[k], base[k], "%s %s: %s differs at quantum %d, %d threads"
-                                         % (name, extra, k, q, t))
+                self.check_livelock(name, extra)
+
+    def check_livelock(self, name, extra=()):
+        """name ends in a livelock (exit 4) at livelock_cycles 50000, with
+        the reference schedule's files at every quantum and thread count."""
+        L = ["--set", "run.livelock_cycles=50000"] + list(extra)
+        ref = run([fw(name)] + L + REFERENCE, timeout=120)
+        self.assertEqual(ref.rc, 4, ref.describe())
+        self.assertTrue(ref.summary["livelock"])
+        base = files_of(ref.out)
+        for q, t in [(1, 1), (1000, 2), (37, 3), (100000, 2)]:
+            r = run([fw(name), "--set", "sched.quantum=%d" % q, "--threads", str(t)] + L, timeout=120)
+            self.assertEqual(r.rc, 4, r.describe())
+            got = files_of(r.out)
+            self.assertEqual(sorted(got), sorted(base))
+            for k in base:
+                self.assertEqual(got[k], base[k], "%s %s: %s differs at quantum %d, %d threads" % (name, extra, k, q, t))
 
     def test_threads_option_validated(self):
         r = run([fw("matmul"), "--threads", "x"])
