@@ -303,11 +303,12 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
         to->fallthrough = 1;
     else if (mips_branch_target(from->branch_insn, from->branch_pc, &target) && target == fall)
         to->flags |= BLOCK_EVAL;
-    /* 24k: what the slot left pending (a load) makes the branch's target
-     * wait, as when branch and slot are one block: its wait joins bt (a
+    /* 24k: what branch and slot left pending (a load in the slot, a
+     * divide before the branch) makes the branch's target wait, as when
+     * they are one block: its wait joins bt (a
      * register jump's target waits at run time, rt_pend) */
-    if (c->cfg->timing.model == TIMING_24K && to->pend)
-        block_static_successors(c, to);
+    if (c->cfg->timing.model == TIMING_24K)
+        block_split_successors(c, from, to);
     /* a register jump's target was read before its delay slot ran
      * (exc_odd_target, c->jr_saved): checked on the slow path */
     to->attn_out = (to->flags & (c->arrive_mask | MIPS_JREG)) != 0 || MIPS_IS_JALX(to->branch_insn);

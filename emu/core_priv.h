@@ -743,6 +743,8 @@ void block_filter_24k(Block *b);
 /* b left results pending: the waits of its static successors into
  * bt/bnt, or rt_pend. */
 void block_static_successors(Core *c, Block *b);
+/* The same for the delay slot `to` split off from `from` (inherit_branch). */
+void block_split_successors(Core *c, const Block *from, Block *to);
 /* The wait of b entered from rt_pend block p (memoised by the caller). */
 uint32_t block_entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt);
 
