@@ -16,6 +16,8 @@ static void block_publish(Block *b)
 static void lose(const Core *c, Block *b, uint32_t from, uint32_t to)
 {
     b->lost += to - from;
+    for (uint32_t i = from; b->skip && i < to && i < b->ninsns; i++)
+        b->lost -= b->skip[i]; /* never counted (Block.skip) */
     if (from >= MIN(to, b->ninsns))
         return;
     if (!b->xcut)
@@ -32,6 +34,8 @@ static void lose(const Core *c, Block *b, uint32_t from, uint32_t to)
                 b->lost_wait[cause[i]] += cyc[i];
     }
     for (uint32_t i = from; i < to && i < b->ninsns; i++) {
+        if (block_skipped(b, i))
+            continue;
         b->xcut[i]++;
         unsigned e = block_word_events(b->words[i]);
         for (unsigned k = 0; k < BLOCK_NEV; k++)
@@ -66,9 +70,23 @@ uint32_t block_scan(Core *c, Block *b, bool pend)
 {
     const Timing *t = &c->cfg->timing;
     uint32_t ctl = 0;
+    bool skip = false;
     for (uint32_t i = 0; i < b->ninsns; i++) {
         uint32_t w = b->words[i];
         unsigned cls = mips_classify(w);
+        if (skip) {
+            /* the slot of a likely branch that can never be taken: QEMU
+             * skips it (pc += 4) inside the block; it costs nothing, is
+             * not counted and is not a control instruction */
+            skip = false;
+            if (!b->skip)
+                b->skip = g_new0(uint8_t, b->ninsns);
+            b->skip[i] = 1;
+            b->nskip++;
+            b->icost[i] = 0;
+            continue;
+        }
+        skip = (cls & MIPS_LIKELY) && mips_branch_never(w);
         if (cls & (MIPS_LOAD | MIPS_STORE))
             b->nmem++;
         unsigned e = block_word_events(w);
@@ -89,7 +107,7 @@ uint32_t block_scan(Core *c, Block *b, bool pend)
         block_cost_24k(c, b, pend);
     b->mem = g_new(uint16_t, b->nmem ? b->nmem : 1);
     for (uint32_t i = 0, k = 0; i < b->ninsns; i++)
-        if (mips_classify(b->words[i]) & (MIPS_LOAD | MIPS_STORE))
+        if (!block_skipped(b, i) && (mips_classify(b->words[i]) & (MIPS_LOAD | MIPS_STORE)))
             b->mem[k++] = (uint16_t)i;
     return ctl;
 }
@@ -160,6 +178,7 @@ void block_free(gpointer p)
     g_free(b->cmiss);
     g_free(b->xcyc);
     g_free(b->xcut);
+    g_free(b->skip);
     dcache_free(b->dplan);
     loc_free(b->locmem);
     g_aligned_free(b);

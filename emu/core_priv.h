@@ -133,6 +133,10 @@ struct Block {
     uint32_t wait[T24_NWAIT];  /* 24k: its static waits by cause, per execution */
     uint64_t lost_ev[BLOCK_NEV]; /* of them, in the instructions `lost` */
     uint64_t lost_wait[T24_NWAIT]; /* 24k: the waits of the instructions `lost` */
+    uint8_t *skip;             /* [ninsns] 1: a word that never runs, the
+                                  slot a never-taken likely branch skips
+                                  (QEMU: pc += 4; NULL: none) */
+    uint32_t nskip;            /* of them, 1s */
     uint64_t igen;             /* cache.c: the I-cache's gen after its last
                                   fetch (0: none, or lines share a set) */
     uint32_t ilines;           /* cache.c: the I-cache lines it spans */
@@ -728,6 +732,8 @@ bool block_limit_cut(Core *c, Block *b, uint64_t start);
 /* Costs, loads/stores and the control instruction of b's words (pend:
  * b is a real block, not a single word's cost). */
 uint32_t block_scan(Core *c, Block *b, bool pend);
+/* Word i of b never runs (Block.skip). */
+static inline bool block_skipped(const Block *b, uint32_t i) { return b->skip && i < b->ninsns && b->skip[i]; }
 /* Cycle at which the current execution of b began. */
 uint64_t block_start(const Core *c, const Block *b);
 /* The block executing now (NULL between blocks). */

@@ -129,7 +129,8 @@ static uint64_t events(Core *c, unsigned n, unsigned ev, uint64_t t, const Block
     }
     /* the current block is counted whole: not yet its instructions from i */
     for (uint32_t k = i; b && k < b->ninsns; k++)
-        sum -= kind < 0 ? 1 : (block_word_events(b->words[k]) >> kind) & 1;
+        if (!block_skipped(b, k))
+            sum -= kind < 0 ? 1 : (block_word_events(b->words[k]) >> kind) & 1;
     return sum;
 }
 

@@ -28,6 +28,7 @@
  * Fetch from kseg1 is uncached: each instruction costs [timing] mmio more.
  */
 #include "emu/timing_24k.h"
+#include "platform/mips.h"
 
 #define OP(i) ((i) >> 26)
 #define RS(i) (((i) >> 21) & 31)
@@ -377,7 +378,18 @@ void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr
         res->wait[w] = 0;
     uint32_t base = 0, pend_ag = 0;
     uint32_t first_use = n;
+    bool skip = false;
     for (uint32_t i = 0; i < n; i++) {
+        if (skip) {
+            /* the slot a never-taken likely branch skips: it never issues */
+            skip = false;
+            if (icost)
+                icost[i] = 0;
+            if (res->why)
+                res->why[i] = T24_NWAIT;
+            continue;
+        }
+        skip = (mips_classify(words[i]) & MIPS_LIKELY) && mips_branch_never(words[i]);
         Op o;
         decode(words[i], &o);
         uint64_t rd = now < 40 ? reads_of(&o) & ~written : 0;
