@@ -19,6 +19,10 @@
 #define CORE_NSLOTS 4u            /* device windows */
 
 #define BLOCK_MEMO 4            /* (previous, block) interlock pairs kept */
+/* The kinds of instruction the performance counters count besides
+ * loads, stores and branches (cp0_perf.c): integer, FPU, no-op (a $0
+ * destination), multiply/divide unit, sc */
+enum { CP0_XK_INT, CP0_XK_FPU, CP0_XK_NOP, CP0_XK_MDU, CP0_XK_SC, CP0_NXK };
 
 struct Block {
     /* cache line 0 (block_new allocates blocks 64-byte aligned): all
@@ -137,6 +141,10 @@ struct Block {
                                   slot a never-taken likely branch skips
                                   (QEMU: pc += 4; NULL: none) */
     uint32_t nskip;            /* of them, 1s */
+    uint16_t xk[CP0_NXK];      /* cp0_perf.c: its words of each kind the
+                                  counters' other events count, once
+                                  xk_known */
+    bool xk_known;
     uint64_t igen;             /* cache.c: the I-cache's gen after its last
                                   fetch (0: none, or lines share a set) */
     uint32_t ilines;           /* cache.c: the I-cache lines it spans */
@@ -415,6 +423,9 @@ struct Core {
      * (the `count`-th) of `block`: the word it touched, and how many more
      * engine accesses its instruction makes (lwl, swl, ldc1, sc ...) */
     struct { const Block *block; uint64_t count; uint32_t word; unsigned left; } unc;
+    uint64_t unc_acc[2];       /* uncached data loads [0] and stores [1]
+                                  (devices and kseg1 RAM, one per
+                                  instruction charged: mmio_charge) */
     struct DState *dstate;     /* dcache.c: the program running now */
     GHashTable *dc_hooked;     /* dcache.c: addresses with its code hook */
     uint32_t dc_ll;            /* dcache.c: the address of the last ll (~0: none) */

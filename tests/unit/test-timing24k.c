@@ -95,6 +95,7 @@ static void test_fixtures(void)
         { "t24_perfcut", 2 << 8 | 7 },         /* read after an interrupt cut a block */
         { "t24_audit", RP + 35 },              /* the audit's rules, one block */
         { "t24_perfcutei", 2 },                /* loads of a block cut by ei */
+        { "t24_perfmore", 0x10212 },           /* events 19, 33, 23 by hand */
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
