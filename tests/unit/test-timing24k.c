@@ -184,6 +184,37 @@ static void test_agen_and_mul(void)
     g_assert_cmpuint(pass(st, 2, ic, &r), ==, 3);
 }
 
+/* The MDU's three multipliers (24k.md: mul reserves one of r24k_mul3a/b/c
+ * for 5 cycles, mult/madd/mfhi/mflo/mthi/mtlo one for 1, div all three
+ * for 36): a fourth MDU instruction within 5 cycles of three independent
+ * `mul`s waits for the first one's; a div waits for every multiplier.
+ * Before (one MDU, mul holding it 1 cycle): 4, 4, 2. */
+static void test_mul_units(void)
+{
+    enum { MUL0 = 0x70854002u, MUL1 = 0x70854802u, MUL2 = 0x70855002u, MUL3 = 0x70855802u,
+           MULT = 0x00850018u, DIV = 0x0085001au, NOP = 0 };
+    uint16_t ic[8];
+    T24Result r = { 0 };
+    /* mul at 0, 1, 2 (the three busy until 5, 6, 7), the 4th at 5: 1, 1, 1, 3 */
+    uint32_t four[] = { MUL0, MUL1, MUL2, MUL3 };
+    g_assert_cmpuint(pass(four, 4, ic, &r), ==, 6);
+    g_assert_cmpuint(ic[3], ==, 3);
+    g_assert_cmpuint(r.wait[T24_WAIT_MDU], ==, 2);
+    /* a mult after them waits the same */
+    uint32_t mult[] = { MUL0, MUL1, MUL2, MULT };
+    g_assert_cmpuint(pass(mult, 4, ic, &r), ==, 6);
+    /* two nops between: the 4th mul at 5, when the first multiplier frees */
+    uint32_t late[] = { MUL0, MUL1, MUL2, NOP, NOP, MUL3 };
+    g_assert_cmpuint(pass(late, 6, ic, &r), ==, 6);
+    g_assert_cmpuint(ic[5], ==, 1);
+    /* mult x 4: 1 cycle each, back to back */
+    uint32_t mults[] = { MULT, MULT, MULT, MULT };
+    g_assert_cmpuint(pass(mults, 4, ic, &r), ==, 4);
+    /* mul; div: the div needs the three, the mul's until 5: 1 + (1 + 4) */
+    uint32_t div[] = { MUL0, DIV };
+    g_assert_cmpuint(pass(div, 2, ic, &r), ==, 6);
+}
+
 /* HI/LO (24k.md r24k_int_mult, r24k_int_mfhilo, r24k_int_div, the
  * mthilo->madd bypass): mult/madd/msub deliver HI/LO to an mfhi/mflo
  * at once (latency 1); mfhi/mflo deliver their GPR in 5 cycles (6 as a
@@ -449,6 +480,7 @@ int main(int argc, char **argv)
     g_test_add_func("/timing24k/fpu-chain", test_fpu_chain);
     g_test_add_func("/timing24k/agen-mul", test_agen_and_mul);
     g_test_add_func("/timing24k/hilo", test_hilo);
+    g_test_add_func("/timing24k/mul-units", test_mul_units);
     g_test_add_func("/timing24k/fcc", test_fcc);
     g_test_add_func("/timing24k/fpu-pipe", test_fpu_pipe);
     g_test_add_func("/timing24k/cop0-read", test_cop0_read);
