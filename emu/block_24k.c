@@ -83,11 +83,31 @@ static bool guest_word(Core *c, uint32_t pc, uint32_t *w)
 {
     uint8_t buf[4];
     uint32_t phys = mips_phys(pc);
-    if (pc & 3 || phys >= c->cfg->ram_size || c->cfg->ram_size - phys < 4
-        || uc_mem_read(c->uc, phys, buf, 4) != UC_ERR_OK)
+    if (pc & 3 || phys >= c->cfg->ram_size || c->cfg->ram_size - phys < 4)
         return false;
-    *w = core_guest_word(c, buf);
+    if (c->ram) /* RAM is nocprof's memory (smc.c) */
+        *w = core_guest_word(c, c->ram + phys);
+    else if (uc_mem_read(c->uc, phys, buf, 4) == UC_ERR_OK)
+        *w = core_guest_word(c, buf);
+    else
+        return false;
     return true;
+}
+
+/* The pass over pa's words with and without `in`: the wait (*wait), and
+ * whether nothing of `in` can matter any more: every word from lim on
+ * issues after what `in` left has expired (an instruction issues a cycle
+ * after the one before it at the earliest), and both passes end in the
+ * same pending state, so whatever follows runs the same in both,
+ * shifted by the wait. */
+static bool path_settled(Core *c, const T24Exit *in, uint32_t lim, uint32_t at, const Path *pa, uint32_t *wait)
+{
+    T24Exit xc, xa;
+    T24Result clean = { 0 }, after = { 0 };
+    t24_block(&c->cfg->timing, pa->w, pa->n, at, NULL, NULL, &xc, &clean);
+    t24_block(&c->cfg->timing, pa->w, pa->n, at, in, NULL, &xa, &after);
+    *wait = after.cost > clean.cost ? after.cost - clean.cost : 0;
+    return pa->n >= lim && memcmp(&xc, &xa, sizeof xc) == 0;
 }
 
 static void path_nops(Path *pa, uint32_t k)
@@ -104,13 +124,17 @@ static void path_nops(Path *pa, uint32_t k)
  * nops), and at a conditional branch, while forks are left, along both
  * ways (the slot of a likely one not taken skipped): the smaller wait,
  * which is both when they agree (a result pending across more than one
- * boundary: t24_xtwo). It ends at an eret, a register jump, after 48
- * guest words (every pending result has expired by then) or where the
- * words cannot be read. */
-static uint32_t path_wait(Core *c, const T24Exit *in, uint32_t at, uint32_t pc, Path *pa, unsigned forks)
+ * boundary: t24_xtwo). It ends at an eret, a register jump, where the
+ * words cannot be read, after 48 guest words, or once the two passes
+ * agree (path_settled). */
+static uint32_t path_wait(Core *c, const T24Exit *in, uint32_t lim, uint32_t at, uint32_t pc, Path *pa,
+                          unsigned forks)
 {
+    uint32_t wait;
     while (pa->guest < WIN && pa->n < CAP - 4) {
         uint32_t w, slot, to;
+        if (pa->n >= lim && (pa->n - lim) % 4 == 0 && path_settled(c, in, lim, at, pa, &wait))
+            return wait;
         if (!guest_word(c, pc, &w))
             break;
         pa->w[pa->n++] = w;
@@ -141,19 +165,17 @@ static uint32_t path_wait(Core *c, const T24Exit *in, uint32_t at, uint32_t pc, 
             break;
         Path *taken = g_memdup2(pa, sizeof *pa);
         path_nops(taken, t24_taken_cost(w));
-        uint32_t wt = path_wait(c, in, at, to, taken, forks - 1);
+        uint32_t wt = path_wait(c, in, lim, at, to, taken, forks - 1);
         g_free(taken);
         if (f & MIPS_LIKELY) {
             pa->n--;
             pa->guest--;
         }
-        uint32_t wn = path_wait(c, in, at, pc + 8, pa, forks - 1);
+        uint32_t wn = path_wait(c, in, lim, at, pc + 8, pa, forks - 1);
         return MIN(wt, wn);
     }
-    T24Result clean = { 0 }, after = { 0 };
-    t24_block(&c->cfg->timing, pa->w, pa->n, at, NULL, NULL, NULL, &clean);
-    t24_block(&c->cfg->timing, pa->w, pa->n, at, in, NULL, NULL, &after);
-    return after.cost > clean.cost ? after.cost - clean.cost : 0;
+    path_settled(c, in, lim, at, pa, &wait);
+    return wait;
 }
 
 /* 24k: the cycles the instructions at target wait for what p left
@@ -164,9 +186,16 @@ static uint32_t succ_stall(Core *c, const Block *p, uint32_t target, uint32_t bt
 {
     T24Exit in;
     exit_after(p, bt, &in);
+    int32_t lim = 0;
+    for (unsigned r = 0; r < T24_NRES; r++)
+        lim = MAX(lim, in.left[r]);
+    for (unsigned r = 0; r < 32; r++)
+        lim = MAX(lim, in.ag[r]);
+    if (!lim)
+        return 0; /* all expired during p's branch */
     Path *pa = g_new(Path, 1);
     pa->n = pa->guest = 0;
-    uint32_t st = path_wait(c, &in, target, target, pa, FORKS);
+    uint32_t st = path_wait(c, &in, (uint32_t)lim, target, target, pa, FORKS);
     g_free(pa);
     return st;
 }
