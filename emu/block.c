@@ -151,7 +151,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
         b->jr_rs = (uint8_t)((b->branch_insn >> 21) & 31);
         b->jr_reg = c->gpr ? c->gpr + b->jr_rs : NULL;
     }
-    if (c->cfg->timing.model == TIMING_24K && b->pend)
+    if (c->cfg->timing.model == TIMING_24K && (b->pend || (b->flags & MIPS_LIKELY)))
         block_static_successors(c, b);
     if (c->hooks.block_tag)
         b->tag = c->hooks.block_tag(c->hooks.opaque, addr, &b->watch, &b->view.data);

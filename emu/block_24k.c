@@ -59,10 +59,10 @@ bool block_insn_waits(const Core *c, const Block *b, uint8_t *cause, uint16_t *c
     return true;
 }
 
-/* 24k: p's pending state less the bt cycles between p and its successor */
-static void exit_after(const Block *p, uint64_t bt, T24Exit *in)
+/* 24k: a block's pending state less the bt cycles between it and its successor */
+static void exit_after(const T24Exit *pend, uint64_t bt, T24Exit *in)
 {
-    *in = *p->pend;
+    *in = *pend;
     for (unsigned r = 0; r < T24_NRES; r++)
         in->left[r] = (int16_t)(in->left[r] > (int64_t)bt ? in->left[r] - (int16_t)bt : 0);
     for (unsigned r = 0; r < 32; r++)
@@ -182,10 +182,10 @@ static uint32_t path_wait(Core *c, const T24Exit *in, uint32_t lim, uint32_t at,
  * pending, p's branch costing bt (path_wait's window; before, it ended
  * at the first branch and its delay slot, and a result pending across
  * two boundaries was lost). */
-static uint32_t succ_stall(Core *c, const Block *p, uint32_t target, uint32_t bt)
+static uint32_t succ_stall(Core *c, const T24Exit *pend, uint32_t target, uint32_t bt)
 {
     T24Exit in;
-    exit_after(p, bt, &in);
+    exit_after(pend, bt, &in);
     int32_t lim = 0;
     for (unsigned r = 0; r < T24_NRES; r++)
         lim = MAX(lim, in.left[r]);
@@ -200,7 +200,8 @@ static uint32_t succ_stall(Core *c, const Block *p, uint32_t target, uint32_t bt
     return st;
 }
 
-/* 24k: b left results pending. Where its successors are static (a
+/* 24k: b left results pending (or ends in a likely branch, whose
+ * annulled slot may have overwritten one). Where its successors are static (a
  * PC-relative branch's target, its fall-through) their waits are known
  * now: the taken one joins bt, the fall-through one is bnt, both charged
  * by the block hook with no more work. Register jumps, eret and a branch
@@ -209,13 +210,23 @@ void block_static_successors(Core *c, Block *b)
 {
     uint32_t target;
     if (b->flags & (MIPS_JREG | MIPS_ERET | BLOCK_SPLIT)) {
-        b->rt_pend = true;
+        b->rt_pend = b->pend != NULL;
         return;
     }
-    if ((b->flags & MIPS_BRANCH) && mips_branch_target(b->branch_insn, b->branch_pc, &target))
-        b->bt += succ_stall(c, b, target, b->bt);
-    if (b->fallthrough != 1)
-        b->bnt = succ_stall(c, b, b->fallthrough, 0);
+    if (b->pend && (b->flags & MIPS_BRANCH) && mips_branch_target(b->branch_insn, b->branch_pc, &target))
+        b->bt += succ_stall(c, b->pend, target, b->bt);
+    if (b->fallthrough == 1)
+        return;
+    if ((b->flags & MIPS_LIKELY) && b->ninsns > 1 && b->branch_pc + 8 == b->addr + 4 * b->ninsns) {
+        /* a likely branch not taken: its slot, b's last word, is annulled
+         * (block.c annul_delay_slot): what b without it leaves pending */
+        T24Exit ex;
+        T24Result r = { 0 };
+        t24_block(&c->cfg->timing, b->words, b->ninsns - 1, b->addr, NULL, NULL, &ex, &r);
+        b->bnt = (r.pend_mask | r.pend_ag) ? succ_stall(c, &ex, b->fallthrough, 0) : 0;
+        return;
+    }
+    b->bnt = b->pend ? succ_stall(c, b->pend, b->fallthrough, 0) : 0;
 }
 
 /* 24k: `to`, the delay slot of from's branch split off at a page end,
@@ -255,7 +266,7 @@ uint32_t block_entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt)
         st = t24_entry_wait(b->uses, b->nuses, p->pend, (uint32_t)bt);
     } else {
         T24Exit in;
-        exit_after(p, bt, &in);
+        exit_after(p->pend, bt, &in);
         T24Result res = { 0 };
         t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, &in, NULL, NULL, &res);
         st = res.cost > b->cost ? res.cost - b->cost : 0;
