@@ -122,7 +122,8 @@ static void path_nops(Path *pa, uint32_t k)
  * (QEMU's block goes on, mips_branch_never; a likely one skips its
  * slot), into the target of a PC-relative jump (its fetch redirect as
  * nops), and at a conditional branch, while forks are left, along both
- * ways (the slot of a likely one not taken skipped): the smaller wait,
+ * ways (the slot of a likely one not taken skipped): the wait of the way
+ * a static predictor takes, backward taken (a loop) and forward not,
  * which is both when they agree (a result pending across more than one
  * boundary: t24_xtwo). It ends at an eret, a register jump, where the
  * words cannot be read, after 48 guest words, or once the two passes
@@ -172,7 +173,7 @@ static uint32_t path_wait(Core *c, const T24Exit *in, uint32_t lim, uint32_t at,
             pa->guest--;
         }
         uint32_t wn = path_wait(c, in, lim, at, pc + 8, pa, forks - 1);
-        return MIN(wt, wn);
+        return to <= pc ? wt : wn; /* backward taken, forward not: a loop's way */
     }
     path_settled(c, in, lim, at, pa, &wait);
     return wait;
@@ -252,6 +253,10 @@ void block_split_successors(Core *c, const Block *from, Block *to)
     to->bnt = 0;
     if (to->pend)
         block_static_successors(c, to);
+    if ((to->flags & MIPS_LIKELY) && to->fallthrough != 1)
+        /* not taken, the slot is annulled: what the branch's block left
+         * (t24_xlikelysplit) */
+        to->bnt = from->pend ? succ_stall(c, from->pend, to->fallthrough, 0) : 0;
 }
 
 /* The run-time wait of b after rt_pend block p: when b has no wait of

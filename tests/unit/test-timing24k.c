@@ -85,6 +85,7 @@ static void test_fixtures(void)
         { "t24_xsplitmul", RP + 3 + 3 * 10 + 2 }, /* a mul pending across branch and slot */
         { "t24_xtwo", RP + 3 + 3 * 40 + 2 },   /* a divide pending across two blocks */
         { "t24_xlikely", RP + 2 + 3 * 5 + 2 },  /* an annulled slot leaves nothing pending */
+        { "t24_xlikelysplit", RP + 2 + 3 * 5 + 2 }, /* the same, the slot split off */
         { "t24_xslotwait", RP + 4 + 33 },      /* a wait in the successor's slot */
         { "t24_never", RP + 2 + 3 * 8 + 2 },   /* bne x,x: not the block's end */
         { "t24_xpagewait", RP + 5 + 32 },      /* a wait past a page end */
