@@ -16,6 +16,8 @@ static void block_publish(Block *b)
 static void lose(const Core *c, Block *b, uint32_t from, uint32_t to)
 {
     b->lost += to - from;
+    for (uint32_t i = from; b->skip && i < to && i < b->ninsns; i++)
+        b->lost -= b->skip[i]; /* never counted (Block.skip) */
     if (from >= MIN(to, b->ninsns))
         return;
     if (!b->xcut)
@@ -32,6 +34,8 @@ static void lose(const Core *c, Block *b, uint32_t from, uint32_t to)
                 b->lost_wait[cause[i]] += cyc[i];
     }
     for (uint32_t i = from; i < to && i < b->ninsns; i++) {
+        if (block_skipped(b, i))
+            continue;
         b->xcut[i]++;
         unsigned e = block_word_events(b->words[i]);
         for (unsigned k = 0; k < BLOCK_NEV; k++)
@@ -66,9 +70,23 @@ uint32_t block_scan(Core *c, Block *b, bool pend)
 {
     const Timing *t = &c->cfg->timing;
     uint32_t ctl = 0;
+    bool skip = false;
     for (uint32_t i = 0; i < b->ninsns; i++) {
         uint32_t w = b->words[i];
         unsigned cls = mips_classify(w);
+        if (skip) {
+            /* the slot of a likely branch that can never be taken: QEMU
+             * skips it (pc += 4) inside the block; it costs nothing, is
+             * not counted and is not a control instruction */
+            skip = false;
+            if (!b->skip)
+                b->skip = g_new0(uint8_t, b->ninsns);
+            b->skip[i] = 1;
+            b->nskip++;
+            b->icost[i] = 0;
+            continue;
+        }
+        skip = (cls & MIPS_LIKELY) && mips_branch_never(w);
         if (cls & (MIPS_LOAD | MIPS_STORE))
             b->nmem++;
         unsigned e = block_word_events(w);
@@ -89,7 +107,7 @@ uint32_t block_scan(Core *c, Block *b, bool pend)
         block_cost_24k(c, b, pend);
     b->mem = g_new(uint16_t, b->nmem ? b->nmem : 1);
     for (uint32_t i = 0, k = 0; i < b->ninsns; i++)
-        if (mips_classify(b->words[i]) & (MIPS_LOAD | MIPS_STORE))
+        if (!block_skipped(b, i) && (mips_classify(b->words[i]) & (MIPS_LOAD | MIPS_STORE)))
             b->mem[k++] = (uint16_t)i;
     return ctl;
 }
@@ -135,7 +153,7 @@ static Block *block_new(Core *c, uint32_t addr, uint32_t size)
         b->jr_rs = (uint8_t)((b->branch_insn >> 21) & 31);
         b->jr_reg = c->gpr ? c->gpr + b->jr_rs : NULL;
     }
-    if (c->cfg->timing.model == TIMING_24K && b->pend)
+    if (c->cfg->timing.model == TIMING_24K && (b->pend || (b->flags & MIPS_LIKELY)))
         block_static_successors(c, b);
     if (c->hooks.block_tag)
         b->tag = c->hooks.block_tag(c->hooks.opaque, addr, &b->watch, &b->view.data);
@@ -162,6 +180,7 @@ void block_free(gpointer p)
     g_free(b->cmiss);
     g_free(b->xcyc);
     g_free(b->xcut);
+    g_free(b->skip);
     dcache_free(b->dplan);
     loc_free(b->locmem);
     g_aligned_free(b);
@@ -305,11 +324,12 @@ static void inherit_branch(Core *c, const Block *from, Block *to)
         to->fallthrough = 1;
     else if (mips_branch_target(from->branch_insn, from->branch_pc, &target) && target == fall)
         to->flags |= BLOCK_EVAL;
-    /* 24k: what the slot left pending (a load) makes the branch's target
-     * wait, as when branch and slot are one block: its wait joins bt (a
+    /* 24k: what branch and slot left pending (a load in the slot, a
+     * divide before the branch) makes the branch's target wait, as when
+     * they are one block: its wait joins bt (a
      * register jump's target waits at run time, rt_pend) */
-    if (c->cfg->timing.model == TIMING_24K && to->pend)
-        block_static_successors(c, to);
+    if (c->cfg->timing.model == TIMING_24K)
+        block_split_successors(c, from, to);
     /* a register jump's target was read before its delay slot ran
      * (exc_odd_target, c->jr_saved): checked on the slow path */
     to->attn_out = (to->flags & (c->arrive_mask | MIPS_JREG)) != 0 || MIPS_IS_JALX(to->branch_insn);

@@ -59,62 +59,150 @@ bool block_insn_waits(const Core *c, const Block *b, uint8_t *cause, uint16_t *c
     return true;
 }
 
-/* 24k: p's pending state less the bt cycles between p and its successor */
-static void exit_after(const Block *p, uint64_t bt, T24Exit *in)
+/* 24k: a block's pending state less the bt cycles between it and its successor */
+static void exit_after(const T24Exit *pend, uint64_t bt, T24Exit *in)
 {
-    *in = *p->pend;
+    *in = *pend;
     for (unsigned r = 0; r < T24_NRES; r++)
         in->left[r] = (int16_t)(in->left[r] > (int64_t)bt ? in->left[r] - (int16_t)bt : 0);
     for (unsigned r = 0; r < 32; r++)
         in->ag[r] = (int16_t)(in->ag[r] > (int64_t)bt ? in->ag[r] - (int16_t)bt : 0);
 }
 
-/* 24k: the cycles the block at target waits for what p left pending, p's
- * branch costing bt: the words there (to its first branch and delay
- * slot, or 48 instructions: every pending result has expired by then)
- * through the pass with and without p's state. A page end does not end
- * the window: the words after it run next (QEMU ends its block there,
- * an artificial boundary: a wait across it was lost, the block before
- * it starting clean), a delay slot there included; nor does a branch
- * that can never be taken (QEMU's block goes on, mips_branch_never). */
-static uint32_t succ_stall(Core *c, const Block *p, uint32_t target, uint32_t bt)
+enum { WIN = 48, FORKS = 3, CAP = 2 * WIN + 4 };
+
+/* The instructions a successor window runs, in order, a taken branch's
+ * cycles as nops (they read and write nothing): the pass over them with
+ * and without the pending state differs by the wait. */
+typedef struct Path {
+    uint32_t w[CAP];
+    uint32_t n, guest;         /* words, of them guest words */
+} Path;
+
+static bool guest_word(Core *c, uint32_t pc, uint32_t *w)
 {
-    enum { WIN = 48 };
-    /* zeroed: the pass may look one word past the window (a branch in its
-     * last word and its slot); 0 is a nop, the same in every run */
-    uint32_t phys = mips_phys(target), w[WIN + 1] = { 0 };
-    uint8_t buf[4 * (WIN + 1)] = { 0 };
-    if (target & 3 || phys >= c->cfg->ram_size)
-        return 0;
-    uint32_t ram = (uint32_t)MIN((uint64_t)WIN + 1, (c->cfg->ram_size - phys) / 4);
-    uint32_t n = MIN(ram, (uint32_t)WIN);
-    if (!n || uc_mem_read(c->uc, phys, buf, 4 * ram) != UC_ERR_OK)
-        return 0;
-    for (uint32_t k = 0; k < n; k++) {
-        w[k] = core_guest_word(c, buf + 4 * k);
-        uint32_t f = mips_classify(w[k]);
-        if (f & MIPS_ERET) {
-            n = k + 1;
-            break;
-        }
-        if ((f & MIPS_BRANCH) && !mips_branch_never(w[k])) {
-            /* and its delay slot (it used to stay 0, a nop: a wait in
-             * the slot was lost), also past the page end */
-            if (k + 1 < ram)
-                w[k + 1] = core_guest_word(c, buf + 4 * (k + 1));
-            n = MIN(ram, k + 2);
-            break;
-        }
-    }
-    T24Exit in;
-    exit_after(p, bt, &in);
-    T24Result clean = { 0 }, after = { 0 };
-    t24_block(&c->cfg->timing, w, n, target, NULL, NULL, NULL, &clean);
-    t24_block(&c->cfg->timing, w, n, target, &in, NULL, NULL, &after);
-    return after.cost > clean.cost ? after.cost - clean.cost : 0;
+    uint8_t buf[4];
+    uint32_t phys = mips_phys(pc);
+    if (pc & 3 || phys >= c->cfg->ram_size || c->cfg->ram_size - phys < 4)
+        return false;
+    if (c->ram) /* RAM is nocprof's memory (smc.c) */
+        *w = core_guest_word(c, c->ram + phys);
+    else if (uc_mem_read(c->uc, phys, buf, 4) == UC_ERR_OK)
+        *w = core_guest_word(c, buf);
+    else
+        return false;
+    return true;
 }
 
-/* 24k: b left results pending. Where its successors are static (a
+/* The pass over pa's words with and without `in`: the wait (*wait), and
+ * whether nothing of `in` can matter any more: every word from lim on
+ * issues after what `in` left has expired (an instruction issues a cycle
+ * after the one before it at the earliest), and both passes end in the
+ * same pending state, so whatever follows runs the same in both,
+ * shifted by the wait. */
+static bool path_settled(Core *c, const T24Exit *in, uint32_t lim, uint32_t at, const Path *pa, uint32_t *wait)
+{
+    T24Exit xc, xa;
+    T24Result clean = { 0 }, after = { 0 };
+    t24_block(&c->cfg->timing, pa->w, pa->n, at, NULL, NULL, &xc, &clean);
+    t24_block(&c->cfg->timing, pa->w, pa->n, at, in, NULL, &xa, &after);
+    *wait = after.cost > clean.cost ? after.cost - clean.cost : 0;
+    return pa->n >= lim && memcmp(&xc, &xa, sizeof xc) == 0;
+}
+
+static void path_nops(Path *pa, uint32_t k)
+{
+    while (k-- && pa->n < CAP)
+        pa->w[pa->n++] = 0;
+}
+
+/* The wait along the window from pc on, pa holding what precedes it:
+ * guest words in execution order, past a page end (QEMU ends its block
+ * there, an artificial boundary), past a branch that can never be taken
+ * (QEMU's block goes on, mips_branch_never; a likely one skips its
+ * slot), into the target of a PC-relative jump (its fetch redirect as
+ * nops), and at a conditional branch, while forks are left, along both
+ * ways (the slot of a likely one not taken skipped): the wait of the way
+ * a static predictor takes, backward taken (a loop) and forward not,
+ * which is both when they agree (a result pending across more than one
+ * boundary: t24_xtwo). It ends at an eret, a register jump, where the
+ * words cannot be read, after 48 guest words, or once the two passes
+ * agree (path_settled). */
+static uint32_t path_wait(Core *c, const T24Exit *in, uint32_t lim, uint32_t at, uint32_t pc, Path *pa,
+                          unsigned forks)
+{
+    uint32_t wait;
+    while (pa->guest < WIN && pa->n < CAP - 4) {
+        uint32_t w, slot, to;
+        if (pa->n >= lim && (pa->n - lim) % 4 == 0 && path_settled(c, in, lim, at, pa, &wait))
+            return wait;
+        if (!guest_word(c, pc, &w))
+            break;
+        pa->w[pa->n++] = w;
+        pa->guest++;
+        uint32_t f = mips_classify(w);
+        if (f & MIPS_ERET)
+            break;
+        if (!(f & MIPS_BRANCH)) {
+            pc += 4;
+            continue;
+        }
+        if (mips_branch_never(w)) {
+            pc += (f & MIPS_LIKELY) ? 8 : 4;
+            continue;
+        }
+        if (!guest_word(c, pc + 4, &slot))
+            break;
+        pa->w[pa->n++] = slot;
+        pa->guest++;
+        if ((f & MIPS_JREG) || MIPS_IS_JALX(w) || !mips_branch_target(w, pc, &to))
+            break;
+        if (mips_branch_unconditional(w)) {
+            path_nops(pa, t24_taken_cost(w));
+            pc = to;
+            continue;
+        }
+        if (!forks)
+            break;
+        Path *taken = g_memdup2(pa, sizeof *pa);
+        path_nops(taken, t24_taken_cost(w));
+        uint32_t wt = path_wait(c, in, lim, at, to, taken, forks - 1);
+        g_free(taken);
+        if (f & MIPS_LIKELY) {
+            pa->n--;
+            pa->guest--;
+        }
+        uint32_t wn = path_wait(c, in, lim, at, pc + 8, pa, forks - 1);
+        return to <= pc ? wt : wn; /* backward taken, forward not: a loop's way */
+    }
+    path_settled(c, in, lim, at, pa, &wait);
+    return wait;
+}
+
+/* 24k: the cycles the instructions at target wait for what p left
+ * pending, p's branch costing bt (path_wait's window; before, it ended
+ * at the first branch and its delay slot, and a result pending across
+ * two boundaries was lost). */
+static uint32_t succ_stall(Core *c, const T24Exit *pend, uint32_t target, uint32_t bt)
+{
+    T24Exit in;
+    exit_after(pend, bt, &in);
+    int32_t lim = 0;
+    for (unsigned r = 0; r < T24_NRES; r++)
+        lim = MAX(lim, in.left[r]);
+    for (unsigned r = 0; r < 32; r++)
+        lim = MAX(lim, in.ag[r]);
+    if (!lim)
+        return 0; /* all expired during p's branch */
+    Path *pa = g_new(Path, 1);
+    pa->n = pa->guest = 0;
+    uint32_t st = path_wait(c, &in, (uint32_t)lim, target, target, pa, FORKS);
+    g_free(pa);
+    return st;
+}
+
+/* 24k: b left results pending (or ends in a likely branch, whose
+ * annulled slot may have overwritten one). Where its successors are static (a
  * PC-relative branch's target, its fall-through) their waits are known
  * now: the taken one joins bt, the fall-through one is bnt, both charged
  * by the block hook with no more work. Register jumps, eret and a branch
@@ -123,13 +211,52 @@ void block_static_successors(Core *c, Block *b)
 {
     uint32_t target;
     if (b->flags & (MIPS_JREG | MIPS_ERET | BLOCK_SPLIT)) {
-        b->rt_pend = true;
+        b->rt_pend = b->pend != NULL;
         return;
     }
-    if ((b->flags & MIPS_BRANCH) && mips_branch_target(b->branch_insn, b->branch_pc, &target))
-        b->bt += succ_stall(c, b, target, b->bt);
-    if (b->fallthrough != 1)
-        b->bnt = succ_stall(c, b, b->fallthrough, 0);
+    if (b->pend && (b->flags & MIPS_BRANCH) && mips_branch_target(b->branch_insn, b->branch_pc, &target))
+        b->bt += succ_stall(c, b->pend, target, b->bt);
+    if (b->fallthrough == 1)
+        return;
+    if ((b->flags & MIPS_LIKELY) && b->ninsns > 1 && b->branch_pc + 8 == b->addr + 4 * b->ninsns) {
+        /* a likely branch not taken: its slot, b's last word, is annulled
+         * (block.c annul_delay_slot): what b without it leaves pending */
+        T24Exit ex;
+        T24Result r = { 0 };
+        t24_block(&c->cfg->timing, b->words, b->ninsns - 1, b->addr, NULL, NULL, &ex, &r);
+        b->bnt = (r.pend_mask | r.pend_ag) ? succ_stall(c, &ex, b->fallthrough, 0) : 0;
+        return;
+    }
+    b->bnt = b->pend ? succ_stall(c, b->pend, b->fallthrough, 0) : 0;
+}
+
+/* 24k: `to`, the delay slot of from's branch split off at a page end,
+ * takes over the branch: what it leaves pending is what branch block and
+ * slot leave together, as when they are one block (its own pend is the
+ * slot's alone, from a clean start: a divide or a div.s before the branch
+ * was lost at the slot's successor). Then its static successors' waits. */
+void block_split_successors(Core *c, const Block *from, Block *to)
+{
+    uint32_t n = from->ninsns + 1;
+    g_autofree uint32_t *w = g_new(uint32_t, n);
+    memcpy(w, from->words, from->ninsns * sizeof *w);
+    w[from->ninsns] = to->words[0];
+    T24Exit ex;
+    T24Result r = { 0 };
+    t24_block(&c->cfg->timing, w, n, from->addr, NULL, NULL, &ex, &r);
+    g_clear_pointer(&to->pend, g_free);
+    to->pend_mask = r.pend_mask;
+    to->pend_ag = r.pend_ag;
+    if (r.pend_mask | r.pend_ag)
+        to->pend = g_memdup2(&ex, sizeof ex);
+    block_filter_24k(to);
+    to->bnt = 0;
+    if (to->pend)
+        block_static_successors(c, to);
+    if ((to->flags & MIPS_LIKELY) && to->fallthrough != 1)
+        /* not taken, the slot is annulled: what the branch's block left
+         * (t24_xlikelysplit) */
+        to->bnt = from->pend ? succ_stall(c, from->pend, to->fallthrough, 0) : 0;
 }
 
 /* The run-time wait of b after rt_pend block p: when b has no wait of
@@ -144,7 +271,7 @@ uint32_t block_entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt)
         st = t24_entry_wait(b->uses, b->nuses, p->pend, (uint32_t)bt);
     } else {
         T24Exit in;
-        exit_after(p, bt, &in);
+        exit_after(p->pend, bt, &in);
         T24Result res = { 0 };
         t24_block(&c->cfg->timing, b->words, b->ninsns, b->addr, &in, NULL, NULL, &res);
         st = res.cost > b->cost ? res.cost - b->cost : 0;

@@ -33,7 +33,7 @@ const Block *core_block(const Core *c, unsigned i)
 
 uint64_t block_instructions(const Block *b)
 {
-    return b->count * b->ninsns - b->lost;
+    return b->count * (b->ninsns - b->nskip) - b->lost;
 }
 
 unsigned block_word_events(uint32_t w)
@@ -97,12 +97,14 @@ void block_note_extra(Block *b, uint32_t i, int64_t delta)
 
 uint64_t block_insn_cut(const Block *b, uint32_t i)
 {
+    if (block_skipped(b, i))
+        return b->count; /* every run: it never runs */
     return b->xcut && i < b->ninsns ? b->xcut[i] : 0;
 }
 
 bool block_has_cuts(const Block *b)
 {
-    return b->xcut != NULL;
+    return b->xcut != NULL || b->skip != NULL;
 }
 
 bool block_insn_cycles(const Block *b, uint64_t *out)

@@ -19,6 +19,10 @@
 #define CORE_NSLOTS 4u            /* device windows */
 
 #define BLOCK_MEMO 4            /* (previous, block) interlock pairs kept */
+/* The kinds of instruction the performance counters count besides
+ * loads, stores and branches (cp0_perf.c): integer, FPU, no-op (a $0
+ * destination), multiply/divide unit, sc */
+enum { CP0_XK_INT, CP0_XK_FPU, CP0_XK_NOP, CP0_XK_MDU, CP0_XK_SC, CP0_NXK };
 
 struct Block {
     /* cache line 0 (block_new allocates blocks 64-byte aligned): all
@@ -136,6 +140,14 @@ struct Block {
     uint32_t wait[T24_NWAIT];  /* 24k: its static waits by cause, per execution */
     uint64_t lost_ev[BLOCK_NEV]; /* of them, in the instructions `lost` */
     uint64_t lost_wait[T24_NWAIT]; /* 24k: the waits of the instructions `lost` */
+    uint8_t *skip;             /* [ninsns] 1: a word that never runs, the
+                                  slot a never-taken likely branch skips
+                                  (QEMU: pc += 4; NULL: none) */
+    uint32_t nskip;            /* of them, 1s */
+    uint16_t xk[CP0_NXK];      /* cp0_perf.c: its words of each kind the
+                                  counters' other events count, once
+                                  xk_known */
+    bool xk_known;
     uint64_t igen;             /* cache.c: the I-cache's gen after its last
                                   fetch (0: none, or lines share a set) */
     uint32_t ilines;           /* cache.c: the I-cache lines it spans */
@@ -417,6 +429,9 @@ struct Core {
      * (the `count`-th) of `block`: the word it touched, and how many more
      * engine accesses its instruction makes (lwl, swl, ldc1, sc ...) */
     struct { const Block *block; uint64_t count; uint32_t word; unsigned left; } unc;
+    uint64_t unc_acc[2];       /* uncached data loads [0] and stores [1]
+                                  (devices and kseg1 RAM, one per
+                                  instruction charged: mmio_charge) */
     struct DState *dstate;     /* dcache.c: the program running now */
     GHashTable *dc_hooked;     /* dcache.c: addresses with its code hook */
     uint32_t dc_ll;            /* dcache.c: the address of the last ll (~0: none) */
@@ -740,6 +755,8 @@ bool block_limit_cut(Core *c, Block *b, uint64_t start);
 /* Costs, loads/stores and the control instruction of b's words (pend:
  * b is a real block, not a single word's cost). */
 uint32_t block_scan(Core *c, Block *b, bool pend);
+/* Word i of b never runs (Block.skip). */
+static inline bool block_skipped(const Block *b, uint32_t i) { return b->skip && i < b->ninsns && b->skip[i]; }
 /* Cycle at which the current execution of b began. */
 uint64_t block_start(const Core *c, const Block *b);
 /* The block executing now (NULL between blocks). */
@@ -755,6 +772,8 @@ void block_filter_24k(Block *b);
 /* b left results pending: the waits of its static successors into
  * bt/bnt, or rt_pend. */
 void block_static_successors(Core *c, Block *b);
+/* The same for the delay slot `to` split off from `from` (inherit_branch). */
+void block_split_successors(Core *c, const Block *from, Block *to);
 /* The wait of b entered from rt_pend block p (memoised by the caller). */
 uint32_t block_entry_stall_slow(Core *c, const Block *p, Block *b, uint64_t bt);
 

@@ -23,8 +23,10 @@
  * (PerfCnt0) and write-backs (PerfCnt1), 11 D-cache misses (both; loads
  * and stores), 13 store misses (PerfCnt0) and load misses (PerfCnt1),
  * 37 the cycles I-cache misses (PerfCnt0) and D-cache misses and their
- * dirty victims (PerfCnt1) cost,
- * the event numbers of FreeBSD's hwpmc_mips24k.c; any other event
+ * dirty victims (PerfCnt1) cost; 14 integer (PerfCnt0) and FPU
+ * (PerfCnt1) instructions, 17 no-ops and MDU instructions, 19 sc (0:
+ * failed sc), 23 exceptions taken (PerfCnt0: interrupts), 33 uncached
+ * loads and stores; the event numbers of FreeBSD's hwpmc_mips24k.c; any other event
  * counts nothing (docs/timing.md). The cache counts are the cache's own,
  * kept as they happen (an I-cache lookup when its block is entered).
  * Modes (MIPS32 PRA, PerfCtl): the core always runs in kernel mode, so
@@ -50,7 +52,69 @@
 #define CTL_WRITABLE 0x00000FFFu
 
 enum { EV_CYCLES = 0, EV_INSNS = 1, EV_BRANCHES = 2, EV_ICACHE = 9, EV_DCACHE_ACCESS = 10, EV_DCACHE_MISS = 11,
-       EV_ST_LD_MISS = 13, EV_LDST = 15, EV_MISS_STALL = 37, EV_MDU_FPU_STALL = 41, EV_LOAD_STALL = 45 };
+       EV_ST_LD_MISS = 13, EV_INT_FPU = 14, EV_LDST = 15, EV_NOP_MDU = 17, EV_SC = 19, EV_EXCEPTIONS = 23,
+       EV_UNCACHED = 33, EV_MISS_STALL = 37, EV_MDU_FPU_STALL = 41, EV_LOAD_STALL = 45 };
+
+/* The CP0_XK_ kinds of instruction word w (docs/timing.md): FPU, every
+ * COP1 instruction and COP1X's arithmetic (not its loads and stores);
+ * MDU, mult/multu/div/divu, mfhi/mflo/mthi/mtlo, mul, madd/maddu,
+ * msub/msubu; no-op, an instruction writing a GPR that names $0; sc;
+ * integer, any other that is not a load, store, control transfer,
+ * trap, break, syscall, eret, wait, CP0/COP2/COP1X, cache, pref or sync. */
+static unsigned word_kinds(uint32_t w)
+{
+    unsigned cls = mips_classify(w), op = w >> 26, f = w & 63, k = 0;
+    bool mem = (cls & (MIPS_LOAD | MIPS_STORE)) != 0;
+    bool fpu = op == 0x11 || (op == 0x13 && !mem);
+    bool mdu = (op == 0x00 && ((f >= 0x10 && f <= 0x13) || (f >= 0x18 && f <= 0x1b)))
+             || (op == 0x1c && (f <= 0x02 || f == 0x04 || f == 0x05));
+    bool other = mem || (cls & (MIPS_BRANCH | MIPS_ERET | MIPS_WAIT | MIPS_TRAP | MIPS_BREAK | MIPS_SYSCALL))
+               || op == 0x10 || op == 0x12 || op == 0x13 || op == 0x2f || op == 0x33 || (op == 0x00 && f == 0x0f);
+    if (fpu)
+        k |= 1u << CP0_XK_FPU;
+    if (mdu)
+        k |= 1u << CP0_XK_MDU;
+    if (!fpu && !mdu && !other)
+        k |= 1u << CP0_XK_INT;
+    if (mips_writes_zero(w))
+        k |= 1u << CP0_XK_NOP;
+    if (op == 0x38)
+        k |= 1u << CP0_XK_SC;
+    return k;
+}
+
+/* Instructions of kind xk that b's runs completed (its words of that
+ * kind, found once, times its count, less its runs cut before them). */
+static uint64_t block_kind(Block *b, unsigned xk)
+{
+    if (!b->xk_known) {
+        for (uint32_t i = 0; i < b->ninsns; i++)
+            if (!block_skipped(b, i)) {
+                unsigned k = word_kinds(b->words[i]);
+                for (unsigned x = 0; x < CP0_NXK; x++)
+                    b->xk[x] = (uint16_t)(b->xk[x] + ((k >> x) & 1));
+            }
+        b->xk_known = true;
+    }
+    uint64_t n = b->count * b->xk[xk];
+    for (uint32_t i = 0; b->xcut && i < b->ninsns; i++)
+        if (b->xcut[i] && !block_skipped(b, i) && ((word_kinds(b->words[i]) >> xk) & 1))
+            n -= b->xcut[i];
+    return n;
+}
+
+/* Instructions of kind xk completed before instruction i of the current
+ * block b (the current block is counted whole: not yet from i on). */
+static uint64_t kind_events(Core *c, unsigned xk, const Block *b, uint32_t i)
+{
+    uint64_t sum = 0;
+    for (unsigned k = 0; k < c->blocks->len; k++)
+        sum += block_kind(g_ptr_array_index(c->blocks, k), xk);
+    for (uint32_t k = i; b && k < b->ninsns; k++)
+        if (!block_skipped(b, k))
+            sum -= (word_kinds(b->words[k]) >> xk) & 1;
+    return sum;
+}
 
 bool cp0_perf_decode(uint32_t w, bool *write, unsigned *sel, unsigned *rt)
 {
@@ -109,6 +173,14 @@ static uint64_t events(Core *c, unsigned n, unsigned ev, uint64_t t, const Block
         return stall_events(c, T24_WAIT_LOAD, b, i);
     if (ev == EV_MDU_FPU_STALL)
         return stall_events(c, n == 0 ? T24_WAIT_MDU : T24_WAIT_FPU, b, i);
+    if (ev == EV_INT_FPU || ev == EV_NOP_MDU || (ev == EV_SC && n == 0)) {
+        static const unsigned xk[2][2] = { { CP0_XK_INT, CP0_XK_FPU }, { CP0_XK_NOP, CP0_XK_MDU } };
+        return kind_events(c, ev == EV_SC ? CP0_XK_SC : xk[ev == EV_NOP_MDU][n], b, i);
+    }
+    if (ev == EV_EXCEPTIONS)
+        return n == 0 ? c->irq.count : 0;
+    if (ev == EV_UNCACHED)
+        return c->unc_acc[n];
     if (ev == EV_INSNS)
         kind = -1;
     else if (ev == EV_LDST)
@@ -129,7 +201,8 @@ static uint64_t events(Core *c, unsigned n, unsigned ev, uint64_t t, const Block
     }
     /* the current block is counted whole: not yet its instructions from i */
     for (uint32_t k = i; b && k < b->ninsns; k++)
-        sum -= kind < 0 ? 1 : (block_word_events(b->words[k]) >> kind) & 1;
+        if (!block_skipped(b, k))
+            sum -= kind < 0 ? 1 : (block_word_events(b->words[k]) >> kind) & 1;
     return sum;
 }
 
@@ -166,7 +239,13 @@ static unsigned event_rate(const Core *c, unsigned n, unsigned ev)
     switch (ev) {
     case EV_INSNS:
     case EV_LDST:
+    case EV_INT_FPU:
+    case EV_NOP_MDU:
+    case EV_UNCACHED:      /* an instruction each, 1 + mmio cycles at least */
         return 1;
+    case EV_SC:
+    case EV_EXCEPTIONS:    /* an entry each, and the stub's instruction */
+        return n == 0;
     case EV_BRANCHES:
         return n == 0;
     case EV_LOAD_STALL:

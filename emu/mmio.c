@@ -102,6 +102,7 @@ static DevSlot *access_begin(Core *c, uint64_t offset, unsigned size, bool write
     /* the static cost charged a RAM access: flat, `load`/`store` extra; 24k, none */
     if (!mmio_charge(c, i, a->pc, a->now, t->model == TIMING_FLAT ? (write ? t->store : t->load) : 0))
         return NULL;
+    c->unc_acc[write]++; /* PerfCnt event 33 (cp0_perf.c) */
     const char *name = slot < CORE_NSLOTS ? slot_names[slot] : "MMIO";
     /* ldc1/sdc1 (opcodes 0x35, 0x3D: mips_mem_operand's only 8-byte
      * accesses): Unicorn passes it on as two word accesses */

@@ -17,6 +17,8 @@
  * - div/divu: 36 (the manual's 32-bit dividend; the early-in shortcut
  *   for narrower dividends is not followed: an upper bound), and the
  *   MDU is busy that long (any MDU instruction waits);
+ * - the MDU's three multipliers: each MDU instruction takes the first
+ *   free one, mul for 5 cycles, the others for 1, div all three;
  * - FPU (at the core clock, 1:1): add/sub/abs/neg/mov/cvt to float 4,
  *   mul.s 4, mul.d/madd.d 5 (repeat 2), to-integer conversions 5, cvt.s.d
  *   6, c.cond to bc1 2 and to movf/movt 1, lwc1/ldc1 3, mtc1/mfc1 2;
@@ -28,6 +30,7 @@
  * Fetch from kseg1 is uncached: each instruction costs [timing] mmio more.
  */
 #include "emu/timing_24k.h"
+#include "platform/mips.h"
 
 #define OP(i) ((i) >> 26)
 #define RS(i) (((i) >> 21) & 31)
@@ -46,6 +49,7 @@ typedef struct Op {
     uint8_t lat[2];            /* each: issue to a dependent issue */
     uint8_t unit;              /* T24_MDU, T24_FPU or NONE */
     uint8_t hold;              /* cycles that unit stays busy */
+    bool all;                  /* T24_MDU: all three multipliers (div) */
     bool cp0;                  /* a CP0 read (mfc0, di, ei) */
 } Op;
 
@@ -73,7 +77,8 @@ static void dec_special(uint32_t i, Op *o)
     case 0x11: case 0x13:                                                      /* mthi mtlo */
         rd_(o, RS(i)); wr_(o, T24_HILO, 1); wr_(o, T24_ACC, 2); unit_(o, T24_MDU, 1); return;
     case 0x18: case 0x19: rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, T24_HILO, 1); unit_(o, T24_MDU, 1); return;
-    case 0x1a: case 0x1b: rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, T24_HILO, 36); unit_(o, T24_MDU, 36); return;
+    case 0x1a: case 0x1b:                                                      /* div divu */
+        rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, T24_HILO, 36); unit_(o, T24_MDU, 36); o->all = true; return;
     default:
         if (f >= 0x20 && f <= 0x2b) {
             rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, RD(i), 1);
@@ -168,7 +173,7 @@ static void dec_special23(uint32_t i, Op *o)
         if (f == 0x00 || f == 0x01 || f == 0x04 || f == 0x05) {                /* madd msub */
             rd_(o, RS(i)); rd_(o, RT(i)); rd_(o, T24_ACC); wr_(o, T24_HILO, 1); unit_(o, T24_MDU, 1);
         } else if (f == 0x02) {
-            rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, RD(i), 5); unit_(o, T24_MDU, 1);
+            rd_(o, RS(i)); rd_(o, RT(i)); wr_(o, RD(i), 5); unit_(o, T24_MDU, 5); /* mul */
         } else if (f == 0x20 || f == 0x21) {
             rd_(o, RS(i)); wr_(o, RD(i), 1);
         }
@@ -236,7 +241,7 @@ static uint64_t res_bit(unsigned r)
 {
     if (r < 32)
         return r ? UINT64_C(1) << r : 0;
-    if (r == T24_HILO || r == T24_ACC || r == T24_MDU)
+    if (r == T24_HILO || r == T24_ACC || r == T24_MDU || r == T24_MDUB || r == T24_MDUC)
         return 1;
     if (r >= T24_FPR && r < T24_FPR + 32)
         return UINT64_C(1) << (32 + (r - T24_FPR));
@@ -270,6 +275,25 @@ static uint8_t op_wait_kind(const Op *o)
     return T24_WAIT_AGEN;
 }
 
+/* When an MDU instruction may issue: one of the three multipliers free
+ * (the earliest, *which), or all three for a divide (24k.md: mult,
+ * madd, mfhi/mflo, mthi/mtlo take one for 1 cycle, mul for 5, div all
+ * three for 36). */
+static int32_t mdu_free(const int32_t *ready, bool all, unsigned *which)
+{
+    static const unsigned u[3] = { T24_MDU, T24_MDUB, T24_MDUC };
+    unsigned best = 0, worst = 0;
+    for (unsigned k = 1; k < 3; k++) {
+        if (ready[u[k]] < ready[u[best]])
+            best = k;
+        if (ready[u[k]] > ready[u[worst]])
+            worst = k;
+    }
+    if (which)
+        *which = u[best];
+    return ready[u[all ? worst : best]];
+}
+
 /* The cycle instruction o may issue at, at the earliest t (ag: when
  * each GPR is ready as an address base; kind: what produced each
  * resource), and why it waits (*why). */
@@ -288,8 +312,9 @@ static int32_t issue_at(const int32_t *ready, const int32_t *ag, const uint8_t *
         at = ag[o->base];  /* AG reads the base a stage before EX */
         *why = kind[o->base];
     }
-    if (o->unit != NONE && ready[o->unit] > at) {
-        at = ready[o->unit];
+    int32_t unit = o->unit == T24_MDU ? mdu_free(ready, o->all, NULL) : o->unit != NONE ? ready[o->unit] : at;
+    if (unit > at) {
+        at = unit;
         *why = o->unit == T24_MDU ? T24_WAIT_MDU : T24_WAIT_FPU;
     }
     return at;
@@ -377,7 +402,18 @@ void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr
         res->wait[w] = 0;
     uint32_t base = 0, pend_ag = 0;
     uint32_t first_use = n;
+    bool skip = false;
     for (uint32_t i = 0; i < n; i++) {
+        if (skip) {
+            /* the slot a never-taken likely branch skips: it never issues */
+            skip = false;
+            if (icost)
+                icost[i] = 0;
+            if (res->why)
+                res->why[i] = T24_NWAIT;
+            continue;
+        }
+        skip = (mips_classify(words[i]) & MIPS_LIKELY) && mips_branch_never(words[i]);
         Op o;
         decode(words[i], &o);
         uint64_t rd = now < 40 ? reads_of(&o) & ~written : 0;
@@ -408,8 +444,16 @@ void t24_block(const Timing *t, const uint32_t *words, uint32_t n, uint32_t addr
                 ag[o.dst[k]] = at + o.lat[k] + 1;
             written |= res_bit(o.dst[k]) & ~SHARED_BITS;
         }
-        if (o.unit != NONE)
+        if (o.unit == T24_MDU && o.all) {
+            ready[T24_MDU] = ready[T24_MDUB] = ready[T24_MDUC] = at + o.hold;
+        } else if (o.unit == T24_MDU) {
+            unsigned u;
+            mdu_free(ready, false, &u);
+            ready[u] = at + o.hold;
+            res->stalls = true; /* an entry wait there depends on the three: the exact pass */
+        } else if (o.unit != NONE) {
             ready[o.unit] = at + o.hold;
+        }
         note_writes(&o, seen);
     }
     uint64_t pend = 0;

@@ -17,11 +17,16 @@ enum {
     T24_HILO = 32,
     T24_FPR = 33,              /* 33 .. 64: $f0 .. $f31 */
     T24_FCC = 65,
-    T24_MDU = 66,              /* the multiply/divide unit is free at */
+    T24_MDU = 66,              /* the multiply/divide unit's first of
+                                  three multipliers is free at (24k.md's
+                                  r24k_mul3a; T24_MDUB, T24_MDUC the
+                                  others) */
     T24_FPU = 67,              /* the FPU arithmetic pipe is free at */
     T24_ACC = 68,              /* HI/LO as madd/msub's accumulator (mthi/mtlo) */
     T24_FCCM = 69,             /* the condition codes as movf/movt read them */
-    T24_NRES = 70,
+    T24_MDUB = 70,
+    T24_MDUC = 71,
+    T24_NRES = 72,
 };
 
 /* What a block leaves pending at its end: for each resource, the cycles

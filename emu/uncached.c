@@ -61,7 +61,10 @@ static bool unc_begin(Core *c, uint32_t phys, bool write)
                                                          : write ? MIPS_STORE : MIPS_LOAD;
     unsigned ram = t->model != TIMING_FLAT ? 0
                  : ((cls & MIPS_LOAD) ? t->load : 0) + ((cls & MIPS_STORE) ? t->store : 0);
-    return mmio_charge(c, i, exc_insn_pc(c, i), exc_insn_cycle(c, i), ram);
+    if (!mmio_charge(c, i, exc_insn_pc(c, i), exc_insn_cycle(c, i), ram))
+        return false;
+    c->unc_acc[(cls & MIPS_STORE) != 0]++; /* PerfCnt event 33 (cp0_perf.c) */
+    return true;
 }
 
 static uint64_t unc_read(uc_engine *uc, uint64_t offset, unsigned size, void *opaque)

@@ -127,7 +127,7 @@ static uint32_t writes_special(uint32_t i)
     }
 }
 
-uint32_t mips_gpr_writes(uint32_t i)
+static uint32_t gpr_writes(uint32_t i)
 {
     uint32_t w;
     switch (OP(i)) {
@@ -157,7 +157,18 @@ uint32_t mips_gpr_writes(uint32_t i)
         w = ~0u; /* not known here: any */
         break;
     }
-    return w & ~1u;
+    return w;
+}
+
+uint32_t mips_gpr_writes(uint32_t i)
+{
+    return gpr_writes(i) & ~1u;
+}
+
+bool mips_writes_zero(uint32_t i)
+{
+    uint32_t w = gpr_writes(i);
+    return w != ~0u && (w & 1u);
 }
 
 bool mips_branch_unconditional(uint32_t i)

@@ -67,6 +67,9 @@ bool mips_branch_taken(uint32_t insn, uint32_t rs_val, uint32_t rt_val);
 /* The general registers an instruction may write (bit n: $n; $0 never);
  * all of them for an instruction not known here. */
 uint32_t mips_gpr_writes(uint32_t insn);
+/* An instruction that writes a general register names $0 as it (a nop,
+ * ssnop, ehb: `sll $0, ...`; the 24K's "no-op" event). */
+bool mips_writes_zero(uint32_t insn);
 
 /* For a load or store: access size in bytes (lwl/lwr/swl/swr report 1:
  * they never fault on alignment), base register and signed offset. */

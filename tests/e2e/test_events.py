@@ -505,7 +505,7 @@ class GuestCounters(unittest.TestCase):
 
 class PerfEvents(unittest.TestCase):
 
-    EVENTS = [0, 1, 2, 9, 10, 11, 13, 15, 41, 45, 37, 3, "1us"]   # t24_perfall's order
+    EVENTS = [0, 1, 2, 9, 10, 11, 13, 15, 41, 45, 37, 3, 14, 17, 19, 23, 33, "1us"]   # t24_perfall's order
 
     def test_every_event_on_both_counters(self):
         """t24_perfall reads PerfCnt0 and PerfCnt1 around one call of `work`
@@ -590,6 +590,15 @@ class PerfEvents(unittest.TestCase):
         # and dirty victims (miss_penalty 30, writeback_penalty 5)
         self.assertEqual(got[37], (30, (per["d1r"] + per["d1w"]) * 30 + 5 * 5) if cache else (0, 0))
         self.assertEqual(got[3], (0, 0))
+        # by hand from work's source and the windows: integer instructions
+        # (li, lui, lui, ori; 5 x addu, addu, 3 addiu, nop; the jr's nop;
+        # the window's nop: 36) / FPU (div.s, add.s); no-ops (5 + 1 nops,
+        # the window's) / MDU (5 x mult, mflo); work has no sc, takes no
+        # exception and makes no uncached access (t24_perfmore, in
+        # unit/timing24k, counts those)
+        self.assertEqual(got[14], (36, 2))
+        self.assertEqual(got[17], (7, 10))
+        self.assertEqual((got[19], got[23], got[33]), ((0, 0),) * 3)
         self.assertEqual(got["1us"], (0, 0))      # PerfCtl U | S only: kernel mode counts nothing
 
 

@@ -82,6 +82,10 @@ static void test_fixtures(void)
         { "t24_xbne", RP + 3 * 5 + 3 * 7 },    /* across a taken bne's slot */
         { "t24_xsplit", RP + 3 + 3 * 9 + 2 },  /* slot split at a page end */
         { "t24_xsplitjr", RP + 3 + 3 * 12 + 2 }, /* the same after a jr */
+        { "t24_xsplitmul", RP + 3 + 3 * 10 + 2 }, /* a mul pending across branch and slot */
+        { "t24_xtwo", RP + 3 + 3 * 40 + 2 },   /* a divide pending across two blocks */
+        { "t24_xlikely", RP + 2 + 3 * 5 + 2 },  /* an annulled slot leaves nothing pending */
+        { "t24_xlikelysplit", RP + 2 + 3 * 5 + 2 }, /* the same, the slot split off */
         { "t24_xslotwait", RP + 4 + 33 },      /* a wait in the successor's slot */
         { "t24_never", RP + 2 + 3 * 8 + 2 },   /* bne x,x: not the block's end */
         { "t24_xpagewait", RP + 5 + 32 },      /* a wait past a page end */
@@ -93,11 +97,37 @@ static void test_fixtures(void)
         { "t24_perfcut", 2 << 8 | 7 },         /* read after an interrupt cut a block */
         { "t24_audit", RP + 35 },              /* the audit's rules, one block */
         { "t24_perfcutei", 2 },                /* loads of a block cut by ei */
+        { "t24_perfmore", 0x10212 },           /* events 19, 33, 23 by hand */
     };
     for (unsigned e = 0; e < 2; e++)
         for (unsigned k = 0; k < G_N_ELEMENTS(cases); k++) {
             g_test_message("%s-%s", cases[k].name, endians[e]);
             g_assert_cmpint(run_24k(cases[k].name, endians[e]), ==, cases[k].expect);
+        }
+}
+
+/* t24_neverl: the slot a never-taken likely branch skips (QEMU) is not
+ * run: neither charged nor counted, under both models (the fixture's
+ * header: 27 cycles under 24k, 28 under flat, 27 instructions; before
+ * 135, 82 and 30). */
+static void test_never_likely(void)
+{
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned m = 0; m < 2; m++) {
+            Config cfg;
+            config_defaults(&cfg);
+            cfg.timing.model = m ? TIMING_FLAT : TIMING_24K;
+            cfg.mesh_width = cfg.mesh_height = 1;
+            g_autofree char *path = g_strdup_printf("%s/t24_neverl-%s.elf", FIXTURES, endians[e]);
+            ElfImage *img;
+            Core *c = core_hooked(path, &cfg, 0, &img);
+            core_run(c, UINT64_C(1) << 40);
+            g_assert_cmpint(core_state(c), ==, CORE_EXITED);
+            int want = m ? RP + 3 + 3 * 6 + 2 * (int)cfg.timing.branch_taken : RP + 2 + 3 * 6 + 2;
+            g_assert_cmpint(core_exit_code(c), ==, want);
+            g_assert_cmpuint(core_instructions(c), ==, 27);
+            core_free(c);
+            elf_image_free(img);
         }
 }
 
@@ -154,6 +184,37 @@ static void test_agen_and_mul(void)
     g_assert_cmpuint(pass(ag, 2, ic, &r), ==, 3);
     g_assert_cmpuint(pass(mu, 2, ic, &r), ==, 6);
     g_assert_cmpuint(pass(st, 2, ic, &r), ==, 3);
+}
+
+/* The MDU's three multipliers (24k.md: mul reserves one of r24k_mul3a/b/c
+ * for 5 cycles, mult/madd/mfhi/mflo/mthi/mtlo one for 1, div all three
+ * for 36): a fourth MDU instruction within 5 cycles of three independent
+ * `mul`s waits for the first one's; a div waits for every multiplier.
+ * Before (one MDU, mul holding it 1 cycle): 4, 4, 2. */
+static void test_mul_units(void)
+{
+    enum { MUL0 = 0x70854002u, MUL1 = 0x70854802u, MUL2 = 0x70855002u, MUL3 = 0x70855802u,
+           MULT = 0x00850018u, DIV = 0x0085001au, NOP = 0 };
+    uint16_t ic[8];
+    T24Result r = { 0 };
+    /* mul at 0, 1, 2 (the three busy until 5, 6, 7), the 4th at 5: 1, 1, 1, 3 */
+    uint32_t four[] = { MUL0, MUL1, MUL2, MUL3 };
+    g_assert_cmpuint(pass(four, 4, ic, &r), ==, 6);
+    g_assert_cmpuint(ic[3], ==, 3);
+    g_assert_cmpuint(r.wait[T24_WAIT_MDU], ==, 2);
+    /* a mult after them waits the same */
+    uint32_t mult[] = { MUL0, MUL1, MUL2, MULT };
+    g_assert_cmpuint(pass(mult, 4, ic, &r), ==, 6);
+    /* two nops between: the 4th mul at 5, when the first multiplier frees */
+    uint32_t late[] = { MUL0, MUL1, MUL2, NOP, NOP, MUL3 };
+    g_assert_cmpuint(pass(late, 6, ic, &r), ==, 6);
+    g_assert_cmpuint(ic[5], ==, 1);
+    /* mult x 4: 1 cycle each, back to back */
+    uint32_t mults[] = { MULT, MULT, MULT, MULT };
+    g_assert_cmpuint(pass(mults, 4, ic, &r), ==, 4);
+    /* mul; div: the div needs the three, the mul's until 5: 1 + (1 + 4) */
+    uint32_t div[] = { MUL0, DIV };
+    g_assert_cmpuint(pass(div, 2, ic, &r), ==, 6);
 }
 
 /* HI/LO (24k.md r24k_int_mult, r24k_int_mfhilo, r24k_int_div, the
@@ -417,9 +478,11 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/timing24k/fixtures", test_fixtures);
+    g_test_add_func("/timing24k/never-likely", test_never_likely);
     g_test_add_func("/timing24k/fpu-chain", test_fpu_chain);
     g_test_add_func("/timing24k/agen-mul", test_agen_and_mul);
     g_test_add_func("/timing24k/hilo", test_hilo);
+    g_test_add_func("/timing24k/mul-units", test_mul_units);
     g_test_add_func("/timing24k/fcc", test_fcc);
     g_test_add_func("/timing24k/fpu-pipe", test_fpu_pipe);
     g_test_add_func("/timing24k/cop0-read", test_cop0_read);
