@@ -46,13 +46,26 @@ typedef struct {
 static IsaLayout layouts[2];
 static gsize probed[2];
 
-/* The one 4-aligned offset of the 64-bit v in buf (the context's header
- * leaves the CPU state 4-aligned), or 0 (never a real one: the context
- * starts with its own header). */
+/* A context of len bytes is Unicorn 2.1.1's struct uc_context (uc_priv.h):
+ * the state's size n, mode, arch, snapshot level (20 bytes), then the
+ * CPU state itself (`char data[0]` at byte 20), the struct rounded up to
+ * 24: len = 24 + n, the state in [20, len - 4), the last 4 bytes never
+ * written (malloc's, as valgrind says). The state's words are scanned
+ * from 24 on (its first, $zero, holds nothing sought); 0 when the
+ * layout is not that one. */
+static size_t state_end(const void *ctx, size_t len)
+{
+    size_t n;
+    memcpy(&n, ctx, sizeof n);
+    return len == n + 24 ? len - 4 : 0;
+}
+
+/* The one 4-aligned offset of the 64-bit v in the context's CPU state,
+ * or 0. */
 static size_t find_once64(const uint8_t *buf, size_t len, uint64_t v)
 {
-    size_t at = 0;
-    for (size_t i = 8; i + 8 <= len; i += 4) {
+    size_t at = 0, end = state_end(buf, len);
+    for (size_t i = 24; i + 8 <= end; i += 4) {
         if (memcmp(buf + i, &v, 8) != 0)
             continue;
         if (at)
@@ -132,7 +145,8 @@ static size_t probe_badvaddr(uc_engine *uc, bool be)
     if (put_code(uc, be, 0, jump, G_N_ELEMENTS(jump)) && put_code(uc, be, 0x40, load, G_N_ELEMENTS(load))
         && run_to_adel(uc, 0, one, len) && run_to_adel(uc, 0x40, two, len)) {
         uint32_t a = PROBE_TARGET, b = PROBE_LOAD;
-        for (size_t i = 8; i + 4 <= len; i += 4) {
+        size_t end = state_end(two, len);
+        for (size_t i = 24; i + 4 <= end; i += 4) {
             if (memcmp(two + i, &b, 4) != 0)
                 continue;
             if (found || memcmp(one + i, &a, 4) != 0) {
