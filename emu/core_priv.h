@@ -897,9 +897,6 @@ bool exc_scan_block(Core *c, Block *b);
  * (Unicorn would go on in MIPS16 mode at target - 1), the core faults
  * ("misaligned-fetch") and true is returned. */
 bool exc_odd_target(Core *c, Block *p, uint32_t addr);
-/* p jumped to the odd target: the misaligned-fetch fault, the jump charged */
-void exc_odd_fetch(Core *c, Block *p, uint32_t target);
-uint32_t exc_jump_target(Core *c, const Block *b);
 bool exc_hook_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type,
                        uc_tlb_entry *result, void *opaque);
 

@@ -205,18 +205,24 @@ static void raise_fpe(Core *c)
     g_string_free(what, TRUE);
 }
 
+static uint32_t jump_target(Core *c, const Block *b);
+static void odd_fetch(Core *c, Block *p, uint32_t target);
+
 /* Without MIPS16e in the engine (isa.c), a register jump to an odd
- * address raises the fetch's address error when the engine translates
- * there, before the block hook: the previous block's jump went to an odd
- * target and BadVAddr holds it (a load's address error there would hold
- * the load's address). Then the misaligned-fetch fault. */
-static bool odd_fetch_fault(Core *c)
+ * address faults in the engine: the address error of the fetch, raised
+ * when the engine translates there (before the block hook), or a fetch
+ * that failed first (the target unmapped, a device's, past RAM). Either
+ * way the previous block's jump went to an odd target, and the fault is
+ * the misaligned fetch; an address error (by_badvaddr) is the fetch's
+ * only when BadVAddr holds that target (a load's would hold the load's
+ * address). */
+static bool odd_fetch_fault(Core *c, bool by_badvaddr)
 {
     Block *p = core_current_block(c);
-    uint32_t target = p ? exc_jump_target(c, p) : 0, bad = 0;
-    if (!(target & 1) || !core_badvaddr(c, &bad) || bad != target)
+    uint32_t target = p ? jump_target(c, p) : 0, bad = target;
+    if (!(target & 1) || (by_badvaddr && (!core_badvaddr(c, &bad) || bad != target)))
         return false;
-    exc_odd_fetch(c, p, target);
+    odd_fetch(c, p, target);
     return true;
 }
 
@@ -226,7 +232,7 @@ void exc_hook_intr(uc_engine *uc, uint32_t intno, void *opaque)
     uint32_t addr = 0, pc, w;
     switch (intno) {
     case EXC_ALIGN_LD: case EXC_ALIGN_ST:
-        if (intno == EXC_ALIGN_LD && odd_fetch_fault(c))
+        if (intno == EXC_ALIGN_LD && odd_fetch_fault(c, true))
             break;
         pc = locate(c, intno == EXC_ALIGN_LD ? LOC_ALIGN_LD : LOC_ALIGN_ST, &addr, &w);
         fault_data(c, addr);
@@ -301,11 +307,8 @@ static void raise_fetch(Core *c, const char *kind, uint32_t target, const char *
         core_raise(c, kind, target, "%s 0x%08x", what, target);
         return;
     }
-    uint32_t odd = exc_jump_target(c, b);
-    if (odd & 1) { /* the address error comes before anything the fetch would meet */
-        exc_odd_fetch(c, core_current_block(c), odd);
+    if (odd_fetch_fault(c, false)) /* the address error comes before anything the fetch would meet */
         return;
-    }
     const char *how = leave_name(b);
     uint32_t site = how ? b->branch_pc : b->addr + b->size - 4;
     /* the first page: what an uninitialised function pointer calls */
@@ -413,11 +416,8 @@ void exc_engine_error(Core *c, uc_err err, uint32_t pc)
 {
     if (!c->tlb_miss && err == UC_ERR_FETCH_PROT && mips_phys(pc) - NP_MMIO_PHYS < CORE_NSLOTS * NP_DEV_SIZE) {
         /* a jump into a device window (mapped, not executable) */
-        uint32_t odd = core_current_block(c) ? exc_jump_target(c, core_current_block(c)) : 0;
-        if (odd & 1) {
-            exc_odd_fetch(c, core_current_block(c), odd); /* the address error first */
+        if (odd_fetch_fault(c, false)) /* the address error first */
             return;
-        }
         core_raise(c, "bus-error", pc, "instruction fetch from device address 0x%08x (the MMIO windows "
                    "hold registers, not code)", pc);
         return;
@@ -458,7 +458,7 @@ void exc_engine_error(Core *c, uc_err err, uint32_t pc)
  * after the delay slot, unless that slot may write it; then a code hook on
  * the jump saves it first. Where the engine has no MIPS16e (isa.c: every
  * core on Unicorn 2.1.1) a register jump's odd target faults in the
- * engine itself (odd_fetch_fault, exc_jump_target); only eret, whose
+ * engine itself (odd_fetch_fault, jump_target); only eret, whose
  * odd EPC still sets MIPS16 mode, is checked here. */
 
 static void jr_hook(uc_engine *uc, uint64_t address, uint32_t size, void *opaque)
@@ -526,7 +526,7 @@ bool exc_odd_target(Core *c, Block *p, uint32_t addr)
         return false;
     if (!(target & 1) || ((target & ~1u) != addr && target != addr))
         return false;
-    exc_odd_fetch(c, p, target);
+    odd_fetch(c, p, target);
     return true;
 }
 
@@ -534,7 +534,7 @@ bool exc_odd_target(Core *c, Block *p, uint32_t addr)
  * when a fetch there failed (the engine's PC is then the target less bit
  * 0): the register as the jump read it (saved when its delay slot may
  * write it, exc_scan_block). 0 when b left otherwise. */
-uint32_t exc_jump_target(Core *c, const Block *b)
+static uint32_t jump_target(Core *c, const Block *b)
 {
     if (!c->no_mips16 || !(b->flags & MIPS_JREG) || (b->flags & (MIPS_ERET | BLOCK_SPLIT)))
         return 0;
@@ -543,7 +543,8 @@ uint32_t exc_jump_target(Core *c, const Block *b)
     return b->jr_hooked ? 0 : core_gpr(c, (b->branch_insn >> 21) & 31);
 }
 
-void exc_odd_fetch(Core *c, Block *p, uint32_t target)
+/* p jumped to the odd target: the misaligned-fetch fault, the jump charged */
+static void odd_fetch(Core *c, Block *p, uint32_t target)
 {
     /* the jump and its delay slot ran, the branch was taken */
     c->cycles += p->bt;
